@@ -1,0 +1,48 @@
+// Typed domain errors. Services throw these; the gRPC adapter maps each class to one status and
+// the gateway maps that status to one HTTP answer, so every error is translated exactly once.
+
+export abstract class DomainError extends Error {
+  abstract readonly kind: ErrorKind;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export type ErrorKind =
+  | "invalid_argument"
+  | "not_found"
+  | "forbidden"
+  | "conflict"
+  | "idempotency_mismatch"
+  | "unavailable";
+
+/** The request itself is malformed (400). */
+export class InvalidArgumentError extends DomainError {
+  readonly kind = "invalid_argument";
+}
+
+/** The thing named does not exist (404). */
+export class NotFoundError extends DomainError {
+  readonly kind = "not_found";
+}
+
+/** The caller may not do this (403). */
+export class ForbiddenError extends DomainError {
+  readonly kind = "forbidden";
+}
+
+/** Not allowed in the current state (409). */
+export class ConflictError extends DomainError {
+  readonly kind = "conflict";
+}
+
+/** An idempotency key was reused with a different request (422). */
+export class IdempotencyMismatchError extends DomainError {
+  readonly kind = "idempotency_mismatch";
+}
+
+/** A dependency (database, another service) cannot be reached (503). */
+export class UnavailableError extends DomainError {
+  readonly kind = "unavailable";
+}

@@ -1,0 +1,94 @@
+import {
+  credentials,
+  Metadata,
+  propagate,
+  type CallOptions as GrpcCallOptions,
+  type Client,
+  type ClientUnaryCall,
+  type ServerUnaryCall,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import { REQUEST_ID_KEY } from "./metadata.js";
+
+export interface CallOptions {
+  /** Per-call deadline; every call has one. */
+  deadlineMs?: number;
+  requestId?: string;
+  /** The server call this one is made for: its deadline and cancellation carry over. */
+  parent?: ServerUnaryCall<unknown, unknown>;
+}
+
+type UnaryMethod<Req, Res> = (
+  request: Req,
+  metadata: Metadata,
+  options: Partial<GrpcCallOptions>,
+  callback: (error: ServiceError | null, response: Res) => void,
+) => ClientUnaryCall;
+
+/** The promise-returning view of a ts-proto client: one method per unary RPC. */
+export type PromiseClient<C> = {
+  [K in keyof C as C[K] extends UnaryMethod<never, never> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+    ? (request: Req, options?: CallOptions) => Promise<Res>
+    : never;
+};
+
+export interface ClientSettings {
+  defaultDeadlineMs: number;
+  /** Let the channel retry UNAVAILABLE: only for services whose every RPC is safe to repeat. */
+  retryUnavailable?: boolean;
+}
+
+type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C;
+
+export function createClient<C extends Client>(
+  Ctor: ClientConstructor<C>,
+  methods: readonly string[],
+  address: string,
+  settings: ClientSettings,
+): { raw: C; call: PromiseClient<C> } {
+  const serviceConfig = settings.retryUnavailable
+    ? {
+        methodConfig: [
+          {
+            name: [{}],
+            retryPolicy: {
+              maxAttempts: 3,
+              initialBackoff: "0.05s",
+              maxBackoff: "0.5s",
+              backoffMultiplier: 2,
+              retryableStatusCodes: ["UNAVAILABLE"],
+            },
+          },
+        ],
+      }
+    : undefined;
+  const raw = new Ctor(address, credentials.createInsecure(), {
+    ...(serviceConfig ? { "grpc.service_config": JSON.stringify(serviceConfig) } : {}),
+    "grpc.keepalive_time_ms": 30_000,
+    "grpc.max_receive_message_length": 16 * 1024 * 1024,
+  });
+  const call = {} as Record<string, unknown>;
+  for (const name of methods) {
+    const method = (raw as unknown as Record<string, UnaryMethod<unknown, unknown>>)[name];
+    if (typeof method !== "function") throw new Error(`client has no method ${name}`);
+    call[name] = (request: unknown, options: CallOptions = {}) =>
+      new Promise((resolve, reject) => {
+        const metadata = new Metadata();
+        if (options.requestId) metadata.set(REQUEST_ID_KEY, options.requestId);
+        const callOptions: Partial<GrpcCallOptions> = {
+          deadline: Date.now() + (options.deadlineMs ?? settings.defaultDeadlineMs),
+        };
+        if (options.parent) {
+          callOptions.parent = options.parent;
+          callOptions.propagate_flags = propagate.DEFAULTS;
+        }
+        method.call(raw, request, metadata, callOptions, (error, response) => (error ? reject(error) : resolve(response)));
+      });
+  }
+  return { raw, call: call as PromiseClient<C> };
+}
+
+/** The RPC names of a generated service definition, in the client's camelCase. */
+export function methodNames(definition: Record<string, unknown>): string[] {
+  return Object.keys(definition);
+}

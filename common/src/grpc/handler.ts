@@ -1,0 +1,39 @@
+import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
+import type { Logger } from "../logger.js";
+import { requestIdFrom } from "./metadata.js";
+import { toStatusObject } from "./status.js";
+
+export interface CallContext {
+  logger: Logger;
+  requestId: string;
+  /** The incoming call, to pass as `parent` so deadlines propagate to calls this one makes. */
+  call: ServerUnaryCall<unknown, unknown>;
+}
+
+export type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Promise<Res>;
+
+/**
+ * Adapts a promise-returning handler to grpc-js: a rejected promise never escapes (grpc-js does not
+ * catch it), domain errors become their status, anything else is logged and answered INTERNAL.
+ */
+export function unary<Req, Res>(logger: Logger, rpc: string, handler: UnaryHandler<Req, Res>): handleUnaryCall<Req, Res> {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+    const requestId = requestIdFrom(call.metadata);
+    const log = logger.child({ requestId, rpc });
+    const started = performance.now();
+    const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    handler(call.request, { logger: log, requestId, call: call as ServerUnaryCall<unknown, unknown> }).then(
+      (response) => {
+        log.info({ code: "OK", ms: elapsed() }, "rpc done");
+        callback(null, response);
+      },
+      (error: unknown) => {
+        const result = toStatusObject(error);
+        if (result.known) log.info({ code: status[result.code!], ms: elapsed(), reason: result.details }, "rpc refused");
+        else log.error({ err: error, ms: elapsed() }, "rpc failed");
+        callback(result);
+      },
+    );
+  };
+}

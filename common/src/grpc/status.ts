@@ -1,0 +1,21 @@
+import { status, Metadata, type StatusObject } from "@grpc/grpc-js";
+import { DomainError, type ErrorKind } from "../errors.js";
+
+// The one table from domain error to gRPC status. The gateway's table (gRPC status -> HTTP)
+// is its mirror; FAILED_PRECONDITION and ALREADY_EXISTS carry decisions.md's 409 and 422.
+const STATUS_BY_KIND: Record<ErrorKind, status> = {
+  invalid_argument: status.INVALID_ARGUMENT,
+  not_found: status.NOT_FOUND,
+  forbidden: status.PERMISSION_DENIED,
+  conflict: status.FAILED_PRECONDITION,
+  idempotency_mismatch: status.ALREADY_EXISTS,
+  unavailable: status.UNAVAILABLE,
+};
+
+/** Domain errors keep their message; anything else is hidden behind INTERNAL. */
+export function toStatusObject(error: unknown): Partial<StatusObject> & { known: boolean } {
+  if (error instanceof DomainError) {
+    return { code: STATUS_BY_KIND[error.kind], details: error.message, metadata: new Metadata(), known: true };
+  }
+  return { code: status.INTERNAL, details: "internal error", metadata: new Metadata(), known: false };
+}

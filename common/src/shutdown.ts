@@ -1,0 +1,30 @@
+import type { Logger } from "./logger.js";
+
+/**
+ * Runs `stop` once on SIGTERM or SIGINT and exits; a second signal or a stop that outlives
+ * hardLimitMs exits at once, so a process manager never waits on a hung shutdown.
+ */
+export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, hardLimitMs = 8000): void {
+  let stopping = false;
+  const handle = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, "second signal, exiting now");
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    setTimeout(() => {
+      logger.error("shutdown took too long, exiting");
+      process.exit(1);
+    }, hardLimitMs).unref();
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", handle);
+  process.on("SIGINT", handle);
+}
