@@ -1,0 +1,72 @@
+// Command ferretdb runs an embedded FerretDB (SQLite storage) for the local stack: one JSON
+// ready line on stdout once it listens, warnings and errors on stderr, clean stop on SIGTERM/SIGINT.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+func main() {
+	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on (port 0 picks a free one)")
+	data := flag.String("data", "data/db", "directory for the SQLite files (created if missing)")
+	flag.Parse()
+
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	fail := func(msg string, err error) {
+		logger.Error(msg, "error", err)
+		os.Exit(1)
+	}
+
+	dir, err := filepath.Abs(*data)
+	if err != nil {
+		fail("bad data directory", err)
+	}
+	if err = os.MkdirAll(dir, 0o700); err != nil {
+		fail("cannot create data directory", err)
+	}
+
+	// FerretDB wants a file: URI naming a directory, with a trailing slash.
+	db, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: *listen},
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + filepath.ToSlash(dir) + "/",
+		Logger:    logger,
+	})
+	if err != nil {
+		fail("cannot start FerretDB", err)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	go stopWhenOrphaned(stop)
+
+	// New has already bound the socket, so the URI carries the real port and clients can connect.
+	ready, _ := json.Marshal(map[string]string{"uri": db.MongoDBURI()})
+	os.Stdout.Write(append(ready, '\n'))
+
+	if err = db.Run(ctx); err != nil {
+		fail("FerretDB stopped", err)
+	}
+}
+
+// stopWhenOrphaned stops the server if the process that started it dies without stopping it
+// (for instance a SIGKILLed launcher), so no database is left running behind.
+func stopWhenOrphaned(stop context.CancelFunc) {
+	parent := os.Getppid()
+	for range time.Tick(time.Second) {
+		if os.Getppid() != parent {
+			stop()
+			return
+		}
+	}
+}
