@@ -1,0 +1,155 @@
+import test from "ava";
+import fc from "fast-check";
+import { parseCard } from "../src/domain/cards.js";
+import { evaluate7 } from "../src/domain/evaluator.js";
+import { exactEquity, monteCarloEquity, type Equity } from "../src/domain/equity.js";
+import { naiveEquity } from "./helpers/naive-poker.js";
+
+const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);
+const hands = (...hs: string[]): number[][] => hs.map(cards);
+const round4 = (xs: number[]): number[] => xs.map((x) => Math.round(x * 1e4) / 1e4);
+
+/** Asserts our equity equals the naive brute force exactly (same board count, same tallies). */
+function sameAsNaive(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, hs: number[][], board: number[]): void {
+  const ours = exactEquity(hs, board);
+  const naive = naiveEquity(hs, board);
+  const label = `${JSON.stringify(hs)} / ${JSON.stringify(board)}`;
+  t.deepEqual(
+    { boards: ours.boards, win: round4(ours.winPercent), draw: round4(ours.drawPercent) },
+    {
+      boards: naive.boards,
+      win: round4(naive.wins.map((w) => (100 * w) / naive.boards)),
+      draw: round4(naive.draws.map((d) => (100 * d) / naive.boards)),
+    },
+    label,
+  );
+}
+
+test("AhAd vs KsKc pre-flop", (t) => {
+  const e = exactEquity(hands("AhAd", "KsKc"), []);
+  t.is(e.boards, 1712304);
+  t.deepEqual(round4(e.winPercent), [81.0646, 18.5536]);
+  t.deepEqual(round4(e.drawPercent), [0.3818, 0.3818]);
+});
+
+test("AhAd vs KsKc vs QhJh vs 7c2d pre-flop", (t) => {
+  const e = exactEquity(hands("AhAd", "KsKc", "QhJh", "7c2d"), []);
+  t.is(e.boards, 1086008);
+  t.deepEqual(round4(e.winPercent), [56.2053, 17.5372, 17.2022, 8.8316]);
+});
+
+test("3-, 4- and 6-hand flop and turn boards match the naive enumeration", (t) => {
+  sameAsNaive(t, hands("AhKh", "QsQd", "9c8c"), cards("Qh 7h 2c"));
+  sameAsNaive(t, hands("AhKh", "QsQd", "9c8c"), cards("Qh 7h 2c Tc"));
+  sameAsNaive(t, hands("AsAc", "7h6h", "KdQd", "2s2h"), cards("5h 4h Kh"));
+  sameAsNaive(t, hands("AsAc", "7h6h", "KdQd", "2s2h"), cards("5h 4h Kh 3c"));
+  sameAsNaive(t, hands("AsKs", "AcKc", "AdKd", "AhKh", "2c3d", "7s8s"), cards("Qs Js 4c"));
+  sameAsNaive(t, hands("AsKs", "AcKc", "AdKd", "AhKh", "2c3d", "7s8s"), cards("Qs Js 4c 9s"));
+  sameAsNaive(t, hands("5c5d", "6h6s", "AhKc", "4d3d", "TcJc", "9s9h"), cards("2h 7c 8d"));
+});
+
+test("river, and boards of one and two known cards, match the naive enumeration", (t) => {
+  sameAsNaive(t, hands("AhKh", "QsQd", "9c8c"), cards("Qh 7h 2c Tc 3s"));
+  sameAsNaive(t, hands("AhKh", "AsKs"), cards("Qh Jh Th 2c 3s"));
+  sameAsNaive(t, hands("AhKh", "QsQd", "9c8c"), cards("Qh 7h"));
+  sameAsNaive(t, hands("2c2d", "AsKh"), cards("3h"));
+});
+
+const FULL = Array.from({ length: 52 }, (_, i) => i);
+
+test("random 2..6-hand flop and turn spots match the naive enumeration", (t) => {
+  const spot = fc
+    .record({ players: fc.integer({ min: 2, max: 6 }), boardSize: fc.constantFrom(3, 4) })
+    .chain(({ players, boardSize }) =>
+      fc.shuffledSubarray(FULL, { minLength: 2 * players + boardSize, maxLength: 2 * players + boardSize }).map((cs) => ({
+        hs: Array.from({ length: players }, (_, i) => cs.slice(2 * i, 2 * i + 2)),
+        board: cs.slice(2 * players),
+      })),
+    );
+  fc.assert(
+    fc.property(spot, ({ hs, board }) => {
+      const ours = exactEquity(hs, board);
+      const naive = naiveEquity(hs, board);
+      return (
+        ours.boards === naive.boards &&
+        ours.winPercent.every((w, i) => Math.abs(w - (100 * naive.wins[i]!) / naive.boards) < 1e-9) &&
+        ours.drawPercent.every((d, i) => Math.abs(d - (100 * naive.draws[i]!) / naive.boards) < 1e-9)
+      );
+    }),
+    { numRuns: 25 },
+  );
+  t.pass();
+});
+
+/** Simple enumeration of all boards with evaluate7 (which is itself checked against the naive reference). */
+function plainEquity(hs: number[][], board: number[]): Equity {
+  const used = new Set([...hs.flat(), ...board]);
+  const deck = FULL.filter((c) => !used.has(c));
+  const wins = hs.map(() => 0);
+  const draws = hs.map(() => 0);
+  let boards = 0;
+  const b = [...board];
+  const walk = (from: number): void => {
+    if (b.length === 5) {
+      const v = hs.map((h) => evaluate7(h[0]!, h[1]!, b[0]!, b[1]!, b[2]!, b[3]!, b[4]!));
+      const best = Math.max(...v);
+      const winners = v.filter((x) => x === best).length;
+      v.forEach((x, i) => {
+        if (x === best) (winners === 1 ? wins : draws)[i]!++;
+      });
+      boards++;
+      return;
+    }
+    for (let i = from; i < deck.length; i++) {
+      b.push(deck[i]!);
+      walk(i + 1);
+      b.pop();
+    }
+  };
+  walk(0);
+  return { winPercent: wins.map((w) => (100 * w) / boards), drawPercent: draws.map((d) => (100 * d) / boards), boards };
+}
+
+test("3-hand pre-flop matches a plain enumeration with evaluate7", (t) => {
+  const hs = hands("As9s", "KhQd", "7c7d");
+  const ours = exactEquity(hs, []);
+  const plain = plainEquity(hs, []);
+  t.is(ours.boards, plain.boards);
+  t.deepEqual(round4(ours.winPercent), round4(plain.winPercent));
+  t.deepEqual(round4(ours.drawPercent), round4(plain.drawPercent));
+});
+
+test("Monte Carlo agrees with exact within five standard errors", (t) => {
+  const hs = hands("AhAd", "KsKc", "QhJh", "7c2d");
+  const exact = { win: [56.2053, 17.5372, 17.2022, 8.8316] };
+  const n = 100000;
+  for (const seed of [1, 2, undefined]) {
+    const mc = monteCarloEquity(hs, [], n, seed);
+    t.is(mc.boards, n);
+    mc.winPercent.forEach((w, i) => {
+      const p = exact.win[i]! / 100;
+      const se = 100 * Math.sqrt((p * (1 - p)) / n);
+      t.true(Math.abs(w - exact.win[i]!) < 5 * se, `hand ${i}: ${w} vs ${exact.win[i]} (seed ${seed})`);
+    });
+  }
+});
+
+test("Monte Carlo with a seed is reproducible, and on the river equals exact", (t) => {
+  const hs = hands("AhKh", "QsQd", "9c8c");
+  t.deepEqual(monteCarloEquity(hs, cards("Qh 7h"), 1000, 7), monteCarloEquity(hs, cards("Qh 7h"), 1000, 7));
+  const river = cards("Qh 7h 2c Tc 3s");
+  const mc = monteCarloEquity(hs, river, 10, 3);
+  const ex = exactEquity(hs, river);
+  t.deepEqual(mc.winPercent, ex.winPercent);
+  t.deepEqual(mc.drawPercent, ex.drawPercent);
+});
+
+test("bad input is rejected", (t) => {
+  t.throws(() => exactEquity(hands("AhAd", "AhKc"), []), { message: /twice/ });
+  t.throws(() => exactEquity([cards("AhAdKc")], []));
+  t.throws(() => exactEquity(hands("AhAd", "KsKc"), cards("2c 3c 4c 5c 6c 7c")));
+  t.throws(() => exactEquity(hands("AhAd", "KsKc"), [52]));
+  t.throws(() => exactEquity([], []));
+  t.throws(() => monteCarloEquity(hands("AhAd", "KsKc"), [], 0));
+  t.throws(() => monteCarloEquity(hands("AhAd", "KsKc"), [], 1.5));
+});
