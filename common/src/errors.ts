@@ -46,3 +46,17 @@ export class IdempotencyMismatchError extends DomainError {
 export class UnavailableError extends DomainError {
   readonly kind = "unavailable";
 }
+
+const ERROR_BY_KIND: Record<ErrorKind, new (message: string) => DomainError> = {
+  invalid_argument: InvalidArgumentError,
+  not_found: NotFoundError,
+  forbidden: ForbiddenError,
+  conflict: ConflictError,
+  idempotency_mismatch: IdempotencyMismatchError,
+  unavailable: UnavailableError,
+};
+
+/** Rebuilds a domain error that crossed a thread or process boundary as plain data. */
+export function domainErrorOf(kind: ErrorKind, message: string): DomainError {
+  return new ERROR_BY_KIND[kind](message);
+}

@@ -5,7 +5,6 @@ export type { Logger };
 /** JSON lines on stdout, one logger per process, tagged with the service name. */
 export function createLogger(service: string): Logger {
   return pino({
-    name: service,
     level: process.env.LOG_LEVEL ?? "info",
     base: { service },
     timestamp: pino.stdTimeFunctions.isoTime,

@@ -50,7 +50,7 @@ export async function startGrpcServer(
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
-  options.logger.info({ port, service: registration.name }, "gRPC server listening");
+  options.logger.info({ port, grpcService: registration.name }, "gRPC server listening");
 
   const setServing = (serving: boolean) => {
     const value = serving ? "SERVING" : "NOT_SERVING";

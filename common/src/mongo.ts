@@ -1,0 +1,80 @@
+import { MongoClient, type Db } from "mongodb";
+import type { Logger } from "./logger.js";
+
+export interface Database {
+  client: MongoClient;
+  db: Db;
+  /** Resolves once the set-up (indexes) has run against a reachable server. */
+  ready: Promise<void>;
+  /** Latest known reachability, refreshed by a periodic ping. */
+  isUp(): boolean;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  uri: string;
+  name: string;
+  logger: Logger;
+  /** Idempotent set-up (createIndex calls), retried until the server answers. */
+  setUp: (db: Db) => Promise<void>;
+  onStatusChange: (up: boolean) => void;
+  pingIntervalMs?: number;
+}
+
+/**
+ * One MongoClient per process. The service starts even when the database is down: it reports
+ * NOT_SERVING through health until the set-up has run and pings succeed, and follows later outages.
+ */
+export function openDatabase(options: DatabaseOptions): Database {
+  const client = new MongoClient(options.uri, { serverSelectionTimeoutMS: 2000, connectTimeoutMS: 2000, appName: options.name });
+  const db = client.db(options.name);
+  const log = options.logger.child({ database: options.name });
+  let up = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const setStatus = (next: boolean) => {
+    if (next === up) return;
+    up = next;
+    if (next) log.info("database reachable");
+    else log.warn("database unreachable");
+    options.onStatusChange(next);
+  };
+
+  const ready = (async () => {
+    for (let attempt = 1; !closed; attempt++) {
+      try {
+        // A failed first connection closes the driver's topology; connect() builds it anew.
+        await client.connect();
+        await options.setUp(db);
+        return;
+      } catch (error) {
+        log.warn({ reason: String(error), attempt }, "database set-up failed, retrying");
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 250 * attempt)));
+      }
+    }
+  })();
+
+  const ping = async () => {
+    try {
+      await db.command({ ping: 1 });
+      setStatus(true);
+    } catch {
+      setStatus(false);
+    }
+    if (!closed) timer = setTimeout(() => void ping(), options.pingIntervalMs ?? 2000);
+  };
+  void ready.then(() => (closed ? undefined : ping()));
+
+  return {
+    client,
+    db,
+    ready,
+    isUp: () => up,
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await client.close();
+    },
+  };
+}
