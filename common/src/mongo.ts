@@ -26,7 +26,14 @@ export interface DatabaseOptions {
  * NOT_SERVING through health until the set-up has run and pings succeed, and follows later outages.
  */
 export function openDatabase(options: DatabaseOptions): Database {
-  const client = new MongoClient(options.uri, { serverSelectionTimeoutMS: 2000, connectTimeoutMS: 2000, appName: options.name });
+  // No driver-retried writes: FerretDB cannot deduplicate them, and every write of ours that may
+  // be repeated carries its own idempotency key instead.
+  const client = new MongoClient(options.uri, {
+    serverSelectionTimeoutMS: 2000,
+    connectTimeoutMS: 2000,
+    appName: options.name,
+    retryWrites: false,
+  });
   const db = client.db(options.name);
   const log = options.logger.child({ database: options.name });
   let up = false;

@@ -17,7 +17,7 @@ const server = await startGrpcServer(
   { port, logger },
 );
 const database = openDatabase({
-  uri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/?retryWrites=false"),
+  uri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/"),
   name: envString("MONGODB_DATABASE", "wallet"),
   logger,
   setUp: createIndexes,
