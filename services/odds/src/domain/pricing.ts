@@ -1,0 +1,209 @@
+// Turns equities into prices and flags. Pure: no I/O, no randomness.
+//
+// Conventions (decided here where the spec is silent):
+// - Percentages are rounded half up to PERCENT_DECIMALS (4) decimal places before anything else
+//   uses them, so every published figure (odds, flags) derives from the published percentage and a
+//   client can recompute it. A non-zero equity never rounds to 0 (it becomes 0.0001): zero means
+//   "cannot win/draw" and must stay exact. Exact enumeration never comes near that floor (its
+//   smallest non-zero equity is 1/C(40,5) = 0.00015 %).
+// - Displayed odds are computed exactly: the percentage and targetRtp are taken as the decimals
+//   they print as (shortest round-trip form, e.g. 0.97 is 97/100, not the binary 0.96999...), the
+//   quotient 1000 x rtp / percent is formed with BigInt, and rounded half up to an integer number
+//   of tenths. So 4.85 always becomes 4.9, never 4.8 by float error.
+// - Favourite: the highest (rounded) win percentage among hands that are not dead; the lowest
+//   handIndex wins a tie. Exactly one favourite per stage (some hand always wins or ties).
+// - Best RTP: among hands with percentWin > 0, every hand with the highest oddsRounded.
+
+import { validateTargetRtp } from "./errors.js";
+
+export const PERCENT_DECIMALS = 4;
+const PERCENT_SCALE = 10 ** PERCENT_DECIMALS; // 1e4: percentages as integers of 0.0001 %
+const HUNDRED_PERCENT_UNITS = 1_000_000; // 100 %
+const CANT_LOSE_UNITS = 999_000; // 99.9 %
+
+/** The public API's betting stage values; the river is NON_BETTING (-1). */
+export const Stage = { HOLE: 0, FLOP: 1, TURN: 2, RIVER: -1 } as const;
+export type BettingStage = (typeof Stage)[keyof typeof Stage];
+
+export type HandStatus = "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
+
+/** One hand's equity in percent (0..100): win = sole best; draw = tied for best. */
+export interface HandEquity {
+  winPercent: number;
+  drawPercent: number;
+}
+
+/** One hand's odds panel (table game state and deal result). */
+export interface HandOdds {
+  handIndex: number;
+  bettingStage: BettingStage;
+  handStatus: HandStatus;
+  winPercentage: number;
+  drawPercentage: number;
+  /** Displayed decimal odds in integer tenths (23 means 2.3); 0 when the hand cannot win. */
+  oddsTenths: number;
+}
+
+/** The pricing part of one bulk hand-stage info (the descriptions are added by bulk.ts). */
+export interface StagePricing {
+  handIndex: number;
+  bettingStage: BettingStage;
+  percentWin: number;
+  percentDraw: number;
+  percentWinOrDraw: number;
+  oddsActual: number;
+  oddsMargin: number;
+  oddsRounded: number;
+  actualRtp: number;
+  roundingRake: number;
+  statusIsWinner: boolean;
+  statusCantLose: boolean;
+  statusIsFavourite: boolean;
+  statusBestRtp: boolean;
+}
+
+/** Rounds a raw percentage half up to PERCENT_DECIMALS; a non-zero value never becomes 0. */
+export function roundPercent(raw: number): number {
+  if (!Number.isFinite(raw) || raw < -1e-9 || raw > 100 + 1e-9) {
+    throw new RangeError(`percentage out of range: ${raw}`);
+  }
+  const units = Math.min(HUNDRED_PERCENT_UNITS, Math.max(0, Math.round(raw * PERCENT_SCALE)));
+  return (units === 0 && raw > 0 ? 1 : units) / PERCENT_SCALE;
+}
+
+/** A finite non-negative double as the exact fraction of the decimal it prints as. */
+function decimalFraction(x: number): [numerator: bigint, denominator: bigint] {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x));
+  if (!match) throw new RangeError(`not a finite non-negative number: ${x}`);
+  const fraction = match[2] ?? "";
+  const exponent = Number(match[3] ?? 0) - fraction.length;
+  const digits = BigInt(match[1]! + fraction);
+  return exponent >= 0 ? [digits * 10n ** BigInt(exponent), 1n] : [digits, 10n ** BigInt(-exponent)];
+}
+
+/**
+ * Displayed odds in integer tenths: the nearest 0.1 of (1 / p) x targetRtp, p = winPercent / 100,
+ * rounded half up on the exact decimal value; 0 when winPercent is 0.
+ */
+export function oddsTenths(winPercent: number, targetRtp: number): number {
+  validateTargetRtp(targetRtp);
+  if (!Number.isFinite(winPercent) || winPercent < 0 || winPercent > 100) {
+    throw new RangeError(`winPercent out of range: ${winPercent}`);
+  }
+  if (winPercent === 0) return 0;
+  const [wNum, wDen] = decimalFraction(winPercent);
+  const [rNum, rDen] = decimalFraction(targetRtp);
+  // tenths = 10 x (100 / w) x rtp = 1000 x rtp / w; half up: floor((2n + d) / 2d).
+  const n = 1000n * rNum * wDen;
+  const d = rDen * wNum;
+  const tenths = Number((2n * n + d) / (2n * d));
+  if (!Number.isSafeInteger(tenths) || tenths > 2 ** 31 - 1) {
+    throw new RangeError(`odds too large for winPercent ${winPercent}`);
+  }
+  return tenths;
+}
+
+const isDead = (e: HandEquity): boolean => e.winPercent === 0 && e.drawPercent === 0;
+
+/** Index of the favourite: highest winPercent among live hands, lowest index on a tie; -1 if none. */
+export function favouriteIndex(equities: readonly HandEquity[]): number {
+  let best = -1;
+  equities.forEach((e, i) => {
+    if (isDead(e)) return;
+    if (best < 0 || e.winPercent > equities[best]!.winPercent) best = i;
+  });
+  return best;
+}
+
+function rounded(equities: readonly HandEquity[]): HandEquity[] {
+  return equities.map((e) => ({ winPercent: roundPercent(e.winPercent), drawPercent: roundPercent(e.drawPercent) }));
+}
+
+function validateStage(stage: number): asserts stage is BettingStage {
+  if (stage !== Stage.HOLE && stage !== Stage.FLOP && stage !== Stage.TURN && stage !== Stage.RIVER) {
+    throw new RangeError(`invalid betting stage: ${stage}`);
+  }
+}
+
+/**
+ * River equities from the hands' final values (higher beats lower): a sole winner 100 % win,
+ * tied winners 100 % draw, everyone else 0 / 0.
+ */
+export function riverEquities(handValues: readonly number[]): HandEquity[] {
+  const top = Math.max(...handValues);
+  const winners = handValues.filter((v) => v === top).length;
+  return handValues.map((v) =>
+    v !== top
+      ? { winPercent: 0, drawPercent: 0 }
+      : winners === 1
+        ? { winPercent: 100, drawPercent: 0 }
+        : { winPercent: 0, drawPercent: 100 },
+  );
+}
+
+/**
+ * Odds panels for one stage. Statuses: before the river the favourite, the dead hands (win and
+ * draw both 0, never the favourite) and the rest active; at the river WINNER (wins or ties) or LOSER.
+ */
+export function handOddsPanels(equities: readonly HandEquity[], stage: BettingStage, targetRtp: number): HandOdds[] {
+  validateStage(stage);
+  validateTargetRtp(targetRtp);
+  const hands = rounded(equities);
+  const favourite = favouriteIndex(hands);
+  return hands.map((e, handIndex) => ({
+    handIndex,
+    bettingStage: stage,
+    handStatus:
+      stage === Stage.RIVER
+        ? isDead(e)
+          ? "LOSER"
+          : "WINNER"
+        : isDead(e)
+          ? "DEAD_CANNOT_WIN"
+          : handIndex === favourite
+            ? "IN_PLAY_FAVOURITE"
+            : "IN_PLAY_BETTING_STAGE_ACTIVE",
+    winPercentage: e.winPercent,
+    drawPercentage: e.drawPercent,
+    oddsTenths: oddsTenths(e.winPercent, targetRtp),
+  }));
+}
+
+/** The bulk hand-stage pricing and flags for one stage, in hand order. */
+export function bulkStagePricing(
+  equities: readonly HandEquity[],
+  stage: BettingStage,
+  targetRtp: number,
+): StagePricing[] {
+  validateStage(stage);
+  validateTargetRtp(targetRtp);
+  const hands = rounded(equities);
+  const favourite = favouriteIndex(hands);
+  const tenths = hands.map((e) => oddsTenths(e.winPercent, targetRtp));
+  const bestTenths = Math.max(-1, ...tenths.filter((_, i) => hands[i]!.winPercent > 0));
+  return hands.map((e, handIndex) => {
+    // Integer units of 0.0001 % make the sum and its thresholds exact.
+    const winOrDrawUnits = Math.round(e.winPercent * PERCENT_SCALE) + Math.round(e.drawPercent * PERCENT_SCALE);
+    const t = tenths[handIndex]!;
+    const priced = e.winPercent > 0;
+    const oddsActual = priced ? 100 / e.winPercent : 0;
+    const oddsMargin = oddsActual * targetRtp;
+    const oddsRounded = t / 10;
+    return {
+      handIndex,
+      bettingStage: stage,
+      percentWin: e.winPercent,
+      percentDraw: e.drawPercent,
+      percentWinOrDraw: Math.floor((winOrDrawUnits + 500) / 1000) / 10,
+      oddsActual,
+      oddsMargin,
+      oddsRounded,
+      actualRtp: priced ? oddsRounded / oddsActual : 0,
+      roundingRake: priced ? (oddsMargin - oddsRounded) / oddsActual : 0,
+      statusIsWinner: stage === Stage.RIVER && !isDead(e),
+      statusCantLose: winOrDrawUnits >= CANT_LOSE_UNITS,
+      statusIsFavourite: handIndex === favourite,
+      statusBestRtp: priced && t === bestTenths,
+    };
+  });
+}
