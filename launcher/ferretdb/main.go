@@ -1,5 +1,5 @@
 // Command ferretdb runs an embedded FerretDB (SQLite storage) for the local stack: one JSON
-// ready line on stdout once it listens, warnings and errors on stderr, clean stop on SIGTERM/SIGINT.
+// ready line on stdout once it listens, errors on stderr, clean stop on SIGTERM/SIGINT.
 package main
 
 import (
@@ -21,7 +21,9 @@ func main() {
 	data := flag.String("data", "data/db", "directory for the SQLite files (created if missing)")
 	flag.Parse()
 
-	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	// Error, not warn: FerretDB logs every failed command (with full message dumps) and every
+	// client disconnect at warn, e.g. the driver's endSessions, which v1 does not implement.
+	logger := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 	fail := func(msg string, err error) {
 		logger.Error(msg, "error", err)
 		os.Exit(1)

@@ -1,0 +1,283 @@
+import { mkdir } from "node:fs/promises";
+import { connect } from "node:net";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describeExit, spawnChild, stopChildren, type Child, type Exit, type Output } from "./child.js";
+import { startFerretDB } from "./ferretdb.js";
+import { repoPath } from "./paths.js";
+import { freePort, freePorts, isPortFree } from "./ports.js";
+
+export type ServiceName = "odds" | "wallet" | "table" | "gateway";
+/** "db" exists only when the stack runs the embedded database. */
+export type ChildName = ServiceName | "db";
+export type { Output };
+
+export interface StackOptions {
+  /** Gateway HTTP port; 0 picks a free one. */
+  port: number;
+  /** Root of the local state: the embedded database lives in `<dataDir>/db`. Absolute is safest. */
+  dataDir: string;
+  /**
+   * Where MONGODB_URI, AUTH_*, TABLE_COUNT and LOG_LEVEL are read from, and the base environment
+   * of every child (PATH, NODE_OPTIONS...). Defaults to process.env.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** Children's stdout and stderr. Defaults to "inherit". */
+  output?: Output;
+  /** For the whole start-up, until /api/health answers 200. Defaults to 60 s. */
+  readyTimeoutMs?: number;
+  /** Cancels a start-up in progress: what was started is stopped and startStack rejects. */
+  signal?: AbortSignal;
+  /** A child ended on its own after start-up (not through stop or stopService). */
+  onUnexpectedExit?: (name: ChildName, exit: Exit) => void;
+}
+
+export interface Stack {
+  /** The gateway, e.g. http://127.0.0.1:8080 (the API is under /api). */
+  url: string;
+  mongodbUri: string;
+  /** False when MONGODB_URI was given and no database was started. */
+  embeddedDatabase: boolean;
+  /** Running children, in start order. */
+  children(): { name: ChildName; pid: number }[];
+  /** SIGTERMs one child and waits until it is gone; the rest keep running. */
+  stopService(name: ChildName): Promise<void>;
+  /** Starts a child stopped by stopService again, on the same port, and waits until it listens. */
+  startService(name: ChildName): Promise<void>;
+  /** Stops everything, gateway first and database last; SIGKILL for whatever outlives graceMs. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const serviceOrder: ServiceName[] = ["odds", "wallet", "table", "gateway"];
+/** Reverse dependency order: nothing loses a dependency while it may still be using it. */
+const stopPhases: ChildName[][] = [["gateway"], ["table"], ["wallet", "odds"], ["db"]];
+/** Environment the launcher sets per child; never inherited from the launcher's own. */
+const contractVariables = [
+  "PORT",
+  "GRPC_PORT",
+  "MONGODB_URI",
+  "MONGODB_DATABASE",
+  "ODDS_ADDR",
+  "WALLET_ADDR",
+  "TABLE_ADDR",
+  "TABLE_COUNT",
+  "DATA_DIR",
+  "AUTH_JWKS_URL",
+  "AUTH_ISSUER",
+  "AUTH_AUDIENCE",
+];
+const entryPoints: Record<ServiceName, string> = {
+  odds: repoPath("services/odds/dist/main.js"),
+  wallet: repoPath("services/wallet/dist/main.js"),
+  table: repoPath("services/table/dist/main.js"),
+  gateway: repoPath("gateway/dist/main.js"),
+};
+const orphanGuard = new URL("./orphan-guard.js", import.meta.url).href;
+
+/** Starts the database, the odds, wallet and table services and the gateway; resolves once /api/health is 200. */
+export async function startStack(options: StackOptions): Promise<Stack> {
+  const env = options.env ?? process.env;
+  const output = options.output ?? "inherit";
+  const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+  const running = new Map<ChildName, Child>();
+  const stopping = new Set<ChildName>();
+  let started = false;
+  let stopped = false;
+  // Trips when a child ends while something is being started, so the wait ends at once, naming it.
+  let wire = tripwire();
+
+  const watch = (child: Child, name: ChildName) => {
+    running.set(name, child);
+    void child.exited.then((exit) => {
+      if (running.get(name) === child) running.delete(name);
+      if (stopped || stopping.has(name)) return;
+      wire.trip(new Error(`${name} ${describeExit(exit)}`));
+      if (started) options.onUnexpectedExit?.(name, exit);
+    });
+  };
+  const abort = () => wire.trip(new Error("start-up cancelled"));
+  options.signal?.addEventListener("abort", abort, { once: true });
+
+  const [httpPort, oddsPort, walletPort, tablePort] = await allocatePorts(options.port);
+  const dbDir = join(options.dataDir, "db");
+  let mongodbUri = env.MONGODB_URI || undefined;
+  const embeddedDatabase = mongodbUri === undefined;
+  let dbPort = 0;
+
+  const base = { ...env };
+  for (const name of contractVariables) delete base[name];
+  const optional = (...names: string[]) =>
+    Object.fromEntries(names.filter((name) => env[name]).map((name) => [name, env[name]]));
+  const address = (port: number) => `127.0.0.1:${port}`;
+  const childEnv: Record<ServiceName, () => NodeJS.ProcessEnv> = {
+    odds: () => ({ ...base, GRPC_PORT: String(oddsPort) }),
+    wallet: () => ({ ...base, GRPC_PORT: String(walletPort), MONGODB_URI: mongodbUri }),
+    table: () => ({
+      ...base,
+      ...optional("TABLE_COUNT"),
+      GRPC_PORT: String(tablePort),
+      MONGODB_URI: mongodbUri,
+      ODDS_ADDR: address(oddsPort),
+      WALLET_ADDR: address(walletPort),
+    }),
+    gateway: () => ({
+      ...base,
+      ...optional("AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE"),
+      PORT: String(httpPort),
+      ODDS_ADDR: address(oddsPort),
+      WALLET_ADDR: address(walletPort),
+      TABLE_ADDR: address(tablePort),
+      DATA_DIR: options.dataDir,
+    }),
+  };
+  const servicePort: Record<ServiceName, number> = {
+    odds: oddsPort,
+    wallet: walletPort,
+    table: tablePort,
+    gateway: httpPort,
+  };
+  const url = `http://${address(httpPort)}`;
+
+  const startChild = async (name: ChildName, deadline: number) => {
+    if (name === "db") {
+      await mkdir(dbDir, { recursive: true });
+      // Not raced against the wire: it is ready in milliseconds, and a child still starting when we
+      // gave up would be left out of `running`, so out of stop().
+      const db = await startFerretDB({ dataDir: dbDir, port: dbPort, output });
+      dbPort = db.port;
+      mongodbUri = db.uri;
+      watch(db.child, "db");
+      return;
+    }
+    const child = spawnChild(name, process.execPath, ["--import", orphanGuard, entryPoints[name]], {
+      env: childEnv[name](),
+      output,
+    });
+    watch(child, name);
+    await until(
+      () => accepts(servicePort[name]),
+      deadline,
+      wire,
+      () => `${name} did not listen on port ${servicePort[name]}`,
+    );
+  };
+
+  const stop = async (graceMs = 7000) => {
+    stopped = true;
+    options.signal?.removeEventListener("abort", abort);
+    const phases = stopPhases.map((phase) => phase.flatMap((name) => running.get(name) ?? []));
+    await stopChildren(phases, graceMs);
+  };
+
+  try {
+    const deadline = Date.now() + readyTimeoutMs;
+    if (embeddedDatabase) await startChild("db", deadline);
+    for (const name of serviceOrder) await startChild(name, deadline);
+    let last = "no answer";
+    const healthy = async () => {
+      const answer = await health(url);
+      last = answer.detail;
+      return answer.ok;
+    };
+    await until(healthy, deadline, wire, () => `GET ${url}/api/health did not answer 200 (last: ${last})`);
+  } catch (error) {
+    await stop(2000);
+    throw error;
+  }
+  options.signal?.removeEventListener("abort", abort);
+  started = true;
+
+  return {
+    url,
+    mongodbUri: mongodbUri!,
+    embeddedDatabase,
+    children: () => [...running].map(([name, child]) => ({ name, pid: child.pid })),
+    stopService: async (name) => {
+      const child = running.get(name);
+      if (!child) return;
+      stopping.add(name);
+      await stopChildren([[child]], 5000).finally(() => stopping.delete(name));
+    },
+    startService: async (name) => {
+      if (stopped) throw new Error("the stack is stopped");
+      if (running.has(name)) throw new Error(`${name} is already running`);
+      if (name === "db" && !embeddedDatabase) throw new Error("no embedded database: MONGODB_URI is set");
+      wire = tripwire();
+      await startChild(name, Date.now() + readyTimeoutMs);
+    },
+    stop,
+  };
+}
+
+async function allocatePorts(httpPort: number): Promise<[number, number, number, number]> {
+  if (httpPort !== 0 && !(await isPortFree(httpPort)))
+    throw new Error(`port ${httpPort} is already in use (set PORT to another)`);
+  const [odds, wallet, table] = await freePorts(3);
+  return [httpPort === 0 ? await freePort() : httpPort, odds!, wallet!, table!];
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: "127.0.0.1", timeout: 1000 });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket
+      .once("connect", () => done(true))
+      .once("error", () => done(false))
+      .once("timeout", () => done(false));
+  });
+}
+
+async function health(url: string): Promise<{ ok: boolean; detail: string }> {
+  try {
+    const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+    return {
+      ok: response.status === 200,
+      detail: `status ${response.status}: ${(await response.text()).slice(0, 300)}`,
+    };
+  } catch (error) {
+    return { ok: false, detail: String(error) };
+  }
+}
+
+interface Tripwire {
+  readonly promise: Promise<never>;
+  readonly tripped: boolean;
+  trip(error: Error): void;
+}
+
+function tripwire(): Tripwire {
+  let reject!: (error: Error) => void;
+  const promise = new Promise<never>((_, rejectPromise) => (reject = rejectPromise));
+  promise.catch(() => {});
+  let tripped = false;
+  return {
+    promise,
+    get tripped() {
+      return tripped;
+    },
+    trip: (error) => {
+      tripped = true;
+      reject(error);
+    },
+  };
+}
+
+/** Polls `check` until it is true; fails at the deadline or as soon as the wire trips. */
+async function until(
+  check: () => Promise<boolean>,
+  deadline: number,
+  wire: Tripwire,
+  what: () => string,
+): Promise<void> {
+  const poll = async () => {
+    while (Date.now() < deadline && !wire.tripped) {
+      if (await check()) return true;
+      await sleep(200);
+    }
+    return false;
+  };
+  if (!(await Promise.race([poll(), wire.promise]))) throw new Error(`${what()} in time`);
+}
