@@ -1,0 +1,56 @@
+// The stand-alone deal: a fresh shuffled deck, two hole cards per hand, pre-flop odds.
+
+import { type Card, DECK_SIZE, formatCard, formatHand } from "./cards.js";
+import { validateIntegerRange, validateTargetRtp } from "./errors.js";
+import { type HandOdds, Stage, handOddsPanels } from "./pricing.js";
+import { shuffledDeck } from "./shuffle.js";
+import { MAX_HANDS, MIN_HANDS, stageEquities } from "./stage-odds.js";
+
+export const DEAL_MIN_HANDS = MIN_HANDS;
+export const DEAL_MAX_HANDS = MAX_HANDS;
+
+/** Card codes exactly as the API shows them: hands "AhKd", remainingDeck ["Qs", ...]. */
+export interface DealResult {
+  hands: string[];
+  /** Pre-flop panels (bettingStage 0), one per hand in hand order. */
+  handOdds: HandOdds[];
+  /** The 52 - 2n undealt cards in shuffled order: flop, turn and river are drawn from the front. */
+  remainingDeck: string[];
+}
+
+/** Throws unless deck holds each of the 52 cards exactly once (an injected deck is a programming input). */
+export function assertFullDeck(deck: readonly Card[]): void {
+  const seen = new Set(deck);
+  if (
+    deck.length !== DECK_SIZE ||
+    seen.size !== DECK_SIZE ||
+    !deck.every((c) => Number.isInteger(c) && c >= 0 && c < DECK_SIZE)
+  ) {
+    throw new RangeError("a deck must hold each of the 52 cards exactly once");
+  }
+}
+
+/**
+ * Deals hole cards as at a real table: one card to each hand in turn, then a second round, so
+ * hand h gets deck[h] and deck[n + h]. The rest stays in order for the board.
+ */
+export function dealHoleCards(deck: readonly Card[], numberOfHands: number): { hands: Card[][]; rest: Card[] } {
+  const hands = Array.from({ length: numberOfHands }, (_, h) => [deck[h]!, deck[numberOfHands + h]!]);
+  return { hands, rest: deck.slice(2 * numberOfHands) };
+}
+
+/**
+ * Shuffles a fresh deck (or uses the given one, for tests), deals numberOfHands (2..6) hands and
+ * prices them pre-flop by exact enumeration at targetRtp (0 < rtp < 1).
+ */
+export function deal(numberOfHands: number, targetRtp: number, deck: readonly Card[] = shuffledDeck()): DealResult {
+  validateIntegerRange("numberOfHands", numberOfHands, DEAL_MIN_HANDS, DEAL_MAX_HANDS);
+  validateTargetRtp(targetRtp);
+  assertFullDeck(deck);
+  const { hands, rest } = dealHoleCards(deck, numberOfHands);
+  return {
+    hands: hands.map(formatHand),
+    handOdds: handOddsPanels(stageEquities(hands, []), Stage.HOLE, targetRtp),
+    remainingDeck: rest.map(formatCard),
+  };
+}
