@@ -1,0 +1,98 @@
+// Bulk generation: whole pre-computed games with every stage's prices, flags and descriptions.
+
+import { type Card, formatCard, formatHand } from "./cards.js";
+import { dealHoleCards, assertFullDeck } from "./deal.js";
+import { describeHand } from "./describe.js";
+import { InvalidOddsRequestError, validateIntegerRange, validateTargetRtp } from "./errors.js";
+import { type BettingStage, type StagePricing, Stage, bulkStagePricing } from "./pricing.js";
+import { shuffledDeck } from "./shuffle.js";
+import { stageEquities } from "./stage-odds.js";
+
+export const BULK_MIN_GAMES = 1;
+export const BULK_MAX_GAMES = 200;
+export const BULK_HAND_COUNTS = [3, 4] as const;
+export type BulkHandCount = (typeof BULK_HAND_COUNTS)[number];
+/** The API's defaults for an absent field; applying them is the caller's (gateway's) job. */
+export const BULK_DEFAULTS = { numberOfGames: 50, numberOfHands: 3, targetRtp: 0.97 } as const;
+
+export interface BulkRequest {
+  numberOfGames: number;
+  numberOfHands: BulkHandCount;
+  targetRtp: number;
+}
+
+export interface BulkHandStageInfo extends StagePricing {
+  /** Five codes separated by single spaces, most to least significant; null at HOLE. */
+  bestFiveCards: string | null;
+  handDescShort: string | null;
+  handDescLong: string | null;
+}
+
+/** Card codes exactly as the API shows them; `board` is flop (3), turn, river. */
+export interface BulkGame {
+  gameId: string;
+  hands: string[];
+  board: string[];
+  /** numberOfHands x 4 entries: HOLE, FLOP, TURN, RIVER, each in hand order. */
+  handStageInfoList: BulkHandStageInfo[];
+}
+
+/** Validates a complete bulk request (defaults already applied): 1..200 games, 3 or 4 hands, 0 < rtp < 1. */
+export function validateBulkRequest(request: {
+  numberOfGames: number;
+  numberOfHands: number;
+  targetRtp: number;
+}): BulkRequest {
+  validateIntegerRange("numberOfGames", request.numberOfGames, BULK_MIN_GAMES, BULK_MAX_GAMES);
+  const numberOfHands = request.numberOfHands;
+  if (numberOfHands !== 3 && numberOfHands !== 4) throw new InvalidOddsRequestError("numberOfHands must be 3 or 4");
+  validateTargetRtp(request.targetRtp);
+  return { numberOfGames: request.numberOfGames, numberOfHands, targetRtp: request.targetRtp };
+}
+
+/** BULK-0001 for index 1: four digits, zero padded (a batch never exceeds 200). */
+export function bulkGameId(index: number): string {
+  return `BULK-${String(index).padStart(4, "0")}`;
+}
+
+const BOARD_SIZE_BY_STAGE: readonly (readonly [BettingStage, number])[] = [
+  [Stage.HOLE, 0],
+  [Stage.FLOP, 3],
+  [Stage.TURN, 4],
+  [Stage.RIVER, 5],
+];
+
+/**
+ * One game: shuffle (or the given deck, for tests), deal hole cards round-robin as the deal does,
+ * then the next five cards are flop, turn and river (no burn cards, as at the table). Every
+ * pre-river stage is priced by exact enumeration; the river by evaluating the seven-card hands.
+ */
+export function generateBulkGame(
+  index: number,
+  numberOfHands: BulkHandCount,
+  targetRtp: number,
+  deck: readonly Card[] = shuffledDeck(),
+): BulkGame {
+  validateIntegerRange("index", index, 1, Number.MAX_SAFE_INTEGER);
+  if (numberOfHands !== 3 && numberOfHands !== 4) throw new InvalidOddsRequestError("numberOfHands must be 3 or 4");
+  validateTargetRtp(targetRtp);
+  assertFullDeck(deck);
+  const { hands, rest } = dealHoleCards(deck, numberOfHands);
+  const board = rest.slice(0, 5);
+
+  const handStageInfoList = BOARD_SIZE_BY_STAGE.flatMap(([stage, boardSize]) => {
+    const shown = board.slice(0, boardSize);
+    return bulkStagePricing(stageEquities(hands, shown), stage, targetRtp).map((pricing, h): BulkHandStageInfo => {
+      if (boardSize === 0) return { ...pricing, bestFiveCards: null, handDescShort: null, handDescLong: null };
+      const description = describeHand([...hands[h]!, ...shown]);
+      return {
+        ...pricing,
+        bestFiveCards: description.bestFive.map(formatCard).join(" "),
+        handDescShort: description.short,
+        handDescLong: description.long,
+      };
+    });
+  });
+
+  return { gameId: bulkGameId(index), hands: hands.map(formatHand), board: board.map(formatCard), handStageInfoList };
+}
