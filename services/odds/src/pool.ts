@@ -1,0 +1,40 @@
+import { domainErrorOf } from "@pokerodds/common/errors";
+import { availableParallelism } from "node:os";
+import { Piscina } from "piscina";
+import type * as Tasks from "./worker.js";
+
+type TaskName = keyof typeof Tasks;
+type TaskArgs<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0];
+type TaskValue<K extends TaskName> = Extract<ReturnType<(typeof Tasks)[K]>, { ok: unknown }>["ok"];
+
+/**
+ * Equity work runs on worker threads sized to the machine, so one large bulk request never
+ * blocks the event loop that answers other calls and health checks.
+ */
+export class OddsPool {
+  private readonly piscina: Piscina;
+
+  constructor(threads = availableParallelism()) {
+    this.piscina = new Piscina({
+      filename: new URL("./worker.js", import.meta.url).href,
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+  }
+
+  get threads(): number {
+    return this.piscina.options.maxThreads;
+  }
+
+  /** Runs one task; domain errors thrown in the worker come back as the same typed errors. */
+  async run<K extends TaskName>(name: K, args: TaskArgs<K>, signal?: AbortSignal): Promise<TaskValue<K>> {
+    const result = (await this.piscina.run(args, { name, ...(signal ? { signal } : {}) })) as Tasks.TaskResult<TaskValue<K>>;
+    if ("error" in result) throw domainErrorOf(result.error.kind, result.error.message);
+    return result.ok;
+  }
+
+  close(): Promise<void> {
+    return this.piscina.close();
+  }
+}

@@ -1,0 +1,36 @@
+// Runs on the pool's worker threads. Results cross the thread boundary by structured clone, which
+// drops error classes, so domain errors travel back as data and the pool rebuilds them.
+import { DomainError, type ErrorKind } from "@pokerodds/common/errors";
+import type { Card } from "./domain/cards.js";
+import { generateBulkGame, type BulkGame, type BulkHandCount } from "./domain/bulk.js";
+import { deal, type DealResult } from "./domain/deal.js";
+import type { HandOdds } from "./domain/pricing.js";
+import { priceHands } from "./domain/stage-odds.js";
+
+export type TaskResult<T> = { ok: T } | { error: { kind: ErrorKind; message: string } };
+
+function guarded<A, R>(task: (args: A) => R): (args: A) => TaskResult<R> {
+  return (args) => {
+    try {
+      return { ok: task(args) };
+    } catch (error) {
+      if (error instanceof DomainError) return { error: { kind: error.kind, message: error.message } };
+      throw error;
+    }
+  };
+}
+
+export const dealTask = guarded(
+  (args: { numberOfHands: number; targetRtp: number }): DealResult => deal(args.numberOfHands, args.targetRtp),
+);
+
+/** Games firstIndex .. firstIndex + count - 1 of a batch (ids follow the index). */
+export const bulkTask = guarded(
+  (args: { firstIndex: number; count: number; numberOfHands: BulkHandCount; targetRtp: number }): BulkGame[] =>
+    Array.from({ length: args.count }, (_, i) => generateBulkGame(args.firstIndex + i, args.numberOfHands, args.targetRtp)),
+);
+
+export const priceTask = guarded(
+  (args: { hands: Card[][]; board: Card[]; targetRtp: number }): HandOdds[] =>
+    priceHands(args.hands, args.board, args.targetRtp),
+);
