@@ -1,0 +1,28 @@
+import type { JWTPayload } from "jose";
+import { ROLES } from "../contract/players.js";
+
+export type Role = (typeof ROLES)[number];
+
+/** The verified caller, as decisions.md maps the token's claims. */
+export interface Identity {
+  playerId: string;
+  username: string;
+  displayName: string;
+  role: Role;
+}
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+/** Claims of a verified token; sub has been checked to be a non-empty string. */
+export function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
+  return {
+    playerId: claims.sub,
+    username,
+    displayName: text(claims.name) ?? username,
+    role: isRole(claims.role) ? claims.role : "BASIC_USER",
+  };
+}

@@ -1,0 +1,85 @@
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
+import { HttpError, unauthorized } from "../http/http-error.js";
+import { identityFromClaims, type Identity } from "./identity.js";
+
+/** Asymmetric signatures only: `none` and HMAC (whose secret a public key could pose as) are refused. */
+export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+
+const CLOCK_TOLERANCE_S = 30;
+// jose checks a future `iat` only with maxTokenAge; a day is longer than any access token lives.
+const MAX_TOKEN_AGE = "1d";
+const MAX_SUBJECT_LENGTH = 256;
+
+export type TokenVerifier = (token: string) => Promise<Identity>;
+
+/** The key set could not be fetched: the identity provider's fault, not the token's. */
+class KeySetUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("identity provider key set unavailable", { cause });
+  }
+}
+
+// These come from matching the token's header against the key set, so the token is at fault.
+const TOKEN_KEY_ERRORS = new Set(["ERR_JWKS_NO_MATCHING_KEY", "ERR_JWKS_MULTIPLE_MATCHING_KEYS"]);
+
+/** The identity provider's JWKS, cached by jose; a failed fetch becomes KeySetUnavailableError. */
+export function remoteKeys(url: URL): JWTVerifyGetKey {
+  const keySet = createRemoteJWKSet(url);
+  return async (header, token) => {
+    try {
+      return await keySet(header, token);
+    } catch (error) {
+      if (TOKEN_KEY_ERRORS.has((error as { code?: string }).code ?? "")) throw error;
+      throw new KeySetUnavailableError(error);
+    }
+  };
+}
+
+export function localKeys(publicJwk: JWK): JWTVerifyGetKey {
+  return createLocalJWKSet({ keys: [publicJwk] });
+}
+
+const REASONS: Record<string, string> = {
+  ERR_JWT_EXPIRED: "the token has expired",
+  ERR_JOSE_ALG_NOT_ALLOWED: "the token's signing algorithm is not allowed",
+  ERR_JWS_SIGNATURE_VERIFICATION_FAILED: "the token's signature is invalid",
+  ERR_JWKS_NO_MATCHING_KEY: "the token's signing key is unknown",
+  ERR_JWKS_MULTIPLE_MATCHING_KEYS: "the token's signing key is ambiguous",
+};
+
+export function createTokenVerifier(options: {
+  keys: JWTVerifyGetKey;
+  issuer: string;
+  audience: string;
+}): TokenVerifier {
+  return async (token) => {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, options.keys, {
+        algorithms: ALGORITHMS,
+        issuer: options.issuer,
+        audience: options.audience,
+        requiredClaims: ["exp", "sub"],
+        clockTolerance: CLOCK_TOLERANCE_S,
+        maxTokenAge: MAX_TOKEN_AGE,
+      }));
+    } catch (error) {
+      // Logged, with its cause, by the error handler as every 5xx is.
+      if (error instanceof KeySetUnavailableError)
+        throw new HttpError(503, "identity provider unavailable", { cause: error });
+      // jose also throws plain TypeErrors for some malformed input: every failure is the token's.
+      throw unauthorized(`Authorization header is invalid: ${reasonFor(error)}`, true);
+    }
+    const sub = payload.sub;
+    if (typeof sub !== "string" || sub === "" || sub.length > MAX_SUBJECT_LENGTH) {
+      throw unauthorized("Authorization header is invalid: the token's subject is invalid", true);
+    }
+    return identityFromClaims({ ...payload, sub });
+  };
+}
+
+function reasonFor(error: unknown): string {
+  const { code, claim } = error as { code?: string; claim?: string };
+  if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && claim) return `the token's "${claim}" claim is missing or invalid`;
+  return (code && REASONS[code]) ?? "the token is malformed or invalid";
+}

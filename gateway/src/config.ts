@@ -1,0 +1,63 @@
+import { ConfigError, envOptional, envPort, envString } from "@pokerodds/common";
+import { resolve } from "node:path";
+import { DEV_AUDIENCE, DEV_ISSUER } from "./auth/dev-issuer.js";
+
+type Env = Record<string, string | undefined>;
+
+/** Where tokens come from: the real identity provider, or the local development issuer. */
+export type AuthSettings =
+  | { mode: "remote"; jwksUrl: URL; issuer: string; audience: string }
+  | { mode: "development"; dataDir: string; issuer: string; audience: string };
+
+export interface GatewayConfig {
+  port: number;
+  oddsAddress: string;
+  walletAddress: string;
+  tableAddress: string;
+  auth: AuthSettings;
+}
+
+export function readConfig(env: Env = process.env): GatewayConfig {
+  return {
+    port: envPort("PORT", 8080, env),
+    oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
+    walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
+    tableAddress: envString("TABLE_ADDR", "127.0.0.1:50053", env),
+    auth: readAuthSettings(env),
+  };
+}
+
+export function readAuthSettings(env: Env = process.env): AuthSettings {
+  const jwksUrl = envOptional("AUTH_JWKS_URL", env);
+  if (jwksUrl === undefined) {
+    return {
+      mode: "development",
+      dataDir: resolve(envString("DATA_DIR", "./data", env)),
+      issuer: envString("AUTH_ISSUER", DEV_ISSUER, env),
+      audience: envString("AUTH_AUDIENCE", DEV_AUDIENCE, env),
+    };
+  }
+  // A real identity provider names its own issuer and audience: guessing either would accept
+  // tokens meant for another service.
+  return {
+    mode: "remote",
+    jwksUrl: parseJwksUrl(jwksUrl),
+    issuer: envString("AUTH_ISSUER", undefined, env),
+    audience: envString("AUTH_AUDIENCE", undefined, env),
+  };
+}
+
+function parseJwksUrl(value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`AUTH_JWKS_URL is not a URL: ${JSON.stringify(value)}`);
+  }
+  // Keys fetched in clear text could be swapped on the way; plain http only to this machine.
+  const loopback = ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+    throw new ConfigError("AUTH_JWKS_URL must be an https URL (http only for localhost)");
+  }
+  return url;
+}

@@ -1,0 +1,82 @@
+import { Type, type TSchema } from "@sinclair/typebox";
+import { MAX_AMOUNT, MONEY_RULE } from "../money.js";
+
+/**
+ * Annotation naming, in words, what a field must be. The validator builds its 400 message from it
+ * ("numberOfHands must be an integer from 2 to 6"), whatever keyword failed; OpenAPI shows it as an
+ * extension.
+ */
+export const MUST_BE = "x-must-be";
+
+/** The format whose check is parseMoney's, registered with the validator. */
+export const MONEY_FORMAT = "money";
+
+const INT32_MAX = 2 ** 31 - 1;
+
+export function integerFrom(
+  minimum: number,
+  maximum: number,
+  options: { default?: number; description?: string } = {},
+) {
+  return Type.Integer({ minimum, maximum, ...options, [MUST_BE]: `an integer from ${minimum} to ${maximum}` });
+}
+
+/** An integer the gRPC contracts carry as int32; the service checks its domain range. */
+export function int32AtLeast(minimum: number, description?: string) {
+  return Type.Integer({
+    minimum,
+    maximum: INT32_MAX,
+    ...(description ? { description } : {}),
+    [MUST_BE]: `an integer of at least ${minimum}`,
+  });
+}
+
+export function oneOfIntegers<const T extends readonly number[]>(values: T, options: { default?: T[number] } = {}) {
+  const words = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(", ")}`;
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    { ...options, [MUST_BE]: words },
+  );
+}
+
+export function openInterval(
+  minimum: number,
+  maximum: number,
+  options: { default?: number; description?: string } = {},
+) {
+  return Type.Number({
+    exclusiveMinimum: minimum,
+    exclusiveMaximum: maximum,
+    ...options,
+    [MUST_BE]: `a number greater than ${minimum} and less than ${maximum}`,
+  });
+}
+
+/** A request amount in units: the money rules of decisions.md, enforced by parseMoney. */
+export function money(description: string) {
+  return Type.Number({
+    format: MONEY_FORMAT,
+    exclusiveMinimum: 0,
+    maximum: MAX_AMOUNT,
+    description: `${description}; at most 2 decimal places`,
+    [MUST_BE]: MONEY_RULE,
+  });
+}
+
+/** An amount the API reports, converted from integer cents. */
+export function amount(description: string) {
+  return Type.Number({ description: `${description}, in units with at most 2 decimal places` });
+}
+
+export function playerId(description: string) {
+  return Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description,
+    [MUST_BE]: "a non-empty string of at most 256 characters",
+  });
+}
+
+export function nullable<T extends TSchema>(schema: T, description?: string) {
+  return Type.Union([schema, Type.Null()], description ? { description } : {});
+}

@@ -1,0 +1,20 @@
+import { Type } from "@sinclair/typebox";
+import { amount, playerId } from "./fields.js";
+
+export const PlayerIdParam = playerId("The token's subject, unless the caller is an ADMIN (else 403)");
+
+export const ROLES = ["BASIC_USER", "PAYING_USER", "ANON_USER", "ADMIN"] as const;
+
+export const PlayerProfile = Type.Object(
+  {
+    playerId: Type.String({ description: "The identity provider's subject (sub)" }),
+    username: Type.String({ description: "E-mail-style login name (email claim)" }),
+    displayName: Type.String({ description: "The name claim" }),
+    accountBalance: amount("Lobby wallet; a new player starts with 1,000"),
+    avatarImageUrl: Type.String(),
+    role: Type.Union([Type.Literal("UNSPECIFIED_DUE_TO_ERROR"), ...ROLES.map((role) => Type.Literal(role))]),
+    isActive: Type.Boolean(),
+    personalTableId: Type.Optional(Type.Integer({ minimum: 1001, description: "PAYING_USER and ADMIN only" })),
+  },
+  { additionalProperties: false },
+);

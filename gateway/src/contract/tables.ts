@@ -1,0 +1,155 @@
+import { Type } from "@sinclair/typebox";
+import { BettingStage, Card, Hand, HandOdds } from "./cards.js";
+import { amount, int32AtLeast, money, nullable, playerId } from "./fields.js";
+
+const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id needs the ADMIN role (else 403)";
+
+export const TableIdParam = int32AtLeast(1, "Public tables 1..TABLE_COUNT, personal tables from 1001");
+
+export const TableSummary = Type.Object(
+  {
+    tableId: Type.Integer({ minimum: 1 }),
+    playerCount: Type.Integer({ minimum: 0 }),
+    gameState: Type.Union([Type.Literal("BETTING"), Type.Literal("WAITING")], {
+      description: "BETTING while a betting stage is open, otherwise WAITING",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const TablesList = Type.Object(
+  {
+    tables: Type.Array(TableSummary, { description: "Tables whose session changed in the last 30 minutes" }),
+    totalActivePlayers: Type.Integer({ minimum: 0 }),
+  },
+  {
+    additionalProperties: false,
+    description: "An empty list when the data store is unavailable (degraded, not an error)",
+  },
+);
+
+const Acknowledgement = Type.Union([Type.Literal("ACK"), Type.Literal("NACK")], {
+  description: "NACK (still HTTP 200, with a message) for insufficient balance, a full table or a second seat",
+});
+
+export const SitRequest = Type.Object(
+  { playerId: Type.Optional(playerId(PLAYER_ID_RULE)), buyInAmount: money("Moved from the account to the seat") },
+  { additionalProperties: false },
+);
+
+export const SitResponse = Type.Object(
+  {
+    acknowledgement: Acknowledgement,
+    message: Type.Optional(Type.String({ description: "Why a NACK was given" })),
+    seatId: Type.Integer({ description: "What a bet's seatIndex names" }),
+    seatBalance: amount("The seat balance after the buy-in"),
+  },
+  { additionalProperties: false },
+);
+
+export const TopUpRequest = Type.Object(
+  { playerId: Type.Optional(playerId(PLAYER_ID_RULE)), amount: money("Moved from the account to the seat") },
+  { additionalProperties: false },
+);
+
+export const TopUpResponse = Type.Object(
+  {
+    acknowledgement: Acknowledgement,
+    message: Type.Optional(Type.String()),
+    newSeatBalance: amount("Seat balance after the top-up"),
+    newAccountBalance: amount("Account balance after the top-up"),
+  },
+  { additionalProperties: false },
+);
+
+export const BetRequest = Type.Object(
+  {
+    playerId: Type.Optional(playerId(PLAYER_ID_RULE)),
+    seatIndex: int32AtLeast(0, "The seatId returned by sit"),
+    handIndex: int32AtLeast(0, "Zero-based hand to back"),
+    betAmount: money("Stake, taken from the seat balance"),
+  },
+  { additionalProperties: false },
+);
+
+export const BetResponse = Type.Object(
+  {
+    acknowledgement: Acknowledgement,
+    message: Type.String(),
+    updatedSeatBalance: amount("Seat balance after the stake"),
+  },
+  { additionalProperties: false },
+);
+
+export const LeaveResponse = Type.Object(
+  {
+    acknowledgement: Type.Literal("ACK", { description: "Leave is idempotent: not seated gives ACK with 0 returned" }),
+    creditsReturned: amount("Seat balance credited to the account"),
+    newAccountBalance: amount("Account balance after the credit"),
+  },
+  { additionalProperties: false },
+);
+
+const Seat = Type.Object(
+  {
+    seatId: Type.Integer(),
+    playerId: Type.String(),
+    playerName: Type.String(),
+    seatBalance: amount("Chips at this seat"),
+    avatarImageUrl: Type.String(),
+  },
+  { additionalProperties: false },
+);
+
+const BetRecord = Type.Object(
+  {
+    playerId: Type.String(),
+    bettingStage: BettingStage,
+    seatIndex: Type.Integer(),
+    handIndex: Type.Integer({ minimum: 0 }),
+    betAmount: amount("Stake"),
+    recordedOdds: Type.Number({ description: "Odds displayed when the bet was placed; used for the payout" }),
+  },
+  { additionalProperties: false },
+);
+
+export const GAME_STATES = [
+  "UNCHANGED",
+  "INVALID_CARD",
+  "CARD_ALREADY_DEALT",
+  "STATUS_SETUP",
+  "STATUS_START",
+  "STATUS_MANUAL_DEALING_HOLE",
+  "STATUS_HOLE",
+  "STATUS_FLOP_CARD1",
+  "STATUS_FLOP_CARD2",
+  "STATUS_FLOP_CARD3",
+  "STATUS_FLOP",
+  "STATUS_TURN",
+  "STATUS_RIVER",
+] as const;
+
+export const TableGameState = Type.Object(
+  {
+    tableId: Type.Integer({ minimum: 1 }),
+    gameId: Type.String(),
+    gameState: Type.Union(
+      GAME_STATES.map((name) => Type.Literal(name)),
+      { description: "Advance walks STATUS_SETUP/START -> HOLE -> FLOP -> TURN -> RIVER -> SETUP" },
+    ),
+    bettingStage: BettingStage,
+    numberOfHands: Type.Integer(),
+    numberOfSeats: Type.Integer(),
+    jackpotValue: Type.Number({ description: "Always 0: no jackpot rule is specified" }),
+    hands: nullable(Type.Array(Hand), "Null before the hole state"),
+    flopCard1: nullable(Card),
+    flopCard2: nullable(Card),
+    flopCard3: nullable(Card),
+    turnCard: nullable(Card),
+    riverCard: nullable(Card),
+    seats: Type.Array(Seat),
+    bets: Type.Array(BetRecord, { description: "All bets of the current game" }),
+    handOdds: Type.Array(HandOdds, { description: "Per hand per stage, for the current and earlier stages" }),
+  },
+  { additionalProperties: false },
+);

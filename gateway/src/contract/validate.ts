@@ -1,0 +1,65 @@
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import { Ajv, type ErrorObject } from "ajv";
+import { badRequest } from "../http/http-error.js";
+import { toCents } from "../money.js";
+import { MONEY_FORMAT, MUST_BE } from "./fields.js";
+
+const ajv = new Ajv({
+  strict: true,
+  strictNumbers: true,
+  allErrors: false,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: true,
+});
+ajv.addKeyword(MUST_BE);
+ajv.addFormat(MONEY_FORMAT, { type: "number", validate: (value: number) => toCents(value) !== undefined });
+
+export type BodyValidator<T> = (body: unknown) => T;
+
+/** Validates a request body against its schema, throwing a 400 with a human-readable message. */
+export function bodyValidator<S extends TObject>(schema: S): BodyValidator<Static<S>> {
+  const check = ajv.compile(schema);
+  return (body) => {
+    if (check(body)) return body as Static<S>;
+    throw badRequest(describe(check.errors?.[0], schema));
+  };
+}
+
+/**
+ * For bodies whose every optional field has a default: Ajv fills the defaults in, so the result
+ * has every field. An absent body validates as {}.
+ */
+export function bodyValidatorWithDefaults<S extends TObject>(schema: S): BodyValidator<Required<Static<S>>> {
+  const required = new Set(schema.required ?? []);
+  const lacking = Object.entries(schema.properties).filter(
+    ([name, field]) => !required.has(name) && field.default === undefined,
+  );
+  if (lacking.length > 0) throw new Error(`no default for ${lacking.map(([name]) => name).join(", ")}`);
+  const validate = bodyValidator(schema);
+  return (body) => validate(body === undefined ? {} : body) as Required<Static<S>>;
+}
+
+function describe(error: ErrorObject | undefined, root: TSchema): string {
+  if (!error) return "request body is invalid";
+  const path = error.instancePath.split("/").slice(1).map(unescapePointer);
+  const where = (name: string) => [...path, name].join(".");
+  if (error.keyword === "additionalProperties") return `unknown property "${where(error.params.additionalProperty)}"`;
+  if (error.keyword === "required") return `${where(error.params.missingProperty)} is required`;
+  if (path.length === 0) return "request body must be a JSON object";
+  const mustBe = schemaAt(root, path)?.[MUST_BE];
+  return `${path.join(".")} ${typeof mustBe === "string" ? `must be ${mustBe}` : error.message}`;
+}
+
+function schemaAt(schema: TSchema | undefined, path: string[]): TSchema | undefined {
+  let current = schema;
+  for (const segment of path) {
+    if (!current) return undefined;
+    current = /^\d+$/.test(segment) && current.items ? current.items : current.properties?.[segment];
+  }
+  return current;
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replaceAll("~1", "/").replaceAll("~0", "~");
+}

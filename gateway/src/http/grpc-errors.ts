@@ -1,0 +1,54 @@
+import { status, type ServiceError } from "@grpc/grpc-js";
+import { HttpError, internalError } from "./http-error.js";
+
+// gRPC status -> HTTP, mirroring common/src/grpc/status.ts (domain error -> status). Statuses that
+// table produces carry a domain message written for the client; every other status may carry
+// library text, so it gets a fixed message.
+const FROM_DOMAIN: Partial<Record<status, [number, string]>> = {
+  [status.INVALID_ARGUMENT]: [400, "invalid request"],
+  [status.NOT_FOUND]: [404, "not found"],
+  [status.PERMISSION_DENIED]: [403, "not allowed for this player"],
+  [status.FAILED_PRECONDITION]: [409, "not allowed in the current state"],
+  [status.ALREADY_EXISTS]: [422, "idempotency key already used for a different request"],
+};
+
+const FIXED: Partial<Record<status, [number, string]>> = {
+  [status.ABORTED]: [409, "the request conflicted with another change; try again"],
+  [status.UNAUTHENTICATED]: [401, "not authenticated"],
+  [status.RESOURCE_EXHAUSTED]: [429, "too many requests; try again later"],
+};
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<ServiceError>).code === "number" &&
+    typeof (error as Partial<ServiceError>).details === "string"
+  );
+}
+
+/** The HTTP answer for a failed call to `service` (e.g. "odds"). */
+export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
+  if (!isServiceError(error)) return internalError(error);
+  const options = { cause: error };
+  const fromDomain = FROM_DOMAIN[error.code];
+  if (fromDomain) return new HttpError(fromDomain[0], error.details || fromDomain[1], options);
+  // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client.
+  if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
+    return new HttpError(503, `${service} service unavailable`, options);
+  }
+  const fixed = FIXED[error.code];
+  if (fixed) {
+    const headers: Record<string, string> = fixed[0] === 401 ? { "WWW-Authenticate": "Bearer" } : {};
+    return new HttpError(fixed[0], fixed[1], { ...options, headers });
+  }
+  return internalError(error);
+}
+
+/** Awaits a gRPC call, turning its failure into the HTTP answer. */
+export async function fromService<T>(service: string, call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    throw httpErrorFromGrpc(error, service);
+  }
+}

@@ -1,0 +1,47 @@
+import { createClient, createLogger, HealthChecker, methodNames, onShutdownSignal } from "@pokerodds/common";
+import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { createApp } from "./app.js";
+import { loadOrCreateDevKey } from "./auth/dev-issuer.js";
+import { createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
+import { readConfig, type AuthSettings } from "./config.js";
+import { startHttpServer } from "./http-server.js";
+import type { OddsApi } from "./services.js";
+
+const DRAIN_MS = 5_000;
+
+const logger = createLogger("gateway");
+const config = readConfig();
+
+const odds = createClient(OddsServiceClient, methodNames(OddsServiceService), config.oddsAddress, {
+  defaultDeadlineMs: 5_000,
+  // Deal and bulk change nothing: repeating one is always safe.
+  retryUnavailable: true,
+});
+const health = {
+  odds: new HealthChecker(config.oddsAddress),
+  wallet: new HealthChecker(config.walletAddress),
+  table: new HealthChecker(config.tableAddress),
+};
+
+const app = createApp({
+  logger,
+  verifyToken: await tokenVerifierFor(config.auth),
+  // common's PromiseClient type maps ts-proto's overloaded methods to no keys at all, though
+  // createClient builds them at run time; OddsApi states the two the gateway calls.
+  odds: odds.call as unknown as OddsApi,
+  health,
+});
+const server = await startHttpServer(app, { port: config.port });
+logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
+
+onShutdownSignal(logger, async () => {
+  await server.close(DRAIN_MS);
+  odds.raw.close();
+  for (const checker of Object.values(health)) checker.close();
+});
+
+async function tokenVerifierFor(auth: AuthSettings) {
+  const keys =
+    auth.mode === "remote" ? remoteKeys(auth.jwksUrl) : localKeys((await loadOrCreateDevKey(auth.dataDir)).publicJwk);
+  return createTokenVerifier({ keys, issuer: auth.issuer, audience: auth.audience });
+}

@@ -1,0 +1,32 @@
+// Money enters the system here and only here: a JSON number becomes integer cents, so no sum on the
+// money path ever adds floating-point amounts.
+
+declare const centsBrand: unique symbol;
+/** Integer minor units (hundredths of a unit). */
+export type Cents = number & { readonly [centsBrand]: true };
+
+export const MAX_AMOUNT = 1_000_000_000;
+export const MONEY_RULE = "a number greater than 0 and at most 1,000,000,000 with at most 2 decimal places";
+
+export class InvalidMoneyError extends Error {
+  constructor() {
+    super(`amount must be ${MONEY_RULE}`);
+    this.name = "InvalidMoneyError";
+  }
+}
+
+/** The amount's cents, or undefined when the value is not an acceptable amount. */
+export function toCents(value: unknown): Cents | undefined {
+  // `<= 0` also refuses -0; NaN and the Infinity that 1e309 parses to fail isFinite.
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_AMOUNT) return undefined;
+  const cents = Math.round(value * 100);
+  // The round trip holds exactly when value is the double nearest to cents/100, i.e. when its
+  // decimal form has at most 2 decimal places; 1.005 (stored as 1.00499...) fails it.
+  return cents / 100 === value ? (cents as Cents) : undefined;
+}
+
+export function parseMoney(value: unknown): Cents {
+  const cents = toCents(value);
+  if (cents === undefined) throw new InvalidMoneyError();
+  return cents;
+}

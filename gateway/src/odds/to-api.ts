@@ -1,0 +1,109 @@
+// Proto messages from the odds service -> the public JSON of the spec. A value the contract does not
+// allow (an unspecified enum, a short board) is a service bug: it throws rather than reach a client.
+import {
+  handStatusToJSON,
+  type HandStatus,
+  type BulkGame,
+  type BulkHandStageInfo,
+  type DealResponse,
+  type GenerateBulkResponse,
+  type HandOdds,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import type { Static } from "@sinclair/typebox";
+import { HAND_STATUSES, type BettingStage } from "../contract/cards.js";
+import type { BulkGameState, BulkResponseBody, DealResultBody, HandOddsBody } from "../contract/odds.js";
+
+const BETTING_STAGES = new Set([-1, 0, 1, 2]);
+
+export class ContractViolation extends Error {}
+
+export function toDealResult(response: DealResponse): DealResultBody {
+  return {
+    hands: response.hands,
+    handOdds: response.handOdds.map(toHandOdds),
+    remainingDeck: response.remainingDeck,
+  };
+}
+
+export function toHandOdds(odds: HandOdds): HandOddsBody {
+  return {
+    handIndex: odds.handIndex,
+    bettingStage: bettingStage(odds.bettingStage),
+    handStatus: handStatusName(odds.handStatus),
+    winPercentage: odds.winPercentage,
+    drawPercentage: odds.drawPercentage,
+    odds: odds.oddsTenths / 10,
+  };
+}
+
+export function toBulkResponse(
+  response: GenerateBulkResponse,
+  request: { numberOfHands: number; targetRtp: number },
+): BulkResponseBody {
+  return {
+    games: response.games.map(toBulkGame),
+    numberOfGames: response.games.length,
+    numberOfHands: request.numberOfHands,
+    targetRtp: request.targetRtp,
+    generatedAt: response.generatedAt,
+  };
+}
+
+function toBulkGame(game: BulkGame): Static<typeof BulkGameState> {
+  const [bc1, bc2, bc3, bc4, bc5, ...extra] = game.board;
+  if (
+    bc1 === undefined ||
+    bc2 === undefined ||
+    bc3 === undefined ||
+    bc4 === undefined ||
+    bc5 === undefined ||
+    extra.length > 0
+  ) {
+    throw new ContractViolation(`game ${game.gameId} has a board of ${game.board.length} cards`);
+  }
+  return {
+    gameId: game.gameId,
+    numberOfHands: game.hands.length,
+    numberOfBettingStages: 3,
+    hands: game.hands,
+    bc1,
+    bc2,
+    bc3,
+    bc4,
+    bc5,
+    handStageInfoList: game.handStageInfoList.map(toHandStageInfo),
+  };
+}
+
+function toHandStageInfo(info: BulkHandStageInfo) {
+  return {
+    handIndex: info.handIndex,
+    bettingStage: bettingStage(info.bettingStage),
+    percentWin: info.percentWin,
+    percentDraw: info.percentDraw,
+    percentWinOrDraw: info.percentWinOrDraw,
+    oddsActual: info.oddsActual,
+    oddsMargin: info.oddsMargin,
+    oddsRounded: info.oddsRounded,
+    actualRtp: info.actualRtp,
+    roundingRake: info.roundingRake,
+    statusIsWinner: info.statusIsWinner,
+    statusCantLose: info.statusCantLose,
+    statusIsFavourite: info.statusIsFavourite,
+    statusBestRtp: info.statusBestRtp,
+    bestFiveCards: info.bestFiveCards ?? null,
+    handDescShort: info.handDescShort ?? null,
+    handDescLong: info.handDescLong ?? null,
+  };
+}
+
+function bettingStage(value: number): Static<typeof BettingStage> {
+  if (!BETTING_STAGES.has(value)) throw new ContractViolation(`betting stage ${value}`);
+  return value as Static<typeof BettingStage>;
+}
+
+function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
+  const name = handStatusToJSON(status).replace(/^HAND_STATUS_/, "");
+  if (!(HAND_STATUSES as readonly string[]).includes(name)) throw new ContractViolation(`hand status ${status}`);
+  return name as (typeof HAND_STATUSES)[number];
+}

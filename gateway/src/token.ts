@@ -1,0 +1,56 @@
+// `npm run token -- <playerId> [--role ADMIN] [--email x] [--name y] [--ttl 3600]`: prints a token of
+// the local development issuer, and nothing else, on stdout.
+import { parseArgs } from "node:util";
+import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
+import { isRole } from "./auth/identity.js";
+import { readAuthSettings } from "./config.js";
+import { ROLES } from "./contract/players.js";
+
+const USAGE =
+  "usage: npm run token -- <playerId> [--role BASIC_USER|PAYING_USER|ANON_USER|ADMIN] [--email x] [--name y] [--ttl seconds]";
+const MAX_TTL_S = 86_400;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+const auth = readAuthSettings();
+if (auth.mode !== "development") {
+  fail("AUTH_JWKS_URL is set: tokens come from that identity provider, not from this command", 1);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      role: { type: "string" },
+      email: { type: "string" },
+      name: { type: "string" },
+      ttl: { type: "string", default: "3600" },
+    },
+  });
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+const { values, positionals } = parsed;
+const [playerId, ...extra] = positionals;
+if (!playerId || extra.length > 0) fail(USAGE);
+if (playerId.length > 256) fail("playerId must be at most 256 characters");
+if (values.role !== undefined && !isRole(values.role)) fail(`--role must be one of ${ROLES.join(", ")}`);
+const ttlSeconds = Number(values.ttl);
+if (!/^\d+$/.test(values.ttl) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_S)
+  fail(`--ttl must be whole seconds from 1 to ${MAX_TTL_S}`);
+
+const key = await loadOrCreateDevKey(auth.dataDir);
+const token = await signDevToken(key, {
+  playerId,
+  role: values.role,
+  email: values.email,
+  name: values.name,
+  ttlSeconds,
+  issuer: auth.issuer,
+  audience: auth.audience,
+});
+process.stdout.write(`${token}\n`);

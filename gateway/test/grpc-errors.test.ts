@@ -1,0 +1,67 @@
+import { status } from "@grpc/grpc-js";
+import test from "ava";
+import { httpErrorFromGrpc } from "../src/http/grpc-errors.js";
+import { post, startApp } from "./helpers/app.js";
+import { grpcError } from "./helpers/fixtures.js";
+
+// [gRPC status, details sent by the service, HTTP status, error the client sees]
+const CASES: [status, string, number, string][] = [
+  [status.INVALID_ARGUMENT, "numberOfHands must be from 2 to 6", 400, "numberOfHands must be from 2 to 6"],
+  [status.NOT_FOUND, "table 99 does not exist", 404, "table 99 does not exist"],
+  [status.PERMISSION_DENIED, "not your table", 403, "not your table"],
+  [status.FAILED_PRECONDITION, "bets are closed", 409, "bets are closed"],
+  [status.ALREADY_EXISTS, "idempotency key reused", 422, "idempotency key reused"],
+  [status.ABORTED, "write conflict on doc 123", 409, "the request conflicted with another change; try again"],
+  [status.UNAVAILABLE, "connect ECONNREFUSED 127.0.0.1:50051", 503, "odds service unavailable"],
+  [status.DEADLINE_EXCEEDED, "Deadline exceeded after 5.001s", 503, "odds service unavailable"],
+  [status.UNAUTHENTICATED, "no credentials", 401, "not authenticated"],
+  [
+    status.RESOURCE_EXHAUSTED,
+    "Received message larger than max (5000000 vs 4194304)",
+    429,
+    "too many requests; try again later",
+  ],
+  [status.INTERNAL, "TypeError: cannot read x of undefined at /srv/odds.js:12", 500, "internal error"],
+  [status.UNKNOWN, "stack trace here", 500, "internal error"],
+  [status.UNIMPLEMENTED, "method not found", 500, "internal error"],
+  [status.CANCELLED, "Cancelled on client", 500, "internal error"],
+  [status.DATA_LOSS, "disk", 500, "internal error"],
+  [status.OUT_OF_RANGE, "offset", 500, "internal error"],
+];
+
+test("each gRPC status becomes its HTTP answer, end to end", async (t) => {
+  for (const [code, details, httpStatus, error] of CASES) {
+    const app = await startApp({ odds: { deal: () => Promise.reject(grpcError(code, details)) } });
+    try {
+      const response = await post(app, "/api/deal");
+      t.is(response.status, httpStatus, status[code]);
+      t.deepEqual(await response.json(), { error }, status[code]);
+      if (httpStatus === 401) t.is(response.headers.get("www-authenticate"), "Bearer");
+    } finally {
+      await app.close();
+    }
+  }
+});
+
+test("the unavailable message names the service", (t) => {
+  t.is(httpErrorFromGrpc(grpcError(status.UNAVAILABLE, ""), "wallet").message, "wallet service unavailable");
+});
+
+test("a domain status without details still gets a readable message", (t) => {
+  const error = httpErrorFromGrpc(grpcError(status.FAILED_PRECONDITION, ""), "table");
+  t.is(error.status, 409);
+  t.is(error.message, "not allowed in the current state");
+});
+
+test("anything that is not a gRPC error is a 500 that leaks nothing", async (t) => {
+  for (const thrown of [new TypeError("secret internals"), "a string", null, { code: 3 }]) {
+    const app = await startApp({ odds: { deal: () => Promise.reject(thrown) } });
+    try {
+      const response = await post(app, "/api/deal");
+      t.is(response.status, 500);
+      t.deepEqual(await response.json(), { error: "internal error" });
+    } finally {
+      await app.close();
+    }
+  }
+});

@@ -1,0 +1,77 @@
+import test from "ava";
+import type { HealthProbe } from "../src/services.js";
+import { serving, startApp } from "./helpers/app.js";
+
+const notServing: HealthProbe = { check: async () => "NOT_SERVING" };
+const unreachable: HealthProbe = { check: async () => "UNREACHABLE" };
+const throwing: HealthProbe = { check: () => Promise.reject(new Error("boom")) };
+
+async function health(probes: { odds: HealthProbe; wallet: HealthProbe; table: HealthProbe }) {
+  const app = await startApp({ health: probes });
+  try {
+    const response = await fetch(`${app.url}/api/health`);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  } finally {
+    await app.close();
+  }
+}
+
+test("everything serving: 200 ok", async (t) => {
+  t.deepEqual(await health({ odds: serving, wallet: serving, table: serving }), {
+    status: 200,
+    body: { status: "ok", checks: { odds: "ok", wallet: "ok", table: "ok", database: "ok" } },
+  });
+});
+
+test("database down (wallet and table not serving): 503 naming it", async (t) => {
+  t.deepEqual(await health({ odds: serving, wallet: notServing, table: notServing }), {
+    status: 503,
+    body: {
+      status: "unavailable",
+      checks: { odds: "ok", wallet: "not_serving", table: "not_serving", database: "unavailable" },
+      error: "wallet not serving, table not serving, database unavailable",
+    },
+  });
+});
+
+test("odds unreachable: 503, database still ok", async (t) => {
+  t.deepEqual(await health({ odds: unreachable, wallet: serving, table: serving }), {
+    status: 503,
+    body: {
+      status: "unavailable",
+      checks: { odds: "unreachable", wallet: "ok", table: "ok", database: "ok" },
+      error: "odds unreachable",
+    },
+  });
+});
+
+test("one of wallet and table serving proves the database", async (t) => {
+  const { status, body } = await health({ odds: serving, wallet: notServing, table: serving });
+  t.is(status, 503);
+  t.deepEqual(body.checks, { odds: "ok", wallet: "not_serving", table: "ok", database: "ok" });
+});
+
+test("nothing answering: the database is unknown; a probe that throws counts as unreachable", async (t) => {
+  const { status, body } = await health({ odds: throwing, wallet: unreachable, table: throwing });
+  t.is(status, 503);
+  t.deepEqual(body.checks, { odds: "unreachable", wallet: "unreachable", table: "unreachable", database: "unknown" });
+});
+
+test("probes are asked about the whole server with a 1 s deadline, in parallel", async (t) => {
+  const asked: unknown[][] = [];
+  const slow: HealthProbe = {
+    check: async (...args) => {
+      asked.push(args);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return "SERVING";
+    },
+  };
+  const started = Date.now();
+  t.is((await health({ odds: slow, wallet: slow, table: slow })).status, 200);
+  t.true(Date.now() - started < 800);
+  t.deepEqual(asked, [
+    ["", 1000],
+    ["", 1000],
+    ["", 1000],
+  ]);
+});

@@ -1,0 +1,120 @@
+import test from "ava";
+import fc from "fast-check";
+import { InvalidMoneyError, MAX_AMOUNT, parseMoney } from "../src/money.js";
+
+const MAX_CENTS = MAX_AMOUNT * 100;
+const centsOf = (value: unknown): number => parseMoney(value);
+
+test("every amount of whole cents parses to exactly those cents", (t) => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: MAX_CENTS }), (cents) => {
+      t.is(centsOf(cents / 100), cents);
+    }),
+  );
+});
+
+test("a JSON amount with at most 2 decimals parses to the cents its text says", (t) => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: MAX_AMOUNT - 1 }), fc.integer({ min: 0, max: 99 }), (units, fraction) => {
+      fc.pre(units > 0 || fraction > 0);
+      const text = `${units}.${String(fraction).padStart(2, "0")}`;
+      t.is(centsOf(JSON.parse(text)), units * 100 + fraction);
+    }),
+  );
+});
+
+test("a third decimal place that is not zero is refused", (t) => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 0, max: MAX_AMOUNT - 1 }),
+      fc.integer({ min: 0, max: 99 }),
+      fc.integer({ min: 1, max: 9 }),
+      (units, fraction, third) => {
+        const text = `${units}.${String(fraction).padStart(2, "0")}${third}`;
+        t.throws(() => parseMoney(JSON.parse(text)), { instanceOf: InvalidMoneyError });
+      },
+    ),
+  );
+});
+
+// Mostly amounts near valid ones: plain random doubles almost never have 2 decimals.
+const anyNumber = fc.oneof(
+  fc.double({ min: -10, max: MAX_AMOUNT * 2 }),
+  fc.integer({ min: -100, max: MAX_CENTS + 100 }).map((cents) => cents / 100),
+  fc.integer({ min: 1, max: MAX_CENTS }).map((cents) => cents / 100 + Number.EPSILON * cents),
+  fc.integer({ min: 1, max: MAX_CENTS * 10 }).map((mills) => mills / 1000),
+);
+
+test("whatever it accepts is whole cents in range that round-trip exactly", (t) => {
+  fc.assert(
+    fc.property(anyNumber, (value) => {
+      let cents: number;
+      try {
+        cents = parseMoney(value);
+      } catch {
+        return;
+      }
+      t.true(Number.isSafeInteger(cents) && cents >= 1 && cents <= MAX_CENTS);
+      t.is(cents / 100, value);
+    }),
+  );
+  t.pass();
+});
+
+test("sums of parsed amounts are exact, unlike float sums", (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 1, max: 10_000 }), { minLength: 1, maxLength: 50 }), (centsList) => {
+      const total = centsList.reduce((sum, cents) => sum + parseMoney(cents / 100), 0);
+      t.is(
+        total,
+        centsList.reduce((sum, cents) => sum + cents, 0),
+      );
+    }),
+  );
+  t.not(0.1 + 0.2, 0.3);
+  t.is(centsOf(0.1) + parseMoney(0.2), parseMoney(0.3));
+});
+
+test("non-positive, non-finite, too large and non-number values are refused", (t) => {
+  const refused: unknown[] = [
+    0,
+    -0,
+    -1,
+    -0.01,
+    NaN,
+    Infinity,
+    -Infinity,
+    JSON.parse("1e309"),
+    MAX_AMOUNT + 0.01,
+    2 ** 53,
+    2 ** 53 + 2,
+    1.234,
+    1.005,
+    0.001,
+    "10",
+    "10.00",
+    null,
+    undefined,
+    true,
+    [10],
+    { amount: 10 },
+    10n,
+  ];
+  for (const value of refused) t.throws(() => parseMoney(value), { instanceOf: InvalidMoneyError }, String(value));
+  fc.assert(
+    fc.property(
+      fc.anything().filter((value) => typeof value !== "number"),
+      (value) => {
+        t.throws(() => parseMoney(value));
+      },
+    ),
+  );
+});
+
+test("the limits themselves", (t) => {
+  t.is(centsOf(0.01), 1);
+  t.is(centsOf(MAX_AMOUNT), MAX_CENTS);
+  t.is(centsOf(0.07), 7);
+  t.is(centsOf(1.1), 110);
+  t.is(centsOf(999_999_999.99), 99_999_999_999);
+});

@@ -1,0 +1,288 @@
+import test from "ava";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { openApiDocument } from "../src/contract/openapi.js";
+import { post, startApp, type TestApp } from "./helpers/app.js";
+import { bulkResponse, dealResponse } from "./helpers/fixtures.js";
+
+// `invalid` only ever receives invalid requests, so its odds service must never be called.
+let app: TestApp;
+let invalid: TestApp;
+test.before(async () => {
+  [app, invalid] = await Promise.all([startApp(), startApp()]);
+});
+test.after.always(() => Promise.all([app.close(), invalid.close()]));
+
+async function assertBadRequest(
+  t: import("ava").ExecutionContext,
+  path: string,
+  body: unknown,
+  message: string | RegExp,
+) {
+  const response = await post(invalid, path, body);
+  const json = (await response.json()) as { error: string };
+  t.is(response.status, 400, `${path} ${JSON.stringify(body)}`);
+  if (typeof message === "string") t.is(json.error, message);
+  else t.regex(json.error, message);
+  t.deepEqual(Object.keys(json), ["error"]);
+  t.is(invalid.odds.calls.length, 0, "an invalid request never reaches the service");
+}
+
+const HANDS_2_TO_6 = "numberOfHands must be an integer from 2 to 6";
+
+test("deal: numberOfHands outside 2..6 or not an integer is a 400", async (t) => {
+  // Raw JSON text, so -0, 1e309 (Infinity) and 2^53 + 1 reach the parser as a client would send them.
+  for (const value of [
+    "1",
+    "7",
+    "64",
+    "2.5",
+    '"4"',
+    "null",
+    "-0",
+    "true",
+    "0",
+    "-4",
+    "1e309",
+    "9007199254740993",
+    "[4]",
+    '{"n":4}',
+  ]) {
+    await assertBadRequest(t, "/api/deal", `{"numberOfHands":${value}}`, HANDS_2_TO_6);
+  }
+});
+
+test("deal and bulk: unknown properties, non-objects and malformed JSON are 400s", async (t) => {
+  for (const path of ["/api/deal", "/api/games/bulk"]) {
+    await assertBadRequest(t, path, { numberOfHands: 3, extra: 1 }, 'unknown property "extra"');
+    await assertBadRequest(t, path, [], "request body must be a JSON object");
+    await assertBadRequest(t, path, [{ numberOfHands: 3 }], "request body must be a JSON object");
+    await assertBadRequest(t, path, "null", "request body must be a JSON object");
+    await assertBadRequest(t, path, "3", "request body must be a JSON object");
+    await assertBadRequest(t, path, '"x"', "request body must be a JSON object");
+    await assertBadRequest(t, path, '{"numberOfHands":', "request body is not valid JSON");
+    await assertBadRequest(t, path, "{numberOfHands: 3}", "request body is not valid JSON");
+    await assertBadRequest(t, path, "{'numberOfHands': 3}", "request body is not valid JSON");
+  }
+});
+
+test("bulk: every field outside its limits is a 400", async (t) => {
+  for (const numberOfGames of [0, 201, 1.5, -1, "50", null, true]) {
+    await assertBadRequest(t, "/api/games/bulk", { numberOfGames }, "numberOfGames must be an integer from 1 to 200");
+  }
+  for (const numberOfHands of [2, 5, 3.5, "3", null, 0]) {
+    await assertBadRequest(t, "/api/games/bulk", { numberOfHands }, "numberOfHands must be 3 or 4");
+  }
+  for (const targetRtp of [0, 1, -0.1, 1.5, "0.97", null, false]) {
+    await assertBadRequest(
+      t,
+      "/api/games/bulk",
+      { targetRtp },
+      "targetRtp must be a number greater than 0 and less than 1",
+    );
+  }
+  await assertBadRequest(
+    t,
+    "/api/games/bulk",
+    '{"targetRtp":1e309}',
+    "targetRtp must be a number greater than 0 and less than 1",
+  );
+  await assertBadRequest(
+    t,
+    "/api/games/bulk",
+    '{"targetRtp":-0}',
+    "targetRtp must be a number greater than 0 and less than 1",
+  );
+});
+
+test("a body over 64 KiB is a 413; a body that is not JSON is a 415", async (t) => {
+  const huge = JSON.stringify({ numberOfHands: 4, padding: "x".repeat(2 * 1024 * 1024) });
+  for (const path of ["/api/deal", "/api/games/bulk"]) {
+    const response = await post(app, path, huge);
+    t.is(response.status, 413);
+    t.deepEqual(await response.json(), { error: "request body must be at most 64 KiB" });
+    const form = await post(app, path, "numberOfHands=4", { "content-type": "application/x-www-form-urlencoded" });
+    t.is(form.status, 415);
+    t.is(typeof ((await form.json()) as { error: unknown }).error, "string");
+    const text = await fetch(app.url + path, {
+      method: "POST",
+      headers: { authorization: `Bearer ${app.token}` },
+      body: '{"numberOfHands":4}',
+    });
+    t.is(text.status, 415, "fetch sends a string as text/plain");
+  }
+  const justUnder = JSON.stringify({ numberOfHands: 4 }) + " ".repeat(64 * 1024 - 20);
+  t.is((await post(app, "/api/deal", justUnder)).status, 200);
+});
+
+test("an unknown route is a 404 with an error body, with or without a token", async (t) => {
+  for (const [method, path] of [
+    ["GET", "/api/nope"],
+    ["GET", "/api/deal"],
+    ["POST", "/api/health"],
+    ["GET", "/"],
+    ["DELETE", "/api/games/bulk"],
+  ] as const) {
+    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${app.token}` }]) {
+      const response = await fetch(app.url + path, { method, headers });
+      t.is(response.status, 404);
+      t.regex(response.headers.get("content-type") ?? "", /^application\/json/);
+      t.deepEqual(await response.json(), { error: `no such endpoint: ${method} ${path}` });
+    }
+  }
+});
+
+test.serial("deal: absent body or field means 4 hands; the result is mapped to the spec's JSON", async (t) => {
+  for (const body of [undefined, {}, "", { numberOfHands: 4 }]) {
+    app.odds.calls.length = 0;
+    const response = await post(app, "/api/deal", body, body === "" ? { "content-type": "application/json" } : {});
+    t.is(response.status, 200);
+    t.deepEqual(app.odds.calls[0]?.request, { numberOfHands: 4 });
+    const json = (await response.json()) as { hands: string[]; handOdds: unknown[]; remainingDeck: string[] };
+    t.is(json.hands.length, 4);
+    t.is(json.remainingDeck.length, 44);
+  }
+  const response = await post(app, "/api/deal", { numberOfHands: 2 });
+  const expected = dealResponse(2);
+  t.deepEqual(await response.json(), {
+    hands: expected.hands,
+    handOdds: [
+      {
+        handIndex: 0,
+        bettingStage: 0,
+        handStatus: "IN_PLAY_FAVOURITE",
+        winPercentage: 40.5,
+        drawPercentage: 1.25,
+        odds: 2.3,
+      },
+      {
+        handIndex: 1,
+        bettingStage: 0,
+        handStatus: "IN_PLAY_BETTING_STAGE_ACTIVE",
+        winPercentage: 19.8,
+        drawPercentage: 1.25,
+        odds: 4.9,
+      },
+    ],
+    remainingDeck: expected.remainingDeck,
+  });
+  t.deepEqual(app.odds.calls.at(-1)?.options.deadlineMs, 5000);
+});
+
+test.serial(
+  "bulk: absent body means 50 games of 3 hands at 0.97; the result is mapped to the spec's JSON",
+  async (t) => {
+    app.odds.calls.length = 0;
+    const response = await post(app, "/api/games/bulk");
+    t.is(response.status, 200);
+    t.deepEqual(app.odds.calls[0]?.request, { numberOfGames: 50, numberOfHands: 3, targetRtp: 0.97 });
+    t.is(app.odds.calls[0]?.options.deadlineMs, 30_000);
+    const json = (await response.json()) as { games: unknown[]; numberOfGames: number };
+    t.is(json.games.length, 50);
+    t.is(json.numberOfGames, 50);
+
+    const partial = await post(app, "/api/games/bulk", { numberOfHands: 4, targetRtp: 0.9 });
+    t.deepEqual(app.odds.calls.at(-1)?.request, { numberOfGames: 50, numberOfHands: 4, targetRtp: 0.9 });
+    t.is(partial.status, 200);
+
+    const one = (await (
+      await post(app, "/api/games/bulk", { numberOfGames: 1, numberOfHands: 3, targetRtp: 0.95 })
+    ).json()) as Record<string, unknown>;
+    const source = bulkResponse(1, 3).games[0]!;
+    t.like(one, { numberOfGames: 1, numberOfHands: 3, targetRtp: 0.95, generatedAt: "2026-01-02T03:04:05.000Z" });
+    const game = (one.games as Record<string, unknown>[])[0]!;
+    t.like(game, { gameId: "BULK-0001", numberOfHands: 3, numberOfBettingStages: 3, hands: source.hands });
+    t.deepEqual([game.bc1, game.bc2, game.bc3, game.bc4, game.bc5], source.board);
+    const stages = game.handStageInfoList as Record<string, unknown>[];
+    t.is(stages.length, 12);
+    t.like(stages[0], {
+      handIndex: 0,
+      bettingStage: 0,
+      bestFiveCards: null,
+      handDescShort: null,
+      handDescLong: null,
+      statusIsFavourite: true,
+    });
+    t.like(stages[11], {
+      handIndex: 2,
+      bettingStage: -1,
+      bestFiveCards: "Ah Kh Qh Jh Th",
+      handDescShort: "Royal flush",
+    });
+    t.deepEqual(Object.keys(stages[0]!).sort(), [
+      "actualRtp",
+      "bestFiveCards",
+      "bettingStage",
+      "handDescLong",
+      "handDescShort",
+      "handIndex",
+      "oddsActual",
+      "oddsMargin",
+      "oddsRounded",
+      "percentDraw",
+      "percentWin",
+      "percentWinOrDraw",
+      "roundingRake",
+      "statusBestRtp",
+      "statusCantLose",
+      "statusIsFavourite",
+      "statusIsWinner",
+    ]);
+  },
+);
+
+test.serial("responses match the OpenAPI document's schemas", async (t) => {
+  const document = openApiDocument();
+  const ajv = new Ajv2020({ strict: false, formats: { "date-time": true, money: true } });
+  for (const [name, schema] of Object.entries(document.components.schemas))
+    ajv.addSchema(schema, `#/components/schemas/${name}`);
+  const check = async (path: string, body: unknown, schema: string) => {
+    const json = await (await post(app, path, body)).json();
+    const valid = ajv.validate(schema, json);
+    t.true(valid, JSON.stringify(ajv.errors));
+  };
+  for (const numberOfHands of [2, 4, 6]) await check("/api/deal", { numberOfHands }, "#/components/schemas/DealResult");
+  for (const numberOfHands of [3, 4])
+    await check("/api/games/bulk", { numberOfGames: 3, numberOfHands }, "#/components/schemas/BulkResponse");
+});
+
+test.serial("the request id is echoed and passed to the service; an untrusted one is replaced", async (t) => {
+  const mine = await post(app, "/api/deal", undefined, { "x-request-id": "req-42.a:b" });
+  t.is(mine.headers.get("x-request-id"), "req-42.a:b");
+  t.is(app.odds.calls.at(-1)?.options.requestId, "req-42.a:b");
+  for (const bad of ["x".repeat(129), "has space", "semi;colon", "é"]) {
+    const response = await post(app, "/api/deal", undefined, { "x-request-id": bad });
+    const id = response.headers.get("x-request-id") ?? "";
+    t.regex(id, /^[0-9a-f-]{36}$/);
+    t.is(app.odds.calls.at(-1)?.options.requestId, id);
+  }
+  const none = await post(app, "/api/deal");
+  t.regex(none.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);
+});
+
+test("a reply that breaks the contract is a 500 that hides the details", async (t) => {
+  const broken = await startApp({
+    odds: {
+      deal: async () => ({
+        ...dealResponse(4),
+        handOdds: [{ ...dealResponse(4).handOdds[0]!, handStatus: HandStatus.HAND_STATUS_UNSPECIFIED }],
+      }),
+      generateBulk: async () => ({
+        ...bulkResponse(1, 3),
+        games: [{ ...bulkResponse(1, 3).games[0]!, board: ["Ah"] }],
+      }),
+    },
+  });
+  t.teardown(() => broken.close());
+  for (const path of ["/api/deal", "/api/games/bulk"]) {
+    const response = await post(broken, path);
+    t.is(response.status, 500);
+    t.deepEqual(await response.json(), { error: "internal error" });
+  }
+});
+
+test("headers: no x-powered-by, no caching", async (t) => {
+  const response = await post(app, "/api/deal");
+  t.is(response.headers.get("x-powered-by"), null);
+  t.is(response.headers.get("cache-control"), "no-store");
+});
