@@ -1,0 +1,123 @@
+import { freePort } from "@pokerodds/launcher/ports";
+import test from "ava";
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { useTestStack } from "./helpers/stack.js";
+
+const launcher = fileURLToPath(new URL("../launcher/dist/main.js", import.meta.url));
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The promise's value, or undefined once `ms` have passed; clears its timer so nothing lingers. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function healthStatus(url: string): Promise<number> {
+  const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5000) });
+  await response.body?.cancel();
+  return response.status;
+}
+
+/** Polls until health answers `status`; the gateway may learn of a change only at its next check. */
+async function untilHealth(url: string, status: number, timeoutMs = 20_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await healthStatus(url).catch(() => 0);
+  while (last !== status && Date.now() < deadline) {
+    await sleep(250);
+    last = await healthStatus(url).catch(() => 0);
+  }
+  return last;
+}
+
+test("npm start: SIGTERM stops the whole stack within 10 s and leaves no process behind", async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-launcher-"));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
+  // As `npm start` runs it: no tsx loader, the embedded database, the development issuer.
+  for (const name of ["NODE_OPTIONS", "MONGODB_URI", "AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE"]) delete env[name];
+
+  const launched = spawn(process.execPath, [launcher], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    launched.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const output: string[] = [];
+  let childPids: number[] = [];
+  const ready = new Promise<void>((resolve) => {
+    for (const stream of [launched.stdout, launched.stderr]) {
+      createInterface({ input: stream }).on("line", (line) => {
+        output.push(line);
+        // The launcher's own "API ready" line lists its children: [{ name, pid }].
+        const entry = parseJson(line);
+        if (entry?.service === "launcher" && Array.isArray(entry.children)) {
+          childPids = (entry.children as { pid: number }[]).map((child) => child.pid);
+          resolve();
+        }
+      });
+    }
+  });
+  t.teardown(async () => {
+    // Only reached with something still running when the test failed: leave nothing behind.
+    for (const pid of [launched.pid!, ...childPids]) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const tail = () => output.slice(-60).join("\n");
+
+  const startedInTime = await within(Promise.race([ready.then(() => true), exited.then(() => false)]), 90_000);
+  if (!startedInTime) {
+    t.fail(`the launcher did not get ready:\n${tail()}`);
+    return;
+  }
+  t.is(childPids.length, 5, "database, odds, wallet, table, gateway");
+  t.is(await healthStatus(`http://127.0.0.1:${port}`), 200);
+
+  const stoppingAt = Date.now();
+  launched.kill("SIGTERM");
+  const exit = await within(exited, 10_000);
+  t.truthy(exit, `still running 10 s after SIGTERM:\n${tail()}`);
+  t.deepEqual(exit, { code: 0, signal: null }, tail());
+  t.log(`stopped in ${Date.now() - stoppingAt} ms`);
+  t.deepEqual(
+    childPids.filter((pid) => isAlive(pid)),
+    [],
+    "no child outlives the launcher",
+  );
+});
+
+test("stopping a service or the database turns health 503, starting it again 200", async (t) => {
+  const stack = await useTestStack(t);
+  t.is(await healthStatus(stack.url), 200);
+  for (const name of ["wallet", "db"] as const) {
+    await stack.stopService(name);
+    t.is(await untilHealth(stack.url, 503), 503, `${name} stopped`);
+    await stack.startService(name);
+    t.is(await untilHealth(stack.url, 200), 200, `${name} started again`);
+  }
+});
+
+function parseJson(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
