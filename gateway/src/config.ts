@@ -29,14 +29,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
 
 export function readAuthSettings(env: Env = process.env): AuthSettings {
   const jwksUrl = envOptional("AUTH_JWKS_URL", env);
-  if (jwksUrl === undefined) {
-    return {
-      mode: "development",
-      dataDir: resolve(envString("DATA_DIR", "./data", env)),
-      issuer: envString("AUTH_ISSUER", DEV_ISSUER, env),
-      audience: envString("AUTH_AUDIENCE", DEV_AUDIENCE, env),
-    };
-  }
+  if (jwksUrl === undefined) return readDevIssuerSettings(env);
   // A real identity provider names its own issuer and audience: guessing either would accept
   // tokens meant for another service.
   return {
@@ -44,6 +37,15 @@ export function readAuthSettings(env: Env = process.env): AuthSettings {
     jwksUrl: parseJwksUrl(jwksUrl),
     issuer: envString("AUTH_ISSUER", undefined, env),
     audience: envString("AUTH_AUDIENCE", undefined, env),
+  };
+}
+
+export function readDevIssuerSettings(env: Env = process.env): Extract<AuthSettings, { mode: "development" }> {
+  return {
+    mode: "development",
+    dataDir: resolve(envString("DATA_DIR", "./data", env)),
+    issuer: envString("AUTH_ISSUER", DEV_ISSUER, env),
+    audience: envString("AUTH_AUDIENCE", DEV_AUDIENCE, env),
   };
 }
 

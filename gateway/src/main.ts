@@ -1,4 +1,11 @@
-import { createClient, createLogger, HealthChecker, methodNames, onShutdownSignal } from "@pokerodds/common";
+import {
+  ConfigError,
+  createClient,
+  createLogger,
+  HealthChecker,
+  methodNames,
+  onShutdownSignal,
+} from "@pokerodds/common";
 import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { createApp } from "./app.js";
 import { loadOrCreateDevKey } from "./auth/dev-issuer.js";
@@ -10,7 +17,7 @@ import type { OddsApi } from "./services.js";
 const DRAIN_MS = 5_000;
 
 const logger = createLogger("gateway");
-const config = readConfig();
+const config = configOrExit();
 
 const odds = createClient(OddsServiceClient, methodNames(OddsServiceService), config.oddsAddress, {
   defaultDeadlineMs: 5_000,
@@ -39,6 +46,16 @@ onShutdownSignal(logger, async () => {
   odds.raw.close();
   for (const checker of Object.values(health)) checker.close();
 });
+
+function configOrExit() {
+  try {
+    return readConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.fatal(error.message);
+    process.exit(1);
+  }
+}
 
 async function tokenVerifierFor(auth: AuthSettings) {
   const keys =

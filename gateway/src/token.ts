@@ -1,13 +1,13 @@
 // `npm run token -- <playerId> [--role ADMIN] [--email x] [--name y] [--ttl 3600]`: prints a token of
 // the local development issuer, and nothing else, on stdout.
+import { envOptional } from "@pokerodds/common";
 import { parseArgs } from "node:util";
 import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
 import { isRole } from "./auth/identity.js";
-import { readAuthSettings } from "./config.js";
+import { readDevIssuerSettings } from "./config.js";
 import { ROLES } from "./contract/players.js";
 
-const USAGE =
-  "usage: npm run token -- <playerId> [--role BASIC_USER|PAYING_USER|ANON_USER|ADMIN] [--email x] [--name y] [--ttl seconds]";
+const USAGE = `usage: npm run token -- <playerId> [--role ${ROLES.join("|")}] [--email x] [--name y] [--ttl seconds]`;
 const MAX_TTL_S = 86_400;
 
 function fail(message: string, code = 2): never {
@@ -15,8 +15,7 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
-const auth = readAuthSettings();
-if (auth.mode !== "development") {
+if (envOptional("AUTH_JWKS_URL") !== undefined) {
   fail("AUTH_JWKS_URL is set: tokens come from that identity provider, not from this command", 1);
 }
 
@@ -40,17 +39,18 @@ if (!playerId || extra.length > 0) fail(USAGE);
 if (playerId.length > 256) fail("playerId must be at most 256 characters");
 if (values.role !== undefined && !isRole(values.role)) fail(`--role must be one of ${ROLES.join(", ")}`);
 const ttlSeconds = Number(values.ttl);
-if (!/^\d+$/.test(values.ttl) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_S)
+if (!/^\d+$/.test(values.ttl) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_S) {
   fail(`--ttl must be whole seconds from 1 to ${MAX_TTL_S}`);
+}
 
-const key = await loadOrCreateDevKey(auth.dataDir);
-const token = await signDevToken(key, {
+const settings = readDevIssuerSettings();
+const token = await signDevToken(await loadOrCreateDevKey(settings.dataDir), {
   playerId,
   role: values.role,
   email: values.email,
   name: values.name,
   ttlSeconds,
-  issuer: auth.issuer,
-  audience: auth.audience,
+  issuer: settings.issuer,
+  audience: settings.audience,
 });
 process.stdout.write(`${token}\n`);

@@ -1,0 +1,56 @@
+import { ConfigError } from "@pokerodds/common";
+import test from "ava";
+import { resolve } from "node:path";
+import { readConfig } from "../src/config.js";
+
+test("defaults: port 8080, local services, the development issuer under ./data", (t) => {
+  t.deepEqual(readConfig({}), {
+    port: 8080,
+    oddsAddress: "127.0.0.1:50051",
+    walletAddress: "127.0.0.1:50052",
+    tableAddress: "127.0.0.1:50053",
+    auth: { mode: "development", dataDir: resolve("data"), issuer: "pokerodds-dev", audience: "pokerodds-api" },
+  });
+});
+
+test("every variable is honoured", (t) => {
+  const config = readConfig({
+    PORT: "9000",
+    ODDS_ADDR: "odds:1",
+    WALLET_ADDR: "wallet:2",
+    TABLE_ADDR: "table:3",
+    AUTH_JWKS_URL: "https://idp.example.com/.well-known/jwks.json",
+    AUTH_ISSUER: "https://idp.example.com/",
+    AUTH_AUDIENCE: "pokerodds",
+  });
+  t.like(config, { port: 9000, oddsAddress: "odds:1", walletAddress: "wallet:2", tableAddress: "table:3" });
+  t.deepEqual(config.auth, {
+    mode: "remote",
+    jwksUrl: new URL("https://idp.example.com/.well-known/jwks.json"),
+    issuer: "https://idp.example.com/",
+    audience: "pokerodds",
+  });
+  t.like(readConfig({ DATA_DIR: "/var/lib/x", AUTH_ISSUER: "i", AUTH_AUDIENCE: "a" }).auth, {
+    mode: "development",
+    dataDir: "/var/lib/x",
+    issuer: "i",
+    audience: "a",
+  });
+});
+
+test("a real identity provider needs its issuer and audience, and https", (t) => {
+  const url = "https://idp.example.com/jwks";
+  t.throws(() => readConfig({ AUTH_JWKS_URL: url, AUTH_AUDIENCE: "a" }), {
+    instanceOf: ConfigError,
+    message: /AUTH_ISSUER/,
+  });
+  t.throws(() => readConfig({ AUTH_JWKS_URL: url, AUTH_ISSUER: "i" }), {
+    instanceOf: ConfigError,
+    message: /AUTH_AUDIENCE/,
+  });
+  const both = { AUTH_ISSUER: "i", AUTH_AUDIENCE: "a" };
+  t.throws(() => readConfig({ ...both, AUTH_JWKS_URL: "http://idp.example.com/jwks" }), { instanceOf: ConfigError });
+  t.throws(() => readConfig({ ...both, AUTH_JWKS_URL: "not a url" }), { instanceOf: ConfigError });
+  t.is(readConfig({ ...both, AUTH_JWKS_URL: "http://localhost:8081/jwks" }).auth.mode, "remote");
+  t.throws(() => readConfig({ PORT: "http" }), { instanceOf: ConfigError });
+});

@@ -1,0 +1,60 @@
+import test from "ava";
+import { Type } from "@sinclair/typebox";
+import { BetRequest, SitRequest, TopUpRequest } from "../src/contract/tables.js";
+import { bodyValidator, bodyValidatorWithDefaults } from "../src/contract/validate.js";
+import { HttpError } from "../src/http/http-error.js";
+
+const sit = bodyValidator(SitRequest);
+const topUp = bodyValidator(TopUpRequest);
+const bet = bodyValidator(BetRequest);
+
+function refusal(t: import("ava").ExecutionContext, validate: (body: unknown) => unknown, body: unknown): string {
+  const error = t.throws(() => validate(body), { instanceOf: HttpError });
+  t.is(error?.status, 400);
+  return error?.message ?? "";
+}
+
+const MONEY = "must be a number greater than 0 and at most 1,000,000,000 with at most 2 decimal places";
+
+test("money fields refuse what decisions.md refuses", (t) => {
+  for (const amount of [0, -0, -5, 1.234, 0.001, 1_000_000_000.01, 2 ** 53, "10", null, true, [10]]) {
+    t.is(refusal(t, sit, { buyInAmount: amount }), `buyInAmount ${MONEY}`, JSON.stringify(amount));
+    t.is(refusal(t, topUp, { amount }), `amount ${MONEY}`);
+    t.is(refusal(t, bet, { seatIndex: 0, handIndex: 0, betAmount: amount }), `betAmount ${MONEY}`);
+  }
+  t.is(refusal(t, sit, JSON.parse('{"buyInAmount":1e309}')), `buyInAmount ${MONEY}`);
+  t.is(refusal(t, sit, { buyInAmount: NaN }), `buyInAmount ${MONEY}`);
+});
+
+test("money fields accept amounts with up to 2 decimals", (t) => {
+  for (const amount of [0.01, 0.07, 1.1, 19.99, 100, 1_000_000_000]) {
+    t.deepEqual(sit({ buyInAmount: amount }), { buyInAmount: amount });
+  }
+  t.deepEqual(bet({ playerId: "p1", seatIndex: 2, handIndex: 3, betAmount: 2.5 }), {
+    playerId: "p1",
+    seatIndex: 2,
+    handIndex: 3,
+    betAmount: 2.5,
+  });
+});
+
+test("required fields, unknown properties and integer fields are named", (t) => {
+  t.is(refusal(t, sit, {}), "buyInAmount is required");
+  t.is(refusal(t, sit, { buyInAmount: 10, seat: 1 }), 'unknown property "seat"');
+  t.is(
+    refusal(t, sit, { buyInAmount: 10, playerId: "" }),
+    "playerId must be a non-empty string of at most 256 characters",
+  );
+  t.is(refusal(t, bet, { seatIndex: -1, handIndex: 0, betAmount: 1 }), "seatIndex must be an integer of at least 0");
+  t.is(refusal(t, bet, { seatIndex: 0, handIndex: 1.5, betAmount: 1 }), "handIndex must be an integer of at least 0");
+  t.is(refusal(t, bet, "{}"), "request body must be a JSON object");
+});
+
+test("a defaults validator needs a default for every optional field", (t) => {
+  t.throws(() => bodyValidatorWithDefaults(Type.Object({ a: Type.Optional(Type.Integer()) })), {
+    message: /no default for a/,
+  });
+  const validate = bodyValidatorWithDefaults(Type.Object({ a: Type.Optional(Type.Integer({ default: 7 })) }));
+  t.deepEqual(validate(undefined), { a: 7 });
+  t.deepEqual(validate({ a: 1 }), { a: 1 });
+});

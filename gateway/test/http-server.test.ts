@@ -1,0 +1,49 @@
+import test from "ava";
+import { Agent, request } from "node:http";
+import { startHttpServer } from "../src/http-server.js";
+
+function get(port: number, agent: Agent): Promise<{ status: number; body: string; connection: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    request({ port, host: "127.0.0.1", agent }, (response) => {
+      let body = "";
+      response.on("data", (chunk) => (body += chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode!, body, connection: response.headers.connection }),
+      );
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+test("close lets an in-flight request on a keep-alive socket finish, then ends promptly", async (t) => {
+  const server = await startHttpServer(
+    (_req, res) => {
+      setTimeout(() => res.end("done"), 300);
+    },
+    { port: 0, host: "127.0.0.1" },
+  );
+  const agent = new Agent({ keepAlive: true });
+  t.teardown(() => agent.destroy());
+  t.is((await get(server.port, agent)).connection, "keep-alive");
+
+  const inFlight = get(server.port, agent);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = Date.now();
+  await Promise.all([
+    server.close(5000),
+    inFlight.then((response) => t.deepEqual([response.status, response.body], [200, "done"])),
+  ]);
+  t.true(Date.now() - started < 2000, "did not wait for the keep-alive timeout or the grace period");
+  await t.throwsAsync(get(server.port, new Agent()), { code: "ECONNREFUSED" });
+});
+
+test("close cuts a request that outlives the grace period", async (t) => {
+  const server = await startHttpServer(() => undefined, { port: 0, host: "127.0.0.1" });
+  const hanging = get(server.port, new Agent()).catch((error: NodeJS.ErrnoException) => error.code);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = Date.now();
+  await server.close(200);
+  t.true(Date.now() - started < 1500);
+  t.is(await hanging, "ECONNRESET");
+});

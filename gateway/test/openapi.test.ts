@@ -1,0 +1,116 @@
+import test from "ava";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { openApiDocument } from "../src/contract/openapi.js";
+import { startApp } from "./helpers/app.js";
+
+// Every endpoint of interface-spec.md, plus the document itself.
+const SPEC_OPERATIONS = [
+  ["get", "/api/tables"],
+  ["get", "/api/players/{playerId}"],
+  ["post", "/api/tables/{tableId}/sit"],
+  ["post", "/api/tables/{tableId}/topup"],
+  ["post", "/api/tables/{tableId}/bet"],
+  ["post", "/api/tables/{tableId}/leave"],
+  ["post", "/api/tables/{tableId}/advance"],
+  ["get", "/api/tables/{tableId}/state"],
+  ["post", "/api/deal"],
+  ["post", "/api/games/bulk"],
+  ["get", "/api/health"],
+  ["get", "/api/openapi.json"],
+] as const;
+const PUBLIC = new Set(["/api/tables", "/api/health", "/api/openapi.json"]);
+
+type Json = Record<string, unknown>;
+
+async function servedDocument() {
+  const app = await startApp();
+  try {
+    const response = await fetch(`${app.url}/api/openapi.json`);
+    return { status: response.status, document: (await response.json()) as Json };
+  } finally {
+    await app.close();
+  }
+}
+
+test("served publicly as OpenAPI 3.1 JSON", async (t) => {
+  const { status, document } = await servedDocument();
+  t.is(status, 200);
+  t.is(document.openapi, "3.1.0");
+  t.like(document.info, { version: "0.4.0" });
+  t.deepEqual(document, JSON.parse(JSON.stringify(openApiDocument())));
+});
+
+test("every path of the spec, with its method, and nothing else", async (t) => {
+  const { document } = await servedDocument();
+  const paths = document.paths as Record<string, Json>;
+  const documented = Object.entries(paths).flatMap(([path, item]) =>
+    Object.keys(item).map((method) => `${method} ${path}`),
+  );
+  t.deepEqual(documented.sort(), SPEC_OPERATIONS.map(([method, path]) => `${method} ${path}`).sort());
+});
+
+test("security: bearer everywhere but the public endpoints", async (t) => {
+  const { document } = await servedDocument();
+  t.deepEqual(document.security, [{ bearerAuth: [] }]);
+  t.like(document.components, {
+    securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+  });
+  for (const [method, path] of SPEC_OPERATIONS) {
+    const operation = (document.paths as Record<string, Record<string, Json>>)[path]![method]!;
+    const responses = operation.responses as Json;
+    t.truthy(responses["200"], `${method} ${path} has a 200`);
+    if (PUBLIC.has(path)) {
+      t.deepEqual(operation.security, [], `${path} is public`);
+      t.falsy(responses["401"]);
+    } else {
+      t.is(operation.security, undefined, `${path} inherits bearer auth`);
+      t.truthy(responses["401"], `${method} ${path} documents 401`);
+    }
+  }
+});
+
+test("every $ref resolves, and every schema compiles as JSON Schema 2020-12", async (t) => {
+  const { document } = await servedDocument();
+  const refs: string[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === "object") {
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "$ref" && typeof value === "string") refs.push(value);
+        else walk(value);
+      }
+    }
+  };
+  walk(document);
+  t.true(refs.length > 20);
+  for (const ref of refs) {
+    const target = ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
+    t.truthy(target, ref);
+  }
+  const ajv = new Ajv2020({ strict: false, formats: { "date-time": true, money: true } });
+  for (const [name, schema] of Object.entries((document.components as { schemas: Json }).schemas)) {
+    t.notThrows(() => ajv.compile(schema as object), name);
+  }
+});
+
+test("request bodies forbid unknown properties; money fields state their rules", async (t) => {
+  const { document } = await servedDocument();
+  const schemas = (document.components as { schemas: Record<string, Json> }).schemas;
+  for (const name of ["DealRequest", "BulkRequest", "SitRequest", "TopUpRequest", "BetRequest"]) {
+    t.is(schemas[name]!.additionalProperties, false, name);
+  }
+  t.like(schemas.SitRequest, {
+    required: ["buyInAmount"],
+    properties: { buyInAmount: { type: "number", exclusiveMinimum: 0, maximum: 1_000_000_000, format: "money" } },
+  });
+  t.like(schemas.DealRequest, { properties: { numberOfHands: { minimum: 2, maximum: 6, default: 4 } } });
+  t.like(schemas.BulkRequest, {
+    properties: {
+      numberOfGames: { minimum: 1, maximum: 200, default: 50 },
+      targetRtp: { exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.97 },
+    },
+  });
+});
