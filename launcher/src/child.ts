@@ -72,7 +72,7 @@ export function describeExit(exit: Exit): string {
 }
 
 /** Resolves true if `promise` settles before `deadline` (epoch ms), false otherwise. */
-export async function before(promise: Promise<unknown>, deadline: number): Promise<boolean> {
+async function before(promise: Promise<unknown>, deadline: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>(
     (resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), false)),
