@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { HttpError, internalError } from "./http-error.js";
-
-export const BODY_LIMIT_BYTES = 64 * 1024;
+import { BODY_LIMIT_BYTES } from "./json-body.js";
 
 // body-parser's errors, by their stable `type`; the messages are ours.
 const BODY_ERRORS: Record<string, [number, string]> = {

@@ -1,6 +1,7 @@
 import express, { type RequestHandler } from "express";
-import { BODY_LIMIT_BYTES } from "./error-handler.js";
 import { HttpError } from "./http-error.js";
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
 
 const parseJson = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
 

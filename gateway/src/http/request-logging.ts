@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { pinoHttp } from "pino-http";
 
-// The same rule the services apply to the id they receive in metadata.
+// The rule common's requestIdFrom applies to the id the services receive in metadata.
 const TRUSTED_REQUEST_ID = /^[\w.:-]{1,128}$/;
 
 /** The caller's x-request-id when short and printable, else a fresh UUID. */
@@ -32,6 +32,7 @@ export function requestLogging(logger: Logger) {
     customLogLevel: (_req, res, error) => (error || res.err ? "error" : res.statusCode >= 500 ? "warn" : "info"),
     customErrorObject: (_req, res, error, value: object) =>
       res.err || !error.message.startsWith("failed with status code") ? value : { ...value, err: undefined },
+    customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
     customProps: (_req, res) => ({ playerId: (res as Response).locals?.identity?.playerId }),
     // Never the headers: they carry the bearer token.
     serializers: {

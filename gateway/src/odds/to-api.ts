@@ -15,7 +15,7 @@ import type { BulkGameState, BulkResponseBody, DealResultBody, HandOddsBody } fr
 
 const BETTING_STAGES = new Set([-1, 0, 1, 2]);
 
-export class ContractViolation extends Error {}
+class ContractViolation extends Error {}
 
 export function toDealResult(response: DealResponse): DealResultBody {
   return {
