@@ -12,7 +12,6 @@ import { loadOrCreateDevKey } from "./auth/dev-issuer.js";
 import { createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
 import { readConfig, type AuthSettings } from "./config.js";
 import { startHttpServer } from "./http-server.js";
-import type { OddsApi } from "./services.js";
 
 const DRAIN_MS = 5_000;
 
@@ -33,9 +32,7 @@ const health = {
 const app = createApp({
   logger,
   verifyToken: await tokenVerifierFor(config.auth),
-  // common's PromiseClient type maps ts-proto's overloaded methods to no keys at all, though
-  // createClient builds them at run time; OddsApi states the two the gateway calls.
-  odds: odds.call as unknown as OddsApi,
+  odds: odds.call,
   health,
 });
 const server = await startHttpServer(app, { port: config.port });

@@ -27,7 +27,8 @@ type UnaryMethod<Req, Res> = (
 
 /** The promise-returning view of a ts-proto client: one method per unary RPC. */
 export type PromiseClient<C> = {
-  [K in keyof C as C[K] extends UnaryMethod<never, never> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- matches any unary method's last overload
+  [K in keyof C as C[K] extends UnaryMethod<any, any> ? K : never]: C[K] extends UnaryMethod<infer Req, infer Res>
     ? (request: Req, options?: CallOptions) => Promise<Res>
     : never;
 };

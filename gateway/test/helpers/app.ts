@@ -15,7 +15,7 @@ export const silentLogger = () => {
 export interface RecordedCall {
   method: "deal" | "generateBulk";
   request: unknown;
-  options: CallOptions;
+  options: CallOptions | undefined;
 }
 
 /** An odds service answering from fixtures, recording every call. */
