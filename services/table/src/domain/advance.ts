@@ -1,0 +1,130 @@
+// The game state machine, in two phases because odds come from the odds service:
+//   advancePlan(snapshot, caller)          -> what the adapter must fetch (a deal, or panels for a board)
+//   applyAdvance(snapshot, plan, input, now) -> the next snapshot
+// SETUP or START -> HOLE (deal, stage 0) -> FLOP (3 cards, 1) -> TURN (1 card, 2) -> RIVER (1 card,
+// settle, -1) -> SETUP (table cleared, next game id) -> ...
+
+import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
+import { assertDealtCards } from "./cards.js";
+import { checkedPanels } from "./panels.js";
+import { settleGame } from "./payouts.js";
+import { sumCents } from "./money.js";
+import { bettingStageOf, findSeat, freshGame, sealNext } from "./snapshot.js";
+import type { GameState, HandOdds, TableSnapshot } from "./types.js";
+
+export interface Caller {
+  playerId: string;
+  isAdmin: boolean;
+}
+
+interface PlanBase {
+  caller: Caller;
+  /** The plan holds only for this game in this state; applyAdvance refuses it otherwise. */
+  gameId: string;
+  from: GameState;
+  to: GameState;
+}
+
+export type AdvancePlan =
+  /** Ask the odds service for a Deal of numberOfHands (hands, remaining deck, pre-flop panels). */
+  | (PlanBase & { kind: "DEAL"; numberOfHands: number })
+  /** Reveal these cards from the front of the deck; ask the odds service's Equity(hands, board). */
+  | (PlanBase & { kind: "REVEAL"; hands: readonly string[]; reveal: readonly string[]; board: readonly string[] })
+  /** Clear the table: nothing to fetch. */
+  | (PlanBase & { kind: "CLEAR" });
+
+export type AdvanceInput =
+  | { kind: "DEAL"; hands: readonly string[]; remainingDeck: readonly string[]; handOdds: readonly HandOdds[] }
+  | { kind: "REVEAL"; handOdds: readonly HandOdds[] }
+  | { kind: "CLEAR" };
+
+const NEXT_STATE: Record<GameState, GameState> = {
+  STATUS_SETUP: "STATUS_HOLE",
+  STATUS_START: "STATUS_HOLE",
+  STATUS_HOLE: "STATUS_FLOP",
+  STATUS_FLOP: "STATUS_TURN",
+  STATUS_TURN: "STATUS_RIVER",
+  STATUS_RIVER: "STATUS_SETUP",
+};
+
+/** Community cards each step reveals from the front of the deck. */
+const REVEALED: Partial<Record<GameState, number>> = { STATUS_FLOP: 3, STATUS_TURN: 1, STATUS_RIVER: 1 };
+
+function authorize(snapshot: TableSnapshot, caller: Caller): void {
+  if (!caller.isAdmin && !findSeat(snapshot, caller.playerId)) {
+    throw new ForbiddenError("only a player seated at this table, or an admin, may advance");
+  }
+}
+
+/** What the adapter must fetch to advance. ForbiddenError unless the caller is seated or an admin. */
+export function advancePlan(snapshot: TableSnapshot, caller: Caller): AdvancePlan {
+  authorize(snapshot, caller);
+  const base = { caller, gameId: snapshot.gameId, from: snapshot.gameState, to: NEXT_STATE[snapshot.gameState] };
+  const count = REVEALED[base.to];
+  if (base.to === "STATUS_HOLE") return { ...base, kind: "DEAL", numberOfHands: snapshot.config.numberOfHands };
+  if (count === undefined) return { ...base, kind: "CLEAR" };
+  const reveal = snapshot.deck.slice(0, count);
+  return { ...base, kind: "REVEAL", hands: snapshot.hands ?? [], reveal, board: [...snapshot.board, ...reveal] };
+}
+
+/**
+ * Applies a plan with what the odds service answered. ConflictError when the table has moved on
+ * since the plan was made (plan again); RangeError when the odds input does not fit the plan.
+ */
+export function applyAdvance(
+  snapshot: TableSnapshot,
+  plan: AdvancePlan,
+  input: AdvanceInput,
+  now: number,
+): TableSnapshot {
+  authorize(snapshot, plan.caller);
+  if (plan.gameId !== snapshot.gameId || plan.from !== snapshot.gameState) {
+    throw new ConflictError("the table moved on since this advance was planned");
+  }
+  const n = snapshot.config.numberOfHands;
+  if (plan.kind === "DEAL" && input.kind === "DEAL") {
+    assertDealtCards(input.hands, input.remainingDeck, n);
+    return sealNext(
+      snapshot,
+      {
+        gameState: "STATUS_HOLE",
+        hands: [...input.hands],
+        board: [],
+        deck: [...input.remainingDeck],
+        handOdds: checkedPanels(input.handOdds, n, 0),
+      },
+      now,
+    );
+  }
+  if (plan.kind === "REVEAL" && input.kind === "REVEAL") {
+    const count = REVEALED[plan.to]!;
+    if (snapshot.deck.length < count) throw new RangeError("the deck has run out");
+    const stage = bettingStageOf(plan.to);
+    const panels = checkedPanels(input.handOdds, n, stage);
+    const revealed = {
+      gameState: plan.to,
+      board: [...snapshot.board, ...snapshot.deck.slice(0, count)],
+      deck: snapshot.deck.slice(count),
+      handOdds: [...snapshot.handOdds, ...panels],
+    };
+    if (plan.to !== "STATUS_RIVER") return sealNext(snapshot, revealed, now);
+    const { seats, credits, record } = settleGame(snapshot, panels, now);
+    return sealNext(
+      snapshot,
+      {
+        ...revealed,
+        seats,
+        outbox: [...snapshot.outbox, ...credits],
+        totals: {
+          ...snapshot.totals,
+          houseResultCents: sumCents([snapshot.totals.houseResultCents, record.houseResultCents]),
+        },
+        finishedGame: record,
+      },
+      now,
+    );
+  }
+  if (plan.kind === "CLEAR" && input.kind === "CLEAR")
+    return sealNext(snapshot, freshGame(snapshot, "STATUS_SETUP"), now);
+  throw new RangeError(`a ${plan.kind} plan needs ${plan.kind} input, got ${input.kind}`);
+}

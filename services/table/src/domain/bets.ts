@@ -1,0 +1,92 @@
+// Placing a bet: stake moves from the seat into the game at the odds displayed for that hand now.
+
+import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { assertAmountCents } from "./money.js";
+import { payoutOf } from "./payouts.js";
+import { bettingStageOf, findSeat, sealNext } from "./snapshot.js";
+import type { Bet, Outcome, TableSnapshot } from "./types.js";
+
+export const NACK_INSUFFICIENT_SEAT_BALANCE = "insufficient seat balance";
+
+export interface BetCommand {
+  playerId: string;
+  /** The seatId the caller claims to bet from. */
+  seatIndex: number;
+  handIndex: number;
+  amountCents: number;
+  /** Unique per bet request; a replay answers the recorded bet. */
+  betId: string;
+}
+
+export type BetResult =
+  | { acknowledged: true; bet: Bet; seatBalanceCents: number }
+  | { acknowledged: false; message: string; seatBalanceCents: number };
+
+const sameBet = (bet: Bet, c: BetCommand): boolean =>
+  bet.playerId === c.playerId &&
+  bet.seatId === c.seatIndex &&
+  bet.handIndex === c.handIndex &&
+  bet.amountCents === c.amountCents;
+
+/**
+ * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; no betting
+ * stage open, caller not seated, another seat, a hand that cannot win, a payout over the table
+ * limit (409); then a NACK when the seat balance is short.
+ */
+export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
+  const { playerId, seatIndex, handIndex, amountCents, betId } = command;
+  if (typeof playerId !== "string" || playerId.length === 0) throw new InvalidArgumentError("playerId is required");
+  if (typeof betId !== "string" || betId.length === 0) throw new InvalidArgumentError("betId is required");
+  if (!Number.isSafeInteger(seatIndex)) throw new InvalidArgumentError("seatIndex must be an integer");
+  const hands = snapshot.config.numberOfHands;
+  if (!Number.isInteger(handIndex) || handIndex < 0 || handIndex >= hands) {
+    throw new InvalidArgumentError(`handIndex must be an integer from 0 to ${hands - 1}`);
+  }
+  assertAmountCents("betAmount", amountCents);
+
+  const recorded = snapshot.bets.find((b) => b.betId === betId);
+  if (recorded) {
+    if (!sameBet(recorded, command)) throw new IdempotencyMismatchError(`bet ${betId} was placed with other terms`);
+    const seatBalanceCents = findSeat(snapshot, playerId)?.balanceCents ?? 0;
+    return { next: null, result: { acknowledged: true, bet: recorded, seatBalanceCents } };
+  }
+
+  const stage = bettingStageOf(snapshot.gameState);
+  if (stage === -1) throw new ConflictError("bets are accepted only while a betting stage is open");
+  const seat = findSeat(snapshot, playerId);
+  if (!seat) throw new ConflictError("not seated at this table");
+  if (seat.seatId !== seatIndex) throw new ConflictError("a bet must be placed from the caller's own seat");
+  const panel = snapshot.handOdds.find((p) => p.bettingStage === stage && p.handIndex === handIndex);
+  if (!panel) throw new Error(`no stage ${stage} panel for hand ${handIndex}`);
+  if (panel.winPercentage === 0 || panel.oddsTenths === 0) throw new ConflictError("this hand cannot win: no bets");
+  if (payoutOf(amountCents, panel.oddsTenths, 1).payoutCents > snapshot.config.maxPayoutCents) {
+    throw new ConflictError("the bet's payout would exceed the table's maximum payout");
+  }
+  if (seat.balanceCents < amountCents) {
+    return {
+      next: null,
+      result: { acknowledged: false, message: NACK_INSUFFICIENT_SEAT_BALANCE, seatBalanceCents: seat.balanceCents },
+    };
+  }
+
+  const bet: Bet = {
+    betId,
+    playerId,
+    seatId: seat.seatId,
+    handIndex,
+    bettingStage: stage,
+    amountCents,
+    oddsTenths: panel.oddsTenths,
+    placedAt: now,
+  };
+  const seatBalanceCents = seat.balanceCents - amountCents;
+  const next = sealNext(
+    snapshot,
+    {
+      seats: snapshot.seats.map((s) => (s === seat ? { ...s, balanceCents: seatBalanceCents } : s)),
+      bets: [...snapshot.bets, bet],
+    },
+    now,
+  );
+  return { next, result: { acknowledged: true, bet, seatBalanceCents } };
+}

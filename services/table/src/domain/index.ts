@@ -1,0 +1,23 @@
+// The table service's pure domain: (snapshot, command, now) -> next snapshot and result. No I/O.
+
+export * from "./types.js";
+export { assertAmountCents, sumCents } from "./money.js";
+export {
+  DEFAULT_MAX_PAYOUT_CENTS,
+  DEFAULT_NUMBER_OF_HANDS,
+  DEFAULT_NUMBER_OF_SEATS,
+  type TableMoney,
+  bettingStageOf,
+  emptyTable,
+  gameIdOf,
+  isBettingOpen,
+  isConserved,
+  markDelivered,
+  tableMoney,
+} from "./snapshot.js";
+export * from "./seats.js";
+export * from "./bets.js";
+export * from "./advance.js";
+export { type Payout, payoutOf } from "./payouts.js";
+export * from "./lobby.js";
+export * from "./view.js";

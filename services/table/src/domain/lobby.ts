@@ -1,0 +1,23 @@
+// One table's line in the lobby list.
+
+import { isBettingOpen } from "./snapshot.js";
+import type { TableSnapshot } from "./types.js";
+
+/** A table is active when a player operation touched it within this window (inclusive). */
+export const ACTIVE_WINDOW_MS = 30 * 60 * 1000;
+
+export interface LobbySummary {
+  tableId: number;
+  playerCount: number;
+  gameState: "BETTING" | "WAITING";
+  active: boolean;
+}
+
+export function lobbySummary(snapshot: TableSnapshot, now: number): LobbySummary {
+  return {
+    tableId: snapshot.tableId,
+    playerCount: snapshot.seats.length,
+    gameState: isBettingOpen(snapshot.gameState) ? "BETTING" : "WAITING",
+    active: now - snapshot.lastActivityAt <= ACTIVE_WINDOW_MS,
+  };
+}

@@ -1,0 +1,153 @@
+// Ending a game with money: settlement at the river, or a void that refunds every open bet.
+//
+// A winning bet pays stake x recordedOdds / k when k hands tie for the win (dead heat), rounded
+// down to the cent; the fraction stays with the house and is recorded exactly as a fraction of a
+// cent over 10k. The product is formed in BigInt: 1e11 cents x 1e7 tenths exceeds 2^53.
+
+import { sumCents } from "./money.js";
+import type { BetSettlement, GameRecord, HandOdds, OutboxCredit, Seat, TableSnapshot } from "./types.js";
+
+export interface Payout {
+  payoutCents: number;
+  /** payout + remainderNumerator / denominator is the exact amount, in cents. */
+  remainderNumerator: number;
+  denominator: number;
+}
+
+/** floor(amountCents x oddsTenths / (10 x winners)) and the exact remainder. */
+export function payoutOf(amountCents: number, oddsTenths: number, winners: number): Payout {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 0 || !Number.isSafeInteger(oddsTenths) || oddsTenths < 0) {
+    throw new RangeError("stake and odds must be non-negative integers");
+  }
+  if (!Number.isSafeInteger(winners) || winners < 1) throw new RangeError("there must be at least one winner");
+  const denominator = 10n * BigInt(winners);
+  const exact = BigInt(amountCents) * BigInt(oddsTenths);
+  const payout = exact / denominator; // non-negative, so truncation is floor
+  if (payout > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError("payout out of the exact integer range");
+  return {
+    payoutCents: Number(payout),
+    remainderNumerator: Number(exact % denominator),
+    denominator: Number(denominator),
+  };
+}
+
+/** Per-player totals in order of first appearance, zero totals dropped (deterministic outbox order). */
+function totalsByPlayer(entries: readonly { playerId: string; cents: number }[]): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const { playerId, cents } of entries) totals.set(playerId, sumCents([totals.get(playerId) ?? 0, cents]));
+  for (const [playerId, cents] of totals) if (cents === 0) totals.delete(playerId);
+  return totals;
+}
+
+/** One credit per player and game: the key is the wallet's idempotency key for that transfer. */
+function gameCredits(
+  gameId: string,
+  reason: "PAYOUT" | "VOID_REFUND",
+  totals: Map<string, number>,
+  now: number,
+): OutboxCredit[] {
+  const tag = reason === "PAYOUT" ? "payout" : "refund";
+  return [...totals].map(([playerId, amountCents]) => ({
+    key: `table:${gameId}:${tag}:${playerId}`,
+    playerId,
+    amountCents,
+    reason,
+    reference: gameId,
+    createdAt: now,
+  }));
+}
+
+export interface GameEnd {
+  seats: readonly Seat[];
+  /** Credits to add to the outbox. */
+  credits: readonly OutboxCredit[];
+  record: GameRecord;
+}
+
+/**
+ * Settles every bet of the game against the river panels: winners are the hands with status
+ * WINNER. A payout goes to the bettor's seat when seated at this table, otherwise to the account.
+ */
+export function settleGame(snapshot: TableSnapshot, riverPanels: readonly HandOdds[], now: number): GameEnd {
+  const winningHands = riverPanels.filter((p) => p.handStatus === "WINNER").map((p) => p.handIndex);
+  const seated = new Set(snapshot.seats.map((s) => s.playerId));
+  const settlements = snapshot.bets.map((bet): BetSettlement => {
+    const base = { betId: bet.betId, playerId: bet.playerId, handIndex: bet.handIndex };
+    const terms = { amountCents: bet.amountCents, oddsTenths: bet.oddsTenths };
+    if (!winningHands.includes(bet.handIndex)) {
+      return { ...base, ...terms, returnedCents: 0, remainderNumerator: 0, paidTo: "NONE" };
+    }
+    const payout = payoutOf(bet.amountCents, bet.oddsTenths, winningHands.length);
+    return {
+      ...base,
+      ...terms,
+      returnedCents: payout.payoutCents,
+      remainderNumerator: payout.remainderNumerator,
+      paidTo: seated.has(bet.playerId) ? "SEAT" : "ACCOUNT",
+    };
+  });
+  const paid = (to: BetSettlement["paidTo"]) =>
+    totalsByPlayer(
+      settlements.filter((s) => s.paidTo === to).map((s) => ({ playerId: s.playerId, cents: s.returnedCents })),
+    );
+  const toSeats = paid("SEAT");
+  const stakesCents = sumCents(settlements.map((s) => s.amountCents));
+  const payoutsCents = sumCents(settlements.map((s) => s.returnedCents));
+  return {
+    seats: snapshot.seats.map((s) =>
+      toSeats.has(s.playerId) ? { ...s, balanceCents: sumCents([s.balanceCents, toSeats.get(s.playerId)!]) } : s,
+    ),
+    credits: gameCredits(snapshot.gameId, "PAYOUT", paid("ACCOUNT"), now),
+    record: {
+      gameId: snapshot.gameId,
+      outcome: "SETTLED",
+      finishedAt: now,
+      winningHands,
+      stakesCents,
+      payoutsCents,
+      refundsCents: 0,
+      houseResultCents: stakesCents - payoutsCents,
+      roundingRemainder: {
+        numerator: sumCents(settlements.map((s) => s.remainderNumerator)),
+        denominator: 10 * winningHands.length,
+      },
+      bets: settlements,
+    },
+  };
+}
+
+/** Voids the game: every open bet goes back, in full, to its player's account. */
+export function voidGame(snapshot: TableSnapshot, now: number): GameEnd {
+  const settlements = snapshot.bets.map((bet): BetSettlement => ({
+    betId: bet.betId,
+    playerId: bet.playerId,
+    handIndex: bet.handIndex,
+    amountCents: bet.amountCents,
+    oddsTenths: bet.oddsTenths,
+    returnedCents: bet.amountCents,
+    remainderNumerator: 0,
+    paidTo: "ACCOUNT",
+  }));
+  const stakesCents = sumCents(settlements.map((s) => s.amountCents));
+  return {
+    seats: snapshot.seats,
+    credits: gameCredits(
+      snapshot.gameId,
+      "VOID_REFUND",
+      totalsByPlayer(settlements.map((s) => ({ playerId: s.playerId, cents: s.returnedCents }))),
+      now,
+    ),
+    record: {
+      gameId: snapshot.gameId,
+      outcome: "VOID",
+      finishedAt: now,
+      winningHands: [],
+      stakesCents,
+      payoutsCents: 0,
+      refundsCents: stakesCents,
+      houseResultCents: 0,
+      roundingRemainder: { numerator: 0, denominator: 1 },
+      bets: settlements,
+    },
+  };
+}

@@ -1,0 +1,191 @@
+// Seats and their money: sit and top-up credit a seat with money the adapter already debited from
+// the account; leave moves the whole seat balance to the outbox. A sit that cannot be honoured is a
+// NACK so the adapter refunds the account.
+
+import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { assertAmountCents, sumCents } from "./money.js";
+import { voidGame } from "./payouts.js";
+import { findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
+import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
+
+export const NACK_TABLE_FULL = "table full";
+export const NACK_ALREADY_SEATED = "already seated at this table";
+
+function assertId(name: string, value: string): void {
+  if (typeof value !== "string" || value.length === 0) throw new InvalidArgumentError(`${name} is required`);
+}
+
+function assertText(name: string, value: string): void {
+  if (typeof value !== "string") throw new InvalidArgumentError(`${name} must be a string`);
+}
+
+export type SitCheck = { ok: true } | { ok: false; message: string };
+
+/** Checked before the account is debited: is there a seat for this player? */
+export function sitPreconditions(snapshot: TableSnapshot, playerId: string): SitCheck {
+  assertId("playerId", playerId);
+  if (findSeat(snapshot, playerId)) return { ok: false, message: NACK_ALREADY_SEATED };
+  if (snapshot.seats.length >= snapshot.config.numberOfSeats) return { ok: false, message: NACK_TABLE_FULL };
+  return { ok: true };
+}
+
+export interface SitCommand {
+  playerId: string;
+  playerName: string;
+  avatarImageUrl: string;
+  amountCents: number;
+  /** The account debit's transfer id: names the seat session. */
+  transferId: string;
+}
+
+export type SitResult =
+  { acknowledged: true; seatId: number; seatBalanceCents: number } | { acknowledged: false; message: string };
+
+/** The seat holding transferId, refusing a transfer id reused for another operation. */
+function seatWithTransfer(snapshot: TableSnapshot, transferId: string, playerId: string): Seat | undefined {
+  const seat = snapshot.seats.find((s) => s.transferIds.includes(transferId));
+  if (seat && seat.playerId !== playerId) {
+    throw new IdempotencyMismatchError(`transfer ${transferId} was credited to another player`);
+  }
+  return seat;
+}
+
+/**
+ * Seats the player at the lowest free seatId with the buy-in as balance. NACK (nothing stored;
+ * the adapter refunds the account) when the table filled up or the player got seated meanwhile.
+ * A replayed transferId answers the recorded seat without crediting again.
+ */
+export function applySit(snapshot: TableSnapshot, command: SitCommand, now: number): Outcome<SitResult> {
+  const { playerId, playerName, avatarImageUrl, amountCents, transferId } = command;
+  assertId("playerId", playerId);
+  assertText("playerName", playerName);
+  assertText("avatarImageUrl", avatarImageUrl);
+  assertAmountCents("amountCents", amountCents);
+  assertId("transferId", transferId);
+  const replayed = seatWithTransfer(snapshot, transferId, playerId);
+  if (replayed) {
+    if (replayed.sessionId !== transferId) throw new IdempotencyMismatchError(`transfer ${transferId} was a top-up`);
+    return {
+      next: null,
+      result: { acknowledged: true, seatId: replayed.seatId, seatBalanceCents: replayed.balanceCents },
+    };
+  }
+  const check = sitPreconditions(snapshot, playerId);
+  if (!check.ok) return { next: null, result: { acknowledged: false, message: check.message } };
+  const taken = new Set(snapshot.seats.map((s) => s.seatId));
+  let seatId = 1;
+  while (taken.has(seatId)) seatId++;
+  const seat: Seat = {
+    seatId,
+    playerId,
+    playerName,
+    avatarImageUrl,
+    balanceCents: amountCents,
+    sessionId: transferId,
+    transferIds: [transferId],
+  };
+  const next = sealNext(
+    snapshot,
+    {
+      seats: [...snapshot.seats, seat].sort((a, b) => a.seatId - b.seatId),
+      totals: { ...snapshot.totals, creditedCents: sumCents([snapshot.totals.creditedCents, amountCents]) },
+    },
+    now,
+  );
+  return { next, result: { acknowledged: true, seatId, seatBalanceCents: amountCents } };
+}
+
+export interface TopUpCommand {
+  playerId: string;
+  amountCents: number;
+  transferId: string;
+}
+
+/**
+ * Credits the player's seat (any game state: between games or between betting stages).
+ * Not seated: ConflictError, so the adapter refunds the account. A replayed transferId answers the
+ * current balance without crediting again.
+ */
+export function applyTopUp(
+  snapshot: TableSnapshot,
+  command: TopUpCommand,
+  now: number,
+): Outcome<{ seatBalanceCents: number }> {
+  const { playerId, amountCents, transferId } = command;
+  assertId("playerId", playerId);
+  assertAmountCents("amountCents", amountCents);
+  assertId("transferId", transferId);
+  const replayed = seatWithTransfer(snapshot, transferId, playerId);
+  if (replayed) return { next: null, result: { seatBalanceCents: replayed.balanceCents } };
+  const seat = findSeat(snapshot, playerId);
+  if (!seat) throw new ConflictError("not seated at this table");
+  const balanceCents = seat.balanceCents + amountCents;
+  if (!Number.isSafeInteger(balanceCents)) throw new ConflictError("seat balance limit reached");
+  const next = sealNext(
+    snapshot,
+    {
+      seats: snapshot.seats.map((s) =>
+        s === seat ? { ...s, balanceCents, transferIds: [...s.transferIds, transferId] } : s,
+      ),
+      totals: { ...snapshot.totals, creditedCents: sumCents([snapshot.totals.creditedCents, amountCents]) },
+    },
+    now,
+  );
+  return { next, result: { seatBalanceCents: balanceCents } };
+}
+
+export interface LeaveCommand {
+  playerId: string;
+  /** The leave request's transfer id: recorded as the credit's reference. */
+  transferId: string;
+}
+
+/**
+ * Frees the seat and owes its whole balance to the account. The leaver's open bets stay in play.
+ * When the table empties, it resets to STATUS_START: mid-game (hands dealt, not settled) the game
+ * is void and every open bet refunded to its player's account. Not seated: 0 and nothing stored.
+ */
+export function applyLeave(
+  snapshot: TableSnapshot,
+  command: LeaveCommand,
+  now: number,
+): Outcome<{ creditsReturnedCents: number }> {
+  const { playerId, transferId } = command;
+  assertId("playerId", playerId);
+  assertId("transferId", transferId);
+  const seat = findSeat(snapshot, playerId);
+  if (!seat) return { next: null, result: { creditsReturnedCents: 0 } };
+  const seats = snapshot.seats.filter((s) => s !== seat);
+  // Keyed by the seat session, which can be left only once: two leaves can never share a key.
+  const leaveCredit: OutboxCredit[] =
+    seat.balanceCents > 0
+      ? [
+          {
+            key: `table:T${snapshot.tableId}:leave:${seat.sessionId}`,
+            playerId,
+            amountCents: seat.balanceCents,
+            reason: "LEAVE",
+            reference: transferId,
+            createdAt: now,
+          },
+        ]
+      : [];
+  const outbox = [...snapshot.outbox, ...leaveCredit];
+  const result = { creditsReturnedCents: seat.balanceCents };
+  if (seats.length > 0) return { next: sealNext(snapshot, { seats, outbox }, now), result };
+  if (isBettingOpen(snapshot.gameState)) {
+    const { credits, record } = voidGame(snapshot, now);
+    const next = sealNext(
+      snapshot,
+      { ...freshGame(snapshot, "STATUS_START"), seats, outbox: [...outbox, ...credits], finishedGame: record },
+      now,
+    );
+    return { next, result };
+  }
+  // Settled (river) or not started: nothing to refund; an empty table waits for its next players.
+  const reset =
+    snapshot.gameState === "STATUS_RIVER"
+      ? freshGame(snapshot, "STATUS_START")
+      : { gameState: "STATUS_START" as const };
+  return { next: sealNext(snapshot, { ...reset, seats, outbox }, now), result };
+}

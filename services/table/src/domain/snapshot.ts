@@ -1,0 +1,182 @@
+// Creating a table, deriving facts from a snapshot, and the one place a next snapshot is sealed
+// (version, timestamps, and a conservation check that refuses to produce a snapshot that lost a cent).
+
+import { InvalidArgumentError } from "@pokerodds/common/errors";
+import { sumCents } from "./money.js";
+import type { BettingStage, GameState, Seat, TableConfig, TableSnapshot } from "./types.js";
+
+export const DEFAULT_NUMBER_OF_SEATS = 6;
+export const DEFAULT_NUMBER_OF_HANDS = 4;
+/** 10^12 units: far above any real stake, and 90 such wins still fit a seat balance exactly. */
+export const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
+
+/** Game ids are per table and sequential, so the domain stays deterministic: T7-1, T7-2, ... */
+export const gameIdOf = (tableId: number, gameNumber: number): string => `T${tableId}-${gameNumber}`;
+
+function assertTime(now: number): void {
+  if (!Number.isSafeInteger(now) || now < 0) throw new RangeError(`invalid time: ${now}`);
+}
+
+function assertPositiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): void {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
+    throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}`);
+  }
+}
+
+/** A new table in STATUS_START: game 1, no seats, no money. */
+export function emptyTable(tableId: number, now: number, config: Partial<TableConfig> = {}): TableSnapshot {
+  assertPositiveInteger("tableId", tableId);
+  assertTime(now);
+  const full: TableConfig = {
+    numberOfSeats: config.numberOfSeats ?? DEFAULT_NUMBER_OF_SEATS,
+    numberOfHands: config.numberOfHands ?? DEFAULT_NUMBER_OF_HANDS,
+    maxPayoutCents: config.maxPayoutCents ?? DEFAULT_MAX_PAYOUT_CENTS,
+  };
+  assertPositiveInteger("numberOfSeats", full.numberOfSeats);
+  // 2..6 is what the odds service deals from one deck.
+  if (!Number.isInteger(full.numberOfHands) || full.numberOfHands < 2 || full.numberOfHands > 6) {
+    throw new InvalidArgumentError("numberOfHands must be an integer from 2 to 6");
+  }
+  assertPositiveInteger("maxPayoutCents", full.maxPayoutCents);
+  return {
+    tableId,
+    version: 1,
+    config: full,
+    gameNumber: 1,
+    gameId: gameIdOf(tableId, 1),
+    gameState: "STATUS_START",
+    hands: null,
+    board: [],
+    deck: [],
+    handOdds: [],
+    seats: [],
+    bets: [],
+    outbox: [],
+    totals: { creditedCents: 0, deliveredCents: 0, houseResultCents: 0 },
+    finishedGame: null,
+    createdAt: now,
+    updatedAt: now,
+    lastActivityAt: now,
+  };
+}
+
+const STAGE_OF: Record<GameState, BettingStage> = {
+  STATUS_SETUP: -1,
+  STATUS_START: -1,
+  STATUS_HOLE: 0,
+  STATUS_FLOP: 1,
+  STATUS_TURN: 2,
+  STATUS_RIVER: -1,
+};
+
+export const bettingStageOf = (state: GameState): BettingStage => STAGE_OF[state];
+
+/** True while a betting stage is open: the hands are dealt and the bets not yet settled. */
+export const isBettingOpen = (state: GameState): boolean => STAGE_OF[state] >= 0;
+
+export const findSeat = (snapshot: TableSnapshot, playerId: string): Seat | undefined =>
+  snapshot.seats.find((s) => s.playerId === playerId);
+
+/** Where the table's money is, to the cent. */
+export interface TableMoney {
+  seatsCents: number;
+  /** Stakes of bets not yet settled (0 once the river has paid them). */
+  openStakesCents: number;
+  /** Owed to accounts, not yet reported delivered. */
+  outboxCents: number;
+  deliveredCents: number;
+  houseResultCents: number;
+  /** Everything ever credited to seats. */
+  creditedCents: number;
+}
+
+/**
+ * The audit's reconciliation: creditedCents = seatsCents + openStakesCents + outboxCents +
+ * deliveredCents + houseResultCents holds for every snapshot (sealNext refuses one where it does not).
+ */
+export function tableMoney(snapshot: TableSnapshot): TableMoney {
+  return {
+    seatsCents: sumCents(snapshot.seats.map((s) => s.balanceCents)),
+    openStakesCents: isBettingOpen(snapshot.gameState) ? sumCents(snapshot.bets.map((b) => b.amountCents)) : 0,
+    outboxCents: sumCents(snapshot.outbox.map((c) => c.amountCents)),
+    deliveredCents: snapshot.totals.deliveredCents,
+    houseResultCents: snapshot.totals.houseResultCents,
+    creditedCents: snapshot.totals.creditedCents,
+  };
+}
+
+export function isConserved(money: TableMoney): boolean {
+  const held = sumCents([
+    money.seatsCents,
+    money.openStakesCents,
+    money.outboxCents,
+    money.deliveredCents,
+    money.houseResultCents,
+  ]);
+  return held === money.creditedCents;
+}
+
+/**
+ * The next snapshot: prev with changes, version + 1, updatedAt (and lastActivityAt for a player's
+ * operation) set to now, finishedGame reset unless this change finished a game. Throws if the
+ * result does not conserve money: a bug must fail the operation, never be stored.
+ */
+export function sealNext(
+  prev: TableSnapshot,
+  changes: Partial<Omit<TableSnapshot, "tableId" | "version" | "config" | "createdAt" | "updatedAt">>,
+  now: number,
+  activity = true,
+): TableSnapshot {
+  assertTime(now);
+  const next: TableSnapshot = {
+    ...prev,
+    finishedGame: null,
+    lastActivityAt: activity ? now : prev.lastActivityAt,
+    ...changes,
+    version: prev.version + 1,
+    updatedAt: now,
+  };
+  if (!isConserved(tableMoney(next))) throw new Error(`table ${prev.tableId}: money not conserved`);
+  return next;
+}
+
+/** A fresh game in the given state: next game id, no cards, panels or bets. Seats and money stay. */
+export function freshGame(
+  snapshot: TableSnapshot,
+  gameState: "STATUS_SETUP" | "STATUS_START",
+): Pick<TableSnapshot, "gameNumber" | "gameId" | "gameState" | "hands" | "board" | "deck" | "handOdds" | "bets"> {
+  const gameNumber = snapshot.gameNumber + 1;
+  return {
+    gameNumber,
+    gameId: gameIdOf(snapshot.tableId, gameNumber),
+    gameState,
+    hands: null,
+    board: [],
+    deck: [],
+    handOdds: [],
+    bets: [],
+  };
+}
+
+/**
+ * Removes the delivered credits from the outbox and counts them as delivered. Unknown keys are
+ * ignored, so a repeated report is harmless; null when nothing was pending under those keys.
+ * Delivery is housekeeping, not table activity: lastActivityAt stays.
+ */
+export function markDelivered(snapshot: TableSnapshot, keys: readonly string[], now: number): TableSnapshot | null {
+  const delivered = new Set(keys);
+  const done = snapshot.outbox.filter((c) => delivered.has(c.key));
+  if (done.length === 0) return null;
+  return sealNext(
+    snapshot,
+    {
+      outbox: snapshot.outbox.filter((c) => !delivered.has(c.key)),
+      totals: {
+        ...snapshot.totals,
+        deliveredCents: sumCents([snapshot.totals.deliveredCents, ...done.map((c) => c.amountCents)]),
+      },
+    },
+    now,
+    false,
+  );
+}

@@ -1,0 +1,154 @@
+// Test fixtures: a fixed deal, odds panels as the odds service shapes them, and short-hands that
+// drive a table through its operations. Every snapshot they return is deep-frozen, so a domain
+// function that mutates its input fails the test that calls it.
+
+import { type AdvanceInput, type Caller, advancePlan, applyAdvance } from "../../src/domain/advance.js";
+import { applyBet } from "../../src/domain/bets.js";
+import { applySit } from "../../src/domain/seats.js";
+import { emptyTable } from "../../src/domain/snapshot.js";
+import type { BettingStage, HandOdds, HandStatus, TableSnapshot } from "../../src/domain/types.js";
+
+export const T0 = 1_700_000_000_000;
+
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+const RANKS = "23456789TJQKA";
+const SUITS = "cdhs";
+export const ALL_CARDS: readonly string[] = [...RANKS].flatMap((r) => [...SUITS].map((s) => r + s));
+
+/** Deals n hands round-robin from the given card order: hand h gets cards h and n + h. */
+export function dealFrom(cards: readonly string[], n = 4): { hands: string[]; remainingDeck: string[] } {
+  const hands = Array.from({ length: n }, (_, h) => cards[h]! + cards[n + h]!);
+  return { hands, remainingDeck: cards.slice(2 * n) };
+}
+
+/** [winPercentage, drawPercentage, oddsTenths] per hand. */
+export type PanelSpec = readonly [win: number, draw: number, oddsTenths: number];
+
+/** Panels with the odds service's statuses: favourite, dead (win and draw 0), the rest active. */
+export function panels(stage: BettingStage, specs: readonly PanelSpec[]): HandOdds[] {
+  let favourite = -1;
+  specs.forEach(([win, draw], i) => {
+    if (win === 0 && draw === 0) return;
+    if (favourite < 0 || win > specs[favourite]![0]) favourite = i;
+  });
+  return specs.map(([win, draw, oddsTenths], handIndex) => ({
+    handIndex,
+    bettingStage: stage,
+    handStatus: (win === 0 && draw === 0
+      ? "DEAD_CANNOT_WIN"
+      : handIndex === favourite
+        ? "IN_PLAY_FAVOURITE"
+        : "IN_PLAY_BETTING_STAGE_ACTIVE") as HandStatus,
+    winPercentage: win,
+    drawPercentage: draw,
+    oddsTenths,
+  }));
+}
+
+/** River panels: the listed hands are WINNERs (100 % win when alone, 100 % draw when tied). */
+export function riverPanels(winners: readonly number[], n = 4): HandOdds[] {
+  return Array.from({ length: n }, (_, handIndex) => {
+    const wins = winners.includes(handIndex);
+    const sole = wins && winners.length === 1;
+    return {
+      handIndex,
+      bettingStage: -1 as const,
+      handStatus: wins ? ("WINNER" as const) : ("LOSER" as const),
+      winPercentage: sole ? 100 : 0,
+      drawPercentage: wins && !sole ? 100 : 0,
+      oddsTenths: sole ? 10 : 0,
+    };
+  });
+}
+
+export const HOLE_PANELS = panels(0, [
+  [30, 2, 32],
+  [25, 2, 39],
+  [20, 2, 49],
+  [15, 2, 65],
+]);
+export const FLOP_PANELS = panels(1, [
+  [60, 5, 16],
+  [0, 10, 0], // can only tie: no bets
+  [30, 0, 32],
+  [0, 0, 0], // dead
+]);
+export const TURN_PANELS = panels(2, [
+  [80, 0, 12],
+  [0, 5, 0],
+  [15, 0, 65],
+  [0, 0, 0],
+]);
+
+export const ADMIN: Caller = { playerId: "admin", isAdmin: true };
+
+/** Advances one step with the fixed deal and the given panels for a reveal (defaults per stage). */
+export function advance(
+  snapshot: TableSnapshot,
+  now = T0,
+  handOdds?: HandOdds[],
+  caller: Caller = ADMIN,
+): TableSnapshot {
+  const plan = advancePlan(snapshot, caller);
+  const input: AdvanceInput =
+    plan.kind === "DEAL"
+      ? { kind: "DEAL", ...dealFrom(ALL_CARDS, snapshot.config.numberOfHands), handOdds: handOdds ?? HOLE_PANELS }
+      : plan.kind === "REVEAL"
+        ? {
+            kind: "REVEAL",
+            handOdds:
+              handOdds ??
+              (plan.to === "STATUS_FLOP" ? FLOP_PANELS : plan.to === "STATUS_TURN" ? TURN_PANELS : riverPanels([0])),
+          }
+        : { kind: "CLEAR" };
+  return deepFreeze(applyAdvance(snapshot, plan, input, now));
+}
+
+export const newTable = (tableId = 7): TableSnapshot => deepFreeze(emptyTable(tableId, T0));
+
+export function sit(snapshot: TableSnapshot, playerId: string, amountCents = 10_000, now = T0): TableSnapshot {
+  const { next, result } = applySit(
+    snapshot,
+    {
+      playerId,
+      playerName: `Name ${playerId}`,
+      avatarImageUrl: `/a/${playerId}.png`,
+      amountCents,
+      transferId: `sit-${playerId}-${snapshot.version}`,
+    },
+    now,
+  );
+  if (!next || !result.acknowledged) throw new Error(`sit refused: ${JSON.stringify(result)}`);
+  return deepFreeze(next);
+}
+
+export function bet(
+  snapshot: TableSnapshot,
+  playerId: string,
+  handIndex: number,
+  amountCents: number,
+  betId = `bet-${snapshot.version}`,
+): TableSnapshot {
+  const seatIndex = snapshot.seats.find((s) => s.playerId === playerId)?.seatId ?? 0;
+  const { next, result } = applyBet(snapshot, { playerId, seatIndex, handIndex, amountCents, betId }, T0);
+  if (!next || !result.acknowledged) throw new Error(`bet refused: ${JSON.stringify(result)}`);
+  return deepFreeze(next);
+}
+
+/** Advances until the table is in the given state. */
+export function advanceTo(snapshot: TableSnapshot, state: TableSnapshot["gameState"]): TableSnapshot {
+  let s = snapshot;
+  for (let i = 0; i < 6 && s.gameState !== state; i++) s = advance(s);
+  if (s.gameState !== state) throw new Error(`cannot reach ${state}`);
+  return s;
+}
+
+export const balanceOf = (snapshot: TableSnapshot, playerId: string): number | undefined =>
+  snapshot.seats.find((s) => s.playerId === playerId)?.balanceCents;

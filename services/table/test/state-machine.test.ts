@@ -1,0 +1,277 @@
+import test from "ava";
+import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
+import { advancePlan, applyAdvance } from "../src/domain/advance.js";
+import { applyBet } from "../src/domain/bets.js";
+import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
+import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
+import type { GameState, TableSnapshot } from "../src/domain/types.js";
+import {
+  ADMIN,
+  ALL_CARDS,
+  FLOP_PANELS,
+  HOLE_PANELS,
+  T0,
+  advance,
+  advanceTo,
+  dealFrom,
+  deepFreeze,
+  newTable,
+  panels,
+  riverPanels,
+  sit,
+} from "./helpers/fixtures.js";
+
+const P1 = { playerId: "p1", isAdmin: false };
+const STRANGER = { playerId: "stranger", isAdmin: false };
+
+/** A table with p1 and p2 seated, in the given state (SETUP is reached through a whole game). */
+function tableIn(state: GameState): TableSnapshot {
+  const seated = sit(sit(newTable(), "p1"), "p2");
+  if (state === "STATUS_SETUP") return advance(advanceTo(seated, "STATUS_RIVER"));
+  return advanceTo(seated, state);
+}
+
+interface Row {
+  from: GameState;
+  to: GameState;
+  kind: "DEAL" | "REVEAL" | "CLEAR";
+  reveal: number;
+  /** Board cards and undealt cards after the advance. */
+  board: number;
+  deck: number;
+  betting: boolean;
+}
+
+const ROWS: Row[] = [
+  { from: "STATUS_START", to: "STATUS_HOLE", kind: "DEAL", reveal: 0, board: 0, deck: 44, betting: false },
+  { from: "STATUS_SETUP", to: "STATUS_HOLE", kind: "DEAL", reveal: 0, board: 0, deck: 44, betting: false },
+  { from: "STATUS_HOLE", to: "STATUS_FLOP", kind: "REVEAL", reveal: 3, board: 3, deck: 41, betting: true },
+  { from: "STATUS_FLOP", to: "STATUS_TURN", kind: "REVEAL", reveal: 1, board: 4, deck: 40, betting: true },
+  { from: "STATUS_TURN", to: "STATUS_RIVER", kind: "REVEAL", reveal: 1, board: 5, deck: 39, betting: true },
+  { from: "STATUS_RIVER", to: "STATUS_SETUP", kind: "CLEAR", reveal: 0, board: 0, deck: 0, betting: false },
+];
+
+for (const row of ROWS) {
+  test(`${row.from}: advance by a seated player -> ${row.to}`, (t) => {
+    const before = tableIn(row.from);
+    t.is(before.gameState, row.from);
+    const plan = advancePlan(before, P1);
+    t.is(plan.kind, row.kind);
+    t.is(plan.from, row.from);
+    t.is(plan.to, row.to);
+    t.is(plan.gameId, before.gameId);
+    if (plan.kind === "REVEAL") {
+      t.deepEqual(plan.reveal, before.deck.slice(0, row.reveal));
+      t.deepEqual(plan.board, [...before.board, ...plan.reveal]);
+      t.deepEqual(plan.hands, before.hands);
+    }
+    if (plan.kind === "DEAL") t.is(plan.numberOfHands, 4);
+    const after = advance(before, T0 + 1, undefined, P1);
+    t.is(after.gameState, row.to);
+    t.is(bettingStageOf(after.gameState), { STATUS_HOLE: 0, STATUS_FLOP: 1, STATUS_TURN: 2 }[row.to as string] ?? -1);
+    t.is(after.board.length, row.board);
+    t.is(after.deck.length, row.deck);
+    t.is(after.version, before.version + 1);
+    t.is(after.updatedAt, T0 + 1);
+    t.is(after.lastActivityAt, T0 + 1);
+    t.deepEqual(
+      after.seats.map((s) => s.playerId),
+      ["p1", "p2"],
+    );
+    if (row.to === "STATUS_SETUP") {
+      t.is(after.hands, null);
+      t.deepEqual([after.handOdds, after.bets], [[], []]);
+      t.not(after.gameId, before.gameId);
+    } else {
+      t.is(after.gameId, before.gameId);
+      t.is(after.hands?.length, 4);
+    }
+    // A reveal takes the front of the deck, in order.
+    if (row.reveal > 0) t.deepEqual(after.board.slice(-row.reveal), before.deck.slice(0, row.reveal));
+  });
+
+  test(`${row.from}: advance by someone not seated is forbidden, by an admin allowed`, (t) => {
+    const before = tableIn(row.from);
+    t.throws(() => advancePlan(before, STRANGER), { instanceOf: ForbiddenError });
+    t.is(advance(before, T0, undefined, { playerId: "ops", isAdmin: true }).gameState, row.to);
+  });
+
+  test(`${row.from}: a bet is ${row.betting ? "accepted" : "refused with 409"}`, (t) => {
+    const before = tableIn(row.from);
+    const command = { playerId: "p1", seatIndex: 1, handIndex: 0, amountCents: 100, betId: "b" };
+    if (row.betting) {
+      const { next, result } = applyBet(before, command, T0);
+      t.true(result.acknowledged);
+      t.is(next?.bets.length, before.bets.length + 1);
+    } else {
+      t.throws(() => applyBet(before, command, T0), { instanceOf: ConflictError });
+    }
+  });
+
+  test(`${row.from}: sit and top-up are accepted and leave the state alone`, (t) => {
+    const before = tableIn(row.from);
+    const seated = applySit(
+      before,
+      { playerId: "p3", playerName: "P3", avatarImageUrl: "", amountCents: 500, transferId: "s3" },
+      T0,
+    ).next!;
+    t.is(seated.gameState, row.from);
+    t.deepEqual(seated.seats.at(-1), {
+      seatId: 3,
+      playerId: "p3",
+      playerName: "P3",
+      avatarImageUrl: "",
+      balanceCents: 500,
+      sessionId: "s3",
+      transferIds: ["s3"],
+    });
+    const topped = applyTopUp(before, { playerId: "p1", amountCents: 1, transferId: "t1" }, T0).next!;
+    t.is(topped.gameState, row.from);
+    t.is(topped.seats[0]!.balanceCents, before.seats[0]!.balanceCents + 1);
+  });
+
+  test(`${row.from}: a leave that leaves others seated keeps the game; the last leave resets to STATUS_START`, (t) => {
+    const before = tableIn(row.from);
+    const first = applyLeave(before, { playerId: "p1", transferId: "l1" }, T0).next!;
+    t.is(first.gameState, row.from);
+    t.is(first.gameId, before.gameId);
+    const last = applyLeave(first, { playerId: "p2", transferId: "l2" }, T0).next!;
+    t.is(last.gameState, "STATUS_START");
+    t.deepEqual(last.seats, []);
+    // Mid-game (and after the river) the table starts a fresh game; before a deal it keeps its id.
+    const fresh = row.from !== "STATUS_START" && row.from !== "STATUS_SETUP";
+    t.is(last.gameId === before.gameId, !fresh);
+    t.is(last.finishedGame?.outcome, row.betting ? "VOID" : undefined);
+    if (fresh) t.deepEqual([last.hands, last.board, last.deck, last.handOdds, last.bets], [null, [], [], [], []]);
+  });
+}
+
+test("a whole game walks START, HOLE, FLOP, TURN, RIVER, SETUP, HOLE with stages 0, 1, 2, -1", (t) => {
+  let s = sit(newTable(3), "p1");
+  const seen: [GameState, number, string][] = [[s.gameState, bettingStageOf(s.gameState), s.gameId]];
+  for (let i = 0; i < 6; i++) {
+    s = advance(s);
+    seen.push([s.gameState, bettingStageOf(s.gameState), s.gameId]);
+  }
+  t.deepEqual(seen, [
+    ["STATUS_START", -1, "T3-1"],
+    ["STATUS_HOLE", 0, "T3-1"],
+    ["STATUS_FLOP", 1, "T3-1"],
+    ["STATUS_TURN", 2, "T3-1"],
+    ["STATUS_RIVER", -1, "T3-1"],
+    ["STATUS_SETUP", -1, "T3-2"],
+    ["STATUS_HOLE", 0, "T3-2"],
+  ]);
+});
+
+test("the deal stores the hands and the remaining deck in draw order; every card appears once", (t) => {
+  const hole = advance(sit(newTable(), "p1"));
+  const { hands, remainingDeck } = dealFrom(ALL_CARDS);
+  t.deepEqual(hole.hands, hands);
+  t.deepEqual(hole.deck, remainingDeck);
+  const river = advanceTo(hole, "STATUS_RIVER");
+  t.deepEqual(river.board, remainingDeck.slice(0, 5));
+  const cards = [...river.hands!.flatMap((h) => [h.slice(0, 2), h.slice(2)]), ...river.board, ...river.deck];
+  t.is(new Set(cards).size, 52);
+});
+
+test("a plan made before the table moved on is refused with 409; plan again", (t) => {
+  const hole = tableIn("STATUS_HOLE");
+  const stale = advancePlan(hole, P1);
+  const flop = advance(hole);
+  t.throws(() => applyAdvance(flop, stale, { kind: "REVEAL", handOdds: FLOP_PANELS }, T0), {
+    instanceOf: ConflictError,
+  });
+  // Same state but a new game (river -> setup -> ... -> hole again) is also stale.
+  const nextHole = advanceTo(advance(advanceTo(flop, "STATUS_RIVER")), "STATUS_HOLE");
+  t.is(nextHole.gameState, "STATUS_HOLE");
+  t.throws(() => applyAdvance(nextHole, stale, { kind: "REVEAL", handOdds: FLOP_PANELS }, T0), {
+    instanceOf: ConflictError,
+  });
+});
+
+test("applyAdvance re-checks the caller: a planner who left meanwhile is forbidden", (t) => {
+  const hole = tableIn("STATUS_HOLE");
+  const plan = advancePlan(hole, P1);
+  const left = applyLeave(hole, { playerId: "p1", transferId: "l" }, T0).next!;
+  t.throws(() => applyAdvance(left, plan, { kind: "REVEAL", handOdds: FLOP_PANELS }, T0), {
+    instanceOf: ForbiddenError,
+  });
+});
+
+test("odds input that does not fit the plan is refused, and nothing is produced", (t) => {
+  const start = sit(newTable(), "p1");
+  const deal = advancePlan(start, ADMIN);
+  const good = { kind: "DEAL" as const, ...dealFrom(ALL_CARDS), handOdds: HOLE_PANELS };
+  const bad = (input: Parameters<typeof applyAdvance>[2], plan = deal, from = start) =>
+    t.throws(() => applyAdvance(from, plan, input, T0), { instanceOf: RangeError });
+  bad({ kind: "REVEAL", handOdds: FLOP_PANELS });
+  bad({ ...good, hands: good.hands.slice(1) });
+  bad({ ...good, remainingDeck: good.remainingDeck.slice(1) });
+  bad({ ...good, remainingDeck: [good.hands[0]!.slice(0, 2), ...good.remainingDeck.slice(1)] }); // a card twice
+  bad({ ...good, hands: ["Xx2c", ...good.hands.slice(1)] });
+  bad({ ...good, handOdds: HOLE_PANELS.slice(1) });
+  bad({ ...good, handOdds: FLOP_PANELS }); // wrong stage
+  bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, handIndex: 2 } : p)) });
+  bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, oddsTenths: 0 } : p)) });
+  bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, oddsTenths: 2.5 } : p)) });
+  bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, winPercentage: 101 } : p)) });
+  bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, handStatus: "WINNER" } : p)) });
+  t.is(applyAdvance(start, deal, good, T0).gameState, "STATUS_HOLE");
+
+  const turn = advanceTo(start, "STATUS_TURN");
+  const toRiver = advancePlan(turn, ADMIN);
+  bad({ kind: "REVEAL", handOdds: riverPanels([]) }, toRiver, turn); // nobody wins
+  bad(
+    {
+      kind: "REVEAL",
+      handOdds: panels(-1, [
+        [100, 0, 10],
+        [0, 0, 0],
+        [0, 0, 0],
+        [0, 0, 0],
+      ]),
+    },
+    toRiver,
+    turn,
+  );
+  bad({ kind: "CLEAR" }, toRiver, turn);
+});
+
+test("a table with other parameters: seats and hands are configurable", (t) => {
+  const s = deepFreeze(emptyTable(2, T0, { numberOfSeats: 2, numberOfHands: 3 }));
+  t.deepEqual(s.config, { numberOfSeats: 2, numberOfHands: 3, maxPayoutCents: 100_000_000_000_000 });
+  const plan = advancePlan(s, ADMIN);
+  t.is(plan.kind === "DEAL" && plan.numberOfHands, 3);
+  const full = sit(sit(s, "a"), "b");
+  t.deepEqual(
+    applySit(full, { playerId: "c", playerName: "", avatarImageUrl: "", amountCents: 1, transferId: "x" }, T0).result,
+    { acknowledged: false, message: "table full" },
+  );
+  const hole = applyAdvance(
+    full,
+    advancePlan(full, ADMIN),
+    {
+      kind: "DEAL",
+      ...dealFrom(ALL_CARDS, 3),
+      handOdds: panels(0, [
+        [40, 1, 24],
+        [30, 1, 32],
+        [29, 1, 33],
+      ]),
+    },
+    T0,
+  );
+  t.is(hole.deck.length, 46);
+});
+
+test("emptyTable: STATUS_START, game 1, nothing held; bad parameters are refused", (t) => {
+  const s = emptyTable(12, T0);
+  t.like(s, { tableId: 12, version: 1, gameId: "T12-1", gameState: "STATUS_START", hands: null, finishedGame: null });
+  t.deepEqual(s.totals, { creditedCents: 0, deliveredCents: 0, houseResultCents: 0 });
+  t.throws(() => emptyTable(0, T0));
+  t.throws(() => emptyTable(1.5, T0));
+  t.throws(() => emptyTable(1, T0, { numberOfHands: 7 }));
+  t.throws(() => emptyTable(1, T0, { numberOfSeats: 0 }));
+  t.throws(() => emptyTable(1, Number.NaN));
+});
