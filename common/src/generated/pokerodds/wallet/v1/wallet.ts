@@ -24,7 +24,7 @@ export const protobufPackage = "pokerodds.wallet.v1";
 export const protobufFileName = "pokerodds/wallet/v1/wallet.proto";
 
 export enum Role {
-  /** ROLE_UNSPECIFIED - The public API shows this as UNSPECIFIED_DUE_TO_ERROR. */
+  /** ROLE_UNSPECIFIED - The public API shows this as UNSPECIFIED_DUE_TO_ERROR. In claims it reads as BASIC_USER. */
   ROLE_UNSPECIFIED = 0,
   ROLE_BASIC_USER = 1,
   ROLE_PAYING_USER = 2,
@@ -75,6 +75,105 @@ export function roleToJSON(object: Role): string {
   }
 }
 
+export enum RefusalReason {
+  /** REFUSAL_REASON_UNSPECIFIED - The movement was applied. */
+  REFUSAL_REASON_UNSPECIFIED = 0,
+  /** REFUSAL_REASON_INSUFFICIENT_FUNDS - A debit or withdrawal larger than the balance. */
+  REFUSAL_REASON_INSUFFICIENT_FUNDS = 1,
+  /** REFUSAL_REASON_BALANCE_LIMIT - A credit or deposit that would take the balance above 1e13 units. */
+  REFUSAL_REASON_BALANCE_LIMIT = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function refusalReasonFromJSON(object: any): RefusalReason {
+  switch (object) {
+    case 0:
+    case "REFUSAL_REASON_UNSPECIFIED":
+      return RefusalReason.REFUSAL_REASON_UNSPECIFIED;
+    case 1:
+    case "REFUSAL_REASON_INSUFFICIENT_FUNDS":
+      return RefusalReason.REFUSAL_REASON_INSUFFICIENT_FUNDS;
+    case 2:
+    case "REFUSAL_REASON_BALANCE_LIMIT":
+      return RefusalReason.REFUSAL_REASON_BALANCE_LIMIT;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return RefusalReason.UNRECOGNIZED;
+  }
+}
+
+export function refusalReasonToJSON(object: RefusalReason): string {
+  switch (object) {
+    case RefusalReason.REFUSAL_REASON_UNSPECIFIED:
+      return "REFUSAL_REASON_UNSPECIFIED";
+    case RefusalReason.REFUSAL_REASON_INSUFFICIENT_FUNDS:
+      return "REFUSAL_REASON_INSUFFICIENT_FUNDS";
+    case RefusalReason.REFUSAL_REASON_BALANCE_LIMIT:
+      return "REFUSAL_REASON_BALANCE_LIMIT";
+    case RefusalReason.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum MovementKind {
+  MOVEMENT_KIND_UNSPECIFIED = 0,
+  MOVEMENT_KIND_WELCOME = 1,
+  MOVEMENT_KIND_DEBIT = 2,
+  MOVEMENT_KIND_CREDIT = 3,
+  MOVEMENT_KIND_DEPOSIT = 4,
+  MOVEMENT_KIND_WITHDRAW = 5,
+  UNRECOGNIZED = -1,
+}
+
+export function movementKindFromJSON(object: any): MovementKind {
+  switch (object) {
+    case 0:
+    case "MOVEMENT_KIND_UNSPECIFIED":
+      return MovementKind.MOVEMENT_KIND_UNSPECIFIED;
+    case 1:
+    case "MOVEMENT_KIND_WELCOME":
+      return MovementKind.MOVEMENT_KIND_WELCOME;
+    case 2:
+    case "MOVEMENT_KIND_DEBIT":
+      return MovementKind.MOVEMENT_KIND_DEBIT;
+    case 3:
+    case "MOVEMENT_KIND_CREDIT":
+      return MovementKind.MOVEMENT_KIND_CREDIT;
+    case 4:
+    case "MOVEMENT_KIND_DEPOSIT":
+      return MovementKind.MOVEMENT_KIND_DEPOSIT;
+    case 5:
+    case "MOVEMENT_KIND_WITHDRAW":
+      return MovementKind.MOVEMENT_KIND_WITHDRAW;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return MovementKind.UNRECOGNIZED;
+  }
+}
+
+export function movementKindToJSON(object: MovementKind): string {
+  switch (object) {
+    case MovementKind.MOVEMENT_KIND_UNSPECIFIED:
+      return "MOVEMENT_KIND_UNSPECIFIED";
+    case MovementKind.MOVEMENT_KIND_WELCOME:
+      return "MOVEMENT_KIND_WELCOME";
+    case MovementKind.MOVEMENT_KIND_DEBIT:
+      return "MOVEMENT_KIND_DEBIT";
+    case MovementKind.MOVEMENT_KIND_CREDIT:
+      return "MOVEMENT_KIND_CREDIT";
+    case MovementKind.MOVEMENT_KIND_DEPOSIT:
+      return "MOVEMENT_KIND_DEPOSIT";
+    case MovementKind.MOVEMENT_KIND_WITHDRAW:
+      return "MOVEMENT_KIND_WITHDRAW";
+    case MovementKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** What the identity provider's token says about the player. */
 export interface Claims {
   playerId: string;
@@ -99,7 +198,34 @@ export interface Profile {
   avatarImageUrl: string;
   role: Role;
   isActive: boolean;
+  /** Once allocated, a personal table stays with its player, whatever the role later. */
   personalTableId?: number | undefined;
+}
+
+/** A player as last seen by GetProfile, for seat names and avatars. */
+export interface Player {
+  playerId: string;
+  username: string;
+  displayName: string;
+  avatarImageUrl: string;
+  role: Role;
+  isActive: boolean;
+}
+
+export interface GetPlayerRequest {
+  playerId: string;
+}
+
+export interface GetPlayerResponse {
+  player?: Player | undefined;
+}
+
+export interface GetPersonalTableOwnerRequest {
+  tableId: number;
+}
+
+export interface GetPersonalTableOwnerResponse {
+  playerId: string;
 }
 
 export interface GetBalanceRequest {
@@ -113,19 +239,36 @@ export interface GetBalanceResponse {
 
 export interface Movement {
   playerId: string;
+  /** Positive; at most 100,000,000,000 (1e9 units). */
   amountCents: number;
+  /**
+   * Chosen by the caller, unique per intended movement, at most 200 characters; keys starting with
+   * "wallet:" are reserved.
+   */
   idempotencyKey: string;
-  /** Why the money moves (e.g. "sit", "topup", "leave", "refund"), recorded in the ledger. */
+  /**
+   * Why the money moves (e.g. "sit", "topup", "leave", "payout", "refund"), recorded in the ledger
+   * and totalled by Audit. Required for Debit and Credit, optional for Deposit and Withdraw.
+   */
   reason: string;
   /** What the movement belongs to (a transfer or game id), recorded in the ledger. */
   reference: string;
 }
 
 export interface MovementResult {
-  /** False only for a debit the balance cannot cover; nothing moved then. */
+  /** False for a refused movement; nothing moved then. */
   applied: boolean;
+  /**
+   * The balance right after this movement (the current balance when refused). A replay returns the
+   * first outcome, so this is the balance as it was then, not necessarily now.
+   */
   accountBalanceCents: number;
+  /** The ledger entry recording this outcome. */
   entryId: string;
+  sequence: number;
+  /** True when the key had already been used by the same request and this is its first outcome. */
+  replayed: boolean;
+  refusalReason: RefusalReason;
 }
 
 export interface DebitRequest {
@@ -164,14 +307,16 @@ export interface ListLedgerRequest {
   playerId: string;
   /** Entries with a sequence number above this one; 0 from the start. */
   afterSequence: number;
+  /** 1 to 1000; 0 means 100. */
   limit: number;
 }
 
 export interface LedgerEntry {
   entryId: string;
   playerId: string;
+  /** 1, 2, 3... per account, without gaps. */
   sequence: number;
-  /** Positive for credits, negative for debits. */
+  /** Positive for credits, negative for debits, 0 for a refused movement. */
   amountCents: number;
   balanceAfterCents: number;
   reason: string;
@@ -179,10 +324,65 @@ export interface LedgerEntry {
   idempotencyKey: string;
   /** ISO 8601. */
   createdAt: string;
+  kind: MovementKind;
+  applied: boolean;
+  /** The amount asked for, positive, whether applied or refused. */
+  requestedCents: number;
+  refusalReason: RefusalReason;
 }
 
 export interface ListLedgerResponse {
   entries: LedgerEntry[];
+  /** Pass as after_sequence for the next page; 0 when this page is the last. */
+  nextAfterSequence: number;
+}
+
+export interface AuditRequest {
+}
+
+/** Money totals over every account, in cents; each is the sum of applied amounts of its kind. */
+export interface AuditTotals {
+  /** Sum of every account's recorded balance (its last entry's balance_after_cents). */
+  balancesCents: number;
+  welcomeCreditsCents: number;
+  depositsCents: number;
+  withdrawalsCents: number;
+  /** Money that left accounts for tables (Debit) and came back (Credit). */
+  debitsCents: number;
+  creditsCents: number;
+}
+
+/** Applied movements of one kind and reason, for reconciliation with the table side. */
+export interface ReasonTotal {
+  kind: MovementKind;
+  reason: string;
+  count: number;
+  /** Sum of the amounts, positive whatever the direction. */
+  amountCents: number;
+}
+
+export interface AuditIssue {
+  playerId: string;
+  /** The entry concerned; 0 for the account as a whole. */
+  sequence: number;
+  problem: string;
+}
+
+export interface AuditResponse {
+  accounts: number;
+  entries: number;
+  refusedEntries: number;
+  totals?: AuditTotals | undefined;
+  reasonTotals: ReasonTotal[];
+  /** balances = welcome credits + deposits + credits - withdrawals - debits. */
+  conserved: boolean;
+  /**
+   * Empty when every ledger is consistent: sequences contiguous from 1, the first entry the welcome
+   * credit, every entry's outcome and balance what its predecessor's balance implies.
+   */
+  issues: AuditIssue[];
+  /** conserved and no issues. */
+  clean: boolean;
 }
 
 function createBaseClaims(): Claims {
@@ -662,6 +862,459 @@ export const Profile: MessageFns<Profile> = {
   },
 };
 
+function createBasePlayer(): Player {
+  return { playerId: "", username: "", displayName: "", avatarImageUrl: "", role: 0, isActive: false };
+}
+
+export const Player: MessageFns<Player> = {
+  encode(message: Player, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.playerId !== "") {
+      writer.uint32(10).string(message.playerId);
+    }
+    if (message.username !== "") {
+      writer.uint32(18).string(message.username);
+    }
+    if (message.displayName !== "") {
+      writer.uint32(26).string(message.displayName);
+    }
+    if (message.avatarImageUrl !== "") {
+      writer.uint32(34).string(message.avatarImageUrl);
+    }
+    if (message.role !== 0) {
+      writer.uint32(40).int32(message.role);
+    }
+    if (message.isActive !== false) {
+      writer.uint32(48).bool(message.isActive);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Player {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlayer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.displayName = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.avatarImageUrl = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.role = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.isActive = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Player {
+    return {
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      displayName: isSet(object.displayName)
+        ? globalThis.String(object.displayName)
+        : isSet(object.display_name)
+        ? globalThis.String(object.display_name)
+        : "",
+      avatarImageUrl: isSet(object.avatarImageUrl)
+        ? globalThis.String(object.avatarImageUrl)
+        : isSet(object.avatar_image_url)
+        ? globalThis.String(object.avatar_image_url)
+        : "",
+      role: isSet(object.role) ? roleFromJSON(object.role) : 0,
+      isActive: isSet(object.isActive)
+        ? globalThis.Boolean(object.isActive)
+        : isSet(object.is_active)
+        ? globalThis.Boolean(object.is_active)
+        : false,
+    };
+  },
+
+  toJSON(message: Player): unknown {
+    const obj: any = {};
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.displayName !== "") {
+      obj.displayName = message.displayName;
+    }
+    if (message.avatarImageUrl !== "") {
+      obj.avatarImageUrl = message.avatarImageUrl;
+    }
+    if (message.role !== 0) {
+      obj.role = roleToJSON(message.role);
+    }
+    if (message.isActive !== false) {
+      obj.isActive = message.isActive;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<Player>): Player {
+    return Player.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Player>): Player {
+    const message = createBasePlayer();
+    message.playerId = object.playerId ?? "";
+    message.username = object.username ?? "";
+    message.displayName = object.displayName ?? "";
+    message.avatarImageUrl = object.avatarImageUrl ?? "";
+    message.role = object.role ?? 0;
+    message.isActive = object.isActive ?? false;
+    return message;
+  },
+};
+
+function createBaseGetPlayerRequest(): GetPlayerRequest {
+  return { playerId: "" };
+}
+
+export const GetPlayerRequest: MessageFns<GetPlayerRequest> = {
+  encode(message: GetPlayerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.playerId !== "") {
+      writer.uint32(10).string(message.playerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPlayerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPlayerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPlayerRequest {
+    return {
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPlayerRequest): unknown {
+    const obj: any = {};
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPlayerRequest>): GetPlayerRequest {
+    return GetPlayerRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPlayerRequest>): GetPlayerRequest {
+    const message = createBaseGetPlayerRequest();
+    message.playerId = object.playerId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPlayerResponse(): GetPlayerResponse {
+  return { player: undefined };
+}
+
+export const GetPlayerResponse: MessageFns<GetPlayerResponse> = {
+  encode(message: GetPlayerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.player !== undefined) {
+      Player.encode(message.player, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPlayerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPlayerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.player = Player.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPlayerResponse {
+    return { player: isSet(object.player) ? Player.fromJSON(object.player) : undefined };
+  },
+
+  toJSON(message: GetPlayerResponse): unknown {
+    const obj: any = {};
+    if (message.player !== undefined) {
+      obj.player = Player.toJSON(message.player);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPlayerResponse>): GetPlayerResponse {
+    return GetPlayerResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPlayerResponse>): GetPlayerResponse {
+    const message = createBaseGetPlayerResponse();
+    message.player = (object.player !== undefined && object.player !== null)
+      ? Player.fromPartial(object.player)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetPersonalTableOwnerRequest(): GetPersonalTableOwnerRequest {
+  return { tableId: 0 };
+}
+
+export const GetPersonalTableOwnerRequest: MessageFns<GetPersonalTableOwnerRequest> = {
+  encode(message: GetPersonalTableOwnerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tableId !== 0) {
+      writer.uint32(8).int32(message.tableId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPersonalTableOwnerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPersonalTableOwnerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPersonalTableOwnerRequest {
+    return {
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetPersonalTableOwnerRequest): unknown {
+    const obj: any = {};
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPersonalTableOwnerRequest>): GetPersonalTableOwnerRequest {
+    return GetPersonalTableOwnerRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPersonalTableOwnerRequest>): GetPersonalTableOwnerRequest {
+    const message = createBaseGetPersonalTableOwnerRequest();
+    message.tableId = object.tableId ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetPersonalTableOwnerResponse(): GetPersonalTableOwnerResponse {
+  return { playerId: "" };
+}
+
+export const GetPersonalTableOwnerResponse: MessageFns<GetPersonalTableOwnerResponse> = {
+  encode(message: GetPersonalTableOwnerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.playerId !== "") {
+      writer.uint32(10).string(message.playerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPersonalTableOwnerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPersonalTableOwnerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPersonalTableOwnerResponse {
+    return {
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPersonalTableOwnerResponse): unknown {
+    const obj: any = {};
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPersonalTableOwnerResponse>): GetPersonalTableOwnerResponse {
+    return GetPersonalTableOwnerResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPersonalTableOwnerResponse>): GetPersonalTableOwnerResponse {
+    const message = createBaseGetPersonalTableOwnerResponse();
+    message.playerId = object.playerId ?? "";
+    return message;
+  },
+};
+
 function createBaseGetBalanceRequest(): GetBalanceRequest {
   return { playerId: "" };
 }
@@ -974,7 +1627,7 @@ export const Movement: MessageFns<Movement> = {
 };
 
 function createBaseMovementResult(): MovementResult {
-  return { applied: false, accountBalanceCents: 0, entryId: "" };
+  return { applied: false, accountBalanceCents: 0, entryId: "", sequence: 0, replayed: false, refusalReason: 0 };
 }
 
 export const MovementResult: MessageFns<MovementResult> = {
@@ -987,6 +1640,15 @@ export const MovementResult: MessageFns<MovementResult> = {
     }
     if (message.entryId !== "") {
       writer.uint32(26).string(message.entryId);
+    }
+    if (message.sequence !== 0) {
+      writer.uint32(32).int64(message.sequence);
+    }
+    if (message.replayed !== false) {
+      writer.uint32(40).bool(message.replayed);
+    }
+    if (message.refusalReason !== 0) {
+      writer.uint32(48).int32(message.refusalReason);
     }
     return writer;
   },
@@ -1028,6 +1690,30 @@ export const MovementResult: MessageFns<MovementResult> = {
             message.entryId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sequence = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.replayed = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.refusalReason = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1053,6 +1739,13 @@ export const MovementResult: MessageFns<MovementResult> = {
         : isSet(object.entry_id)
         ? globalThis.String(object.entry_id)
         : "",
+      sequence: isSet(object.sequence) ? globalThis.Number(object.sequence) : 0,
+      replayed: isSet(object.replayed) ? globalThis.Boolean(object.replayed) : false,
+      refusalReason: isSet(object.refusalReason)
+        ? refusalReasonFromJSON(object.refusalReason)
+        : isSet(object.refusal_reason)
+        ? refusalReasonFromJSON(object.refusal_reason)
+        : 0,
     };
   },
 
@@ -1067,6 +1760,15 @@ export const MovementResult: MessageFns<MovementResult> = {
     if (message.entryId !== "") {
       obj.entryId = message.entryId;
     }
+    if (message.sequence !== 0) {
+      obj.sequence = Math.round(message.sequence);
+    }
+    if (message.replayed !== false) {
+      obj.replayed = message.replayed;
+    }
+    if (message.refusalReason !== 0) {
+      obj.refusalReason = refusalReasonToJSON(message.refusalReason);
+    }
     return obj;
   },
 
@@ -1078,6 +1780,9 @@ export const MovementResult: MessageFns<MovementResult> = {
     message.applied = object.applied ?? false;
     message.accountBalanceCents = object.accountBalanceCents ?? 0;
     message.entryId = object.entryId ?? "";
+    message.sequence = object.sequence ?? 0;
+    message.replayed = object.replayed ?? false;
+    message.refusalReason = object.refusalReason ?? 0;
     return message;
   },
 };
@@ -1754,6 +2459,10 @@ function createBaseLedgerEntry(): LedgerEntry {
     reference: "",
     idempotencyKey: "",
     createdAt: "",
+    kind: 0,
+    applied: false,
+    requestedCents: 0,
+    refusalReason: 0,
   };
 }
 
@@ -1785,6 +2494,18 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
     }
     if (message.createdAt !== "") {
       writer.uint32(74).string(message.createdAt);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(80).int32(message.kind);
+    }
+    if (message.applied !== false) {
+      writer.uint32(88).bool(message.applied);
+    }
+    if (message.requestedCents !== 0) {
+      writer.uint32(96).int64(message.requestedCents);
+    }
+    if (message.refusalReason !== 0) {
+      writer.uint32(104).int32(message.refusalReason);
     }
     return writer;
   },
@@ -1874,6 +2595,38 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.createdAt = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.applied = reader.bool();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.requestedCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.refusalReason = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1921,6 +2674,18 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         : isSet(object.created_at)
         ? globalThis.String(object.created_at)
         : "",
+      kind: isSet(object.kind) ? movementKindFromJSON(object.kind) : 0,
+      applied: isSet(object.applied) ? globalThis.Boolean(object.applied) : false,
+      requestedCents: isSet(object.requestedCents)
+        ? globalThis.Number(object.requestedCents)
+        : isSet(object.requested_cents)
+        ? globalThis.Number(object.requested_cents)
+        : 0,
+      refusalReason: isSet(object.refusalReason)
+        ? refusalReasonFromJSON(object.refusalReason)
+        : isSet(object.refusal_reason)
+        ? refusalReasonFromJSON(object.refusal_reason)
+        : 0,
     };
   },
 
@@ -1953,6 +2718,18 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
     if (message.createdAt !== "") {
       obj.createdAt = message.createdAt;
     }
+    if (message.kind !== 0) {
+      obj.kind = movementKindToJSON(message.kind);
+    }
+    if (message.applied !== false) {
+      obj.applied = message.applied;
+    }
+    if (message.requestedCents !== 0) {
+      obj.requestedCents = Math.round(message.requestedCents);
+    }
+    if (message.refusalReason !== 0) {
+      obj.refusalReason = refusalReasonToJSON(message.refusalReason);
+    }
     return obj;
   },
 
@@ -1970,18 +2747,25 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
     message.reference = object.reference ?? "";
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.createdAt = object.createdAt ?? "";
+    message.kind = object.kind ?? 0;
+    message.applied = object.applied ?? false;
+    message.requestedCents = object.requestedCents ?? 0;
+    message.refusalReason = object.refusalReason ?? 0;
     return message;
   },
 };
 
 function createBaseListLedgerResponse(): ListLedgerResponse {
-  return { entries: [] };
+  return { entries: [], nextAfterSequence: 0 };
 }
 
 export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
   encode(message: ListLedgerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.entries) {
       LedgerEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextAfterSequence !== 0) {
+      writer.uint32(16).int64(message.nextAfterSequence);
     }
     return writer;
   },
@@ -2007,6 +2791,14 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
             message.entries.push(LedgerEntry.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.nextAfterSequence = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2022,6 +2814,11 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
   fromJSON(object: any): ListLedgerResponse {
     return {
       entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => LedgerEntry.fromJSON(e)) : [],
+      nextAfterSequence: isSet(object.nextAfterSequence)
+        ? globalThis.Number(object.nextAfterSequence)
+        : isSet(object.next_after_sequence)
+        ? globalThis.Number(object.next_after_sequence)
+        : 0,
     };
   },
 
@@ -2029,6 +2826,9 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
     const obj: any = {};
     if (message.entries?.length) {
       obj.entries = message.entries.map((e) => LedgerEntry.toJSON(e));
+    }
+    if (message.nextAfterSequence !== 0) {
+      obj.nextAfterSequence = Math.round(message.nextAfterSequence);
     }
     return obj;
   },
@@ -2039,17 +2839,683 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
   fromPartial(object: DeepPartial<ListLedgerResponse>): ListLedgerResponse {
     const message = createBaseListLedgerResponse();
     message.entries = object.entries?.map((e) => LedgerEntry.fromPartial(e)) || [];
+    message.nextAfterSequence = object.nextAfterSequence ?? 0;
+    return message;
+  },
+};
+
+function createBaseAuditRequest(): AuditRequest {
+  return {};
+}
+
+export const AuditRequest: MessageFns<AuditRequest> = {
+  encode(_: AuditRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): AuditRequest {
+    return {};
+  },
+
+  toJSON(_: AuditRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create(base?: DeepPartial<AuditRequest>): AuditRequest {
+    return AuditRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<AuditRequest>): AuditRequest {
+    const message = createBaseAuditRequest();
+    return message;
+  },
+};
+
+function createBaseAuditTotals(): AuditTotals {
+  return {
+    balancesCents: 0,
+    welcomeCreditsCents: 0,
+    depositsCents: 0,
+    withdrawalsCents: 0,
+    debitsCents: 0,
+    creditsCents: 0,
+  };
+}
+
+export const AuditTotals: MessageFns<AuditTotals> = {
+  encode(message: AuditTotals, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.balancesCents !== 0) {
+      writer.uint32(8).int64(message.balancesCents);
+    }
+    if (message.welcomeCreditsCents !== 0) {
+      writer.uint32(16).int64(message.welcomeCreditsCents);
+    }
+    if (message.depositsCents !== 0) {
+      writer.uint32(24).int64(message.depositsCents);
+    }
+    if (message.withdrawalsCents !== 0) {
+      writer.uint32(32).int64(message.withdrawalsCents);
+    }
+    if (message.debitsCents !== 0) {
+      writer.uint32(40).int64(message.debitsCents);
+    }
+    if (message.creditsCents !== 0) {
+      writer.uint32(48).int64(message.creditsCents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditTotals {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditTotals();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.balancesCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.welcomeCreditsCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.depositsCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.withdrawalsCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.debitsCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.creditsCents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditTotals {
+    return {
+      balancesCents: isSet(object.balancesCents)
+        ? globalThis.Number(object.balancesCents)
+        : isSet(object.balances_cents)
+        ? globalThis.Number(object.balances_cents)
+        : 0,
+      welcomeCreditsCents: isSet(object.welcomeCreditsCents)
+        ? globalThis.Number(object.welcomeCreditsCents)
+        : isSet(object.welcome_credits_cents)
+        ? globalThis.Number(object.welcome_credits_cents)
+        : 0,
+      depositsCents: isSet(object.depositsCents)
+        ? globalThis.Number(object.depositsCents)
+        : isSet(object.deposits_cents)
+        ? globalThis.Number(object.deposits_cents)
+        : 0,
+      withdrawalsCents: isSet(object.withdrawalsCents)
+        ? globalThis.Number(object.withdrawalsCents)
+        : isSet(object.withdrawals_cents)
+        ? globalThis.Number(object.withdrawals_cents)
+        : 0,
+      debitsCents: isSet(object.debitsCents)
+        ? globalThis.Number(object.debitsCents)
+        : isSet(object.debits_cents)
+        ? globalThis.Number(object.debits_cents)
+        : 0,
+      creditsCents: isSet(object.creditsCents)
+        ? globalThis.Number(object.creditsCents)
+        : isSet(object.credits_cents)
+        ? globalThis.Number(object.credits_cents)
+        : 0,
+    };
+  },
+
+  toJSON(message: AuditTotals): unknown {
+    const obj: any = {};
+    if (message.balancesCents !== 0) {
+      obj.balancesCents = Math.round(message.balancesCents);
+    }
+    if (message.welcomeCreditsCents !== 0) {
+      obj.welcomeCreditsCents = Math.round(message.welcomeCreditsCents);
+    }
+    if (message.depositsCents !== 0) {
+      obj.depositsCents = Math.round(message.depositsCents);
+    }
+    if (message.withdrawalsCents !== 0) {
+      obj.withdrawalsCents = Math.round(message.withdrawalsCents);
+    }
+    if (message.debitsCents !== 0) {
+      obj.debitsCents = Math.round(message.debitsCents);
+    }
+    if (message.creditsCents !== 0) {
+      obj.creditsCents = Math.round(message.creditsCents);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AuditTotals>): AuditTotals {
+    return AuditTotals.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditTotals>): AuditTotals {
+    const message = createBaseAuditTotals();
+    message.balancesCents = object.balancesCents ?? 0;
+    message.welcomeCreditsCents = object.welcomeCreditsCents ?? 0;
+    message.depositsCents = object.depositsCents ?? 0;
+    message.withdrawalsCents = object.withdrawalsCents ?? 0;
+    message.debitsCents = object.debitsCents ?? 0;
+    message.creditsCents = object.creditsCents ?? 0;
+    return message;
+  },
+};
+
+function createBaseReasonTotal(): ReasonTotal {
+  return { kind: 0, reason: "", count: 0, amountCents: 0 };
+}
+
+export const ReasonTotal: MessageFns<ReasonTotal> = {
+  encode(message: ReasonTotal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.kind !== 0) {
+      writer.uint32(8).int32(message.kind);
+    }
+    if (message.reason !== "") {
+      writer.uint32(18).string(message.reason);
+    }
+    if (message.count !== 0) {
+      writer.uint32(24).int64(message.count);
+    }
+    if (message.amountCents !== 0) {
+      writer.uint32(32).int64(message.amountCents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReasonTotal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReasonTotal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.count = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.amountCents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReasonTotal {
+    return {
+      kind: isSet(object.kind) ? movementKindFromJSON(object.kind) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      amountCents: isSet(object.amountCents)
+        ? globalThis.Number(object.amountCents)
+        : isSet(object.amount_cents)
+        ? globalThis.Number(object.amount_cents)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReasonTotal): unknown {
+    const obj: any = {};
+    if (message.kind !== 0) {
+      obj.kind = movementKindToJSON(message.kind);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.amountCents !== 0) {
+      obj.amountCents = Math.round(message.amountCents);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ReasonTotal>): ReasonTotal {
+    return ReasonTotal.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReasonTotal>): ReasonTotal {
+    const message = createBaseReasonTotal();
+    message.kind = object.kind ?? 0;
+    message.reason = object.reason ?? "";
+    message.count = object.count ?? 0;
+    message.amountCents = object.amountCents ?? 0;
+    return message;
+  },
+};
+
+function createBaseAuditIssue(): AuditIssue {
+  return { playerId: "", sequence: 0, problem: "" };
+}
+
+export const AuditIssue: MessageFns<AuditIssue> = {
+  encode(message: AuditIssue, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.playerId !== "") {
+      writer.uint32(10).string(message.playerId);
+    }
+    if (message.sequence !== 0) {
+      writer.uint32(16).int64(message.sequence);
+    }
+    if (message.problem !== "") {
+      writer.uint32(26).string(message.problem);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditIssue {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditIssue();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.sequence = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.problem = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditIssue {
+    return {
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+      sequence: isSet(object.sequence) ? globalThis.Number(object.sequence) : 0,
+      problem: isSet(object.problem) ? globalThis.String(object.problem) : "",
+    };
+  },
+
+  toJSON(message: AuditIssue): unknown {
+    const obj: any = {};
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    if (message.sequence !== 0) {
+      obj.sequence = Math.round(message.sequence);
+    }
+    if (message.problem !== "") {
+      obj.problem = message.problem;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AuditIssue>): AuditIssue {
+    return AuditIssue.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditIssue>): AuditIssue {
+    const message = createBaseAuditIssue();
+    message.playerId = object.playerId ?? "";
+    message.sequence = object.sequence ?? 0;
+    message.problem = object.problem ?? "";
+    return message;
+  },
+};
+
+function createBaseAuditResponse(): AuditResponse {
+  return {
+    accounts: 0,
+    entries: 0,
+    refusedEntries: 0,
+    totals: undefined,
+    reasonTotals: [],
+    conserved: false,
+    issues: [],
+    clean: false,
+  };
+}
+
+export const AuditResponse: MessageFns<AuditResponse> = {
+  encode(message: AuditResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accounts !== 0) {
+      writer.uint32(8).int32(message.accounts);
+    }
+    if (message.entries !== 0) {
+      writer.uint32(16).int64(message.entries);
+    }
+    if (message.refusedEntries !== 0) {
+      writer.uint32(24).int64(message.refusedEntries);
+    }
+    if (message.totals !== undefined) {
+      AuditTotals.encode(message.totals, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.reasonTotals) {
+      ReasonTotal.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.conserved !== false) {
+      writer.uint32(48).bool(message.conserved);
+    }
+    for (const v of message.issues) {
+      AuditIssue.encode(v!, writer.uint32(58).fork()).join();
+    }
+    if (message.clean !== false) {
+      writer.uint32(64).bool(message.clean);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accounts = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.entries = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.refusedEntries = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.totals = AuditTotals.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reasonTotals.push(ReasonTotal.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.conserved = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.issues.push(AuditIssue.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.clean = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditResponse {
+    return {
+      accounts: isSet(object.accounts) ? globalThis.Number(object.accounts) : 0,
+      entries: isSet(object.entries) ? globalThis.Number(object.entries) : 0,
+      refusedEntries: isSet(object.refusedEntries)
+        ? globalThis.Number(object.refusedEntries)
+        : isSet(object.refused_entries)
+        ? globalThis.Number(object.refused_entries)
+        : 0,
+      totals: isSet(object.totals) ? AuditTotals.fromJSON(object.totals) : undefined,
+      reasonTotals: globalThis.Array.isArray(object?.reasonTotals)
+        ? object.reasonTotals.map((e: any) => ReasonTotal.fromJSON(e))
+        : globalThis.Array.isArray(object?.reason_totals)
+        ? object.reason_totals.map((e: any) => ReasonTotal.fromJSON(e))
+        : [],
+      conserved: isSet(object.conserved) ? globalThis.Boolean(object.conserved) : false,
+      issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => AuditIssue.fromJSON(e)) : [],
+      clean: isSet(object.clean) ? globalThis.Boolean(object.clean) : false,
+    };
+  },
+
+  toJSON(message: AuditResponse): unknown {
+    const obj: any = {};
+    if (message.accounts !== 0) {
+      obj.accounts = Math.round(message.accounts);
+    }
+    if (message.entries !== 0) {
+      obj.entries = Math.round(message.entries);
+    }
+    if (message.refusedEntries !== 0) {
+      obj.refusedEntries = Math.round(message.refusedEntries);
+    }
+    if (message.totals !== undefined) {
+      obj.totals = AuditTotals.toJSON(message.totals);
+    }
+    if (message.reasonTotals?.length) {
+      obj.reasonTotals = message.reasonTotals.map((e) => ReasonTotal.toJSON(e));
+    }
+    if (message.conserved !== false) {
+      obj.conserved = message.conserved;
+    }
+    if (message.issues?.length) {
+      obj.issues = message.issues.map((e) => AuditIssue.toJSON(e));
+    }
+    if (message.clean !== false) {
+      obj.clean = message.clean;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AuditResponse>): AuditResponse {
+    return AuditResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditResponse>): AuditResponse {
+    const message = createBaseAuditResponse();
+    message.accounts = object.accounts ?? 0;
+    message.entries = object.entries ?? 0;
+    message.refusedEntries = object.refusedEntries ?? 0;
+    message.totals = (object.totals !== undefined && object.totals !== null)
+      ? AuditTotals.fromPartial(object.totals)
+      : undefined;
+    message.reasonTotals = object.reasonTotals?.map((e) => ReasonTotal.fromPartial(e)) || [];
+    message.conserved = object.conserved ?? false;
+    message.issues = object.issues?.map((e) => AuditIssue.fromPartial(e)) || [];
+    message.clean = object.clean ?? false;
     return message;
   },
 };
 
 /**
  * Money is always int64 minor units (cents). ts-proto maps int64 to number, which is exact up to
- * 2^53 cents; every amount is validated far below that (1e9 units = 1e11 cents).
+ * 2^53 cents; every amount is validated far below that (1e9 units = 1e11 cents per movement, 1e13
+ * units per balance).
+ *
+ * The ledger is the only source of truth for a balance: one insert-only entry per movement (and per
+ * refused movement), each carrying the balance after it. No balance is ever updated in place.
  */
 export type WalletServiceService = typeof WalletServiceService;
 export const WalletServiceService = {
-  /** Reads a profile, creating the player, the account and the welcome credit on first read. */
+  /**
+   * Reads a profile, creating the player, the account and the welcome credit on first read, and the
+   * personal table of a PAYING_USER or ADMIN. Name, username and role follow the latest claims.
+   */
   getProfile: {
     path: "/pokerodds.wallet.v1.WalletService/GetProfile" as const,
     requestStream: false as const,
@@ -2058,6 +3524,28 @@ export const WalletServiceService = {
     requestDeserialize: (value: Buffer): GetProfileRequest => GetProfileRequest.decode(value),
     responseSerialize: (value: GetProfileResponse): Buffer => Buffer.from(GetProfileResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetProfileResponse => GetProfileResponse.decode(value),
+  },
+  /** Reads a player created by GetProfile; NOT_FOUND otherwise (never creates one). */
+  getPlayer: {
+    path: "/pokerodds.wallet.v1.WalletService/GetPlayer" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPlayerRequest): Buffer => Buffer.from(GetPlayerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPlayerRequest => GetPlayerRequest.decode(value),
+    responseSerialize: (value: GetPlayerResponse): Buffer => Buffer.from(GetPlayerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPlayerResponse => GetPlayerResponse.decode(value),
+  },
+  /** The owner of a personal table (id 1001 and up); NOT_FOUND when no player has that table. */
+  getPersonalTableOwner: {
+    path: "/pokerodds.wallet.v1.WalletService/GetPersonalTableOwner" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPersonalTableOwnerRequest): Buffer =>
+      Buffer.from(GetPersonalTableOwnerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPersonalTableOwnerRequest => GetPersonalTableOwnerRequest.decode(value),
+    responseSerialize: (value: GetPersonalTableOwnerResponse): Buffer =>
+      Buffer.from(GetPersonalTableOwnerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPersonalTableOwnerResponse => GetPersonalTableOwnerResponse.decode(value),
   },
   getBalance: {
     path: "/pokerodds.wallet.v1.WalletService/GetBalance" as const,
@@ -2068,7 +3556,11 @@ export const WalletServiceService = {
     responseSerialize: (value: GetBalanceResponse): Buffer => Buffer.from(GetBalanceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetBalanceResponse => GetBalanceResponse.decode(value),
   },
-  /** Idempotent by idempotency_key: a replay returns the first outcome and moves nothing. */
+  /**
+   * Idempotent by idempotency_key: a replay returns the first outcome (applied or refused) and moves
+   * nothing; the same key with a different request is ALREADY_EXISTS. An unknown player is NOT_FOUND.
+   * A debit the balance cannot cover is refused: applied = false, nothing moves.
+   */
   debit: {
     path: "/pokerodds.wallet.v1.WalletService/Debit" as const,
     requestStream: false as const,
@@ -2087,7 +3579,10 @@ export const WalletServiceService = {
     responseSerialize: (value: CreditResponse): Buffer => Buffer.from(CreditResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreditResponse => CreditResponse.decode(value),
   },
-  /** Operator movements (ADMIN only at the gateway); idempotent by key as well. */
+  /**
+   * Operator movements (ADMIN only, enforced by the gateway); idempotent by key like Debit and
+   * Credit. A withdrawal the balance cannot cover is refused like a debit.
+   */
   deposit: {
     path: "/pokerodds.wallet.v1.WalletService/Deposit" as const,
     requestStream: false as const,
@@ -2106,6 +3601,7 @@ export const WalletServiceService = {
     responseSerialize: (value: WithdrawResponse): Buffer => Buffer.from(WithdrawResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WithdrawResponse => WithdrawResponse.decode(value),
   },
+  /** An account's entries in sequence order, refused movements included, a page at a time. */
   listLedger: {
     path: "/pokerodds.wallet.v1.WalletService/ListLedger" as const,
     requestStream: false as const,
@@ -2115,23 +3611,53 @@ export const WalletServiceService = {
     responseSerialize: (value: ListLedgerResponse): Buffer => Buffer.from(ListLedgerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListLedgerResponse => ListLedgerResponse.decode(value),
   },
+  /** Recomputes every balance from its ledger and checks conservation to the cent. */
+  audit: {
+    path: "/pokerodds.wallet.v1.WalletService/Audit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AuditRequest): Buffer => Buffer.from(AuditRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AuditRequest => AuditRequest.decode(value),
+    responseSerialize: (value: AuditResponse): Buffer => Buffer.from(AuditResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuditResponse => AuditResponse.decode(value),
+  },
 } as const;
 
 export interface WalletServiceServer extends UntypedServiceImplementation {
-  /** Reads a profile, creating the player, the account and the welcome credit on first read. */
+  /**
+   * Reads a profile, creating the player, the account and the welcome credit on first read, and the
+   * personal table of a PAYING_USER or ADMIN. Name, username and role follow the latest claims.
+   */
   getProfile: handleUnaryCall<GetProfileRequest, GetProfileResponse>;
+  /** Reads a player created by GetProfile; NOT_FOUND otherwise (never creates one). */
+  getPlayer: handleUnaryCall<GetPlayerRequest, GetPlayerResponse>;
+  /** The owner of a personal table (id 1001 and up); NOT_FOUND when no player has that table. */
+  getPersonalTableOwner: handleUnaryCall<GetPersonalTableOwnerRequest, GetPersonalTableOwnerResponse>;
   getBalance: handleUnaryCall<GetBalanceRequest, GetBalanceResponse>;
-  /** Idempotent by idempotency_key: a replay returns the first outcome and moves nothing. */
+  /**
+   * Idempotent by idempotency_key: a replay returns the first outcome (applied or refused) and moves
+   * nothing; the same key with a different request is ALREADY_EXISTS. An unknown player is NOT_FOUND.
+   * A debit the balance cannot cover is refused: applied = false, nothing moves.
+   */
   debit: handleUnaryCall<DebitRequest, DebitResponse>;
   credit: handleUnaryCall<CreditRequest, CreditResponse>;
-  /** Operator movements (ADMIN only at the gateway); idempotent by key as well. */
+  /**
+   * Operator movements (ADMIN only, enforced by the gateway); idempotent by key like Debit and
+   * Credit. A withdrawal the balance cannot cover is refused like a debit.
+   */
   deposit: handleUnaryCall<DepositRequest, DepositResponse>;
   withdraw: handleUnaryCall<WithdrawRequest, WithdrawResponse>;
+  /** An account's entries in sequence order, refused movements included, a page at a time. */
   listLedger: handleUnaryCall<ListLedgerRequest, ListLedgerResponse>;
+  /** Recomputes every balance from its ledger and checks conservation to the cent. */
+  audit: handleUnaryCall<AuditRequest, AuditResponse>;
 }
 
 export interface WalletServiceClient extends Client {
-  /** Reads a profile, creating the player, the account and the welcome credit on first read. */
+  /**
+   * Reads a profile, creating the player, the account and the welcome credit on first read, and the
+   * personal table of a PAYING_USER or ADMIN. Name, username and role follow the latest claims.
+   */
   getProfile(
     request: GetProfileRequest,
     callback: (error: ServiceError | null, response: GetProfileResponse) => void,
@@ -2147,6 +3673,38 @@ export interface WalletServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetProfileResponse) => void,
   ): ClientUnaryCall;
+  /** Reads a player created by GetProfile; NOT_FOUND otherwise (never creates one). */
+  getPlayer(
+    request: GetPlayerRequest,
+    callback: (error: ServiceError | null, response: GetPlayerResponse) => void,
+  ): ClientUnaryCall;
+  getPlayer(
+    request: GetPlayerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPlayerResponse) => void,
+  ): ClientUnaryCall;
+  getPlayer(
+    request: GetPlayerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPlayerResponse) => void,
+  ): ClientUnaryCall;
+  /** The owner of a personal table (id 1001 and up); NOT_FOUND when no player has that table. */
+  getPersonalTableOwner(
+    request: GetPersonalTableOwnerRequest,
+    callback: (error: ServiceError | null, response: GetPersonalTableOwnerResponse) => void,
+  ): ClientUnaryCall;
+  getPersonalTableOwner(
+    request: GetPersonalTableOwnerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPersonalTableOwnerResponse) => void,
+  ): ClientUnaryCall;
+  getPersonalTableOwner(
+    request: GetPersonalTableOwnerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPersonalTableOwnerResponse) => void,
+  ): ClientUnaryCall;
   getBalance(
     request: GetBalanceRequest,
     callback: (error: ServiceError | null, response: GetBalanceResponse) => void,
@@ -2162,7 +3720,11 @@ export interface WalletServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetBalanceResponse) => void,
   ): ClientUnaryCall;
-  /** Idempotent by idempotency_key: a replay returns the first outcome and moves nothing. */
+  /**
+   * Idempotent by idempotency_key: a replay returns the first outcome (applied or refused) and moves
+   * nothing; the same key with a different request is ALREADY_EXISTS. An unknown player is NOT_FOUND.
+   * A debit the balance cannot cover is refused: applied = false, nothing moves.
+   */
   debit(
     request: DebitRequest,
     callback: (error: ServiceError | null, response: DebitResponse) => void,
@@ -2193,7 +3755,10 @@ export interface WalletServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreditResponse) => void,
   ): ClientUnaryCall;
-  /** Operator movements (ADMIN only at the gateway); idempotent by key as well. */
+  /**
+   * Operator movements (ADMIN only, enforced by the gateway); idempotent by key like Debit and
+   * Credit. A withdrawal the balance cannot cover is refused like a debit.
+   */
   deposit(
     request: DepositRequest,
     callback: (error: ServiceError | null, response: DepositResponse) => void,
@@ -2224,6 +3789,7 @@ export interface WalletServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WithdrawResponse) => void,
   ): ClientUnaryCall;
+  /** An account's entries in sequence order, refused movements included, a page at a time. */
   listLedger(
     request: ListLedgerRequest,
     callback: (error: ServiceError | null, response: ListLedgerResponse) => void,
@@ -2238,6 +3804,22 @@ export interface WalletServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListLedgerResponse) => void,
+  ): ClientUnaryCall;
+  /** Recomputes every balance from its ledger and checks conservation to the cent. */
+  audit(
+    request: AuditRequest,
+    callback: (error: ServiceError | null, response: AuditResponse) => void,
+  ): ClientUnaryCall;
+  audit(
+    request: AuditRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuditResponse) => void,
+  ): ClientUnaryCall;
+  audit(
+    request: AuditRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuditResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,163 @@
+// The audit recomputes every account from its ledger alone: each entry's outcome and balance must be
+// exactly what decide() makes of its predecessor's balance, sequences run 1, 2, 3... from the
+// welcome credit, and the recorded balances add up to the money that came in minus what went out.
+import { WELCOME_CREDIT_CENTS } from "./money.js";
+import { decide, type LedgerEntry, type MovementKind } from "./movement.js";
+
+export interface AuditTotals {
+  /** Sum of every account's last recorded balance. */
+  balancesCents: number;
+  welcomeCreditsCents: number;
+  depositsCents: number;
+  withdrawalsCents: number;
+  debitsCents: number;
+  creditsCents: number;
+}
+
+export interface ReasonTotal {
+  kind: MovementKind;
+  reason: string;
+  count: number;
+  /** Positive whatever the direction. */
+  amountCents: number;
+}
+
+export interface AuditIssue {
+  playerId: string;
+  /** 0 for the account as a whole. */
+  sequence: number;
+  problem: string;
+}
+
+export interface AuditReport {
+  accounts: number;
+  entries: number;
+  refusedEntries: number;
+  totals: AuditTotals;
+  reasonTotals: ReasonTotal[];
+  /** balances = welcome credits + deposits + credits - withdrawals - debits */
+  conserved: boolean;
+  issues: AuditIssue[];
+  clean: boolean;
+}
+
+const TOTAL_OF_KIND: Record<MovementKind, Exclude<keyof AuditTotals, "balancesCents">> = {
+  welcome: "welcomeCreditsCents",
+  deposit: "depositsCents",
+  withdraw: "withdrawalsCents",
+  debit: "debitsCents",
+  credit: "creditsCents",
+};
+
+/** Feed it every entry ordered by (playerId, sequence), then ask for the report. */
+export class LedgerAuditor {
+  private readonly totals: AuditTotals = {
+    balancesCents: 0,
+    welcomeCreditsCents: 0,
+    depositsCents: 0,
+    withdrawalsCents: 0,
+    debitsCents: 0,
+    creditsCents: 0,
+  };
+  private readonly reasonTotals = new Map<string, ReasonTotal>();
+  private readonly issues: AuditIssue[] = [];
+  private readonly accountIds = new Set<string>();
+  private entries = 0;
+  private refusedEntries = 0;
+  private previous: LedgerEntry | null = null;
+
+  add(entry: LedgerEntry): void {
+    const previous = this.previous?.playerId === entry.playerId ? this.previous : null;
+    if (!previous) this.openAccount(entry.playerId);
+    this.checkEntry(entry, previous);
+    this.count(entry);
+    this.previous = entry;
+  }
+
+  /** Once, after the last entry. `playerIds`: every player the wallet knows; an account must belong to one of them. */
+  report(playerIds: ReadonlySet<string>): AuditReport {
+    this.closeAccount();
+    for (const playerId of this.accountIds) {
+      if (!playerIds.has(playerId)) this.issue(playerId, 0, "ledger entries for a player that does not exist");
+    }
+    const { balancesCents, welcomeCreditsCents, depositsCents, withdrawalsCents, debitsCents, creditsCents } = this.totals;
+    if (!Object.values(this.totals).every(Number.isSafeInteger)) this.issue("", 0, "totals exceed the exact integer range");
+    const conserved = balancesCents === welcomeCreditsCents + depositsCents + creditsCents - withdrawalsCents - debitsCents;
+    const reasonTotals = [...this.reasonTotals.values()].sort(
+      (a, b) => a.kind.localeCompare(b.kind) || a.reason.localeCompare(b.reason),
+    );
+    return {
+      accounts: this.accountIds.size,
+      entries: this.entries,
+      refusedEntries: this.refusedEntries,
+      totals: { ...this.totals },
+      reasonTotals,
+      conserved,
+      issues: [...this.issues],
+      clean: conserved && this.issues.length === 0,
+    };
+  }
+
+  private openAccount(playerId: string): void {
+    this.closeAccount();
+    if (this.accountIds.has(playerId)) this.issue(playerId, 0, "entries are not ordered by player");
+    this.accountIds.add(playerId);
+  }
+
+  private closeAccount(): void {
+    if (this.previous) this.totals.balancesCents += this.previous.balanceAfterCents;
+    this.previous = null;
+  }
+
+  private checkEntry(entry: LedgerEntry, previous: LedgerEntry | null): void {
+    const expectedSequence = (previous?.sequence ?? 0) + 1;
+    if (entry.sequence !== expectedSequence) {
+      this.issue(entry.playerId, entry.sequence, `sequence ${entry.sequence} where ${expectedSequence} was expected`);
+    }
+    if ((entry.sequence === 1) !== (entry.kind === "welcome")) {
+      this.issue(entry.playerId, entry.sequence, "the welcome credit must be the account's first entry, and only that");
+    }
+    if (entry.kind === "welcome" && entry.requestedCents !== WELCOME_CREDIT_CENTS) {
+      this.issue(entry.playerId, entry.sequence, `welcome credit of ${entry.requestedCents} cents`);
+    }
+    // Every recorded outcome must be the one the rules give from the previous recorded balance.
+    const balanceBefore = previous?.balanceAfterCents ?? 0;
+    const expected = decide(balanceBefore, entry.kind, entry.requestedCents);
+    if (
+      entry.applied !== expected.applied ||
+      entry.refusal !== expected.refusal ||
+      entry.amountCents !== expected.amountCents ||
+      entry.balanceAfterCents !== expected.balanceAfterCents
+    ) {
+      this.issue(
+        entry.playerId,
+        entry.sequence,
+        `recorded ${describe(entry)} after a balance of ${balanceBefore} cents; the rules give ${describe(expected)}`,
+      );
+    }
+  }
+
+  private count(entry: LedgerEntry): void {
+    this.entries++;
+    if (!entry.applied) {
+      this.refusedEntries++;
+      return;
+    }
+    const magnitude = Math.abs(entry.amountCents);
+    this.totals[TOTAL_OF_KIND[entry.kind]] += magnitude;
+    const key = `${entry.kind}\u0000${entry.reason}`;
+    const total = this.reasonTotals.get(key) ?? { kind: entry.kind, reason: entry.reason, count: 0, amountCents: 0 };
+    total.count++;
+    total.amountCents += magnitude;
+    this.reasonTotals.set(key, total);
+  }
+
+  private issue(playerId: string, sequence: number, problem: string): void {
+    this.issues.push({ playerId, sequence, problem });
+  }
+}
+
+function describe(outcome: Pick<LedgerEntry, "applied" | "refusal" | "amountCents" | "balanceAfterCents">): string {
+  const what = outcome.applied ? `${outcome.amountCents} cents applied` : `refused (${outcome.refusal})`;
+  return `${what}, balance ${outcome.balanceAfterCents}`;
+}

@@ -1,0 +1,22 @@
+// Money is integer cents everywhere in the wallet: plain numbers, exact because every value stays
+// far below 2^53 (these limits make that so).
+import { InvalidArgumentError } from "@pokerodds/common";
+
+/** The largest single movement: 1e9 units, decisions.md's largest amount. */
+export const MAX_AMOUNT_CENTS = 100_000_000_000;
+/** The largest balance: 1e13 units, so a balance plus any movement is still an exact number. */
+export const MAX_BALANCE_CENTS = 1_000_000_000_000_000;
+/** What a new player's account starts with: 1,000 units. */
+export const WELCOME_CREDIT_CENTS = 100_000;
+
+/** A movement amount: a whole number of cents, positive, at most MAX_AMOUNT_CENTS. */
+export function isValidAmountCents(value: number): boolean {
+  return Number.isSafeInteger(value) && value > 0 && value <= MAX_AMOUNT_CENTS;
+}
+
+export function requireAmountCents(value: number): number {
+  if (!isValidAmountCents(value)) {
+    throw new InvalidArgumentError(`amount must be a whole number of cents from 1 to ${MAX_AMOUNT_CENTS}`);
+  }
+  return value;
+}

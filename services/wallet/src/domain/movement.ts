@@ -1,0 +1,128 @@
+// The money rules of one movement, without I/O: what a request is, whether it applies to a balance,
+// the ledger entry it becomes, and whether a reused idempotency key carries the same request.
+import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
+import { MAX_BALANCE_CENTS, requireAmountCents, WELCOME_CREDIT_CENTS } from "./money.js";
+import { requirePlayerId } from "./player.js";
+import { requireText } from "./text.js";
+
+export type MovementKind = "welcome" | "debit" | "credit" | "deposit" | "withdraw";
+/** What callers may ask for; the welcome credit is the wallet's own. */
+export type RequestableKind = Exclude<MovementKind, "welcome">;
+export type Refusal = "insufficient_funds" | "balance_limit";
+
+const DIRECTION: Record<MovementKind, 1 | -1> = { welcome: 1, credit: 1, deposit: 1, debit: -1, withdraw: -1 };
+/** Table-side movements must say why, so the audit can total them per reason. */
+const REASON_REQUIRED: Record<RequestableKind, boolean> = { debit: true, credit: true, deposit: false, withdraw: false };
+/** Keys the wallet makes itself (the welcome credit) cannot be taken by a caller first. */
+const RESERVED_KEY_PREFIX = "wallet:";
+
+export interface MovementRequest {
+  kind: MovementKind;
+  playerId: string;
+  amountCents: number;
+  idempotencyKey: string;
+  reason: string;
+  reference: string;
+}
+
+/** One insert-only ledger document: a movement's outcome, applied or refused, and the balance after it. */
+export interface LedgerEntry {
+  entryId: string;
+  playerId: string;
+  /** 1, 2, 3... per account; unique with playerId, which is what serialises writers. */
+  sequence: number;
+  kind: MovementKind;
+  /** The positive amount asked for. */
+  requestedCents: number;
+  applied: boolean;
+  refusal: Refusal | null;
+  /** Signed: positive into the account, negative out of it, 0 when refused. */
+  amountCents: number;
+  balanceAfterCents: number;
+  reason: string;
+  reference: string;
+  idempotencyKey: string;
+  createdAt: Date;
+}
+
+/** The end of an account's ledger; absent before the welcome credit. */
+export type Head = Pick<LedgerEntry, "sequence" | "balanceAfterCents">;
+
+export type Outcome =
+  | { applied: true; refusal: null; amountCents: number; balanceAfterCents: number }
+  | { applied: false; refusal: Refusal; amountCents: 0; balanceAfterCents: number };
+
+export function validateMovementRequest(
+  kind: RequestableKind,
+  fields: Omit<MovementRequest, "kind">,
+): MovementRequest {
+  const idempotencyKey = requireText("idempotency key", fields.idempotencyKey, { required: true, maxLength: 200 });
+  if (idempotencyKey.startsWith(RESERVED_KEY_PREFIX)) {
+    throw new InvalidArgumentError(`idempotency keys starting with "${RESERVED_KEY_PREFIX}" are reserved`);
+  }
+  return {
+    kind,
+    playerId: requirePlayerId(fields.playerId),
+    amountCents: requireAmountCents(fields.amountCents),
+    idempotencyKey,
+    reason: requireText("reason", fields.reason, { required: REASON_REQUIRED[kind], maxLength: 64 }),
+    reference: requireText("reference", fields.reference, { required: false, maxLength: 200 }),
+  };
+}
+
+/** The welcome credit; its fixed key makes concurrent first reads credit it exactly once. */
+export function welcomeRequest(playerId: string): MovementRequest {
+  return {
+    kind: "welcome",
+    playerId,
+    amountCents: WELCOME_CREDIT_CENTS,
+    idempotencyKey: `${RESERVED_KEY_PREFIX}welcome:${playerId}`,
+    reason: "welcome",
+    reference: "",
+  };
+}
+
+/** What a movement does to a balance: money out only if the balance covers it, in only up to the limit. */
+export function decide(balanceCents: number, kind: MovementKind, requestedCents: number): Outcome {
+  const amountCents = DIRECTION[kind] * requestedCents;
+  const balanceAfterCents = balanceCents + amountCents;
+  if (balanceAfterCents < 0) return { applied: false, refusal: "insufficient_funds", amountCents: 0, balanceAfterCents: balanceCents };
+  if (balanceAfterCents > MAX_BALANCE_CENTS) return { applied: false, refusal: "balance_limit", amountCents: 0, balanceAfterCents: balanceCents };
+  return { applied: true, refusal: null, amountCents, balanceAfterCents };
+}
+
+/** The entry that follows `head` for this request, to be inserted at exactly that sequence. */
+export function nextEntry(head: Head | null, request: MovementRequest, entryId: string, createdAt: Date): LedgerEntry {
+  const outcome = decide(head?.balanceAfterCents ?? 0, request.kind, request.amountCents);
+  return {
+    entryId,
+    playerId: request.playerId,
+    sequence: (head?.sequence ?? 0) + 1,
+    kind: request.kind,
+    requestedCents: request.amountCents,
+    ...outcome,
+    reason: request.reason,
+    reference: request.reference,
+    idempotencyKey: request.idempotencyKey,
+    createdAt,
+  };
+}
+
+/** The request's fingerprint is everything it asks for; the key alone says nothing. */
+export function isSameRequest(entry: LedgerEntry, request: MovementRequest): boolean {
+  return (
+    entry.kind === request.kind &&
+    entry.playerId === request.playerId &&
+    entry.requestedCents === request.amountCents &&
+    entry.reason === request.reason &&
+    entry.reference === request.reference
+  );
+}
+
+/** The first outcome for a reused key, provided the request is the same one. */
+export function replay(first: LedgerEntry, request: MovementRequest): LedgerEntry {
+  if (!isSameRequest(first, request)) {
+    throw new IdempotencyMismatchError(`idempotency key ${JSON.stringify(request.idempotencyKey)} was used for a different request`);
+  }
+  return first;
+}

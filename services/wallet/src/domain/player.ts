@@ -1,0 +1,49 @@
+// Who a player is, from the identity provider's claims, and what their role entitles them to.
+import { requireText } from "./text.js";
+
+export type Role = "BASIC_USER" | "PAYING_USER" | "ANON_USER" | "ADMIN";
+
+export interface Claims {
+  playerId: string;
+  username: string;
+  displayName: string;
+  role: Role;
+}
+
+/** A player as stored: the claims last seen, plus what the wallet adds. */
+export interface Player extends Claims {
+  avatarImageUrl: string;
+  isActive: boolean;
+  createdAt: Date;
+}
+
+/** Personal tables are numbered from here up, clear of the public tables 1..TABLE_COUNT. */
+export const FIRST_PERSONAL_TABLE_ID = 1001;
+export const DEFAULT_AVATAR_URL = "/avatars/default.png";
+
+export function requirePlayerId(playerId: string): string {
+  return requireText("player id", playerId, { required: true, maxLength: 128 });
+}
+
+export function validateClaims(claims: Claims): Claims {
+  return {
+    playerId: requirePlayerId(claims.playerId),
+    username: requireText("username", claims.username, { required: false, maxLength: 320 }),
+    displayName: requireText("display name", claims.displayName, { required: false, maxLength: 200 }),
+    role: claims.role,
+  };
+}
+
+/** decisions.md: PAYING_USER and ADMIN players get a personal table on their profile read. */
+export function isEntitledToPersonalTable(role: Role): boolean {
+  return role === "PAYING_USER" || role === "ADMIN";
+}
+
+export function newPlayer(claims: Claims, createdAt: Date): Player {
+  return { ...claims, avatarImageUrl: DEFAULT_AVATAR_URL, isActive: true, createdAt };
+}
+
+/** The table after the highest one allocated so far. */
+export function nextPersonalTableId(highest: number | null): number {
+  return highest === null ? FIRST_PERSONAL_TABLE_ID : highest + 1;
+}

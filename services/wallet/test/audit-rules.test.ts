@@ -1,0 +1,113 @@
+import test from "ava";
+import fc from "fast-check";
+import { LedgerAuditor, type AuditReport } from "../src/domain/audit.js";
+import { WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
+import { nextEntry, welcomeRequest, type LedgerEntry, type MovementKind, type RequestableKind } from "../src/domain/movement.js";
+
+const at = new Date("2026-01-01T00:00:00Z");
+
+const movement = fc.record({
+  kind: fc.constantFrom<RequestableKind>("debit", "credit", "deposit", "withdraw"),
+  amountCents: fc.integer({ min: 1, max: 300_000 }),
+  reason: fc.constantFrom("sit", "leave", "payout", "operator"),
+});
+/** Accounts as the wallet would write them: the welcome credit, then movements applied or refused. */
+const ledgers = fc.array(fc.array(movement, { maxLength: 30 }), { minLength: 1, maxLength: 6 }).map((accounts) =>
+  accounts.map((movements, index) => {
+    const playerId = `p${index}`;
+    const entries = [nextEntry(null, welcomeRequest(playerId), `${playerId}-1`, at)];
+    for (const [n, m] of movements.entries()) {
+      const request = { ...m, playerId, idempotencyKey: `${playerId}-k${n}`, reference: "" };
+      entries.push(nextEntry(entries[entries.length - 1]!, request, `${playerId}-${n + 2}`, at));
+    }
+    return entries;
+  }),
+);
+
+function audit(accounts: LedgerEntry[][], players = new Set(accounts.map((entries) => entries[0]!.playerId))): AuditReport {
+  const auditor = new LedgerAuditor();
+  for (const entry of accounts.flat()) auditor.add(entry);
+  return auditor.report(players);
+}
+
+test("ledgers written by the rules audit clean, and the totals are the sums of their kinds", (t) => {
+  fc.assert(
+    fc.property(ledgers, (accounts) => {
+      const report = audit(accounts);
+      t.deepEqual(report.issues, []);
+      t.true(report.clean && report.conserved);
+      const all = accounts.flat();
+      const sum = (kind: string) => all.filter((e) => e.kind === kind).reduce((s, e) => s + Math.abs(e.amountCents), 0);
+      t.deepEqual(report.totals, {
+        balancesCents: accounts.reduce((s, entries) => s + entries[entries.length - 1]!.balanceAfterCents, 0),
+        welcomeCreditsCents: accounts.length * WELCOME_CREDIT_CENTS,
+        depositsCents: sum("deposit"),
+        withdrawalsCents: sum("withdraw"),
+        debitsCents: sum("debit"),
+        creditsCents: sum("credit"),
+      });
+      t.is(report.accounts, accounts.length);
+      t.is(report.entries, all.length);
+      t.is(report.refusedEntries, all.filter((e) => !e.applied).length);
+      const applied = all.filter((e) => e.applied);
+      t.is(report.reasonTotals.reduce((s, r) => s + r.count, 0), applied.length);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+const OPPOSITE: Record<MovementKind, MovementKind> = {
+  welcome: "debit",
+  debit: "credit",
+  credit: "debit",
+  deposit: "withdraw",
+  withdraw: "deposit",
+};
+type Tamper = (entry: LedgerEntry) => LedgerEntry;
+const tampers: Record<string, Tamper> = {
+  "amount changed": (e) => ({ ...e, amountCents: e.amountCents + 1 }),
+  "balance changed": (e) => ({ ...e, balanceAfterCents: e.balanceAfterCents + 1 }),
+  "amount and balance changed together": (e) => ({ ...e, amountCents: e.amountCents - 100, balanceAfterCents: e.balanceAfterCents - 100 }),
+  "requested amount changed": (e) => ({ ...e, requestedCents: e.requestedCents + 1 }),
+  "outcome flipped": (e) => ({ ...e, applied: !e.applied }),
+  // Relabelling within one direction (a credit as a deposit) moves no money: only the table side's
+  // reconciliation of the per-reason totals can see that.
+  "direction reversed": (e) => ({ ...e, kind: OPPOSITE[e.kind] }),
+  "sequence changed": (e) => ({ ...e, sequence: e.sequence + 5 }),
+};
+
+test("any single tampered entry is reported, naming its account and sequence", (t) => {
+  fc.assert(
+    fc.property(ledgers, fc.nat(), fc.nat(), fc.constantFrom(...Object.keys(tampers)), (accounts, a, e, how) => {
+      const account = accounts[a % accounts.length]!;
+      const index = e % account.length;
+      const original = account[index]!;
+      // A refused request's amount moved no money; changing it may leave it just as refused.
+      fc.pre(how !== "requested amount changed" || original.applied);
+      const tampered = accounts.map((entries) => entries.map((entry) => (entry === original ? tampers[how]!(entry) : entry)));
+      const report = audit(tampered);
+      t.false(report.clean, how);
+      t.true(report.issues.some((issue) => issue.playerId === original.playerId && issue.sequence >= original.sequence), how);
+    }),
+    { numRuns: 1000 },
+  );
+});
+
+test("a missing entry breaks the sequence; entries of an unknown player are reported", (t) => {
+  const entries = [nextEntry(null, welcomeRequest("p"), "1", at)];
+  for (let n = 0; n < 3; n++) {
+    const request = { kind: "credit" as const, playerId: "p", amountCents: 100, idempotencyKey: `k${n}`, reason: "leave", reference: "" };
+    entries.push(nextEntry(entries[n]!, request, `${n + 2}`, at));
+  }
+  const withoutSecond = [entries[0]!, ...entries.slice(2)];
+  t.true(audit([withoutSecond]).issues.some((issue) => issue.sequence === 3 && issue.problem.includes("sequence 3")));
+  const unknown = audit([entries], new Set());
+  t.deepEqual(unknown.issues, [{ playerId: "p", sequence: 0, problem: "ledger entries for a player that does not exist" }]);
+  t.true(audit([entries]).clean);
+});
+
+test("the welcome credit must open the account", (t) => {
+  const credit = { kind: "credit" as const, playerId: "p", amountCents: 100, idempotencyKey: "k", reason: "leave", reference: "" };
+  const report = audit([[nextEntry(null, credit, "1", at)]]);
+  t.true(report.issues.some((issue) => issue.problem.includes("welcome")));
+});

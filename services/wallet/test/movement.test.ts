@@ -1,0 +1,153 @@
+import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
+import test from "ava";
+import fc from "fast-check";
+import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, WELCOME_CREDIT_CENTS, isValidAmountCents } from "../src/domain/money.js";
+import {
+  decide,
+  isSameRequest,
+  nextEntry,
+  replay,
+  validateMovementRequest,
+  welcomeRequest,
+  type MovementKind,
+  type MovementRequest,
+} from "../src/domain/movement.js";
+
+const RUNS = { numRuns: 5000 };
+const balance = fc.integer({ min: 0, max: MAX_BALANCE_CENTS });
+const amount = fc.integer({ min: 1, max: MAX_AMOUNT_CENTS });
+const kind = fc.constantFrom<MovementKind>("welcome", "debit", "credit", "deposit", "withdraw");
+const outgoing = fc.constantFrom<MovementKind>("debit", "withdraw");
+const incoming = fc.constantFrom<MovementKind>("welcome", "credit", "deposit");
+
+const request = (overrides: Partial<MovementRequest> = {}): MovementRequest => ({
+  kind: "debit",
+  playerId: "p1",
+  amountCents: 500,
+  idempotencyKey: "k1",
+  reason: "sit",
+  reference: "table-3",
+  ...overrides,
+});
+
+test("no outcome ever leaves a balance below zero or above the limit, and every cent is accounted for", (t) => {
+  fc.assert(
+    fc.property(balance, kind, amount, (before, k, requested) => {
+      const outcome = decide(before, k, requested);
+      t.true(outcome.balanceAfterCents >= 0 && outcome.balanceAfterCents <= MAX_BALANCE_CENTS);
+      t.is(outcome.balanceAfterCents, before + outcome.amountCents);
+      t.true(Number.isSafeInteger(outcome.balanceAfterCents));
+    }),
+    RUNS,
+  );
+});
+
+test("money goes out exactly when the balance covers it, in full", (t) => {
+  fc.assert(
+    fc.property(balance, outgoing, amount, (before, k, requested) => {
+      const outcome = decide(before, k, requested);
+      if (requested <= before) {
+        t.deepEqual(outcome, { applied: true, refusal: null, amountCents: -requested, balanceAfterCents: before - requested });
+      } else {
+        t.deepEqual(outcome, { applied: false, refusal: "insufficient_funds", amountCents: 0, balanceAfterCents: before });
+      }
+    }),
+    RUNS,
+  );
+});
+
+test("money comes in in full unless the balance would pass its limit", (t) => {
+  fc.assert(
+    fc.property(balance, incoming, amount, (before, k, requested) => {
+      const outcome = decide(before, k, requested);
+      if (before + requested <= MAX_BALANCE_CENTS) t.is(outcome.amountCents, requested);
+      else t.deepEqual(outcome, { applied: false, refusal: "balance_limit", amountCents: 0, balanceAfterCents: before });
+    }),
+    RUNS,
+  );
+});
+
+test("a debit of exactly the balance applies and leaves zero; one cent more is refused", (t) => {
+  t.is(decide(500, "debit", 500).balanceAfterCents, 0);
+  t.false(decide(500, "debit", 501).applied);
+  t.false(decide(0, "withdraw", 1).applied);
+});
+
+test("the next entry follows the head by one sequence and records the request", (t) => {
+  const at = new Date("2026-01-02T03:04:05Z");
+  const entry = nextEntry({ sequence: 7, balanceAfterCents: 1_000 }, request(), "e8", at);
+  t.deepEqual(entry, {
+    entryId: "e8",
+    playerId: "p1",
+    sequence: 8,
+    kind: "debit",
+    requestedCents: 500,
+    applied: true,
+    refusal: null,
+    amountCents: -500,
+    balanceAfterCents: 500,
+    reason: "sit",
+    reference: "table-3",
+    idempotencyKey: "k1",
+    createdAt: at,
+  });
+  const refused = nextEntry({ sequence: 8, balanceAfterCents: 499 }, request(), "e9", at);
+  t.like(refused, { sequence: 9, applied: false, refusal: "insufficient_funds", amountCents: 0, balanceAfterCents: 499 });
+});
+
+test("an account's first entry is its welcome credit at sequence 1", (t) => {
+  const entry = nextEntry(null, welcomeRequest("p1"), "e1", new Date());
+  t.like(entry, { sequence: 1, kind: "welcome", amountCents: WELCOME_CREDIT_CENTS, balanceAfterCents: 100_000 });
+  t.is(entry.idempotencyKey, "wallet:welcome:p1");
+});
+
+test("a replay needs the same request: any difference in kind, player, amount, reason or reference is refused", (t) => {
+  const first = nextEntry({ sequence: 1, balanceAfterCents: 1_000 }, request(), "e2", new Date());
+  t.true(isSameRequest(first, request()));
+  t.is(replay(first, request()), first);
+  for (const changed of [
+    { kind: "withdraw" as const },
+    { playerId: "p2" },
+    { amountCents: 501 },
+    { reason: "topup" },
+    { reference: "table-4" },
+  ]) {
+    t.false(isSameRequest(first, request(changed)), JSON.stringify(changed));
+    t.throws(() => replay(first, request(changed)), { instanceOf: IdempotencyMismatchError });
+  }
+  // The key is what finds the first entry; it is not part of the comparison.
+  t.true(isSameRequest(first, request({ idempotencyKey: "other" })));
+});
+
+test("a refused outcome replays as refused", (t) => {
+  const refused = nextEntry({ sequence: 1, balanceAfterCents: 100 }, request(), "e2", new Date());
+  t.like(replay(refused, request()), { applied: false, balanceAfterCents: 100 });
+});
+
+test("amounts are whole cents from 1 to 1e11", (t) => {
+  for (const valid of [1, 100, MAX_AMOUNT_CENTS]) t.true(isValidAmountCents(valid), String(valid));
+  for (const invalid of [0, -1, -0, 0.5, MAX_AMOUNT_CENTS + 1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+    t.false(isValidAmountCents(invalid), String(invalid));
+  }
+});
+
+test("movement requests are validated: player, amount, key, reason where required, lengths, control characters", (t) => {
+  const fields = { playerId: "p1", amountCents: 100, idempotencyKey: "k", reason: "sit", reference: "" };
+  t.deepEqual(validateMovementRequest("debit", fields), { kind: "debit", ...fields });
+  t.is(validateMovementRequest("deposit", { ...fields, reason: "" }).reason, "");
+  const invalid: [string, Parameters<typeof validateMovementRequest>[0], Partial<typeof fields>][] = [
+    ["empty player", "debit", { playerId: "" }],
+    ["zero amount", "credit", { amountCents: 0 }],
+    ["fractional amount", "credit", { amountCents: 1.5 }],
+    ["too large", "deposit", { amountCents: MAX_AMOUNT_CENTS + 1 }],
+    ["empty key", "debit", { idempotencyKey: "" }],
+    ["reserved key", "credit", { idempotencyKey: "wallet:welcome:p1" }],
+    ["long key", "debit", { idempotencyKey: "k".repeat(201) }],
+    ["debit without reason", "debit", { reason: "" }],
+    ["credit with blank reason", "credit", { reason: "  " }],
+    ["control character", "debit", { reference: "a\nb" }],
+  ];
+  for (const [name, k, change] of invalid) {
+    t.throws(() => validateMovementRequest(k, { ...fields, ...change }), { instanceOf: InvalidArgumentError }, name);
+  }
+});
