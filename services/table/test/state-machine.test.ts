@@ -4,7 +4,7 @@ import { advancePlan, applyAdvance } from "../src/domain/advance.js";
 import { applyBet } from "../src/domain/bets.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
-import type { GameState, TableSnapshot } from "../src/domain/types.js";
+import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
 import {
   ADMIN,
   ALL_CARDS,
@@ -35,6 +35,7 @@ interface Row {
   from: GameState;
   to: GameState;
   kind: "DEAL" | "REVEAL" | "CLEAR";
+  stage: BettingStage;
   reveal: number;
   /** Board cards and undealt cards after the advance. */
   board: number;
@@ -43,12 +44,12 @@ interface Row {
 }
 
 const ROWS: Row[] = [
-  { from: "STATUS_START", to: "STATUS_HOLE", kind: "DEAL", reveal: 0, board: 0, deck: 44, betting: false },
-  { from: "STATUS_SETUP", to: "STATUS_HOLE", kind: "DEAL", reveal: 0, board: 0, deck: 44, betting: false },
-  { from: "STATUS_HOLE", to: "STATUS_FLOP", kind: "REVEAL", reveal: 3, board: 3, deck: 41, betting: true },
-  { from: "STATUS_FLOP", to: "STATUS_TURN", kind: "REVEAL", reveal: 1, board: 4, deck: 40, betting: true },
-  { from: "STATUS_TURN", to: "STATUS_RIVER", kind: "REVEAL", reveal: 1, board: 5, deck: 39, betting: true },
-  { from: "STATUS_RIVER", to: "STATUS_SETUP", kind: "CLEAR", reveal: 0, board: 0, deck: 0, betting: false },
+  { from: "STATUS_START", to: "STATUS_HOLE", stage: 0, kind: "DEAL", reveal: 0, board: 0, deck: 44, betting: false },
+  { from: "STATUS_SETUP", to: "STATUS_HOLE", stage: 0, kind: "DEAL", reveal: 0, board: 0, deck: 44, betting: false },
+  { from: "STATUS_HOLE", to: "STATUS_FLOP", stage: 1, kind: "REVEAL", reveal: 3, board: 3, deck: 41, betting: true },
+  { from: "STATUS_FLOP", to: "STATUS_TURN", stage: 2, kind: "REVEAL", reveal: 1, board: 4, deck: 40, betting: true },
+  { from: "STATUS_TURN", to: "STATUS_RIVER", stage: -1, kind: "REVEAL", reveal: 1, board: 5, deck: 39, betting: true },
+  { from: "STATUS_RIVER", to: "STATUS_SETUP", stage: -1, kind: "CLEAR", reveal: 0, board: 0, deck: 0, betting: false },
 ];
 
 for (const row of ROWS) {
@@ -68,7 +69,7 @@ for (const row of ROWS) {
     if (plan.kind === "DEAL") t.is(plan.numberOfHands, 4);
     const after = advance(before, T0 + 1, undefined, P1);
     t.is(after.gameState, row.to);
-    t.is(bettingStageOf(after.gameState), { STATUS_HOLE: 0, STATUS_FLOP: 1, STATUS_TURN: 2 }[row.to as string] ?? -1);
+    t.is(bettingStageOf(after.gameState), row.stage);
     t.is(after.board.length, row.board);
     t.is(after.deck.length, row.deck);
     t.is(after.version, before.version + 1);

@@ -1,0 +1,175 @@
+import test from "ava";
+import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { type BetCommand, applyBet } from "../src/domain/bets.js";
+import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
+import type { GameState, TableSnapshot } from "../src/domain/types.js";
+import {
+  FLOP_PANELS,
+  HOLE_PANELS,
+  T0,
+  TURN_PANELS,
+  advance,
+  advanceTo,
+  deepFreeze,
+  newTable,
+  panels,
+  sit,
+} from "./helpers/fixtures.js";
+
+/** p1 in seat 1 with 10,000 cents, p2 in seat 2 with 500 cents. */
+const table = (state: GameState = "STATUS_HOLE"): TableSnapshot =>
+  advanceTo(sit(sit(newTable(), "p1", 10_000), "p2", 500), state);
+
+const cmd = (over: Partial<BetCommand> = {}): BetCommand => ({
+  playerId: "p1",
+  seatIndex: 1,
+  handIndex: 0,
+  amountCents: 250,
+  betId: "b1",
+  ...over,
+});
+
+const STAGES = [
+  { state: "STATUS_HOLE", stage: 0, panels: HOLE_PANELS, live: [0, 1, 2, 3] },
+  { state: "STATUS_FLOP", stage: 1, panels: FLOP_PANELS, live: [0, 2] },
+  { state: "STATUS_TURN", stage: 2, panels: TURN_PANELS, live: [0, 2] },
+] as const;
+
+for (const { state, stage, panels: stagePanels, live } of STAGES) {
+  test(`${state}: a bet on each live hand records that stage's displayed odds and debits the seat`, (t) => {
+    const before = table(state);
+    for (const handIndex of live) {
+      const { next, result } = applyBet(before, cmd({ handIndex }), T0 + 5);
+      t.true(result.acknowledged);
+      t.is(result.seatBalanceCents, 9_750);
+      t.deepEqual(next!.bets.at(-1), {
+        betId: "b1",
+        playerId: "p1",
+        seatId: 1,
+        handIndex,
+        bettingStage: stage,
+        amountCents: 250,
+        oddsTenths: stagePanels[handIndex]!.oddsTenths,
+        placedAt: T0 + 5,
+      });
+      t.is(next!.seats[0]!.balanceCents, 9_750);
+      t.is(next!.seats[1]!.balanceCents, 500);
+      t.is(tableMoney(next!).openStakesCents, tableMoney(before).openStakesCents + 250);
+      t.is(next!.version, before.version + 1);
+    }
+  });
+
+  if (live.length === 4) continue; // pre-flop every hand can still win
+  test(`${state}: a hand whose winPercentage is 0 takes no bets (409)`, (t) => {
+    const before = table(state);
+    for (let handIndex = 0; handIndex < 4; handIndex++) {
+      if ((live as readonly number[]).includes(handIndex)) continue;
+      t.is(stagePanels[handIndex]!.winPercentage, 0);
+      t.throws(() => applyBet(before, cmd({ handIndex }), T0), { instanceOf: ConflictError, message: /cannot win/ });
+    }
+  });
+}
+
+test("the odds recorded are those displayed at placement, whatever later stages show", (t) => {
+  let s = table("STATUS_HOLE");
+  s = deepFreeze(applyBet(s, cmd({ handIndex: 2, betId: "hole" }), T0).next!);
+  s = advance(s);
+  s = deepFreeze(applyBet(s, cmd({ handIndex: 2, betId: "flop" }), T0).next!);
+  s = advance(s);
+  t.deepEqual(
+    s.bets.map((b) => [b.betId, b.bettingStage, b.oddsTenths]),
+    [
+      ["hole", 0, 49],
+      ["flop", 1, 32],
+    ],
+  );
+});
+
+test("insufficient seat balance is a NACK with the unchanged balance; an exact balance is accepted", (t) => {
+  const before = table();
+  const short = applyBet(before, cmd({ playerId: "p2", seatIndex: 2, amountCents: 501 }), T0);
+  t.is(short.next, null);
+  t.deepEqual(short.result, { acknowledged: false, message: "insufficient seat balance", seatBalanceCents: 500 });
+  const exact = applyBet(before, cmd({ playerId: "p2", seatIndex: 2, amountCents: 500 }), T0);
+  t.true(exact.result.acknowledged);
+  t.is(exact.result.seatBalanceCents, 0);
+});
+
+test("refusals: not a betting stage, not seated, another seat (409)", (t) => {
+  for (const state of ["STATUS_START", "STATUS_RIVER", "STATUS_SETUP"] as const) {
+    const s = state === "STATUS_SETUP" ? advance(table("STATUS_RIVER")) : table(state);
+    t.throws(() => applyBet(s, cmd(), T0), { instanceOf: ConflictError, message: /betting stage/ });
+  }
+  const hole = table();
+  t.throws(() => applyBet(hole, cmd({ playerId: "p9" }), T0), { instanceOf: ConflictError, message: /not seated/ });
+  t.throws(() => applyBet(hole, cmd({ seatIndex: 2 }), T0), { instanceOf: ConflictError, message: /own seat/ });
+  t.throws(() => applyBet(hole, cmd({ seatIndex: 3 }), T0), { instanceOf: ConflictError });
+});
+
+test("refusals: malformed hand index, amount, seat index or ids (400), checked before the state", (t) => {
+  const start = table("STATUS_START");
+  for (const handIndex of [-1, 4, 1.5, Number.NaN]) {
+    t.throws(() => applyBet(start, cmd({ handIndex }), T0), { instanceOf: InvalidArgumentError });
+  }
+  for (const amountCents of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+    t.throws(() => applyBet(table(), cmd({ amountCents }), T0), { instanceOf: InvalidArgumentError });
+  }
+  t.throws(() => applyBet(start, cmd({ seatIndex: 1.5 }), T0), { instanceOf: InvalidArgumentError });
+  t.throws(() => applyBet(start, cmd({ betId: "" }), T0), { instanceOf: InvalidArgumentError });
+  t.throws(() => applyBet(start, cmd({ playerId: "" }), T0), { instanceOf: InvalidArgumentError });
+});
+
+test("a replayed betId answers the recorded bet and changes nothing; other terms are a mismatch", (t) => {
+  const first = applyBet(table(), cmd(), T0);
+  const placed = deepFreeze(first.next!);
+  const again = applyBet(placed, cmd(), T0 + 9);
+  t.is(again.next, null);
+  t.deepEqual(again.result, first.result);
+  // Even once the stage moved on, the replay is the recorded bet, not a refusal or a new bet.
+  const flop = advance(placed);
+  t.deepEqual(applyBet(flop, cmd(), T0).result, first.result);
+  t.throws(() => applyBet(placed, cmd({ amountCents: 251 }), T0), { instanceOf: IdempotencyMismatchError });
+  t.throws(() => applyBet(placed, cmd({ handIndex: 1 }), T0), { instanceOf: IdempotencyMismatchError });
+});
+
+test("several bets by several players, on the same and different hands, all recorded in order", (t) => {
+  let s = table();
+  s = deepFreeze(applyBet(s, cmd({ betId: "a" }), T0).next!);
+  s = deepFreeze(applyBet(s, cmd({ betId: "b", handIndex: 3 }), T0).next!);
+  s = deepFreeze(applyBet(s, cmd({ betId: "c", playerId: "p2", seatIndex: 2, amountCents: 100 }), T0).next!);
+  t.deepEqual(
+    s.bets.map((b) => [b.betId, b.playerId, b.handIndex, b.amountCents]),
+    [
+      ["a", "p1", 0, 250],
+      ["b", "p1", 3, 250],
+      ["c", "p2", 0, 100],
+    ],
+  );
+  t.deepEqual(
+    s.seats.map((x) => x.balanceCents),
+    [9_500, 400],
+  );
+});
+
+test("a bet whose payout would exceed the table's maximum payout is refused (409)", (t) => {
+  const small = deepFreeze(emptyTable(1, T0, { maxPayoutCents: 1_000 }));
+  const hole = advance(sit(small, "p1", 10_000));
+  // Hand 3 pays 6.5: 153 x 6.5 = 994.5 -> 994 fits, 154 x 6.5 = 1001 does not.
+  t.true(applyBet(hole, cmd({ handIndex: 3, amountCents: 153 }), T0).result.acknowledged);
+  t.throws(() => applyBet(hole, cmd({ handIndex: 3, amountCents: 154 }), T0), { instanceOf: ConflictError });
+});
+
+test("a hand that can only tie (win 0, draw > 0) takes no bets", (t) => {
+  const hole = advance(
+    sit(newTable(), "p1"),
+    T0,
+    panels(0, [
+      [50, 0, 19],
+      [0, 50, 0],
+      [50, 0, 19],
+      [0, 0, 0],
+    ]),
+  );
+  t.throws(() => applyBet(hole, cmd({ handIndex: 1 }), T0), { instanceOf: ConflictError });
+  t.true(applyBet(hole, cmd({ handIndex: 2 }), T0).result.acknowledged);
+});

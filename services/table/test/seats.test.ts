@@ -1,0 +1,272 @@
+import test from "ava";
+import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { type SitCommand, applyLeave, applySit, applyTopUp, sitPreconditions } from "../src/domain/seats.js";
+import { markDelivered, tableMoney } from "../src/domain/snapshot.js";
+import type { TableSnapshot } from "../src/domain/types.js";
+import { T0, advance, advanceTo, balanceOf, bet, deepFreeze, newTable, sit } from "./helpers/fixtures.js";
+
+const sitCmd = (over: Partial<SitCommand> = {}): SitCommand => ({
+  playerId: "p1",
+  playerName: "Ann",
+  avatarImageUrl: "/img/ann.png",
+  amountCents: 5_000,
+  transferId: "sit-1",
+  ...over,
+});
+
+const leave = (s: TableSnapshot, playerId: string, transferId = `leave-${playerId}`, now = T0) =>
+  applyLeave(s, { playerId, transferId }, now);
+
+// ---------- sit ----------
+
+test("sit seats the player at the lowest free seatId with the buy-in, and counts the credit", (t) => {
+  const { next, result } = applySit(newTable(), sitCmd(), T0 + 3);
+  t.deepEqual(result, { acknowledged: true, seatId: 1, seatBalanceCents: 5_000 });
+  t.deepEqual(next!.seats, [
+    {
+      seatId: 1,
+      playerId: "p1",
+      playerName: "Ann",
+      avatarImageUrl: "/img/ann.png",
+      balanceCents: 5_000,
+      sessionId: "sit-1",
+      transferIds: ["sit-1"],
+    },
+  ]);
+  t.is(next!.totals.creditedCents, 5_000);
+  t.is(next!.lastActivityAt, T0 + 3);
+  // Seat 2 freed: the next player gets it, seats stay ordered by seatId.
+  let s = sit(sit(sit(newTable(), "a"), "b"), "c");
+  s = deepFreeze(leave(s, "b").next!);
+  s = sit(s, "d");
+  t.deepEqual(
+    s.seats.map((x) => [x.seatId, x.playerId]),
+    [
+      [1, "a"],
+      [2, "d"],
+      [3, "c"],
+    ],
+  );
+});
+
+test("sitPreconditions: already seated, table full, or ok", (t) => {
+  let s = newTable();
+  t.deepEqual(sitPreconditions(s, "p1"), { ok: true });
+  for (const p of ["p1", "p2", "p3", "p4", "p5", "p6"]) s = sit(s, p);
+  t.deepEqual(sitPreconditions(s, "p1"), { ok: false, message: "already seated at this table" });
+  t.deepEqual(sitPreconditions(s, "p7"), { ok: false, message: "table full" });
+});
+
+test("sit is a NACK (nothing stored) when the table filled up or the player got seated meanwhile", (t) => {
+  let s = newTable();
+  for (const p of ["p1", "p2", "p3", "p4", "p5", "p6"]) s = sit(s, p);
+  t.deepEqual(applySit(s, sitCmd({ playerId: "p7", transferId: "x" }), T0), {
+    next: null,
+    result: { acknowledged: false, message: "table full" },
+  });
+  t.deepEqual(applySit(s, sitCmd({ playerId: "p2", transferId: "y" }), T0), {
+    next: null,
+    result: { acknowledged: false, message: "already seated at this table" },
+  });
+});
+
+test("a replayed sit transfer answers the recorded seat and credits nothing", (t) => {
+  const first = deepFreeze(applySit(newTable(), sitCmd(), T0).next!);
+  t.deepEqual(applySit(first, sitCmd(), T0), {
+    next: null,
+    result: { acknowledged: true, seatId: 1, seatBalanceCents: 5_000 },
+  });
+  t.throws(() => applySit(first, sitCmd({ playerId: "p2" }), T0), { instanceOf: IdempotencyMismatchError });
+});
+
+test("sit validates its input (400)", (t) => {
+  for (const amountCents of [0, -5, 1.5, Number.NaN, 2 ** 53]) {
+    t.throws(() => applySit(newTable(), sitCmd({ amountCents }), T0), { instanceOf: InvalidArgumentError });
+  }
+  t.throws(() => applySit(newTable(), sitCmd({ playerId: "" }), T0), { instanceOf: InvalidArgumentError });
+  t.throws(() => applySit(newTable(), sitCmd({ transferId: "" }), T0), { instanceOf: InvalidArgumentError });
+});
+
+// ---------- top-up ----------
+
+test("top-up adds to the seat in any state; a replay credits nothing; not seated is 409", (t) => {
+  const hole = advanceTo(sit(newTable(), "p1", 1_000), "STATUS_FLOP");
+  const { next, result } = applyTopUp(hole, { playerId: "p1", amountCents: 250, transferId: "t1" }, T0 + 1);
+  t.deepEqual(result, { seatBalanceCents: 1_250 });
+  t.deepEqual(next!.seats[0]!.transferIds, ["sit-p1-1", "t1"]);
+  t.is(next!.totals.creditedCents, 1_250);
+  t.is(next!.gameState, "STATUS_FLOP");
+  const topped = deepFreeze(next!);
+  t.deepEqual(applyTopUp(topped, { playerId: "p1", amountCents: 250, transferId: "t1" }, T0), {
+    next: null,
+    result: { seatBalanceCents: 1_250 },
+  });
+  t.throws(() => applyTopUp(topped, { playerId: "p9", amountCents: 1, transferId: "t9" }, T0), {
+    instanceOf: ConflictError,
+  });
+  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: 0, transferId: "t2" }, T0), {
+    instanceOf: InvalidArgumentError,
+  });
+  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: Number.MAX_SAFE_INTEGER, transferId: "t3" }, T0), {
+    instanceOf: ConflictError,
+  });
+});
+
+// ---------- leave ----------
+
+test("leave frees the seat and owes its whole balance to the account through the outbox", (t) => {
+  const s = sit(sit(newTable(), "p1", 1_234), "p2");
+  const { next, result } = leave(s, "p1", "leave-req-9", T0 + 4);
+  t.deepEqual(result, { creditsReturnedCents: 1_234 });
+  t.deepEqual(
+    next!.seats.map((x) => x.playerId),
+    ["p2"],
+  );
+  t.deepEqual(next!.outbox, [
+    {
+      key: "table:T7:leave:sit-p1-1",
+      playerId: "p1",
+      amountCents: 1_234,
+      reason: "LEAVE",
+      reference: "leave-req-9",
+      createdAt: T0 + 4,
+    },
+  ]);
+  t.is(next!.gameState, "STATUS_START");
+});
+
+test("leave is idempotent: not seated answers 0 and stores nothing", (t) => {
+  const s = sit(sit(newTable(), "p1"), "p2");
+  const once = deepFreeze(leave(s, "p1").next!);
+  t.deepEqual(leave(once, "p1"), { next: null, result: { creditsReturnedCents: 0 } });
+  t.deepEqual(leave(newTable(), "nobody"), { next: null, result: { creditsReturnedCents: 0 } });
+});
+
+test("leaving with a zero seat balance returns 0 and owes nothing", (t) => {
+  let s = advance(sit(sit(newTable(), "p1", 100), "p2"));
+  s = bet(s, "p1", 0, 100);
+  const { next, result } = leave(s, "p1");
+  t.deepEqual(result, { creditsReturnedCents: 0 });
+  t.deepEqual(next!.outbox, []);
+  t.is(next!.seats.length, 1);
+});
+
+test("each seat session has its own leave key: sit, leave, sit, leave gives two credits", (t) => {
+  let s = sit(newTable(), "p2");
+  s = sit(s, "p1", 100);
+  s = deepFreeze(leave(s, "p1", "same-request").next!);
+  s = sit(s, "p1", 200);
+  s = deepFreeze(leave(s, "p1", "same-request").next!);
+  t.deepEqual(
+    s.outbox.map((c) => [c.key, c.amountCents]),
+    [
+      ["table:T7:leave:sit-p1-2", 100],
+      ["table:T7:leave:sit-p1-4", 200],
+    ],
+  );
+});
+
+// ---------- void ----------
+
+for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"] as const) {
+  test(`${state}: the last player leaving voids the game and refunds every open bet to its account`, (t) => {
+    let s = advance(sit(sit(newTable(), "p1", 10_000), "p2", 10_000));
+    s = bet(s, "p1", 0, 1_000, "a");
+    s = bet(s, "p2", 1, 300, "b");
+    s = bet(s, "p1", 2, 50, "c");
+    s = advanceTo(s, state);
+    s = deepFreeze(leave(s, "p2", "l2").next!); // p2 leaves first; the game goes on
+    t.is(s.gameState, state);
+    const { next, result } = leave(s, "p1", "l1", T0 + 8);
+    t.deepEqual(result, { creditsReturnedCents: 8_950 });
+    t.like(next, {
+      gameState: "STATUS_START",
+      gameId: "T7-2",
+      hands: null,
+      board: [],
+      deck: [],
+      handOdds: [],
+      bets: [],
+    });
+    t.deepEqual(
+      next!.outbox.map((c) => [c.key, c.playerId, c.amountCents, c.reason, c.reference]),
+      [
+        ["table:T7:leave:sit-p2-2", "p2", 9_700, "LEAVE", "l2"],
+        ["table:T7:leave:sit-p1-1", "p1", 8_950, "LEAVE", "l1"],
+        ["table:T7-1:refund:p1", "p1", 1_050, "VOID_REFUND", "T7-1"],
+        ["table:T7-1:refund:p2", "p2", 300, "VOID_REFUND", "T7-1"],
+      ],
+    );
+    t.like(next!.finishedGame, {
+      gameId: "T7-1",
+      outcome: "VOID",
+      finishedAt: T0 + 8,
+      stakesCents: 1_350,
+      payoutsCents: 0,
+      refundsCents: 1_350,
+      houseResultCents: 0,
+    });
+    t.deepEqual(
+      next!.finishedGame!.bets.map((b) => [b.betId, b.returnedCents, b.paidTo]),
+      [
+        ["a", 1_000, "ACCOUNT"],
+        ["b", 300, "ACCOUNT"],
+        ["c", 50, "ACCOUNT"],
+      ],
+    );
+    // Everything that was credited is owed back to the accounts; the house neither won nor lost.
+    t.deepEqual(tableMoney(next!), {
+      seatsCents: 0,
+      openStakesCents: 0,
+      outboxCents: 20_000,
+      deliveredCents: 0,
+      houseResultCents: 0,
+      creditedCents: 20_000,
+    });
+  });
+}
+
+test("the last player leaving after the river settles nothing again: a fresh game in STATUS_START", (t) => {
+  let s = advance(sit(newTable(), "p1", 10_000));
+  s = bet(s, "p1", 0, 1_000);
+  s = advanceTo(s, "STATUS_RIVER");
+  const settled = balanceOf(s, "p1")!;
+  const { next, result } = leave(s, "p1");
+  t.is(result.creditsReturnedCents, settled);
+  t.like(next, { gameState: "STATUS_START", gameId: "T7-2", finishedGame: null });
+  t.deepEqual(
+    next!.outbox.map((c) => c.reason),
+    ["LEAVE"],
+  );
+  t.is(tableMoney(next!).houseResultCents, s.totals.houseResultCents);
+});
+
+// ---------- outbox delivery ----------
+
+test("markDelivered moves delivered credits out of the outbox; repeats and unknown keys change nothing", (t) => {
+  let s = sit(sit(sit(newTable(), "p1", 100), "p2", 200), "p3", 300);
+  s = deepFreeze(leave(s, "p1").next!);
+  s = deepFreeze(leave(s, "p2").next!);
+  const activity = s.lastActivityAt;
+  const [k1, k2] = s.outbox.map((c) => c.key);
+  const once = deepFreeze(markDelivered(s, [k1!, "unknown"], T0 + 60_000)!);
+  t.deepEqual(
+    once.outbox.map((c) => c.key),
+    [k2],
+  );
+  t.is(once.totals.deliveredCents, 100);
+  t.is(once.version, s.version + 1);
+  t.is(once.updatedAt, T0 + 60_000);
+  t.is(once.lastActivityAt, activity, "delivery is not table activity");
+  t.is(markDelivered(once, [k1!], T0), null);
+  t.is(markDelivered(once, [], T0), null);
+  const all = markDelivered(once, [k2!], T0)!;
+  t.deepEqual(tableMoney(all), {
+    seatsCents: 300,
+    openStakesCents: 0,
+    outboxCents: 0,
+    deliveredCents: 300,
+    houseResultCents: 0,
+    creditedCents: 600,
+  });
+});
