@@ -10,7 +10,11 @@ const hands = (...hs: string[]): number[][] => hs.map(cards);
 const round4 = (xs: number[]): number[] => xs.map((x) => Math.round(x * 1e4) / 1e4);
 
 /** Asserts our equity equals the naive brute force exactly (same board count, same tallies). */
-function sameAsNaive(t: { deepEqual: (a: unknown, b: unknown, m?: string) => void }, hs: number[][], board: number[]): void {
+function sameAsNaive(
+  t: { deepEqual: (a: unknown, b: unknown, m?: string) => void },
+  hs: number[][],
+  board: number[],
+): void {
   const ours = exactEquity(hs, board);
   const naive = naiveEquity(hs, board);
   const label = `${JSON.stringify(hs)} / ${JSON.stringify(board)}`;
@@ -61,10 +65,12 @@ test("random 2..6-hand flop and turn spots match the naive enumeration", (t) => 
   const spot = fc
     .record({ players: fc.integer({ min: 2, max: 6 }), boardSize: fc.constantFrom(3, 4) })
     .chain(({ players, boardSize }) =>
-      fc.shuffledSubarray(FULL, { minLength: 2 * players + boardSize, maxLength: 2 * players + boardSize }).map((cs) => ({
-        hs: Array.from({ length: players }, (_, i) => cs.slice(2 * i, 2 * i + 2)),
-        board: cs.slice(2 * players),
-      })),
+      fc
+        .shuffledSubarray(FULL, { minLength: 2 * players + boardSize, maxLength: 2 * players + boardSize })
+        .map((cs) => ({
+          hs: Array.from({ length: players }, (_, i) => cs.slice(2 * i, 2 * i + 2)),
+          board: cs.slice(2 * players),
+        })),
     );
   fc.assert(
     fc.property(spot, ({ hs, board }) => {

@@ -2,12 +2,20 @@ import test from "ava";
 import fc from "fast-check";
 import { parseCard } from "../src/domain/cards.js";
 import {
+  CARD_RANK_BIT,
+  CARD_RANK_KEY,
+  CARD_SUIT_KEY,
+  FLUSH_CHECK_MASK,
   HAND_CLASSES,
   HandCategory,
+  SUIT_KEY_START,
   evaluate5,
   evaluate7,
   evaluateCards,
+  flushSuitOf,
   handCategory,
+  valueOfFlushMask,
+  valueOfRankKey,
 } from "../src/domain/evaluator.js";
 import { CATEGORY, combinations, compareNaive, naiveBest, naiveRank5 } from "./helpers/naive-poker.js";
 
@@ -61,7 +69,10 @@ test("known five-card hands", (t) => {
   t.is(evaluateCards(cards("7c 5d 4h 3s 2c")), 1, "7-5-4-3-2 offsuit is the worst hand");
   t.is(handCategory(evaluateCards(cards("5s 4s 3s 2s As"))), HandCategory.StraightFlush);
   t.is(handCategory(evaluateCards(cards("5s 4d 3s 2s As"))), HandCategory.Straight);
-  t.true(evaluateCards(cards("6s 5d 4s 3s 2s")) > evaluateCards(cards("5s 4d 3s 2s As")), "six-high straight beats the wheel");
+  t.true(
+    evaluateCards(cards("6s 5d 4s 3s 2s")) > evaluateCards(cards("5s 4d 3s 2s As")),
+    "six-high straight beats the wheel",
+  );
   t.true(evaluateCards(cards("As Ad Ac Ah 2c")) > evaluateCards(cards("Ks Kd Kc Kh Qc")));
   t.true(evaluateCards(cards("2s 2d 2c 3h 3c")) > evaluateCards(cards("As Ks 9s 5s 3s")), "full house beats flush");
   t.true(evaluateCards(cards("As Ad Kc Kh 3c")) > evaluateCards(cards("As Ad Kc Kh 2c")), "kicker counts");
@@ -69,7 +80,9 @@ test("known five-card hands", (t) => {
 });
 
 const distinct7 = (deck: readonly number[]) =>
-  fc.shuffledSubarray([...deck], { minLength: 7, maxLength: 7 }).chain((h) => fc.shuffledSubarray(h, { minLength: 7, maxLength: 7 }));
+  fc
+    .shuffledSubarray([...deck], { minLength: 7, maxLength: 7 })
+    .chain((h) => fc.shuffledSubarray(h, { minLength: 7, maxLength: 7 }));
 
 const FULL = Array.from({ length: 52 }, (_, i) => i);
 // Narrow decks make flushes, straights, full houses and quads common instead of rare.
@@ -116,6 +129,84 @@ test("evaluate7 equals the best of its 21 five-card subsets", (t) => {
     { numRuns: 5000 },
   );
   t.pass();
+});
+
+/** Value of any 5..7 distinct cards through the incremental keys, as hot loops use them. */
+function incremental(cs: readonly number[]): number {
+  let rk = 0;
+  let sk = SUIT_KEY_START;
+  for (const c of cs) {
+    rk += CARD_RANK_KEY[c]!;
+    sk += CARD_SUIT_KEY[c]!;
+  }
+  if ((sk & FLUSH_CHECK_MASK) === 0) return valueOfRankKey(rk);
+  const suit = flushSuitOf(sk);
+  let mask = 0;
+  for (const c of cs) if (c % 4 === suit) mask |= CARD_RANK_BIT[c]!;
+  return valueOfFlushMask(mask);
+}
+
+test("the incremental keys give the same values as evaluate5, evaluate7 and evaluateCards", (t) => {
+  fc.assert(
+    fc.property(arbitraryHand, fc.integer({ min: 5, max: 7 }), (h, n) => {
+      const cs = h.slice(0, n);
+      const expected =
+        n === 5
+          ? evaluate5(cs[0]!, cs[1]!, cs[2]!, cs[3]!, cs[4]!)
+          : n === 7
+            ? evaluate7(cs[0]!, cs[1]!, cs[2]!, cs[3]!, cs[4]!, cs[5]!, cs[6]!)
+            : evaluateCards(cs);
+      return incremental(cs) === expected && evaluateCards(cs) === expected;
+    }),
+    { numRuns: 20000 },
+  );
+  t.pass();
+});
+
+test("all 133,784,560 seven-card hands: standard category frequencies, 4824 distinct values", (t) => {
+  // Nested loops adding one card's keys per level, as the equity enumeration does.
+  const perValue = new Float64Array(HAND_CLASSES + 1);
+  const RK = CARD_RANK_KEY;
+  const SK = CARD_SUIT_KEY;
+  for (let a = 0; a < 46; a++) {
+    const ra = RK[a]!,
+      sa = SUIT_KEY_START + SK[a]!;
+    for (let b = a + 1; b < 47; b++) {
+      const rb = ra + RK[b]!,
+        sb = sa + SK[b]!;
+      for (let c = b + 1; c < 48; c++) {
+        const rc = rb + RK[c]!,
+          sc = sb + SK[c]!;
+        for (let d = c + 1; d < 49; d++) {
+          const rd = rc + RK[d]!,
+            sd = sc + SK[d]!;
+          for (let e = d + 1; e < 50; e++) {
+            const re = rd + RK[e]!,
+              se = sd + SK[e]!;
+            for (let f = e + 1; f < 51; f++) {
+              const rf = re + RK[f]!,
+                sf = se + SK[f]!;
+              for (let g = f + 1; g < 52; g++) {
+                const s = sf + SK[g]!;
+                const v =
+                  (s & FLUSH_CHECK_MASK) === 0 ? valueOfRankKey(rf + RK[g]!) : incremental([a, b, c, d, e, f, g]);
+                perValue[v]!++;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  const perCategory = new Array<number>(9).fill(0);
+  let distinct = 0;
+  perValue.forEach((count, value) => {
+    if (count === 0) return;
+    distinct++;
+    perCategory[handCategory(value)]! += count;
+  });
+  t.deepEqual(perCategory, [23294460, 58627800, 31433400, 6461620, 6180020, 4047644, 3473184, 224848, 41584]);
+  t.is(distinct, 4824);
 });
 
 test("evaluateCards and handCategory reject bad input", (t) => {

@@ -13,8 +13,36 @@ export interface HandDescription {
   long: string;
 }
 
-const RANK_NAMES = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen", "King", "Ace"];
-const RANK_PLURALS = ["Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens", "Jacks", "Queens", "Kings", "Aces"];
+const RANK_NAMES = [
+  "Two",
+  "Three",
+  "Four",
+  "Five",
+  "Six",
+  "Seven",
+  "Eight",
+  "Nine",
+  "Ten",
+  "Jack",
+  "Queen",
+  "King",
+  "Ace",
+];
+const RANK_PLURALS = [
+  "Twos",
+  "Threes",
+  "Fours",
+  "Fives",
+  "Sixes",
+  "Sevens",
+  "Eights",
+  "Nines",
+  "Tens",
+  "Jacks",
+  "Queens",
+  "Kings",
+  "Aces",
+];
 
 const SHORT_NAMES: Record<HandCategory, string> = {
   [HandCategory.HighCard]: "High Card",

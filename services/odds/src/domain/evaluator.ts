@@ -1,7 +1,11 @@
 // Poker hand evaluator: incremental rank and suit keys, small lookup tables built at load.
 //
-// A HandValue is the hand's class number 1..7462 over all distinct five-card hand classes:
-// higher beats lower, equal values tie. 0 is never returned.
+// A HandValue is the hand's class number 1..7462 among all distinct five-card hand classes
+// (1 = 7-5-4-3-2 offsuit, 7462 = royal flush): higher beats lower, equal values tie, 0 is never
+// returned. It is the usual "Cactus Kev" equivalence class turned around: 7463 minus the value
+// that npm phe / PokerHandEvaluator return. handCategory() gives the category of a value.
+//
+// Tables (about 525 KiB of typed arrays) are built once when the module loads, in about 30 ms.
 
 import { InvalidArgumentError } from "@pokerodds/common/errors";
 import type { Card } from "./cards.js";
@@ -33,7 +37,7 @@ function pack(category: HandCategory, r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0): n
 }
 
 /** Highest rank of a straight contained in a 13-bit rank mask, 3 for the wheel, -1 if none. */
-export function straightHigh(mask: number): number {
+function straightHigh(mask: number): number {
   for (let high = 12; high >= 4; high--) {
     const run = 0x1f << (high - 4);
     if ((mask & run) === run) return high;
@@ -52,38 +56,44 @@ function flushScore(mask: number): number {
 
 /** Score of the best five cards, ignoring flushes, for rank counts of 5..7 cards. */
 function nonFlushScore(counts: ArrayLike<number>): number {
+  // Ranks holding 4, 3, 2 and 1 cards, each list highest first (no allocation: this runs for
+  // every rank multiset while the tables are built).
   let quad = -1;
-  const trips: number[] = [];
-  const pairs: number[] = [];
-  const singles: number[] = [];
+  let t0 = -1;
+  let t1 = -1;
+  let p0 = -1;
+  let p1 = -1;
+  let p2 = -1;
+  let singles = 0; // up to five single ranks, highest in the top nibble
+  let nSingles = 0;
   let mask = 0;
   for (let r = 12; r >= 0; r--) {
-    const n = counts[r] ?? 0;
+    const n = counts[r]!;
     if (n === 0) continue;
     mask |= 1 << r;
     if (n === 4) quad = r;
-    else if (n === 3) trips.push(r);
-    else if (n === 2) pairs.push(r);
-    else singles.push(r);
+    else if (n === 3) {
+      if (t0 < 0) t0 = r;
+      else t1 = r;
+    } else if (n === 2) {
+      if (p0 < 0) p0 = r;
+      else if (p1 < 0) p1 = r;
+      else p2 = r;
+    } else if (nSingles < 5) {
+      singles |= r << (4 * (4 - nSingles));
+      nSingles++;
+    }
   }
-  if (quad >= 0) {
-    let kicker = -1;
-    for (let r = 12; r >= 0; r--) if (r !== quad && mask & (1 << r)) { kicker = r; break; }
-    return pack(HandCategory.FourOfAKind, quad, kicker);
-  }
-  const [t0, t1] = trips;
-  const [p0, p1, p2] = pairs;
-  if (t0 !== undefined && (t1 !== undefined || p0 !== undefined)) {
-    return pack(HandCategory.FullHouse, t0, Math.max(t1 ?? -1, p0 ?? -1));
-  }
+  const s0 = nSingles > 0 ? singles >> 16 : -1;
+  if (quad >= 0) return pack(HandCategory.FourOfAKind, quad, 31 - Math.clz32(mask & ~(1 << quad)));
+  if (t0 >= 0 && (t1 >= 0 || p0 >= 0)) return pack(HandCategory.FullHouse, t0, Math.max(t1, p0));
   const high = straightHigh(mask);
   if (high >= 0) return pack(HandCategory.Straight, high);
-  if (t0 !== undefined) return pack(HandCategory.ThreeOfAKind, t0, singles[0], singles[1]);
-  if (p0 !== undefined && p1 !== undefined) {
-    return pack(HandCategory.TwoPair, p0, p1, Math.max(p2 ?? -1, singles[0] ?? -1));
-  }
-  if (p0 !== undefined) return pack(HandCategory.Pair, p0, singles[0], singles[1], singles[2]);
-  return pack(HandCategory.HighCard, singles[0], singles[1], singles[2], singles[3], singles[4]);
+  // From here there are no quads, at most one trips and, with trips, no pair.
+  if (t0 >= 0) return (HandCategory.ThreeOfAKind << 20) | (t0 << 16) | ((singles >> 4) & 0xff00);
+  if (p1 >= 0) return pack(HandCategory.TwoPair, p0, p1, Math.max(p2, s0));
+  if (p0 >= 0) return (HandCategory.Pair << 20) | (p0 << 16) | ((singles >> 4) & 0xfff0);
+  return (HandCategory.HighCard << 20) | singles;
 }
 
 // Dense class numbers: every distinct five-card score, sorted, numbered 1..7462.
@@ -125,28 +135,31 @@ const CATEGORY_OF_VALUE = new Uint8Array(HAND_CLASSES + 1);
 // A hand is two small integers that cards are ADDED to, so a partial hand (hole cards, a board
 // prefix) is computed once and extended by one addition per card:
 //
-//   rank key  the sum of each card's CARD_RANK_KEY. Ranks 2..8 carry keys in the low 16 bits,
-//             ranks 9..A in the bits above. Within each group the keys are chosen (greedily, the
-//             smallest key that keeps every sum distinct) so that every multiset of up to seven
-//             ranks, at most four of each, has its own sum: low field <= 43717 < 2^16, high field
-//             <= 10551, so a seven-card rank key stays below 2^30.
+//   rank key  the sum of each card's CARD_RANK_KEY, a key per rank. The keys are the greedy
+//             choice (each the smallest that keeps all sums distinct) such that every multiset
+//             of at most seven ranks, at most four of each, has its own sum; a seven-card rank
+//             key is at most 18,393,157 < 2^25.
 //   suit key  SUIT_KEY_START plus each card's CARD_SUIT_KEY: four 4-bit counters that start at 3,
 //             so a counter reaches 8 (its top bit, tested by FLUSH_CHECK_MASK) exactly when its
 //             suit holds five cards or more.
 //
-// Lookup of a non-flush hand of 5..7 cards: the high field indexes the rank multisets of the high
-// group, numbered by how many cards they hold (fewest first); the low field selects where in
-// NON_FLUSH_VALUE that low multiset's block starts. A block holds exactly the high multisets that
-// complete it to 5..7 cards, so the table has one entry per rank multiset of 5..7 cards (73,775),
-// with no hashing and no gaps. Flushes (at most one suit can hold five of seven cards, and then
-// no full house or quads is possible) take a separate path: the flush suit's 13-bit rank mask
-// indexes FLUSH_VALUE.
+// A non-flush hand of 5..7 cards is valued through a perfect hash of its rank key, built at load
+// by row displacement: the key's high bits pick a row, and each row's offset was chosen so that
+// the rows' keys land in distinct slots of one table of values (about 225k slots of 2 bytes for
+// the 73,775 rank multisets of 5..7 cards, plus 4 bytes of offset per row of 1024 keys). Flushes (at most one suit can hold five of seven cards, and then
+// no full house or quads is possible) take a separate, rarer path: the flush suit's 13-bit rank
+// mask indexes FLUSH_VALUE.
+//
+// Hot loops (enumeration, equity) use the exported keys and tables directly; they are read-only
+// by convention. V8 compiles loops over module-level constants best, so bind them to constants
+// of the module that holds the loop (see equity.ts).
 
-const LOW_GROUP_KEYS = [1, 5, 24, 112, 521, 2247, 9244]; // ranks 0..6 (2..8)
-const HIGH_GROUP_KEYS = [1, 5, 24, 112, 521, 2247]; // ranks 7..12 (9..A), shifted left by 16
-const LOW_RANKS = LOW_GROUP_KEYS.length;
-const HIGH_SHIFT = 16;
-const LOW_MASK = (1 << HIGH_SHIFT) - 1;
+/** Rank keys by rank (2..A); see above. Checked for distinct sums when the tables are built. */
+const RANK_KEYS = [1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520];
+/** Number of rank multisets of 5..7 cards with at most four of each rank. */
+const RANK_MULTISETS = 73775;
+/** Row of the perfect hash: rank key >>> RANK_ROW_SHIFT. */
+export const RANK_ROW_SHIFT = 10;
 
 /** Rank key of each card (index = card). */
 export const CARD_RANK_KEY = new Int32Array(52);
@@ -160,84 +173,112 @@ export const SUIT_KEY_START = 0x3333;
 export const FLUSH_CHECK_MASK = 0x8888;
 
 for (let card = 0; card < 52; card++) {
-  const rank = card >> 2;
-  CARD_RANK_KEY[card] = rank < LOW_RANKS ? LOW_GROUP_KEYS[rank]! : HIGH_GROUP_KEYS[rank - LOW_RANKS]! << HIGH_SHIFT;
+  CARD_RANK_KEY[card] = RANK_KEYS[card >> 2]!;
   CARD_SUIT_KEY[card] = 1 << (4 * (card & 3));
-  CARD_RANK_BIT[card] = 1 << rank;
+  CARD_RANK_BIT[card] = 1 << (card >> 2);
 }
 
-interface RankMultiset {
-  key: number;
-  cards: number;
-  counts: number[];
-}
+/**
+ * RANK_ROW_OFFSET: per row of the perfect hash, the slot of the row's first possible key minus
+ * that key. RANK_VALUE: value of each non-flush rank multiset of 5..7 cards, at slot
+ * key + RANK_ROW_OFFSET[key >>> RANK_ROW_SHIFT].
+ */
+export const [RANK_ROW_OFFSET, RANK_VALUE] = buildRankTables();
+/** Best flush or straight flush for each 13-bit rank mask with 5..7 bits; 0 elsewhere. */
+const FLUSH_VALUE = buildFlushTable();
 
-/** Every multiset of the given ranks with at most 4 of each and at most `max` in all. */
-function rankMultisets(keys: readonly number[], max: number): RankMultiset[] {
-  const out: RankMultiset[] = [];
-  const counts = keys.map(() => 0);
-  const walk = (i: number, key: number, cards: number): void => {
-    if (i === keys.length) {
-      out.push({ key, cards, counts: [...counts] });
+function buildRankTables(): [Int32Array, Uint16Array] {
+  // Every rank multiset of 5..7 cards: its key and its value.
+  const keys = new Int32Array(RANK_MULTISETS);
+  const values = new Uint16Array(RANK_MULTISETS);
+  const counts = new Uint8Array(13);
+  let found = 0;
+  const walk = (rank: number, left: number, key: number): void => {
+    if (rank < 0) {
+      if (left <= 2) {
+        keys[found] = key;
+        values[found++] = classOf(nonFlushScore(counts));
+      }
       return;
     }
-    for (let n = 0; n <= 4 && cards + n <= max; n++) {
-      counts[i] = n;
-      walk(i + 1, key + n * keys[i]!, cards + n);
+    for (let n = 0; n <= 4 && n <= left; n++) {
+      counts[rank] = n;
+      walk(rank - 1, left - n, key + n * RANK_KEYS[rank]!);
     }
-    counts[i] = 0;
+    counts[rank] = 0;
   };
-  walk(0, 0, 0);
-  return out;
+  walk(12, 7, 0);
+  if (found !== RANK_MULTISETS) throw new Error(`evaluator: ${found} rank multisets`);
+
+  // Bucket the multisets by row (counting sort) and check the keys are distinct.
+  const width = 1 << RANK_ROW_SHIFT;
+  let maxKey = 0;
+  for (let i = 0; i < RANK_MULTISETS; i++) if (keys[i]! > maxKey) maxKey = keys[i]!;
+  const rows = (maxKey >>> RANK_ROW_SHIFT) + 1;
+  const rowStart = new Int32Array(rows + 1);
+  for (let i = 0; i < RANK_MULTISETS; i++) rowStart[(keys[i]! >>> RANK_ROW_SHIFT) + 1]!++;
+  for (let row = 0; row < rows; row++) rowStart[row + 1]! += rowStart[row]!;
+  const byRow = new Int32Array(RANK_MULTISETS); // multiset indices, grouped by row
+  const fill = rowStart.slice(0, rows);
+  for (let i = 0; i < RANK_MULTISETS; i++) byRow[fill[keys[i]! >>> RANK_ROW_SHIFT]!++] = i;
+  const columnSeen = new Int32Array(width).fill(-1);
+
+  // Row displacement: rows in key order, each at the first offset, searched from one row width
+  // before the end of the table so far, where none of its slots is taken.
+  const rowOffset = new Int32Array(rows);
+  const taken = new Uint8Array(RANK_MULTISETS * 4 + width);
+  const columns = new Int32Array(width);
+  let size = 0;
+  for (let row = 0; row < rows; row++) {
+    const first = rowStart[row]!;
+    const count = rowStart[row + 1]! - first;
+    if (count === 0) continue;
+    for (let j = 0; j < count; j++) {
+      const column = keys[byRow[first + j]!]! & (width - 1);
+      if (columnSeen[column] === row) throw new Error("evaluator: rank keys collide");
+      columnSeen[column] = row;
+      columns[j] = column;
+    }
+    let base = Math.max(0, size - width);
+    for (let j = 0; j < count;) {
+      const column = columns[j]!;
+      if (taken[base + column]) {
+        // Try the next offset, testing first the column that just collided.
+        columns[j] = columns[0]!;
+        columns[0] = column;
+        base++;
+        j = 0;
+      } else j++;
+    }
+    for (let j = 0; j < count; j++) {
+      const slot = base + columns[j]!;
+      taken[slot] = 1;
+      if (slot >= size) size = slot + 1;
+    }
+    rowOffset[row] = base - (row << RANK_ROW_SHIFT);
+    if (size > taken.length - width) throw new Error("evaluator: rank table overflow");
+  }
+
+  const value = new Uint16Array(size);
+  for (let i = 0; i < RANK_MULTISETS; i++) {
+    const key = keys[i]!;
+    value[key + rowOffset[key >>> RANK_ROW_SHIFT]!] = values[i]!;
+  }
+  return [rowOffset, value];
 }
 
-const HIGH_MULTISETS = rankMultisets(HIGH_GROUP_KEYS, 7).sort((x, y) => x.cards - y.cards);
-const LOW_MULTISETS = rankMultisets(LOW_GROUP_KEYS, 7);
-
-/** High-group multiset number, by high field of the rank key. */
-export const HIGH_INDEX = new Uint16Array(Math.max(...HIGH_MULTISETS.map((m) => m.key)) + 1);
-/** Start of each low multiset's block in NON_FLUSH_VALUE, minus the first high index it uses. */
-export const LOW_BASE = new Int32Array(Math.max(...LOW_MULTISETS.map((m) => m.key)) + 1);
-export const NON_FLUSH_VALUE = new Uint16Array(73775);
-/** Best flush or straight flush for each 13-bit rank mask with 5..7 bits; 0 elsewhere. */
-const FLUSH_VALUE = new Uint16Array(1 << 13);
-
-{
-  // firstHigh[n]: index of the first high multiset with n cards (n = 0..8).
-  const firstHigh = new Array<number>(9).fill(HIGH_MULTISETS.length);
-  const seenHigh = new Uint8Array(HIGH_INDEX.length);
-  HIGH_MULTISETS.forEach((m, i) => {
-    if (seenHigh[m.key]) throw new Error("evaluator: high rank keys collide");
-    seenHigh[m.key] = 1;
-    HIGH_INDEX[m.key] = i;
-    if (i < firstHigh[m.cards]!) firstHigh[m.cards] = i;
-  });
-  for (let n = 7; n >= 0; n--) firstHigh[n] = Math.min(firstHigh[n]!, firstHigh[n + 1]!);
-
-  const seenLow = new Uint8Array(LOW_BASE.length);
-  const counts = new Array<number>(13).fill(0);
-  let cursor = 0;
-  for (const low of LOW_MULTISETS) {
-    if (seenLow[low.key]) throw new Error("evaluator: low rank keys collide");
-    seenLow[low.key] = 1;
-    const from = firstHigh[Math.max(0, 5 - low.cards)]!;
-    const to = firstHigh[8 - low.cards]!;
-    LOW_BASE[low.key] = cursor - from;
-    for (let r = 0; r < LOW_RANKS; r++) counts[r] = low.counts[r]!;
-    for (let i = from; i < to; i++) {
-      const high = HIGH_MULTISETS[i]!;
-      for (let r = LOW_RANKS; r < 13; r++) counts[r] = high.counts[r - LOW_RANKS]!;
-      NON_FLUSH_VALUE[cursor++] = classOf(nonFlushScore(counts));
-    }
-  }
-  if (cursor !== NON_FLUSH_VALUE.length) throw new Error(`evaluator: ${cursor} rank multisets`);
-
+function buildFlushTable(): Uint16Array {
+  const table = new Uint16Array(1 << 13);
   for (let mask = 0; mask < 1 << 13; mask++) {
     let bits = 0;
     for (let m = mask; m; m &= m - 1) bits++;
-    if (bits >= 5 && bits <= 7) FLUSH_VALUE[mask] = classOf(flushScore(mask));
+    if (bits >= 5 && bits <= 7) table[mask] = classOf(flushScore(mask));
   }
+  return table;
 }
+
+/** Bytes held by the evaluator's lookup tables. */
+export const TABLE_BYTES = RANK_ROW_OFFSET.byteLength + RANK_VALUE.byteLength + FLUSH_VALUE.byteLength;
 
 function classOf(score: number): HandValue {
   const value = CLASS_OF_SCORE.get(score);
@@ -247,7 +288,7 @@ function classOf(score: number): HandValue {
 
 /** Value of a hand of 5..7 cards without a flush, from its rank key. */
 export function valueOfRankKey(rankKey: number): HandValue {
-  return NON_FLUSH_VALUE[LOW_BASE[rankKey & LOW_MASK]! + HIGH_INDEX[rankKey >>> HIGH_SHIFT]!]!;
+  return RANK_VALUE[rankKey + RANK_ROW_OFFSET[rankKey >>> RANK_ROW_SHIFT]!]!;
 }
 
 /** Suit (0..3) holding five or more cards, for a suit key that passed FLUSH_CHECK_MASK. */
@@ -273,19 +314,34 @@ function suitMask(suit: number, a: Card, b: Card, c: Card, d: Card, e: Card, f: 
   return m;
 }
 
+/** Value of five distinct cards 0..51 (not validated: see evaluateCards). */
 export function evaluate5(a: Card, b: Card, c: Card, d: Card, e: Card): HandValue {
   const rk = CARD_RANK_KEY[a]! + CARD_RANK_KEY[b]! + CARD_RANK_KEY[c]! + CARD_RANK_KEY[d]! + CARD_RANK_KEY[e]!;
-  const sk = SUIT_KEY_START + CARD_SUIT_KEY[a]! + CARD_SUIT_KEY[b]! + CARD_SUIT_KEY[c]! + CARD_SUIT_KEY[d]! + CARD_SUIT_KEY[e]!;
+  const sk =
+    SUIT_KEY_START + CARD_SUIT_KEY[a]! + CARD_SUIT_KEY[b]! + CARD_SUIT_KEY[c]! + CARD_SUIT_KEY[d]! + CARD_SUIT_KEY[e]!;
   if ((sk & FLUSH_CHECK_MASK) === 0) return valueOfRankKey(rk);
   return FLUSH_VALUE[suitMask(flushSuitOf(sk), a, b, c, d, e, -1, -1)]!;
 }
 
+/** Value of the best five of seven distinct cards 0..51 (not validated: see evaluateCards). */
 export function evaluate7(a: Card, b: Card, c: Card, d: Card, e: Card, f: Card, g: Card): HandValue {
   const rk =
-    CARD_RANK_KEY[a]! + CARD_RANK_KEY[b]! + CARD_RANK_KEY[c]! + CARD_RANK_KEY[d]! + CARD_RANK_KEY[e]! + CARD_RANK_KEY[f]! + CARD_RANK_KEY[g]!;
+    CARD_RANK_KEY[a]! +
+    CARD_RANK_KEY[b]! +
+    CARD_RANK_KEY[c]! +
+    CARD_RANK_KEY[d]! +
+    CARD_RANK_KEY[e]! +
+    CARD_RANK_KEY[f]! +
+    CARD_RANK_KEY[g]!;
   const sk =
     SUIT_KEY_START +
-    CARD_SUIT_KEY[a]! + CARD_SUIT_KEY[b]! + CARD_SUIT_KEY[c]! + CARD_SUIT_KEY[d]! + CARD_SUIT_KEY[e]! + CARD_SUIT_KEY[f]! + CARD_SUIT_KEY[g]!;
+    CARD_SUIT_KEY[a]! +
+    CARD_SUIT_KEY[b]! +
+    CARD_SUIT_KEY[c]! +
+    CARD_SUIT_KEY[d]! +
+    CARD_SUIT_KEY[e]! +
+    CARD_SUIT_KEY[f]! +
+    CARD_SUIT_KEY[g]!;
   if ((sk & FLUSH_CHECK_MASK) === 0) return valueOfRankKey(rk);
   return FLUSH_VALUE[suitMask(flushSuitOf(sk), a, b, c, d, e, f, g)]!;
 }
@@ -314,6 +370,7 @@ export function evaluateCards(cards: readonly Card[]): HandValue {
   return FLUSH_VALUE[mask]!;
 }
 
+/** Category of a HandValue; throws RangeError if it is not one (an integer 1..7462). */
 export function handCategory(value: HandValue): HandCategory {
   if (!(value >= 1 && value <= HAND_CLASSES) || value !== Math.floor(value)) {
     throw new RangeError(`not a hand value: ${value}`);
