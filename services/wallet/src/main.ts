@@ -1,30 +1,49 @@
-import { createLogger, envPort, envString, onShutdownSignal, startGrpcServer } from "@pokerodds/common";
+import { createLogger, envPort, envString, onShutdownSignal, startGrpcServer, type RunningGrpcServer } from "@pokerodds/common";
 import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { openDatabase } from "@pokerodds/common/mongo";
 import { createIndexes } from "./indexes.js";
+import { LedgerStore } from "./ledger-store.js";
+import { Movements } from "./movements.js";
+import { PersonalTableStore } from "./personal-table-store.js";
+import { PlayerStore } from "./player-store.js";
+import { walletService } from "./service.js";
 
 const logger = createLogger("wallet");
 
-const port = envPort("GRPC_PORT", 50052);
-// The money RPCs arrive with the next milestone; grpc-js answers UNIMPLEMENTED for them until then.
-const server = await startGrpcServer(
-  {
-    name: "pokerodds.wallet.v1.WalletService",
-    protoFile: "pokerodds/wallet/v1/wallet.proto",
-    definition: WalletServiceService,
-    implementation: {},
-  },
-  { port, logger },
-);
+// The process holds no state that correctness depends on: every decision is made by the database's
+// unique indexes, so any number of replicas behave exactly like one (Movements' per-account queue
+// only spares a replica's own requests from racing each other).
+let server: RunningGrpcServer | undefined;
 const database = openDatabase({
   uri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/"),
   name: envString("MONGODB_DATABASE", "wallet"),
   logger,
   setUp: createIndexes,
-  onStatusChange: (up) => server.setServing(up),
+  onStatusChange: (up) => server?.setServing(up),
 });
+// No write may run before the unique indexes exist: they are what makes writes safe.
+let indexesCreated = false;
+void database.ready.then(() => (indexesCreated = true));
+
+const ledger = new LedgerStore(database.db);
+const wallet = {
+  players: new PlayerStore(database.db),
+  personalTables: new PersonalTableStore(database.db),
+  ledger,
+  movements: new Movements(ledger),
+};
+server = await startGrpcServer(
+  {
+    name: "pokerodds.wallet.v1.WalletService",
+    protoFile: "pokerodds/wallet/v1/wallet.proto",
+    definition: WalletServiceService,
+    implementation: walletService(wallet, logger, () => indexesCreated),
+  },
+  { port: envPort("GRPC_PORT", 50052), logger },
+);
+server.setServing(database.isUp());
 
 onShutdownSignal(logger, async () => {
-  await server.shutdown(5000);
+  await server?.shutdown(5000);
   await database.close();
 });

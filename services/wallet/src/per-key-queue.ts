@@ -1,0 +1,23 @@
+/**
+ * Runs tasks with the same key one after another, tasks with different keys concurrently. Only a
+ * performance measure: it keeps a replica's own requests from racing each other for an account's
+ * next sequence (a lost race costs a retry). Correctness never depends on it; requests of other
+ * replicas still race, and the ledger's unique indexes settle those.
+ */
+export class PerKeyQueue {
+  /** The last task queued per key, settled or not; removed once the queue runs empty. */
+  private readonly tails = new Map<string, Promise<void>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const result = (this.tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.tails.set(key, tail);
+    void tail.then(() => {
+      if (this.tails.get(key) === tail) this.tails.delete(key);
+    });
+    return result;
+  }
+}

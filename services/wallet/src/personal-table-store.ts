@@ -1,0 +1,44 @@
+import type { Collection, Db } from "mongodb";
+import { isDuplicateKey } from "./duplicate-key.js";
+
+interface PersonalTableDocument {
+  /** The table id: unique by being the _id. */
+  _id: number;
+  /** Unique too (indexes.ts): one personal table per player. */
+  playerId: string;
+  createdAt: Date;
+}
+
+export class PersonalTableStore {
+  private readonly tables: Collection<PersonalTableDocument>;
+
+  constructor(db: Db) {
+    this.tables = db.collection<PersonalTableDocument>("personalTables");
+  }
+
+  async tableOf(playerId: string): Promise<number | null> {
+    const table = await this.tables.findOne({ playerId });
+    return table ? table._id : null;
+  }
+
+  async ownerOf(tableId: number): Promise<string | null> {
+    const table = await this.tables.findOne({ _id: tableId });
+    return table ? table.playerId : null;
+  }
+
+  async highestTableId(): Promise<number | null> {
+    const [highest] = await this.tables.find({}).sort({ _id: -1 }).limit(1).toArray();
+    return highest ? highest._id : null;
+  }
+
+  /** False when that table id is taken or the player already has a table. */
+  async insert(tableId: number, playerId: string, createdAt: Date): Promise<boolean> {
+    try {
+      await this.tables.insertOne({ _id: tableId, playerId, createdAt });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,84 @@
+import { UnavailableError } from "@pokerodds/common";
+import { backoff } from "./backoff.js";
+import { welcomeRequest, type LedgerEntry } from "./domain/movement.js";
+import { isEntitledToPersonalTable, newPlayer, nextPersonalTableId, type Claims, type Player } from "./domain/player.js";
+import type { LedgerStore } from "./ledger-store.js";
+import type { Movements } from "./movements.js";
+import type { PersonalTableStore } from "./personal-table-store.js";
+import type { PlayerStore } from "./player-store.js";
+
+const MAX_TABLE_ATTEMPTS = 50;
+
+export interface WalletParts {
+  players: PlayerStore;
+  personalTables: PersonalTableStore;
+  ledger: LedgerStore;
+  movements: Movements;
+}
+
+export interface Profile extends Player {
+  accountBalanceCents: number;
+  personalTableId: number | null;
+}
+
+/**
+ * The player as the token describes them now, with their live balance. The first read creates the
+ * player, then the account with its welcome credit (in that order, so no ledger ever lacks its
+ * player), and the personal table the role entitles to. Every step is a unique insert or an
+ * idempotent movement, so any number of concurrent first reads, on any number of replicas, create
+ * one player, one welcome credit and at most one personal table.
+ */
+export async function readProfile(wallet: WalletParts, claims: Claims): Promise<Profile> {
+  const player = await ensurePlayer(wallet.players, claims);
+  const [accountBalanceCents, personalTableId] = await Promise.all([
+    ensureAccount(wallet, claims.playerId),
+    // A personal table once allocated stays with its player, even if a later token lowers the role.
+    wallet.personalTables
+      .tableOf(claims.playerId)
+      .then((table) =>
+        table === null && isEntitledToPersonalTable(claims.role) ? allocatePersonalTable(wallet.personalTables, claims.playerId) : table,
+      ),
+  ]);
+  // The role shown is the token's: the identity provider, not the wallet, decides what a player is.
+  return { ...player, ...claims, accountBalanceCents, personalTableId };
+}
+
+async function ensurePlayer(players: PlayerStore, claims: Claims): Promise<Player> {
+  const existing = await players.find(claims.playerId);
+  if (existing) {
+    if (existing.username !== claims.username || existing.displayName !== claims.displayName || existing.role !== claims.role) {
+      await players.updateClaims(claims);
+    }
+    return existing;
+  }
+  const created = newPlayer(claims, new Date());
+  if (await players.insert(created)) return created;
+  const winner = await players.find(claims.playerId);
+  if (!winner) throw new UnavailableError("the player could not be read back");
+  return winner;
+}
+
+/** The account's balance, opening the account with its welcome credit if it has no entry yet. */
+async function ensureAccount({ ledger, movements }: WalletParts, playerId: string): Promise<number> {
+  const head = (await ledger.head(playerId)) ?? (await openAccount(ledger, movements, playerId));
+  return head.balanceAfterCents;
+}
+
+async function openAccount(ledger: LedgerStore, movements: Movements, playerId: string): Promise<LedgerEntry> {
+  const { entry, replayed } = await movements.apply(welcomeRequest(playerId));
+  // A replayed welcome is another request's, which may have been followed by movements already.
+  return replayed ? ((await ledger.head(playerId)) ?? entry) : entry;
+}
+
+/** The next free table id, claimed by a unique insert; a lost race reads or tries again. */
+async function allocatePersonalTable(tables: PersonalTableStore, playerId: string): Promise<number> {
+  for (let attempt = 1; attempt <= MAX_TABLE_ATTEMPTS; attempt++) {
+    const tableId = nextPersonalTableId(await tables.highestTableId());
+    if (await tables.insert(tableId, playerId, new Date())) return tableId;
+    // Either the id was taken by another player's table or this player got one concurrently.
+    const mine = await tables.tableOf(playerId);
+    if (mine !== null) return mine;
+    await backoff(attempt);
+  }
+  throw new UnavailableError("no personal table could be allocated; try again");
+}

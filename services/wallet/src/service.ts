@@ -1,0 +1,98 @@
+// The gRPC adapter: decode, call the wallet, encode. Rules live in domain/, storage in the stores.
+import { InvalidArgumentError, NotFoundError, UnavailableError, unary, type Logger, type UnaryHandler } from "@pokerodds/common";
+import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { MongoError, MongoServerError } from "mongodb";
+import { auditLedger } from "./audit.js";
+import type { RequestableKind } from "./domain/movement.js";
+import { FIRST_PERSONAL_TABLE_ID, requirePlayerId } from "./domain/player.js";
+import { readProfile, type WalletParts } from "./profiles.js";
+import {
+  auditToProto,
+  claimsFromProto,
+  ledgerEntryToProto,
+  movementFromProto,
+  outcomeToProto,
+  playerToProto,
+  profileToProto,
+} from "./proto-mapping.js";
+
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 1000;
+
+/** `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then. */
+export function walletService(wallet: WalletParts, logger: Logger, databaseReady: () => boolean): WalletServiceServer {
+  const rpc = <Req, Res>(name: string, handler: UnaryHandler<Req, Res>) =>
+    unary(logger, name, guardDatabase(databaseReady, handler));
+  const movement = (name: string, kind: RequestableKind) =>
+    rpc(name, async (request: { movement?: Movement | undefined }) => ({
+      result: outcomeToProto(await wallet.movements.apply(movementFromProto(kind, request.movement))),
+    }));
+
+  return {
+    getProfile: rpc("GetProfile", async (request) => ({
+      profile: profileToProto(await readProfile(wallet, claimsFromProto(request.claims))),
+    })),
+
+    getPlayer: rpc("GetPlayer", async (request) => {
+      const player = await wallet.players.find(requirePlayerId(request.playerId));
+      if (!player) throw new NotFoundError(`no player ${request.playerId}`);
+      return { player: playerToProto(player) };
+    }),
+
+    getPersonalTableOwner: rpc("GetPersonalTableOwner", async (request) => {
+      const owner = request.tableId >= FIRST_PERSONAL_TABLE_ID ? await wallet.personalTables.ownerOf(request.tableId) : null;
+      if (owner === null) throw new NotFoundError(`table ${request.tableId} is nobody's personal table`);
+      return { playerId: owner };
+    }),
+
+    getBalance: rpc("GetBalance", async (request) => {
+      const playerId = requirePlayerId(request.playerId);
+      const head = await wallet.ledger.head(playerId);
+      if (!head) throw new NotFoundError(`no account for player ${playerId}`);
+      return { playerId, accountBalanceCents: head.balanceAfterCents };
+    }),
+
+    debit: movement("Debit", "debit"),
+    credit: movement("Credit", "credit"),
+    deposit: movement("Deposit", "deposit"),
+    withdraw: movement("Withdraw", "withdraw"),
+
+    listLedger: rpc("ListLedger", async (request) => {
+      const playerId = requirePlayerId(request.playerId);
+      const limit = request.limit === 0 ? DEFAULT_PAGE : request.limit;
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new InvalidArgumentError(`limit must be from 1 to ${MAX_PAGE}`);
+      if (!Number.isSafeInteger(request.afterSequence) || request.afterSequence < 0) {
+        throw new InvalidArgumentError("after_sequence must not be negative");
+      }
+      // One more than asked says whether another page follows.
+      const entries = await wallet.ledger.page(playerId, request.afterSequence, limit + 1);
+      if (entries.length === 0 && !(await wallet.ledger.head(playerId))) throw new NotFoundError(`no account for player ${playerId}`);
+      const page = entries.slice(0, limit);
+      return {
+        entries: page.map(ledgerEntryToProto),
+        nextAfterSequence: entries.length > limit ? page[page.length - 1]!.sequence : 0,
+      };
+    }),
+
+    audit: rpc("Audit", async () => auditToProto(await auditLedger(wallet.ledger, wallet.players))),
+  };
+}
+
+/**
+ * A database that is not set up or cannot be reached is the 503 decisions.md asks for, not an
+ * internal error. An error the server itself answered (MongoServerError) is not an outage.
+ */
+function guardDatabase<Req, Res>(databaseReady: () => boolean, handler: UnaryHandler<Req, Res>): UnaryHandler<Req, Res> {
+  return async (request, context) => {
+    if (!databaseReady()) throw new UnavailableError("the wallet database is not ready");
+    try {
+      return await handler(request, context);
+    } catch (error) {
+      if (error instanceof MongoError && !(error instanceof MongoServerError)) {
+        context.logger.warn({ err: error }, "database unreachable");
+        throw new UnavailableError("the wallet database is unavailable");
+      }
+      throw error;
+    }
+  };
+}

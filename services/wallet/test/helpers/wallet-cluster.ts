@@ -1,0 +1,94 @@
+// A real wallet for integration tests: an embedded FerretDB in a fresh temporary directory and one
+// or more wallet server processes (replicas) on it, each reached through a real gRPC client.
+// Needs `npx tsc -b` (services/wallet/dist) and `npm run build:db` first.
+import { createClient, HealthChecker, methodNames, type PromiseClient } from "@pokerodds/common";
+import {
+  Role,
+  WalletServiceClient,
+  WalletServiceService,
+  type Claims,
+} from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { spawnChild, stopChildren, type Child } from "@pokerodds/launcher/child";
+import { startFerretDB } from "@pokerodds/launcher/ferretdb";
+import { repoPath } from "@pokerodds/launcher/paths";
+import { freePorts } from "@pokerodds/launcher/ports";
+import { MongoClient, type Db } from "mongodb";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export type Wallet = PromiseClient<WalletServiceClient>;
+
+export interface WalletCluster {
+  /** One client per replica, in start order. */
+  replicas: Wallet[];
+  /** The first replica's client. */
+  wallet: Wallet;
+  /** The wallet's own database, for looking behind the service (and tampering with it). */
+  db: Db;
+  stop(): Promise<void>;
+}
+
+const DATABASE = "wallet";
+
+export async function startWalletCluster(replicaCount = 1): Promise<WalletCluster> {
+  const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-wallet-"));
+  const database = await startFerretDB({ dataDir, output: "inherit" });
+  const ports = await freePorts(replicaCount);
+  const env: NodeJS.ProcessEnv = { ...process.env, MONGODB_URI: database.uri, MONGODB_DATABASE: DATABASE, LOG_LEVEL: "warn" };
+  // The compiled server needs no loader; tsx in NODE_OPTIONS would only slow its start.
+  delete env.NODE_OPTIONS;
+  const servers: Child[] = ports.map((port, index) =>
+    spawnChild(`wallet-${index}`, process.execPath, [repoPath("services/wallet/dist/main.js")], {
+      env: { ...env, GRPC_PORT: String(port) },
+      output: "inherit",
+    }),
+  );
+  const mongo = new MongoClient(database.uri);
+  const clients: { raw: WalletServiceClient; call: Wallet }[] = [];
+  const stop = async () => {
+    for (const client of clients) client.raw.close();
+    await mongo.close();
+    await stopChildren([servers, [database.child]], 5000);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    for (const port of ports) {
+      const address = `127.0.0.1:${port}`;
+      await waitUntilServing(address);
+      clients.push(createClient(WalletServiceClient, methodNames(WalletServiceService), address, { defaultDeadlineMs: 30_000 }));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const replicas = clients.map((client) => client.call);
+  return { replicas, wallet: replicas[0]!, db: mongo.db(DATABASE), stop };
+}
+
+async function waitUntilServing(address: string, timeoutMs = 20_000): Promise<void> {
+  const health = new HealthChecker(address);
+  try {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+      if ((await health.check("pokerodds.wallet.v1.WalletService")) === "SERVING") return;
+    }
+    throw new Error(`the wallet at ${address} did not become SERVING within ${timeoutMs} ms`);
+  } finally {
+    health.close();
+  }
+}
+
+export function claims(playerId: string, role: Role = Role.ROLE_BASIC_USER): Claims {
+  return { playerId, username: `${playerId}@example.com`, displayName: `Player ${playerId}`, role };
+}
+
+/** A gRPC failure's status code (undefined if the call succeeded). */
+export async function statusOf(call: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await call;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: number }).code;
+  }
+}
