@@ -157,6 +157,26 @@ test("a bet whose payout would exceed the table's maximum payout is refused (409
   // Hand 3 pays 6.5: 153 x 6.5 = 994.5 -> 994 fits, 154 x 6.5 = 1001 does not.
   t.true(applyBet(hole, cmd({ handIndex: 3, amountCents: 153 }), T0).result.acknowledged);
   t.throws(() => applyBet(hole, cmd({ handIndex: 3, amountCents: 154 }), T0), { instanceOf: ConflictError });
+  // At the default limit, a stake x odds product beyond 2^53 is a 409 too, not an internal error.
+  const longShot = advance(
+    sit(newTable(), "p1", 100_000_000_000),
+    T0,
+    panels(0, [
+      [99.9999, 0, 10],
+      [0.0001, 0, 9_700_000],
+      [0, 1, 0],
+      [0, 1, 0],
+    ]),
+  );
+  t.throws(() => applyBet(longShot, cmd({ handIndex: 1, amountCents: 100_000_000_000 }), T0), {
+    instanceOf: ConflictError,
+    message: /maximum payout/,
+  });
+  // 103,092,783 x 970,000 = 99,999,999,510,000 fits 10^14 cents; one more cent pays 100,000,000,480,000.
+  t.true(applyBet(longShot, cmd({ handIndex: 1, amountCents: 103_092_783 }), T0).result.acknowledged);
+  t.throws(() => applyBet(longShot, cmd({ handIndex: 1, amountCents: 103_092_784 }), T0), {
+    instanceOf: ConflictError,
+  });
 });
 
 test("a hand that can only tie (win 0, draw > 0) takes no bets", (t) => {

@@ -2,7 +2,6 @@
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { assertAmountCents } from "./money.js";
-import { payoutOf } from "./payouts.js";
 import { bettingStageOf, findSeat, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
@@ -59,7 +58,8 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const panel = snapshot.handOdds.find((p) => p.bettingStage === stage && p.handIndex === handIndex);
   if (!panel) throw new Error(`no stage ${stage} panel for hand ${handIndex}`);
   if (panel.winPercentage === 0 || panel.oddsTenths === 0) throw new ConflictError("this hand cannot win: no bets");
-  if (payoutOf(amountCents, panel.oddsTenths, 1).payoutCents > snapshot.config.maxPayoutCents) {
+  // In BigInt: the product can pass 2^53 before the limit refuses it.
+  if (BigInt(amountCents) * BigInt(panel.oddsTenths) >= 10n * BigInt(snapshot.config.maxPayoutCents + 1)) {
     throw new ConflictError("the bet's payout would exceed the table's maximum payout");
   }
   if (seat.balanceCents < amountCents) {
