@@ -1,0 +1,14 @@
+// npm run bench: every benchmark, each figure next to a baseline measured in the same run.
+import { benchEvaluator } from "./evaluator.js";
+import { benchHttp } from "./http.js";
+import { formatBenchLines, type BenchLine } from "./report.js";
+
+const sections: Array<[string, () => Promise<BenchLine[]>]> = [
+  ["Evaluator and equity (one core, CPU time)", benchEvaluator],
+  ["Through the gateway (real stack, 2 cores)", benchHttp],
+];
+
+for (const [title, run] of sections) {
+  console.log(`\n## ${title}`);
+  console.log(formatBenchLines(await run()));
+}
