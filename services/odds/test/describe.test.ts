@@ -1,6 +1,8 @@
 import test from "ava";
+import fc from "fast-check";
 import { formatCard, parseCard } from "../src/domain/cards.js";
 import { describeHand } from "../src/domain/describe.js";
+import { evaluate5, evaluateCards, handCategory } from "../src/domain/evaluator.js";
 
 const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);
 const describe = (s: string) => {
@@ -50,6 +52,43 @@ test("among equal five-card choices the higher suits are picked, whatever the in
   t.is(describe("Td Jc Qh Ks Ac Ts").best, "Ac Ks Qh Jc Ts");
   t.is(describe("Ts Ac Ks Qh Jc Td").best, "Ac Ks Qh Jc Ts");
   t.is(describe("Ah Kh Qc Jd 9s 3c 2d").best, "Ah Kh Qc Jd 9s");
+});
+
+const SHORT = ["High Card", "Pair", "Two Pair", "Three of a Kind", "Straight", "Flush", "Full House", "Four of a Kind"];
+
+test("bestFive is a best five of the input, named by its category, whatever the input order", (t) => {
+  const FULL = Array.from({ length: 52 }, (_, i) => i);
+  const arbitraryCards = fc.oneof(
+    fc.shuffledSubarray(FULL, { minLength: 5, maxLength: 7 }),
+    fc.shuffledSubarray(
+      FULL.filter((c) => c % 4 < 2),
+      { minLength: 5, maxLength: 7 },
+    ),
+  );
+  fc.assert(
+    fc.property(
+      arbitraryCards.chain((cs) =>
+        fc.tuple(fc.constant(cs), fc.shuffledSubarray(cs, { minLength: cs.length, maxLength: cs.length })),
+      ),
+      ([cs, shuffled]) => {
+        const d = describeHand(cs);
+        const [a, b, c, e, f] = d.bestFive;
+        const value = evaluate5(a!, b!, c!, e!, f!);
+        const category = handCategory(value);
+        const short =
+          category === 8 ? (d.bestFive[0]! >> 2 === 12 ? "Royal Flush" : "Straight Flush") : SHORT[category];
+        return (
+          d.bestFive.length === 5 &&
+          d.bestFive.every((x) => cs.includes(x)) &&
+          value === evaluateCards(cs) &&
+          d.short === short &&
+          JSON.stringify(describeHand(shuffled)) === JSON.stringify(d)
+        );
+      },
+    ),
+    { numRuns: 3000 },
+  );
+  t.pass();
 });
 
 test("describeHand rejects bad input", (t) => {

@@ -2,7 +2,7 @@ import test from "ava";
 import fc from "fast-check";
 import { parseCard } from "../src/domain/cards.js";
 import { evaluate7 } from "../src/domain/evaluator.js";
-import { exactEquity, monteCarloEquity, type Equity } from "../src/domain/equity.js";
+import { Xoshiro128, exactEquity, monteCarloEquity, type Equity } from "../src/domain/equity.js";
 import { naiveEquity } from "./helpers/naive-poker.js";
 
 const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);
@@ -158,4 +158,42 @@ test("bad input is rejected", (t) => {
   t.throws(() => exactEquity([], []));
   t.throws(() => monteCarloEquity(hands("AhAd", "KsKc"), [], 0));
   t.throws(() => monteCarloEquity(hands("AhAd", "KsKc"), [], 1.5));
+});
+
+test("xoshiro128** matches its reference output and draws card indices uniformly", (t) => {
+  // Reference: xoshiro128** from state (1, 2, 3, 4) (Blackman and Vigna's C code).
+  const ref = new Xoshiro128([1, 2, 3, 4]);
+  t.deepEqual([ref.next(), ref.next(), ref.next()], [11520, 0, 5927040]);
+  // Chi-square of 520,000 draws below 52: 51 degrees of freedom, 99.9% critical value 87.97.
+  const rng = new Xoshiro128(12345);
+  const counts = new Array<number>(52).fill(0);
+  const draws = 520000;
+  for (let i = 0; i < draws; i++) counts[rng.below(52)]!++;
+  const expected = draws / 52;
+  const chi2 = counts.reduce((sum, c) => sum + (c - expected) ** 2 / expected, 0);
+  t.true(chi2 < 87.97, `chi-square ${chi2}`);
+  t.true(counts.every((c) => c > 0));
+});
+
+test("Monte Carlo deals every remaining card, the first and last of the deck included", (t) => {
+  const n = 200000;
+  const spots: [number[][], number[], number][] = [
+    // AcAd beats KcKd's trips only if the river is Ah or As: the last two cards of the deck.
+    [hands("AcAd", "KcKd"), cards("Kh 7s 4h 9c"), 2 / 44],
+    // 3c4c makes a straight only with a deuce or a seven: the first four cards of the deck are deuces.
+    [hands("3c4c", "AsAd"), cards("5h 6d Kc Qs"), 8 / 44],
+  ];
+  for (const [hs, board, p] of spots) {
+    t.is(Math.round(exactEquity(hs, board).winPercent[0]! * 1e9), Math.round(100 * p * 1e9));
+    const mc = monteCarloEquity(hs, board, n, 99);
+    const se = 100 * Math.sqrt((p * (1 - p)) / n);
+    t.true(Math.abs(mc.winPercent[0]! - 100 * p) < 5 * se, `${mc.winPercent[0]} vs ${100 * p}`);
+  }
+});
+
+test("too many hands for the deck is rejected", (t) => {
+  const many = Array.from({ length: 24 }, (_, i) => [2 * i, 2 * i + 1]); // 48 cards: 4 left
+  t.throws(() => exactEquity(many, []), { message: /too few cards/ });
+  t.throws(() => monteCarloEquity(many, [48], 10), { message: /too few cards/ });
+  t.is(exactEquity(many.slice(0, 23), []).boards, 6, "23 hands leave 6 cards: 6 boards of 5");
 });

@@ -1,7 +1,7 @@
 // Human-readable description of a hand's best five cards.
 
 import { InvalidArgumentError } from "@pokerodds/common/errors";
-import type { Card } from "./cards.js";
+import { rankOf, type Card } from "./cards.js";
 import { HandCategory, evaluate5, handCategory } from "./evaluator.js";
 
 export interface HandDescription {
@@ -13,36 +13,8 @@ export interface HandDescription {
   long: string;
 }
 
-const RANK_NAMES = [
-  "Two",
-  "Three",
-  "Four",
-  "Five",
-  "Six",
-  "Seven",
-  "Eight",
-  "Nine",
-  "Ten",
-  "Jack",
-  "Queen",
-  "King",
-  "Ace",
-];
-const RANK_PLURALS = [
-  "Twos",
-  "Threes",
-  "Fours",
-  "Fives",
-  "Sixes",
-  "Sevens",
-  "Eights",
-  "Nines",
-  "Tens",
-  "Jacks",
-  "Queens",
-  "Kings",
-  "Aces",
-];
+const RANK_NAMES = "Two Three Four Five Six Seven Eight Nine Ten Jack Queen King Ace".split(" ");
+const RANK_PLURALS = "Twos Threes Fours Fives Sixes Sevens Eights Nines Tens Jacks Queens Kings Aces".split(" ");
 
 const SHORT_NAMES: Record<HandCategory, string> = {
   [HandCategory.HighCard]: "High Card",
@@ -56,7 +28,6 @@ const SHORT_NAMES: Record<HandCategory, string> = {
   [HandCategory.StraightFlush]: "Straight Flush",
 };
 
-const rankOf = (c: Card): number => c >> 2;
 const name = (c: Card | undefined): string => RANK_NAMES[rankOf(c ?? 0)]!;
 const plural = (c: Card | undefined): string => RANK_PLURALS[rankOf(c ?? 0)]!;
 

@@ -95,6 +95,9 @@ class Spot {
     this.known = board.length;
     const deck: number[] = [];
     for (let c = 0; c < 52; c++) if (!used[c]) deck.push(c);
+    if (deck.length < 5 - board.length) {
+      throw new InvalidArgumentError(`${n} hands and ${board.length} board cards leave too few cards to deal`);
+    }
     this.deck = Int32Array.from(deck);
     this.runEnd = new Int32Array(deck.length);
     for (let p = deck.length - 1; p >= 0; p--) {
@@ -259,10 +262,10 @@ export function exactEquity(hands: readonly (readonly Card[])[], board: readonly
 // Monte Carlo.
 //
 // Random numbers: xoshiro128** (Blackman and Vigna; 128-bit state, period 2^128 - 1, passes
-// BigCrush), seeded from crypto.getRandomValues unless a seed is given (the seed is expanded
-// with splitmix32 steps). Card indices are drawn without modulo bias by Lemire's multiply-and-
-// reject method. It is fast and statistically sound for simulation; it is NOT a cryptographic
-// generator and must not be used to deal real cards.
+// BigCrush), seeded from crypto.getRandomValues unless a seed is given. Each board is a partial
+// Fisher-Yates shuffle of the remaining deck, its indices drawn without modulo bias by Lemire's
+// multiply-and-reject method. This is fast and statistically sound for simulation; it is NOT a
+// cryptographic generator and must not be used to deal real cards.
 
 /** xoshiro128** generator of uniform 32-bit unsigned integers. */
 export class Xoshiro128 {
@@ -271,9 +274,15 @@ export class Xoshiro128 {
   private s2: number;
   private s3: number;
 
-  constructor(seed?: number) {
+  /**
+   * seed: none for a seed from crypto.getRandomValues; a number for a reproducible stream (each
+   * state word is a Weyl-sequence step through the murmur3 finalizer, as splitmix does); or
+   * the four state words themselves (all zero is not a valid state and becomes 1, 0, 0, 0).
+   */
+  constructor(seed?: number | readonly [number, number, number, number]) {
     const s = new Uint32Array(4);
     if (seed === undefined) crypto.getRandomValues(s);
+    else if (typeof seed !== "number") s.set(seed);
     else {
       let x = seed >>> 0;
       for (let i = 0; i < 4; i++) {
