@@ -1,4 +1,11 @@
-import { createLogger, envPort, envString, onShutdownSignal, startGrpcServer, type RunningGrpcServer } from "@pokerodds/common";
+import {
+  createLogger,
+  envPort,
+  envString,
+  onShutdownSignal,
+  startGrpcServer,
+  type RunningGrpcServer,
+} from "@pokerodds/common";
 import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { openDatabase } from "@pokerodds/common/mongo";
 import { createIndexes } from "./indexes.js";
@@ -13,7 +20,8 @@ const logger = createLogger("wallet");
 // The process holds no state that correctness depends on: every decision is made by the database's
 // unique indexes, so any number of replicas behave exactly like one (Movements' per-account queue
 // only spares a replica's own requests from racing each other).
-let server: RunningGrpcServer | undefined;
+// Assigned once it listens; the database may change status before that (read back below).
+let server: RunningGrpcServer | undefined = undefined;
 const database = openDatabase({
   uri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/"),
   name: envString("MONGODB_DATABASE", "wallet"),

@@ -1,7 +1,13 @@
 import { UnavailableError } from "@pokerodds/common";
 import { backoff } from "./backoff.js";
 import { welcomeRequest, type LedgerEntry } from "./domain/movement.js";
-import { isEntitledToPersonalTable, newPlayer, nextPersonalTableId, type Claims, type Player } from "./domain/player.js";
+import {
+  isEntitledToPersonalTable,
+  newPlayer,
+  nextPersonalTableId,
+  type Claims,
+  type Player,
+} from "./domain/player.js";
 import type { LedgerStore } from "./ledger-store.js";
 import type { Movements } from "./movements.js";
 import type { PersonalTableStore } from "./personal-table-store.js";
@@ -36,17 +42,35 @@ export async function readProfile(wallet: WalletParts, claims: Claims): Promise<
     wallet.personalTables
       .tableOf(claims.playerId)
       .then((table) =>
-        table === null && isEntitledToPersonalTable(claims.role) ? allocatePersonalTable(wallet.personalTables, claims.playerId) : table,
+        table === null && isEntitledToPersonalTable(claims.role)
+          ? allocatePersonalTable(wallet.personalTables, claims.playerId)
+          : table,
       ),
   ]);
   // The role shown is the token's: the identity provider, not the wallet, decides what a player is.
   return { ...player, ...claims, accountBalanceCents, personalTableId };
 }
 
+/** A player as last seen, with the live balance; null for a player no profile read has created. */
+export async function findProfile(wallet: WalletParts, playerId: string): Promise<Profile | null> {
+  const player = await wallet.players.find(playerId);
+  if (!player) return null;
+  const [head, personalTableId] = await Promise.all([
+    wallet.ledger.head(playerId),
+    wallet.personalTables.tableOf(playerId),
+  ]);
+  // No entry yet: the first profile read was cut short before the welcome credit, which the next one makes.
+  return { ...player, accountBalanceCents: head?.balanceAfterCents ?? 0, personalTableId };
+}
+
 async function ensurePlayer(players: PlayerStore, claims: Claims): Promise<Player> {
   const existing = await players.find(claims.playerId);
   if (existing) {
-    if (existing.username !== claims.username || existing.displayName !== claims.displayName || existing.role !== claims.role) {
+    if (
+      existing.username !== claims.username ||
+      existing.displayName !== claims.displayName ||
+      existing.role !== claims.role
+    ) {
       await players.updateClaims(claims);
     }
     return existing;

@@ -9,15 +9,18 @@ import {
   type LedgerEntry as ProtoLedgerEntry,
   type Movement,
   type MovementResult,
-  type Player as ProtoPlayer,
   type Profile as ProtoProfile,
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import type { AuditReport } from "./domain/audit.js";
 import {
   validateMovementRequest,
   type LedgerEntry,
-  type MovementKind, type MovementRequest, type Refusal, type RequestableKind } from "./domain/movement.js";
-import { validateClaims, type Claims, type Player, type Role } from "./domain/player.js";
+  type MovementKind,
+  type MovementRequest,
+  type Refusal,
+  type RequestableKind,
+} from "./domain/movement.js";
+import { validateClaims, type Claims, type Role } from "./domain/player.js";
 import type { MovementOutcome } from "./movements.js";
 import type { Profile } from "./profiles.js";
 
@@ -71,17 +74,6 @@ export function profileToProto(profile: Profile): ProtoProfile {
     role: ROLE_TO_PROTO[profile.role],
     isActive: profile.isActive,
     personalTableId: profile.personalTableId ?? undefined,
-  };
-}
-
-export function playerToProto(player: Player): ProtoPlayer {
-  return {
-    playerId: player.playerId,
-    username: player.username,
-    displayName: player.displayName,
-    avatarImageUrl: player.avatarImageUrl,
-    role: ROLE_TO_PROTO[player.role],
-    isActive: player.isActive,
   };
 }
 

@@ -1,18 +1,24 @@
 // The gRPC adapter: decode, call the wallet, encode. Rules live in domain/, storage in the stores.
-import { InvalidArgumentError, NotFoundError, UnavailableError, unary, type Logger, type UnaryHandler } from "@pokerodds/common";
+import {
+  InvalidArgumentError,
+  NotFoundError,
+  UnavailableError,
+  unary,
+  type Logger,
+  type UnaryHandler,
+} from "@pokerodds/common";
 import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { MongoError, MongoServerError } from "mongodb";
 import { auditLedger } from "./audit.js";
 import type { RequestableKind } from "./domain/movement.js";
 import { FIRST_PERSONAL_TABLE_ID, requirePlayerId } from "./domain/player.js";
-import { readProfile, type WalletParts } from "./profiles.js";
+import { findProfile, readProfile, type WalletParts } from "./profiles.js";
 import {
   auditToProto,
   claimsFromProto,
   ledgerEntryToProto,
   movementFromProto,
   outcomeToProto,
-  playerToProto,
   profileToProto,
 } from "./proto-mapping.js";
 
@@ -34,13 +40,14 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
     })),
 
     getPlayer: rpc("GetPlayer", async (request) => {
-      const player = await wallet.players.find(requirePlayerId(request.playerId));
-      if (!player) throw new NotFoundError(`no player ${request.playerId}`);
-      return { player: playerToProto(player) };
+      const profile = await findProfile(wallet, requirePlayerId(request.playerId));
+      if (!profile) throw new NotFoundError(`no player ${request.playerId}`);
+      return { profile: profileToProto(profile) };
     }),
 
     getPersonalTableOwner: rpc("GetPersonalTableOwner", async (request) => {
-      const owner = request.tableId >= FIRST_PERSONAL_TABLE_ID ? await wallet.personalTables.ownerOf(request.tableId) : null;
+      const owner =
+        request.tableId >= FIRST_PERSONAL_TABLE_ID ? await wallet.personalTables.ownerOf(request.tableId) : null;
       if (owner === null) throw new NotFoundError(`table ${request.tableId} is nobody's personal table`);
       return { playerId: owner };
     }),
@@ -60,13 +67,15 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
     listLedger: rpc("ListLedger", async (request) => {
       const playerId = requirePlayerId(request.playerId);
       const limit = request.limit === 0 ? DEFAULT_PAGE : request.limit;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new InvalidArgumentError(`limit must be from 1 to ${MAX_PAGE}`);
+      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
+        throw new InvalidArgumentError(`limit must be from 1 to ${MAX_PAGE}`);
       if (!Number.isSafeInteger(request.afterSequence) || request.afterSequence < 0) {
         throw new InvalidArgumentError("after_sequence must not be negative");
       }
       // One more than asked says whether another page follows.
       const entries = await wallet.ledger.page(playerId, request.afterSequence, limit + 1);
-      if (entries.length === 0 && !(await wallet.ledger.head(playerId))) throw new NotFoundError(`no account for player ${playerId}`);
+      if (entries.length === 0 && !(await wallet.ledger.head(playerId)))
+        throw new NotFoundError(`no account for player ${playerId}`);
       const page = entries.slice(0, limit);
       return {
         entries: page.map(ledgerEntryToProto),
@@ -82,7 +91,10 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
  * A database that is not set up or cannot be reached is the 503 decisions.md asks for, not an
  * internal error. An error the server itself answered (MongoServerError) is not an outage.
  */
-function guardDatabase<Req, Res>(databaseReady: () => boolean, handler: UnaryHandler<Req, Res>): UnaryHandler<Req, Res> {
+function guardDatabase<Req, Res>(
+  databaseReady: () => boolean,
+  handler: UnaryHandler<Req, Res>,
+): UnaryHandler<Req, Res> {
   return async (request, context) => {
     if (!databaseReady()) throw new UnavailableError("the wallet database is not ready");
     try {

@@ -2,7 +2,13 @@ import test from "ava";
 import fc from "fast-check";
 import { LedgerAuditor, type AuditReport } from "../src/domain/audit.js";
 import { WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
-import { nextEntry, welcomeRequest, type LedgerEntry, type MovementKind, type RequestableKind } from "../src/domain/movement.js";
+import {
+  nextEntry,
+  welcomeRequest,
+  type LedgerEntry,
+  type MovementKind,
+  type RequestableKind,
+} from "../src/domain/movement.js";
 
 const at = new Date("2026-01-01T00:00:00Z");
 
@@ -24,7 +30,10 @@ const ledgers = fc.array(fc.array(movement, { maxLength: 30 }), { minLength: 1, 
   }),
 );
 
-function audit(accounts: LedgerEntry[][], players = new Set(accounts.map((entries) => entries[0]!.playerId))): AuditReport {
+function audit(
+  accounts: LedgerEntry[][],
+  players = new Set(accounts.map((entries) => entries[0]!.playerId)),
+): AuditReport {
   const auditor = new LedgerAuditor();
   for (const entry of accounts.flat()) auditor.add(entry);
   return auditor.report(players);
@@ -50,7 +59,10 @@ test("ledgers written by the rules audit clean, and the totals are the sums of t
       t.is(report.entries, all.length);
       t.is(report.refusedEntries, all.filter((e) => !e.applied).length);
       const applied = all.filter((e) => e.applied);
-      t.is(report.reasonTotals.reduce((s, r) => s + r.count, 0), applied.length);
+      t.is(
+        report.reasonTotals.reduce((s, r) => s + r.count, 0),
+        applied.length,
+      );
     }),
     { numRuns: 500 },
   );
@@ -67,7 +79,11 @@ type Tamper = (entry: LedgerEntry) => LedgerEntry;
 const tampers: Record<string, Tamper> = {
   "amount changed": (e) => ({ ...e, amountCents: e.amountCents + 1 }),
   "balance changed": (e) => ({ ...e, balanceAfterCents: e.balanceAfterCents + 1 }),
-  "amount and balance changed together": (e) => ({ ...e, amountCents: e.amountCents - 100, balanceAfterCents: e.balanceAfterCents - 100 }),
+  "amount and balance changed together": (e) => ({
+    ...e,
+    amountCents: e.amountCents - 100,
+    balanceAfterCents: e.balanceAfterCents - 100,
+  }),
   "requested amount changed": (e) => ({ ...e, requestedCents: e.requestedCents + 1 }),
   "outcome flipped": (e) => ({ ...e, applied: !e.applied }),
   // Relabelling within one direction (a credit as a deposit) moves no money: only the table side's
@@ -84,10 +100,15 @@ test("any single tampered entry is reported, naming its account and sequence", (
       const original = account[index]!;
       // A refused request's amount moved no money; changing it may leave it just as refused.
       fc.pre(how !== "requested amount changed" || original.applied);
-      const tampered = accounts.map((entries) => entries.map((entry) => (entry === original ? tampers[how]!(entry) : entry)));
+      const tampered = accounts.map((entries) =>
+        entries.map((entry) => (entry === original ? tampers[how]!(entry) : entry)),
+      );
       const report = audit(tampered);
       t.false(report.clean, how);
-      t.true(report.issues.some((issue) => issue.playerId === original.playerId && issue.sequence >= original.sequence), how);
+      t.true(
+        report.issues.some((issue) => issue.playerId === original.playerId && issue.sequence >= original.sequence),
+        how,
+      );
     }),
     { numRuns: 1000 },
   );
@@ -96,18 +117,34 @@ test("any single tampered entry is reported, naming its account and sequence", (
 test("a missing entry breaks the sequence; entries of an unknown player are reported", (t) => {
   const entries = [nextEntry(null, welcomeRequest("p"), "1", at)];
   for (let n = 0; n < 3; n++) {
-    const request = { kind: "credit" as const, playerId: "p", amountCents: 100, idempotencyKey: `k${n}`, reason: "leave", reference: "" };
+    const request = {
+      kind: "credit" as const,
+      playerId: "p",
+      amountCents: 100,
+      idempotencyKey: `k${n}`,
+      reason: "leave",
+      reference: "",
+    };
     entries.push(nextEntry(entries[n]!, request, `${n + 2}`, at));
   }
   const withoutSecond = [entries[0]!, ...entries.slice(2)];
   t.true(audit([withoutSecond]).issues.some((issue) => issue.sequence === 3 && issue.problem.includes("sequence 3")));
   const unknown = audit([entries], new Set());
-  t.deepEqual(unknown.issues, [{ playerId: "p", sequence: 0, problem: "ledger entries for a player that does not exist" }]);
+  t.deepEqual(unknown.issues, [
+    { playerId: "p", sequence: 0, problem: "ledger entries for a player that does not exist" },
+  ]);
   t.true(audit([entries]).clean);
 });
 
 test("the welcome credit must open the account", (t) => {
-  const credit = { kind: "credit" as const, playerId: "p", amountCents: 100, idempotencyKey: "k", reason: "leave", reference: "" };
+  const credit = {
+    kind: "credit" as const,
+    playerId: "p",
+    amountCents: 100,
+    idempotencyKey: "k",
+    reason: "leave",
+    reference: "",
+  };
   const report = audit([[nextEntry(null, credit, "1", at)]]);
   t.true(report.issues.some((issue) => issue.problem.includes("welcome")));
 });

@@ -18,7 +18,10 @@ const move = (playerId: string, amountCents: number, key: string, reason: string
 
 test("after concurrent activity on two replicas the audit is clean and its totals reconcile", async (t) => {
   const [a, b] = t.context.replicas as [WalletCluster["wallet"], WalletCluster["wallet"]];
-  await Promise.all([a.getProfile({ claims: claims("alice") }), b.getProfile({ claims: claims("bob", Role.ROLE_PAYING_USER) })]);
+  await Promise.all([
+    a.getProfile({ claims: claims("alice") }),
+    b.getProfile({ claims: claims("bob", Role.ROLE_PAYING_USER) }),
+  ]);
   await Promise.all([
     ...Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).debit(move("alice", 15_000, `alice-sit-${i}`, "sit"))),
     ...Array.from({ length: 5 }, (_, i) => (i % 2 ? a : b).credit(move("bob", 1_234, `bob-payout-${i}`, "payout"))),
@@ -37,7 +40,14 @@ test("after concurrent activity on two replicas the audit is clean and its total
   t.is(totals.welcomeCreditsCents, 200_000);
   t.is(totals.depositsCents, 50_000);
   t.is(totals.creditsCents, 5 * 1_234);
-  t.is(totals.balancesCents, totals.welcomeCreditsCents + totals.depositsCents + totals.creditsCents - totals.withdrawalsCents - totals.debitsCents);
+  t.is(
+    totals.balancesCents,
+    totals.welcomeCreditsCents +
+      totals.depositsCents +
+      totals.creditsCents -
+      totals.withdrawalsCents -
+      totals.debitsCents,
+  );
   t.is(report.accounts, 2);
   const sits = report.reasonTotals.find((r) => r.kind === MovementKind.MOVEMENT_KIND_DEBIT && r.reason === "sit")!;
   t.is(sits.amountCents, totals.debitsCents);
@@ -80,7 +90,10 @@ test("the audit names a tampered amount, a tampered balance, a deleted entry and
       report.issues.some((issue) => issue.playerId === "alice" && issue.sequence >= 3),
       `${what}: ${JSON.stringify(report.issues)}`,
     );
-    t.false(report.issues.some((issue) => issue.playerId === "bob"), what);
+    t.false(
+      report.issues.some((issue) => issue.playerId === "bob"),
+      what,
+    );
   }
   t.true((await t.context.wallet.audit({})).clean, "clean again once restored");
 });
@@ -91,7 +104,9 @@ test("a ledger entry without a player is reported", async (t) => {
   await players.deleteOne({ _id: "bob" });
   try {
     const report = await t.context.wallet.audit({});
-    t.deepEqual(report.issues, [{ playerId: "bob", sequence: 0, problem: "ledger entries for a player that does not exist" }]);
+    t.deepEqual(report.issues, [
+      { playerId: "bob", sequence: 0, problem: "ledger entries for a player that does not exist" },
+    ]);
   } finally {
     await players.insertOne(bob);
   }

@@ -47,9 +47,19 @@ test("money goes out exactly when the balance covers it, in full", (t) => {
     fc.property(balance, outgoing, amount, (before, k, requested) => {
       const outcome = decide(before, k, requested);
       if (requested <= before) {
-        t.deepEqual(outcome, { applied: true, refusal: null, amountCents: -requested, balanceAfterCents: before - requested });
+        t.deepEqual(outcome, {
+          applied: true,
+          refusal: null,
+          amountCents: -requested,
+          balanceAfterCents: before - requested,
+        });
       } else {
-        t.deepEqual(outcome, { applied: false, refusal: "insufficient_funds", amountCents: 0, balanceAfterCents: before });
+        t.deepEqual(outcome, {
+          applied: false,
+          refusal: "insufficient_funds",
+          amountCents: 0,
+          balanceAfterCents: before,
+        });
       }
     }),
     RUNS,
@@ -61,7 +71,8 @@ test("money comes in in full unless the balance would pass its limit", (t) => {
     fc.property(balance, incoming, amount, (before, k, requested) => {
       const outcome = decide(before, k, requested);
       if (before + requested <= MAX_BALANCE_CENTS) t.is(outcome.amountCents, requested);
-      else t.deepEqual(outcome, { applied: false, refusal: "balance_limit", amountCents: 0, balanceAfterCents: before });
+      else
+        t.deepEqual(outcome, { applied: false, refusal: "balance_limit", amountCents: 0, balanceAfterCents: before });
     }),
     RUNS,
   );
@@ -92,7 +103,13 @@ test("the next entry follows the head by one sequence and records the request", 
     createdAt: at,
   });
   const refused = nextEntry({ sequence: 8, balanceAfterCents: 499 }, request(), "e9", at);
-  t.like(refused, { sequence: 9, applied: false, refusal: "insufficient_funds", amountCents: 0, balanceAfterCents: 499 });
+  t.like(refused, {
+    sequence: 9,
+    applied: false,
+    refusal: "insufficient_funds",
+    amountCents: 0,
+    balanceAfterCents: 499,
+  });
 });
 
 test("an account's first entry is its welcome credit at sequence 1", (t) => {

@@ -17,7 +17,13 @@ async function newPlayer(t: { context: WalletCluster }, playerId: string): Promi
   await t.context.wallet.getProfile({ claims: claims(playerId) });
 }
 
-const movement = (playerId: string, amountCents: number, idempotencyKey: string, reason = "sit", reference = "t1"): Movement => ({
+const movement = (
+  playerId: string,
+  amountCents: number,
+  idempotencyKey: string,
+  reason = "sit",
+  reference = "t1",
+): Movement => ({
   playerId,
   amountCents,
   idempotencyKey,
@@ -43,7 +49,13 @@ test("debit and credit move exactly their amount and record it in the ledger", a
       [3, MovementKind.MOVEMENT_KIND_CREDIT, 1, 87_656, "leave"],
     ],
   );
-  t.like(entries[1], { idempotencyKey: "dc-1", reference: "t1", applied: true, requestedCents: 12_345, entryId: debit.result!.entryId });
+  t.like(entries[1], {
+    idempotencyKey: "dc-1",
+    reference: "t1",
+    applied: true,
+    requestedCents: 12_345,
+    entryId: debit.result!.entryId,
+  });
   t.false(Number.isNaN(Date.parse(entries[1]!.createdAt)));
 });
 
@@ -51,12 +63,22 @@ test("the same key replays the first outcome and moves nothing again, even concu
   const { wallet } = t.context;
   await newPlayer(t, "replay");
   const first = await wallet.debit({ movement: movement("replay", 1_000, "replay-1") });
-  const again = await Promise.all(Array.from({ length: 10 }, () => wallet.debit({ movement: movement("replay", 1_000, "replay-1") })));
+  const again = await Promise.all(
+    Array.from({ length: 10 }, () => wallet.debit({ movement: movement("replay", 1_000, "replay-1") })),
+  );
   for (const { result } of again) {
-    t.like(result, { applied: true, accountBalanceCents: 99_000, entryId: first.result!.entryId, sequence: 2, replayed: true });
+    t.like(result, {
+      applied: true,
+      accountBalanceCents: 99_000,
+      entryId: first.result!.entryId,
+      sequence: 2,
+      replayed: true,
+    });
   }
   // Concurrent first attempts of one new key: one applies, the others replay it.
-  const racing = await Promise.all(Array.from({ length: 10 }, () => wallet.credit({ movement: movement("replay", 500, "replay-2", "leave") })));
+  const racing = await Promise.all(
+    Array.from({ length: 10 }, () => wallet.credit({ movement: movement("replay", 500, "replay-2", "leave") })),
+  );
   t.is(racing.filter(({ result }) => !result!.replayed).length, 1);
   t.is(new Set(racing.map(({ result }) => result!.entryId)).size, 1);
   t.is((await wallet.getBalance({ playerId: "replay" })).accountBalanceCents, 99_500);
@@ -95,7 +117,12 @@ test("a debit the balance cannot cover is refused with the current balance, and 
   // Money arrives; the same key still gets its first answer, so a retry cannot turn a NACK into a debit.
   await wallet.deposit({ movement: movement("poor", 50_000, "poor-2", "") });
   const replayed = await wallet.debit({ movement: movement("poor", 100_001, "poor-1") });
-  t.like(replayed.result, { applied: false, accountBalanceCents: 100_000, replayed: true, entryId: refused.result!.entryId });
+  t.like(replayed.result, {
+    applied: false,
+    accountBalanceCents: 100_000,
+    replayed: true,
+    entryId: refused.result!.entryId,
+  });
   t.is((await wallet.getBalance({ playerId: "poor" })).accountBalanceCents, 150_000);
   // A new key with the same amount is a new request, and now the balance covers it.
   const applied = await wallet.debit({ movement: movement("poor", 100_001, "poor-3") });
@@ -109,13 +136,22 @@ test("a debit the balance cannot cover is refused with the current balance, and 
 test("deposit and withdraw are operator movements with the same idempotency; a withdrawal cannot overdraw", async (t) => {
   const { wallet } = t.context;
   await newPlayer(t, "operator");
-  t.like((await wallet.deposit({ movement: movement("operator", 25_000, "op-1", "") })).result, { applied: true, accountBalanceCents: 125_000 });
-  t.like((await wallet.deposit({ movement: movement("operator", 25_000, "op-1", "") })).result, { replayed: true, accountBalanceCents: 125_000 });
+  t.like((await wallet.deposit({ movement: movement("operator", 25_000, "op-1", "") })).result, {
+    applied: true,
+    accountBalanceCents: 125_000,
+  });
+  t.like((await wallet.deposit({ movement: movement("operator", 25_000, "op-1", "") })).result, {
+    replayed: true,
+    accountBalanceCents: 125_000,
+  });
   t.like((await wallet.withdraw({ movement: movement("operator", 125_001, "op-2", "") })).result, {
     applied: false,
     refusalReason: RefusalReason.REFUSAL_REASON_INSUFFICIENT_FUNDS,
   });
-  t.like((await wallet.withdraw({ movement: movement("operator", 5_000, "op-3", "cash out") })).result, { applied: true, accountBalanceCents: 120_000 });
+  t.like((await wallet.withdraw({ movement: movement("operator", 5_000, "op-3", "cash out") })).result, {
+    applied: true,
+    accountBalanceCents: 120_000,
+  });
   const { entries } = await wallet.listLedger({ playerId: "operator", afterSequence: 0, limit: 100 });
   t.deepEqual(
     entries.map((e) => [e.kind, e.amountCents]),
@@ -135,7 +171,11 @@ test("movements for an unknown player are NOT_FOUND and create nothing", async (
   t.is(await statusOf(wallet.listLedger({ playerId: "ghost", afterSequence: 0, limit: 10 })), status.NOT_FOUND);
   t.is(await db.collection("ledger").countDocuments({ playerId: "ghost" }), 0);
   t.is(await statusOf(wallet.getProfile({ claims: claims("ghost") })), undefined);
-  t.is((await wallet.getBalance({ playerId: "ghost" })).accountBalanceCents, 100_000, "no credit slipped in before the welcome");
+  t.is(
+    (await wallet.getBalance({ playerId: "ghost" })).accountBalanceCents,
+    100_000,
+    "no credit slipped in before the welcome",
+  );
 });
 
 test("invalid movements are INVALID_ARGUMENT and move nothing", async (t) => {
@@ -167,6 +207,9 @@ test("the ledger pages by sequence", async (t) => {
     after = page.nextAfterSequence;
   } while (after !== 0);
   t.deepEqual(seen, [1, 2, 3, 4, 5, 6, 7]);
-  t.is(await statusOf(wallet.listLedger({ playerId: "pages", afterSequence: 0, limit: 1001 })), status.INVALID_ARGUMENT);
+  t.is(
+    await statusOf(wallet.listLedger({ playerId: "pages", afterSequence: 0, limit: 1001 })),
+    status.INVALID_ARGUMENT,
+  );
   t.is(await statusOf(wallet.listLedger({ playerId: "pages", afterSequence: -1, limit: 10 })), status.INVALID_ARGUMENT);
 });

@@ -1,6 +1,11 @@
 import { InvalidArgumentError } from "@pokerodds/common";
 import test from "ava";
-import { FIRST_PERSONAL_TABLE_ID, isEntitledToPersonalTable, nextPersonalTableId, validateClaims } from "../src/domain/player.js";
+import {
+  FIRST_PERSONAL_TABLE_ID,
+  isEntitledToPersonalTable,
+  nextPersonalTableId,
+  validateClaims,
+} from "../src/domain/player.js";
 
 test("PAYING_USER and ADMIN get a personal table, the others do not", (t) => {
   t.true(isEntitledToPersonalTable("PAYING_USER"));
@@ -18,8 +23,17 @@ test("personal tables are numbered from 1001 up", (t) => {
 test("claims need a player id; names are bounded and free of control characters", (t) => {
   const claims = { playerId: "u-1", username: "a@b.c", displayName: "Ann", role: "BASIC_USER" as const };
   t.deepEqual(validateClaims(claims), claims);
-  t.deepEqual(validateClaims({ ...claims, username: "", displayName: "" }), { ...claims, username: "", displayName: "" });
-  for (const bad of [{ playerId: "" }, { playerId: "x".repeat(129) }, { displayName: "a\u0000" }, { username: "u".repeat(321) }]) {
+  t.deepEqual(validateClaims({ ...claims, username: "", displayName: "" }), {
+    ...claims,
+    username: "",
+    displayName: "",
+  });
+  for (const bad of [
+    { playerId: "" },
+    { playerId: "x".repeat(129) },
+    { displayName: "a\u0000" },
+    { username: "u".repeat(321) },
+  ]) {
     t.throws(() => validateClaims({ ...claims, ...bad }), { instanceOf: InvalidArgumentError }, JSON.stringify(bad));
   }
 });

@@ -14,9 +14,16 @@ test.after.always(async (t) => {
 
 test("20 concurrent first reads create one player with exactly one 1,000.00 welcome credit", async (t) => {
   const { wallet, db } = t.context;
-  const profiles = await Promise.all(Array.from({ length: 20 }, () => wallet.getProfile({ claims: claims("first-read") })));
+  const profiles = await Promise.all(
+    Array.from({ length: 20 }, () => wallet.getProfile({ claims: claims("first-read") })),
+  );
   for (const { profile } of profiles) {
-    t.like(profile, { playerId: "first-read", accountBalanceCents: 100_000, role: Role.ROLE_BASIC_USER, isActive: true });
+    t.like(profile, {
+      playerId: "first-read",
+      accountBalanceCents: 100_000,
+      role: Role.ROLE_BASIC_USER,
+      isActive: true,
+    });
     t.is(profile!.personalTableId, undefined);
   }
   t.is(await db.collection("players").countDocuments({ _id: "first-read" as never }), 1);
@@ -29,14 +36,28 @@ test("20 concurrent first reads create one player with exactly one 1,000.00 welc
 test("a later read shows the live balance and the token's current names and role", async (t) => {
   const { wallet } = t.context;
   await wallet.getProfile({ claims: claims("later") });
-  await wallet.debit({ movement: { playerId: "later", amountCents: 2_550, idempotencyKey: "later-1", reason: "sit", reference: "" } });
+  await wallet.debit({
+    movement: { playerId: "later", amountCents: 2_550, idempotencyKey: "later-1", reason: "sit", reference: "" },
+  });
   const { profile } = await wallet.getProfile({
     claims: { playerId: "later", username: "new@example.com", displayName: "New Name", role: Role.ROLE_ANON_USER },
   });
-  t.like(profile, { accountBalanceCents: 97_450, username: "new@example.com", displayName: "New Name", role: Role.ROLE_ANON_USER });
-  const { player } = await wallet.getPlayer({ playerId: "later" });
-  t.like(player, { playerId: "later", username: "new@example.com", displayName: "New Name", role: Role.ROLE_ANON_USER, isActive: true });
-  t.truthy(player!.avatarImageUrl);
+  t.like(profile, {
+    accountBalanceCents: 97_450,
+    username: "new@example.com",
+    displayName: "New Name",
+    role: Role.ROLE_ANON_USER,
+  });
+  const { profile: stored } = await wallet.getPlayer({ playerId: "later" });
+  t.like(stored, {
+    playerId: "later",
+    username: "new@example.com",
+    displayName: "New Name",
+    role: Role.ROLE_ANON_USER,
+    isActive: true,
+    accountBalanceCents: 97_450,
+  });
+  t.truthy(stored!.avatarImageUrl);
 });
 
 test("an unspecified role claim reads as BASIC_USER", async (t) => {
@@ -59,7 +80,9 @@ test("paying users and admins get distinct personal tables from 1001, once each,
   // Every payer reads their profile three times concurrently, all payers at once.
   const reads = await Promise.all(
     payers.flatMap((id, i) =>
-      Array.from({ length: 3 }, () => wallet.getProfile({ claims: claims(id, i % 2 ? Role.ROLE_ADMIN : Role.ROLE_PAYING_USER) })),
+      Array.from({ length: 3 }, () =>
+        wallet.getProfile({ claims: claims(id, i % 2 ? Role.ROLE_ADMIN : Role.ROLE_PAYING_USER) }),
+      ),
     ),
   );
   const tableOf = new Map<string, number>();
@@ -85,6 +108,11 @@ test("a personal table stays when the role is lowered, and is allocated when a p
   t.true(table !== undefined && table >= 1001);
   const lowered = await wallet.getProfile({ claims: claims("promoted", Role.ROLE_BASIC_USER) });
   t.like(lowered.profile, { personalTableId: table, role: Role.ROLE_BASIC_USER, accountBalanceCents: 100_000 });
+  // Another reader (an ADMIN, the table service) sees the same, without claims.
+  t.like((await wallet.getPlayer({ playerId: "promoted" })).profile, {
+    personalTableId: table,
+    role: Role.ROLE_BASIC_USER,
+  });
 });
 
 test("GetPersonalTableOwner is NOT_FOUND for public and unallocated tables", async (t) => {

@@ -31,7 +31,13 @@ test("50 parallel debits through two replicas that together exceed the balance n
 
   const debit = (i: number, replica = i) =>
     replicaFor(replicas, replica).debit({
-      movement: { playerId: "contended", amountCents: amounts[i]!, idempotencyKey: `contended-${i}`, reason: "sit", reference: `seat-${i}` },
+      movement: {
+        playerId: "contended",
+        amountCents: amounts[i]!,
+        idempotencyKey: `contended-${i}`,
+        reason: "sit",
+        reference: `seat-${i}`,
+      },
     });
   const results = await Promise.all(amounts.map((_, i) => debit(i)));
 
@@ -48,7 +54,11 @@ test("50 parallel debits through two replicas that together exceed the balance n
   });
 
   // The ledger: sequences 1..51 without gaps, each balance its predecessor's plus its amount, one entry per key.
-  const entries = await db.collection<StoredEntry>("ledger").find({ playerId: "contended" }).sort({ sequence: 1 }).toArray();
+  const entries = await db
+    .collection<StoredEntry>("ledger")
+    .find({ playerId: "contended" })
+    .sort({ sequence: 1 })
+    .toArray();
   t.deepEqual(
     entries.map((e) => e.sequence),
     Array.from({ length: 51 }, (_, i) => i + 1),
@@ -73,7 +83,13 @@ test("debits and credits racing through two replicas lose no update", async (t) 
   const { replicas } = t.context;
   await replicas[1]!.getProfile({ claims: claims("mixed") });
   const calls = Array.from({ length: 60 }, (_, i) => {
-    const movement = { playerId: "mixed", amountCents: 100 + i, idempotencyKey: `mixed-${i}`, reason: i % 3 ? "payout" : "sit", reference: "" };
+    const movement = {
+      playerId: "mixed",
+      amountCents: 100 + i,
+      idempotencyKey: `mixed-${i}`,
+      reason: i % 3 ? "payout" : "sit",
+      reference: "",
+    };
     return i % 3 ? replicaFor(replicas, i).credit({ movement }) : replicaFor(replicas, i).debit({ movement });
   });
   const results = await Promise.all(calls);
@@ -84,7 +100,9 @@ test("debits and credits racing through two replicas lose no update", async (t) 
 
 test("20 concurrent first reads through two replicas credit the welcome once", async (t) => {
   const { replicas, db } = t.context;
-  const reads = await Promise.all(Array.from({ length: 20 }, (_, i) => replicaFor(replicas, i).getProfile({ claims: claims("twice-served") })));
+  const reads = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => replicaFor(replicas, i).getProfile({ claims: claims("twice-served") })),
+  );
   for (const { profile } of reads) t.is(profile!.accountBalanceCents, 100_000);
   t.is(await db.collection("ledger").countDocuments({ playerId: "twice-served" }), 1);
 });

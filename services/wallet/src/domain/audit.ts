@@ -80,9 +80,12 @@ export class LedgerAuditor {
     for (const playerId of this.accountIds) {
       if (!playerIds.has(playerId)) this.issue(playerId, 0, "ledger entries for a player that does not exist");
     }
-    const { balancesCents, welcomeCreditsCents, depositsCents, withdrawalsCents, debitsCents, creditsCents } = this.totals;
-    if (!Object.values(this.totals).every(Number.isSafeInteger)) this.issue("", 0, "totals exceed the exact integer range");
-    const conserved = balancesCents === welcomeCreditsCents + depositsCents + creditsCents - withdrawalsCents - debitsCents;
+    const { balancesCents, welcomeCreditsCents, depositsCents, withdrawalsCents, debitsCents, creditsCents } =
+      this.totals;
+    if (!Object.values(this.totals).every(Number.isSafeInteger))
+      this.issue("", 0, "totals exceed the exact integer range");
+    const conserved =
+      balancesCents === welcomeCreditsCents + depositsCents + creditsCents - withdrawalsCents - debitsCents;
     const reasonTotals = [...this.reasonTotals.values()].sort(
       (a, b) => a.kind.localeCompare(b.kind) || a.reason.localeCompare(b.reason),
     );

@@ -12,7 +12,12 @@ export type Refusal = "insufficient_funds" | "balance_limit";
 
 const DIRECTION: Record<MovementKind, 1 | -1> = { welcome: 1, credit: 1, deposit: 1, debit: -1, withdraw: -1 };
 /** Table-side movements must say why, so the audit can total them per reason. */
-const REASON_REQUIRED: Record<RequestableKind, boolean> = { debit: true, credit: true, deposit: false, withdraw: false };
+const REASON_REQUIRED: Record<RequestableKind, boolean> = {
+  debit: true,
+  credit: true,
+  deposit: false,
+  withdraw: false,
+};
 /** Keys the wallet makes itself (the welcome credit) cannot be taken by a caller first. */
 const RESERVED_KEY_PREFIX = "wallet:";
 
@@ -52,10 +57,7 @@ export type Outcome =
   | { applied: true; refusal: null; amountCents: number; balanceAfterCents: number }
   | { applied: false; refusal: Refusal; amountCents: 0; balanceAfterCents: number };
 
-export function validateMovementRequest(
-  kind: RequestableKind,
-  fields: Omit<MovementRequest, "kind">,
-): MovementRequest {
+export function validateMovementRequest(kind: RequestableKind, fields: Omit<MovementRequest, "kind">): MovementRequest {
   const idempotencyKey = requireText("idempotency key", fields.idempotencyKey, { required: true, maxLength: 200 });
   if (idempotencyKey.startsWith(RESERVED_KEY_PREFIX)) {
     throw new InvalidArgumentError(`idempotency keys starting with "${RESERVED_KEY_PREFIX}" are reserved`);
@@ -86,8 +88,10 @@ export function welcomeRequest(playerId: string): MovementRequest {
 export function decide(balanceCents: number, kind: MovementKind, requestedCents: number): Outcome {
   const amountCents = DIRECTION[kind] * requestedCents;
   const balanceAfterCents = balanceCents + amountCents;
-  if (balanceAfterCents < 0) return { applied: false, refusal: "insufficient_funds", amountCents: 0, balanceAfterCents: balanceCents };
-  if (balanceAfterCents > MAX_BALANCE_CENTS) return { applied: false, refusal: "balance_limit", amountCents: 0, balanceAfterCents: balanceCents };
+  if (balanceAfterCents < 0)
+    return { applied: false, refusal: "insufficient_funds", amountCents: 0, balanceAfterCents: balanceCents };
+  if (balanceAfterCents > MAX_BALANCE_CENTS)
+    return { applied: false, refusal: "balance_limit", amountCents: 0, balanceAfterCents: balanceCents };
   return { applied: true, refusal: null, amountCents, balanceAfterCents };
 }
 
@@ -122,7 +126,9 @@ export function isSameRequest(entry: LedgerEntry, request: MovementRequest): boo
 /** The first outcome for a reused key, provided the request is the same one. */
 export function replay(first: LedgerEntry, request: MovementRequest): LedgerEntry {
   if (!isSameRequest(first, request)) {
-    throw new IdempotencyMismatchError(`idempotency key ${JSON.stringify(request.idempotencyKey)} was used for a different request`);
+    throw new IdempotencyMismatchError(
+      `idempotency key ${JSON.stringify(request.idempotencyKey)} was used for a different request`,
+    );
   }
   return first;
 }

@@ -4,7 +4,11 @@ import { InvalidArgumentError } from "@pokerodds/common";
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A caller-supplied string that the ledger records: bounded, and free of control characters. */
-export function requireText(name: string, value: string, { required, maxLength }: { required: boolean; maxLength: number }): string {
+export function requireText(
+  name: string,
+  value: string,
+  { required, maxLength }: { required: boolean; maxLength: number },
+): string {
   if (required && value.trim() === "") throw new InvalidArgumentError(`${name} is required`);
   if (value.length > maxLength) throw new InvalidArgumentError(`${name} must be at most ${maxLength} characters`);
   if (CONTROL.test(value)) throw new InvalidArgumentError(`${name} must not contain control characters`);

@@ -36,17 +36,9 @@ export async function startWalletCluster(replicaCount = 1): Promise<WalletCluste
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-wallet-"));
   const database = await startFerretDB({ dataDir, output: "inherit" });
   const ports = await freePorts(replicaCount);
-  const env: NodeJS.ProcessEnv = { ...process.env, MONGODB_URI: database.uri, MONGODB_DATABASE: DATABASE, LOG_LEVEL: "warn" };
-  // The compiled server needs no loader; tsx in NODE_OPTIONS would only slow its start.
-  delete env.NODE_OPTIONS;
-  const servers: Child[] = ports.map((port, index) =>
-    spawnChild(`wallet-${index}`, process.execPath, [repoPath("services/wallet/dist/main.js")], {
-      env: { ...env, GRPC_PORT: String(port) },
-      output: "inherit",
-    }),
-  );
+  const servers = ports.map((port) => spawnWallet(database.uri, port));
   const mongo = new MongoClient(database.uri);
-  const clients: { raw: WalletServiceClient; call: Wallet }[] = [];
+  const clients: WalletClient[] = [];
   const stop = async () => {
     for (const client of clients) client.raw.close();
     await mongo.close();
@@ -55,9 +47,8 @@ export async function startWalletCluster(replicaCount = 1): Promise<WalletCluste
   };
   try {
     for (const port of ports) {
-      const address = `127.0.0.1:${port}`;
-      await waitUntilServing(address);
-      clients.push(createClient(WalletServiceClient, methodNames(WalletServiceService), address, { defaultDeadlineMs: 30_000 }));
+      await waitForHealth(port, "SERVING");
+      clients.push(walletClient(port));
     }
   } catch (error) {
     await stop();
@@ -67,13 +58,43 @@ export async function startWalletCluster(replicaCount = 1): Promise<WalletCluste
   return { replicas, wallet: replicas[0]!, db: mongo.db(DATABASE), stop };
 }
 
-async function waitUntilServing(address: string, timeoutMs = 20_000): Promise<void> {
-  const health = new HealthChecker(address);
+/** A wallet server process (the compiled dist/main.js) on 127.0.0.1:port. */
+export function spawnWallet(mongodbUri: string, port: number): Child {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    MONGODB_URI: mongodbUri,
+    MONGODB_DATABASE: DATABASE,
+    GRPC_PORT: String(port),
+    LOG_LEVEL: "error",
+  };
+  // The compiled server needs no loader; tsx in NODE_OPTIONS would only slow its start.
+  delete env.NODE_OPTIONS;
+  return spawnChild(`wallet-${port}`, process.execPath, [repoPath("services/wallet/dist/main.js")], {
+    env,
+    output: "inherit",
+  });
+}
+
+export type WalletClient = ReturnType<typeof walletClient>;
+
+export function walletClient(port: number) {
+  return createClient(WalletServiceClient, methodNames(WalletServiceService), `127.0.0.1:${port}`, {
+    defaultDeadlineMs: 30_000,
+  });
+}
+
+/** Waits until the wallet on `port` answers its health check with `wanted`. */
+export async function waitForHealth(
+  port: number,
+  wanted: "SERVING" | "NOT_SERVING",
+  timeoutMs = 20_000,
+): Promise<void> {
+  const health = new HealthChecker(`127.0.0.1:${port}`);
   try {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
-      if ((await health.check("pokerodds.wallet.v1.WalletService")) === "SERVING") return;
+      if ((await health.check("pokerodds.wallet.v1.WalletService")) === wanted) return;
     }
-    throw new Error(`the wallet at ${address} did not become SERVING within ${timeoutMs} ms`);
+    throw new Error(`the wallet on port ${port} did not report ${wanted} within ${timeoutMs} ms`);
   } finally {
     health.close();
   }

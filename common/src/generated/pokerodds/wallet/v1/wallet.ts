@@ -202,22 +202,12 @@ export interface Profile {
   personalTableId?: number | undefined;
 }
 
-/** A player as last seen by GetProfile, for seat names and avatars. */
-export interface Player {
-  playerId: string;
-  username: string;
-  displayName: string;
-  avatarImageUrl: string;
-  role: Role;
-  isActive: boolean;
-}
-
 export interface GetPlayerRequest {
   playerId: string;
 }
 
 export interface GetPlayerResponse {
-  player?: Player | undefined;
+  profile?: Profile | undefined;
 }
 
 export interface GetPersonalTableOwnerRequest {
@@ -862,171 +852,6 @@ export const Profile: MessageFns<Profile> = {
   },
 };
 
-function createBasePlayer(): Player {
-  return { playerId: "", username: "", displayName: "", avatarImageUrl: "", role: 0, isActive: false };
-}
-
-export const Player: MessageFns<Player> = {
-  encode(message: Player, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.playerId !== "") {
-      writer.uint32(10).string(message.playerId);
-    }
-    if (message.username !== "") {
-      writer.uint32(18).string(message.username);
-    }
-    if (message.displayName !== "") {
-      writer.uint32(26).string(message.displayName);
-    }
-    if (message.avatarImageUrl !== "") {
-      writer.uint32(34).string(message.avatarImageUrl);
-    }
-    if (message.role !== 0) {
-      writer.uint32(40).int32(message.role);
-    }
-    if (message.isActive !== false) {
-      writer.uint32(48).bool(message.isActive);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): Player {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePlayer();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.playerId = reader.string();
-            continue;
-          }
-          case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.username = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.displayName = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.avatarImageUrl = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 40) {
-              break;
-            }
-
-            message.role = reader.int32() as any;
-            continue;
-          }
-          case 6: {
-            if (tag !== 48) {
-              break;
-            }
-
-            message.isActive = reader.bool();
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): Player {
-    return {
-      playerId: isSet(object.playerId)
-        ? globalThis.String(object.playerId)
-        : isSet(object.player_id)
-        ? globalThis.String(object.player_id)
-        : "",
-      username: isSet(object.username) ? globalThis.String(object.username) : "",
-      displayName: isSet(object.displayName)
-        ? globalThis.String(object.displayName)
-        : isSet(object.display_name)
-        ? globalThis.String(object.display_name)
-        : "",
-      avatarImageUrl: isSet(object.avatarImageUrl)
-        ? globalThis.String(object.avatarImageUrl)
-        : isSet(object.avatar_image_url)
-        ? globalThis.String(object.avatar_image_url)
-        : "",
-      role: isSet(object.role) ? roleFromJSON(object.role) : 0,
-      isActive: isSet(object.isActive)
-        ? globalThis.Boolean(object.isActive)
-        : isSet(object.is_active)
-        ? globalThis.Boolean(object.is_active)
-        : false,
-    };
-  },
-
-  toJSON(message: Player): unknown {
-    const obj: any = {};
-    if (message.playerId !== "") {
-      obj.playerId = message.playerId;
-    }
-    if (message.username !== "") {
-      obj.username = message.username;
-    }
-    if (message.displayName !== "") {
-      obj.displayName = message.displayName;
-    }
-    if (message.avatarImageUrl !== "") {
-      obj.avatarImageUrl = message.avatarImageUrl;
-    }
-    if (message.role !== 0) {
-      obj.role = roleToJSON(message.role);
-    }
-    if (message.isActive !== false) {
-      obj.isActive = message.isActive;
-    }
-    return obj;
-  },
-
-  create(base?: DeepPartial<Player>): Player {
-    return Player.fromPartial(base ?? {});
-  },
-  fromPartial(object: DeepPartial<Player>): Player {
-    const message = createBasePlayer();
-    message.playerId = object.playerId ?? "";
-    message.username = object.username ?? "";
-    message.displayName = object.displayName ?? "";
-    message.avatarImageUrl = object.avatarImageUrl ?? "";
-    message.role = object.role ?? 0;
-    message.isActive = object.isActive ?? false;
-    return message;
-  },
-};
-
 function createBaseGetPlayerRequest(): GetPlayerRequest {
   return { playerId: "" };
 }
@@ -1101,13 +926,13 @@ export const GetPlayerRequest: MessageFns<GetPlayerRequest> = {
 };
 
 function createBaseGetPlayerResponse(): GetPlayerResponse {
-  return { player: undefined };
+  return { profile: undefined };
 }
 
 export const GetPlayerResponse: MessageFns<GetPlayerResponse> = {
   encode(message: GetPlayerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.player !== undefined) {
-      Player.encode(message.player, writer.uint32(10).fork()).join();
+    if (message.profile !== undefined) {
+      Profile.encode(message.profile, writer.uint32(10).fork()).join();
     }
     return writer;
   },
@@ -1130,7 +955,7 @@ export const GetPlayerResponse: MessageFns<GetPlayerResponse> = {
               break;
             }
 
-            message.player = Player.decode(reader, reader.uint32());
+            message.profile = Profile.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -1146,13 +971,13 @@ export const GetPlayerResponse: MessageFns<GetPlayerResponse> = {
   },
 
   fromJSON(object: any): GetPlayerResponse {
-    return { player: isSet(object.player) ? Player.fromJSON(object.player) : undefined };
+    return { profile: isSet(object.profile) ? Profile.fromJSON(object.profile) : undefined };
   },
 
   toJSON(message: GetPlayerResponse): unknown {
     const obj: any = {};
-    if (message.player !== undefined) {
-      obj.player = Player.toJSON(message.player);
+    if (message.profile !== undefined) {
+      obj.profile = Profile.toJSON(message.profile);
     }
     return obj;
   },
@@ -1162,8 +987,8 @@ export const GetPlayerResponse: MessageFns<GetPlayerResponse> = {
   },
   fromPartial(object: DeepPartial<GetPlayerResponse>): GetPlayerResponse {
     const message = createBaseGetPlayerResponse();
-    message.player = (object.player !== undefined && object.player !== null)
-      ? Player.fromPartial(object.player)
+    message.profile = (object.profile !== undefined && object.profile !== null)
+      ? Profile.fromPartial(object.profile)
       : undefined;
     return message;
   },
@@ -3525,7 +3350,11 @@ export const WalletServiceService = {
     responseSerialize: (value: GetProfileResponse): Buffer => Buffer.from(GetProfileResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetProfileResponse => GetProfileResponse.decode(value),
   },
-  /** Reads a player created by GetProfile; NOT_FOUND otherwise (never creates one). */
+  /**
+   * Reads a player created by GetProfile, as last seen (stored names and role), with the live balance
+   * and personal table; NOT_FOUND otherwise (never creates one). For seat names and avatars, and for
+   * an ADMIN reading another player's profile.
+   */
   getPlayer: {
     path: "/pokerodds.wallet.v1.WalletService/GetPlayer" as const,
     requestStream: false as const,
@@ -3629,7 +3458,11 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
    * personal table of a PAYING_USER or ADMIN. Name, username and role follow the latest claims.
    */
   getProfile: handleUnaryCall<GetProfileRequest, GetProfileResponse>;
-  /** Reads a player created by GetProfile; NOT_FOUND otherwise (never creates one). */
+  /**
+   * Reads a player created by GetProfile, as last seen (stored names and role), with the live balance
+   * and personal table; NOT_FOUND otherwise (never creates one). For seat names and avatars, and for
+   * an ADMIN reading another player's profile.
+   */
   getPlayer: handleUnaryCall<GetPlayerRequest, GetPlayerResponse>;
   /** The owner of a personal table (id 1001 and up); NOT_FOUND when no player has that table. */
   getPersonalTableOwner: handleUnaryCall<GetPersonalTableOwnerRequest, GetPersonalTableOwnerResponse>;
@@ -3673,7 +3506,11 @@ export interface WalletServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetProfileResponse) => void,
   ): ClientUnaryCall;
-  /** Reads a player created by GetProfile; NOT_FOUND otherwise (never creates one). */
+  /**
+   * Reads a player created by GetProfile, as last seen (stored names and role), with the live balance
+   * and personal table; NOT_FOUND otherwise (never creates one). For seat names and avatars, and for
+   * an ADMIN reading another player's profile.
+   */
   getPlayer(
     request: GetPlayerRequest,
     callback: (error: ServiceError | null, response: GetPlayerResponse) => void,

@@ -1,0 +1,45 @@
+import { status } from "@grpc/grpc-js";
+import { stopChildren } from "@pokerodds/launcher/child";
+import { startFerretDB } from "@pokerodds/launcher/ferretdb";
+import { freePorts } from "@pokerodds/launcher/ports";
+import test from "ava";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { claims, spawnWallet, statusOf, waitForHealth, walletClient } from "./helpers/wallet-cluster.js";
+
+test("without its database the wallet is NOT_SERVING and answers UNAVAILABLE, quickly", async (t) => {
+  // Nothing listens on the database port.
+  const [databasePort, port] = (await freePorts(2)) as [number, number];
+  const server = spawnWallet(`mongodb://127.0.0.1:${databasePort}/?retryWrites=false`, port);
+  const client = walletClient(port);
+  try {
+    await waitForHealth(port, "NOT_SERVING");
+    const started = Date.now();
+    t.is(await statusOf(client.call.getProfile({ claims: claims("p") })), status.UNAVAILABLE);
+    t.is(await statusOf(client.call.getBalance({ playerId: "p" })), status.UNAVAILABLE);
+    t.true(Date.now() - started < 1_000);
+  } finally {
+    client.raw.close();
+    await stopChildren([[server]], 5000);
+  }
+});
+
+test("when the database goes away after start-up, calls answer UNAVAILABLE, not INTERNAL", async (t) => {
+  const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-wallet-"));
+  const database = await startFerretDB({ dataDir });
+  const [port] = (await freePorts(1)) as [number];
+  const server = spawnWallet(database.uri, port);
+  const client = walletClient(port);
+  try {
+    await waitForHealth(port, "SERVING");
+    await client.call.getProfile({ claims: claims("p") });
+    await database.stop();
+    t.is(await statusOf(client.call.getBalance({ playerId: "p" })), status.UNAVAILABLE);
+    await waitForHealth(port, "NOT_SERVING");
+  } finally {
+    client.raw.close();
+    await stopChildren([[server], [database.child]], 5000);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
