@@ -227,6 +227,19 @@ function buildRankTables(): [Int32Array, Uint16Array] {
   // before the end of the table so far, where none of its slots is taken.
   const rowOffset = new Int32Array(rows);
   const taken = new Uint8Array(RANK_MULTISETS * 4 + width);
+  // nextFree[slot]: a slot at or after it that may be free (path-compressed pointers).
+  const nextFree = new Int32Array(taken.length + 1);
+  for (let slot = 0; slot < nextFree.length; slot++) nextFree[slot] = slot;
+  const firstFreeFrom = (slot: number): number => {
+    let free = slot;
+    while (taken[free]) free = nextFree[free]!;
+    while (slot !== free) {
+      const next = nextFree[slot]!;
+      nextFree[slot] = free;
+      slot = next;
+    }
+    return free;
+  };
   const columns = new Int32Array(width);
   let size = 0;
   for (let row = 0; row < rows; row++) {
@@ -243,16 +256,17 @@ function buildRankTables(): [Int32Array, Uint16Array] {
     for (let j = 0; j < count;) {
       const column = columns[j]!;
       if (taken[base + column]) {
-        // Try the next offset, testing first the column that just collided.
+        // Move on to the first offset where this column is free, testing it first from now on.
         columns[j] = columns[0]!;
         columns[0] = column;
-        base++;
+        base = firstFreeFrom(base + column) - column;
         j = 0;
       } else j++;
     }
     for (let j = 0; j < count; j++) {
       const slot = base + columns[j]!;
       taken[slot] = 1;
+      nextFree[slot] = slot + 1;
       if (slot >= size) size = slot + 1;
     }
     rowOffset[row] = base - (row << RANK_ROW_SHIFT);
