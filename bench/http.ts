@@ -29,10 +29,17 @@ async function latencies(send: () => Promise<Response>, count: number, warmUp: n
 }
 
 async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ["--import=tsx/esm", fileURLToPath(new URL("./hello-server.ts", import.meta.url))], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const [line] = await createInterface({ input: child.stdout! })[Symbol.asyncIterator]().next().then((r) => [r.value as string]);
+  const child = spawn(
+    process.execPath,
+    ["--import=tsx/esm", fileURLToPath(new URL("./hello-server.ts", import.meta.url))],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const [line] = await createInterface({ input: child.stdout! })
+    [Symbol.asyncIterator]()
+    .next()
+    .then((r) => [r.value as string]);
   const { port } = JSON.parse(line!) as { port: number };
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
 }
@@ -53,20 +60,40 @@ export async function benchHttp(): Promise<BenchLine[]> {
 
     const baseline = await latencies(() => fetch(`${hello.url}/hello`), 500, 100);
     const baseP50 = percentile(baseline, 50);
-    const lines: BenchLine[] = [
-      { name: "bare Express GET /hello p50 (baseline)", value: baseP50, unit: "ms" },
-    ];
+    const lines: BenchLine[] = [{ name: "bare Express GET /hello p50 (baseline)", value: baseP50, unit: "ms" }];
     const measure = async (name: string, send: () => () => Promise<Response>, count: number, goalMs: number) => {
       const times = await latencies(send(), count, 2);
       const p50 = percentile(times, 50);
       lines.push(
-        { name: `${name} p50`, value: p50, unit: "ms", ratio: { to: "bare Express p50", value: p50 / baseP50 }, goal: `<= ${goalMs} ms`, met: p50 <= goalMs },
-        { name: `${name} p99`, value: percentile(times, 99), unit: "ms", ratio: { to: "bare Express p50", value: percentile(times, 99) / baseP50 } },
+        {
+          name: `${name} p50`,
+          value: p50,
+          unit: "ms",
+          ratio: { to: "bare Express p50", value: p50 / baseP50 },
+          goal: `<= ${goalMs} ms`,
+          met: p50 <= goalMs,
+        },
+        {
+          name: `${name} p99`,
+          value: percentile(times, 99),
+          unit: "ms",
+          ratio: { to: "bare Express p50", value: percentile(times, 99) / baseP50 },
+        },
       );
     };
     await measure("POST /api/deal (4 hands, exact)", () => post("/api/deal", { numberOfHands: 4 }), 200, 40);
-    await measure("POST /api/games/bulk 50x3", () => post("/api/games/bulk", { numberOfGames: 50, numberOfHands: 3 }), 20, 1000);
-    await measure("POST /api/games/bulk 200x4", () => post("/api/games/bulk", { numberOfGames: 200, numberOfHands: 4 }), 8, 3000);
+    await measure(
+      "POST /api/games/bulk 50x3",
+      () => post("/api/games/bulk", { numberOfGames: 50, numberOfHands: 3 }),
+      20,
+      1000,
+    );
+    await measure(
+      "POST /api/games/bulk 200x4",
+      () => post("/api/games/bulk", { numberOfGames: 200, numberOfHands: 4 }),
+      8,
+      3000,
+    );
     return lines;
   } finally {
     hello.stop();

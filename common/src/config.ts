@@ -17,7 +17,12 @@ export function envOptional(name: string, env: Env = process.env): string | unde
   return value === undefined || value === "" ? undefined : value;
 }
 
-export function envInt(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}, env: Env = process.env): number {
+export function envInt(
+  name: string,
+  fallback: number,
+  { min = 0, max = Number.MAX_SAFE_INTEGER } = {},
+  env: Env = process.env,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got ${JSON.stringify(raw)}`);

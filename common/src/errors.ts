@@ -10,12 +10,7 @@ export abstract class DomainError extends Error {
 }
 
 export type ErrorKind =
-  | "invalid_argument"
-  | "not_found"
-  | "forbidden"
-  | "conflict"
-  | "idempotency_mismatch"
-  | "unavailable";
+  "invalid_argument" | "not_found" | "forbidden" | "conflict" | "idempotency_mismatch" | "unavailable";
 
 /** The request itself is malformed (400). */
 export class InvalidArgumentError extends DomainError {

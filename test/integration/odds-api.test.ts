@@ -99,10 +99,12 @@ test("bulk: games with every stage priced, in the spec's order", async (t) => {
   const response = await post("/api/games/bulk", { numberOfGames: 3, numberOfHands: 4, targetRtp: 0.9 });
   t.is(response.status, 200);
   const body = (await response.json()) as {
-    games: Array<{ gameId: string; numberOfHands: number; numberOfBettingStages: number; hands: string[] } & Record<
-      string,
-      unknown
-    >>;
+    games: Array<
+      { gameId: string; numberOfHands: number; numberOfBettingStages: number; hands: string[] } & Record<
+        string,
+        unknown
+      >
+    >;
     numberOfGames: number;
     numberOfHands: number;
     targetRtp: number;

@@ -39,7 +39,11 @@ export interface ClientSettings {
   retryUnavailable?: boolean;
 }
 
-type ClientConstructor<C> = new (address: string, creds: ReturnType<typeof credentials.createInsecure>, options?: object) => C;
+type ClientConstructor<C> = new (
+  address: string,
+  creds: ReturnType<typeof credentials.createInsecure>,
+  options?: object,
+) => C;
 
 export function createClient<C extends Client>(
   Ctor: ClientConstructor<C>,
@@ -83,7 +87,9 @@ export function createClient<C extends Client>(
           callOptions.parent = options.parent;
           callOptions.propagate_flags = propagate.DEFAULTS;
         }
-        method.call(raw, request, metadata, callOptions, (error, response) => (error ? reject(error) : resolve(response)));
+        method.call(raw, request, metadata, callOptions, (error, response) =>
+          error ? reject(error) : resolve(response),
+        );
       });
   }
   return { raw, call: call as PromiseClient<C> };

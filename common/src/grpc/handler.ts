@@ -17,7 +17,11 @@ export type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Pro
  * Adapts a promise-returning handler to grpc-js: a rejected promise never escapes (grpc-js does not
  * catch it), domain errors become their status, anything else is logged and answered INTERNAL.
  */
-export function unary<Req, Res>(logger: Logger, rpc: string, handler: UnaryHandler<Req, Res>): handleUnaryCall<Req, Res> {
+export function unary<Req, Res>(
+  logger: Logger,
+  rpc: string,
+  handler: UnaryHandler<Req, Res>,
+): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     const requestId = requestIdFrom(call.metadata);
     const log = logger.child({ requestId, rpc });
@@ -30,7 +34,8 @@ export function unary<Req, Res>(logger: Logger, rpc: string, handler: UnaryHandl
       },
       (error: unknown) => {
         const result = toStatusObject(error);
-        if (result.known) log.info({ code: status[result.code!], ms: elapsed(), reason: result.details }, "rpc refused");
+        if (result.known)
+          log.info({ code: status[result.code!], ms: elapsed(), reason: result.details }, "rpc refused");
         else log.error({ err: error, ms: elapsed() }, "rpc failed");
         callback(result);
       },

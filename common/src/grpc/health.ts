@@ -3,12 +3,20 @@ import { loadSync } from "@grpc/proto-loader";
 import { protoPath } from "grpc-health-check";
 
 type HealthClient = Client & {
-  check(request: { service: string }, options: { deadline: number }, callback: (error: ServiceError | null, response?: { status: string }) => void): void;
+  check(
+    request: { service: string },
+    options: { deadline: number },
+    callback: (error: ServiceError | null, response?: { status: string }) => void,
+  ): void;
 };
 
 const HealthCtor = (
   loadPackageDefinition(loadSync(protoPath, { keepCase: true, enums: String })) as unknown as {
-    grpc: { health: { v1: { Health: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => HealthClient } } };
+    grpc: {
+      health: {
+        v1: { Health: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => HealthClient };
+      };
+    };
   }
 ).grpc.health.v1.Health;
 

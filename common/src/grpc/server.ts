@@ -48,7 +48,9 @@ export async function startGrpcServer(
 
   const address = `${options.host ?? "0.0.0.0"}:${options.port}`;
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
   );
   options.logger.info({ port, grpcService: registration.name }, "gRPC server listening");
 

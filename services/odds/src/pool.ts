@@ -29,7 +29,9 @@ export class OddsPool {
 
   /** Runs one task; domain errors thrown in the worker come back as the same typed errors. */
   async run<K extends TaskName>(name: K, args: TaskArgs<K>, signal?: AbortSignal): Promise<TaskValue<K>> {
-    const result = (await this.piscina.run(args, { name, ...(signal ? { signal } : {}) })) as Tasks.TaskResult<TaskValue<K>>;
+    const result = (await this.piscina.run(args, { name, ...(signal ? { signal } : {}) })) as Tasks.TaskResult<
+      TaskValue<K>
+    >;
     if ("error" in result) throw domainErrorOf(result.error.kind, result.error.message);
     return result.ok;
   }

@@ -59,17 +59,21 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
       return { ...result, handOdds: result.handOdds.map(toProtoOdds) };
     }),
 
-    generateBulk: unary(logger, "GenerateBulk", async (request: GenerateBulkRequest, { call }): Promise<GenerateBulkResponse> => {
-      const { numberOfGames, numberOfHands, targetRtp } = validateBulkRequest(request);
-      const signal = cancellation(call);
-      const chunks: Promise<BulkGame[]>[] = [];
-      for (let first = 1; first <= numberOfGames; first += BULK_CHUNK) {
-        const count = Math.min(BULK_CHUNK, numberOfGames - first + 1);
-        chunks.push(pool.run("bulkTask", { firstIndex: first, count, numberOfHands, targetRtp }, signal));
-      }
-      const games = (await Promise.all(chunks)).flat();
-      return { games: games.map(toProtoGame), generatedAt: new Date().toISOString() };
-    }),
+    generateBulk: unary(
+      logger,
+      "GenerateBulk",
+      async (request: GenerateBulkRequest, { call }): Promise<GenerateBulkResponse> => {
+        const { numberOfGames, numberOfHands, targetRtp } = validateBulkRequest(request);
+        const signal = cancellation(call);
+        const chunks: Promise<BulkGame[]>[] = [];
+        for (let first = 1; first <= numberOfGames; first += BULK_CHUNK) {
+          const count = Math.min(BULK_CHUNK, numberOfGames - first + 1);
+          chunks.push(pool.run("bulkTask", { firstIndex: first, count, numberOfHands, targetRtp }, signal));
+        }
+        const games = (await Promise.all(chunks)).flat();
+        return { games: games.map(toProtoGame), generatedAt: new Date().toISOString() };
+      },
+    ),
 
     equity: unary(logger, "Equity", async (request: EquityRequest, { call }): Promise<EquityResponse> => {
       if (request.hands.length === 0) throw new InvalidArgumentError("hands are required");

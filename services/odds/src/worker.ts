@@ -20,17 +20,18 @@ function guarded<A, R>(task: (args: A) => R): (args: A) => TaskResult<R> {
   };
 }
 
-export const dealTask = guarded(
-  (args: { numberOfHands: number; targetRtp: number }): DealResult => deal(args.numberOfHands, args.targetRtp),
+export const dealTask = guarded((args: { numberOfHands: number; targetRtp: number }): DealResult =>
+  deal(args.numberOfHands, args.targetRtp),
 );
 
 /** Games firstIndex .. firstIndex + count - 1 of a batch (ids follow the index). */
 export const bulkTask = guarded(
   (args: { firstIndex: number; count: number; numberOfHands: BulkHandCount; targetRtp: number }): BulkGame[] =>
-    Array.from({ length: args.count }, (_, i) => generateBulkGame(args.firstIndex + i, args.numberOfHands, args.targetRtp)),
+    Array.from({ length: args.count }, (_, i) =>
+      generateBulkGame(args.firstIndex + i, args.numberOfHands, args.targetRtp),
+    ),
 );
 
-export const priceTask = guarded(
-  (args: { hands: Card[][]; board: Card[]; targetRtp: number }): HandOdds[] =>
-    priceHands(args.hands, args.board, args.targetRtp),
+export const priceTask = guarded((args: { hands: Card[][]; board: Card[]; targetRtp: number }): HandOdds[] =>
+  priceHands(args.hands, args.board, args.targetRtp),
 );
