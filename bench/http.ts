@@ -36,11 +36,9 @@ async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  const [line] = await createInterface({ input: child.stdout! })
-    [Symbol.asyncIterator]()
-    .next()
-    .then((r) => [r.value as string]);
-  const { port } = JSON.parse(line!) as { port: number };
+  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  const { value: line } = (await lines.next()) as { value: string };
+  const { port } = JSON.parse(line) as { port: number };
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
 }
 
