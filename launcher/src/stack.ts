@@ -5,11 +5,16 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describeExit, spawnChild, stopChildren, type Child, type Exit, type Output } from "./child.js";
 import { startFerretDB } from "./ferretdb.js";
 import { repoPath } from "./paths.js";
-import { freePort, freePorts, isPortFree } from "./ports.js";
+import { freePorts, isPortFree } from "./ports.js";
 
 export type ServiceName = "odds" | "wallet" | "table" | "gateway";
-/** "db" exists only when the stack runs the embedded database. */
-export type ChildName = ServiceName | "db";
+/** Backends that can run as several replicas behind one address list. */
+export type ReplicatedService = Exclude<ServiceName, "gateway">;
+/**
+ * "db" exists only when the stack runs the embedded database. A service's first replica is named
+ * after it, further ones `<service>-2`, `<service>-3`...
+ */
+export type ChildName = ServiceName | "db" | `${ReplicatedService}-${number}`;
 export type { Output };
 
 export interface StackOptions {
@@ -28,8 +33,10 @@ export interface StackOptions {
   readyTimeoutMs?: number;
   /** Cancels a start-up in progress: what was started is stopped and startStack rejects. */
   signal?: AbortSignal;
-  /** A child ended on its own after start-up (not through stop or stopService). */
+  /** A child ended on its own after start-up (not through stop, stopService or killService). */
   onUnexpectedExit?: (name: ChildName, exit: Exit) => void;
+  /** Processes per backend service (default 1 each); callers reach them round-robin. */
+  replicas?: Partial<Record<ReplicatedService, number>>;
 }
 
 export interface Stack {
@@ -42,6 +49,8 @@ export interface Stack {
   children(): { name: ChildName; pid: number }[];
   /** SIGTERMs one child and waits until it is gone; the rest keep running. */
   stopService(name: ChildName): Promise<void>;
+  /** SIGKILLs one child, as a crash would, and waits until it is gone. */
+  killService(name: ChildName): Promise<void>;
   /** Starts a child stopped by stopService again, on the same port, and waits until it listens. */
   startService(name: ChildName): Promise<void>;
   /** Stops everything, gateway first and database last; SIGKILL for whatever outlives graceMs. */
@@ -50,7 +59,7 @@ export interface Stack {
 
 const serviceOrder: ServiceName[] = ["odds", "wallet", "table", "gateway"];
 /** Reverse dependency order: nothing loses a dependency while it may still be using it. */
-const stopPhases: ChildName[][] = [["gateway"], ["table"], ["wallet", "odds"], ["db"]];
+const stopPhases: ServiceName[][] = [["gateway"], ["table"], ["wallet", "odds"]];
 /** Environment the launcher sets per child; never inherited from the launcher's own. */
 const contractVariables = [
   "PORT",
@@ -98,7 +107,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const abort = () => wire.trip(new Error("start-up cancelled"));
   options.signal?.addEventListener("abort", abort, { once: true });
 
-  const [httpPort, oddsPort, walletPort, tablePort] = await allocatePorts(options.port);
+  const count = (service: ServiceName) =>
+    service === "gateway" ? 1 : Math.max(1, Math.floor(options.replicas?.[service] ?? 1));
+  const instances = Object.fromEntries(
+    serviceOrder.map((service) => [
+      service,
+      Array.from({ length: count(service) }, (_, i) => (i === 0 ? service : `${service}-${i + 1}`) as ChildName),
+    ]),
+  ) as Record<ServiceName, ChildName[]>;
+  const serviceOf = new Map(serviceOrder.flatMap((service) => instances[service].map((name) => [name, service])));
+  const ports = await allocatePorts(options.port, [...serviceOf.keys()]);
   const dbDir = join(options.dataDir, "db");
   let mongodbUri = env.MONGODB_URI || undefined;
   const embeddedDatabase = mongodbUri === undefined;
@@ -108,35 +126,34 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   for (const name of contractVariables) delete base[name];
   const optional = (...names: string[]) =>
     Object.fromEntries(names.filter((name) => env[name]).map((name) => [name, env[name]]));
-  const address = (port: number) => `127.0.0.1:${port}`;
-  const childEnv: Record<ServiceName, () => NodeJS.ProcessEnv> = {
-    odds: () => ({ ...base, GRPC_PORT: String(oddsPort) }),
-    wallet: () => ({ ...base, GRPC_PORT: String(walletPort), MONGODB_URI: mongodbUri }),
-    table: () => ({
+  const portOf = (name: ChildName) => ports.get(name)!;
+  // One replica: host:port. Several: grpc-js's ipv4: list, which clients balance round-robin.
+  const address = (service: ReplicatedService) => {
+    const list = instances[service].map((name) => `127.0.0.1:${portOf(name)}`);
+    return list.length === 1 ? list[0]! : `ipv4:${list.join(",")}`;
+  };
+  const childEnv: Record<ServiceName, (port: number) => NodeJS.ProcessEnv> = {
+    odds: (port) => ({ ...base, GRPC_PORT: String(port) }),
+    wallet: (port) => ({ ...base, GRPC_PORT: String(port), MONGODB_URI: mongodbUri }),
+    table: (port) => ({
       ...base,
       ...optional("TABLE_COUNT"),
-      GRPC_PORT: String(tablePort),
+      GRPC_PORT: String(port),
       MONGODB_URI: mongodbUri,
-      ODDS_ADDR: address(oddsPort),
-      WALLET_ADDR: address(walletPort),
+      ODDS_ADDR: address("odds"),
+      WALLET_ADDR: address("wallet"),
     }),
-    gateway: () => ({
+    gateway: (port) => ({
       ...base,
       ...optional("AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE"),
-      PORT: String(httpPort),
-      ODDS_ADDR: address(oddsPort),
-      WALLET_ADDR: address(walletPort),
-      TABLE_ADDR: address(tablePort),
+      PORT: String(port),
+      ODDS_ADDR: address("odds"),
+      WALLET_ADDR: address("wallet"),
+      TABLE_ADDR: address("table"),
       DATA_DIR: options.dataDir,
     }),
   };
-  const servicePort: Record<ServiceName, number> = {
-    odds: oddsPort,
-    wallet: walletPort,
-    table: tablePort,
-    gateway: httpPort,
-  };
-  const url = `http://${address(httpPort)}`;
+  const url = `http://127.0.0.1:${portOf("gateway")}`;
 
   const startChild = async (name: ChildName, deadline: number) => {
     if (name === "db") {
@@ -149,30 +166,34 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       watch(db.child, "db");
       return;
     }
-    const child = spawnChild(name, process.execPath, ["--import", orphanGuard, entryPoints[name]], {
-      env: childEnv[name](),
+    const service = serviceOf.get(name);
+    if (!service) throw new Error(`no such service: ${name}`);
+    const child = spawnChild(name, process.execPath, ["--import", orphanGuard, entryPoints[service]], {
+      env: childEnv[service](portOf(name)),
       output,
     });
     watch(child, name);
     await until(
-      () => accepts(servicePort[name]),
+      () => accepts(portOf(name)),
       deadline,
       wire,
-      () => `${name} did not listen on port ${servicePort[name]}`,
+      () => `${name} did not listen on port ${portOf(name)}`,
     );
   };
 
   const stop = async (graceMs = 7000) => {
     stopped = true;
     options.signal?.removeEventListener("abort", abort);
-    const phases = stopPhases.map((phase) => phase.flatMap((name) => running.get(name) ?? []));
+    const phases = [...stopPhases.map((phase) => phase.flatMap((service) => instances[service])), ["db" as const]].map(
+      (phase) => phase.flatMap((name) => running.get(name) ?? []),
+    );
     await stopChildren(phases, graceMs);
   };
 
   try {
     const deadline = Date.now() + readyTimeoutMs;
     if (embeddedDatabase) await startChild("db", deadline);
-    for (const name of serviceOrder) await startChild(name, deadline);
+    for (const service of serviceOrder) for (const name of instances[service]) await startChild(name, deadline);
     let last = "no answer";
     const healthy = async () => {
       const answer = await health(url);
@@ -198,6 +219,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       stopping.add(name);
       await stopChildren([[child]], 5000).finally(() => stopping.delete(name));
     },
+    killService: async (name) => {
+      const child = running.get(name);
+      if (!child) return;
+      stopping.add(name);
+      child.kill("SIGKILL");
+      await child.exited.finally(() => stopping.delete(name));
+    },
     startService: async (name) => {
       if (stopped) throw new Error("the stack is stopped");
       if (running.has(name)) throw new Error(`${name} is already running`);
@@ -209,11 +237,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 }
 
-async function allocatePorts(httpPort: number): Promise<[number, number, number, number]> {
+/** The gateway gets httpPort (0: any free one), every other instance a free port. */
+async function allocatePorts(httpPort: number, names: ChildName[]): Promise<Map<ChildName, number>> {
   if (httpPort !== 0 && !(await isPortFree(httpPort)))
     throw new Error(`port ${httpPort} is already in use (set PORT to another)`);
-  const [odds, wallet, table] = await freePorts(3);
-  return [httpPort === 0 ? await freePort() : httpPort, odds!, wallet!, table!];
+  const free = await freePorts(names.length);
+  const ports = new Map(names.map((name, i) => [name, free[i]!]));
+  if (httpPort !== 0) ports.set("gateway", httpPort);
+  return ports;
 }
 
 function accepts(port: number): Promise<boolean> {

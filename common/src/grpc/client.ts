@@ -51,24 +51,29 @@ export function createClient<C extends Client>(
   address: string,
   settings: ClientSettings,
 ): { raw: C; call: PromiseClient<C> } {
-  const serviceConfig = settings.retryUnavailable
-    ? {
-        methodConfig: [
-          {
-            name: [{}],
-            retryPolicy: {
-              maxAttempts: 3,
-              initialBackoff: "0.05s",
-              maxBackoff: "0.5s",
-              backoffMultiplier: 2,
-              retryableStatusCodes: ["UNAVAILABLE"],
+  // round_robin spreads calls over every address a target resolves to (replicas, a headless
+  // Kubernetes Service); with one address it behaves like the default.
+  const serviceConfig = {
+    loadBalancingConfig: [{ round_robin: {} }],
+    ...(settings.retryUnavailable
+      ? {
+          methodConfig: [
+            {
+              name: [{}],
+              retryPolicy: {
+                maxAttempts: 3,
+                initialBackoff: "0.05s",
+                maxBackoff: "0.5s",
+                backoffMultiplier: 2,
+                retryableStatusCodes: ["UNAVAILABLE"],
+              },
             },
-          },
-        ],
-      }
-    : undefined;
+          ],
+        }
+      : {}),
+  };
   const raw = new Ctor(address, credentials.createInsecure(), {
-    ...(serviceConfig ? { "grpc.service_config": JSON.stringify(serviceConfig) } : {}),
+    "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.keepalive_time_ms": 30_000,
     "grpc.max_receive_message_length": 16 * 1024 * 1024,
   });
