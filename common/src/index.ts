@@ -8,3 +8,4 @@ export * from "./grpc/health.js";
 export * from "./grpc/metadata.js";
 export * from "./grpc/server.js";
 export * from "./grpc/status.js";
+export * from "./metrics.js";

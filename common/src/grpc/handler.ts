@@ -1,6 +1,7 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
 import type { Logger } from "../logger.js";
+import { rpcHandled } from "../metrics.js";
 import { requestIdFrom } from "./metadata.js";
 import { toStatusObject } from "./status.js";
 
@@ -25,18 +26,19 @@ export function unary<Req, Res>(
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     const requestId = requestIdFrom(call.metadata);
     const log = logger.child({ requestId, rpc });
-    const started = performance.now();
-    const elapsed = () => Math.round((performance.now() - started) * 10) / 10;
+    const stopTimer = rpcHandled.startTimer({ rpc });
+    const ms = (seconds: number) => Math.round(seconds * 10_000) / 10;
     handler(call.request, { logger: log, requestId, call: call as ServerUnaryCall<unknown, unknown> }).then(
       (response) => {
-        log.info({ code: "OK", ms: elapsed() }, "rpc done");
+        log.info({ code: "OK", ms: ms(stopTimer({ code: "OK" })) }, "rpc done");
         callback(null, response);
       },
       (error: unknown) => {
         const result = toStatusObject(error);
-        if (result.known)
-          log.info({ code: status[result.code!], ms: elapsed(), reason: result.details }, "rpc refused");
-        else log.error({ err: error, ms: elapsed() }, "rpc failed");
+        const code = status[result.code!];
+        const took = ms(stopTimer({ code }));
+        if (result.known) log.info({ code, ms: took, reason: result.details }, "rpc refused");
+        else log.error({ err: error, ms: took }, "rpc failed");
         callback(result);
       },
     );

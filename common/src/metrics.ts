@@ -1,0 +1,61 @@
+import { createServer, type Server } from "node:http";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Logger } from "./logger.js";
+
+/** One registry per process, served on the admin port for Prometheus to scrape. */
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export const rpcHandled = new Histogram({
+  name: "grpc_server_handling_seconds",
+  help: "gRPC calls handled, by method and status code",
+  labelNames: ["rpc", "code"] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export const httpHandled = new Histogram({
+  name: "http_server_request_duration_seconds",
+  help: "HTTP requests answered, by route and status",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: LATENCY_BUCKETS,
+  registers: [registry],
+});
+
+export function counter(name: string, help: string, labelNames: readonly string[] = []): Counter {
+  return new Counter({ name, help, labelNames, registers: [registry] });
+}
+
+export function gauge(name: string, help: string, labelNames: readonly string[] = []): Gauge {
+  return new Gauge({ name, help, labelNames, registers: [registry] });
+}
+
+/** GET /metrics on its own port, apart from the traffic port, so it is never exposed with the API. */
+export async function startMetricsServer(
+  port: number,
+  logger: Logger,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const server: Server = createServer((request, response) => {
+    if (request.method !== "GET" || request.url !== "/metrics") {
+      response.writeHead(404).end();
+      return;
+    }
+    registry.metrics().then(
+      (body) => response.writeHead(200, { "content-type": registry.contentType }).end(body),
+      (error: unknown) => {
+        logger.error({ err: error }, "metrics collection failed");
+        response.writeHead(500).end();
+      },
+    );
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, resolve));
+  const address = server.address();
+  const bound = typeof address === "object" && address ? address.port : port;
+  logger.info({ port: bound }, "metrics listening");
+  return {
+    port: bound,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
