@@ -47,6 +47,8 @@ export interface Stack {
   embeddedDatabase: boolean;
   /** Running children, in start order. */
   children(): { name: ChildName; pid: number }[];
+  /** Every service process's Prometheus endpoint. */
+  metricsUrls(): { name: ChildName; url: string }[];
   /** SIGTERMs one child and waits until it is gone; the rest keep running. */
   stopService(name: ChildName): Promise<void>;
   /** SIGKILLs one child, as a crash would, and waits until it is gone. */
@@ -64,6 +66,7 @@ const stopPhases: ServiceName[][] = [["gateway"], ["table"], ["wallet", "odds"]]
 const contractVariables = [
   "PORT",
   "GRPC_PORT",
+  "METRICS_PORT",
   "MONGODB_URI",
   "MONGODB_DATABASE",
   "ODDS_ADDR",
@@ -116,7 +119,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ]),
   ) as Record<ServiceName, ChildName[]>;
   const serviceOf = new Map(serviceOrder.flatMap((service) => instances[service].map((name) => [name, service])));
-  const ports = await allocatePorts(options.port, [...serviceOf.keys()]);
+  const { ports, metricsPorts } = await allocatePorts(options.port, [...serviceOf.keys()]);
   const dbDir = join(options.dataDir, "db");
   let mongodbUri = env.MONGODB_URI || undefined;
   const embeddedDatabase = mongodbUri === undefined;
@@ -169,7 +172,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const service = serviceOf.get(name);
     if (!service) throw new Error(`no such service: ${name}`);
     const child = spawnChild(name, process.execPath, ["--import", orphanGuard, entryPoints[service]], {
-      env: childEnv[service](portOf(name)),
+      env: { ...childEnv[service](portOf(name)), METRICS_PORT: String(metricsPorts.get(name)) },
       output,
     });
     watch(child, name);
@@ -213,6 +216,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     mongodbUri: mongodbUri!,
     embeddedDatabase,
     children: () => [...running].map(([name, child]) => ({ name, pid: child.pid })),
+    metricsUrls: () => [...metricsPorts].map(([name, port]) => ({ name, url: `http://127.0.0.1:${port}/metrics` })),
     stopService: async (name) => {
       const child = running.get(name);
       if (!child) return;
@@ -237,14 +241,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 }
 
-/** The gateway gets httpPort (0: any free one), every other instance a free port. */
-async function allocatePorts(httpPort: number, names: ChildName[]): Promise<Map<ChildName, number>> {
+/** The gateway gets httpPort (0: any free one), every other instance a free port; each a metrics port. */
+async function allocatePorts(
+  httpPort: number,
+  names: ChildName[],
+): Promise<{ ports: Map<ChildName, number>; metricsPorts: Map<ChildName, number> }> {
   if (httpPort !== 0 && !(await isPortFree(httpPort)))
     throw new Error(`port ${httpPort} is already in use (set PORT to another)`);
-  const free = await freePorts(names.length);
+  // One call, so no port is handed out twice.
+  const free = await freePorts(2 * names.length);
   const ports = new Map(names.map((name, i) => [name, free[i]!]));
+  const metricsPorts = new Map(names.map((name, i) => [name, free[names.length + i]!]));
   if (httpPort !== 0) ports.set("gateway", httpPort);
-  return ports;
+  return { ports, metricsPorts };
 }
 
 function accepts(port: number): Promise<boolean> {

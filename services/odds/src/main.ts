@@ -1,4 +1,11 @@
-import { createLogger, envInt, envPort, onShutdownSignal, startGrpcServer } from "@pokerodds/common";
+import {
+  createLogger,
+  envInt,
+  envPort,
+  onShutdownSignal,
+  startGrpcServer,
+  startMetricsServer,
+} from "@pokerodds/common";
 import { OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { availableParallelism } from "node:os";
 import { OddsPool } from "./pool.js";
@@ -18,6 +25,7 @@ const server = await startGrpcServer(
   },
   { port, logger },
 );
+const metrics = await startMetricsServer(envPort("METRICS_PORT", 9464), logger);
 // No dependencies beyond its own worker threads: ready as soon as it listens.
 server.setServing(true);
 logger.info({ threads: pool.threads }, "odds service ready");
@@ -25,4 +33,5 @@ logger.info({ threads: pool.threads }, "odds service ready");
 onShutdownSignal(logger, async () => {
   await server.shutdown(5000);
   await pool.close();
+  await metrics.close();
 });
