@@ -1,0 +1,125 @@
+# syntax=docker/dockerfile:1
+# check=error=true;experimental=all
+#
+# One Dockerfile, one target per deployable process:
+#
+#   docker build --target odds    -t pokerodds/odds .
+#   docker build --target wallet  -t pokerodds/wallet .
+#   docker build --target table   -t pokerodds/table .
+#   docker build --target gateway -t pokerodds/gateway .
+#
+# Stages: `build` compiles every workspace with the full dev toolchain; `<target>-deps` installs that
+# workspace's production dependencies only (plus common's); the final targets copy those, the
+# compiled dist/ folders and proto/ (read at run time for gRPC server reflection) onto a distroless
+# Node 20 image: no shell, no package manager, uid 65532. The launcher and the embedded FerretDB are
+# for local development and never go into an image.
+#
+# Pin the bases by digest in the release pipeline (NODE_IMAGE=node:20-bookworm-slim@sha256:...).
+# Moving to Node 22 is these two lines (the distroless name carries the major: nodejs22-debian12).
+# The comments directly above ARG and FROM follow Docker's "# <name> <description>" convention,
+# which `docker buildx build --call=targets` shows.
+
+# NODE_IMAGE is the Node 20 image with npm that builds; it never ships.
+ARG NODE_IMAGE=node:20-bookworm-slim
+# RUNTIME_IMAGE is distroless Node 20: node and its libraries only, running as 65532.
+ARG RUNTIME_IMAGE=gcr.io/distroless/nodejs20-debian12:nonroot
+
+# Package manifests alone first, so dependency layers are rebuilt only when a manifest or the lock
+# file changes (npm ci needs every workspace's manifest to check the lock file).
+
+# manifests holds the package manifests and the lock file.
+FROM ${NODE_IMAGE} AS manifests
+WORKDIR /src
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
+COPY package.json package-lock.json ./
+COPY common/package.json common/
+COPY services/odds/package.json services/odds/
+COPY services/wallet/package.json services/wallet/
+COPY services/table/package.json services/table/
+COPY gateway/package.json gateway/
+COPY launcher/package.json launcher/
+
+# build compiles every workspace with the full dev toolchain.
+FROM manifests AS build
+# No install scripts: compiling needs only typescript, and nothing may run code at install time.
+RUN npm ci --ignore-scripts
+COPY tsconfig.base.json tsconfig.json ./
+COPY proto/ proto/
+COPY common/ common/
+COPY services/ services/
+COPY gateway/ gateway/
+# Type declarations and build info are for the compiler only.
+RUN npx tsc -b common services/odds services/wallet services/table gateway \
+ && find common/dist services/*/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
+
+# Production dependencies, one workspace each. The mkdir makes the workspace's own node_modules
+# (where npm puts a dependency whose version clashes with the hoisted one) exist even when empty,
+# so the COPY below works whatever the lock file's layout.
+
+# odds-deps installs the odds service's production dependencies.
+FROM manifests AS odds-deps
+RUN npm ci --omit=dev --ignore-scripts -w common -w services/odds && mkdir -p services/odds/node_modules
+
+# wallet-deps installs the wallet service's production dependencies.
+FROM manifests AS wallet-deps
+RUN npm ci --omit=dev --ignore-scripts -w common -w services/wallet && mkdir -p services/wallet/node_modules
+
+# table-deps installs the table service's production dependencies.
+FROM manifests AS table-deps
+RUN npm ci --omit=dev --ignore-scripts -w common -w services/table && mkdir -p services/table/node_modules
+
+# gateway-deps installs the gateway's production dependencies.
+FROM manifests AS gateway-deps
+RUN npm ci --omit=dev --ignore-scripts -w common -w gateway && mkdir -p gateway/node_modules
+
+# What every process needs: common (its package.json carries "type": "module" and the exports map)
+# and proto/ at /app/proto, where common/dist/grpc/server.js looks for it (../../../proto).
+
+# runtime is the base of every image: distroless Node, common and proto/.
+FROM ${RUNTIME_IMAGE} AS runtime
+WORKDIR /app
+ENV NODE_ENV=production
+COPY --from=build /src/proto/ proto/
+COPY --from=build /src/common/package.json common/
+COPY --from=build /src/common/dist/ common/dist/
+# distroless's "nonroot", numerically, so Kubernetes can check runAsNonRoot against the image.
+USER 65532:65532
+
+# odds is the odds gRPC service image (50051).
+FROM runtime AS odds
+COPY --from=odds-deps /src/node_modules/ node_modules/
+COPY --from=odds-deps /src/services/odds/node_modules/ services/odds/node_modules/
+COPY --from=build /src/services/odds/package.json services/odds/
+COPY --from=build /src/services/odds/dist/ services/odds/dist/
+# gRPC (GRPC_PORT), Prometheus metrics (METRICS_PORT)
+EXPOSE 50051 9464
+# The base image's entrypoint is node itself.
+CMD ["services/odds/dist/main.js"]
+
+# wallet is the wallet gRPC service image (50052).
+FROM runtime AS wallet
+COPY --from=wallet-deps /src/node_modules/ node_modules/
+COPY --from=wallet-deps /src/services/wallet/node_modules/ services/wallet/node_modules/
+COPY --from=build /src/services/wallet/package.json services/wallet/
+COPY --from=build /src/services/wallet/dist/ services/wallet/dist/
+EXPOSE 50052 9464
+CMD ["services/wallet/dist/main.js"]
+
+# table is the table gRPC service image (50053).
+FROM runtime AS table
+COPY --from=table-deps /src/node_modules/ node_modules/
+COPY --from=table-deps /src/services/table/node_modules/ services/table/node_modules/
+COPY --from=build /src/services/table/package.json services/table/
+COPY --from=build /src/services/table/dist/ services/table/dist/
+EXPOSE 50053 9464
+CMD ["services/table/dist/main.js"]
+
+# gateway is the HTTP gateway image (8080).
+FROM runtime AS gateway
+COPY --from=gateway-deps /src/node_modules/ node_modules/
+COPY --from=gateway-deps /src/gateway/node_modules/ gateway/node_modules/
+COPY --from=build /src/gateway/package.json gateway/
+COPY --from=build /src/gateway/dist/ gateway/dist/
+# HTTP (PORT), Prometheus metrics (METRICS_PORT)
+EXPOSE 8080 9464
+CMD ["gateway/dist/main.js"]
