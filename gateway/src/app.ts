@@ -7,13 +7,18 @@ import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { optionalJsonBody } from "./http/json-body.js";
 import { requestLogging } from "./http/request-logging.js";
 import { healthRoute } from "./routes/health.js";
+import { lobbyRoute } from "./routes/lobby.js";
 import { bulkRoute, dealRoute } from "./routes/odds.js";
-import type { HealthProbes, OddsApi } from "./services.js";
+import { playerRoute } from "./routes/players.js";
+import { advanceRoute, betRoute, leaveRoute, sitRoute, stateRoute, topUpRoute } from "./routes/tables.js";
+import type { HealthProbes, OddsApi, TableApi, WalletApi } from "./services.js";
 
 export interface AppDeps {
   logger: Logger;
   verifyToken: TokenVerifier;
   odds: OddsApi;
+  wallet: WalletApi;
+  table: TableApi;
   health: HealthProbes;
 }
 
@@ -38,6 +43,14 @@ export function createApp(deps: AppDeps): Express {
   app.get("/api/openapi.json", (_req, res) => void res.json(document));
   app.post("/api/deal", authenticated, optionalJsonBody, dealRoute(deps.odds));
   app.post("/api/games/bulk", authenticated, optionalJsonBody, bulkRoute(deps.odds));
+  app.get("/api/tables", lobbyRoute(deps.table));
+  app.get("/api/players/:playerId", authenticated, playerRoute(deps.wallet));
+  app.post("/api/tables/:tableId/sit", authenticated, optionalJsonBody, sitRoute(deps.table));
+  app.post("/api/tables/:tableId/topup", authenticated, optionalJsonBody, topUpRoute(deps.table));
+  app.post("/api/tables/:tableId/bet", authenticated, optionalJsonBody, betRoute(deps.table));
+  app.post("/api/tables/:tableId/leave", authenticated, optionalJsonBody, leaveRoute(deps.table));
+  app.post("/api/tables/:tableId/advance", authenticated, optionalJsonBody, advanceRoute(deps.table));
+  app.get("/api/tables/:tableId/state", authenticated, stateRoute(deps.table));
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

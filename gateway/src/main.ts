@@ -1,15 +1,8 @@
-import {
-  ConfigError,
-  createClient,
-  createLogger,
-  HealthChecker,
-  methodNames,
-  onShutdownSignal,
-} from "@pokerodds/common";
-import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { ConfigError, createLogger, HealthChecker, onShutdownSignal } from "@pokerodds/common";
 import { createApp } from "./app.js";
 import { loadOrCreateDevKey } from "./auth/dev-issuer.js";
 import { createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
+import { connectBackends } from "./backends.js";
 import { readConfig, type AuthSettings } from "./config.js";
 import { startHttpServer } from "./http-server.js";
 
@@ -18,11 +11,7 @@ const DRAIN_MS = 5_000;
 const logger = createLogger("gateway");
 const config = configOrExit();
 
-const odds = createClient(OddsServiceClient, methodNames(OddsServiceService), config.oddsAddress, {
-  defaultDeadlineMs: 5_000,
-  // Deal and bulk change nothing: repeating one is always safe.
-  retryUnavailable: true,
-});
+const backends = connectBackends(config);
 const health = {
   odds: new HealthChecker(config.oddsAddress),
   wallet: new HealthChecker(config.walletAddress),
@@ -32,7 +21,9 @@ const health = {
 const app = createApp({
   logger,
   verifyToken: await tokenVerifierFor(config.auth),
-  odds: odds.call,
+  odds: backends.odds,
+  wallet: backends.wallet,
+  table: backends.table,
   health,
 });
 const server = await startHttpServer(app, { port: config.port });
@@ -40,7 +31,7 @@ logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.iss
 
 onShutdownSignal(logger, async () => {
   await server.close(DRAIN_MS);
-  odds.raw.close();
+  backends.close();
   for (const checker of Object.values(health)) checker.close();
 });
 

@@ -1,5 +1,6 @@
 // Money enters the system here and only here: a JSON number becomes integer cents, so no sum on the
-// money path ever adds floating-point amounts.
+// money path ever adds floating-point amounts. On the way out, cents become a JSON number again.
+import { ContractViolation } from "./contract/violation.js";
 
 declare const centsBrand: unique symbol;
 /** Integer minor units (hundredths of a unit). */
@@ -29,4 +30,20 @@ export function parseMoney(value: unknown): Cents {
   const cents = toCents(value);
   if (cents === undefined) throw new InvalidMoneyError();
   return cents;
+}
+
+/** The most a response reports: the wallet's balance limit, 1e13 units. */
+export const MAX_REPORTED_CENTS = 1e15;
+
+/**
+ * The units a backend's cents stand for, for a response. Division is correctly rounded, so up to
+ * MAX_REPORTED_CENTS JSON prints at most 2 decimals and the printed number reads back as the same
+ * cents (Math.round(units * 100), or parseMoney within its range). Closer to 2^53 cents, neighbouring
+ * amounts would share a double. Anything else is a backend bug.
+ */
+export function toUnits(cents: number): number {
+  if (!Number.isInteger(cents) || cents < 0 || cents > MAX_REPORTED_CENTS) {
+    throw new ContractViolation(`amount of ${cents} cents`);
+  }
+  return cents / 100;
 }

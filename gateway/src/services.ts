@@ -2,9 +2,18 @@
 // tests pass plain objects.
 import type { HealthChecker, PromiseClient } from "@pokerodds/common";
 import type { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import type { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import type { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 
 /** The odds service's promise client (createClient's `call`), as far as the gateway uses it. */
 export type OddsApi = Pick<PromiseClient<OddsServiceClient>, "deal" | "generateBulk">;
+
+export type WalletApi = Pick<PromiseClient<WalletServiceClient>, "getProfile" | "getPlayer">;
+
+export type TableApi = Pick<
+  PromiseClient<TableServiceClient>,
+  "listTables" | "sit" | "topUp" | "bet" | "leave" | "advance" | "getState"
+>;
 
 export type HealthProbe = Pick<HealthChecker, "check">;
 

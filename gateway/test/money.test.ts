@@ -1,6 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
-import { InvalidMoneyError, MAX_AMOUNT, parseMoney } from "../src/money.js";
+import { ContractViolation } from "../src/contract/violation.js";
+import { InvalidMoneyError, MAX_AMOUNT, MAX_REPORTED_CENTS, parseMoney, toUnits } from "../src/money.js";
 
 const MAX_CENTS = MAX_AMOUNT * 100;
 const centsOf = (value: unknown): number => parseMoney(value);
@@ -117,4 +118,42 @@ test("the limits themselves", (t) => {
   t.is(centsOf(0.07), 7);
   t.is(centsOf(1.1), 110);
   t.is(centsOf(999_999_999.99), 99_999_999_999);
+});
+
+const asJson = (cents: number) => JSON.stringify(toUnits(cents));
+
+/** The shortest decimal text of cents / 100, computed exactly. */
+function decimalText(cents: number): string {
+  const whole = BigInt(cents) / 100n;
+  const fraction = BigInt(cents) % 100n;
+  return fraction === 0n ? `${whole}` : `${whole}.${String(fraction).padStart(2, "0").replace(/0$/, "")}`;
+}
+
+test("reported cents print with at most 2 decimals and read back as the same cents", (t) => {
+  fc.assert(
+    fc.property(fc.integer({ min: 0, max: MAX_REPORTED_CENTS }), (cents) => {
+      const text = asJson(cents);
+      t.is(text, decimalText(cents));
+      t.is(Math.round(JSON.parse(text) * 100), cents);
+    }),
+  );
+});
+
+test("cents -> JSON -> parseMoney round-trips over the whole request range", (t) => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: MAX_CENTS }), (cents) => {
+      t.is(centsOf(JSON.parse(asJson(cents))), cents);
+    }),
+  );
+  for (const cents of [1, 7, 10, 99, 100, 101, 110, MAX_CENTS - 1, MAX_CENTS])
+    t.is(centsOf(JSON.parse(asJson(cents))), cents);
+});
+
+test("the limits of what a response may report", (t) => {
+  t.is(toUnits(0), 0);
+  t.is(asJson(MAX_REPORTED_CENTS), "10000000000000");
+  t.is(asJson(MAX_REPORTED_CENTS - 1), "9999999999999.99");
+  for (const cents of [-1, -0.5, 0.5, 1.5, MAX_REPORTED_CENTS + 1, 2 ** 53, NaN, Infinity]) {
+    t.throws(() => toUnits(cents), { instanceOf: ContractViolation }, String(cents));
+  }
 });

@@ -1,9 +1,8 @@
 import test from "ava";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
-import { openApiDocument } from "../src/contract/openapi.js";
 import { post, startApp, type TestApp } from "./helpers/app.js";
 import { bulkResponse, dealResponse } from "./helpers/fixtures.js";
+import { assertMatchesSchema, type SchemaName } from "./helpers/schemas.js";
 
 // `invalid` only ever receives invalid requests, so its odds service must never be called.
 let app: TestApp;
@@ -232,18 +231,11 @@ test.serial(
 );
 
 test.serial("responses match the OpenAPI document's schemas", async (t) => {
-  const document = openApiDocument();
-  const ajv = new Ajv2020({ strict: false, formats: { "date-time": true, money: true } });
-  for (const [name, schema] of Object.entries(document.components.schemas))
-    ajv.addSchema(schema, `#/components/schemas/${name}`);
-  const check = async (path: string, body: unknown, schema: string) => {
-    const json = await (await post(app, path, body)).json();
-    const valid = ajv.validate(schema, json);
-    t.true(valid, JSON.stringify(ajv.errors));
-  };
-  for (const numberOfHands of [2, 4, 6]) await check("/api/deal", { numberOfHands }, "#/components/schemas/DealResult");
+  const check = async (path: string, body: unknown, schema: SchemaName) =>
+    assertMatchesSchema(t, schema, await (await post(app, path, body)).json());
+  for (const numberOfHands of [2, 4, 6]) await check("/api/deal", { numberOfHands }, "DealResult");
   for (const numberOfHands of [3, 4])
-    await check("/api/games/bulk", { numberOfGames: 3, numberOfHands }, "#/components/schemas/BulkResponse");
+    await check("/api/games/bulk", { numberOfGames: 3, numberOfHands }, "BulkResponse");
 });
 
 test.serial("the request id is echoed and passed to the service; an untrusted one is replaced", async (t) => {

@@ -99,7 +99,7 @@ test("every $ref resolves, and every schema compiles as JSON Schema 2020-12", as
 test("request bodies forbid unknown properties; money fields state their rules", async (t) => {
   const { document } = await servedDocument();
   const schemas = (document.components as { schemas: Record<string, Json> }).schemas;
-  for (const name of ["DealRequest", "BulkRequest", "SitRequest", "TopUpRequest", "BetRequest"]) {
+  for (const name of ["DealRequest", "BulkRequest", "SitRequest", "TopUpRequest", "BetRequest", "NoBody"]) {
     t.is(schemas[name]!.additionalProperties, false, name);
   }
   t.like(schemas.SitRequest, {
@@ -113,4 +113,68 @@ test("request bodies forbid unknown properties; money fields state their rules",
       targetRtp: { exclusiveMinimum: 0, exclusiveMaximum: 1, default: 0.97 },
     },
   });
+});
+
+test("the money moves, and only they, document the optional Idempotency-Key and its 422", async (t) => {
+  const { document } = await servedDocument();
+  const paths = document.paths as Record<string, Record<string, Json>>;
+  for (const [method, path] of SPEC_OPERATIONS) {
+    const operation = paths[path]![method]!;
+    const key = ((operation.parameters ?? []) as Json[]).find((parameter) => parameter.name === "Idempotency-Key");
+    const responses = operation.responses as Json;
+    if (/\/(sit|topup|bet|leave)$/.test(path)) {
+      t.like(key, { in: "header", required: false, schema: { type: "string", pattern: "^[!-~]{1,128}$" } }, path);
+      t.truthy(responses["422"], path);
+      t.truthy(responses["400"], path);
+    } else {
+      t.is(key, undefined, path);
+      t.falsy(responses["422"], path);
+    }
+  }
+});
+
+test("table routes document the answers decisions.md gives", async (t) => {
+  const { document } = await servedDocument();
+  const paths = document.paths as Record<string, Record<string, { responses: Json }>>;
+  const statuses = (path: string, method = "post") => Object.keys(paths[path]![method]!.responses);
+  for (const action of ["sit", "topup", "bet"]) {
+    t.deepEqual(statuses(`/api/tables/{tableId}/${action}`), [
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "415",
+      "422",
+      "503",
+    ]);
+  }
+  t.deepEqual(statuses("/api/tables/{tableId}/leave"), [
+    "200",
+    "400",
+    "401",
+    "403",
+    "404",
+    "409",
+    "413",
+    "415",
+    "422",
+    "503",
+  ]);
+  t.deepEqual(statuses("/api/tables/{tableId}/advance"), [
+    "200",
+    "400",
+    "401",
+    "403",
+    "404",
+    "409",
+    "413",
+    "415",
+    "503",
+  ]);
+  t.deepEqual(statuses("/api/tables/{tableId}/state", "get"), ["200", "400", "401", "403", "404", "503"]);
+  t.deepEqual(statuses("/api/players/{playerId}", "get"), ["200", "400", "401", "403", "404", "503"]);
+  t.deepEqual(statuses("/api/tables", "get"), ["200"]);
 });

@@ -1,4 +1,4 @@
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import { unauthorized } from "../http/http-error.js";
 import type { Identity } from "./identity.js";
 import type { TokenVerifier } from "./token-verifier.js";
@@ -25,4 +25,11 @@ export function requireAuth(verify: TokenVerifier): RequestHandler {
     res.locals.identity = await verify(token);
     next();
   };
+}
+
+/** The caller that requireAuth verified; only for routes behind it. */
+export function identityOf(res: Response): Identity {
+  const identity = res.locals.identity;
+  if (!identity) throw new Error("the route is not behind requireAuth");
+  return identity;
 }

@@ -11,7 +11,8 @@ export const MUST_BE = "x-must-be";
 /** The format whose check is parseMoney's, registered with the validator. */
 export const MONEY_FORMAT = "money";
 
-const INT32_MAX = 2 ** 31 - 1;
+/** The largest id or index the gRPC contracts can carry (int32). */
+export const INT32_MAX = 2 ** 31 - 1;
 
 export function integerFrom(
   minimum: number,
@@ -27,7 +28,7 @@ export function int32AtLeast(minimum: number, description?: string) {
     minimum,
     maximum: INT32_MAX,
     ...(description ? { description } : {}),
-    [MUST_BE]: `an integer of at least ${minimum}`,
+    [MUST_BE]: `an integer from ${minimum} to ${INT32_MAX}`,
   });
 }
 
@@ -65,7 +66,7 @@ export function money(description: string) {
 
 /** An amount the API reports, converted from integer cents. */
 export function amount(description: string) {
-  return Type.Number({ description: `${description}, in units with at most 2 decimal places` });
+  return Type.Number({ minimum: 0, description: `${description}, in units with at most 2 decimal places` });
 }
 
 export function playerId(description: string) {

@@ -1,5 +1,6 @@
 // The OpenAPI 3.1 description of the whole public API, built from the same schemas that validate
 // requests, so the document cannot drift from what the gateway accepts.
+import { IDEMPOTENCY_KEY_PATTERN } from "../http/idempotency-key.js";
 import { ErrorBody } from "./error-body.js";
 import { HealthResponse } from "./health.js";
 import { BulkRequest, BulkResponse, DealRequest, DealResult } from "./odds.js";
@@ -8,6 +9,7 @@ import {
   BetRequest,
   BetResponse,
   LeaveResponse,
+  NoBody,
   SitRequest,
   SitResponse,
   TableGameState,
@@ -33,6 +35,7 @@ const SCHEMAS = {
   BetRequest,
   BetResponse,
   LeaveResponse,
+  NoBody,
   TableGameState,
 };
 type SchemaName = keyof typeof SCHEMAS;
@@ -60,9 +63,10 @@ const IDEMPOTENCY_KEY = {
   in: "header",
   required: false,
   description:
-    "Makes a retry safe: the same key replays the first result; with a different body it is a 422; " +
-    "while the first request is still running, a 409",
-  schema: { type: "string", pattern: "^[\\w.:-]{1,128}$" },
+    "Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. " +
+    "The same key replays the first result; with a different body it is a 422; while the first request is " +
+    "still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request",
+  schema: { type: "string", pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };
 
 interface Operation {
@@ -91,7 +95,7 @@ function operation(op: Operation) {
       ? {
           requestBody: {
             required: op.body.required,
-            ...(op.body.required ? {} : { description: "Optional: an absent body takes every default" }),
+            ...(op.body.required ? {} : { description: "Optional" }),
             content: jsonContent(op.body.schema),
           },
         }
@@ -163,7 +167,7 @@ export function openApiDocument() {
           tag: "players",
           parameters: [PLAYER_ID],
           ok: "PlayerProfile",
-          errors: [400, 403, 503],
+          errors: [400, 403, 404, 503],
         }),
       },
       "/api/tables/{tableId}/sit": {
@@ -205,8 +209,9 @@ export function openApiDocument() {
           summary: "Seat balance back to the account; idempotent",
           tag: "tables",
           parameters: [TABLE_ID, IDEMPOTENCY_KEY],
+          body: { schema: "NoBody", required: false },
           ok: "LeaveResponse",
-          errors: [400, 403, 404, 422, 503],
+          errors: [403, 404, 409, 422, 503],
         }),
       },
       "/api/tables/{tableId}/advance": {
@@ -215,8 +220,9 @@ export function openApiDocument() {
           summary: "Move the game to its next state",
           tag: "tables",
           parameters: [TABLE_ID],
+          body: { schema: "NoBody", required: false },
           ok: "TableGameState",
-          errors: [400, 403, 404, 409, 503],
+          errors: [403, 404, 409, 503],
         }),
       },
       "/api/tables/{tableId}/state": {

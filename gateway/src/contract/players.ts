@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { amount, playerId } from "./fields.js";
 
 export const PlayerIdParam = playerId("The token's subject, unless the caller is an ADMIN (else 403)");
@@ -18,3 +18,5 @@ export const PlayerProfile = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type PlayerProfileBody = Static<typeof PlayerProfile>;

@@ -1,18 +1,34 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, Hand, HandOdds } from "./cards.js";
 import { amount, int32AtLeast, money, nullable, playerId } from "./fields.js";
 
 const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id needs the ADMIN role (else 403)";
 
-export const TableIdParam = int32AtLeast(1, "Public tables 1..TABLE_COUNT, personal tables from 1001");
+export const TableIdParam = Type.Integer({
+  minimum: 1,
+  description:
+    "Public tables 1..TABLE_COUNT, personal tables from 1001; plain decimal digits without a sign or leading zeros (else 400)",
+});
+
+/** The body of leave and advance, which act for the token's subject: none, or an empty object. */
+export const NoBody = Type.Object(
+  {},
+  {
+    additionalProperties: false,
+    description: "No body is needed; an empty object is accepted, anything else is a 400",
+  },
+);
+
+export const LOBBY_GAME_STATES = ["BETTING", "WAITING"] as const;
 
 export const TableSummary = Type.Object(
   {
     tableId: Type.Integer({ minimum: 1 }),
     playerCount: Type.Integer({ minimum: 0 }),
-    gameState: Type.Union([Type.Literal("BETTING"), Type.Literal("WAITING")], {
-      description: "BETTING while a betting stage is open, otherwise WAITING",
-    }),
+    gameState: Type.Union(
+      LOBBY_GAME_STATES.map((name) => Type.Literal(name)),
+      { description: "BETTING while a betting stage is open, otherwise WAITING" },
+    ),
   },
   { additionalProperties: false },
 );
@@ -153,3 +169,10 @@ export const TableGameState = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type TablesListBody = Static<typeof TablesList>;
+export type SitResponseBody = Static<typeof SitResponse>;
+export type TopUpResponseBody = Static<typeof TopUpResponse>;
+export type BetResponseBody = Static<typeof BetResponse>;
+export type LeaveResponseBody = Static<typeof LeaveResponse>;
+export type TableGameStateBody = Static<typeof TableGameState>;

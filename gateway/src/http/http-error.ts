@@ -19,3 +19,7 @@ export const unauthorized = (message: string, invalidToken: boolean) =>
   });
 
 export const internalError = (cause: unknown) => new HttpError(500, "internal error", { cause });
+
+export const forbidden = (message: string) => new HttpError(403, message);
+
+export const notFound = (message: string) => new HttpError(404, message);

@@ -1,5 +1,5 @@
 // Proto messages from the odds service -> the public JSON of the spec. A value the contract does not
-// allow (an unspecified enum, a short board) is a service bug: it throws rather than reach a client.
+// allow (an unspecified enum, a short board) throws a ContractViolation.
 import {
   handStatusToJSON,
   type HandStatus,
@@ -10,12 +10,9 @@ import {
   type HandOdds,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type { Static } from "@sinclair/typebox";
-import { HAND_STATUSES, type BettingStage } from "../contract/cards.js";
+import { HAND_STATUSES } from "../contract/cards.js";
 import type { BulkGameState, BulkResponseBody, DealResultBody, HandOddsBody } from "../contract/odds.js";
-
-const BETTING_STAGES = new Set([-1, 0, 1, 2]);
-
-class ContractViolation extends Error {}
+import { bettingStage, ContractViolation, oneOf } from "../contract/violation.js";
 
 export function toDealResult(response: DealResponse): DealResultBody {
   return {
@@ -97,13 +94,6 @@ function toHandStageInfo(info: BulkHandStageInfo) {
   };
 }
 
-function bettingStage(value: number): Static<typeof BettingStage> {
-  if (!BETTING_STAGES.has(value)) throw new ContractViolation(`betting stage ${value}`);
-  return value as Static<typeof BettingStage>;
-}
-
 function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
-  const name = handStatusToJSON(status).replace(/^HAND_STATUS_/, "");
-  if (!(HAND_STATUSES as readonly string[]).includes(name)) throw new ContractViolation(`hand status ${status}`);
-  return name as (typeof HAND_STATUSES)[number];
+  return oneOf(HAND_STATUSES, handStatusToJSON(status).replace(/^HAND_STATUS_/, ""), "hand status");
 }

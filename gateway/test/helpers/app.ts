@@ -1,9 +1,22 @@
 import { createLogger } from "@pokerodds/common";
 import type { CallOptions } from "@pokerodds/common";
 import { createApp, type AppDeps } from "../../src/app.js";
+import type { Role } from "../../src/auth/identity.js";
 import { startHttpServer } from "../../src/http-server.js";
-import type { HealthProbe, OddsApi } from "../../src/services.js";
-import { bulkResponse, dealResponse } from "./fixtures.js";
+import type { HealthProbe, OddsApi, TableApi, WalletApi } from "../../src/services.js";
+import {
+  betResponse,
+  bulkResponse,
+  dealResponse,
+  leaveResponse,
+  lobby,
+  OTHER_PLAYER,
+  profileFrom,
+  sitResponse,
+  tableState,
+  topUpResponse,
+  unknownPlayer,
+} from "./fixtures.js";
 import { newKey, validToken, verifierFor } from "./tokens.js";
 
 export const silentLogger = () => {
@@ -12,57 +25,110 @@ export const silentLogger = () => {
   return logger;
 };
 
-export interface RecordedCall {
-  method: "deal" | "generateBulk";
+export interface RecordedCall<M extends string = string> {
+  method: M;
   request: unknown;
   options: CallOptions | undefined;
 }
 
-/** An odds service answering from fixtures, recording every call. */
-export function fakeOdds(overrides: Partial<OddsApi> = {}): OddsApi & { calls: RecordedCall[] } {
-  const calls: RecordedCall[] = [];
-  return {
-    calls,
-    deal: async (request, options) => {
-      calls.push({ method: "deal", request, options });
-      return overrides.deal ? overrides.deal(request, options) : dealResponse(request.numberOfHands);
-    },
-    generateBulk: async (request, options) => {
-      calls.push({ method: "generateBulk", request, options });
-      return overrides.generateBulk
-        ? overrides.generateBulk(request, options)
-        : bulkResponse(request.numberOfGames, request.numberOfHands);
-    },
-  };
+export type Fake<T> = T & { calls: RecordedCall<keyof T & string>[] };
+
+/** A backend answering as `defaults` unless `overrides` says otherwise, recording every call. */
+export function fakeService<T extends object>(defaults: T, overrides: Partial<T> = {}): Fake<T> {
+  const calls: RecordedCall<keyof T & string>[] = [];
+  const service: Record<string, unknown> = { calls };
+  for (const method of Object.keys(defaults) as (keyof T & string)[]) {
+    const answer = (overrides[method] ?? defaults[method]) as (request: unknown, options?: CallOptions) => unknown;
+    service[method] = async (request: unknown, options?: CallOptions) => {
+      calls.push({ method, request, options });
+      return answer(request, options);
+    };
+  }
+  return service as Fake<T>;
 }
+
+/** An odds service answering from fixtures. */
+export const fakeOdds = (overrides: Partial<OddsApi> = {}) =>
+  fakeService<OddsApi>(
+    {
+      deal: async (request) => dealResponse(request.numberOfHands),
+      generateBulk: async (request) => bulkResponse(request.numberOfGames, request.numberOfHands),
+    },
+    overrides,
+  );
+
+/** A wallet that knows the caller (from the claims) and OTHER_PLAYER. */
+export const fakeWallet = (overrides: Partial<WalletApi> = {}) =>
+  fakeService<WalletApi>(
+    {
+      getProfile: async (request) => ({ profile: profileFrom(request.claims!) }),
+      getPlayer: async (request) => {
+        if (request.playerId !== OTHER_PLAYER.playerId) throw unknownPlayer(request.playerId);
+        return { profile: OTHER_PLAYER };
+      },
+    },
+    overrides,
+  );
+
+export const fakeTable = (overrides: Partial<TableApi> = {}) =>
+  fakeService<TableApi>(
+    {
+      listTables: async () => lobby(),
+      sit: async () => sitResponse(),
+      topUp: async () => topUpResponse(),
+      bet: async () => betResponse(),
+      leave: async () => leaveResponse(),
+      advance: async () => ({ state: tableState() }),
+      getState: async () => ({ state: tableState() }),
+    },
+    overrides,
+  );
 
 export const serving: HealthProbe = { check: async () => "SERVING" };
 
 export interface TestApp {
   url: string;
+  /** A token for player-1, role BASIC_USER. */
   token: string;
-  odds: ReturnType<typeof fakeOdds>;
+  tokenFor(playerId: string, role?: Role): Promise<string>;
+  odds: Fake<OddsApi>;
+  wallet: Fake<WalletApi>;
+  table: Fake<TableApi>;
+  /** Every call to any backend. */
+  backendCalls(): number;
   close(): Promise<void>;
 }
 
+export type AppOverrides = Partial<Omit<AppDeps, "odds" | "wallet" | "table">> & {
+  odds?: Partial<OddsApi>;
+  wallet?: Partial<WalletApi>;
+  table?: Partial<TableApi>;
+};
+
 /** The real app and HTTP server on a free port, with fake backends and a test issuer. */
-export async function startApp(
-  overrides: Partial<Omit<AppDeps, "odds">> & { odds?: Partial<OddsApi> } = {},
-): Promise<TestApp> {
+export async function startApp(overrides: AppOverrides = {}): Promise<TestApp> {
   const key = await newKey();
   const odds = fakeOdds(overrides.odds);
+  const wallet = fakeWallet(overrides.wallet);
+  const table = fakeTable(overrides.table);
   const deps: AppDeps = {
     logger: silentLogger(),
     verifyToken: verifierFor(key),
     health: { odds: serving, wallet: serving, table: serving },
     ...overrides,
     odds,
+    wallet,
+    table,
   };
   const server = await startHttpServer(createApp(deps), { port: 0, host: "127.0.0.1" });
   return {
     url: `http://127.0.0.1:${server.port}`,
     token: await validToken(key),
+    tokenFor: (playerId, role) => validToken(key, playerId, role),
     odds,
+    wallet,
+    table,
+    backendCalls: () => odds.calls.length + wallet.calls.length + table.calls.length,
     close: () => server.close(1000),
   };
 }
@@ -77,4 +143,8 @@ export function post(app: TestApp, path: string, body?: unknown, headers: Record
     },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
+}
+
+export function get(app: TestApp, path: string, headers: Record<string, string> = {}) {
+  return fetch(app.url + path, { headers: { authorization: `Bearer ${app.token}`, ...headers } });
 }

@@ -4,7 +4,18 @@ import {
   type BulkHandStageInfo,
   type DealResponse,
   type GenerateBulkResponse,
+  type HandOdds,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import {
+  GameState,
+  type BetResponse,
+  type LeaveResponse,
+  type ListTablesResponse,
+  type SitResponse,
+  type TableState,
+  type TopUpResponse,
+} from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { Role, type Claims, type Profile } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 
 export const DECK = "23456789TJQKA".split("").flatMap((rank) => "cdhs".split("").map((suit) => rank + suit));
 
@@ -64,5 +75,103 @@ export function bulkResponse(numberOfGames: number, numberOfHands: number): Gene
         Array.from({ length: numberOfHands }, (_, hand) => stageInfo(hand, stage, stage !== 0)),
       ),
     })),
+  };
+}
+
+/** A player other than the test token's player-1, known to the fake wallet. */
+export const OTHER_PLAYER: Profile = {
+  playerId: "player-2",
+  username: "p2@example.com",
+  displayName: "P Two",
+  accountBalanceCents: 123_456,
+  avatarImageUrl: "/avatars/p2.png",
+  role: Role.ROLE_PAYING_USER,
+  isActive: true,
+  personalTableId: 1001,
+};
+
+/** The profile the wallet makes on a first read: the claims and the 1,000 welcome balance. */
+export function profileFrom(claims: Claims): Profile {
+  return {
+    playerId: claims.playerId,
+    username: claims.username,
+    displayName: claims.displayName,
+    accountBalanceCents: 100_000,
+    avatarImageUrl: "/avatars/default.png",
+    role: claims.role,
+    isActive: true,
+  };
+}
+
+export const unknownPlayer = (playerId: string) => grpcError(status.NOT_FOUND, `player ${playerId} does not exist`);
+
+export const lobby = (): ListTablesResponse => ({
+  tables: [
+    { tableId: 1, playerCount: 2, gameState: "BETTING" },
+    { tableId: 3, playerCount: 1, gameState: "WAITING" },
+  ],
+  totalActivePlayers: 3,
+});
+
+export const sitResponse = (): SitResponse => ({ acknowledged: true, message: "", seatId: 2, seatBalanceCents: 5025 });
+
+export const topUpResponse = (): TopUpResponse => ({
+  acknowledged: true,
+  message: "",
+  newSeatBalanceCents: 7550,
+  newAccountBalanceCents: 92_450,
+});
+
+export const betResponse = (): BetResponse => ({
+  acknowledged: true,
+  message: "bet placed",
+  updatedSeatBalanceCents: 4025,
+});
+
+export const leaveResponse = (): LeaveResponse => ({
+  acknowledged: true,
+  creditsReturnedCents: 4025,
+  newAccountBalanceCents: 99_999,
+});
+
+function handOdds(handIndex: number, bettingStage: number): HandOdds {
+  return {
+    handIndex,
+    bettingStage,
+    handStatus:
+      handIndex === 0 ? HandStatus.HAND_STATUS_IN_PLAY_FAVOURITE : HandStatus.HAND_STATUS_IN_PLAY_BETTING_STAGE_ACTIVE,
+    winPercentage: handIndex === 0 ? 40.5 : 19.8,
+    drawPercentage: 1.25,
+    oddsTenths: handIndex === 0 ? 23 : 49,
+  };
+}
+
+/** Table 7 at the flop: one player seated, one bet from the hole stage. */
+export function tableState(overrides: Partial<TableState> = {}): TableState {
+  return {
+    tableId: 7,
+    gameId: "T7-3",
+    gameState: GameState.GAME_STATE_STATUS_FLOP,
+    bettingStage: 1,
+    numberOfHands: 4,
+    numberOfSeats: 6,
+    jackpotCents: 0,
+    hands: Array.from({ length: 4 }, (_, i) => DECK[2 * i]! + DECK[2 * i + 1]!),
+    board: DECK.slice(40, 43),
+    seats: [
+      { seatId: 2, playerId: "player-1", playerName: "P One", seatBalanceCents: 4025, avatarImageUrl: "/a/1.png" },
+    ],
+    bets: [
+      {
+        playerId: "player-1",
+        bettingStage: 0,
+        seatIndex: 2,
+        handIndex: 1,
+        betAmountCents: 1001,
+        recordedOddsTenths: 49,
+      },
+    ],
+    handOdds: [0, 1].flatMap((stage) => [0, 1, 2, 3].map((hand) => handOdds(hand, stage))),
+    ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import {
   type JWTPayload,
 } from "jose";
 import { signDevToken, type DevKey } from "../../src/auth/dev-issuer.js";
+import type { Role } from "../../src/auth/identity.js";
 import { createTokenVerifier, localKeys } from "../../src/auth/token-verifier.js";
 
 export const ISSUER = "test-issuer";
@@ -26,9 +27,10 @@ export function verifierFor(key: DevKey) {
   return createTokenVerifier({ keys: localKeys(key.publicJwk), issuer: ISSUER, audience: AUDIENCE });
 }
 
-export function validToken(key: DevKey, playerId = "player-1") {
+export function validToken(key: DevKey, playerId = "player-1", role?: Role) {
   return signDevToken(key, {
     playerId,
+    role,
     ttlSeconds: 600,
     issuer: ISSUER,
     audience: AUDIENCE,

@@ -1,0 +1,55 @@
+// The gRPC clients of the three backends. A client retries UNAVAILABLE only where repeating a call is
+// safe: reads, and movements that carry an idempotency key.
+import { createClient, methodNames } from "@pokerodds/common";
+import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import type { GatewayConfig } from "./config.js";
+import { DEADLINES_MS } from "./deadlines.js";
+import type { OddsApi, TableApi, WalletApi } from "./services.js";
+
+// GetProfile writes the welcome credit at most once per player; GetPlayer reads.
+const WALLET_METHODS = ["getProfile", "getPlayer"] as const satisfies readonly (keyof WalletApi)[];
+// Reads, and money moves that carry an idempotency key.
+const TABLE_REPEATABLE = ["listTables", "sit", "topUp", "bet", "leave", "getState"] as const satisfies readonly Exclude<
+  keyof TableApi,
+  "advance"
+>[];
+
+export interface Backends {
+  odds: OddsApi;
+  wallet: WalletApi;
+  table: TableApi;
+  close(): void;
+}
+
+export function connectBackends(
+  config: Pick<GatewayConfig, "oddsAddress" | "walletAddress" | "tableAddress">,
+): Backends {
+  // Deal and bulk change nothing.
+  const odds = createClient(OddsServiceClient, methodNames(OddsServiceService), config.oddsAddress, {
+    defaultDeadlineMs: 5_000,
+    retryUnavailable: true,
+  });
+  const wallet = createClient(WalletServiceClient, WALLET_METHODS, config.walletAddress, {
+    defaultDeadlineMs: DEADLINES_MS.read,
+    retryUnavailable: true,
+  });
+  const table = createClient(TableServiceClient, TABLE_REPEATABLE, config.tableAddress, {
+    defaultDeadlineMs: DEADLINES_MS.read,
+    retryUnavailable: true,
+  });
+  // Advance moves the game on and carries no key: an UNAVAILABLE can come after the move was made, and
+  // a retry would make the next one too. The retry policy is per client, so it gets its own.
+  const tableAdvance = createClient(TableServiceClient, ["advance"], config.tableAddress, {
+    defaultDeadlineMs: DEADLINES_MS.advance,
+  });
+  return {
+    odds: odds.call,
+    wallet: wallet.call,
+    table: { ...table.call, advance: tableAdvance.call.advance },
+    close: () => {
+      for (const client of [odds, wallet, table, tableAdvance]) client.raw.close();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+import { status } from "@grpc/grpc-js";
+import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import test from "ava";
+import type { Role as RoleName } from "../src/auth/identity.js";
+import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
+import { grpcError, OTHER_PLAYER, profileFrom } from "./helpers/fixtures.js";
+import { assertMatchesSchema } from "./helpers/schemas.js";
+
+async function read(app: TestApp, playerId: string, caller = "player-1", role?: RoleName) {
+  const response = await fetch(`${app.url}/api/players/${encodeURIComponent(playerId)}`, {
+    headers: { authorization: `Bearer ${await app.tokenFor(caller, role)}`, "x-request-id": "profile-1" },
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+async function withApp(overrides: AppOverrides, run: (app: TestApp) => Promise<void>) {
+  const app = await startApp(overrides);
+  try {
+    await run(app);
+  } finally {
+    await app.close();
+  }
+}
+
+test("the caller's own profile comes from GetProfile with the token's claims", async (t) => {
+  await withApp({}, async (app) => {
+    const { status: code, body } = await read(app, "player-1");
+    t.is(code, 200);
+    t.deepEqual(body, {
+      playerId: "player-1",
+      username: "p1@example.com",
+      displayName: "P One",
+      accountBalance: 1000,
+      avatarImageUrl: "/avatars/default.png",
+      role: "BASIC_USER",
+      isActive: true,
+    });
+    assertMatchesSchema(t, "PlayerProfile", body);
+    t.deepEqual(app.wallet.calls, [
+      {
+        method: "getProfile",
+        request: {
+          claims: {
+            playerId: "player-1",
+            username: "p1@example.com",
+            displayName: "P One",
+            role: Role.ROLE_BASIC_USER,
+          },
+        },
+        options: { deadlineMs: 10_000, requestId: "profile-1" },
+      },
+    ]);
+  });
+});
+
+test("every role reads its own profile; the role travels in the claims", async (t) => {
+  await withApp({}, async (app) => {
+    for (const role of ["BASIC_USER", "PAYING_USER", "ANON_USER", "ADMIN"] as const) {
+      const { status: code, body } = await read(app, "me", "me", role);
+      t.is(code, 200);
+      t.is(body.role, role);
+      t.is(app.wallet.calls.at(-1)?.method, "getProfile");
+    }
+  });
+});
+
+test("an ADMIN reads another player with GetPlayer; an unknown player is a 404", async (t) => {
+  await withApp({}, async (app) => {
+    const { status: code, body } = await read(app, "player-2", "admin-1", "ADMIN");
+    t.is(code, 200);
+    t.deepEqual(body, {
+      playerId: "player-2",
+      username: "p2@example.com",
+      displayName: "P Two",
+      accountBalance: 1234.56,
+      avatarImageUrl: "/avatars/p2.png",
+      role: "PAYING_USER",
+      isActive: true,
+      personalTableId: 1001,
+    });
+    assertMatchesSchema(t, "PlayerProfile", body);
+    t.deepEqual(app.wallet.calls.at(-1), {
+      method: "getPlayer",
+      request: { playerId: "player-2" },
+      options: { deadlineMs: 3_000, requestId: "profile-1" },
+    });
+
+    const unknown = await read(app, "nobody", "admin-1", "ADMIN");
+    t.deepEqual(unknown, { status: 404, body: { error: "player nobody does not exist" } });
+  });
+});
+
+test("a role the wallet reports but the API does not know is UNSPECIFIED_DUE_TO_ERROR", async (t) => {
+  for (const role of [Role.ROLE_UNSPECIFIED, Role.UNRECOGNIZED, 17 as Role]) {
+    await withApp(
+      { wallet: { getProfile: async (r) => ({ profile: { ...profileFrom(r.claims!), role } }) } },
+      async (app) => {
+        const { body } = await read(app, "player-1");
+        t.is(body.role, "UNSPECIFIED_DUE_TO_ERROR");
+        assertMatchesSchema(t, "PlayerProfile", body);
+      },
+    );
+  }
+});
+
+test("wallet failures: unavailable is a 503; a broken reply is a 500", async (t) => {
+  const unavailable = () => Promise.reject(grpcError(status.UNAVAILABLE, "connect ECONNREFUSED"));
+  await withApp({ wallet: { getProfile: unavailable, getPlayer: unavailable } }, async (app) => {
+    t.deepEqual(await read(app, "player-1"), { status: 503, body: { error: "wallet service unavailable" } });
+    t.deepEqual(await read(app, "player-2", "admin-1", "ADMIN"), {
+      status: 503,
+      body: { error: "wallet service unavailable" },
+    });
+  });
+  for (const profile of [undefined, { ...OTHER_PLAYER, accountBalanceCents: -1 }]) {
+    await withApp({ wallet: { getProfile: async () => ({ profile }) } }, async (app) => {
+      t.deepEqual(await read(app, "player-1"), { status: 500, body: { error: "internal error" } });
+    });
+  }
+});
+
+test("ids are compared exactly, after URL decoding", async (t) => {
+  await withApp({}, async (app) => {
+    t.is((await read(app, "a/b c", "a/b c")).status, 200);
+    t.is(app.wallet.calls.at(-1)?.method, "getProfile");
+    t.is((await read(app, "Player-1")).status, 403);
+  });
+});
