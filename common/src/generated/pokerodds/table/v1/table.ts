@@ -88,6 +88,51 @@ export function gameStateToJSON(object: GameState): string {
   }
 }
 
+export enum TransferKind {
+  TRANSFER_KIND_UNSPECIFIED = 0,
+  TRANSFER_KIND_SIT = 1,
+  TRANSFER_KIND_TOP_UP = 2,
+  TRANSFER_KIND_LEAVE = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function transferKindFromJSON(object: any): TransferKind {
+  switch (object) {
+    case 0:
+    case "TRANSFER_KIND_UNSPECIFIED":
+      return TransferKind.TRANSFER_KIND_UNSPECIFIED;
+    case 1:
+    case "TRANSFER_KIND_SIT":
+      return TransferKind.TRANSFER_KIND_SIT;
+    case 2:
+    case "TRANSFER_KIND_TOP_UP":
+      return TransferKind.TRANSFER_KIND_TOP_UP;
+    case 3:
+    case "TRANSFER_KIND_LEAVE":
+      return TransferKind.TRANSFER_KIND_LEAVE;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return TransferKind.UNRECOGNIZED;
+  }
+}
+
+export function transferKindToJSON(object: TransferKind): string {
+  switch (object) {
+    case TransferKind.TRANSFER_KIND_UNSPECIFIED:
+      return "TRANSFER_KIND_UNSPECIFIED";
+    case TransferKind.TRANSFER_KIND_SIT:
+      return "TRANSFER_KIND_SIT";
+    case TransferKind.TRANSFER_KIND_TOP_UP:
+      return "TRANSFER_KIND_TOP_UP";
+    case TransferKind.TRANSFER_KIND_LEAVE:
+      return "TRANSFER_KIND_LEAVE";
+    case TransferKind.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** The authenticated player a request acts for, as the gateway verified it. */
 export interface Caller {
   playerId: string;
@@ -215,6 +260,76 @@ export interface TableState {
   seats: Seat[];
   bets: BetRecord[];
   handOdds: HandOdds[];
+}
+
+export interface AuditRequest {
+  caller?: Caller | undefined;
+}
+
+/** Where one table's money is, in cents: credited = seats + open stakes + outbox + delivered + house result. */
+export interface TableMoney {
+  seatsCents: number;
+  /** Stakes of bets not yet settled. */
+  openStakesCents: number;
+  /** Owed to accounts (leave balances, payouts to departed players, void refunds), not yet delivered. */
+  outboxCents: number;
+  /** Credited to accounts from the outbox, since the table was created. */
+  deliveredCents: number;
+  /** What the house won (negative when it lost), since the table was created. */
+  houseResultCents: number;
+  /** Sits and top-ups credited to seats, since the table was created. */
+  creditedCents: number;
+}
+
+/** A credit the table owes a player's account and has not delivered yet. */
+export interface OutboxCredit {
+  /** The wallet credit's idempotency key. */
+  key: string;
+  playerId: string;
+  amountCents: number;
+  /** leave, payout or void-refund: the wallet ledger's reason. */
+  reason: string;
+  /** The leave's transfer id, or the game id of a payout or refund. */
+  reference: string;
+}
+
+export interface TableAudit {
+  tableId: number;
+  /** The snapshot version audited: 1 for a table that was never written. */
+  version: number;
+  gameId: string;
+  gameState: GameState;
+  money?: TableMoney | undefined;
+  pendingCredits: OutboxCredit[];
+  /** credited = seats + open stakes + outbox + delivered + house result, to the cent. */
+  conserved: boolean;
+}
+
+/**
+ * A transfer between an account and a seat whose steps have not all completed yet. Recovery drives
+ * it to its end; the wallet ledger and the table snapshot say how far it got.
+ */
+export interface OpenTransfer {
+  transferId: string;
+  kind: TransferKind;
+  playerId: string;
+  tableId: number;
+  /** The buy-in or top-up; 0 for a leave (the seat balance decides). */
+  amountCents: number;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export interface AuditResponse {
+  /** Every table that was ever written, by table id. */
+  tables: TableAudit[];
+  /** The sum over the tables. */
+  totals?: TableMoney | undefined;
+  openTransfers: OpenTransfer[];
+  /** Finished games (settled or void) recorded. */
+  games: number;
+  /** Every table conserved. */
+  conserved: boolean;
 }
 
 function createBaseCaller(): Caller {
@@ -2512,9 +2627,906 @@ export const TableState: MessageFns<TableState> = {
   },
 };
 
-/** Money is always int64 minor units (cents), as in the wallet service. */
+function createBaseAuditRequest(): AuditRequest {
+  return { caller: undefined };
+}
+
+export const AuditRequest: MessageFns<AuditRequest> = {
+  encode(message: AuditRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditRequest {
+    return { caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined };
+  },
+
+  toJSON(message: AuditRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AuditRequest>): AuditRequest {
+    return AuditRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditRequest>): AuditRequest {
+    const message = createBaseAuditRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseTableMoney(): TableMoney {
+  return {
+    seatsCents: 0,
+    openStakesCents: 0,
+    outboxCents: 0,
+    deliveredCents: 0,
+    houseResultCents: 0,
+    creditedCents: 0,
+  };
+}
+
+export const TableMoney: MessageFns<TableMoney> = {
+  encode(message: TableMoney, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seatsCents !== 0) {
+      writer.uint32(8).int64(message.seatsCents);
+    }
+    if (message.openStakesCents !== 0) {
+      writer.uint32(16).int64(message.openStakesCents);
+    }
+    if (message.outboxCents !== 0) {
+      writer.uint32(24).int64(message.outboxCents);
+    }
+    if (message.deliveredCents !== 0) {
+      writer.uint32(32).int64(message.deliveredCents);
+    }
+    if (message.houseResultCents !== 0) {
+      writer.uint32(40).int64(message.houseResultCents);
+    }
+    if (message.creditedCents !== 0) {
+      writer.uint32(48).int64(message.creditedCents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TableMoney {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTableMoney();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seatsCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.openStakesCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.outboxCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.deliveredCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.houseResultCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.creditedCents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TableMoney {
+    return {
+      seatsCents: isSet(object.seatsCents)
+        ? globalThis.Number(object.seatsCents)
+        : isSet(object.seats_cents)
+        ? globalThis.Number(object.seats_cents)
+        : 0,
+      openStakesCents: isSet(object.openStakesCents)
+        ? globalThis.Number(object.openStakesCents)
+        : isSet(object.open_stakes_cents)
+        ? globalThis.Number(object.open_stakes_cents)
+        : 0,
+      outboxCents: isSet(object.outboxCents)
+        ? globalThis.Number(object.outboxCents)
+        : isSet(object.outbox_cents)
+        ? globalThis.Number(object.outbox_cents)
+        : 0,
+      deliveredCents: isSet(object.deliveredCents)
+        ? globalThis.Number(object.deliveredCents)
+        : isSet(object.delivered_cents)
+        ? globalThis.Number(object.delivered_cents)
+        : 0,
+      houseResultCents: isSet(object.houseResultCents)
+        ? globalThis.Number(object.houseResultCents)
+        : isSet(object.house_result_cents)
+        ? globalThis.Number(object.house_result_cents)
+        : 0,
+      creditedCents: isSet(object.creditedCents)
+        ? globalThis.Number(object.creditedCents)
+        : isSet(object.credited_cents)
+        ? globalThis.Number(object.credited_cents)
+        : 0,
+    };
+  },
+
+  toJSON(message: TableMoney): unknown {
+    const obj: any = {};
+    if (message.seatsCents !== 0) {
+      obj.seatsCents = Math.round(message.seatsCents);
+    }
+    if (message.openStakesCents !== 0) {
+      obj.openStakesCents = Math.round(message.openStakesCents);
+    }
+    if (message.outboxCents !== 0) {
+      obj.outboxCents = Math.round(message.outboxCents);
+    }
+    if (message.deliveredCents !== 0) {
+      obj.deliveredCents = Math.round(message.deliveredCents);
+    }
+    if (message.houseResultCents !== 0) {
+      obj.houseResultCents = Math.round(message.houseResultCents);
+    }
+    if (message.creditedCents !== 0) {
+      obj.creditedCents = Math.round(message.creditedCents);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TableMoney>): TableMoney {
+    return TableMoney.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TableMoney>): TableMoney {
+    const message = createBaseTableMoney();
+    message.seatsCents = object.seatsCents ?? 0;
+    message.openStakesCents = object.openStakesCents ?? 0;
+    message.outboxCents = object.outboxCents ?? 0;
+    message.deliveredCents = object.deliveredCents ?? 0;
+    message.houseResultCents = object.houseResultCents ?? 0;
+    message.creditedCents = object.creditedCents ?? 0;
+    return message;
+  },
+};
+
+function createBaseOutboxCredit(): OutboxCredit {
+  return { key: "", playerId: "", amountCents: 0, reason: "", reference: "" };
+}
+
+export const OutboxCredit: MessageFns<OutboxCredit> = {
+  encode(message: OutboxCredit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.playerId !== "") {
+      writer.uint32(18).string(message.playerId);
+    }
+    if (message.amountCents !== 0) {
+      writer.uint32(24).int64(message.amountCents);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.reference !== "") {
+      writer.uint32(42).string(message.reference);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OutboxCredit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOutboxCredit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.amountCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reference = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OutboxCredit {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+      amountCents: isSet(object.amountCents)
+        ? globalThis.Number(object.amountCents)
+        : isSet(object.amount_cents)
+        ? globalThis.Number(object.amount_cents)
+        : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+    };
+  },
+
+  toJSON(message: OutboxCredit): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    if (message.amountCents !== 0) {
+      obj.amountCents = Math.round(message.amountCents);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.reference !== "") {
+      obj.reference = message.reference;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<OutboxCredit>): OutboxCredit {
+    return OutboxCredit.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OutboxCredit>): OutboxCredit {
+    const message = createBaseOutboxCredit();
+    message.key = object.key ?? "";
+    message.playerId = object.playerId ?? "";
+    message.amountCents = object.amountCents ?? 0;
+    message.reason = object.reason ?? "";
+    message.reference = object.reference ?? "";
+    return message;
+  },
+};
+
+function createBaseTableAudit(): TableAudit {
+  return { tableId: 0, version: 0, gameId: "", gameState: 0, money: undefined, pendingCredits: [], conserved: false };
+}
+
+export const TableAudit: MessageFns<TableAudit> = {
+  encode(message: TableAudit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tableId !== 0) {
+      writer.uint32(8).int32(message.tableId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int64(message.version);
+    }
+    if (message.gameId !== "") {
+      writer.uint32(26).string(message.gameId);
+    }
+    if (message.gameState !== 0) {
+      writer.uint32(32).int32(message.gameState);
+    }
+    if (message.money !== undefined) {
+      TableMoney.encode(message.money, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.pendingCredits) {
+      OutboxCredit.encode(v!, writer.uint32(50).fork()).join();
+    }
+    if (message.conserved !== false) {
+      writer.uint32(56).bool(message.conserved);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TableAudit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTableAudit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.gameId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.gameState = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.money = TableMoney.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.pendingCredits.push(OutboxCredit.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.conserved = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TableAudit {
+    return {
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      gameId: isSet(object.gameId)
+        ? globalThis.String(object.gameId)
+        : isSet(object.game_id)
+        ? globalThis.String(object.game_id)
+        : "",
+      gameState: isSet(object.gameState)
+        ? gameStateFromJSON(object.gameState)
+        : isSet(object.game_state)
+        ? gameStateFromJSON(object.game_state)
+        : 0,
+      money: isSet(object.money) ? TableMoney.fromJSON(object.money) : undefined,
+      pendingCredits: globalThis.Array.isArray(object?.pendingCredits)
+        ? object.pendingCredits.map((e: any) => OutboxCredit.fromJSON(e))
+        : globalThis.Array.isArray(object?.pending_credits)
+        ? object.pending_credits.map((e: any) => OutboxCredit.fromJSON(e))
+        : [],
+      conserved: isSet(object.conserved) ? globalThis.Boolean(object.conserved) : false,
+    };
+  },
+
+  toJSON(message: TableAudit): unknown {
+    const obj: any = {};
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.gameId !== "") {
+      obj.gameId = message.gameId;
+    }
+    if (message.gameState !== 0) {
+      obj.gameState = gameStateToJSON(message.gameState);
+    }
+    if (message.money !== undefined) {
+      obj.money = TableMoney.toJSON(message.money);
+    }
+    if (message.pendingCredits?.length) {
+      obj.pendingCredits = message.pendingCredits.map((e) => OutboxCredit.toJSON(e));
+    }
+    if (message.conserved !== false) {
+      obj.conserved = message.conserved;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<TableAudit>): TableAudit {
+    return TableAudit.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TableAudit>): TableAudit {
+    const message = createBaseTableAudit();
+    message.tableId = object.tableId ?? 0;
+    message.version = object.version ?? 0;
+    message.gameId = object.gameId ?? "";
+    message.gameState = object.gameState ?? 0;
+    message.money = (object.money !== undefined && object.money !== null)
+      ? TableMoney.fromPartial(object.money)
+      : undefined;
+    message.pendingCredits = object.pendingCredits?.map((e) => OutboxCredit.fromPartial(e)) || [];
+    message.conserved = object.conserved ?? false;
+    return message;
+  },
+};
+
+function createBaseOpenTransfer(): OpenTransfer {
+  return { transferId: "", kind: 0, playerId: "", tableId: 0, amountCents: 0, createdAt: "" };
+}
+
+export const OpenTransfer: MessageFns<OpenTransfer> = {
+  encode(message: OpenTransfer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.transferId !== "") {
+      writer.uint32(10).string(message.transferId);
+    }
+    if (message.kind !== 0) {
+      writer.uint32(16).int32(message.kind);
+    }
+    if (message.playerId !== "") {
+      writer.uint32(26).string(message.playerId);
+    }
+    if (message.tableId !== 0) {
+      writer.uint32(32).int32(message.tableId);
+    }
+    if (message.amountCents !== 0) {
+      writer.uint32(40).int64(message.amountCents);
+    }
+    if (message.createdAt !== "") {
+      writer.uint32(50).string(message.createdAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OpenTransfer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOpenTransfer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.transferId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.kind = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.amountCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OpenTransfer {
+    return {
+      transferId: isSet(object.transferId)
+        ? globalThis.String(object.transferId)
+        : isSet(object.transfer_id)
+        ? globalThis.String(object.transfer_id)
+        : "",
+      kind: isSet(object.kind) ? transferKindFromJSON(object.kind) : 0,
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+      amountCents: isSet(object.amountCents)
+        ? globalThis.Number(object.amountCents)
+        : isSet(object.amount_cents)
+        ? globalThis.Number(object.amount_cents)
+        : 0,
+      createdAt: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: OpenTransfer): unknown {
+    const obj: any = {};
+    if (message.transferId !== "") {
+      obj.transferId = message.transferId;
+    }
+    if (message.kind !== 0) {
+      obj.kind = transferKindToJSON(message.kind);
+    }
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    if (message.amountCents !== 0) {
+      obj.amountCents = Math.round(message.amountCents);
+    }
+    if (message.createdAt !== "") {
+      obj.createdAt = message.createdAt;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<OpenTransfer>): OpenTransfer {
+    return OpenTransfer.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OpenTransfer>): OpenTransfer {
+    const message = createBaseOpenTransfer();
+    message.transferId = object.transferId ?? "";
+    message.kind = object.kind ?? 0;
+    message.playerId = object.playerId ?? "";
+    message.tableId = object.tableId ?? 0;
+    message.amountCents = object.amountCents ?? 0;
+    message.createdAt = object.createdAt ?? "";
+    return message;
+  },
+};
+
+function createBaseAuditResponse(): AuditResponse {
+  return { tables: [], totals: undefined, openTransfers: [], games: 0, conserved: false };
+}
+
+export const AuditResponse: MessageFns<AuditResponse> = {
+  encode(message: AuditResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.tables) {
+      TableAudit.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.totals !== undefined) {
+      TableMoney.encode(message.totals, writer.uint32(18).fork()).join();
+    }
+    for (const v of message.openTransfers) {
+      OpenTransfer.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.games !== 0) {
+      writer.uint32(32).int64(message.games);
+    }
+    if (message.conserved !== false) {
+      writer.uint32(40).bool(message.conserved);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.tables.push(TableAudit.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.totals = TableMoney.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.openTransfers.push(OpenTransfer.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.games = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.conserved = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditResponse {
+    return {
+      tables: globalThis.Array.isArray(object?.tables) ? object.tables.map((e: any) => TableAudit.fromJSON(e)) : [],
+      totals: isSet(object.totals) ? TableMoney.fromJSON(object.totals) : undefined,
+      openTransfers: globalThis.Array.isArray(object?.openTransfers)
+        ? object.openTransfers.map((e: any) => OpenTransfer.fromJSON(e))
+        : globalThis.Array.isArray(object?.open_transfers)
+        ? object.open_transfers.map((e: any) => OpenTransfer.fromJSON(e))
+        : [],
+      games: isSet(object.games) ? globalThis.Number(object.games) : 0,
+      conserved: isSet(object.conserved) ? globalThis.Boolean(object.conserved) : false,
+    };
+  },
+
+  toJSON(message: AuditResponse): unknown {
+    const obj: any = {};
+    if (message.tables?.length) {
+      obj.tables = message.tables.map((e) => TableAudit.toJSON(e));
+    }
+    if (message.totals !== undefined) {
+      obj.totals = TableMoney.toJSON(message.totals);
+    }
+    if (message.openTransfers?.length) {
+      obj.openTransfers = message.openTransfers.map((e) => OpenTransfer.toJSON(e));
+    }
+    if (message.games !== 0) {
+      obj.games = Math.round(message.games);
+    }
+    if (message.conserved !== false) {
+      obj.conserved = message.conserved;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AuditResponse>): AuditResponse {
+    return AuditResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AuditResponse>): AuditResponse {
+    const message = createBaseAuditResponse();
+    message.tables = object.tables?.map((e) => TableAudit.fromPartial(e)) || [];
+    message.totals = (object.totals !== undefined && object.totals !== null)
+      ? TableMoney.fromPartial(object.totals)
+      : undefined;
+    message.openTransfers = object.openTransfers?.map((e) => OpenTransfer.fromPartial(e)) || [];
+    message.games = object.games ?? 0;
+    message.conserved = object.conserved ?? false;
+    return message;
+  },
+};
+
+/**
+ * Money is always int64 minor units (cents), as in the wallet service; ts-proto maps int64 to number,
+ * exact far beyond any amount here (a movement is at most 1e11 cents).
+ *
+ * Status codes: INVALID_ARGUMENT (400), PERMISSION_DENIED (403), NOT_FOUND (404, no such table or
+ * player), FAILED_PRECONDITION (409, not allowed in the current state), ALREADY_EXISTS (422, an
+ * idempotency key reused with a different request), UNAVAILABLE (503, the database, wallet or odds
+ * service cannot be reached; retry with the same idempotency key). A NACK is an OK answer with
+ * acknowledged = false and a message.
+ *
+ * Idempotency: Sit, TopUp, Leave and Bet carry the client's idempotency key (1 to 128 visible ASCII
+ * characters, required). Keys are scoped to the acting player. The same key with the same request
+ * replays the first answer and moves nothing again, also while the first request is still running
+ * (both drive the same steps) and after a crash; the same key with a different request (another
+ * table, kind or amount) is ALREADY_EXISTS.
+ */
 export type TableServiceService = typeof TableServiceService;
 export const TableServiceService = {
+  /** Tables a player operation touched within the last 30 minutes. */
   listTables: {
     path: "/pokerodds.table.v1.TableService/ListTables" as const,
     requestStream: false as const,
@@ -2524,6 +3536,11 @@ export const TableServiceService = {
     responseSerialize: (value: ListTablesResponse): Buffer => Buffer.from(ListTablesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListTablesResponse => ListTablesResponse.decode(value),
   },
+  /**
+   * Debits the account and seats the player. NACK (nothing moves) when the table is full, the
+   * player is already seated there or the account cannot cover the buy-in. A personal table
+   * (1001 and up) only for its owner (PERMISSION_DENIED).
+   */
   sit: {
     path: "/pokerodds.table.v1.TableService/Sit" as const,
     requestStream: false as const,
@@ -2533,6 +3550,10 @@ export const TableServiceService = {
     responseSerialize: (value: SitResponse): Buffer => Buffer.from(SitResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SitResponse => SitResponse.decode(value),
   },
+  /**
+   * Debits the account and credits the seat. FAILED_PRECONDITION when not seated; NACK when the
+   * account cannot cover it.
+   */
   topUp: {
     path: "/pokerodds.table.v1.TableService/TopUp" as const,
     requestStream: false as const,
@@ -2542,6 +3563,10 @@ export const TableServiceService = {
     responseSerialize: (value: TopUpResponse): Buffer => Buffer.from(TopUpResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): TopUpResponse => TopUpResponse.decode(value),
   },
+  /**
+   * FAILED_PRECONDITION outside a betting stage, when not seated, from another seat, on a hand that
+   * cannot win; NACK when the seat balance is short. A NACK is not recorded: a retry re-evaluates it.
+   */
   bet: {
     path: "/pokerodds.table.v1.TableService/Bet" as const,
     requestStream: false as const,
@@ -2551,6 +3576,7 @@ export const TableServiceService = {
     responseSerialize: (value: BetResponse): Buffer => Buffer.from(BetResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): BetResponse => BetResponse.decode(value),
   },
+  /** Credits the whole seat balance to the account. Not seated: OK with credits_returned_cents 0. */
   leave: {
     path: "/pokerodds.table.v1.TableService/Leave" as const,
     requestStream: false as const,
@@ -2560,6 +3586,10 @@ export const TableServiceService = {
     responseSerialize: (value: LeaveResponse): Buffer => Buffer.from(LeaveResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): LeaveResponse => LeaveResponse.decode(value),
   },
+  /**
+   * A seated player or an ADMIN moves the game on (PERMISSION_DENIED otherwise). Two advances made
+   * from the same state collapse into one: the second answers the state after the first.
+   */
   advance: {
     path: "/pokerodds.table.v1.TableService/Advance" as const,
     requestStream: false as const,
@@ -2569,6 +3599,7 @@ export const TableServiceService = {
     responseSerialize: (value: AdvanceResponse): Buffer => Buffer.from(AdvanceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AdvanceResponse => AdvanceResponse.decode(value),
   },
+  /** Any player may read a public table; a personal table only its owner or an ADMIN. */
   getState: {
     path: "/pokerodds.table.v1.TableService/GetState" as const,
     requestStream: false as const,
@@ -2578,19 +3609,58 @@ export const TableServiceService = {
     responseSerialize: (value: GetStateResponse): Buffer => Buffer.from(GetStateResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetStateResponse => GetStateResponse.decode(value),
   },
+  /**
+   * ADMIN only (PERMISSION_DENIED otherwise): where every table's money is, each table's
+   * conservation check, and the transfers between wallet and tables still in progress.
+   */
+  audit: {
+    path: "/pokerodds.table.v1.TableService/Audit" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AuditRequest): Buffer => Buffer.from(AuditRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AuditRequest => AuditRequest.decode(value),
+    responseSerialize: (value: AuditResponse): Buffer => Buffer.from(AuditResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AuditResponse => AuditResponse.decode(value),
+  },
 } as const;
 
 export interface TableServiceServer extends UntypedServiceImplementation {
+  /** Tables a player operation touched within the last 30 minutes. */
   listTables: handleUnaryCall<ListTablesRequest, ListTablesResponse>;
+  /**
+   * Debits the account and seats the player. NACK (nothing moves) when the table is full, the
+   * player is already seated there or the account cannot cover the buy-in. A personal table
+   * (1001 and up) only for its owner (PERMISSION_DENIED).
+   */
   sit: handleUnaryCall<SitRequest, SitResponse>;
+  /**
+   * Debits the account and credits the seat. FAILED_PRECONDITION when not seated; NACK when the
+   * account cannot cover it.
+   */
   topUp: handleUnaryCall<TopUpRequest, TopUpResponse>;
+  /**
+   * FAILED_PRECONDITION outside a betting stage, when not seated, from another seat, on a hand that
+   * cannot win; NACK when the seat balance is short. A NACK is not recorded: a retry re-evaluates it.
+   */
   bet: handleUnaryCall<BetRequest, BetResponse>;
+  /** Credits the whole seat balance to the account. Not seated: OK with credits_returned_cents 0. */
   leave: handleUnaryCall<LeaveRequest, LeaveResponse>;
+  /**
+   * A seated player or an ADMIN moves the game on (PERMISSION_DENIED otherwise). Two advances made
+   * from the same state collapse into one: the second answers the state after the first.
+   */
   advance: handleUnaryCall<AdvanceRequest, AdvanceResponse>;
+  /** Any player may read a public table; a personal table only its owner or an ADMIN. */
   getState: handleUnaryCall<GetStateRequest, GetStateResponse>;
+  /**
+   * ADMIN only (PERMISSION_DENIED otherwise): where every table's money is, each table's
+   * conservation check, and the transfers between wallet and tables still in progress.
+   */
+  audit: handleUnaryCall<AuditRequest, AuditResponse>;
 }
 
 export interface TableServiceClient extends Client {
+  /** Tables a player operation touched within the last 30 minutes. */
   listTables(
     request: ListTablesRequest,
     callback: (error: ServiceError | null, response: ListTablesResponse) => void,
@@ -2606,6 +3676,11 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListTablesResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Debits the account and seats the player. NACK (nothing moves) when the table is full, the
+   * player is already seated there or the account cannot cover the buy-in. A personal table
+   * (1001 and up) only for its owner (PERMISSION_DENIED).
+   */
   sit(request: SitRequest, callback: (error: ServiceError | null, response: SitResponse) => void): ClientUnaryCall;
   sit(
     request: SitRequest,
@@ -2618,6 +3693,10 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SitResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Debits the account and credits the seat. FAILED_PRECONDITION when not seated; NACK when the
+   * account cannot cover it.
+   */
   topUp(
     request: TopUpRequest,
     callback: (error: ServiceError | null, response: TopUpResponse) => void,
@@ -2633,6 +3712,10 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: TopUpResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * FAILED_PRECONDITION outside a betting stage, when not seated, from another seat, on a hand that
+   * cannot win; NACK when the seat balance is short. A NACK is not recorded: a retry re-evaluates it.
+   */
   bet(request: BetRequest, callback: (error: ServiceError | null, response: BetResponse) => void): ClientUnaryCall;
   bet(
     request: BetRequest,
@@ -2645,6 +3728,7 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: BetResponse) => void,
   ): ClientUnaryCall;
+  /** Credits the whole seat balance to the account. Not seated: OK with credits_returned_cents 0. */
   leave(
     request: LeaveRequest,
     callback: (error: ServiceError | null, response: LeaveResponse) => void,
@@ -2660,6 +3744,10 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: LeaveResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * A seated player or an ADMIN moves the game on (PERMISSION_DENIED otherwise). Two advances made
+   * from the same state collapse into one: the second answers the state after the first.
+   */
   advance(
     request: AdvanceRequest,
     callback: (error: ServiceError | null, response: AdvanceResponse) => void,
@@ -2675,6 +3763,7 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AdvanceResponse) => void,
   ): ClientUnaryCall;
+  /** Any player may read a public table; a personal table only its owner or an ADMIN. */
   getState(
     request: GetStateRequest,
     callback: (error: ServiceError | null, response: GetStateResponse) => void,
@@ -2689,6 +3778,25 @@ export interface TableServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * ADMIN only (PERMISSION_DENIED otherwise): where every table's money is, each table's
+   * conservation check, and the transfers between wallet and tables still in progress.
+   */
+  audit(
+    request: AuditRequest,
+    callback: (error: ServiceError | null, response: AuditResponse) => void,
+  ): ClientUnaryCall;
+  audit(
+    request: AuditRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AuditResponse) => void,
+  ): ClientUnaryCall;
+  audit(
+    request: AuditRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AuditResponse) => void,
   ): ClientUnaryCall;
 }
 
