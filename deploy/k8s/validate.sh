@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Offline validation of the images' Dockerfile and of every Kubernetes overlay:
+#
+#   1. Dockerfile: BuildKit's own linter (the rules of `docker build --check`, experimental ones
+#      too) plus the image policy in tools/dockerfile-lint (non-root numeric USER, NODE_ENV,
+#      pinned bases, no ADD).
+#   2. Each overlay in overlays/ is rendered with kustomize, then
+#      - kubectl-validate checks every object against the Kubernetes 1.30 OpenAPI schemas embedded
+#        in it (unknown fields, types, formats, enums, CEL rules; no cluster, no network);
+#      - tools/manifest-check strict-decodes every object with client-go's scheme, runs the API
+#        server's Pod Security Admission ("restricted") on every pod template, and checks this
+#        project's rules (namespace, tokens, probes, drain timing, headless gRPC, dns:/// targets);
+#      - kube-score lints for Kubernetes best practice; warnings fail too.
+#
+# The tools are built from the Go module proxy on first use and cached in .cache/k8s-tools/,
+# keyed by version (our own tools by a hash of their sources), so later runs build nothing.
+# Nothing here needs the network once the cache is warm. Exits non-zero on any finding.
+#
+# kube-linter, the linter the issue suggests, cannot be used: its module path
+# (golang.stackrox.io/kube-linter) is refused by the Go module proxy here (403), and it is not on
+# npm or in Debian. kube-score is the Go-installable linter with the same scope.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+k8s="$root/deploy/k8s"
+cache="$root/.cache/k8s-tools"
+mkdir -p "$cache"
+
+# Versions. kustomize 5.8.3 needs Go 1.27; 5.8.2 is the newest that builds with Go 1.26.
+# kubectl-validate 0.0.4 (its latest release) embeds schemas up to Kubernetes 1.30; the manifests
+# need 1.30 or newer anyway (preStop sleep is on by default from 1.30).
+KUSTOMIZE=sigs.k8s.io/kustomize/kustomize/v5@v5.8.2
+KUBECTL_VALIDATE=sigs.k8s.io/kubectl-validate@v0.0.4
+KUBE_SCORE=github.com/zegl/kube-score/cmd/kube-score@v1.20.0
+KUBERNETES_VERSION=1.30
+
+export GOFLAGS="${GOFLAGS:--buildvcs=false}"
+# Never download a newer Go toolchain behind our back: a tool that needs one fails here, loudly.
+export GOTOOLCHAIN=local
+
+step() { printf '\n== %s\n' "$*"; }
+
+# go_tool <module@version>: path of the cached binary, built with `go install` on a miss.
+go_tool() {
+  local spec="$1" path name dir
+  path="${spec%@*}"
+  # go install names the binary after the last path element that is not a major version (/v5).
+  [[ "$(basename "$path")" =~ ^v[0-9]+$ ]] && path="$(dirname "$path")"
+  name="$(basename "$path")"
+  dir="$cache/$name@${spec#*@}"
+  if [ ! -x "$dir/$name" ]; then
+    local started=$SECONDS
+    echo "building $spec (first run only)..." >&2
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+    if ! GOBIN="$dir.tmp" go install "$spec" >"$dir.tmp/build.log" 2>&1; then
+      cat "$dir.tmp/build.log" >&2
+      return 1
+    fi
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    echo "built $name in $((SECONDS - started)) s" >&2
+  fi
+  printf '%s\n' "$dir/$name"
+}
+
+# local_tool <dir under tools/>: our own Go programs, keyed by a hash of their sources.
+local_tool() {
+  local name="$1" src="$k8s/tools/$1" hash dir
+  hash="$(cat "$src/go.mod" "$src/go.sum" "$src"/*.go | sha256sum | cut -c1-16)"
+  dir="$cache/$name@$hash"
+  if [ ! -x "$dir/$name" ]; then
+    local started=$SECONDS
+    echo "building tools/$name (first run, or its sources changed)..." >&2
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+    if ! (cd "$src" && go build -o "$dir.tmp/$name" .) >"$dir.tmp/build.log" 2>&1; then
+      cat "$dir.tmp/build.log" >&2
+      return 1
+    fi
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    echo "built $name in $((SECONDS - started)) s" >&2
+  fi
+  printf '%s\n' "$dir/$name"
+}
+
+step "tools"
+go version
+kustomize="$(go_tool "$KUSTOMIZE")"
+kubectl_validate="$(go_tool "$KUBECTL_VALIDATE")"
+kube_score="$(go_tool "$KUBE_SCORE")"
+dockerfile_lint="$(local_tool dockerfile-lint)"
+manifest_check="$(local_tool manifest-check)"
+echo "kustomize ${KUSTOMIZE#*@}, kubectl-validate ${KUBECTL_VALIDATE#*@}, kube-score ${KUBE_SCORE#*@}"
+
+failures=()
+# run <label> <command...>: runs a check, records a failure instead of stopping, so one run
+# reports everything that is wrong.
+run() {
+  local label="$1"
+  shift
+  if ! "$@"; then
+    failures+=("$label")
+  fi
+}
+
+# kube_score <file> <flags...>: kube-score, printing only what is not OK (and a count of what is).
+kube_score() {
+  local file="$1" report status=0
+  shift
+  report="$("$kube_score" score "$file" "$@" --output-format ci --color never)" || status=$?
+  grep -v -E '^\[(OK|SKIPPED)\]' <<<"$report" || true
+  echo "kube-score: $(grep -c '^\[OK\]' <<<"$report") checks passed, exit status $status"
+  return "$status"
+}
+
+step "Dockerfile"
+run "dockerfile-lint" "$dockerfile_lint" "$root/Dockerfile"
+
+rendered="$(mktemp -d)"
+trap 'rm -rf "$rendered"' EXIT
+
+for overlay_dir in "$k8s"/overlays/*/; do
+  overlay="$(basename "$overlay_dir")"
+  out="$rendered/$overlay.yaml"
+  step "overlay $overlay"
+  if ! "$kustomize" build "$overlay_dir" >"$out"; then
+    failures+=("$overlay: kustomize build")
+    continue
+  fi
+  echo "rendered $(grep -c '^kind: ' "$out") objects"
+
+  run "$overlay: kubectl-validate" "$kubectl_validate" --version "$KUBERNETES_VERSION" "$out"
+  run "$overlay: manifest-check" "$manifest_check" "$out"
+
+  # kube-score: every default check, plus these optional ones: seccomp profile set, container
+  # ports named and declared, memory request = limit. Left out on purpose: CPU and
+  # ephemeral-storage request = limit (CPU bursts above its request by design: the autoscalers
+  # measure utilisation against the request; ephemeral storage is logs, which vary).
+  # Per-object exceptions are kube-score/ignore annotations, each justified where it is set:
+  #   deployment-/statefulset-has-host-podantiaffinity (base: topologySpreadConstraints instead),
+  #   container-security-context-user-group-id (base/mongodb: the image's uid 999, local only),
+  #   container-image-pull-policy (overlays/local: images loaded into the cluster by hand).
+  # The local overlay runs one replica of everything by design, hence its replica minimum of 1.
+  min_replicas=2
+  [ "$overlay" = local ] && min_replicas=1
+  run "$overlay: kube-score" kube_score "$out" \
+    --kubernetes-version "v$KUBERNETES_VERSION" \
+    --enable-optional-test container-seccomp-profile \
+    --enable-optional-test container-ports-check \
+    --enable-optional-test container-memory-requests-equal-limits \
+    --min-replicas-deployment "$min_replicas" \
+    --exit-one-on-warning
+done
+
+step "result"
+if [ "${#failures[@]}" -gt 0 ]; then
+  printf 'FAILED: %s\n' "${failures[@]}" >&2
+  exit 1
+fi
+echo "Dockerfile and every overlay valid"
