@@ -1,0 +1,73 @@
+// The table side of the money audit: where every table's money is, each table's conservation check
+// (credited = seats + open stakes + outbox + delivered + house result), and the transfers between
+// wallet and tables still in progress. The wallet's own audit reconciles the accounts.
+import { ForbiddenError } from "@pokerodds/common";
+import {
+  isConserved,
+  sumCents,
+  tableMoney,
+  type Caller,
+  type GameState,
+  type OutboxCredit,
+  type TableMoney,
+} from "./domain/index.js";
+import type { TableParts } from "./parts.js";
+import type { TransferClaim } from "./transfer-store.js";
+
+export interface TableAudit {
+  tableId: number;
+  version: number;
+  gameId: string;
+  gameState: GameState;
+  money: TableMoney;
+  pendingCredits: readonly OutboxCredit[];
+  conserved: boolean;
+}
+
+export interface AuditReport {
+  tables: TableAudit[];
+  totals: TableMoney;
+  openTransfers: TransferClaim[];
+  games: number;
+  conserved: boolean;
+}
+
+const MONEY_FIELDS = [
+  "seatsCents",
+  "openStakesCents",
+  "outboxCents",
+  "deliveredCents",
+  "houseResultCents",
+  "creditedCents",
+] as const;
+
+export async function auditTables(parts: TableParts, caller: Caller): Promise<AuditReport> {
+  if (!caller.isAdmin) throw new ForbiddenError("the audit is for an ADMIN");
+  const tables = await Promise.all(
+    (await parts.store.tableIds()).map(async (tableId): Promise<TableAudit> => {
+      const { snapshot } = await parts.store.latest(tableId);
+      const money = tableMoney(snapshot);
+      return {
+        tableId,
+        version: snapshot.version,
+        gameId: snapshot.gameId,
+        gameState: snapshot.gameState,
+        money,
+        pendingCredits: snapshot.outbox,
+        conserved: isConserved(money),
+      };
+    }),
+  );
+  const totals = Object.fromEntries(
+    MONEY_FIELDS.map((field) => [field, sumCents(tables.map((t) => t.money[field]))]),
+  ) as unknown as TableMoney;
+  const pending = await parts.transfers.listPending();
+  const finished = await Promise.all(pending.map((claim) => parts.transfers.outcome(claim._id)));
+  return {
+    tables,
+    totals,
+    openTransfers: pending.filter((_, i) => finished[i] === null),
+    games: await parts.store.gamesCount(),
+    conserved: tables.every((t) => t.conserved),
+  };
+}

@@ -1,0 +1,79 @@
+// A bet: the stake moves from the seat into the game, one stored change per (player, key).
+// Within a game the domain recognises a replayed bet id and answers the recorded bet (with the
+// seat's current balance). After the game, the domain refuses the retry (409: no betting stage) or
+// would take it as new; then the bet's op record, or the operation key index, answers the first
+// result. A NACK (seat balance short) stores nothing: a retry re-evaluates it.
+import { ConflictError, IdempotencyMismatchError } from "@pokerodds/common";
+import { createHash } from "node:crypto";
+import type { CallScope } from "./dependencies.js";
+import { applyBet, type Caller } from "./domain/index.js";
+import { requireAmountCents, requireIdempotencyKey } from "./limits.js";
+import type { TableParts } from "./parts.js";
+import type { Operation } from "./snapshot-store.js";
+
+export const BET_PLACED = "bet placed";
+
+export interface BetRequest {
+  caller: Caller;
+  tableId: number;
+  seatIndex: number;
+  handIndex: number;
+  amountCents: number;
+  idempotencyKey: string;
+}
+
+export interface BetAnswer {
+  acknowledged: boolean;
+  message: string;
+  updatedSeatBalanceCents: number;
+}
+
+export async function placeBet(parts: TableParts, request: BetRequest, scope: CallScope): Promise<BetAnswer> {
+  const { caller, tableId, seatIndex, handIndex } = request;
+  const amountCents = requireAmountCents("bet_amount_cents", request.amountCents);
+  const key = requireIdempotencyKey(request.idempotencyKey);
+  await parts.directory.require(tableId, scope);
+  const op = {
+    key: `bet:${caller.playerId}:${key}`,
+    fingerprint: createHash("sha256")
+      .update(JSON.stringify([tableId, seatIndex, handIndex, amountCents]))
+      .digest("hex"),
+    replayable: true,
+  };
+  try {
+    return await store(parts, request, op, amountCents, key);
+  } catch (error) {
+    // A retry after its game ended: the refusal must not hide a bet that was placed.
+    if (!(error instanceof ConflictError)) throw error;
+    const first = await parts.store.findOp(op.key);
+    if (!first) throw error;
+    if (first.fingerprint !== op.fingerprint)
+      throw new IdempotencyMismatchError(`bet ${key} was placed with other terms`);
+    return first.result as BetAnswer;
+  }
+}
+
+async function store(
+  parts: TableParts,
+  { caller, tableId, seatIndex, handIndex }: BetRequest,
+  op: Operation,
+  amountCents: number,
+  key: string,
+): Promise<BetAnswer> {
+  const applied = await parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
+    const { next, result } = applyBet(
+      latest,
+      { playerId: caller.playerId, seatIndex, handIndex, amountCents, betId: `${caller.playerId}:${key}` },
+      now,
+    );
+    return {
+      next,
+      result: {
+        acknowledged: result.acknowledged,
+        message: result.acknowledged ? BET_PLACED : result.message,
+        updatedSeatBalanceCents: result.seatBalanceCents,
+      },
+    };
+  });
+  return applied.result;
+}

@@ -1,0 +1,47 @@
+// The table service's environment, read once at start-up: a bad value stops the process.
+import { ConfigError, envInt, envPort, envString } from "@pokerodds/common";
+
+export interface TableServiceConfig {
+  grpcPort: number;
+  metricsPort: number;
+  mongodbUri: string;
+  mongodbDatabase: string;
+  oddsAddress: string;
+  walletAddress: string;
+  /** Public tables are 1..tableCount. */
+  tableCount: number;
+  /** The odds service prices every panel at this return-to-player. */
+  targetRtp: number;
+  /** How often recovery looks for unfinished work (transfers, undelivered credits, unpublished writes). */
+  recoveryIntervalMs: number;
+  /** Work younger than this is left to the request still doing it. */
+  recoveryGraceMs: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readConfig(env: Env = process.env): TableServiceConfig {
+  return {
+    grpcPort: envPort("GRPC_PORT", 50053, env),
+    metricsPort: envPort("METRICS_PORT", 9466, env),
+    mongodbUri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
+    mongodbDatabase: envString("MONGODB_DATABASE", "table", env),
+    oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
+    walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
+    // Personal tables start at 1001.
+    tableCount: envInt("TABLE_COUNT", 20, { min: 1, max: 1000 }, env),
+    targetRtp: envRtp(env),
+    recoveryIntervalMs: envInt("TABLE_RECOVERY_INTERVAL_MS", 5000, { min: 100, max: 3_600_000 }, env),
+    recoveryGraceMs: envInt("TABLE_RECOVERY_GRACE_MS", 15_000, { min: 0, max: 3_600_000 }, env),
+  };
+}
+
+function envRtp(env: Env): number {
+  const raw = env.TABLE_TARGET_RTP;
+  if (raw === undefined || raw === "") return 0.97;
+  const value = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || !(value > 0 && value < 1)) {
+    throw new ConfigError(`TABLE_TARGET_RTP must be a number between 0 and 1 (exclusive), got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}

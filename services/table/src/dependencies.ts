@@ -1,0 +1,146 @@
+// The wallet and odds services as the table uses them: typed promises over the generated gRPC
+// clients, a deadline on every call, and the caller's deadline and cancellation carried over
+// (`parent`). Both clients retry UNAVAILABLE: odds calls are pure, and every wallet call is a read
+// or carries an idempotency key.
+import { createClient, type PromiseClient } from "@pokerodds/common";
+import {
+  HandStatus as ProtoHandStatus,
+  OddsServiceClient,
+  type HandOdds as ProtoHandOdds,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { status, type ServerUnaryCall } from "@grpc/grpc-js";
+import type { BettingStage, HandOdds, HandStatus } from "./domain/index.js";
+
+/** Who a dependency call is made for: the incoming call (deadline, cancellation) and its request id. */
+export interface CallScope {
+  parent?: ServerUnaryCall<unknown, unknown>;
+  requestId?: string;
+}
+
+export interface Movement {
+  playerId: string;
+  amountCents: number;
+  /** Unique per intended movement: the wallet replays the first outcome of a key. */
+  key: string;
+  reason: string;
+  reference: string;
+}
+
+export interface MovementOutcome {
+  applied: boolean;
+  /** The account balance right after the movement (as it was then, on a replay). */
+  balanceCents: number;
+}
+
+export interface WalletPort {
+  /** Name and avatar of a player created by a profile read; NOT_FOUND otherwise. */
+  player(playerId: string, scope: CallScope): Promise<{ displayName: string; avatarImageUrl: string }>;
+  /** The owner of a personal table, or null when no player has it. */
+  personalTableOwner(tableId: number, scope: CallScope): Promise<string | null>;
+  balance(playerId: string, scope: CallScope): Promise<number>;
+  debit(movement: Movement, scope: CallScope): Promise<MovementOutcome>;
+  credit(movement: Movement, scope: CallScope): Promise<MovementOutcome>;
+}
+
+export interface Deal {
+  hands: string[];
+  remainingDeck: string[];
+  handOdds: HandOdds[];
+}
+
+export interface OddsPort {
+  deal(numberOfHands: number, scope: CallScope): Promise<Deal>;
+  equity(hands: readonly string[], board: readonly string[], scope: CallScope): Promise<HandOdds[]>;
+}
+
+const WALLET_DEADLINE_MS = 5_000;
+const ODDS_DEADLINE_MS = 10_000;
+const WALLET_METHODS = ["getPlayer", "getPersonalTableOwner", "getBalance", "debit", "credit"] as const;
+const ODDS_METHODS = ["deal", "equity"] as const;
+
+export function connectWallet(address: string): { port: WalletPort; close(): void } {
+  const client = createClient(WalletServiceClient, WALLET_METHODS, address, {
+    defaultDeadlineMs: WALLET_DEADLINE_MS,
+    retryUnavailable: true,
+  });
+  return { port: walletPort(client.call), close: () => client.raw.close() };
+}
+
+export function walletPort(
+  wallet: Pick<PromiseClient<WalletServiceClient>, (typeof WALLET_METHODS)[number]>,
+): WalletPort {
+  const outcome = (result: { applied: boolean; accountBalanceCents: number } | undefined): MovementOutcome => {
+    if (!result) throw new Error("the wallet answered a movement without its result");
+    return { applied: result.applied, balanceCents: result.accountBalanceCents };
+  };
+  const movement = ({ playerId, amountCents, key, reason, reference }: Movement) => ({
+    movement: { playerId, amountCents, idempotencyKey: key, reason, reference },
+  });
+  return {
+    player: async (playerId, scope) => {
+      const { profile } = await wallet.getPlayer({ playerId }, scope);
+      if (!profile) throw new Error("the wallet answered GetPlayer without a profile");
+      return { displayName: profile.displayName, avatarImageUrl: profile.avatarImageUrl };
+    },
+    personalTableOwner: async (tableId, scope) => {
+      try {
+        return (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId;
+      } catch (error) {
+        if ((error as { code?: number }).code === status.NOT_FOUND) return null;
+        throw error;
+      }
+    },
+    balance: async (playerId, scope) => (await wallet.getBalance({ playerId }, scope)).accountBalanceCents,
+    debit: async (m, scope) => outcome((await wallet.debit(movement(m), scope)).result),
+    credit: async (m, scope) => outcome((await wallet.credit(movement(m), scope)).result),
+  };
+}
+
+export function connectOdds(address: string, targetRtp: number): { port: OddsPort; close(): void } {
+  const client = createClient(OddsServiceClient, ODDS_METHODS, address, {
+    defaultDeadlineMs: ODDS_DEADLINE_MS,
+    retryUnavailable: true,
+  });
+  return { port: oddsPort(client.call, targetRtp), close: () => client.raw.close() };
+}
+
+export function oddsPort(
+  odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>,
+  targetRtp: number,
+): OddsPort {
+  return {
+    deal: async (numberOfHands, scope) => {
+      const response = await odds.deal({ numberOfHands, targetRtp }, scope);
+      return {
+        hands: response.hands,
+        remainingDeck: response.remainingDeck,
+        handOdds: response.handOdds.map(handOddsOf),
+      };
+    },
+    equity: async (hands, board, scope) =>
+      (await odds.equity({ hands: [...hands], board: [...board], targetRtp }, scope)).handOdds.map(handOddsOf),
+  };
+}
+
+const STATUS: Partial<Record<ProtoHandStatus, HandStatus>> = {
+  [ProtoHandStatus.HAND_STATUS_IN_PLAY_FAVOURITE]: "IN_PLAY_FAVOURITE",
+  [ProtoHandStatus.HAND_STATUS_IN_PLAY_BETTING_STAGE_ACTIVE]: "IN_PLAY_BETTING_STAGE_ACTIVE",
+  [ProtoHandStatus.HAND_STATUS_DEAD_CANNOT_WIN]: "DEAD_CANNOT_WIN",
+  [ProtoHandStatus.HAND_STATUS_WINNER]: "WINNER",
+  [ProtoHandStatus.HAND_STATUS_LOSER]: "LOSER",
+};
+
+/** The odds service's panel in domain terms; the domain checks every field before storing it. */
+function handOddsOf(p: ProtoHandOdds): HandOdds {
+  const handStatus = STATUS[p.handStatus];
+  if (!handStatus) throw new RangeError(`the odds service sent hand status ${p.handStatus}`);
+  return {
+    handIndex: p.handIndex,
+    bettingStage: p.bettingStage as BettingStage,
+    handStatus,
+    winPercentage: p.winPercentage,
+    drawPercentage: p.drawPercentage,
+    oddsTenths: p.oddsTenths,
+  };
+}

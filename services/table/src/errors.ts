@@ -1,0 +1,41 @@
+// The one place where failures of what the table depends on become domain errors (and so gRPC
+// statuses): the database and the wallet and odds services.
+import { status } from "@grpc/grpc-js";
+import { DomainError, InvalidArgumentError, NotFoundError, UnavailableError } from "@pokerodds/common";
+import { MongoError, MongoServerError } from "mongodb";
+
+const OUTAGE = new Set<number>([
+  status.UNAVAILABLE,
+  status.DEADLINE_EXCEEDED,
+  status.CANCELLED,
+  status.RESOURCE_EXHAUSTED,
+  status.ABORTED,
+]);
+
+function isServiceError(error: unknown): error is Error & { code: number; details: string } {
+  return (
+    error instanceof Error &&
+    typeof (error as { code?: unknown }).code === "number" &&
+    typeof (error as { details?: unknown }).details === "string"
+  );
+}
+
+/**
+ * Domain errors pass through. A database that cannot be reached, or a dependency that is down or too
+ * slow, is UNAVAILABLE: the caller retries with the same key and the unfinished steps complete
+ * (recovery finishes them otherwise). A wallet's NOT_FOUND (no such player) and INVALID_ARGUMENT keep
+ * their message. Anything else stays an internal error, hidden by the gRPC adapter.
+ */
+export function toDomainError(error: unknown): unknown {
+  if (error instanceof DomainError) return error;
+  // A server's own answer (MongoServerError) is not an outage; a network or selection error is.
+  if (error instanceof MongoError && !(error instanceof MongoServerError)) {
+    return new UnavailableError("the table database is unavailable");
+  }
+  if (isServiceError(error)) {
+    if (OUTAGE.has(error.code)) return new UnavailableError("a service the table depends on is unavailable");
+    if (error.code === status.NOT_FOUND) return new NotFoundError(error.details);
+    if (error.code === status.INVALID_ARGUMENT) return new InvalidArgumentError(error.details);
+  }
+  return error;
+}

@@ -1,0 +1,54 @@
+// Delivering what a table owes lobby accounts (leave balances, payouts to players who left, void
+// refunds). Each credit goes to the wallet under its own key, so delivering twice credits once;
+// only then is it marked delivered in a new snapshot. A crash in between leaves the credit in the
+// outbox of the latest snapshot, and the next delivery (a later operation, or recovery) repeats
+// the wallet call harmlessly. Two replicas delivering at once are as harmless.
+import { markDelivered, type CreditReason, type OutboxCredit } from "./domain/index.js";
+import type { CallScope, Movement, MovementOutcome } from "./dependencies.js";
+import type { TableParts } from "./parts.js";
+
+/** The wallet ledger's reason for each kind of table credit. */
+export const CREDIT_REASON: Record<CreditReason, string> = {
+  LEAVE: "leave",
+  PAYOUT: "payout",
+  VOID_REFUND: "void-refund",
+};
+
+export const movementOf = (credit: OutboxCredit): Movement => ({
+  playerId: credit.playerId,
+  amountCents: credit.amountCents,
+  key: credit.key,
+  reason: CREDIT_REASON[credit.reason],
+  reference: credit.reference,
+});
+
+/**
+ * Credits every pending outbox entry of the table and records the ones the wallet applied.
+ * `credited` holds outcomes the caller already obtained for some keys (no second call for them).
+ */
+export async function deliverOutbox(
+  parts: TableParts,
+  tableId: number,
+  scope: CallScope,
+  credited: ReadonlyMap<string, MovementOutcome> = new Map(),
+): Promise<void> {
+  const { snapshot } = await parts.store.latest(tableId);
+  if (snapshot.outbox.length === 0) return;
+  const outcomes = await Promise.all(
+    snapshot.outbox.map(async (credit) => ({
+      credit,
+      outcome: credited.get(credit.key) ?? (await parts.wallet.credit(movementOf(credit), scope)),
+    })),
+  );
+  const delivered = outcomes.filter(({ outcome }) => outcome.applied).map(({ credit }) => credit.key);
+  for (const { credit, outcome } of outcomes) {
+    // Refused only past the wallet's balance limit: the credit stays owed (and audited) until an operator acts.
+    if (!outcome.applied) parts.logger.error({ tableId, credit }, "the wallet refused a table credit");
+  }
+  if (delivered.length === 0) return;
+  await parts.store.apply(
+    tableId,
+    { key: (version) => `deliver:${tableId}:${version}`, fingerprint: "", replayable: false },
+    (latest, now) => ({ next: markDelivered(latest, delivered, now), result: null }),
+  );
+}

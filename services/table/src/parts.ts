@@ -1,0 +1,15 @@
+import type { Logger } from "@pokerodds/common";
+import type { OddsPort, WalletPort } from "./dependencies.js";
+import type { SnapshotStore } from "./snapshot-store.js";
+import type { TableDirectory } from "./table-directory.js";
+import type { TransferStore } from "./transfer-store.js";
+
+/** Everything an operation of the table service needs; built once in main.ts (or by a test). */
+export interface TableParts {
+  store: SnapshotStore;
+  transfers: TransferStore;
+  directory: TableDirectory;
+  wallet: WalletPort;
+  odds: OddsPort;
+  logger: Logger;
+}

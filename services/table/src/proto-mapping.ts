@@ -1,0 +1,114 @@
+// Translation between the wire (ts-proto messages and enums) and the service, in both directions.
+import { InvalidArgumentError } from "@pokerodds/common";
+import { HandStatus as ProtoHandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import {
+  GameState as ProtoGameState,
+  TransferKind as ProtoTransferKind,
+  type AuditResponse,
+  type Caller as ProtoCaller,
+  type TableMoney as ProtoTableMoney,
+  type TableState,
+} from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import type { AuditReport } from "./audit.js";
+import type { Caller, GameState, HandStatus, PublicTableState, TableMoney } from "./domain/index.js";
+import { CREDIT_REASON } from "./outbox.js";
+import type { TransferKind } from "./transfer-store.js";
+
+/** The acting player as the gateway verified it; ADMIN is the only role the table distinguishes. */
+export function callerFromProto(caller: ProtoCaller | undefined): Caller {
+  if (!caller || typeof caller.playerId !== "string" || caller.playerId.length === 0) {
+    throw new InvalidArgumentError("caller.player_id is required");
+  }
+  if (caller.playerId.length > 128) throw new InvalidArgumentError("caller.player_id must be at most 128 characters");
+  return { playerId: caller.playerId, isAdmin: caller.role === Role.ROLE_ADMIN };
+}
+
+const GAME_STATE: Record<GameState, ProtoGameState> = {
+  STATUS_SETUP: ProtoGameState.GAME_STATE_STATUS_SETUP,
+  STATUS_START: ProtoGameState.GAME_STATE_STATUS_START,
+  STATUS_HOLE: ProtoGameState.GAME_STATE_STATUS_HOLE,
+  STATUS_FLOP: ProtoGameState.GAME_STATE_STATUS_FLOP,
+  STATUS_TURN: ProtoGameState.GAME_STATE_STATUS_TURN,
+  STATUS_RIVER: ProtoGameState.GAME_STATE_STATUS_RIVER,
+};
+
+const HAND_STATUS: Record<HandStatus, ProtoHandStatus> = {
+  IN_PLAY_FAVOURITE: ProtoHandStatus.HAND_STATUS_IN_PLAY_FAVOURITE,
+  IN_PLAY_BETTING_STAGE_ACTIVE: ProtoHandStatus.HAND_STATUS_IN_PLAY_BETTING_STAGE_ACTIVE,
+  DEAD_CANNOT_WIN: ProtoHandStatus.HAND_STATUS_DEAD_CANNOT_WIN,
+  WINNER: ProtoHandStatus.HAND_STATUS_WINNER,
+  LOSER: ProtoHandStatus.HAND_STATUS_LOSER,
+};
+
+const TRANSFER_KIND: Record<TransferKind, ProtoTransferKind> = {
+  sit: ProtoTransferKind.TRANSFER_KIND_SIT,
+  topup: ProtoTransferKind.TRANSFER_KIND_TOP_UP,
+  leave: ProtoTransferKind.TRANSFER_KIND_LEAVE,
+};
+
+export function tableStateToProto(state: PublicTableState): TableState {
+  return {
+    tableId: state.tableId,
+    gameId: state.gameId,
+    gameState: GAME_STATE[state.gameState],
+    bettingStage: state.bettingStage,
+    numberOfHands: state.numberOfHands,
+    numberOfSeats: state.numberOfSeats,
+    jackpotCents: state.jackpotCents,
+    hands: state.hands ?? [],
+    board: [state.flopCard1, state.flopCard2, state.flopCard3, state.turnCard, state.riverCard].filter(
+      (card): card is string => card !== null,
+    ),
+    seats: state.seats.map((s) => ({ ...s })),
+    bets: state.bets.map((b) => ({ ...b })),
+    handOdds: state.handOdds.map((p) => ({
+      handIndex: p.handIndex,
+      bettingStage: p.bettingStage,
+      handStatus: HAND_STATUS[p.handStatus],
+      winPercentage: p.winPercentage,
+      drawPercentage: p.drawPercentage,
+      oddsTenths: p.oddsTenths,
+    })),
+  };
+}
+
+const moneyToProto = (m: TableMoney): ProtoTableMoney => ({
+  seatsCents: m.seatsCents,
+  openStakesCents: m.openStakesCents,
+  outboxCents: m.outboxCents,
+  deliveredCents: m.deliveredCents,
+  houseResultCents: m.houseResultCents,
+  creditedCents: m.creditedCents,
+});
+
+export function auditToProto(report: AuditReport): AuditResponse {
+  return {
+    tables: report.tables.map((t) => ({
+      tableId: t.tableId,
+      version: t.version,
+      gameId: t.gameId,
+      gameState: GAME_STATE[t.gameState],
+      money: moneyToProto(t.money),
+      pendingCredits: t.pendingCredits.map((c) => ({
+        key: c.key,
+        playerId: c.playerId,
+        amountCents: c.amountCents,
+        reason: CREDIT_REASON[c.reason],
+        reference: c.reference,
+      })),
+      conserved: t.conserved,
+    })),
+    totals: moneyToProto(report.totals),
+    openTransfers: report.openTransfers.map((c) => ({
+      transferId: c._id,
+      kind: TRANSFER_KIND[c.kind],
+      playerId: c.playerId,
+      tableId: c.tableId,
+      amountCents: c.amountCents,
+      createdAt: c.createdAt.toISOString(),
+    })),
+    games: report.games,
+    conserved: report.conserved,
+  };
+}

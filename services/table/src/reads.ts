@@ -1,0 +1,33 @@
+// The state of one table, and the lobby.
+import type { CallScope } from "./dependencies.js";
+import { lobbySummary, publicState, type Caller, type LobbySummary, type PublicTableState } from "./domain/index.js";
+import type { TableParts } from "./parts.js";
+import { TableDirectory } from "./table-directory.js";
+
+/** Any player may read a public table; a personal table its owner, or an ADMIN. */
+export async function tableState(
+  parts: TableParts,
+  request: { caller: Caller; tableId: number },
+  scope: CallScope,
+): Promise<PublicTableState> {
+  const table = await parts.directory.require(request.tableId, scope);
+  TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
+  return publicState((await parts.store.latest(request.tableId)).snapshot);
+}
+
+export interface Lobby {
+  tables: Omit<LobbySummary, "active">[];
+  totalActivePlayers: number;
+}
+
+/** Tables a player operation touched within the last 30 minutes; never-written tables are not active. */
+export async function lobby(parts: TableParts): Promise<Lobby> {
+  const now = Date.now();
+  const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
+  const tables = latest
+    .filter(({ stored }) => stored)
+    .map(({ snapshot }) => lobbySummary(snapshot, now))
+    .filter((summary) => summary.active)
+    .map(({ tableId, playerCount, gameState }) => ({ tableId, playerCount, gameState }));
+  return { tables, totalActivePlayers: tables.reduce((sum, t) => sum + t.playerCount, 0) };
+}

@@ -1,0 +1,83 @@
+// LEAVE: the whole seat balance goes back to the account.
+//   precheck: not seated -> answered at once (credits 0, the current balance), recorded as FINAL so
+//             that a late replay of this key can never leave a later seat session;
+//   1. free the seat (operation key transfer:<transferId>:leave): the balance becomes an outbox
+//      credit (with the void refunds when the last player leaves mid-game);
+//   2. credit the account under the outbox entry's key, then deliver (and mark) the table's outbox.
+import { crashPoint } from "../crash-point.js";
+import type { CallScope, MovementOutcome } from "../dependencies.js";
+import { applyLeave, type Caller, type OutboxCredit } from "../domain/index.js";
+import { findSeat } from "../domain/snapshot.js";
+import { requireIdempotencyKey } from "../limits.js";
+import { deliverOutbox, movementOf } from "../outbox.js";
+import type { TableParts } from "../parts.js";
+import { ok, runTransfer, type Driver } from "./transfer.js";
+
+export interface LeaveAnswer {
+  creditsReturnedCents: number;
+  newAccountBalanceCents: number;
+}
+
+export interface LeaveRequest {
+  caller: Caller;
+  tableId: number;
+  idempotencyKey: string;
+}
+
+/** What step 1 stored: the seat balance returned and the outbox credit carrying it. */
+interface Left {
+  creditsReturnedCents: number;
+  credit: OutboxCredit | null;
+}
+
+export async function leave(parts: TableParts, request: LeaveRequest, scope: CallScope): Promise<LeaveAnswer> {
+  const { caller, tableId } = request;
+  const terms = { kind: "leave" as const, playerId: caller.playerId, tableId, amountCents: 0 };
+  const precheck = async () => {
+    await parts.directory.require(tableId, scope);
+    const { snapshot } = await parts.store.latest(tableId);
+    if (findSeat(snapshot, caller.playerId)) return { proceed: { playerName: "", avatarImageUrl: "" } };
+    const newAccountBalanceCents = await parts.wallet.balance(caller.playerId, scope);
+    return { final: ok({ creditsReturnedCents: 0, newAccountBalanceCents }) };
+  };
+  return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveLeave, scope);
+}
+
+export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive }, scope) => {
+  const { _id: transferId, playerId, tableId } = claim;
+  const opKey = `transfer:${transferId}:leave`;
+  // Driven again, the seat may be gone because this very transfer freed it: look for its change first.
+  let left = redrive ? ((await parts.store.findOp(opKey))?.result as Left | undefined) : undefined;
+  if (!left) {
+    const applied = await parts.store.apply<Left>(
+      tableId,
+      { key: opKey, fingerprint: transferId, replayable: true },
+      (latest, now) => {
+        const { next, result } = applyLeave(latest, { playerId, transferId }, now);
+        const credit = next?.outbox.find((c) => c.reason === "LEAVE" && c.reference === transferId) ?? null;
+        return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit } };
+      },
+    );
+    left = applied.result;
+    // Nothing to leave now; after a crash, the change may exist without its op record (slow lookup).
+    if (redrive && applied.kind === "unchanged") {
+      left = ((await parts.store.findOp(opKey, { deep: true }))?.result as Left | undefined) ?? left;
+    }
+  }
+  crashPoint("leave:after-apply");
+
+  const credited = new Map<string, MovementOutcome>();
+  let newAccountBalanceCents: number;
+  if (left.credit) {
+    const outcome = await parts.wallet.credit(movementOf(left.credit), scope);
+    credited.set(left.credit.key, outcome);
+    newAccountBalanceCents = outcome.balanceCents;
+  } else {
+    newAccountBalanceCents = await parts.wallet.balance(playerId, scope);
+  }
+  // The rest of the outbox (void refunds) is not this leave's to answer for: recovery retries it.
+  await deliverOutbox(parts, tableId, scope, credited).catch((error: unknown) =>
+    parts.logger.warn({ err: error, tableId }, "outbox delivery after a leave failed; recovery retries"),
+  );
+  return ok({ creditsReturnedCents: left.creditsReturnedCents, newAccountBalanceCents });
+};

@@ -1,0 +1,85 @@
+// SIT: the buy-in moves from the account to a new seat.
+//   precheck: the table exists and is the player's (a personal table), there is a seat for the
+//             player (else NACK before any money moves), the seat name from the wallet;
+//   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
+//   2. seat the player (operation key transfer:<transferId>:credit); a NACK here (the table filled
+//      up meanwhile) is stored as well, as an unchanged snapshot under that key, so that it is the
+//      one decision every driver sees: no later driver can seat the player instead;
+//   3. after such a NACK, refund the account (key <transferId>:refund).
+import { ForbiddenError } from "@pokerodds/common";
+import { crashPoint } from "../crash-point.js";
+import type { CallScope } from "../dependencies.js";
+import { applySit, sitPreconditions, type Caller, type SitResult } from "../domain/index.js";
+import { sealNext } from "../domain/snapshot.js";
+import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
+import type { TableParts } from "../parts.js";
+import { ok, runTransfer, type Driver } from "./transfer.js";
+
+export const NACK_INSUFFICIENT_ACCOUNT_BALANCE = "insufficient account balance";
+
+export interface SitAnswer {
+  acknowledged: boolean;
+  message: string;
+  seatId: number;
+  seatBalanceCents: number;
+}
+
+const nack = (message: string): SitAnswer => ({ acknowledged: false, message, seatId: 0, seatBalanceCents: 0 });
+
+export interface SitRequest {
+  caller: Caller;
+  tableId: number;
+  buyInCents: number;
+  idempotencyKey: string;
+}
+
+export async function sit(parts: TableParts, request: SitRequest, scope: CallScope): Promise<SitAnswer> {
+  const { caller, tableId } = request;
+  const terms = {
+    kind: "sit" as const,
+    playerId: caller.playerId,
+    tableId,
+    amountCents: requireAmountCents("buy_in_cents", request.buyInCents),
+  };
+  const precheck = async () => {
+    const table = await parts.directory.require(tableId, scope);
+    // Only its owner sits at a personal table (an ADMIN acting for the owner names the owner).
+    if (table.ownerId !== null && table.ownerId !== caller.playerId) {
+      throw new ForbiddenError(`table ${tableId} is another player's personal table`);
+    }
+    const { snapshot } = await parts.store.latest(tableId);
+    const check = sitPreconditions(snapshot, caller.playerId);
+    if (!check.ok) return { final: ok(nack(check.message)) };
+    const player = await parts.wallet.player(caller.playerId, scope);
+    return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl } };
+  };
+  return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveSit, scope);
+}
+
+export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope) => {
+  const { _id: transferId, playerId, tableId, amountCents } = claim;
+  const movement = { playerId, amountCents, reference: transferId };
+  const debit = await parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: "sit" }, scope);
+  if (!debit.applied) return ok(nack(NACK_INSUFFICIENT_ACCOUNT_BALANCE));
+  crashPoint("sit:after-debit");
+
+  const seated = await parts.store.apply<SitResult>(
+    tableId,
+    { key: `transfer:${transferId}:credit`, fingerprint: transferId, replayable: true },
+    (latest, now) => {
+      const { next, result } = applySit(
+        latest,
+        { playerId, playerName: claim.playerName, avatarImageUrl: claim.avatarImageUrl, amountCents, transferId },
+        now,
+      );
+      return { next: next ?? (result.acknowledged ? null : sealNext(latest, {}, now, false)), result };
+    },
+  );
+  crashPoint("sit:after-credit");
+  const result = seated.result;
+  if (result.acknowledged) {
+    return ok({ acknowledged: true, message: "", seatId: result.seatId, seatBalanceCents: result.seatBalanceCents });
+  }
+  await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "sit-refund" }, scope);
+  return ok(nack(result.message));
+};

@@ -1,0 +1,89 @@
+// TOPUP: money moves from the account to the player's seat.
+//   precheck: seated at that table (else 409 before any money moves);
+//   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
+//   2. credit the seat (operation key transfer:<transferId>:credit); when the player left meanwhile
+//      the refusal is stored under that key (an unchanged snapshot), so it is the one decision;
+//   3. after such a refusal, refund the account (key <transferId>:refund) and answer 409.
+import { ConflictError } from "@pokerodds/common";
+import { crashPoint } from "../crash-point.js";
+import type { CallScope } from "../dependencies.js";
+import { applyTopUp, type Caller } from "../domain/index.js";
+import { findSeat, sealNext } from "../domain/snapshot.js";
+import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
+import type { TableParts } from "../parts.js";
+import { NACK_INSUFFICIENT_ACCOUNT_BALANCE } from "./sit.js";
+import { ok, runTransfer, type Driver } from "./transfer.js";
+
+export interface TopUpAnswer {
+  acknowledged: boolean;
+  message: string;
+  newSeatBalanceCents: number;
+  newAccountBalanceCents: number;
+}
+
+export interface TopUpRequest {
+  caller: Caller;
+  tableId: number;
+  amountCents: number;
+  idempotencyKey: string;
+}
+
+type Credited = { credited: true; seatBalanceCents: number } | { credited: false; message: string };
+
+export async function topUp(parts: TableParts, request: TopUpRequest, scope: CallScope): Promise<TopUpAnswer> {
+  const { caller, tableId } = request;
+  const terms = {
+    kind: "topup" as const,
+    playerId: caller.playerId,
+    tableId,
+    amountCents: requireAmountCents("amount_cents", request.amountCents),
+  };
+  const precheck = async () => {
+    await parts.directory.require(tableId, scope);
+    const { snapshot } = await parts.store.latest(tableId);
+    if (!findSeat(snapshot, caller.playerId)) throw new ConflictError("not seated at this table");
+    return { proceed: { playerName: "", avatarImageUrl: "" } };
+  };
+  return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveTopUp, scope);
+}
+
+export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, scope) => {
+  const { _id: transferId, playerId, tableId, amountCents } = claim;
+  const movement = { playerId, amountCents, reference: transferId };
+  const debit = await parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: "topup" }, scope);
+  if (!debit.applied) {
+    const { snapshot } = await parts.store.latest(tableId);
+    return ok({
+      acknowledged: false,
+      message: NACK_INSUFFICIENT_ACCOUNT_BALANCE,
+      newSeatBalanceCents: findSeat(snapshot, playerId)?.balanceCents ?? 0,
+      newAccountBalanceCents: debit.balanceCents,
+    });
+  }
+  crashPoint("topup:after-debit");
+
+  const credit = await parts.store.apply<Credited>(
+    tableId,
+    { key: `transfer:${transferId}:credit`, fingerprint: transferId, replayable: true },
+    (latest, now) => {
+      try {
+        const { next, result } = applyTopUp(latest, { playerId, amountCents, transferId }, now);
+        return { next, result: { credited: true, seatBalanceCents: result.seatBalanceCents } };
+      } catch (error) {
+        if (!(error instanceof ConflictError)) throw error;
+        return { next: sealNext(latest, {}, now, false), result: { credited: false, message: error.message } };
+      }
+    },
+  );
+  const result = credit.result;
+  if (result.credited) {
+    return ok({
+      acknowledged: true,
+      message: "",
+      newSeatBalanceCents: result.seatBalanceCents,
+      newAccountBalanceCents: debit.balanceCents,
+    });
+  }
+  await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "topup-refund" }, scope);
+  return { ok: false, error: { kind: "conflict", message: result.message } };
+};

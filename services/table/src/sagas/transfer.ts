@@ -1,0 +1,109 @@
+// Running a transfer (sit, top-up, leave) exactly once per (player, idempotency key), whoever
+// drives it: the first request, a retry while it runs, a retry after a crash, or recovery.
+//
+// 1. precheck: refusals that involve no money (errors: nothing is recorded) or a final answer given
+//    before any money moves (a NACK, a leave with no seat: recorded as a FINAL claim);
+// 2. the claim insert decides, once, between that final answer and money in play (PENDING);
+// 3. a PENDING transfer is driven through its idempotent steps; its outcome is recorded and it
+//    leaves the pending list. Any number of drivers yield the same steps and so the same outcome.
+import { ConflictError, IdempotencyMismatchError, domainErrorOf } from "@pokerodds/common";
+import type { CallScope } from "../dependencies.js";
+import type { TableParts } from "../parts.js";
+import {
+  sameTerms,
+  transferIdOf,
+  type TransferClaim,
+  type TransferOutcome,
+  type TransferTerms,
+} from "../transfer-store.js";
+
+export type Precheck<R> =
+  /** Answered now, before any money moves; recorded so that a replay answers the same. */
+  | { final: TransferOutcome<R> }
+  /** Money will move; the seat name and avatar a sit will use. */
+  | { proceed: { playerName: string; avatarImageUrl: string } };
+
+/** Drives a PENDING transfer to its outcome; throws (leaving it pending) when a step cannot be made now. */
+export type Driver<R> = (
+  parts: TableParts,
+  claim: TransferClaim,
+  options: { redrive: boolean },
+  scope: CallScope,
+) => Promise<TransferOutcome<R>>;
+
+export const ok = <R>(value: R): TransferOutcome<R> => ({ ok: true, value });
+
+function answer<R>(outcome: TransferOutcome): R {
+  if (outcome.ok) return outcome.value as R;
+  throw domainErrorOf(outcome.error.kind, outcome.error.message);
+}
+
+export async function runTransfer<R>(
+  parts: TableParts,
+  terms: TransferTerms,
+  idempotencyKey: string,
+  precheck: () => Promise<Precheck<R>>,
+  drive: Driver<R>,
+  scope: CallScope,
+): Promise<R> {
+  const transferId = transferIdOf(terms.playerId, idempotencyKey);
+  let checked: Precheck<R>;
+  try {
+    checked = await precheck();
+  } catch (error) {
+    // A state conflict (not seated any more) may be what this very request left behind: a replay
+    // answers the first outcome. Only this refusal looks (it reads the claims, a scan).
+    const existing = error instanceof ConflictError ? await parts.transfers.find(transferId) : null;
+    if (existing) return follow(parts, existing, terms, drive, scope);
+    throw error;
+  }
+  const claim: TransferClaim = {
+    _id: transferId,
+    ...terms,
+    idempotencyKey,
+    state: "final" in checked ? "FINAL" : "PENDING",
+    outcome: "final" in checked ? checked.final : null,
+    playerName: "proceed" in checked ? checked.proceed.playerName : "",
+    avatarImageUrl: "proceed" in checked ? checked.proceed.avatarImageUrl : "",
+    createdAt: new Date(),
+  };
+  if (claim.state === "PENDING") await parts.transfers.markPending(claim);
+  const claimed = await parts.transfers.claim(claim);
+  if (!claimed.claimed) return follow(parts, claimed.existing, terms, drive, scope);
+  if (claim.outcome) return answer(claim.outcome);
+  return answer(await complete(parts, claim, drive, { redrive: false }, scope));
+}
+
+/** A transfer claimed before (this same request again, or a concurrent copy of it). */
+async function follow<R>(
+  parts: TableParts,
+  existing: TransferClaim,
+  terms: TransferTerms,
+  drive: Driver<R>,
+  scope: CallScope,
+): Promise<R> {
+  if (!sameTerms(existing, terms)) {
+    throw new IdempotencyMismatchError("this idempotency key was used for a different request");
+  }
+  if (existing.outcome) {
+    // A pending entry this request may have added is moot: a FINAL transfer moves no money.
+    await parts.transfers.clearPending(existing._id);
+    return answer(existing.outcome);
+  }
+  const recorded = await parts.transfers.outcome(existing._id);
+  if (recorded) return answer(recorded);
+  return answer(await complete(parts, existing, drive, { redrive: true }, scope));
+}
+
+export async function complete<R>(
+  parts: TableParts,
+  claim: TransferClaim,
+  drive: Driver<R>,
+  options: { redrive: boolean },
+  scope: CallScope,
+): Promise<TransferOutcome<R>> {
+  const outcome = await drive(parts, claim, options, scope);
+  await parts.transfers.recordOutcome(claim._id, outcome);
+  await parts.transfers.clearPending(claim._id);
+  return outcome;
+}
