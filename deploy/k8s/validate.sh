@@ -6,7 +6,7 @@
 #      pinned bases, no ADD).
 #   2. Each overlay in overlays/ is rendered with kustomize, then
 #      - kubectl-validate checks every object against the Kubernetes 1.30 OpenAPI schemas embedded
-#        in it (unknown fields, types, formats, enums, CEL rules; no cluster, no network);
+#        in it (unknown fields, types, formats, enums; no cluster, no network);
 #      - tools/manifest-check strict-decodes every object with client-go's scheme, runs the API
 #        server's Pod Security Admission ("restricted") on every pod template, and checks this
 #        project's rules (namespace, tokens, probes, drain timing, headless gRPC, dns:/// targets);
