@@ -1,0 +1,198 @@
+// Sit, top-up and leave against a real wallet on embedded FerretDB: money moves exactly once,
+// refusals move nothing, replays answer the first result, and a reused key with other terms is
+// refused.
+import { status } from "@grpc/grpc-js";
+import anyTest, { type TestFn } from "ava";
+import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { statusOf } from "../../../test/helpers/grpc-services.js";
+import { balanceOf, moneyCheck, newPlayer, startTableCluster, type TableCluster } from "./helpers/table-cluster.js";
+
+const test = anyTest as TestFn<TableCluster>;
+
+test.before(async (t) => {
+  t.context = await startTableCluster();
+});
+test.after.always(async (t) => {
+  await t.context.stop?.();
+});
+
+const WELCOME = 100_000;
+
+async function seatOf(cluster: TableCluster, tableId: number, playerId: string) {
+  const { state } = await cluster.table().getState({ caller: { playerId, role: Role.ROLE_BASIC_USER }, tableId });
+  return state!.seats.find((s) => s.playerId === playerId);
+}
+
+test("sit, top up and leave move each amount exactly once", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const caller = await newPlayer(cluster, "alice");
+
+  const sat = await table.sit({ caller, tableId: 1, buyInCents: 25_000, idempotencyKey: "sit-1" });
+  t.like(sat, { acknowledged: true, seatId: 1, seatBalanceCents: 25_000 });
+  t.is(await balanceOf(cluster, "alice"), WELCOME - 25_000);
+  t.like(await seatOf(cluster, 1, "alice"), { seatId: 1, seatBalanceCents: 25_000, playerName: "Player alice" });
+
+  const topped = await table.topUp({ caller, tableId: 1, amountCents: 5_050, idempotencyKey: "top-1" });
+  t.like(topped, { acknowledged: true, newSeatBalanceCents: 30_050, newAccountBalanceCents: WELCOME - 30_050 });
+  t.is(await balanceOf(cluster, "alice"), WELCOME - 30_050);
+
+  const left = await table.leave({ caller, tableId: 1, idempotencyKey: "leave-1" });
+  t.like(left, { acknowledged: true, creditsReturnedCents: 30_050, newAccountBalanceCents: WELCOME });
+  t.is(await balanceOf(cluster, "alice"), WELCOME);
+  t.is(await seatOf(cluster, 1, "alice"), undefined);
+
+  // Leaving again (a new key): not seated, nothing moves.
+  t.like(await table.leave({ caller, tableId: 1, idempotencyKey: "leave-2" }), {
+    acknowledged: true,
+    creditsReturnedCents: 0,
+    newAccountBalanceCents: WELCOME,
+  });
+  t.is(await balanceOf(cluster, "alice"), WELCOME);
+});
+
+test("replays answer the first result and move nothing again; another request under the key is refused", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const caller = await newPlayer(cluster, "bob");
+  const sitRequest = { caller, tableId: 2, buyInCents: 10_000, idempotencyKey: "bob-sit" };
+  const first = await table.sit(sitRequest);
+  const again = await Promise.all([table.sit(sitRequest), table.sit(sitRequest)]);
+  for (const answer of again) t.deepEqual(answer, first);
+  t.is(await balanceOf(cluster, "bob"), WELCOME - 10_000);
+
+  const topRequest = { caller, tableId: 2, amountCents: 1_000, idempotencyKey: "bob-top" };
+  const topped = await table.topUp(topRequest);
+  t.deepEqual(await table.topUp(topRequest), topped);
+  t.is(await balanceOf(cluster, "bob"), WELCOME - 11_000);
+
+  // The same key with other terms: another amount, another table, another kind.
+  t.is(await statusOf(table.sit({ ...sitRequest, buyInCents: 10_001 })), status.ALREADY_EXISTS);
+  t.is(await statusOf(table.sit({ ...sitRequest, tableId: 3 })), status.ALREADY_EXISTS);
+  t.is(await statusOf(table.topUp({ ...topRequest, amountCents: 999 })), status.ALREADY_EXISTS);
+  t.is(await statusOf(table.leave({ caller, tableId: 2, idempotencyKey: "bob-sit" })), status.ALREADY_EXISTS);
+
+  const leaveRequest = { caller, tableId: 2, idempotencyKey: "bob-leave" };
+  const left = await table.leave(leaveRequest);
+  t.is(left.creditsReturnedCents, 11_000);
+  t.deepEqual(await table.leave(leaveRequest), left);
+  t.is(await balanceOf(cluster, "bob"), WELCOME);
+
+  // After leaving, replays of the sit and top-up still answer their first result and move nothing.
+  t.deepEqual(await table.sit(sitRequest), first);
+  t.deepEqual(await table.topUp(topRequest), topped);
+  t.is(await balanceOf(cluster, "bob"), WELCOME);
+  t.is(await seatOf(cluster, 2, "bob"), undefined);
+});
+
+test("NACKs move nothing: an account short of the buy-in, a second seat, a full table", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const carol = await newPlayer(cluster, "carol");
+
+  const short = await table.sit({ caller: carol, tableId: 4, buyInCents: WELCOME + 1, idempotencyKey: "c1" });
+  t.like(short, { acknowledged: false, message: "insufficient account balance" });
+  t.is(await balanceOf(cluster, "carol"), WELCOME);
+  t.is(await seatOf(cluster, 4, "carol"), undefined);
+  // A refusal is an outcome too: replayed as such, even once the account could cover it.
+  t.deepEqual(await table.sit({ caller: carol, tableId: 4, buyInCents: WELCOME + 1, idempotencyKey: "c1" }), short);
+
+  await table.sit({ caller: carol, tableId: 4, buyInCents: 60_000, idempotencyKey: "c2" });
+  t.like(await table.sit({ caller: carol, tableId: 4, buyInCents: 100, idempotencyKey: "c3" }), {
+    acknowledged: false,
+    message: "already seated at this table",
+  });
+  t.like(await table.topUp({ caller: carol, tableId: 4, amountCents: 40_001, idempotencyKey: "c4" }), {
+    acknowledged: false,
+    message: "insufficient account balance",
+    newSeatBalanceCents: 60_000,
+    newAccountBalanceCents: 40_000,
+  });
+  t.is(await balanceOf(cluster, "carol"), 40_000);
+
+  for (let i = 1; i <= 5; i++) {
+    const other = await newPlayer(cluster, `filler-${i}`);
+    t.like(await table.sit({ caller: other, tableId: 4, buyInCents: 100, idempotencyKey: "f" }), {
+      acknowledged: true,
+    });
+  }
+  const late = await newPlayer(cluster, "late");
+  t.like(await table.sit({ caller: late, tableId: 4, buyInCents: 100, idempotencyKey: "l" }), {
+    acknowledged: false,
+    message: "table full",
+  });
+  t.is(await balanceOf(cluster, "late"), WELCOME);
+});
+
+test("refusals: top-up when not seated, unknown tables, another player's personal table, bad input", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const dave = await newPlayer(cluster, "dave");
+  t.is(
+    await statusOf(table.topUp({ caller: dave, tableId: 5, amountCents: 100, idempotencyKey: "d1" })),
+    status.FAILED_PRECONDITION,
+  );
+  t.is(await balanceOf(cluster, "dave"), WELCOME);
+  t.is(
+    await statusOf(table.sit({ caller: dave, tableId: 21, buyInCents: 100, idempotencyKey: "d2" })),
+    status.NOT_FOUND,
+  );
+  t.is(
+    await statusOf(table.sit({ caller: dave, tableId: 1001, buyInCents: 100, idempotencyKey: "d3" })),
+    status.NOT_FOUND,
+  );
+  t.is(
+    await statusOf(table.sit({ caller: dave, tableId: 0, buyInCents: 100, idempotencyKey: "d4" })),
+    status.INVALID_ARGUMENT,
+  );
+  t.is(
+    await statusOf(table.sit({ caller: dave, tableId: 5, buyInCents: 0, idempotencyKey: "d5" })),
+    status.INVALID_ARGUMENT,
+  );
+  t.is(
+    await statusOf(table.sit({ caller: dave, tableId: 5, buyInCents: 100, idempotencyKey: "" })),
+    status.INVALID_ARGUMENT,
+  );
+  t.is(
+    await statusOf(table.sit({ caller: undefined, tableId: 5, buyInCents: 100, idempotencyKey: "x" })),
+    status.INVALID_ARGUMENT,
+  );
+  // A player the wallet has never seen.
+  t.is(
+    await statusOf(
+      table.sit({
+        caller: { playerId: "ghost", role: Role.ROLE_BASIC_USER },
+        tableId: 5,
+        buyInCents: 100,
+        idempotencyKey: "g",
+      }),
+    ),
+    status.NOT_FOUND,
+  );
+
+  // A paying user's personal table: only they sit there, only they (or an ADMIN) read it.
+  const owner = await newPlayer(cluster, "owner", Role.ROLE_PAYING_USER);
+  const profile = await cluster.wallet.getPlayer({ playerId: "owner" });
+  const personal = profile.profile!.personalTableId!;
+  t.true(personal >= 1001);
+  t.is(
+    await statusOf(table.sit({ caller: dave, tableId: personal, buyInCents: 100, idempotencyKey: "d6" })),
+    status.PERMISSION_DENIED,
+  );
+  t.is(await statusOf(table.getState({ caller: dave, tableId: personal })), status.PERMISSION_DENIED);
+  t.like(await table.sit({ caller: owner, tableId: personal, buyInCents: 500, idempotencyKey: "o1" }), {
+    acknowledged: true,
+  });
+  t.is((await table.getState({ caller: owner, tableId: personal })).state!.seats.length, 1);
+  t.is(
+    (await table.getState({ caller: { playerId: "root", role: Role.ROLE_ADMIN }, tableId: personal })).state!.seats
+      .length,
+    1,
+  );
+  t.is(await balanceOf(cluster, "dave"), WELCOME);
+});
+
+test.after("money is conserved across every account and table", async (t) => {
+  const check = await moneyCheck(t.context);
+  t.true(check.conserved, JSON.stringify(check.detail));
+});

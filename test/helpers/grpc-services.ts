@@ -1,0 +1,63 @@
+// Compiled backend processes for integration tests: start one on a port, wait for its health.
+// Needs `npx tsc -b` (the services' dist/) first; the database comes from startFerretDB.
+import { HealthChecker } from "@pokerodds/common";
+import { spawnChild, type Child, type Output } from "@pokerodds/launcher/child";
+import { repoPath } from "@pokerodds/launcher/paths";
+import { setTimeout as sleep } from "node:timers/promises";
+
+export type BackendName = "odds" | "wallet" | "table";
+
+/** The fully qualified gRPC service each backend reports health for. */
+export const GRPC_SERVICE: Record<BackendName, string> = {
+  odds: "pokerodds.odds.v1.OddsService",
+  wallet: "pokerodds.wallet.v1.WalletService",
+  table: "pokerodds.table.v1.TableService",
+};
+
+/**
+ * Starts services/<name>/dist/main.js on 127.0.0.1:port with `env` added to this process's
+ * environment (minus NODE_OPTIONS: the compiled server needs no tsx loader, which would only slow
+ * its start). LOG_LEVEL defaults to error, METRICS_PORT to 0 (any free port).
+ */
+export function spawnBackend(
+  name: BackendName,
+  port: number,
+  env: NodeJS.ProcessEnv = {},
+  output: Output = "inherit",
+): Child {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "error", METRICS_PORT: "0", ...env };
+  childEnv.GRPC_PORT = String(port);
+  delete childEnv.NODE_OPTIONS;
+  return spawnChild(`${name}-${port}`, process.execPath, [repoPath(`services/${name}/dist/main.js`)], {
+    env: childEnv,
+    output,
+  });
+}
+
+/** Waits until the backend on `port` reports `wanted` for its service. */
+export async function waitForHealth(
+  name: BackendName,
+  port: number,
+  wanted: "SERVING" | "NOT_SERVING" = "SERVING",
+  timeoutMs = 30_000,
+): Promise<void> {
+  const health = new HealthChecker(`127.0.0.1:${port}`);
+  try {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+      if ((await health.check(GRPC_SERVICE[name])) === wanted) return;
+    }
+    throw new Error(`${name} on port ${port} did not report ${wanted} within ${timeoutMs} ms`);
+  } finally {
+    health.close();
+  }
+}
+
+/** A gRPC failure's status code (undefined if the call succeeded). */
+export async function statusOf(call: Promise<unknown>): Promise<number | undefined> {
+  try {
+    await call;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: number }).code;
+  }
+}
