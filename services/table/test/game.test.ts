@@ -1,0 +1,241 @@
+// Games against the real odds and wallet services: every stage with bets, the river's payouts (to
+// the seat, and to the account of a player who left), the void when the last player leaves, the
+// lobby, and who may advance.
+import { status } from "@grpc/grpc-js";
+import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { GameState, type Caller, type TableState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import anyTest, { type ExecutionContext, type TestFn } from "ava";
+import { statusOf } from "../../../test/helpers/grpc-services.js";
+import {
+  admin,
+  balanceOf,
+  moneyCheck,
+  newPlayer,
+  startTableCluster,
+  type TableCluster,
+} from "./helpers/table-cluster.js";
+
+const test = anyTest as TestFn<TableCluster>;
+
+test.before(async (t) => {
+  t.context = await startTableCluster();
+});
+test.after.always(async (t) => {
+  await t.context.stop?.();
+});
+
+const WELCOME = 100_000;
+
+async function state(cluster: TableCluster, tableId: number): Promise<TableState> {
+  return (await cluster.table().getState({ caller: admin(), tableId })).state!;
+}
+
+async function advance(cluster: TableCluster, caller: Caller, tableId: number): Promise<TableState> {
+  return (await cluster.table().advance({ caller, tableId })).state!;
+}
+
+/** Backs every hand that can still win at the current stage; answers the stakes per hand. */
+async function betOnLiveHands(
+  t: ExecutionContext<TableCluster>,
+  caller: Caller,
+  tableId: number,
+  seatIndex: number,
+  amountCents: number,
+  tag: string,
+): Promise<number> {
+  const current = await state(t.context, tableId);
+  const live = current.handOdds.filter((p) => p.bettingStage === current.bettingStage && p.oddsTenths > 0);
+  t.true(live.length > 0);
+  let staked = 0;
+  for (const panel of live) {
+    const answer = await t.context.table().bet({
+      caller,
+      tableId,
+      seatIndex,
+      handIndex: panel.handIndex,
+      betAmountCents: amountCents,
+      idempotencyKey: `${tag}-${panel.handIndex}`,
+    });
+    t.like(answer, { acknowledged: true, message: "bet placed" });
+    staked += amountCents;
+  }
+  return staked;
+}
+
+/** What the river pays each player: stake x recorded odds / winners, rounded down, per bet. */
+function payouts(river: TableState): Map<string, number> {
+  const winners = river.handOdds
+    .filter((p) => p.bettingStage === -1 && p.handStatus === HandStatus.HAND_STATUS_WINNER)
+    .map((p) => p.handIndex);
+  const paid = new Map<string, number>();
+  for (const bet of river.bets) {
+    if (!winners.includes(bet.handIndex)) continue;
+    const payout = Math.floor((bet.betAmountCents * bet.recordedOddsTenths) / (10 * winners.length));
+    paid.set(bet.playerId, (paid.get(bet.playerId) ?? 0) + payout);
+  }
+  return paid;
+}
+
+test("a game through every stage: bets at hole, flop and turn, payouts at the river to seat and account", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const tableId = 7;
+  const ann = await newPlayer(cluster, "ann");
+  const ben = await newPlayer(cluster, "ben");
+  const outsider = await newPlayer(cluster, "outsider");
+  await table.sit({ caller: ann, tableId, buyInCents: 50_000, idempotencyKey: "s" });
+  const benSeat = (await table.sit({ caller: ben, tableId, buyInCents: 20_000, idempotencyKey: "s" })).seatId;
+
+  t.is(await statusOf(table.advance({ caller: outsider, tableId })), status.PERMISSION_DENIED);
+  t.is(
+    await statusOf(
+      table.bet({ caller: ann, tableId, seatIndex: 1, handIndex: 0, betAmountCents: 100, idempotencyKey: "early" }),
+    ),
+    status.FAILED_PRECONDITION,
+  );
+
+  const hole = await advance(cluster, ann, tableId);
+  t.like(hole, { gameState: GameState.GAME_STATE_STATUS_HOLE, bettingStage: 0, numberOfHands: 4 });
+  t.is(hole.hands.length, 4);
+  t.is(hole.board.length, 0);
+  t.is(hole.handOdds.filter((p) => p.bettingStage === 0).length, 4);
+  let annStaked = await betOnLiveHands(t, ann, tableId, 1, 1_000, "hole");
+  let benStaked = await betOnLiveHands(t, ben, tableId, benSeat, 700, "hole");
+
+  // Refusals at a betting stage: another seat, a short seat balance (NACK), a reused key with other terms.
+  t.is(
+    await statusOf(
+      table.bet({ caller: ann, tableId, seatIndex: benSeat, handIndex: 0, betAmountCents: 100, idempotencyKey: "x" }),
+    ),
+    status.FAILED_PRECONDITION,
+  );
+  t.like(
+    await table.bet({
+      caller: ben,
+      tableId,
+      seatIndex: benSeat,
+      handIndex: 0,
+      betAmountCents: 20_000,
+      idempotencyKey: "big",
+    }),
+    {
+      acknowledged: false,
+      message: "insufficient seat balance",
+    },
+  );
+  const replay = { caller: ann, tableId, seatIndex: 1, handIndex: 0, betAmountCents: 1_000, idempotencyKey: "hole-0" };
+  const seatBefore = (await state(cluster, tableId)).seats.find((s) => s.playerId === "ann")!.seatBalanceCents;
+  t.like(await table.bet(replay), { acknowledged: true, updatedSeatBalanceCents: seatBefore });
+  t.is(await statusOf(table.bet({ ...replay, betAmountCents: 1_001 })), status.ALREADY_EXISTS);
+
+  const flop = await advance(cluster, ben, tableId);
+  t.like(flop, { gameState: GameState.GAME_STATE_STATUS_FLOP, bettingStage: 1 });
+  t.is(flop.board.length, 3);
+  t.is(flop.handOdds.length, 8);
+  annStaked += await betOnLiveHands(t, ann, tableId, 1, 500, "flop");
+  benStaked += await betOnLiveHands(t, ben, tableId, benSeat, 300, "flop");
+
+  const turn = await advance(cluster, admin(), tableId);
+  t.like(turn, { gameState: GameState.GAME_STATE_STATUS_TURN, bettingStage: 2 });
+  t.is(turn.board.length, 4);
+  annStaked += await betOnLiveHands(t, ann, tableId, 1, 250, "turn");
+  benStaked += await betOnLiveHands(t, ben, tableId, benSeat, 100, "turn");
+
+  // The same bet retried after its game ended still answers its first result (below), and Ben
+  // leaves before the river: his bets stay in play, his winnings go to his account.
+  const benLeft = await table.leave({ caller: ben, tableId, idempotencyKey: "l" });
+  t.is(benLeft.creditsReturnedCents, 20_000 - benStaked);
+  t.is(await balanceOf(cluster, "ben"), WELCOME - benStaked);
+
+  const annSeat = (await state(cluster, tableId)).seats.find((s) => s.playerId === "ann")!.seatBalanceCents;
+  t.is(annSeat, 50_000 - annStaked);
+  const river = await advance(cluster, ann, tableId);
+  t.like(river, { gameState: GameState.GAME_STATE_STATUS_RIVER, bettingStage: -1 });
+  t.is(river.board.length, 5);
+  const paid = payouts(river);
+  t.true(
+    [...paid.values()].some((cents) => cents > 0),
+    "someone backed every live hand, so someone wins",
+  );
+  t.is(river.seats.find((s) => s.playerId === "ann")!.seatBalanceCents, annSeat + (paid.get("ann") ?? 0));
+  t.is(await balanceOf(cluster, "ben"), WELCOME - benStaked + (paid.get("ben") ?? 0));
+
+  const setup = await advance(cluster, ann, tableId);
+  t.like(setup, { gameState: GameState.GAME_STATE_STATUS_SETUP, bettingStage: -1, hands: [], board: [], bets: [] });
+  t.not(setup.gameId, river.gameId);
+  // A retry of a bet of the finished game: its first answer, nothing moves.
+  const late = await table.bet(replay);
+  t.like(late, { acknowledged: true });
+  t.is(
+    (await state(cluster, tableId)).seats.find((s) => s.playerId === "ann")!.seatBalanceCents,
+    annSeat + (paid.get("ann") ?? 0),
+  );
+
+  const game = await cluster.db.collection("games").findOne({ _id: river.gameId as never });
+  t.like(game?.record, { gameId: river.gameId, outcome: "SETTLED", stakesCents: annStaked + benStaked });
+});
+
+test("the last player leaving mid-game voids it: every open bet is refunded to its player's account", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const tableId = 8;
+  const cat = await newPlayer(cluster, "cat");
+  const dan = await newPlayer(cluster, "dan");
+  await table.sit({ caller: cat, tableId, buyInCents: 10_000, idempotencyKey: "s" });
+  const danSeat = (await table.sit({ caller: dan, tableId, buyInCents: 10_000, idempotencyKey: "s" })).seatId;
+  await advance(cluster, cat, tableId);
+  const catStaked = await betOnLiveHands(t, cat, tableId, 1, 300, "v");
+  const danStaked = await betOnLiveHands(t, dan, tableId, danSeat, 200, "v");
+
+  // Dan leaves first: his seat balance comes back, his bets stay open.
+  t.is((await table.leave({ caller: dan, tableId, idempotencyKey: "l" })).creditsReturnedCents, 10_000 - danStaked);
+  t.is(await balanceOf(cluster, "dan"), WELCOME - danStaked);
+  const voided = await table.leave({ caller: cat, tableId, idempotencyKey: "l" });
+  t.is(voided.creditsReturnedCents, 10_000 - catStaked);
+  t.is(await balanceOf(cluster, "cat"), WELCOME);
+  t.is(await balanceOf(cluster, "dan"), WELCOME);
+  const after = await state(cluster, tableId);
+  t.like(after, { gameState: GameState.GAME_STATE_STATUS_START, seats: [], bets: [], hands: [] });
+  const records = await cluster.db.collection("games").find({ "record.outcome": "VOID" }).toArray();
+  t.true(records.some((r) => r.record.refundsCents === catStaked + danStaked));
+});
+
+test("two advances from the same state collapse into one", async (t) => {
+  const cluster = t.context;
+  const tableId = 9;
+  const eve = await newPlayer(cluster, "eve");
+  await cluster.table().sit({ caller: eve, tableId, buyInCents: 1_000, idempotencyKey: "s" });
+  const [a, b] = await Promise.all([advance(cluster, eve, tableId), advance(cluster, eve, tableId)]);
+  t.like(a, { gameState: GameState.GAME_STATE_STATUS_HOLE });
+  t.deepEqual(b, a);
+  const flop = await advance(cluster, eve, tableId);
+  t.is(flop.gameState, GameState.GAME_STATE_STATUS_FLOP);
+});
+
+test("the lobby lists tables touched within 30 minutes, with their players", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const fay = await newPlayer(cluster, "fay");
+  const gus = await newPlayer(cluster, "gus");
+  await table.sit({ caller: fay, tableId: 12, buyInCents: 1_000, idempotencyKey: "s" });
+  await table.sit({ caller: gus, tableId: 12, buyInCents: 1_000, idempotencyKey: "s" });
+  await advance(cluster, gus, 12);
+  const lobby = await table.listTables({});
+  t.deepEqual(
+    lobby.tables.find((s) => s.tableId === 12),
+    { tableId: 12, playerCount: 2, gameState: "BETTING" },
+  );
+  t.false(
+    lobby.tables.some((s) => s.tableId === 20),
+    "a table never used is not active",
+  );
+  t.is(
+    lobby.totalActivePlayers,
+    lobby.tables.reduce((sum, s) => sum + s.playerCount, 0),
+  );
+});
+
+test.after("money is conserved across every account and table", async (t) => {
+  const check = await moneyCheck(t.context);
+  t.true(check.conserved, JSON.stringify(check.detail));
+});
