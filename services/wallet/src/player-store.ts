@@ -2,10 +2,24 @@ import type { Collection, Db } from "mongodb";
 import type { Claims, Player } from "./domain/player.js";
 import { isDuplicateKey } from "./duplicate-key.js";
 
-type PlayerDocument = Omit<Player, "playerId"> & { _id: string };
+/**
+ * A player as stored, with the personal-table hint: the id of the player's table once it is known
+ * (the personalTables collection, with its unique indexes, stays the truth). Absent says "none" only
+ * while the stored role has no entitlement to a table (profiles.ts keeps it so); for a stored
+ * PAYING_USER or ADMIN it says nothing.
+ */
+export interface StoredPlayer extends Player {
+  personalTableId: number | null;
+}
+
+type PlayerDocument = Omit<Player, "playerId"> & { _id: string; personalTableId?: number };
 
 const toDocument = ({ playerId, ...fields }: Player): PlayerDocument => ({ _id: playerId, ...fields });
-const fromDocument = ({ _id, ...fields }: PlayerDocument): Player => ({ playerId: _id, ...fields });
+const fromDocument = ({ _id, personalTableId, ...fields }: PlayerDocument): StoredPlayer => ({
+  playerId: _id,
+  ...fields,
+  personalTableId: personalTableId ?? null,
+});
 
 /** Players by id. No money here: a player's balance lives only in the ledger. */
 export class PlayerStore {
@@ -15,7 +29,7 @@ export class PlayerStore {
     this.players = db.collection<PlayerDocument>("players");
   }
 
-  async find(playerId: string): Promise<Player | null> {
+  async find(playerId: string): Promise<StoredPlayer | null> {
     const player = await this.players.findOne({ _id: playerId });
     return player ? fromDocument(player) : null;
   }
@@ -31,9 +45,18 @@ export class PlayerStore {
     }
   }
 
-  /** Names and role as the latest token says; last writer wins, which is right for these fields. */
-  async updateClaims({ playerId, username, displayName, role }: Claims): Promise<void> {
-    await this.players.updateOne({ _id: playerId }, { $set: { username, displayName, role } });
+  /**
+   * Names and role as the latest token says; last writer wins, which is right for these fields.
+   * `personalTableId`: the hint, when the role written no longer entitles to a table (profiles.ts).
+   */
+  async updateClaims({ playerId, username, displayName, role }: Claims, personalTableId?: number): Promise<void> {
+    const hint = personalTableId === undefined ? {} : { personalTableId };
+    await this.players.updateOne({ _id: playerId }, { $set: { username, displayName, role, ...hint } });
+  }
+
+  /** Records the hint once the player's table is known. */
+  async setPersonalTable(playerId: string, personalTableId: number): Promise<void> {
+    await this.players.updateOne({ _id: playerId }, { $set: { personalTableId } });
   }
 
   async allIds(): Promise<Set<string>> {

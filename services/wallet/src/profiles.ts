@@ -11,7 +11,7 @@ import {
 import type { LedgerStore } from "./ledger-store.js";
 import type { Movements } from "./movements.js";
 import type { PersonalTableStore } from "./personal-table-store.js";
-import type { PlayerStore } from "./player-store.js";
+import type { PlayerStore, StoredPlayer } from "./player-store.js";
 
 const MAX_TABLE_ATTEMPTS = 50;
 
@@ -35,17 +35,12 @@ export interface Profile extends Player {
  * one player, one welcome credit and at most one personal table.
  */
 export async function readProfile(wallet: WalletParts, claims: Claims): Promise<Profile> {
-  const player = await ensurePlayer(wallet.players, claims);
+  const player = await ensurePlayer(wallet, claims);
   const [accountBalanceCents, personalTableId] = await Promise.all([
     ensureAccount(wallet, claims.playerId),
     // A personal table once allocated stays with its player, even if a later token lowers the role.
-    wallet.personalTables
-      .tableOf(claims.playerId)
-      .then((table) =>
-        table === null && isEntitledToPersonalTable(claims.role)
-          ? allocatePersonalTable(wallet.personalTables, claims.playerId)
-          : table,
-      ),
+    player.personalTableId ??
+      (isEntitledToPersonalTable(claims.role) ? allocatePersonalTable(wallet, claims.playerId) : null),
   ]);
   // The role shown is the token's: the identity provider, not the wallet, decides what a player is.
   return { ...player, ...claims, accountBalanceCents, personalTableId };
@@ -57,13 +52,18 @@ export async function findProfile(wallet: WalletParts, playerId: string): Promis
   if (!player) return null;
   const [head, personalTableId] = await Promise.all([
     wallet.ledger.head(playerId),
-    wallet.personalTables.tableOf(playerId),
+    player.personalTableId ?? (isEntitledToPersonalTable(player.role) ? wallet.personalTables.tableOf(playerId) : null),
   ]);
   // No entry yet: the first profile read was cut short before the welcome credit, which the next one makes.
   return { ...player, accountBalanceCents: head?.balanceAfterCents ?? 0, personalTableId };
 }
 
-async function ensurePlayer(players: PlayerStore, claims: Claims): Promise<Player> {
+/**
+ * The stored player, created or updated to the token's claims. A stored role that loses its
+ * entitlement takes the personal-table hint along in the same write (read from the truth if the
+ * hint is missing), so that a stored role without entitlement and without a hint means "no table".
+ */
+async function ensurePlayer({ players, personalTables }: WalletParts, claims: Claims): Promise<StoredPlayer> {
   const existing = await players.find(claims.playerId);
   if (existing) {
     if (
@@ -71,12 +71,18 @@ async function ensurePlayer(players: PlayerStore, claims: Claims): Promise<Playe
       existing.displayName !== claims.displayName ||
       existing.role !== claims.role
     ) {
-      await players.updateClaims(claims);
+      const losesEntitlement =
+        existing.personalTableId === null &&
+        isEntitledToPersonalTable(existing.role) &&
+        !isEntitledToPersonalTable(claims.role);
+      const personalTableId = losesEntitlement ? await personalTables.tableOf(claims.playerId) : null;
+      await players.updateClaims(claims, personalTableId ?? undefined);
+      return { ...existing, personalTableId: existing.personalTableId ?? personalTableId };
     }
     return existing;
   }
   const created = newPlayer(claims, new Date());
-  if (await players.insert(created)) return created;
+  if (await players.insert(created)) return { ...created, personalTableId: null };
   const winner = await players.find(claims.playerId);
   if (!winner) throw new UnavailableError("the player could not be read back");
   return winner;
@@ -94,14 +100,22 @@ async function openAccount(ledger: LedgerStore, movements: Movements, playerId: 
   return replayed ? ((await ledger.head(playerId)) ?? entry) : entry;
 }
 
-/** The next free table id, claimed by a unique insert; a lost race reads or tries again. */
-async function allocatePersonalTable(tables: PersonalTableStore, playerId: string): Promise<number> {
+/**
+ * The next free table id, claimed by a unique insert; a lost race reads or tries again. Either way
+ * the table found is recorded on the player, so later reads need no query of the tables.
+ */
+async function allocatePersonalTable({ personalTables, players }: WalletParts, playerId: string): Promise<number> {
   for (let attempt = 1; attempt <= MAX_TABLE_ATTEMPTS; attempt++) {
-    const tableId = nextPersonalTableId(await tables.highestTableId());
-    if (await tables.insert(tableId, playerId, new Date())) return tableId;
-    // Either the id was taken by another player's table or this player got one concurrently.
-    const mine = await tables.tableOf(playerId);
-    if (mine !== null) return mine;
+    const tableId = nextPersonalTableId(await personalTables.highestTableId());
+    // Either the id was taken by another player's table or this player got one concurrently (or
+    // earlier, and the hint was never written).
+    const mine = (await personalTables.insert(tableId, playerId, new Date()))
+      ? tableId
+      : await personalTables.tableOf(playerId);
+    if (mine !== null) {
+      await players.setPersonalTable(playerId, mine);
+      return mine;
+    }
     await backoff(attempt);
   }
   throw new UnavailableError("no personal table could be allocated; try again");

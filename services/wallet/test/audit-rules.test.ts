@@ -21,10 +21,10 @@ const movement = fc.record({
 const ledgers = fc.array(fc.array(movement, { maxLength: 30 }), { minLength: 1, maxLength: 6 }).map((accounts) =>
   accounts.map((movements, index) => {
     const playerId = `p${index}`;
-    const entries = [nextEntry(null, welcomeRequest(playerId), `${playerId}-1`, at)];
+    const entries = [nextEntry(null, welcomeRequest(playerId), at)];
     for (const [n, m] of movements.entries()) {
       const request = { ...m, playerId, idempotencyKey: `${playerId}-k${n}`, reference: "" };
-      entries.push(nextEntry(entries[entries.length - 1]!, request, `${playerId}-${n + 2}`, at));
+      entries.push(nextEntry(entries[entries.length - 1]!, request, at));
     }
     return entries;
   }),
@@ -115,7 +115,7 @@ test("any single tampered entry is reported, naming its account and sequence", (
 });
 
 test("a missing entry breaks the sequence; entries of an unknown player are reported", (t) => {
-  const entries = [nextEntry(null, welcomeRequest("p"), "1", at)];
+  const entries = [nextEntry(null, welcomeRequest("p"), at)];
   for (let n = 0; n < 3; n++) {
     const request = {
       kind: "credit" as const,
@@ -125,7 +125,7 @@ test("a missing entry breaks the sequence; entries of an unknown player are repo
       reason: "leave",
       reference: "",
     };
-    entries.push(nextEntry(entries[n]!, request, `${n + 2}`, at));
+    entries.push(nextEntry(entries[n]!, request, at));
   }
   const withoutSecond = [entries[0]!, ...entries.slice(2)];
   t.true(audit([withoutSecond]).issues.some((issue) => issue.sequence === 3 && issue.problem.includes("sequence 3")));
@@ -145,6 +145,6 @@ test("the welcome credit must open the account", (t) => {
     reason: "leave",
     reference: "",
   };
-  const report = audit([[nextEntry(null, credit, "1", at)]]);
+  const report = audit([[nextEntry(null, credit, at)]]);
   t.true(report.issues.some((issue) => issue.problem.includes("welcome")));
 });

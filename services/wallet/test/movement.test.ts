@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, WELCOME_CREDIT_CENTS, isValidAmountCents } from "../src/domain/money.js";
 import {
   decide,
+  entryIdOf,
   isSameRequest,
   nextEntry,
   replay,
@@ -86,9 +87,9 @@ test("a debit of exactly the balance applies and leaves zero; one cent more is r
 
 test("the next entry follows the head by one sequence and records the request", (t) => {
   const at = new Date("2026-01-02T03:04:05Z");
-  const entry = nextEntry({ sequence: 7, balanceAfterCents: 1_000 }, request(), "e8", at);
+  const entry = nextEntry({ sequence: 7, balanceAfterCents: 1_000 }, request(), at);
   t.deepEqual(entry, {
-    entryId: "e8",
+    entryId: "p1:8",
     playerId: "p1",
     sequence: 8,
     kind: "debit",
@@ -102,7 +103,7 @@ test("the next entry follows the head by one sequence and records the request", 
     idempotencyKey: "k1",
     createdAt: at,
   });
-  const refused = nextEntry({ sequence: 8, balanceAfterCents: 499 }, request(), "e9", at);
+  const refused = nextEntry({ sequence: 8, balanceAfterCents: 499 }, request(), at);
   t.like(refused, {
     sequence: 9,
     applied: false,
@@ -113,13 +114,26 @@ test("the next entry follows the head by one sequence and records the request", 
 });
 
 test("an account's first entry is its welcome credit at sequence 1", (t) => {
-  const entry = nextEntry(null, welcomeRequest("p1"), "e1", new Date());
+  const entry = nextEntry(null, welcomeRequest("p1"), new Date());
   t.like(entry, { sequence: 1, kind: "welcome", amountCents: WELCOME_CREDIT_CENTS, balanceAfterCents: 100_000 });
   t.is(entry.idempotencyKey, "wallet:welcome:p1");
+  t.is(entry.entryId, "p1:1");
+});
+
+test("entry ids are one per (player, sequence), whatever the player id holds", (t) => {
+  const playerId = fc.string({ maxLength: 8, unit: fc.constantFrom("a", ":", "1", "b") });
+  const sequence = fc.integer({ min: 1, max: 30 });
+  fc.assert(
+    fc.property(playerId, sequence, playerId, sequence, (p1, s1, p2, s2) => {
+      t.is(entryIdOf(p1, s1) === entryIdOf(p2, s2), p1 === p2 && s1 === s2);
+    }),
+    RUNS,
+  );
+  t.is(entryIdOf("a:1", 2), "a:1:2");
 });
 
 test("a replay needs the same request: any difference in kind, player, amount, reason or reference is refused", (t) => {
-  const first = nextEntry({ sequence: 1, balanceAfterCents: 1_000 }, request(), "e2", new Date());
+  const first = nextEntry({ sequence: 1, balanceAfterCents: 1_000 }, request(), new Date());
   t.true(isSameRequest(first, request()));
   t.is(replay(first, request()), first);
   for (const changed of [
@@ -137,7 +151,7 @@ test("a replay needs the same request: any difference in kind, player, amount, r
 });
 
 test("a refused outcome replays as refused", (t) => {
-  const refused = nextEntry({ sequence: 1, balanceAfterCents: 100 }, request(), "e2", new Date());
+  const refused = nextEntry({ sequence: 1, balanceAfterCents: 100 }, request(), new Date());
   t.like(replay(refused, request()), { applied: false, balanceAfterCents: 100 });
 });
 

@@ -32,6 +32,7 @@ export interface MovementRequest {
 
 /** One insert-only ledger document: a movement's outcome, applied or refused, and the balance after it. */
 export interface LedgerEntry {
+  /** entryIdOf(playerId, sequence): the document's _id. */
   entryId: string;
   playerId: string;
   /** 1, 2, 3... per account; unique with playerId, which is what serialises writers. */
@@ -95,13 +96,24 @@ export function decide(balanceCents: number, kind: MovementKind, requestedCents:
   return { applied: true, refusal: null, amountCents, balanceAfterCents };
 }
 
+/**
+ * An entry's id is its account and sequence: "<playerId>:<sequence>". The sequence is all digits, so
+ * an id splits back at its last colon whatever the player id holds: two entries have the same id
+ * exactly when they have the same player and sequence. So the ledger's _id is its sequence index,
+ * and an account's entry n is found by _id.
+ */
+export function entryIdOf(playerId: string, sequence: number): string {
+  return `${playerId}:${sequence}`;
+}
+
 /** The entry that follows `head` for this request, to be inserted at exactly that sequence. */
-export function nextEntry(head: Head | null, request: MovementRequest, entryId: string, createdAt: Date): LedgerEntry {
+export function nextEntry(head: Head | null, request: MovementRequest, createdAt: Date): LedgerEntry {
   const outcome = decide(head?.balanceAfterCents ?? 0, request.kind, request.amountCents);
+  const sequence = (head?.sequence ?? 0) + 1;
   return {
-    entryId,
+    entryId: entryIdOf(request.playerId, sequence),
     playerId: request.playerId,
-    sequence: (head?.sequence ?? 0) + 1,
+    sequence,
     kind: request.kind,
     requestedCents: request.amountCents,
     ...outcome,

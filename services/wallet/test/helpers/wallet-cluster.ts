@@ -8,7 +8,7 @@ import {
   WalletServiceService,
   type Claims,
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
-import { spawnChild, stopChildren, type Child } from "@pokerodds/launcher/child";
+import { spawnChild, stopChildren, type Child, type Output } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
 import { repoPath } from "@pokerodds/launcher/paths";
 import { freePorts } from "@pokerodds/launcher/ports";
@@ -59,7 +59,7 @@ export async function startWalletCluster(replicaCount = 1): Promise<WalletCluste
 }
 
 /** A wallet server process (the compiled dist/main.js) on 127.0.0.1:port. */
-export function spawnWallet(mongodbUri: string, port: number): Child {
+export function spawnWallet(mongodbUri: string, port: number, output: Output = "inherit"): Child {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     MONGODB_URI: mongodbUri,
@@ -71,7 +71,7 @@ export function spawnWallet(mongodbUri: string, port: number): Child {
   delete env.NODE_OPTIONS;
   return spawnChild(`wallet-${port}`, process.execPath, [repoPath("services/wallet/dist/main.js")], {
     env,
-    output: "inherit",
+    output,
   });
 }
 
