@@ -2,10 +2,12 @@
 import { benchEvaluator } from "./evaluator.js";
 import { benchHttp } from "./http.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
+import { benchWallet } from "./wallet.js";
 
 const sections: Array<[string, () => Promise<BenchLine[]>]> = [
   ["Evaluator and equity (one core, CPU time)", benchEvaluator],
   ["Through the gateway (real stack, 2 cores)", benchHttp],
+  ["Wallet debits on the embedded FerretDB, empty vs grown ledger", benchWallet],
 ];
 
 for (const [title, run] of sections) {
