@@ -75,9 +75,17 @@ export class TransferStore {
     return (await this.outcomes.findOne({ _id: transferId }))?.outcome ?? null;
   }
 
-  /** First outcome wins; every driver computes the same one from the same idempotent steps. */
-  async recordOutcome(transferId: string, outcome: TransferOutcome): Promise<void> {
-    await insertUnlessPresent(() => this.outcomes.insertOne({ _id: transferId, outcome, createdAt: new Date() }));
+  /**
+   * The first outcome recorded wins, and is what every driver answers. Drivers make the same
+   * steps, so outcomes agree on the money; a balance read at a different moment may differ.
+   */
+  async recordOutcome<R>(transferId: string, outcome: TransferOutcome<R>): Promise<TransferOutcome<R>> {
+    if (await insertUnlessPresent(() => this.outcomes.insertOne({ _id: transferId, outcome, createdAt: new Date() }))) {
+      return outcome;
+    }
+    const first = (await this.outcome(transferId)) as TransferOutcome<R> | null;
+    if (!first) throw new Error(`transfer ${transferId} has an outcome that cannot be read`);
+    return first;
   }
 
   /** Before the claim: recovery can then claim and drive it even if this process dies right after. */

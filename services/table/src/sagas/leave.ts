@@ -59,9 +59,10 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
       },
     );
     left = applied.result;
-    // Nothing to leave now; after a crash, the change may exist without its op record (slow lookup).
-    if (redrive && applied.kind === "unchanged") {
-      left = ((await parts.store.findOp(opKey, { deep: true }))?.result as Left | undefined) ?? left;
+    // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its op
+    // record is then there); driven again after a crash, the change may lack its op record (deep).
+    if (applied.kind === "unchanged") {
+      left = ((await parts.store.findOp(opKey, { deep: redrive }))?.result as Left | undefined) ?? left;
     }
   }
   crashPoint("leave:after-apply");

@@ -102,8 +102,7 @@ export async function complete<R>(
   options: { redrive: boolean },
   scope: CallScope,
 ): Promise<TransferOutcome<R>> {
-  const outcome = await drive(parts, claim, options, scope);
-  await parts.transfers.recordOutcome(claim._id, outcome);
+  const outcome = await parts.transfers.recordOutcome(claim._id, await drive(parts, claim, options, scope));
   await parts.transfers.clearPending(claim._id);
   return outcome;
 }
