@@ -6,6 +6,7 @@ import { openApiDocument } from "./contract/openapi.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { optionalJsonBody } from "./http/json-body.js";
 import { requestLogging } from "./http/request-logging.js";
+import { requestMetrics } from "./http/request-metrics.js";
 import { healthRoute } from "./routes/health.js";
 import { lobbyRoute } from "./routes/lobby.js";
 import { bulkRoute, dealRoute } from "./routes/odds.js";
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Express {
   const authenticated = requireAuth(deps.verifyToken);
   const document = openApiDocument();
 
+  app.use(requestMetrics);
   app.use(requestLogging(deps.logger));
   app.use(noStore);
   app.get("/api/health", healthRoute(deps.health));

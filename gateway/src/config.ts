@@ -11,6 +11,8 @@ export type AuthSettings =
 
 export interface GatewayConfig {
   port: number;
+  /** Prometheus scrapes here, apart from the API port. */
+  metricsPort: number;
   oddsAddress: string;
   walletAddress: string;
   tableAddress: string;
@@ -20,6 +22,7 @@ export interface GatewayConfig {
 export function readConfig(env: Env = process.env): GatewayConfig {
   return {
     port: envPort("PORT", 8080, env),
+    metricsPort: envPort("METRICS_PORT", 9464, env),
     oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
     walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
     tableAddress: envString("TABLE_ADDR", "127.0.0.1:50053", env),

@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, HealthChecker, onShutdownSignal } from "@pokerodds/common";
+import { ConfigError, createLogger, HealthChecker, onShutdownSignal, startMetricsServer } from "@pokerodds/common";
 import { createApp } from "./app.js";
 import { loadOrCreateDevKey } from "./auth/dev-issuer.js";
 import { createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
@@ -28,11 +28,13 @@ const app = createApp({
 });
 const server = await startHttpServer(app, { port: config.port });
 logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
+const metrics = await startMetricsServer(config.metricsPort, logger);
 
 onShutdownSignal(logger, async () => {
   await server.close(DRAIN_MS);
   backends.close();
   for (const checker of Object.values(health)) checker.close();
+  await metrics.close();
 });
 
 function configOrExit() {

@@ -6,6 +6,7 @@ import { readConfig } from "../src/config.js";
 test("defaults: port 8080, local services, the development issuer under ./data", (t) => {
   t.deepEqual(readConfig({}), {
     port: 8080,
+    metricsPort: 9464,
     oddsAddress: "127.0.0.1:50051",
     walletAddress: "127.0.0.1:50052",
     tableAddress: "127.0.0.1:50053",
@@ -16,6 +17,7 @@ test("defaults: port 8080, local services, the development issuer under ./data",
 test("every variable is honoured", (t) => {
   const config = readConfig({
     PORT: "9000",
+    METRICS_PORT: "9100",
     ODDS_ADDR: "odds:1",
     WALLET_ADDR: "wallet:2",
     TABLE_ADDR: "table:3",
@@ -23,7 +25,7 @@ test("every variable is honoured", (t) => {
     AUTH_ISSUER: "https://idp.example.com/",
     AUTH_AUDIENCE: "pokerodds",
   });
-  t.like(config, { port: 9000, oddsAddress: "odds:1", walletAddress: "wallet:2", tableAddress: "table:3" });
+  t.like(config, { port: 9000, metricsPort: 9100, oddsAddress: "odds:1", walletAddress: "wallet:2", tableAddress: "table:3" });
   t.deepEqual(config.auth, {
     mode: "remote",
     jwksUrl: new URL("https://idp.example.com/.well-known/jwks.json"),
