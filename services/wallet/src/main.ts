@@ -4,6 +4,7 @@ import {
   envString,
   onShutdownSignal,
   startGrpcServer,
+  startMetricsServer,
   type RunningGrpcServer,
 } from "@pokerodds/common";
 import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
@@ -50,8 +51,10 @@ server = await startGrpcServer(
   { port: envPort("GRPC_PORT", 50052), logger },
 );
 server.setServing(database.isUp());
+const metrics = await startMetricsServer(envPort("METRICS_PORT", 9464), logger);
 
 onShutdownSignal(logger, async () => {
   await server?.shutdown(5000);
   await database.close();
+  await metrics.close();
 });
