@@ -1,0 +1,159 @@
+// kill -9 of a table service process in the middle of a money movement, then a fresh process:
+// recovery (or the client's retry) completes the interrupted transfer, and every cent moves once.
+// TABLE_CRASH_POINT makes the process SIGKILL itself at a named step (test-only; see crash-point.ts).
+import anyTest, { type ExecutionContext, type TestFn } from "ava";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { CrashPoint } from "../src/crash-point.js";
+import {
+  admin,
+  balanceOf,
+  moneyCheck,
+  newPlayer,
+  startTableCluster,
+  type TableCluster,
+} from "./helpers/table-cluster.js";
+
+const test = anyTest as TestFn<TableCluster>;
+
+test.before(async (t) => {
+  t.context = await startTableCluster({ tables: 0 });
+});
+test.after.always(async (t) => {
+  await t.context.stop?.();
+});
+
+const WELCOME = 100_000;
+
+/** Crash tests share the cluster's processes: one at a time. */
+const serial = test.serial;
+
+/** Starts a replica that dies at `point`, runs `call` (which the crash interrupts), then a healthy replica. */
+async function crashDuring(t: ExecutionContext<TableCluster>, point: CrashPoint, call: () => Promise<unknown>) {
+  const cluster = t.context;
+  for (const replica of [...cluster.replicas]) await cluster.killTable(replica);
+  const doomed = await cluster.startTable({ TABLE_CRASH_POINT: point });
+  await t.throwsAsync(call, undefined, `the call dies with the process at ${point}`);
+  await doomed.child.exited;
+  cluster.replicas.splice(cluster.replicas.indexOf(doomed), 1);
+  await cluster.startTable();
+}
+
+async function eventually(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(200)) {
+    if (await check()) return;
+  }
+  throw new Error(`${what} did not happen within ${timeoutMs} ms`);
+}
+
+const seatOf = async (cluster: TableCluster, tableId: number, playerId: string) =>
+  (await cluster.table().getState({ caller: admin(), tableId })).state!.seats.find((s) => s.playerId === playerId);
+
+const openTransfers = async (cluster: TableCluster) =>
+  (await cluster.table().audit({ caller: admin() })).openTransfers.length;
+
+serial("killed between the debit and the seat: recovery seats the player once, the replay answers it", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "crash-sit");
+  const request = { caller, tableId: 1, buyInCents: 12_345, idempotencyKey: "sit" };
+  await crashDuring(t, "sit:after-debit", () => cluster.table().sit(request));
+  t.is(await balanceOf(cluster, "crash-sit"), WELCOME - 12_345, "the debit happened before the crash");
+
+  await eventually(
+    "recovery",
+    async () => (await seatOf(cluster, 1, "crash-sit")) !== undefined && (await openTransfers(cluster)) === 0,
+  );
+  t.like(await seatOf(cluster, 1, "crash-sit"), { seatBalanceCents: 12_345 });
+  t.like(await cluster.table().sit(request), { acknowledged: true, seatBalanceCents: 12_345 });
+  t.is(await balanceOf(cluster, "crash-sit"), WELCOME - 12_345);
+});
+
+serial("killed between the debit and the seat: the client's retry completes it before recovery would", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "crash-retry");
+  const request = { caller, tableId: 1, buyInCents: 2_000, idempotencyKey: "sit" };
+  await crashDuring(t, "sit:after-debit", () => cluster.table().sit(request));
+  const retried = await cluster.table().sit(request);
+  t.like(retried, { acknowledged: true, seatBalanceCents: 2_000 });
+  t.deepEqual(await cluster.table().sit(request), retried);
+  t.is(await balanceOf(cluster, "crash-retry"), WELCOME - 2_000);
+});
+
+serial("killed after the seat was credited, before the outcome was recorded", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "crash-credited");
+  const request = { caller, tableId: 2, buyInCents: 3_000, idempotencyKey: "sit" };
+  await crashDuring(t, "sit:after-credit", () => cluster.table().sit(request));
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+  t.like(await cluster.table().sit(request), { acknowledged: true, seatBalanceCents: 3_000 });
+  t.like(await seatOf(cluster, 2, "crash-credited"), { seatBalanceCents: 3_000 });
+  t.is(await balanceOf(cluster, "crash-credited"), WELCOME - 3_000);
+});
+
+serial("killed between the top-up debit and the seat credit", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "crash-topup");
+  await cluster.table().sit({ caller, tableId: 3, buyInCents: 1_000, idempotencyKey: "sit" });
+  const request = { caller, tableId: 3, amountCents: 500, idempotencyKey: "top" };
+  await crashDuring(t, "topup:after-debit", () => cluster.table().topUp(request));
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+  t.like(await seatOf(cluster, 3, "crash-topup"), { seatBalanceCents: 1_500 });
+  t.like(await cluster.table().topUp(request), { acknowledged: true, newSeatBalanceCents: 1_500 });
+  t.is(await balanceOf(cluster, "crash-topup"), WELCOME - 1_500);
+});
+
+serial("killed after the seat was freed, before the account was credited", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "crash-leave");
+  await cluster.table().sit({ caller, tableId: 4, buyInCents: 7_000, idempotencyKey: "sit" });
+  const request = { caller, tableId: 4, idempotencyKey: "leave" };
+  await crashDuring(t, "leave:after-apply", () => cluster.table().leave(request));
+  t.is(await seatOf(cluster, 4, "crash-leave"), undefined);
+  t.is(await balanceOf(cluster, "crash-leave"), WELCOME - 7_000, "the credit is still owed");
+  await eventually("recovery", async () => (await balanceOf(cluster, "crash-leave")) === WELCOME);
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+  t.like(await cluster.table().leave(request), { creditsReturnedCents: 7_000, newAccountBalanceCents: WELCOME });
+  t.is(await balanceOf(cluster, "crash-leave"), WELCOME);
+});
+
+serial("killed after storing a change, before publishing it: recovery publishes it from the archive", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "crash-publish");
+  const request = { caller, tableId: 5, buyInCents: 4_000, idempotencyKey: "sit" };
+  await crashDuring(t, "store:after-archive", () => cluster.table().sit(request));
+  await eventually(
+    "recovery",
+    async () => (await seatOf(cluster, 5, "crash-publish")) !== undefined && (await openTransfers(cluster)) === 0,
+  );
+  t.like(await cluster.table().sit(request), { acknowledged: true, seatBalanceCents: 4_000 });
+  t.is(await balanceOf(cluster, "crash-publish"), WELCOME - 4_000);
+  t.is(await cluster.db.collection("writeIntents").countDocuments({}), 0);
+});
+
+serial("kill -9 at random moments during concurrent sits and leaves: every transfer completes once", async (t) => {
+  const cluster = t.context;
+  const players = await Promise.all(Array.from({ length: 8 }, (_, i) => newPlayer(cluster, `random-${i}`)));
+  for (let round = 0; round < 4; round++) {
+    const replica = await cluster.startTable();
+    const calls = players.map((caller, i) =>
+      (round % 2 === 0
+        ? replica.client.sit({ caller, tableId: 6 + (i % 2), buyInCents: 1_000 + i, idempotencyKey: `sit-${round}` })
+        : replica.client.leave({ caller, tableId: 6 + (i % 2), idempotencyKey: `leave-${round}` })
+      ).catch(() => undefined),
+    );
+    await sleep(20 + Math.random() * 150);
+    await cluster.killTable(replica);
+    await Promise.all(calls);
+  }
+  await cluster.startTable();
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0, 30_000);
+  // Nothing was staked, so every player's account plus their seat is the welcome credit.
+  for (const { playerId } of players) {
+    const seat = (await seatOf(cluster, 6, playerId)) ?? (await seatOf(cluster, 7, playerId));
+    t.is((await balanceOf(cluster, playerId)) + (seat?.seatBalanceCents ?? 0), WELCOME, playerId);
+  }
+});
+
+test.after("money is conserved across every account and table", async (t) => {
+  const check = await moneyCheck(t.context);
+  t.true(check.conserved, JSON.stringify(check.detail));
+});
