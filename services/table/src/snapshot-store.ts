@@ -220,8 +220,7 @@ export class SnapshotStore {
       return false;
     }
     crashPoint("store:after-archive");
-    await this.publish(doc);
-    await this.intents.deleteOne({ _id: intent._id });
+    await this.publish(doc, () => this.intents.deleteOne({ _id: intent._id }));
     return true;
   }
 
@@ -229,7 +228,7 @@ export class SnapshotStore {
    * Records the version's effects, then makes it the head: whoever sees a head sees its effects.
    * Idempotent, so a recovering replica may publish a version its writer already published.
    */
-  private async publish(doc: SnapshotDoc): Promise<void> {
+  private async publish(doc: SnapshotDoc, alongside?: () => Promise<unknown>): Promise<void> {
     const record = doc.snapshot.finishedGame;
     await Promise.all([
       doc.recordOp &&
@@ -253,8 +252,8 @@ export class SnapshotStore {
     await insertUnlessPresent(() =>
       heads.insertOne({ _id: doc.version, snapshot: doc.snapshot, createdAt: new Date() }),
     );
-    // Older heads are never needed again: readers take the highest.
-    await heads.deleteMany({ _id: { $lt: doc.version } });
+    // Older heads are never needed again (readers take the highest); `alongside` needs the head.
+    await Promise.all([heads.deleteMany({ _id: { $lt: doc.version } }), alongside?.()]);
   }
 
   /**

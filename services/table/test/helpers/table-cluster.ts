@@ -45,6 +45,9 @@ export interface TableCluster {
   startTable(env?: NodeJS.ProcessEnv): Promise<TableReplica>;
   /** SIGKILLs a table process, as a crash would, and waits until it is gone. */
   killTable(replica: TableReplica): Promise<void>;
+  /** Stops the database (an outage for every service), and starts it again on its port and files. */
+  stopDatabase(): Promise<void>;
+  startDatabase(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,7 +62,7 @@ const FAST_RECOVERY = { TABLE_RECOVERY_INTERVAL_MS: "300", TABLE_RECOVERY_GRACE_
 
 export async function startTableCluster(options: TableClusterOptions = {}): Promise<TableCluster> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-table-"));
-  const database = await startFerretDB({ dataDir, output: "inherit" });
+  let database = await startFerretDB({ dataDir, output: "inherit" });
   const [oddsPort, walletPort] = await freePorts(2);
   const odds = spawnBackend("odds", oddsPort!, { ODDS_WORKERS: "1" });
   const wallet = spawnBackend("wallet", walletPort!, { MONGODB_URI: database.uri, MONGODB_DATABASE: "wallet" });
@@ -121,6 +124,10 @@ export async function startTableCluster(options: TableClusterOptions = {}): Prom
       replica.child.kill("SIGKILL");
       await replica.child.exited;
       replicas.splice(replicas.indexOf(replica), 1);
+    },
+    stopDatabase: () => database.stop(),
+    startDatabase: async () => {
+      database = await startFerretDB({ dataDir, port: database.port, output: "inherit" });
     },
     stop,
   };
