@@ -80,6 +80,8 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
   if (result.acknowledged) {
     return ok({ acknowledged: true, message: "", seatId: result.seatId, seatBalanceCents: result.seatBalanceCents });
   }
-  await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "sit-refund" }, scope);
+  const refund = await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "sit-refund" }, scope);
+  // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
+  if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);
   return ok(nack(result.message));
 };

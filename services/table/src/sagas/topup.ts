@@ -84,6 +84,8 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
       newAccountBalanceCents: debit.balanceCents,
     });
   }
-  await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "topup-refund" }, scope);
+  const refund = await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "topup-refund" }, scope);
+  // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
+  if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);
   return { ok: false, error: { kind: "conflict", message: result.message } };
 };
