@@ -173,6 +173,12 @@ test("a game through every stage: bets at hole, flop and turn, payouts at the ri
 
   const game = await cluster.db.collection("games").findOne({ _id: river.gameId as never });
   t.like(game?.record, { gameId: river.gameId, outcome: "SETTLED", stakesCents: annStaked + benStaked });
+  // Behind the service: the head keeps the latest version only, the archive every one of them.
+  const heads = await cluster.db.collection("head_7").find({}).toArray();
+  t.is(heads.length, 1);
+  const version = heads[0]!._id as unknown as number;
+  // Versions 2..latest (version 1 is the empty table, never stored).
+  t.is(await cluster.db.collection("snapshots").countDocuments({ tableId }), version - 1);
 });
 
 test("the last player leaving mid-game voids it: every open bet is refunded to its player's account", async (t) => {
