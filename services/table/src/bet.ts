@@ -41,7 +41,7 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
     replayable: true,
   };
   try {
-    return await store(parts, request, op, amountCents, key);
+    return await storeBet(parts, request, op, amountCents, key);
   } catch (error) {
     // A retry after its game ended: the refusal must not hide a bet that was placed.
     if (!(error instanceof ConflictError)) throw error;
@@ -53,7 +53,7 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
   }
 }
 
-async function store(
+async function storeBet(
   parts: TableParts,
   { caller, tableId, seatIndex, handIndex }: BetRequest,
   op: Operation,
