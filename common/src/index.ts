@@ -9,3 +9,5 @@ export * from "./grpc/metadata.js";
 export * from "./grpc/server.js";
 export * from "./grpc/status.js";
 export * from "./metrics.js";
+export * from "./backoff.js";
+export * from "./per-key-queue.js";

@@ -17,15 +17,13 @@
 // A write: intent -> archive insert -> effects (op record, game record) -> head -> intent removed.
 // A crash after the archive insert leaves the intent, from which recovery publishes the version.
 
-import { IdempotencyMismatchError, UnavailableError, type Logger } from "@pokerodds/common";
+import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError, type Logger } from "@pokerodds/common";
 import type { Collection, Db } from "mongodb";
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { backoff } from "./backoff.js";
 import { crashPoint } from "./crash-point.js";
 import { emptyTable, type GameRecord, type Outcome, type TableSnapshot } from "./domain/index.js";
-import { insertUnlessPresent } from "./duplicate-key.js";
-import { PerKeyQueue } from "./per-key-queue.js";
+import { insertUnlessPresent } from "@pokerodds/common/mongo";
 
 export const ARCHIVE = "snapshots";
 const OPS = "ops";

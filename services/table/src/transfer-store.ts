@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import type { ErrorKind } from "@pokerodds/common";
 import type { Collection, Db } from "mongodb";
-import { insertUnlessPresent } from "./duplicate-key.js";
+import { insertUnlessPresent } from "@pokerodds/common/mongo";
 
 export type TransferKind = "sit" | "topup" | "leave";
 

@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import { entryIdOf, type LedgerEntry } from "./domain/movement.js";
-import { isDuplicateKey } from "./duplicate-key.js";
+import { isDuplicateKey } from "@pokerodds/common/mongo";
 
 /** `_id` is entryIdOf(playerId, sequence). */
 type LedgerDocument = Omit<LedgerEntry, "entryId"> & { _id: string };

@@ -1,8 +1,6 @@
-import { NotFoundError, UnavailableError } from "@pokerodds/common";
-import { backoff } from "./backoff.js";
+import { backoff, NotFoundError, PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { nextEntry, replay, type LedgerEntry, type MovementRequest } from "./domain/movement.js";
 import type { LedgerStore } from "./ledger-store.js";
-import { PerKeyQueue } from "./per-key-queue.js";
 
 /** Enough for many replicas writing to one account at once; beyond it the caller retries with its key. */
 const MAX_ATTEMPTS = 100;

@@ -1,5 +1,5 @@
 import type { Collection, Db } from "mongodb";
-import { isDuplicateKey } from "./duplicate-key.js";
+import { isDuplicateKey } from "@pokerodds/common/mongo";
 
 interface PersonalTableDocument {
   /** The table id: unique by being the _id. */

@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import type { Claims, Player } from "./domain/player.js";
-import { isDuplicateKey } from "./duplicate-key.js";
+import { isDuplicateKey } from "@pokerodds/common/mongo";
 
 /**
  * A player as stored, with the personal-table hint: the id of the player's table once it is known

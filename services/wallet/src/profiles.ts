@@ -1,5 +1,4 @@
-import { UnavailableError } from "@pokerodds/common";
-import { backoff } from "./backoff.js";
+import { backoff, UnavailableError } from "@pokerodds/common";
 import { welcomeRequest, type LedgerEntry } from "./domain/movement.js";
 import {
   isEntitledToPersonalTable,

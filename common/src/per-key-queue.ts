@@ -1,8 +1,8 @@
 /**
  * Runs tasks with the same key one after another, tasks with different keys concurrently. Only a
- * performance measure: it keeps a replica's own requests from racing each other for an account's
- * next sequence (a lost race costs a retry). Correctness never depends on it; requests of other
- * replicas still race, and the ledger's unique indexes settle those.
+ * performance measure: a replica's own writes to one account or table then do not race each other
+ * for the next sequence or version (a lost race costs a retry). Correctness never depends on it:
+ * other replicas still race, and the database's unique indexes settle that.
  */
 export class PerKeyQueue {
   /** The last task queued per key, settled or not; removed once the queue runs empty. */
