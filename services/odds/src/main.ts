@@ -25,7 +25,7 @@ const server = await startGrpcServer(
   },
   { port, logger },
 );
-const metrics = await startMetricsServer(envPort("METRICS_PORT", 9464), logger);
+const metrics = await startMetricsServer(envPort("METRICS_PORT", 9465), logger);
 // No dependencies beyond its own worker threads: ready as soon as it listens.
 server.setServing(true);
 logger.info({ threads: pool.threads }, "odds service ready");

@@ -23,7 +23,7 @@ type Env = Record<string, string | undefined>;
 export function readConfig(env: Env = process.env): TableServiceConfig {
   return {
     grpcPort: envPort("GRPC_PORT", 50053, env),
-    metricsPort: envPort("METRICS_PORT", 9466, env),
+    metricsPort: envPort("METRICS_PORT", 9467, env),
     mongodbUri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
     mongodbDatabase: envString("MONGODB_DATABASE", "table", env),
     oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),

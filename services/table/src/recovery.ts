@@ -5,6 +5,7 @@
 // - outbox credits older than the grace period: delivered.
 import type { Logger } from "@pokerodds/common";
 import type { TableParts } from "./parts.js";
+import { transfersPending } from "./metrics.js";
 import { deliverOutbox } from "./outbox.js";
 import { resumeTransfer } from "./sagas/index.js";
 
@@ -43,7 +44,9 @@ export async function recoverOnce(parts: TableParts, graceMs: number): Promise<v
     if (count > 0) log.warn({ count }, "settled interrupted writes");
   });
   await step(log, "pending transfers", async () => {
-    for (const claim of await parts.transfers.listPending()) {
+    const pending = await parts.transfers.listPending();
+    transfersPending.set(pending.length);
+    for (const claim of pending) {
       if (claim.createdAt.getTime() > cutoff) continue;
       log.warn({ transferId: claim._id, kind: claim.kind, tableId: claim.tableId }, "resuming a transfer");
       await step(log, `transfer ${claim._id}`, () => resumeTransfer(parts, claim));

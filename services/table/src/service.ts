@@ -5,6 +5,7 @@ import type { TableServiceServer } from "@pokerodds/common/generated/pokerodds/t
 import { advance } from "./advance.js";
 import { auditTables } from "./audit.js";
 import { placeBet } from "./bet.js";
+import { betsAccepted } from "./metrics.js";
 import type { CallScope } from "./dependencies.js";
 import { toDomainError } from "./errors.js";
 import type { TableParts } from "./parts.js";
@@ -26,8 +27,8 @@ export function tableService(parts: TableParts, logger: Logger, databaseReady: (
       topUp(parts, { ...request, caller: callerFromProto(request.caller) }, scope),
     ),
 
-    bet: rpc("Bet", (request, scope) =>
-      placeBet(
+    bet: rpc("Bet", async (request, scope) => {
+      const answer = await placeBet(
         parts,
         {
           caller: callerFromProto(request.caller),
@@ -38,8 +39,10 @@ export function tableService(parts: TableParts, logger: Logger, databaseReady: (
           idempotencyKey: request.idempotencyKey,
         },
         scope,
-      ),
-    ),
+      );
+      if (answer.acknowledged) betsAccepted.inc();
+      return answer;
+    }),
 
     leave: rpc("Leave", async (request, scope) => ({
       acknowledged: true,

@@ -24,6 +24,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { crashPoint } from "./crash-point.js";
 import { emptyTable, type GameRecord, type Outcome, type TableSnapshot } from "./domain/index.js";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
+import { gamesFinished, payoutsCents } from "./metrics.js";
 
 export const ARCHIVE = "snapshots";
 const OPS = "ops";
@@ -244,7 +245,11 @@ export class SnapshotStore {
       record &&
         insertUnlessPresent(() =>
           this.games.insertOne({ _id: record.gameId, tableId: doc.tableId, version: doc.version, record }),
-        ),
+        ).then((first) => {
+          if (!first) return;
+          gamesFinished.inc({ outcome: record.outcome });
+          payoutsCents.inc(record.payoutsCents);
+        }),
     ]);
     const heads = this.heads(doc.tableId);
     await insertUnlessPresent(() =>

@@ -51,7 +51,7 @@ server = await startGrpcServer(
   { port: envPort("GRPC_PORT", 50052), logger },
 );
 server.setServing(database.isUp());
-const metrics = await startMetricsServer(envPort("METRICS_PORT", 9464), logger);
+const metrics = await startMetricsServer(envPort("METRICS_PORT", 9466), logger);
 
 onShutdownSignal(logger, async () => {
   await server?.shutdown(5000);
