@@ -25,7 +25,13 @@ test("every variable is honoured", (t) => {
     AUTH_ISSUER: "https://idp.example.com/",
     AUTH_AUDIENCE: "pokerodds",
   });
-  t.like(config, { port: 9000, metricsPort: 9100, oddsAddress: "odds:1", walletAddress: "wallet:2", tableAddress: "table:3" });
+  t.like(config, {
+    port: 9000,
+    metricsPort: 9100,
+    oddsAddress: "odds:1",
+    walletAddress: "wallet:2",
+    tableAddress: "table:3",
+  });
   t.deepEqual(config.auth, {
     mode: "remote",
     jwksUrl: new URL("https://idp.example.com/.well-known/jwks.json"),
