@@ -7,8 +7,8 @@
 //
 // or once per file: `test.before(async (t) => { t.context.stack = await startTestStack(); })` and
 // `test.after.always((t) => t.context.stack.stop())`.
-import { startStack, type Stack } from "@pokerodds/launcher/stack";
-import type { ExecutionContext } from "ava";
+import { startStack, type Stack, type StackOptions } from "@pokerodds/launcher/stack";
+import type { ExecutionContext, TestFn } from "ava";
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +17,8 @@ export interface TestStackOptions {
   /** Added to the children's environment, e.g. { TABLE_COUNT: "2" }. */
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;
+  /** Processes per backend service, e.g. { wallet: 2, table: 2 } (default 1 each). */
+  replicas?: StackOptions["replicas"];
 }
 
 export interface TestStack extends Omit<Stack, "stop"> {
@@ -47,7 +49,14 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
 
   let stack: Stack;
   try {
-    stack = await startStack({ port: 0, dataDir, env, output: log.fd, readyTimeoutMs: options.readyTimeoutMs });
+    stack = await startStack({
+      port: 0,
+      dataDir,
+      env,
+      output: log.fd,
+      readyTimeoutMs: options.readyTimeoutMs,
+      replicas: options.replicas,
+    });
   } catch (error) {
     await log.close();
     const message = error instanceof Error ? error.message : String(error);
@@ -75,4 +84,38 @@ export async function useTestStack(t: ExecutionContext, options?: TestStackOptio
     await stack.stop({ keepData: !t.passed });
   });
   return stack;
+}
+
+/**
+ * One stack for a whole test file: started before its first test, stopped after its last. When any
+ * test failed, the data is kept and the output's tail logged. Tests read `.stack`; the file's own
+ * before hooks, which ava may run alongside this one, await `.ready`.
+ */
+export function stackPerFile(
+  test: TestFn,
+  options?: TestStackOptions,
+): { readonly stack: TestStack; readonly ready: Promise<TestStack> } {
+  let started: TestStack | undefined;
+  let failed = false;
+  const ready = startTestStack(options).then((stack) => (started = stack));
+  ready.catch(() => {}); // reported by the before hook below
+  test.before(async () => {
+    await ready;
+  });
+  test.afterEach.always((t) => {
+    failed ||= !t.passed;
+  });
+  test.after.always(async (t) => {
+    const stack = started ?? (await ready.catch(() => undefined));
+    if (!stack) return;
+    if (failed) t.log(`stack output (${stack.logFile}, kept):\n${await stack.logTail(40)}`);
+    await stack.stop({ keepData: failed });
+  });
+  return {
+    get stack() {
+      if (!started) throw new Error("the file's stack has not started");
+      return started;
+    },
+    ready,
+  };
 }
