@@ -7,6 +7,7 @@ import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { optionalJsonBody } from "./http/json-body.js";
 import { requestLogging } from "./http/request-logging.js";
 import { requestMetrics } from "./http/request-metrics.js";
+import { auditRoute } from "./routes/admin.js";
 import { healthRoute } from "./routes/health.js";
 import { lobbyRoute } from "./routes/lobby.js";
 import { bulkRoute, dealRoute } from "./routes/odds.js";
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Express {
   app.post("/api/tables/:tableId/leave", authenticated, optionalJsonBody, leaveRoute(deps.table));
   app.post("/api/tables/:tableId/advance", authenticated, optionalJsonBody, advanceRoute(deps.table));
   app.get("/api/tables/:tableId/state", authenticated, stateRoute(deps.table));
+  app.get("/api/admin/audit", authenticated, auditRoute(deps.wallet, deps.table));
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

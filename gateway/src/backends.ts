@@ -8,18 +8,23 @@ import type { GatewayConfig } from "./config.js";
 import { DEADLINES_MS } from "./deadlines.js";
 import type { OddsApi, TableApi, WalletApi } from "./services.js";
 
-// GetProfile writes the welcome credit at most once per player; GetPlayer reads.
-const WALLET_METHODS = ["getProfile", "getPlayer"] as const satisfies readonly (keyof WalletApi)[];
+// GetProfile writes the welcome credit at most once per player; GetPlayer and Audit read.
+const WALLET_METHODS = ["getProfile", "getPlayer", "audit"] as const satisfies readonly (keyof WalletApi)[];
 // Reads, and money moves that carry an idempotency key.
-const TABLE_REPEATABLE = ["listTables", "sit", "topUp", "bet", "leave", "getState"] as const satisfies readonly Exclude<
-  keyof TableApi,
-  "advance"
->[];
+const TABLE_REPEATABLE = [
+  "listTables",
+  "sit",
+  "topUp",
+  "bet",
+  "leave",
+  "getState",
+  "audit",
+] as const satisfies readonly Exclude<keyof TableApi, "advance">[];
 
 export interface Backends {
   odds: OddsApi;
-  wallet: WalletApi;
-  table: TableApi;
+  wallet: Required<WalletApi>;
+  table: Required<TableApi>;
   close(): void;
 }
 

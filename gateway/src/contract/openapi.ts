@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 description of the whole public API, built from the same schemas that validate
 // requests, so the document cannot drift from what the gateway accepts.
 import { IDEMPOTENCY_KEY_PATTERN } from "../http/idempotency-key.js";
+import { AuditReport } from "./audit.js";
 import { ErrorBody } from "./error-body.js";
 import { HealthResponse } from "./health.js";
 import { BulkRequest, BulkResponse, DealRequest, DealResult } from "./odds.js";
@@ -37,6 +38,7 @@ const SCHEMAS = {
   LeaveResponse,
   NoBody,
   TableGameState,
+  AuditReport,
 };
 type SchemaName = keyof typeof SCHEMAS;
 
@@ -72,7 +74,7 @@ const IDEMPOTENCY_KEY = {
 interface Operation {
   operationId: string;
   summary: string;
-  tag: "health" | "lobby" | "players" | "tables" | "dealing" | "meta";
+  tag: "health" | "lobby" | "players" | "tables" | "dealing" | "meta" | "admin";
   isPublic?: boolean;
   parameters?: object[];
   body?: { schema: SchemaName; required: boolean };
@@ -122,7 +124,7 @@ export function openApiDocument() {
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
-    tags: ["health", "lobby", "players", "tables", "dealing", "meta"].map((name) => ({ name })),
+    tags: ["health", "lobby", "players", "tables", "dealing", "meta", "admin"].map((name) => ({ name })),
     paths: {
       "/api/health": {
         get: {
@@ -253,6 +255,17 @@ export function openApiDocument() {
           body: { schema: "BulkRequest", required: false },
           ok: "BulkResponse",
           errors: [503],
+        }),
+      },
+      "/api/admin/audit": {
+        get: operation({
+          operationId: "getAudit",
+          summary:
+            "ADMIN only (403 otherwise): the money audit of wallet and tables, reconciled to the cent. 200 whatever " +
+            "it finds (status clean, pending or mismatch); 503 when a service cannot be audited",
+          tag: "admin",
+          ok: "AuditReport",
+          errors: [403, 503],
         }),
       },
     },

@@ -1,0 +1,65 @@
+// Reading both audits as of one moment, as far as two services allow: the table side is read before
+// and after the wallet, and the reading counts as consistent only when nothing changed on the table
+// side in between (same table versions, finished games, open transfers and pending credits). Money
+// cannot move between wallet and tables without a table change, except steps of the transfers and
+// credits still open, which the reconciliation accounts for. A reading taken while money moved, or
+// one whose cross-checks fail, is repeated (up to 3 readings, within the deadline): a real mismatch
+// persists, a passing transfer does not.
+import type { AuditResponse as TableAuditResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import type { AuditResponse as WalletAuditResponse } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { reconcile, type ReconcileInput } from "./reconcile.js";
+
+/** The whole audit, every reading included. */
+export const AUDIT_DEADLINE_MS = 30_000;
+export const MAX_READINGS = 3;
+
+export interface AuditSources {
+  wallet(deadlineMs: number): Promise<WalletAuditResponse>;
+  table(deadlineMs: number): Promise<TableAuditResponse>;
+}
+
+export interface ReadOptions {
+  deadlineMs?: number;
+  maxReadings?: number;
+}
+
+/** What must not change on the table side while the wallet is read. */
+export function tableFingerprint(table: TableAuditResponse): string {
+  return JSON.stringify({
+    tables: table.tables.map((t) => [t.tableId, t.version, t.pendingCredits.map((c) => c.key).sort()]).sort(),
+    games: table.games,
+    transfers: table.openTransfers.map((t) => t.transferId).sort(),
+  });
+}
+
+const CROSS_CHECKS = new Set(["transfers-in", "credits-out", "snapshot"]);
+
+export async function readAudit(sources: AuditSources, options: ReadOptions = {}): Promise<ReconcileInput> {
+  const deadlineMs = options.deadlineMs ?? AUDIT_DEADLINE_MS;
+  const maxReadings = options.maxReadings ?? MAX_READINGS;
+  const started = Date.now();
+  const remaining = () => Math.max(1, deadlineMs - (Date.now() - started));
+
+  // When the reading began: the first table call of its bracket.
+  let auditedAt = new Date();
+  let before = await sources.table(remaining());
+  for (let reading = 1; ; reading++) {
+    const wallet = await sources.wallet(remaining());
+    const afterAt = new Date();
+    const after = await sources.table(remaining());
+    const input: ReconcileInput = {
+      wallet,
+      table: after,
+      consistent: tableFingerprint(before) === tableFingerprint(after),
+      readings: reading,
+      auditedAt,
+    };
+    const doubtful =
+      !input.consistent || reconcile(input).mismatches.some((finding) => CROSS_CHECKS.has(finding.check));
+    // Another reading only while at least half the deadline is left for it.
+    if (!doubtful || reading >= maxReadings || Date.now() - started > deadlineMs / 2) return input;
+    // The last table reading opens the next one: the wallet is read again between two table readings.
+    auditedAt = afterAt;
+    before = after;
+  }
+}
