@@ -96,6 +96,14 @@ export interface AuditReport {
   status: "clean" | "pending" | "mismatch";
   clean: boolean;
   settled: boolean;
+  identity: {
+    accountBalancesCents: number;
+    seatsCents: number;
+    openStakesCents: number;
+    owedToAccountsCents: number;
+    houseResultCents: number;
+    welcomeCreditsCents: number;
+  };
 }
 
 /**
@@ -122,7 +130,9 @@ export async function settledAudit(admin: Player, timeoutMs = 30_000): Promise<R
 /**
  * Asserts that every cent is accounted for: the books as the players see them (readBooks, polled
  * until owed credits arrive) and, when the stack has it, the ADMIN audit (polled until settled),
- * which must be clean.
+ * which must be clean. With `everyone` (the players are every player the stack ever welcomed and
+ * the tables every table that held money), the audit's figures must also be the books' own: the same
+ * accounts, seats, open stakes, welcome credits and house result, computed here independently.
  */
 export async function expectMoneyConserved(
   t: ExecutionContext,
@@ -130,7 +140,7 @@ export async function expectMoneyConserved(
   players: readonly Player[],
   tables: readonly number[],
   admin: Player,
-  timeoutMs = 30_000,
+  { timeoutMs = 30_000, everyone = false }: { timeoutMs?: number; everyone?: boolean } = {},
 ): Promise<void> {
   let books = await readBooks(api, players, tables, admin);
   await eventually(
@@ -157,6 +167,30 @@ export async function expectMoneyConserved(
     return;
   }
   t.is(audit.status, 200, show(audit));
+  t.log(`audit: ${audit.body.status}, identity ${JSON.stringify(audit.body.identity)}`);
   t.is(audit.body.status, "clean", show(audit));
   t.true(audit.body.clean, show(audit));
+  t.true(audit.body.settled, show(audit));
+  if (everyone && audit.status === 200) {
+    const { identity } = audit.body;
+    t.deepEqual(
+      {
+        accountsCents: identity.accountBalancesCents,
+        seatsCents: identity.seatsCents,
+        openStakesCents: identity.openStakesCents,
+        owedCents: identity.owedToAccountsCents,
+        houseResultCents: identity.houseResultCents,
+        welcomedCents: identity.welcomeCreditsCents,
+      },
+      {
+        accountsCents: books.accountsCents,
+        seatsCents: books.seatsCents,
+        openStakesCents: books.openStakesCents,
+        owedCents: 0,
+        houseResultCents: books.houseResultCents,
+        welcomedCents: books.welcomedCents,
+      },
+      "the audit's figures are the books' (left) as computed here (right)",
+    );
+  }
 }

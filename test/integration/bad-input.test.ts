@@ -4,6 +4,7 @@
 import test, { type ExecutionContext } from "ava";
 import { Api, cents, show, type Player, type Reply, type RequestOptions } from "../helpers/api.js";
 import { expectAck, expectError } from "../helpers/expect.js";
+import { expectMoneyConserved } from "../helpers/money.js";
 import { stackPerFile } from "../helpers/stack.js";
 
 const file = stackPerFile(test);
@@ -11,6 +12,8 @@ let api: Api;
 let victim: Player;
 let other: Player;
 let admin: Player;
+/** Every player welcomed here, for the final books. */
+const everyone: Player[] = [];
 const TABLE = 1;
 let seatId: number;
 
@@ -19,6 +22,7 @@ test.before(async () => {
   api = new Api(stack.url, stack.dataDir);
   [victim, other, admin] = await Promise.all([api.player("victim"), api.player("other"), api.player("boss", "ADMIN")]);
   for (const player of [victim, other, admin]) await player.profile();
+  everyone.push(victim, other, admin);
   const sat = await victim.sit(TABLE, 100);
   if (sat.body.acknowledgement !== "ACK") throw new Error(show(sat));
   seatId = sat.body.seatId;
@@ -340,6 +344,8 @@ test.serial("state, profile and the rest: bad ids, unknown routes and tokens are
       as: null,
       status: 401,
     },
+    { what: "audit: a player who is not an ADMIN", method: "GET", path: "/api/admin/audit", status: 403 },
+    { what: "audit: no token", method: "GET", path: "/api/admin/audit", as: null, status: 401 },
     {
       what: "an unknown route",
       method: "POST",
@@ -390,6 +396,7 @@ test.serial(
     t.deepEqual((await admin.readState(2)).seats, [], "no one sits for a player with no account");
 
     const newcomer = await api.player("newcomer");
+    everyone.push(newcomer);
     const early = await newcomer.sit(3, 10);
     t.true(early.status < 500, show(early));
     const seat = (await newcomer.readState(3)).seats.find((s) => s.playerId === "newcomer");
@@ -399,7 +406,8 @@ test.serial(
   },
 );
 
-test.serial("no reply in this file was a 5xx or showed a negative balance", (t) => {
+test.serial("no reply in this file was a 5xx or showed a negative balance; every cent is where it was", async (t) => {
   t.deepEqual(api.serverErrors.map(show), []);
   t.deepEqual(api.negativeBalances, []);
+  await expectMoneyConserved(t, api, everyone, [1, 2, 3], admin, { everyone: true });
 });

@@ -267,6 +267,6 @@ test.serial(
     t.true((tally.get("sit 200 ACK") ?? 0) > 0 && (tally.get("bet 200 ACK") ?? 0) > 0, "the storm sat and bet");
     t.deepEqual(api.serverErrors.map(show), [], "no 5xx");
     t.deepEqual(api.negativeBalances, [], "no negative balance in any reply");
-    await expectMoneyConserved(t, api, everyone, [...tablesUsed], admin);
+    await expectMoneyConserved(t, api, everyone, [...tablesUsed], admin, { everyone: true });
   },
 );

@@ -518,6 +518,6 @@ test.serial(
   async (t) => {
     t.deepEqual(api.serverErrors.map(show), [], "no 5xx anywhere in this file");
     t.deepEqual(api.negativeBalances, [], "no negative balance in any reply");
-    await expectMoneyConserved(t, api, everyone, [...tablesUsed], admin);
+    await expectMoneyConserved(t, api, everyone, [...tablesUsed], admin, { everyone: true });
   },
 );
