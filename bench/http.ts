@@ -1,13 +1,11 @@
 // Latency through the gateway on the real stack (embedded FerretDB, every service), next to a bare
 // Express route measured in the same run.
 import { startStack } from "@pokerodds/launcher/stack";
-import { spawn } from "node:child_process";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { devToken } from "../test/helpers/tokens.js";
+import { startHelloServer } from "./hello.js";
 import type { BenchLine } from "./report.js";
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -26,20 +24,6 @@ async function latencies(send: () => Promise<Response>, count: number, warmUp: n
     times.push(performance.now() - started);
   }
   return times.sort((a, b) => a - b);
-}
-
-async function startHelloServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(
-    process.execPath,
-    ["--import=tsx/esm", fileURLToPath(new URL("./hello-server.ts", import.meta.url))],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
-  const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-  const { value: line } = (await lines.next()) as { value: string };
-  const { port } = JSON.parse(line) as { port: number };
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill("SIGTERM") };
 }
 
 export async function benchHttp(): Promise<BenchLine[]> {

@@ -1,0 +1,264 @@
+// Throughput through the gateway on the real stack (embedded FerretDB, every service), as a share of
+// what a bare Express route does on this machine in the same run; then the money audit of the stack
+// after the load.
+//
+//   node --import=tsx/esm bench/throughput.ts        (after `npm run build`)
+//
+// Each phase runs CLIENTS concurrent clients (keep-alive connections, one request at a time each) for
+// a warm-up and then SECONDS measured seconds, counting the requests answered as expected:
+//   (a) GET /hello on bare Express (hello-server.ts), the baseline;
+//   (b) GET /api/tables/{id}/state;
+//   (c) POST /api/tables/{id}/bet: 0.01 on the hand the table shows as favourite, from the client's
+//       own seat (a seat holds 500.00, so no seat runs dry).
+// The clients are CLIENTS players (GET /api/players/{id}: 1,000 welcome), spread PLAYERS_PER_TABLE to
+// a table, seated with a buy-in, and each table advanced to STATUS_HOLE by an ADMIN, all through the
+// API with development tokens. The load generator shares the machine with the stack.
+import { Agent, request } from "node:http";
+import { pathToFileURL } from "node:url";
+import { Api, type Player, type TableState } from "../test/helpers/api.js";
+import { startTestStack, type TestStack } from "../test/helpers/stack.js";
+import { startHelloServer } from "./hello.js";
+import { formatBenchLines, type BenchLine } from "./report.js";
+
+const CLIENTS = 32;
+const PLAYERS_PER_TABLE = 4;
+const BUY_IN = 500;
+const BET = 0.01;
+const WARM_UP_S = 2;
+
+export interface ThroughputOptions {
+  /** Measured seconds per phase (default 10). */
+  seconds?: number;
+  clients?: number;
+}
+
+interface Target {
+  method: "GET" | "POST";
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+interface PhaseResult {
+  perSecond: number;
+  ok: number;
+  failed: number;
+  /** Statuses and bodies of the first few failures. */
+  failures: string[];
+}
+
+function send(agent: Agent, target: Target): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      target.url,
+      {
+        agent,
+        method: target.method,
+        headers: {
+          ...target.headers,
+          ...(target.body === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": Buffer.byteLength(target.body) }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(target.body);
+  });
+}
+
+/**
+ * `targets[i]` is client i's request, repeated back to back until the time is up. Requests completing
+ * during the warm-up are not counted; `accept` decides what counts as answered.
+ */
+async function runPhase(
+  targets: readonly Target[],
+  seconds: number,
+  accept: (status: number, body: string) => boolean,
+): Promise<PhaseResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: targets.length });
+  const started = performance.now();
+  const measureFrom = started + WARM_UP_S * 1000;
+  const end = measureFrom + seconds * 1000;
+  let ok = 0;
+  let failed = 0;
+  const failures: string[] = [];
+  const client = async (target: Target) => {
+    while (performance.now() < end) {
+      let answer: { status: number; body: string };
+      try {
+        answer = await send(agent, target);
+      } catch (error) {
+        answer = { status: 0, body: (error as Error).message };
+      }
+      const done = performance.now();
+      if (done < measureFrom || done > end) continue;
+      if (accept(answer.status, answer.body)) ok++;
+      else {
+        failed++;
+        if (failures.length < 3) failures.push(`${answer.status} ${answer.body.slice(0, 200)}`);
+      }
+    }
+  };
+  try {
+    await Promise.all(targets.map(client));
+  } finally {
+    agent.destroy();
+  }
+  return { perSecond: ok / seconds, ok, failed, failures };
+}
+
+async function ok<T>(what: string, reply: Promise<{ status: number; body: T }>): Promise<T> {
+  const { status, body } = await reply;
+  if (status !== 200) throw new Error(`throughput set-up: ${what} answered ${status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+interface Seated {
+  player: Player;
+  tableId: number;
+  seatId: number;
+}
+
+/** CLIENTS players, PLAYERS_PER_TABLE to a table from table 1 up, each table at STATUS_HOLE. */
+async function setUp(
+  stack: TestStack,
+  clients: number,
+): Promise<{ seated: Seated[]; admin: Player; handOf: Map<number, number> }> {
+  const api = new Api(stack.url, stack.dataDir);
+  const admin = await api.player("bench-admin", "ADMIN");
+  const seated = await Promise.all(
+    Array.from({ length: clients }, async (_, i): Promise<Seated> => {
+      const player = await api.player(`bench-player-${i}`);
+      await ok("profile", player.profile());
+      const tableId = 1 + Math.floor(i / PLAYERS_PER_TABLE);
+      const sit = await ok("sit", player.sit(tableId, BUY_IN));
+      if (sit.acknowledgement !== "ACK") throw new Error(`throughput set-up: sit NACK: ${sit.message}`);
+      return { player, tableId, seatId: sit.seatId };
+    }),
+  );
+  const handOf = new Map<number, number>();
+  for (const tableId of new Set(seated.map((s) => s.tableId))) {
+    let state: TableState = await ok("state", admin.request<TableState>("GET", `/api/tables/${tableId}/state`));
+    for (let step = 0; state.gameState !== "STATUS_HOLE"; step++) {
+      if (step === 5) throw new Error(`throughput set-up: table ${tableId} did not reach STATUS_HOLE`);
+      state = await ok("advance", admin.advance(tableId));
+    }
+    const favourite = state.handOdds.find((h) => h.bettingStage === 0 && h.handStatus === "IN_PLAY_FAVOURITE");
+    if (!favourite) throw new Error(`throughput set-up: table ${tableId} shows no favourite`);
+    handOf.set(tableId, favourite.handIndex);
+  }
+  return { seated, admin, handOf };
+}
+
+interface AuditBody {
+  status: string;
+  mismatches: { message: string }[];
+  unsettled: { message: string }[];
+}
+
+/** The audit after the load; a pending one is asked again for up to 30 s (recovery finishes transfers). */
+async function auditAfter(admin: Player): Promise<AuditBody> {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const report = await ok("audit", admin.request<AuditBody>("GET", "/api/admin/audit"));
+    if (report.status !== "pending" || Date.now() > until) return report;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
+
+export async function benchThroughput(options: ThroughputOptions = {}): Promise<BenchLine[]> {
+  const seconds = options.seconds ?? 10;
+  const clients = options.clients ?? CLIENTS;
+  const tables = Math.ceil(clients / PLAYERS_PER_TABLE);
+  const hello = await startHelloServer();
+  let stack: TestStack | undefined;
+  try {
+    stack = await startTestStack();
+    const { seated, admin, handOf } = await setUp(stack, clients);
+    const base = new URL(stack.url);
+    const auth = (player: Player) => ({ authorization: `Bearer ${player.token}` });
+
+    const baseline = await runPhase(
+      Array.from({ length: clients }, () => ({
+        method: "GET" as const,
+        url: new URL(`${hello.url}/hello`),
+        headers: {},
+      })),
+      seconds,
+      (status) => status === 200,
+    );
+    const states = await runPhase(
+      seated.map((s) => ({
+        method: "GET" as const,
+        url: new URL(`/api/tables/${s.tableId}/state`, base),
+        headers: auth(s.player),
+      })),
+      seconds,
+      (status) => status === 200,
+    );
+    const bets = await runPhase(
+      seated.map((s) => ({
+        method: "POST" as const,
+        url: new URL(`/api/tables/${s.tableId}/bet`, base),
+        headers: auth(s.player),
+        body: JSON.stringify({ seatIndex: s.seatId, handIndex: handOf.get(s.tableId), betAmount: BET }),
+      })),
+      seconds,
+      (status, body) => status === 200 && body.includes('"ACK"'),
+    );
+    const audit = await auditAfter(admin);
+
+    const spread = `${clients} clients over ${tables} tables, ${seconds} s`;
+    const failedText = (phase: PhaseResult) =>
+      phase.failed > 0 ? `; ${phase.failed} failed, e.g. ${phase.failures[0]}` : "";
+    const share = (phase: PhaseResult) => phase.perSecond / baseline.perSecond;
+    const percent = (phase: PhaseResult) => `${(100 * share(phase)).toFixed(1)}% of bare Express`;
+    const clean = audit.status === "clean";
+    const findings = [...audit.mismatches, ...audit.unsettled].map((f) => f.message);
+    return [
+      {
+        name: `bare Express GET /hello, ${clients} clients, ${seconds} s (baseline)${failedText(baseline)}`,
+        value: baseline.perSecond,
+        unit: "req/s",
+      },
+      {
+        name: `GET /api/tables/{id}/state, ${spread}: ${percent(states)}${failedText(states)}`,
+        value: states.perSecond,
+        unit: "req/s",
+        ratio: { to: "bare Express", value: share(states) },
+        goal: ">= 40% of bare Express",
+        met: share(states) >= 0.4,
+      },
+      {
+        name: `POST /api/tables/{id}/bet (${BET} each, ${bets.ok} placed), ${spread}: ${percent(bets)}${failedText(bets)}`,
+        value: bets.perSecond,
+        unit: "req/s",
+        ratio: { to: "bare Express", value: share(bets) },
+        goal: ">= 15% of bare Express",
+        met: share(bets) >= 0.15,
+      },
+      {
+        name: `audit after the run (GET /api/admin/audit): ${audit.status}${findings.length > 0 ? ` — ${findings.slice(0, 3).join(" | ")}` : ""}`,
+        value: clean ? 1 : 0,
+        unit: "clean",
+        goal: "clean",
+        met: clean,
+      },
+    ];
+  } finally {
+    hello.stop();
+    await stack?.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const seconds = process.env.BENCH_SECONDS ? Number(process.env.BENCH_SECONDS) : undefined;
+  console.log(formatBenchLines(await benchThroughput({ seconds })));
+}
