@@ -8,16 +8,12 @@ import type { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/
 /** The odds service's promise client (createClient's `call`), as far as the gateway uses it. */
 export type OddsApi = Pick<PromiseClient<OddsServiceClient>, "deal" | "generateBulk">;
 
-// `audit` (GET /api/admin/audit) is optional so that views built before it need not provide it; the
-// real clients (connectBackends) always do, and without it the audit answers 503.
-export type WalletApi = Pick<PromiseClient<WalletServiceClient>, "getProfile" | "getPlayer"> &
-  Partial<Pick<PromiseClient<WalletServiceClient>, "audit">>;
+export type WalletApi = Pick<PromiseClient<WalletServiceClient>, "getProfile" | "getPlayer" | "audit">;
 
 export type TableApi = Pick<
   PromiseClient<TableServiceClient>,
-  "listTables" | "sit" | "topUp" | "bet" | "leave" | "advance" | "getState"
-> &
-  Partial<Pick<PromiseClient<TableServiceClient>, "audit">>;
+  "listTables" | "sit" | "topUp" | "bet" | "leave" | "advance" | "getState" | "audit"
+>;
 
 export type HealthProbe = Pick<HealthChecker, "check">;
 

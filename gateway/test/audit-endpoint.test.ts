@@ -245,16 +245,6 @@ test("503 when either service is unavailable or too slow", async (t) => {
   }
 });
 
-test("503 when the backends offer no audit (a wiring without it)", async (t) => {
-  const app = await startApp();
-  t.teardown(() => app.close());
-  const response = await fetch(`${app.url}/api/admin/audit`, {
-    headers: { authorization: `Bearer ${await app.tokenFor("boss", "ADMIN")}` },
-  });
-  t.is(response.status, 503);
-  t.deepEqual(await response.json(), { error: "the audit is not available" });
-});
-
 test("readAudit stops early when the deadline is half gone, and passes the time left", async (t) => {
   const deadlines: number[] = [];
   let version = 1;

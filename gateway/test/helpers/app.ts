@@ -66,6 +66,9 @@ export const fakeWallet = (overrides: Partial<WalletApi> = {}) =>
         if (request.playerId !== OTHER_PLAYER.playerId) throw unknownPlayer(request.playerId);
         return { profile: OTHER_PLAYER };
       },
+      audit: async () => {
+        throw new Error("no wallet audit faked");
+      },
     },
     overrides,
   );
@@ -80,6 +83,9 @@ export const fakeTable = (overrides: Partial<TableApi> = {}) =>
       leave: async () => leaveResponse(),
       advance: async () => ({ state: tableState() }),
       getState: async () => ({ state: tableState() }),
+      audit: async () => {
+        throw new Error("no table audit faked");
+      },
     },
     overrides,
   );
