@@ -19,7 +19,7 @@ import { AUDIT_DEADLINE_MS, readAudit } from "../src/audit/collect.js";
 import { openApiDocument } from "../src/contract/openapi.js";
 import { startHttpServer } from "../src/http-server.js";
 import type { Role as ApiRole } from "../src/auth/identity.js";
-import { fakeOdds, fakeTable, fakeWallet, serving, silentLogger, startApp } from "./helpers/app.js";
+import { fakeOdds, fakeTable, fakeWallet, serving, silentLogger } from "./helpers/app.js";
 import { grpcError } from "./helpers/fixtures.js";
 import { assertMatchesSchema } from "./helpers/schemas.js";
 import { newKey, validToken, verifierFor } from "./helpers/tokens.js";
