@@ -8,15 +8,15 @@ import {
   WalletServiceService,
   type Claims,
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
-import { spawnChild, stopChildren, type Child, type Output } from "@pokerodds/launcher/child";
+import { stopChildren, type Child, type Output } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
-import { repoPath } from "@pokerodds/launcher/paths";
 import { freePorts } from "@pokerodds/launcher/ports";
 import { MongoClient, type Db } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { spawnBackend } from "../../../../test/helpers/grpc-services.js";
 
 export type Wallet = PromiseClient<WalletServiceClient>;
 
@@ -60,19 +60,7 @@ export async function startWalletCluster(replicaCount = 1): Promise<WalletCluste
 
 /** A wallet server process (the compiled dist/main.js) on 127.0.0.1:port. */
 export function spawnWallet(mongodbUri: string, port: number, output: Output = "inherit"): Child {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    MONGODB_URI: mongodbUri,
-    MONGODB_DATABASE: DATABASE,
-    GRPC_PORT: String(port),
-    LOG_LEVEL: "error",
-  };
-  // The compiled server needs no loader; tsx in NODE_OPTIONS would only slow its start.
-  delete env.NODE_OPTIONS;
-  return spawnChild(`wallet-${port}`, process.execPath, [repoPath("services/wallet/dist/main.js")], {
-    env,
-    output,
-  });
+  return spawnBackend("wallet", port, { MONGODB_URI: mongodbUri, MONGODB_DATABASE: DATABASE }, output);
 }
 
 export type WalletClient = ReturnType<typeof walletClient>;
