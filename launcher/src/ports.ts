@@ -1,16 +1,39 @@
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 
 /**
- * Asks the OS for `count` distinct free ports on `host`. All are held open together so they
- * differ; another process could still take one before our child binds it, a race accepted here.
+ * Below the kernel's ephemeral range, so a port we hand out cannot be taken meanwhile by a process
+ * that binds port 0 (FerretDB, a test's server, a client socket), which the OS serves from that range.
+ */
+const CANDIDATES = candidateRange();
+
+/**
+ * Finds `count` distinct free ports on `host`, held open together so they differ. Another process
+ * could still take one before our child binds it: a race made rare by choosing at random outside
+ * the ephemeral range.
  */
 export async function freePorts(count: number, host = "127.0.0.1"): Promise<number[]> {
   const servers: Server[] = [];
   try {
-    for (let i = 0; i < count; i++) servers.push(await listen(0, host));
+    for (let attempt = 0; servers.length < count && attempt < 100 * count; attempt++) {
+      const port = CANDIDATES && CANDIDATES.from + Math.floor(Math.random() * (CANDIDATES.to - CANDIDATES.from));
+      const server = await listen(port ?? 0, host).catch(() => undefined);
+      if (server) servers.push(server);
+    }
+    if (servers.length < count) throw new Error(`could not find ${count} free ports`);
     return servers.map((server) => (server.address() as { port: number }).port);
   } finally {
     await Promise.all(servers.map(close));
+  }
+}
+
+/** [from, to) below the ephemeral range; undefined (ask the OS) where the range cannot be read. */
+function candidateRange(): { from: number; to: number } | undefined {
+  try {
+    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    return low !== undefined && low > 12_000 ? { from: 10_000, to: low } : undefined;
+  } catch {
+    return undefined;
   }
 }
 
