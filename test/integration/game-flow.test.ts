@@ -426,6 +426,69 @@ test.serial(
   },
 );
 
+test.serial(
+  "idempotency keys: a sit, a top-up, a bet and a leave sent twice move money once; other terms are 422",
+  async (t) => {
+    const table = 11;
+    tablesUsed.add(table);
+    const [ivy, jon] = [await newPlayer("ivy"), await newPlayer("jon")];
+    expectAck(t, await jon.sit(table, 10));
+
+    const sat = await ivy.sit(table, 50, "ivy-sit");
+    const seatId = expectAck(t, sat).seatId;
+    t.deepEqual((await ivy.sit(table, 50, "ivy-sit")).body, sat.body, "the replay answers the first answer");
+    expectError(t, await ivy.sit(table, 51, "ivy-sit"), 422);
+    expectError(t, await ivy.sit(table + 1, 50, "ivy-sit"), 422);
+    t.is(await ivy.balance(), WELCOME_CENTS - 5000);
+
+    const topped = await ivy.topup(table, 5, "ivy-topup");
+    expectAck(t, topped);
+    t.deepEqual((await ivy.topup(table, 5, "ivy-topup")).body, topped.body);
+    expectError(t, await ivy.topup(table, 6, "ivy-topup"), 422);
+    expectError(t, await ivy.topup(table, 5, "ivy-sit"), 422);
+    t.is(await ivy.balance(), WELCOME_CENTS - 5500);
+    t.is(await seatCents(table, ivy), 5500);
+
+    // A top-up between stages, then a bet at the flop, replayed within the game and after it.
+    await advance(t, jon, table, "STATUS_HOLE");
+    const flop = await advance(t, jon, table, "STATUS_FLOP");
+    expectAck(t, await ivy.topup(table, 0.5));
+    const hand = flop.handOdds.find((p) => p.bettingStage === 1 && p.odds > 0)!.handIndex;
+    const bet = { seatIndex: seatId, handIndex: hand, betAmount: 2 };
+    const placed = await ivy.bet(table, bet, "ivy-bet");
+    t.is(expectAck(t, placed).updatedSeatBalance, 53.5);
+    const replayed = await ivy.bet(table, bet, "ivy-bet");
+    t.is(replayed.status, 200, show(replayed));
+    t.like(replayed.body, { acknowledgement: "ACK", updatedSeatBalance: 53.5 });
+    expectError(t, await ivy.bet(table, { ...bet, betAmount: 3 }, "ivy-bet"), 422);
+    t.is((await ivy.readState(table)).bets.length, 1, "one bet, however often it was sent");
+    t.is(await seatCents(table, ivy), 5350);
+    await advance(t, jon, table, "STATUS_TURN");
+    const river = await advance(t, jon, table, "STATUS_RIVER");
+    const won = settle(river).payoutsByPlayer.get("ivy") ?? 0;
+    t.is(await seatCents(table, ivy), 5350 + won);
+    await advance(t, jon, table, "STATUS_SETUP");
+    const late = await ivy.bet(table, bet, "ivy-bet");
+    t.true(
+      late.status === 200 && late.body.acknowledgement === "ACK",
+      `a bet replayed after its game answers its first answer: ${show(late)}`,
+    );
+    t.is(await seatCents(table, ivy), 5350 + won, "and moves nothing");
+
+    // Leave, sit again; the old keys replay their old answers and touch the new seat not at all.
+    const left = await ivy.leave(table, "ivy-leave");
+    t.is(cents(expectAck(t, left).creditsReturned), 5350 + won);
+    expectAck(t, await ivy.sit(table, 20, "ivy-sit-again"));
+    const account = await ivy.balance();
+    t.deepEqual((await ivy.leave(table, "ivy-leave")).body, left.body, "the old leave's answer");
+    t.deepEqual((await ivy.sit(table, 50, "ivy-sit")).body, sat.body, "the old sit's answer");
+    t.is(await ivy.balance(), account);
+    t.is(await seatCents(table, ivy), 2000, "the new seat is untouched");
+    expectError(t, await ivy.leave(table + 1, "ivy-leave"), 422);
+    for (const player of [ivy, jon]) expectAck(t, await player.leave(table));
+  },
+);
+
 test.serial("personal tables: 1001 and up for PAYING_USER and ADMIN, only the owner sits there", async (t) => {
   const payer = await newPlayer("payer", "PAYING_USER");
   const profile = (await payer.profile()).body;
@@ -446,6 +509,15 @@ test.serial("personal tables: 1001 and up for PAYING_USER and ADMIN, only the ow
   expectError(t, await admin.sit(own, 10), 403);
   t.is(await admin.balance(), WELCOME_CENTS);
   expectError(t, await guest.advance(own), 403);
+  expectError(t, await guest.state(own), 403);
+  // Not the guest's table and not seated there: decisions.md answers either with 403 or with 409.
+  for (const reply of [
+    await guest.topup(own, 1),
+    await guest.bet(own, { seatIndex: sat.seatId, handIndex: 0, betAmount: 1 }),
+  ]) {
+    t.true(reply.status === 403 || reply.status === 409, show(reply));
+  }
+  t.is(await guest.balance(), WELCOME_CENTS);
 
   const state = await checkedState(t, payer, own);
   t.deepEqual(
