@@ -129,6 +129,46 @@ test.serial("racing advances: each move is made once (one deal, one flop...), no
   for (const player of players) expectAck(t, await player.leave(table));
 });
 
+test.serial("racing spends cannot overdraw: bets against one seat, top-ups and sits against one account", async (t) => {
+  const [table, other] = [5, 6];
+  tablesUsed.add(table);
+  tablesUsed.add(other);
+  const [spender, dealer] = await newPlayers("spender", 2);
+  const seatId = expectAck(t, await spender!.sit(table, 10)).seatId;
+  expectAck(t, await dealer!.sit(table, 1));
+  const hole = (await dealer!.advance(table)).body;
+  const hand = hole.handOdds.find((p) => p.odds > 0)!.handIndex;
+
+  // Twelve bets of 1.50 against a seat of 10.00: at most six can be covered.
+  const bets = await Promise.all(
+    Array.from({ length: 12 }, () => spender!.bet(table, { seatIndex: seatId, handIndex: hand, betAmount: 1.5 })),
+  );
+  for (const reply of bets) t.is(reply.status, 200, show(reply));
+  const placed = bets.filter((r) => r.body.acknowledgement === "ACK").length;
+  t.is(placed, 6, bets.map(show).join("\n"));
+  const state = await admin.readState(table);
+  t.is(state.bets.length, placed);
+  t.is(cents(state.seats.find((s) => s.playerId === spender!.id)!.seatBalance), 1000 - 150 * placed);
+
+  // The account holds 990.00: twelve top-ups of 100.00 can move at most nine of them.
+  const topups = await Promise.all(Array.from({ length: 12 }, () => spender!.topup(table, 100)));
+  for (const reply of topups) t.is(reply.status, 200, show(reply));
+  const moved = topups.filter((r) => r.body.acknowledgement === "ACK").length;
+  t.is(moved, 9, topups.map(show).join("\n"));
+  t.is(await spender!.balance(), 99_000 - 10_000 * moved);
+
+  // Two sits at two tables that the account can cover one at a time, at once: one seat.
+  expectAck(t, await spender!.leave(table));
+  const left = await spender!.balance();
+  const sits = await Promise.all([spender!.sit(other, left / 100 - 30), spender!.sit(other + 1, left / 100 - 30)]);
+  tablesUsed.add(other + 1);
+  t.deepEqual(sits.map((r) => r.body.acknowledgement).sort(), ["ACK", "NACK"], sits.map(show).join("\n"));
+  t.is(await spender!.balance(), 3000);
+  for (const tableId of [table, other, other + 1]) {
+    for (const player of [spender!, dealer!]) expectAck(t, await player.leave(tableId));
+  }
+});
+
 type Op = "sit" | "topup" | "bet" | "advance" | "leave" | "state";
 /** Operation weights for a player seated at the table, and for one who is not (mostly what makes sense). */
 const WEIGHTS: Record<"seated" | "away", [Op, number][]> = {
