@@ -1,10 +1,12 @@
-// kill -9 of the table service, and separately of the wallet service, at random moments during a
-// storm of sits, top-ups and leaves sent with Idempotency-Keys. Each client is one player doing one
-// request at a time and retrying a failed request with the same key until it is answered, so it
-// knows exactly what its account and seats must hold: every answer (first or replayed) must agree
-// with that, and after recovery so must the profile, the table state and the ADMIN audit, to the
-// cent. Then every request is replayed (nothing moves again) and some keys are reused with other
-// terms (422). Replay a run's random choices with TEST_SEED=<the logged seed>.
+// kill -9 of the table service, of the wallet service and of the database, each at random moments
+// during a storm of sits, top-ups and leaves sent with Idempotency-Keys. Each client is one player
+// doing one request at a time and retrying a failed request with the same key until it is answered
+// (or giving up on it, leaving it to recovery), so it knows exactly what its account and seats must
+// hold: every answer (first or replayed) must agree with that, and after recovery so must the
+// profile, the table state and the ADMIN audit, to the cent. Then every request is replayed (nothing
+// moves again) and some keys are reused with other terms (422). Last, games with keyed bets through
+// table and wallet crashes: each bet is in its game once, payouts and refunds arrive, the books and
+// the audit balance. Replay a run's random choices with TEST_SEED=<the logged seed>.
 import type { ChildName } from "@pokerodds/launcher/stack";
 import test, { type ExecutionContext } from "ava";
 import { execFile } from "node:child_process";
@@ -202,12 +204,32 @@ async function expectModels(t: ExecutionContext, models: Model[], when: string) 
   }
 }
 
+/** While `service` is down: health says so (503, naming it); the lobby is degraded, not an error. */
+async function whileDown(t: ExecutionContext, service: ChildName) {
+  // The services notice a lost database at their next attempt to use it.
+  const check = service === "db" ? "database" : service;
+  const health = await eventually(`health reports ${check} down`, async () => {
+    const response = await fetch(`${file.stack.url}/api/health`);
+    const body = (await response.json()) as { status: string; checks: Record<string, string> };
+    return response.status === 503 && body.checks[check] !== "ok" ? body : undefined;
+  });
+  t.is(health.status, "unavailable", JSON.stringify(health));
+  if (service === "wallet") t.is((await api.lobby()).status, 200);
+  else {
+    const lobby = await eventually("the lobby is degraded", async () => {
+      const reply = await api.lobby();
+      return reply.status === 200 && reply.body.tables.length === 0 ? reply : undefined;
+    });
+    t.deepEqual(lobby.body, { tables: [], totalActivePlayers: 0 });
+  }
+}
+
 /**
  * A storm of 10 clients while `service` is SIGKILLed three times at random moments and restarted; then
  * recovery, the models, the audit, replays and reused keys.
  */
 async function crashStorm(t: ExecutionContext, service: ChildName) {
-  const random = seededRandom(seed ^ (service === "table" ? 0x7ab1e : 0x3a11e7));
+  const random = seededRandom(seed ^ { table: 0x7ab1e, wallet: 0x3a11e7, db: 0xdb }[service as "table"]);
   t.log(`seed ${seed} (replay with TEST_SEED=${seed})`);
   const stack = file.stack;
   const players = await newPlayers(`${service}-crash`, 10);
@@ -225,7 +247,7 @@ async function crashStorm(t: ExecutionContext, service: ChildName) {
   // Each kill comes at a random moment once the stack answers again after the previous one.
   const answersAgain = () =>
     eventually(`${service} answers again`, async () => {
-      const reply = service === "table" ? await admin.state(TABLES[0]!) : await players[0]!.profile();
+      const reply = service === "wallet" ? await players[0]!.profile() : await admin.state(TABLES[0]!);
       return reply.status === 200 ? true : undefined;
     });
   const kills: string[] = [];
@@ -235,10 +257,11 @@ async function crashStorm(t: ExecutionContext, service: ChildName) {
     await sleep(before);
     const at = sent.length;
     await stack.killService(service);
+    if (round === 0) await whileDown(t, service);
     await sleep(down);
     await stack.startService(service);
     await answersAgain();
-    kills.push(`after ${at} answers, down ${down} ms`);
+    kills.push(`after ${before} ms and ${at} answers, down ${down} ms`);
   }
   await sleep(1500);
   stopped = true;
@@ -338,6 +361,10 @@ interface BetAttempt {
 
 const betLabel = (bet: { playerId: string; bettingStage: number; handIndex: number; betAmount: number }) =>
   `${bet.playerId} stage ${bet.bettingStage} hand ${bet.handIndex} ${bet.betAmount}`;
+
+test.serial("kill -9 of the database during a storm of sits, top-ups and leaves: every cent moves once", async (t) => {
+  await crashStorm(t, "db");
+});
 
 /**
  * One table's games through crashes: its players sit, bet at every betting stage (each bet with its
