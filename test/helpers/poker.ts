@@ -32,6 +32,7 @@ export function winningHands(hands: readonly string[], board: readonly string[])
  */
 export function payoutCents(stakeCents: number, odds: number, handIndex: number, winners: readonly number[]): number {
   if (!winners.includes(handIndex)) return 0;
-  const oddsTenths = Math.round(odds * 10);
-  return Math.floor((stakeCents * oddsTenths) / (10 * winners.length));
+  const exact = stakeCents * Math.round(odds * 10); // tenths of a cent, an integer well below 2^53
+  const denominator = 10 * winners.length;
+  return (exact - (exact % denominator)) / denominator;
 }
