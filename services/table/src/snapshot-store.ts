@@ -16,6 +16,10 @@
 //
 // A write: intent -> archive insert -> effects (op record, game record) -> head -> intent removed.
 // A crash after the archive insert leaves the intent, from which recovery publishes the version.
+//
+// Snapshots are stored as their JSON text, not as sub-documents: FerretDB v1 converts every nested
+// value of a document it reads or filters, and a snapshot holds the game's bets, so reading a 19 KB
+// snapshot took 7 ms as a document and 1.3 ms as text (measured here). Text is the same on MongoDB.
 
 import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError, type Logger } from "@pokerodds/common";
 import type { Collection, Db } from "mongodb";
@@ -38,6 +42,13 @@ const MAX_ATTEMPTS = 60;
 /** How long a loser waits for the winner of a version to publish it before reading the archive. */
 const PUBLISH_WAITS = 20;
 
+/** A snapshot as stored: its JSON text (documents written before text was used hold the object). */
+type StoredSnapshot = string | TableSnapshot;
+
+const storedSnapshot = (snapshot: TableSnapshot): StoredSnapshot => JSON.stringify(snapshot);
+const snapshotOf = (stored: StoredSnapshot): TableSnapshot =>
+  typeof stored === "string" ? (JSON.parse(stored) as TableSnapshot) : stored;
+
 /** One stored version. Insert-only. */
 interface SnapshotDoc {
   _id: string;
@@ -46,7 +57,7 @@ interface SnapshotDoc {
   opKey: string;
   /** The request terms of the operation, so a key replayed with other terms is refused. */
   fingerprint: string;
-  snapshot: TableSnapshot;
+  snapshot: StoredSnapshot;
   /** The operation's answer, replayed to a retry under the same key. */
   result: unknown;
   /** Whether publishing keeps an op record (Operation.replayable). */
@@ -57,7 +68,7 @@ interface SnapshotDoc {
 /** The latest published versions of one table (head_<tableId>): `_id` is the version. */
 interface HeadDoc {
   _id: number;
-  snapshot: TableSnapshot;
+  snapshot: StoredSnapshot;
   createdAt: Date;
 }
 
@@ -135,7 +146,7 @@ export class SnapshotStore {
     const heads = await this.heads(tableId).find({}).toArray();
     if (heads.length === 0) return { snapshot: emptyTable(tableId, Date.now()), stored: false };
     const top = heads.reduce((a, b) => (b._id > a._id ? b : a));
-    return { snapshot: top.snapshot, stored: true };
+    return { snapshot: snapshotOf(top.snapshot), stored: true };
   }
 
   /** Tables with at least one stored version (public ones included). */
@@ -179,7 +190,7 @@ export class SnapshotStore {
           version: next.version,
           opKey: typeof op.key === "function" ? op.key(next.version) : op.key,
           fingerprint: op.fingerprint,
-          snapshot: next,
+          snapshot: storedSnapshot(next),
           result,
           recordOp: op.replayable,
           createdAt: new Date(now),
@@ -187,7 +198,7 @@ export class SnapshotStore {
         // Every table that ever holds money is listed before its first version exists.
         if (!base.stored)
           await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
-        if (await this.write(doc)) return { kind: "stored", result, snapshot: next };
+        if (await this.write(doc, next)) return { kind: "stored", result, snapshot: next };
 
         const lost = await this.afterDuplicate(doc);
         if (lost.kind === "replayed") {
@@ -205,7 +216,7 @@ export class SnapshotStore {
   }
 
   /** True when this document is now stored (and published); false when its insert lost. */
-  private async write(doc: SnapshotDoc): Promise<boolean> {
+  private async write(doc: SnapshotDoc, snapshot: TableSnapshot): Promise<boolean> {
     const intent: IntentDoc = {
       _id: `${doc._id}:${randomUUID()}`,
       tableId: doc.tableId,
@@ -219,7 +230,7 @@ export class SnapshotStore {
       return false;
     }
     crashPoint("store:after-archive");
-    await this.publish(doc, () => this.intents.deleteOne({ _id: intent._id }));
+    await this.publish(doc, snapshot, () => this.intents.deleteOne({ _id: intent._id }));
     return true;
   }
 
@@ -227,8 +238,8 @@ export class SnapshotStore {
    * Records the version's effects, then makes it the head: whoever sees a head sees its effects.
    * Idempotent, so a recovering replica may publish a version its writer already published.
    */
-  private async publish(doc: SnapshotDoc, alongside?: () => Promise<unknown>): Promise<void> {
-    const record = doc.snapshot.finishedGame;
+  private async publish(doc: SnapshotDoc, snapshot: TableSnapshot, alongside?: () => Promise<unknown>): Promise<void> {
+    const record = snapshot.finishedGame;
     await Promise.all([
       doc.recordOp &&
         insertUnlessPresent(() =>
@@ -311,8 +322,9 @@ export class SnapshotStore {
       const doc = await this.archive.findOne({ _id: `${tableId}:${latest.snapshot.version + 1}` });
       if (!doc) return latest;
       this.logger.warn({ tableId, version: doc.version }, "publishing a version its writer left unpublished");
-      await this.publish(doc);
-      latest = { snapshot: doc.snapshot, stored: true };
+      const snapshot = snapshotOf(doc.snapshot);
+      await this.publish(doc, snapshot);
+      latest = { snapshot, stored: true };
     }
   }
 
