@@ -1,4 +1,4 @@
-// The gRPC clients of the three backends. A client retries UNAVAILABLE only where repeating a call is
+// The gRPC clients of the three backends. A channel retries UNAVAILABLE only where repeating a call is
 // safe: reads, and movements that carry an idempotency key.
 import { createClient, methodNames } from "@pokerodds/common";
 import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
@@ -10,7 +10,8 @@ import type { OddsApi, TableApi, WalletApi } from "./services.js";
 
 // GetProfile writes the welcome credit at most once per player; GetPlayer and Audit read.
 const WALLET_METHODS = ["getProfile", "getPlayer", "audit"] as const satisfies readonly (keyof WalletApi)[];
-// Reads, and money moves that carry an idempotency key.
+// Reads, and money moves that carry an idempotency key. Advance is not among them: it moves the game
+// on and carries no key, and an UNAVAILABLE can come after the move was made.
 const TABLE_REPEATABLE = [
   "listTables",
   "sit",
@@ -20,6 +21,7 @@ const TABLE_REPEATABLE = [
   "getState",
   "audit",
 ] as const satisfies readonly Exclude<keyof TableApi, "advance">[];
+const TABLE_METHODS = [...TABLE_REPEATABLE, "advance"] as const satisfies readonly (keyof TableApi)[];
 
 export interface Backends {
   odds: OddsApi;
@@ -32,29 +34,25 @@ export function connectBackends(
   config: Pick<GatewayConfig, "oddsAddress" | "walletAddress" | "tableAddress">,
 ): Backends {
   // Deal and bulk change nothing.
-  const odds = createClient(OddsServiceClient, methodNames(OddsServiceService), config.oddsAddress, {
+  const oddsMethods = methodNames(OddsServiceService);
+  const odds = createClient(OddsServiceClient, oddsMethods, config.oddsAddress, {
     defaultDeadlineMs: 5_000,
-    retryUnavailable: true,
+    retryUnavailable: oddsMethods,
   });
   const wallet = createClient(WalletServiceClient, WALLET_METHODS, config.walletAddress, {
     defaultDeadlineMs: DEADLINES_MS.read,
-    retryUnavailable: true,
+    retryUnavailable: WALLET_METHODS,
   });
-  const table = createClient(TableServiceClient, TABLE_REPEATABLE, config.tableAddress, {
+  const table = createClient(TableServiceClient, TABLE_METHODS, config.tableAddress, {
     defaultDeadlineMs: DEADLINES_MS.read,
-    retryUnavailable: true,
-  });
-  // Advance moves the game on and carries no key: an UNAVAILABLE can come after the move was made, and
-  // a retry would make the next one too. The retry policy is per client, so it gets its own.
-  const tableAdvance = createClient(TableServiceClient, ["advance"], config.tableAddress, {
-    defaultDeadlineMs: DEADLINES_MS.advance,
+    retryUnavailable: TABLE_REPEATABLE,
   });
   return {
     odds: odds.call,
     wallet: wallet.call,
-    table: { ...table.call, advance: tableAdvance.call.advance },
+    table: table.call,
     close: () => {
-      for (const client of [odds, wallet, table, tableAdvance]) client.raw.close();
+      for (const client of [odds, wallet, table]) client.raw.close();
     },
   };
 }

@@ -35,15 +35,29 @@ export type PromiseClient<C> = {
 
 export interface ClientSettings {
   defaultDeadlineMs: number;
-  /** Let the channel retry UNAVAILABLE: only for services whose every RPC is safe to repeat. */
-  retryUnavailable?: boolean;
+  /**
+   * Methods the channel may repeat after UNAVAILABLE: only those safe to repeat (reads, movements
+   * that carry an idempotency key). An UNAVAILABLE can come after the server acted.
+   */
+  retryUnavailable?: readonly string[];
 }
 
-type ClientConstructor<C> = new (
+/** A ts-proto client class: grpc-js's generic client constructor, which knows its RPCs' paths. */
+type ClientConstructor<C> = (new (
   address: string,
   creds: ReturnType<typeof credentials.createInsecure>,
   options?: object,
-) => C;
+) => C) & { service: Record<string, { path: string }> };
+
+/** grpc service-config names of the given client methods ("/pkg.Service/Method" paths). */
+function methodConfigNames(service: Record<string, { path: string }>, methods: readonly string[]) {
+  return methods.map((name) => {
+    const path = service[name]?.path;
+    if (!path) throw new Error(`client has no method ${name}`);
+    const [, serviceName, method] = path.split("/");
+    return { service: serviceName, method };
+  });
+}
 
 export function createClient<C extends Client>(
   Ctor: ClientConstructor<C>,
@@ -55,11 +69,11 @@ export function createClient<C extends Client>(
   // Kubernetes Service); with one address it behaves like the default.
   const serviceConfig = {
     loadBalancingConfig: [{ round_robin: {} }],
-    ...(settings.retryUnavailable
+    ...(settings.retryUnavailable?.length
       ? {
           methodConfig: [
             {
-              name: [{}],
+              name: methodConfigNames(Ctor.service, settings.retryUnavailable),
               retryPolicy: {
                 maxAttempts: 3,
                 initialBackoff: "0.05s",

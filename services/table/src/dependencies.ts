@@ -62,7 +62,7 @@ const ODDS_METHODS = ["deal", "equity"] as const;
 export function connectWallet(address: string): { port: WalletPort; close(): void } {
   const client = createClient(WalletServiceClient, WALLET_METHODS, address, {
     defaultDeadlineMs: WALLET_DEADLINE_MS,
-    retryUnavailable: true,
+    retryUnavailable: WALLET_METHODS,
   });
   return { port: walletPort(client.call), close: () => client.raw.close() };
 }
@@ -100,7 +100,7 @@ export function walletPort(
 export function connectOdds(address: string, targetRtp: number): { port: OddsPort; close(): void } {
   const client = createClient(OddsServiceClient, ODDS_METHODS, address, {
     defaultDeadlineMs: ODDS_DEADLINE_MS,
-    retryUnavailable: true,
+    retryUnavailable: ODDS_METHODS,
   });
   return { port: oddsPort(client.call, targetRtp), close: () => client.raw.close() };
 }
