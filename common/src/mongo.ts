@@ -1,4 +1,4 @@
-import { MongoClient, MongoServerError, type Db } from "mongodb";
+import { MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
 import type { Logger } from "./logger.js";
 
 export interface Database {
@@ -84,6 +84,20 @@ export function openDatabase(options: DatabaseOptions): Database {
       await client.close();
     },
   };
+}
+
+/** Socket errors the driver can let through unwrapped, e.g. EPIPE on a write to a connection the server dropped. */
+const SOCKET_ERROR_CODES = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/**
+ * The database could not be reached (an outage: 503, retry with the same key), as opposed to an
+ * answer of the server itself (MongoServerError), which is not an outage.
+ */
+export function isDatabaseOutage(error: unknown): boolean {
+  if (error instanceof MongoServerError) return false;
+  if (error instanceof MongoError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === "string" && SOCKET_ERROR_CODES.has(code);
 }
 
 /** An insert refused by a unique index: the one write that is atomic on FerretDB v1 and MongoDB alike. */

@@ -2,7 +2,7 @@
 // statuses): the database and the wallet and odds services.
 import { status } from "@grpc/grpc-js";
 import { DomainError, InvalidArgumentError, NotFoundError, UnavailableError } from "@pokerodds/common";
-import { MongoError, MongoServerError } from "mongodb";
+import { isDatabaseOutage } from "@pokerodds/common/mongo";
 
 const OUTAGE = new Set<number>([
   status.UNAVAILABLE,
@@ -28,8 +28,7 @@ function isServiceError(error: unknown): error is Error & { code: number; detail
  */
 export function toDomainError(error: unknown): unknown {
   if (error instanceof DomainError) return error;
-  // A server's own answer (MongoServerError) is not an outage; a network or selection error is.
-  if (error instanceof MongoError && !(error instanceof MongoServerError)) {
+  if (isDatabaseOutage(error)) {
     return new UnavailableError("the table database is unavailable");
   }
   if (isServiceError(error)) {

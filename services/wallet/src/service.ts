@@ -7,8 +7,8 @@ import {
   type Logger,
   type UnaryHandler,
 } from "@pokerodds/common";
+import { isDatabaseOutage } from "@pokerodds/common/mongo";
 import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
-import { MongoError, MongoServerError } from "mongodb";
 import { auditLedger } from "./audit.js";
 import type { RequestableKind } from "./domain/movement.js";
 import { FIRST_PERSONAL_TABLE_ID, requirePlayerId } from "./domain/player.js";
@@ -89,7 +89,7 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
 
 /**
  * A database that is not set up or cannot be reached is the 503 decisions.md asks for, not an
- * internal error. An error the server itself answered (MongoServerError) is not an outage.
+ * internal error. An error the server itself answered is not an outage.
  */
 function guardDatabase<Req, Res>(
   databaseReady: () => boolean,
@@ -100,7 +100,7 @@ function guardDatabase<Req, Res>(
     try {
       return await handler(request, context);
     } catch (error) {
-      if (error instanceof MongoError && !(error instanceof MongoServerError)) {
+      if (isDatabaseOutage(error)) {
         context.logger.warn({ err: error }, "database unreachable");
         throw new UnavailableError("the wallet database is unavailable");
       }
