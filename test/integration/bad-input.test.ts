@@ -2,7 +2,8 @@
 // decisions.md and an { error } body, never a 5xx, and never moves money: the account (profile) and
 // the seat (state) of the player sending it are the same afterwards.
 import test, { type ExecutionContext } from "ava";
-import { Api, cents, show, type Player, type Reply, type RequestOptions } from "../helpers/api.js";
+import fc from "fast-check";
+import { Api, cents, errorOf, show, type Player, type Reply, type RequestOptions } from "../helpers/api.js";
 import { expectAck, expectError } from "../helpers/expect.js";
 import { expectMoneyConserved } from "../helpers/money.js";
 import { stackPerFile } from "../helpers/stack.js";
@@ -405,6 +406,86 @@ test.serial(
     t.log(`for a player with no account: ${show(ghostSit)}; before the first profile read: ${show(early)}`);
   },
 );
+
+test.serial("generated requests on every route (fast-check): never a 5xx, every refusal an { error }", async (t) => {
+  const fuzzer = await api.player("fuzzer");
+  await fuzzer.profile();
+  everyone.push(fuzzer);
+  // Mostly near misses of a valid request (the route's own fields, odd values), some of them valid,
+  // so that refusals are tried from every state a sit, bet or advance can lead to.
+  const amount = fc.oneof(
+    { weight: 2, arbitrary: fc.integer({ min: -2, max: 300 }) },
+    { weight: 1, arbitrary: fc.double({ min: -1, max: 300 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0.01, 0.005, -0, 1e9, 1e21, "5", "", null, [], {}) },
+  );
+  const index = fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min: -1, max: 8 }) },
+    { weight: 1, arbitrary: fc.constantFrom(1.5, "1", null, true) },
+  );
+  const fieldsOf = {
+    sit: fc.record({ buyInAmount: amount }, { requiredKeys: [] }),
+    topup: fc.record({ amount }, { requiredKeys: [] }),
+    bet: fc.record({ seatIndex: index, handIndex: index, betAmount: amount }, { requiredKeys: [] }),
+    deal: fc.record({ numberOfHands: index }, { requiredKeys: [] }),
+    bulk: fc.record(
+      { numberOfGames: fc.integer({ min: -1, max: 5 }), numberOfHands: index, targetRtp: amount },
+      { requiredKeys: [] },
+    ),
+  } as const;
+  const anyBody = fc.jsonValue({ maxDepth: 2 });
+  // Tables 1-3 (the books below cover them), or ids that cannot hold money: malformed, out of
+  // range, someone else's personal table.
+  const tableId = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom("1", "2", "3") },
+    { weight: 1, arbitrary: fc.constantFrom("0", "-1", "1.5", "abc", "1e3", "0x1", "01", "9999999999", "%20", "1001") },
+    { weight: 1, arbitrary: fc.string({ maxLength: 6 }).map(encodeURIComponent) },
+  );
+  const routes = ["sit", "topup", "bet", "leave", "advance", "state", "player", "deal", "bulk"] as const;
+  const request = fc.constantFrom(...routes).chain((route) =>
+    fc.record({
+      route: fc.constant(route),
+      tableId,
+      body: fc.oneof(
+        { weight: 3, arbitrary: route in fieldsOf ? fieldsOf[route as keyof typeof fieldsOf] : fc.constant(undefined) },
+        { weight: 1, arbitrary: anyBody },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      ),
+      raw: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
+      ),
+      key: fc.oneof(
+        { weight: 3, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: fc.uuid() },
+        { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
+      ),
+    }),
+  );
+  const statuses = new Map<string, number>();
+  await fc.assert(
+    fc.asyncProperty(request, async ({ route, tableId, body, raw, key }) => {
+      const [method, path] =
+        route === "state"
+          ? ["GET", `/api/tables/${tableId}/state`]
+          : route === "player"
+            ? ["GET", `/api/players/${tableId}`]
+            : route === "deal" || route === "bulk"
+              ? ["POST", route === "deal" ? "/api/deal" : "/api/games/bulk"]
+              : ["POST", `/api/tables/${tableId}/${route}`];
+      // fetch sends no body with a GET.
+      const options: RequestOptions = method === "GET" ? {} : raw !== undefined ? { rawBody: raw } : { body };
+      if (key !== undefined && key.trim() !== "") options.key = key;
+      const reply = await api.request(fuzzer.token, method, path, options);
+      const outcome = `${route} ${reply.status}`;
+      statuses.set(outcome, (statuses.get(outcome) ?? 0) + 1);
+      if (reply.status >= 500) return false;
+      return reply.status < 400 || typeof errorOf(reply) === "string";
+    }),
+    { numRuns: 400 },
+  );
+  t.log(Object.fromEntries([...statuses].sort()));
+  t.deepEqual(api.serverErrors.map(show), []);
+});
 
 test.serial("no reply in this file was a 5xx or showed a negative balance; every cent is where it was", async (t) => {
   t.deepEqual(api.serverErrors.map(show), []);
