@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 export type BackendName = "odds" | "wallet" | "table";
 
 /** The fully qualified gRPC service each backend reports health for. */
-export const GRPC_SERVICE: Record<BackendName, string> = {
+const GRPC_SERVICE: Record<BackendName, string> = {
   odds: "pokerodds.odds.v1.OddsService",
   wallet: "pokerodds.wallet.v1.WalletService",
   table: "pokerodds.table.v1.TableService",

@@ -39,7 +39,7 @@ export function settle(river: TableState): Settlement {
 }
 
 /** The house's result over every river the api has seen: stakes kept minus winnings paid. */
-export function houseResultCents(api: Api): number {
+function houseResultCents(api: Api): number {
   let total = 0;
   for (const river of api.rivers.values()) {
     const { stakesCents, payoutsCents } = settle(river);
@@ -64,7 +64,7 @@ export interface Books {
  * ever held money at those tables, `reader` one that may read them all (an ADMIN for personal tables).
  * Bets of a game still in a betting stage are open stakes; a river's are settled (see houseResultCents).
  */
-export async function readBooks(
+async function readBooks(
   api: Api,
   players: readonly Player[],
   tables: readonly number[],

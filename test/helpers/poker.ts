@@ -7,7 +7,7 @@ const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
 
 /** "Ah" -> rank * 4 + suit, the reference evaluator's encoding. */
-export function cardNumber(code: string): number {
+function cardNumber(code: string): number {
   const rank = RANKS.indexOf(code[0] ?? "");
   const suit = SUITS.indexOf(code[1] ?? "");
   if (code.length !== 2 || rank < 0 || suit < 0) throw new Error(`not a card: ${code}`);
@@ -15,7 +15,7 @@ export function cardNumber(code: string): number {
 }
 
 /** "AhKd" -> its two cards. */
-export const holeCards = (hand: string): [string, string] => [hand.slice(0, 2), hand.slice(2, 4)];
+const holeCards = (hand: string): [string, string] => [hand.slice(0, 2), hand.slice(2, 4)];
 
 /** The indexes of the hands that win (several on a tie) with this full five-card board. */
 export function winningHands(hands: readonly string[], board: readonly string[]): number[] {

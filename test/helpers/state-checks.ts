@@ -5,12 +5,12 @@ import type { HandOdds, TableState } from "./api.js";
 import { boardOf } from "./money.js";
 import { winningHands } from "./poker.js";
 
-export const TARGET_RTP = 0.97;
+const TARGET_RTP = 0.97;
 const HAND = /^([2-9TJQKA][cdhs]){2}$/;
 const CARD = /^[2-9TJQKA][cdhs]$/;
 
 /** The betting stage of each game state, and the odds panels' stages it shows. */
-export const STAGES: Record<string, { bettingStage: number; panels: number[]; cards: number }> = {
+const STAGES: Record<string, { bettingStage: number; panels: number[]; cards: number }> = {
   STATUS_START: { bettingStage: -1, panels: [], cards: 0 },
   STATUS_SETUP: { bettingStage: -1, panels: [], cards: 0 },
   STATUS_HOLE: { bettingStage: 0, panels: [0], cards: 0 },
@@ -20,7 +20,7 @@ export const STAGES: Record<string, { bettingStage: number; panels: number[]; ca
 };
 
 /** The displayed odds rule: the nearest 0.1 of (1 / win probability) x RTP, 0 when the hand cannot win. */
-export function expectedOdds(winPercentage: number): number {
+function expectedOdds(winPercentage: number): number {
   return winPercentage === 0 ? 0 : Math.round((100 / winPercentage) * TARGET_RTP * 10) / 10;
 }
 

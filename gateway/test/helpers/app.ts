@@ -34,7 +34,7 @@ export interface RecordedCall<M extends string = string> {
 export type Fake<T> = T & { calls: RecordedCall<keyof T & string>[] };
 
 /** A backend answering as `defaults` unless `overrides` says otherwise, recording every call. */
-export function fakeService<T extends object>(defaults: T, overrides: Partial<T> = {}): Fake<T> {
+function fakeService<T extends object>(defaults: T, overrides: Partial<T> = {}): Fake<T> {
   const calls: RecordedCall<keyof T & string>[] = [];
   const service: Record<string, unknown> = { calls };
   for (const method of Object.keys(defaults) as (keyof T & string)[]) {

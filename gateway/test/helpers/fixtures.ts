@@ -17,7 +17,7 @@ import {
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { Role, type Claims, type Profile } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 
-export const DECK = "23456789TJQKA".split("").flatMap((rank) => "cdhs".split("").map((suit) => rank + suit));
+const DECK = "23456789TJQKA".split("").flatMap((rank) => "cdhs".split("").map((suit) => rank + suit));
 
 export function grpcError(code: status, details: string): ServiceError {
   return Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: new Metadata() });

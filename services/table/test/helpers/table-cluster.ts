@@ -133,7 +133,6 @@ export async function startTableCluster(options: TableClusterOptions = {}): Prom
   };
 }
 
-export const player = (playerId: string): Caller => ({ playerId, role: Role.ROLE_BASIC_USER });
 export const admin = (playerId = "admin"): Caller => ({ playerId, role: Role.ROLE_ADMIN });
 
 /** Creates the player (welcome credit: 100,000 cents) and answers the caller acting for them. */
