@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import { entryIdOf, type LedgerEntry } from "./domain/movement.js";
-import { isDuplicateKey } from "@pokerodds/common/mongo";
+import { insertUnlessPresent, isDuplicateKey } from "@pokerodds/common/mongo";
 
 /** `_id` is entryIdOf(playerId, sequence). */
 type LedgerDocument = Omit<LedgerEntry, "entryId"> & { _id: string };
@@ -87,14 +87,8 @@ export class LedgerStore {
   }
 
   /** False when a unique index refused it: that sequence or that idempotency key is taken. */
-  async insert(entry: LedgerEntry): Promise<boolean> {
-    try {
-      await this.entries.insertOne(toDocument(entry));
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  insert(entry: LedgerEntry): Promise<boolean> {
+    return insertUnlessPresent(() => this.entries.insertOne(toDocument(entry)));
   }
 
   /** Loads entries in bulk, in order, failing on the first one an index refuses (benchmarks, fixtures). */

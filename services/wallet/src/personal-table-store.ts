@@ -1,5 +1,5 @@
 import type { Collection, Db } from "mongodb";
-import { isDuplicateKey } from "@pokerodds/common/mongo";
+import { insertUnlessPresent } from "@pokerodds/common/mongo";
 
 interface PersonalTableDocument {
   /** The table id: unique by being the _id. */
@@ -32,13 +32,7 @@ export class PersonalTableStore {
   }
 
   /** False when that table id is taken or the player already has a table. */
-  async insert(tableId: number, playerId: string, createdAt: Date): Promise<boolean> {
-    try {
-      await this.tables.insertOne({ _id: tableId, playerId, createdAt });
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  insert(tableId: number, playerId: string, createdAt: Date): Promise<boolean> {
+    return insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, playerId, createdAt }));
   }
 }

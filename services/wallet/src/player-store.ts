@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import type { Claims, Player } from "./domain/player.js";
-import { isDuplicateKey } from "@pokerodds/common/mongo";
+import { insertUnlessPresent } from "@pokerodds/common/mongo";
 
 /**
  * A player as stored, with the personal-table hint: the id of the player's table once it is known
@@ -35,14 +35,8 @@ export class PlayerStore {
   }
 
   /** False when the player already exists (another request created it first). */
-  async insert(player: Player): Promise<boolean> {
-    try {
-      await this.players.insertOne(toDocument(player));
-      return true;
-    } catch (error) {
-      if (isDuplicateKey(error)) return false;
-      throw error;
-    }
+  insert(player: Player): Promise<boolean> {
+    return insertUnlessPresent(() => this.players.insertOne(toDocument(player)));
   }
 
   /**
