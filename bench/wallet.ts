@@ -97,7 +97,7 @@ async function fillLedger(db: Db, entries: number): Promise<void> {
     heads.set(playerId, entry);
     batch.push(entry);
     if (batch.length === 1_000 || n === entries - 1) {
-      await ledger.insertMany(batch);
+      await ledger.load(batch);
       batch = [];
     }
   }

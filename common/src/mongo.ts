@@ -33,6 +33,8 @@ export function openDatabase(options: DatabaseOptions): Database {
     connectTimeoutMS: 2000,
     appName: options.name,
     retryWrites: false,
+    // Stored documents (table snapshots, answers) drop undefined fields as JSON does, not store null.
+    ignoreUndefined: true,
   });
   const db = client.db(options.name);
   const log = options.logger.child({ database: options.name });

@@ -30,7 +30,7 @@ export async function advance(
   try {
     applied = await parts.store.apply(
       tableId,
-      { key: `advance:${tableId}:${plan.gameId}:${plan.from}`, fingerprint: "", replayable: false },
+      { key: `advance:${tableId}:${plan.gameId}:${plan.from}`, fingerprint: "" },
       (latest, now) => ({ next: applyAdvance(latest, plan, input, now), result: null }),
     );
   } catch (error) {

@@ -22,6 +22,7 @@ export interface TableAudit {
   money: TableMoney;
   pendingCredits: readonly OutboxCredit[];
   conserved: boolean;
+  gamesFinished: number;
 }
 
 export interface AuditReport {
@@ -55,6 +56,7 @@ export async function auditTables(parts: TableParts, caller: Caller): Promise<Au
         money,
         pendingCredits: snapshot.outbox,
         conserved: isConserved(money),
+        gamesFinished: snapshot.gamesFinished,
       };
     }),
   );
@@ -67,7 +69,7 @@ export async function auditTables(parts: TableParts, caller: Caller): Promise<Au
     tables,
     totals,
     openTransfers: pending.filter((_, i) => finished[i] === null),
-    games: await parts.store.gamesCount(),
+    games: tables.reduce((sum, t) => sum + t.gamesFinished, 0),
     conserved: tables.every((t) => t.conserved),
   };
 }

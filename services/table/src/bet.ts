@@ -38,7 +38,6 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
     fingerprint: createHash("sha256")
       .update(JSON.stringify([tableId, seatIndex, handIndex, amountCents]))
       .digest("hex"),
-    replayable: true,
   };
   try {
     return await storeBet(parts, request, op, amountCents, key);

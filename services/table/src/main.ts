@@ -35,7 +35,7 @@ let indexesCreated = false;
 
 const wallet = connectWallet(config.walletAddress);
 const odds = connectOdds(config.oddsAddress, config.targetRtp);
-const store = new SnapshotStore(database.db, logger);
+const store = new SnapshotStore(database.db);
 const parts: TableParts = {
   store,
   transfers: new TransferStore(database.db),

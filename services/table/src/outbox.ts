@@ -48,7 +48,7 @@ export async function deliverOutbox(
   if (delivered.length === 0) return;
   await parts.store.apply(
     tableId,
-    { key: (version) => `deliver:${tableId}:${version}`, fingerprint: "", replayable: false },
+    { key: (version) => `deliver:${tableId}:${version}`, fingerprint: "" },
     (latest, now) => ({ next: markDelivered(latest, delivered, now), result: null }),
   );
 }

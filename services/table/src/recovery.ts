@@ -1,6 +1,5 @@
 // Finishing what a crash, a timeout or an outage interrupted. Runs at start-up and then every
 // interval, on every replica: each step is idempotent, so two replicas doing it at once is harmless.
-// - writes stored in the archive but never published (the writer died in between): published;
 // - transfers still pending after the grace period: driven to their end;
 // - outbox credits older than the grace period: delivered.
 import type { Logger } from "@pokerodds/common";
@@ -39,10 +38,6 @@ export function startRecovery(parts: TableParts, options: RecoveryOptions): { st
 export async function recoverOnce(parts: TableParts, graceMs: number): Promise<void> {
   const log = parts.logger.child({ task: "recovery" });
   const cutoff = Date.now() - graceMs;
-  await step(log, "unpublished writes", async () => {
-    const count = await parts.store.recoverIntents(graceMs);
-    if (count > 0) log.warn({ count }, "settled interrupted writes");
-  });
   await step(log, "pending transfers", async () => {
     const pending = await parts.transfers.listPending();
     transfersPending.set(pending.length);

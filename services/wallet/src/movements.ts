@@ -22,41 +22,26 @@ export class Movements {
   }
 
   /**
-   * Appends the outcome as the entry right after the latest one we know of. The insert itself
-   * decides, atomically, through the ledger's unique indexes:
-   * - sequence taken (the _id): another writer appended first and our balance is stale; build on
-   *   the entry that took it instead.
-   * - idempotency key taken: this request (or a different one under its key) already has an outcome.
-   * So nothing ever relies on a balance that another writer may have changed in the meantime, and
-   * the account-heads hint that the first read starts from only saves reads: a lagging hint makes
-   * the insert fail exactly like a lost race.
+   * Appends the outcome as the entry right after the account's latest. The log's unique inserts
+   * decide, atomically: a sequence taken means another writer appended first and our balance is
+   * stale, so we decide again on the entry that took it; a key taken means this request (or a
+   * different one under its key) already has an outcome. So nothing ever relies on a balance that
+   * another writer may have changed in the meantime.
    */
   private async append(request: MovementRequest): Promise<MovementOutcome> {
-    // Always an entry that exists (read from the ledger), so never ahead of the account's latest.
-    let head = await this.ledger.knownEntry(request.playerId);
+    let head = await this.ledger.head(request.playerId);
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       // Accounts are opened only by their welcome credit, which GetProfile makes.
       if (!head && request.kind !== "welcome") throw new NotFoundError(`no account for player ${request.playerId}`);
       // A retry that comes straight back finds its own first outcome on top: no insert to lose.
       if (head?.idempotencyKey === request.idempotencyKey) return { entry: replay(head, request), replayed: true };
       const entry = nextEntry(head, request, new Date());
-      if (await this.ledger.insert(entry)) {
-        // The entry is in; the hint only spares the next read some steps, so failing to move it
-        // (the database just went away) does not undo the movement.
-        await this.ledger.advanceHint(entry.playerId, entry.sequence).catch(() => undefined);
-        return { entry, replayed: false };
-      }
-      // Refused: the sequence is taken, or the key, or both. The entry at our sequence says which.
-      const taken = await this.ledger.entry(request.playerId, entry.sequence);
-      if (taken?.idempotencyKey === request.idempotencyKey) return { entry: replay(taken, request), replayed: true };
-      if (!taken) {
-        // The sequence is free, so the key is taken: the request's outcome is further back.
-        const first = await this.ledger.findByKey(request.idempotencyKey);
-        if (first) return { entry: replay(first, request), replayed: true };
-      }
-      // A lost race: the winner's entry is the newest we know of (if both the sequence and the key
-      // were taken, the next attempt lands on a free sequence and finds the key above).
-      head = taken ?? (await this.ledger.knownEntry(request.playerId));
+      const appended = await this.ledger.append(entry);
+      if (appended.kind === "appended") return { entry, replayed: false };
+      if (appended.kind === "keyTaken") return { entry: replay(appended.first, request), replayed: true };
+      // A lost race: the winner's entry is the newest we know of. Only another replica can have won
+      // (this one queues its own writers), so spread out.
+      head = appended.winner;
       await backoff(attempt);
     }
     throw new UnavailableError("the account is busy; retry with the same idempotency key");

@@ -74,7 +74,7 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
       }
       // One more than asked says whether another page follows.
       const entries = await wallet.ledger.page(playerId, request.afterSequence, limit + 1);
-      if (entries.length === 0 && !(await wallet.ledger.knownEntry(playerId)))
+      if (entries.length === 0 && !(await wallet.ledger.head(playerId)))
         throw new NotFoundError(`no account for player ${playerId}`);
       const page = entries.slice(0, limit);
       return {

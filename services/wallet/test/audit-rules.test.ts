@@ -148,3 +148,32 @@ test("the welcome credit must open the account", (t) => {
   const report = audit([[nextEntry(null, credit, at)]]);
   t.true(report.issues.some((issue) => issue.problem.includes("welcome")));
 });
+
+test("the order entries are read in changes nothing: accounts interleaved, entries read early", (t) => {
+  fc.assert(
+    fc.property(
+      ledgers.chain((accounts) =>
+        fc.tuple(fc.constant(accounts), fc.shuffledSubarray(accounts.flat(), { minLength: accounts.flat().length })),
+      ),
+      ([accounts, shuffled]) => {
+        const auditor = new LedgerAuditor();
+        for (const entry of shuffled) auditor.add(entry);
+        t.deepEqual(auditor.report(new Set(accounts.map((entries) => entries[0]!.playerId))), audit(accounts));
+      },
+    ),
+  );
+});
+
+test("a missing entry is named at its gap, whatever the order", (t) => {
+  const entries = [nextEntry(null, welcomeRequest("gap"), at)];
+  for (let n = 0; n < 3; n++) {
+    const request = { kind: "credit" as const, playerId: "gap", amountCents: 1, idempotencyKey: `g${n}`, reason: "payout", reference: "" };
+    entries.push(nextEntry(entries[entries.length - 1]!, request, at));
+  }
+  const auditor = new LedgerAuditor();
+  for (const entry of [entries[3]!, entries[0]!, entries[1]!]) auditor.add(entry);
+  const report = auditor.report(new Set(["gap"]));
+  t.false(report.clean);
+  t.true(report.issues.every((issue) => issue.sequence === 4));
+  t.is(report.issues[0]?.problem, "sequence 4 where 3 was expected");
+});

@@ -62,10 +62,10 @@ test("after concurrent activity on two replicas the audit is clean and its total
 /** Runs `tamper` on the raw ledger, audits, then puts the entry back as it was. */
 async function auditTampered(
   t: { context: WalletCluster },
-  filter: { playerId: string; sequence: number },
+  filter: { stream: string; seq: number },
   tamper: Record<string, unknown> | "delete",
 ): Promise<AuditResponse> {
-  const ledger = t.context.db.collection<{ _id: string; playerId: string; sequence: number }>("ledger");
+  const ledger = t.context.db.collection<{ _id: string; stream: string; seq: number }>("ledger");
   const original = (await ledger.findOne(filter))!;
   if (tamper === "delete") await ledger.deleteOne({ _id: original._id });
   else await ledger.updateOne({ _id: original._id }, { $set: tamper });
@@ -84,7 +84,7 @@ test("the audit names a tampered amount, a tampered balance, a deleted entry and
     ["forged refusal", { applied: false, refusal: "insufficient_funds", amountCents: 0 }],
   ];
   for (const [what, tamper] of cases) {
-    const report = await auditTampered(t, { playerId: "alice", sequence: 3 }, tamper);
+    const report = await auditTampered(t, { stream: "alice", seq: 3 }, tamper);
     t.false(report.clean, what);
     t.true(
       report.issues.some((issue) => issue.playerId === "alice" && issue.sequence >= 3),

@@ -169,7 +169,7 @@ test("movements for an unknown player are NOT_FOUND and create nothing", async (
   t.is(await statusOf(wallet.credit({ movement: movement("ghost", 100, "ghost-1", "leave") })), status.NOT_FOUND);
   t.is(await statusOf(wallet.deposit({ movement: movement("ghost", 100, "ghost-2", "") })), status.NOT_FOUND);
   t.is(await statusOf(wallet.listLedger({ playerId: "ghost", afterSequence: 0, limit: 10 })), status.NOT_FOUND);
-  t.is(await db.collection("ledger").countDocuments({ playerId: "ghost" }), 0);
+  t.is(await db.collection("ledger").countDocuments({ stream: "ghost" }), 0);
   t.is(await statusOf(wallet.getProfile({ claims: claims("ghost") })), undefined);
   t.is(
     (await wallet.getBalance({ playerId: "ghost" })).accountBalanceCents,

@@ -27,9 +27,9 @@ test("20 concurrent first reads create one player with exactly one 1,000.00 welc
     t.is(profile!.personalTableId, undefined);
   }
   t.is(await db.collection("players").countDocuments({ _id: "first-read" as never }), 1);
-  const entries = await db.collection("ledger").find({ playerId: "first-read" }).toArray();
+  const entries = await db.collection("ledger").find({ stream: "first-read" }).toArray();
   t.is(entries.length, 1);
-  t.like(entries[0], { sequence: 1, kind: "welcome", amountCents: 100_000, balanceAfterCents: 100_000 });
+  t.like(entries[0], { seq: 1, kind: "welcome", amountCents: 100_000, balanceAfterCents: 100_000 });
   t.is((await wallet.getBalance({ playerId: "first-read" })).accountBalanceCents, 100_000);
 });
 

@@ -14,13 +14,14 @@ test.after.always(async (t) => {
 
 const replicaFor = (replicas: Wallet[], i: number) => replicas[i % replicas.length]!;
 
+/** A ledger entry as the sequenced log stores it: the account is the stream. */
 interface StoredEntry {
-  playerId: string;
-  sequence: number;
+  stream: string;
+  seq: number;
   amountCents: number;
   balanceAfterCents: number;
   applied: boolean;
-  idempotencyKey: string;
+  key: string;
 }
 
 test("50 parallel debits through two replicas that together exceed the balance never overdraw or lose a cent", async (t) => {
@@ -56,19 +57,19 @@ test("50 parallel debits through two replicas that together exceed the balance n
   // The ledger: sequences 1..51 without gaps, each balance its predecessor's plus its amount, one entry per key.
   const entries = await db
     .collection<StoredEntry>("ledger")
-    .find({ playerId: "contended" })
-    .sort({ sequence: 1 })
+    .find({ stream: "contended" })
+    .sort({ seq: 1 })
     .toArray();
   t.deepEqual(
-    entries.map((e) => e.sequence),
+    entries.map((e) => e.seq),
     Array.from({ length: 51 }, (_, i) => i + 1),
   );
   entries.reduce((before, entry) => {
-    t.is(entry.balanceAfterCents, before + entry.amountCents, `sequence ${entry.sequence}`);
+    t.is(entry.balanceAfterCents, before + entry.amountCents, `sequence ${entry.seq}`);
     t.true(entry.balanceAfterCents >= 0);
     return entry.balanceAfterCents;
   }, 0);
-  t.is(new Set(entries.map((e) => e.idempotencyKey)).size, 51);
+  t.is(new Set(entries.map((e) => e.key)).size, 51);
 
   // Retrying every request through the other replica replays its first outcome exactly.
   const retried = await Promise.all(amounts.map((_, i) => debit(i, i + 1)));
@@ -76,7 +77,7 @@ test("50 parallel debits through two replicas that together exceed the balance n
     t.like(result, { ...results[i]!.result, replayed: true });
   });
   t.is((await replicas[0]!.getBalance({ playerId: "contended" })).accountBalanceCents, 100_000 - appliedTotal);
-  t.is(await db.collection("ledger").countDocuments({ playerId: "contended" }), 51);
+  t.is(await db.collection("ledger").countDocuments({ stream: "contended" }), 51);
 });
 
 test("debits and credits racing through two replicas lose no update", async (t) => {
@@ -104,5 +105,5 @@ test("20 concurrent first reads through two replicas credit the welcome once", a
     Array.from({ length: 20 }, (_, i) => replicaFor(replicas, i).getProfile({ claims: claims("twice-served") })),
   );
   for (const { profile } of reads) t.is(profile!.accountBalanceCents, 100_000);
-  t.is(await db.collection("ledger").countDocuments({ playerId: "twice-served" }), 1);
+  t.is(await db.collection("ledger").countDocuments({ stream: "twice-served" }), 1);
 });

@@ -54,6 +54,7 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     outbox: [],
     totals: { creditedCents: 0, deliveredCents: 0, houseResultCents: 0 },
     finishedGame: null,
+    gamesFinished: 0,
     createdAt: now,
     updatedAt: now,
     lastActivityAt: now,
@@ -118,12 +119,13 @@ export function isConserved(money: TableMoney): boolean {
 
 /**
  * The next snapshot: prev with changes, version + 1, updatedAt (and lastActivityAt for a player's
- * operation) set to now, finishedGame reset unless this change finished a game. Throws if the
+ * operation) set to now, finishedGame reset unless this change finished a game (and then counted
+ * in gamesFinished). Throws if the
  * result does not conserve money: a bug must fail the operation, never be stored.
  */
 export function sealNext(
   prev: TableSnapshot,
-  changes: Partial<Omit<TableSnapshot, "tableId" | "version" | "config" | "createdAt" | "updatedAt">>,
+  changes: Partial<Omit<TableSnapshot, "tableId" | "version" | "config" | "gamesFinished" | "createdAt" | "updatedAt">>,
   now: number,
   activity = true,
 ): TableSnapshot {
@@ -134,6 +136,7 @@ export function sealNext(
     lastActivityAt: activity ? now : prev.lastActivityAt,
     ...changes,
     version: prev.version + 1,
+    gamesFinished: prev.gamesFinished + (changes.finishedGame ? 1 : 0),
     updatedAt: now,
   };
   if (!isConserved(tableMoney(next))) throw new Error(`table ${prev.tableId}: money not conserved`);

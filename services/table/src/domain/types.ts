@@ -143,6 +143,8 @@ export interface TableSnapshot {
   readonly totals: TableTotals;
   /** The record of the game that the change producing this snapshot finished; null otherwise. */
   readonly finishedGame: GameRecord | null;
+  /** Games finished (settled or void) at this table: each one's record is in the snapshot that finished it. */
+  readonly gamesFinished: number;
   readonly createdAt: number;
   /** Every stored change. */
   readonly updatedAt: number;

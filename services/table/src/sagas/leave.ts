@@ -51,7 +51,7 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
   if (!left) {
     const applied = await parts.store.apply<Left>(
       tableId,
-      { key: opKey, fingerprint: transferId, replayable: true },
+      { key: opKey, fingerprint: transferId },
       (latest, now) => {
         const { next, result } = applyLeave(latest, { playerId, transferId }, now);
         const credit = next?.outbox.find((c) => c.reason === "LEAVE" && c.reference === transferId) ?? null;
@@ -59,8 +59,8 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
       },
     );
     left = applied.result;
-    // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its op
-    // record is then there); driven again after a crash, the change may lack its op record (deep).
+    // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its change
+    // is then stored under the key); driven again after a crash, look past a missing key document.
     if (applied.kind === "unchanged") {
       left = ((await parts.store.findOp(opKey, { deep: redrive }))?.result as Left | undefined) ?? left;
     }

@@ -65,7 +65,7 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
 
   const seated = await parts.store.apply<SitResult>(
     tableId,
-    { key: `transfer:${transferId}:credit`, fingerprint: transferId, replayable: true },
+    { key: `transfer:${transferId}:credit`, fingerprint: transferId },
     (latest, now) => {
       const { next, result } = applySit(
         latest,

@@ -64,7 +64,7 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
 
   const credit = await parts.store.apply<Credited>(
     tableId,
-    { key: `transfer:${transferId}:credit`, fingerprint: transferId, replayable: true },
+    { key: `transfer:${transferId}:credit`, fingerprint: transferId },
     (latest, now) => {
       try {
         const { next, result } = applyTopUp(latest, { playerId, amountCents, transferId }, now);

@@ -49,7 +49,18 @@ const TOTAL_OF_KIND: Record<MovementKind, Exclude<keyof AuditTotals, "balancesCe
   credit: "creditsCents",
 };
 
-/** Feed it every entry ordered by (playerId, sequence), then ask for the report. */
+/** Where the audit of one account stands. */
+interface AccountState {
+  latest: LedgerEntry | null;
+  /** Entries read ahead of their predecessor, by sequence: kept until it comes, or the end. */
+  early: Map<number, LedgerEntry>;
+}
+
+/**
+ * Feed it every entry, in any order, then ask for the report. The ledger's storage order has each
+ * account's entries in sequence order (accounts interleave), so an entry read early is rare (a
+ * restored document); memory grows with the accounts and such entries, not with the ledger.
+ */
 export class LedgerAuditor {
   private readonly totals: AuditTotals = {
     balancesCents: 0,
@@ -61,23 +72,34 @@ export class LedgerAuditor {
   };
   private readonly reasonTotals = new Map<string, ReasonTotal>();
   private readonly issues: AuditIssue[] = [];
-  private readonly accountIds = new Set<string>();
+  private readonly accounts = new Map<string, AccountState>();
   private entries = 0;
   private refusedEntries = 0;
-  private previous: LedgerEntry | null = null;
 
   add(entry: LedgerEntry): void {
-    const previous = this.previous?.playerId === entry.playerId ? this.previous : null;
-    if (!previous) this.openAccount(entry.playerId);
-    this.checkEntry(entry, previous);
-    this.count(entry);
-    this.previous = entry;
+    let account = this.accounts.get(entry.playerId);
+    if (!account) this.accounts.set(entry.playerId, (account = { latest: null, early: new Map() }));
+    if (entry.sequence !== (account.latest?.sequence ?? 0) + 1) {
+      account.early.set(entry.sequence, entry);
+      return;
+    }
+    this.accept(account, entry);
+    let next = account.early.get(entry.sequence + 1);
+    while (next) {
+      account.early.delete(next.sequence);
+      this.accept(account, next);
+      next = account.early.get(next.sequence + 1);
+    }
   }
 
   /** Once, after the last entry. `playerIds`: every player the wallet knows; an account must belong to one of them. */
   report(playerIds: ReadonlySet<string>): AuditReport {
-    this.closeAccount();
-    for (const playerId of this.accountIds) {
+    for (const [playerId, account] of this.accounts) {
+      // What never found its predecessor follows a gap: checked in order, so the gap is named.
+      for (const entry of [...account.early.values()].sort((a, b) => a.sequence - b.sequence)) {
+        this.accept(account, entry);
+      }
+      this.totals.balancesCents += account.latest?.balanceAfterCents ?? 0;
       if (!playerIds.has(playerId)) this.issue(playerId, 0, "ledger entries for a player that does not exist");
     }
     const { balancesCents, welcomeCreditsCents, depositsCents, withdrawalsCents, debitsCents, creditsCents } =
@@ -90,7 +112,7 @@ export class LedgerAuditor {
       (a, b) => a.kind.localeCompare(b.kind) || a.reason.localeCompare(b.reason),
     );
     return {
-      accounts: this.accountIds.size,
+      accounts: this.accounts.size,
       entries: this.entries,
       refusedEntries: this.refusedEntries,
       totals: { ...this.totals },
@@ -101,15 +123,10 @@ export class LedgerAuditor {
     };
   }
 
-  private openAccount(playerId: string): void {
-    this.closeAccount();
-    if (this.accountIds.has(playerId)) this.issue(playerId, 0, "entries are not ordered by player");
-    this.accountIds.add(playerId);
-  }
-
-  private closeAccount(): void {
-    if (this.previous) this.totals.balancesCents += this.previous.balanceAfterCents;
-    this.previous = null;
+  private accept(account: AccountState, entry: LedgerEntry): void {
+    this.checkEntry(entry, account.latest);
+    this.count(entry);
+    account.latest = entry;
   }
 
   private checkEntry(entry: LedgerEntry, previous: LedgerEntry | null): void {

@@ -1,6 +1,7 @@
 // The money rules of one movement, without I/O: what a request is, whether it applies to a balance,
 // the ledger entry it becomes, and whether a reused idempotency key carries the same request.
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
+import { entryIdOf } from "@pokerodds/common/sequenced-log";
 import { MAX_BALANCE_CENTS, requireAmountCents, WELCOME_CREDIT_CENTS } from "./money.js";
 import { requirePlayerId } from "./player.js";
 import { requireText } from "./text.js";
@@ -97,14 +98,10 @@ export function decide(balanceCents: number, kind: MovementKind, requestedCents:
 }
 
 /**
- * An entry's id is its account and sequence: "<playerId>:<sequence>". The sequence is all digits, so
- * an id splits back at its last colon whatever the player id holds: two entries have the same id
- * exactly when they have the same player and sequence. So the ledger's _id is its sequence index,
- * and an account's entry n is found by _id.
+ * An entry's id is its account and sequence, "<playerId>:<sequence>" (the sequenced log's entry id):
+ * the sequence is all digits, so an id splits back at its last colon whatever the player id holds.
  */
-export function entryIdOf(playerId: string, sequence: number): string {
-  return `${playerId}:${sequence}`;
-}
+export { entryIdOf };
 
 /** The entry that follows `head` for this request, to be inserted at exactly that sequence. */
 export function nextEntry(head: Head | null, request: MovementRequest, createdAt: Date): LedgerEntry {

@@ -1,0 +1,168 @@
+// The sequenced log on the real embedded database (needs `npm run build:db`): concurrent appenders,
+// replays, lagging or missing hints, and an entry whose key document a crash left out.
+import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
+import anyTest, { type TestFn } from "ava";
+import fc from "fast-check";
+import { MongoClient, type Db } from "mongodb";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SequencedLog, type LogEntry } from "../src/sequenced-log.js";
+
+interface Note extends LogEntry {
+  writer: number;
+  total: number;
+}
+
+interface Context {
+  dir: string;
+  ferret: FerretDB;
+  clients: MongoClient[];
+  db: Db;
+}
+const test = anyTest as TestFn<Context>;
+
+test.before(async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), "sequenced-log-"));
+  const ferret = await startFerretDB({ dataDir: dir, output: "ignore" });
+  const clients = [new MongoClient(ferret.uri), new MongoClient(ferret.uri)];
+  const db = clients[0]!.db("log");
+  await SequencedLog.createIndexes(db, "notes");
+  t.context = { dir, ferret, clients, db };
+});
+test.after.always(async (t) => {
+  await Promise.all(t.context.clients?.map((c) => c.close()) ?? []);
+  await t.context.ferret?.stop();
+  if (t.context.dir) await rm(t.context.dir, { recursive: true, force: true });
+});
+
+/** A log as a separate process would hold it: its own connection and an empty cache. */
+const freshLog = (t: { context: Context }, index = 0, hintStride = 4) =>
+  new SequencedLog<Note>(t.context.clients[index % 2]!.db("log").collection("notes"), { hintStride });
+
+let streams = 0;
+const newStream = () => `stream:${++streams}`;
+
+/** Appends one note under `key` on top of the latest, retrying lost races; answers what it came to. */
+async function appendNote(log: SequencedLog<Note>, stream: string, key: string, writer: number, amount: number) {
+  let head = await log.latest(stream);
+  for (;;) {
+    const entry: Note = { stream, seq: (head?.seq ?? 0) + 1, key, writer, total: (head?.total ?? 0) + amount };
+    const appended = await log.append(entry);
+    if (appended.kind !== "seqTaken") return appended;
+    head = appended.winner;
+  }
+}
+
+async function entriesOf(log: SequencedLog<Note>, stream: string): Promise<Note[]> {
+  const found: Note[] = [];
+  for (let seq = 1; ; seq++) {
+    const entry = await log.entry(stream, seq);
+    if (!entry) return found;
+    found.push(entry);
+  }
+}
+
+test("concurrent appenders: one winner per sequence, every key once, no gap, each total built on its predecessor", async (t) => {
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 6 }), async (writers, each) => {
+      const stream = newStream();
+      const logs = Array.from({ length: writers }, (_, i) => freshLog(t, i));
+      await Promise.all(
+        logs.map(async (log, w) => {
+          for (let n = 0; n < each; n++) await appendNote(log, stream, `${stream}/${w}/${n}`, w, 1);
+        }),
+      );
+      const entries = await entriesOf(freshLog(t), stream);
+      t.is(entries.length, writers * each);
+      t.deepEqual(
+        entries.map((e) => e.seq),
+        entries.map((_, i) => i + 1),
+      );
+      t.is(new Set(entries.map((e) => e.key)).size, writers * each);
+      entries.forEach((e, i) => t.is(e.total, i + 1));
+      t.is((await freshLog(t).latest(stream))?.seq, writers * each);
+    }),
+    { numRuns: 8 },
+  );
+});
+
+test("a replay answers the first entry of its key, from any process, whatever was appended since", async (t) => {
+  const stream = newStream();
+  const log = freshLog(t);
+  const first = await appendNote(log, stream, "replayed", 1, 10);
+  t.is(first.kind, "appended");
+  for (let n = 0; n < 5; n++) await appendNote(log, stream, `after-${n}`, 1, 1);
+  // The same key again, with other data: the first entry is the answer, nothing new is stored.
+  for (const other of [log, freshLog(t, 1)]) {
+    const again = await appendNote(other, stream, "replayed", 2, 99);
+    t.like(again, { kind: "keyTaken", first: { seq: 1, writer: 1, total: 10 } });
+    t.like(await other.findByKey("replayed"), { seq: 1, total: 10 });
+  }
+  t.is((await freshLog(t).latest(stream))?.seq, 6);
+});
+
+test("a retry whose first append landed but was never acknowledged finds it at its own sequence", async (t) => {
+  const stream = newStream();
+  const log = freshLog(t);
+  await appendNote(log, stream, "lost-ack", 1, 5);
+  // The retry builds on what it read before the first attempt: the same sequence, the same key.
+  const retry = await freshLog(t, 1).append({ stream, seq: 1, key: "lost-ack", writer: 1, total: 5 });
+  t.like(retry, { kind: "keyTaken", first: { seq: 1 } });
+});
+
+test("the latest entry is found from a lagging, missing or ahead hint, and by a cold process", async (t) => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: 70 }),
+      fc.oneof(fc.constant(null), fc.integer({ min: 1, max: 140 })),
+      async (count, hint) => {
+        const stream = newStream();
+        const writer = freshLog(t);
+        for (let n = 0; n < count; n++) await appendNote(writer, stream, `${stream}/${n}`, 1, 1);
+        const hints = t.context.db.collection<{ _id: string; hintSeq: number }>("notes");
+        if (hint === null) await hints.deleteOne({ _id: `${stream}:head` });
+        else await hints.updateOne({ _id: `${stream}:head` }, { $set: { hintSeq: hint } }, { upsert: true });
+        t.is((await freshLog(t, 1).latest(stream))?.seq ?? 0, count);
+      },
+    ),
+    { numRuns: 15 },
+  );
+});
+
+test("a crash between the entry and its key document (possible on MongoDB) still resolves the key", async (t) => {
+  const stream = newStream();
+  const notes = t.context.db.collection("notes");
+  // What an append leaves when the server fails between its two inserts: the entry alone.
+  await notes.insertOne({ _id: `${stream}:1` as never, stream, seq: 1, key: "orphan", writer: 1, total: 7 });
+  const log = freshLog(t, 1);
+  t.is(await log.findByKey("orphan"), null);
+  const again = await appendNote(log, stream, "orphan", 2, 1);
+  t.like(again, { kind: "keyTaken", first: { seq: 1, total: 7 } });
+  // And a writer never builds a second entry for the key on top of it.
+  t.is((await log.latest(stream))?.seq, 1);
+});
+
+test("documents appended alongside an entry are stored with it, and only with it", async (t) => {
+  const stream = newStream();
+  const log = freshLog(t);
+  const extra = t.context.db.collection("notes");
+  t.is((await log.append({ stream, seq: 1, key: "with-extra", writer: 1, total: 1 }, [{ _id: "extra:1" }])).kind, "appended");
+  t.truthy(await extra.findOne({ _id: "extra:1" as never }));
+  const refused = await log.append({ stream, seq: 1, key: "other", writer: 2, total: 1 }, [{ _id: "extra:2" }]);
+  t.is(refused.kind, "seqTaken");
+  t.is(await extra.findOne({ _id: "extra:2" as never }), null);
+});
+
+test("all() streams every entry once, each stream in sequence order, and no key or hint document", async (t) => {
+  const a = newStream();
+  const b = newStream();
+  const log = freshLog(t);
+  for (let n = 0; n < 9; n++) await appendNote(log, n % 2 ? a : b, `${a}/${b}/${n}`, 1, 1);
+  const seen = new Map<string, number[]>();
+  for await (const entry of log.all()) {
+    if (entry.stream === a || entry.stream === b) seen.set(entry.stream, [...(seen.get(entry.stream) ?? []), entry.seq]);
+  }
+  t.deepEqual(seen.get(a), [1, 2, 3, 4]);
+  t.deepEqual(seen.get(b), [1, 2, 3, 4, 5]);
+});
