@@ -3,7 +3,7 @@
 //
 // Three kinds of document share the collection; their `_id`s cannot collide, because an entry's
 // ends in digits and the others end in a word:
-//   entry  "<stream>:<seq>"  { stream, seq, key, ...data }  seq 1, 2, 3… per stream, never a gap
+//   entry  "<stream>:<seq>"  { stream, seq, key, ...data }  seq 1, 2, 3… per stream (or from firstSeq), never a gap
 //   key    "<key>:key"       { entryId }                     where the entry of an idempotency key is
 //   hint   "<stream>:head"   { hintSeq }                     an existing entry, a few behind the latest
 // Only entries have `stream`, `seq` and `key`.
@@ -45,6 +45,8 @@ export interface SequencedLogOptions {
   cacheSize?: number;
   /** The hint is moved every this many entries of a stream (a cold read probes at most about as many). */
   hintStride?: number;
+  /** Every stream's first sequence (1 unless the caller numbers from elsewhere). */
+  firstSeq?: number;
 }
 
 /** Any document of the log: every `_id` here is a string. */
@@ -65,20 +67,21 @@ const keyIdOf = (key: string): string => `${key}:key`;
 const hintIdOf = (stream: string): string => `${stream}:head`;
 
 export class SequencedLog<E extends LogEntry> {
+  private readonly collection: Collection<StoredDocument>;
   private readonly keys: Collection<KeyDocument>;
   private readonly hints: Collection<HintDocument>;
   private readonly known = new Map<string, E>();
   private readonly cacheSize: number;
   private readonly hintStride: number;
+  private readonly firstSeq: number;
 
-  constructor(
-    private readonly collection: Collection<StoredDocument>,
-    options: SequencedLogOptions = {},
-  ) {
+  constructor(collection: Collection, options: SequencedLogOptions = {}) {
+    this.collection = collection as unknown as Collection<StoredDocument>;
     this.keys = collection as unknown as Collection<KeyDocument>;
     this.hints = collection as unknown as Collection<HintDocument>;
     this.cacheSize = options.cacheSize ?? 10_000;
     this.hintStride = options.hintStride ?? 16;
+    this.firstSeq = options.firstSeq ?? 1;
   }
 
   /**
@@ -143,7 +146,9 @@ export class SequencedLog<E extends LogEntry> {
     }
     const first = await this.findByKey(entry.key, { deep: true });
     if (first) return { kind: "keyTaken", first };
-    throw new Error(`log ${this.collection.collectionName}: ${id} was refused, but neither its sequence nor its key is taken`);
+    throw new Error(
+      `log ${this.collection.collectionName}: ${id} was refused, but neither its sequence nor its key is taken`,
+    );
   }
 
   /**
@@ -197,13 +202,13 @@ export class SequencedLog<E extends LogEntry> {
   /** The hinted entry, or the first when the hint is missing or ahead of the log (a restored backup). */
   private async hintedEntry(stream: string): Promise<E | null> {
     const hint = await this.hints.findOne({ _id: hintIdOf(stream) });
-    if (hint && hint.hintSeq > 1) {
+    if (hint && hint.hintSeq > this.firstSeq) {
       const hinted = await this.entry(stream, hint.hintSeq);
       if (hinted) return hinted;
       // $max would never bring it down: drop it, so the next hint written is true.
       await this.hints.deleteOne({ _id: hintIdOf(stream) });
     }
-    return this.entry(stream, 1);
+    return this.entry(stream, this.firstSeq);
   }
 
   /** A read-then-write on FerretDB: a race can move it back to another existing entry, which is harmless. */

@@ -147,7 +147,10 @@ test("documents appended alongside an entry are stored with it, and only with it
   const stream = newStream();
   const log = freshLog(t);
   const extra = t.context.db.collection("notes");
-  t.is((await log.append({ stream, seq: 1, key: "with-extra", writer: 1, total: 1 }, [{ _id: "extra:1" }])).kind, "appended");
+  t.is(
+    (await log.append({ stream, seq: 1, key: "with-extra", writer: 1, total: 1 }, [{ _id: "extra:1" }])).kind,
+    "appended",
+  );
   t.truthy(await extra.findOne({ _id: "extra:1" as never }));
   const refused = await log.append({ stream, seq: 1, key: "other", writer: 2, total: 1 }, [{ _id: "extra:2" }]);
   t.is(refused.kind, "seqTaken");
@@ -161,8 +164,20 @@ test("all() streams every entry once, each stream in sequence order, and no key 
   for (let n = 0; n < 9; n++) await appendNote(log, n % 2 ? a : b, `${a}/${b}/${n}`, 1, 1);
   const seen = new Map<string, number[]>();
   for await (const entry of log.all()) {
-    if (entry.stream === a || entry.stream === b) seen.set(entry.stream, [...(seen.get(entry.stream) ?? []), entry.seq]);
+    if (entry.stream === a || entry.stream === b)
+      seen.set(entry.stream, [...(seen.get(entry.stream) ?? []), entry.seq]);
   }
   t.deepEqual(seen.get(a), [1, 2, 3, 4]);
   t.deepEqual(seen.get(b), [1, 2, 3, 4, 5]);
+});
+
+test("streams numbered from another first sequence are found from it", async (t) => {
+  const stream = newStream();
+  const collection = t.context.clients[0]!.db("log").collection("notes");
+  const writer = new SequencedLog<Note>(collection, { firstSeq: 2, hintStride: 1_000 });
+  t.is(await writer.latest(stream), null);
+  for (let seq = 2; seq <= 6; seq++)
+    t.is((await writer.append({ stream, seq, key: `${stream}/${seq}`, writer: 1, total: seq })).kind, "appended");
+  const cold = new SequencedLog<Note>(t.context.clients[1]!.db("log").collection("notes"), { firstSeq: 2 });
+  t.is((await cold.latest(stream))?.seq, 6);
 });

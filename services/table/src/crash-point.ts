@@ -3,8 +3,7 @@
 // work exactly once. Unset (always, outside those tests) it does nothing.
 const armed = process.env.TABLE_CRASH_POINT;
 
-export type CrashPoint =
-  "sit:after-debit" | "sit:after-credit" | "topup:after-debit" | "leave:after-apply" | "store:after-archive";
+export type CrashPoint = "sit:after-debit" | "sit:after-credit" | "topup:after-debit" | "leave:after-apply";
 
 export function crashPoint(name: CrashPoint): void {
   if (armed === name) process.kill(process.pid, "SIGKILL");

@@ -72,7 +72,8 @@ export class SnapshotStore {
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
-    this.log = new SequencedLog<Change>(db.collection(HISTORY), { cacheSize: 500 });
+    // A table's first stored version is 2: version 1 is the domain's empty table, never stored.
+    this.log = new SequencedLog<Change>(db.collection(HISTORY), { cacheSize: 500, firstSeq: 2 });
     this.tables = db.collection(TABLES);
   }
 
@@ -99,6 +100,24 @@ export class SnapshotStore {
     return change ? opOf(change) : null;
   }
 
+  /** Loads consecutive versions of one table in bulk (benchmarks, fixtures), each under its own key. */
+  async load(snapshots: readonly TableSnapshot[]): Promise<void> {
+    const tableId = snapshots[0]?.tableId;
+    if (tableId === undefined) return;
+    await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
+    await this.log.load(
+      snapshots.map((snapshot) => ({
+        stream: String(tableId),
+        seq: snapshot.version,
+        key: `load:${tableId}:${snapshot.version}`,
+        fingerprint: "",
+        snapshot,
+        result: null,
+        createdAt: new Date(snapshot.updatedAt),
+      })),
+    );
+  }
+
   /**
    * Applies `decide` to the latest snapshot and stores its next snapshot under the operation's key,
    * deciding again on a fresher snapshot whenever another writer got there first. `decide` may
@@ -116,10 +135,13 @@ export class SnapshotStore {
         const { next, result } = decide(base.snapshot, now);
         if (!next) return { kind: "unchanged", result, snapshot: base.snapshot };
         if (next.tableId !== tableId || next.version !== base.snapshot.version + 1) {
-          throw new Error(`table ${tableId}: the domain produced version ${next.version} from ${base.snapshot.version}`);
+          throw new Error(
+            `table ${tableId}: the domain produced version ${next.version} from ${base.snapshot.version}`,
+          );
         }
         // Every table that ever holds money is listed before its first version exists.
-        if (!base.stored) await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
+        if (!base.stored)
+          await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
         const change: Change = {
           stream: String(tableId),

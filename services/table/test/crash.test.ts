@@ -116,25 +116,6 @@ serial("killed after the seat was freed, before the account was credited", async
   t.is(await balanceOf(cluster, "crash-leave"), WELCOME);
 });
 
-serial("killed after storing a change, before publishing it: recovery publishes it from the archive", async (t) => {
-  const cluster = t.context;
-  const caller = await newPlayer(cluster, "crash-publish");
-  const request = { caller, tableId: 5, buyInCents: 4_000, idempotencyKey: "sit" };
-  await crashDuring(t, "store:after-archive", () => cluster.table().sit(request));
-  await eventually(
-    "recovery",
-    async () => (await seatOf(cluster, 5, "crash-publish")) !== undefined && (await openTransfers(cluster)) === 0,
-  );
-  t.like(await cluster.table().sit(request), { acknowledged: true, seatBalanceCents: 4_000 });
-  t.is(await balanceOf(cluster, "crash-publish"), WELCOME - 4_000);
-  // The crashed writer's intent goes once it is older than the recovery grace (a retry that took
-  // the archive path can publish before that).
-  await eventually("the stale intent is cleared", async () => {
-    return (await cluster.db.collection("writeIntents").countDocuments({})) === 0;
-  });
-  t.is(await cluster.db.collection("writeIntents").countDocuments({}), 0);
-});
-
 serial("kill -9 at random moments during concurrent sits and leaves: every transfer completes once", async (t) => {
   const cluster = t.context;
   const players = await Promise.all(Array.from({ length: 8 }, (_, i) => newPlayer(cluster, `random-${i}`)));

@@ -7,6 +7,7 @@ import { GameState, type Caller, type TableState } from "@pokerodds/common/gener
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { statusOf } from "../../../test/helpers/grpc-services.js";
 import {
+  finishedGames,
   admin,
   balanceOf,
   moneyCheck,
@@ -171,14 +172,15 @@ test("a game through every stage: bets at hole, flop and turn, payouts at the ri
     annSeat + (paid.get("ann") ?? 0),
   );
 
-  const game = await cluster.db.collection("games").findOne({ _id: river.gameId as never });
-  t.like(game?.record, { gameId: river.gameId, outcome: "SETTLED", stakesCents: annStaked + benStaked });
-  // Behind the service: the head keeps the latest version only, the archive every one of them.
-  const heads = await cluster.db.collection("head_7").find({}).toArray();
-  t.is(heads.length, 1);
-  const version = heads[0]!._id as unknown as number;
-  // Versions 2..latest (version 1 is the empty table, never stored).
-  t.is(await cluster.db.collection("snapshots").countDocuments({ tableId }), version - 1);
+  const game = (await finishedGames(cluster)).find((record) => record.gameId === river.gameId);
+  t.like(game, { gameId: river.gameId, outcome: "SETTLED", stakesCents: annStaked + benStaked });
+  // Behind the service: every version is stored, 2..latest (version 1 is the empty table, never stored).
+  const history = cluster.db.collection<{ _id: string }>("history");
+  const stored = await history.find({ stream: String(tableId) }, { projection: { _id: 1 } }).toArray();
+  t.deepEqual(
+    stored.map((s) => s._id).sort((a, b) => a.localeCompare(b, "en", { numeric: true })),
+    stored.map((_, i) => `${tableId}:${i + 2}`),
+  );
 });
 
 test("the last player leaving mid-game voids it: every open bet is refunded to its player's account", async (t) => {
@@ -202,8 +204,8 @@ test("the last player leaving mid-game voids it: every open bet is refunded to i
   t.is(await balanceOf(cluster, "dan"), WELCOME);
   const after = await state(cluster, tableId);
   t.like(after, { gameState: GameState.GAME_STATE_STATUS_START, seats: [], bets: [], hands: [] });
-  const records = await cluster.db.collection("games").find({ "record.outcome": "VOID" }).toArray();
-  t.true(records.some((r) => r.record.refundsCents === catStaked + danStaked));
+  const records = (await finishedGames(cluster)).filter((record) => record.outcome === "VOID");
+  t.true(records.some((record) => record.refundsCents === catStaked + danStaked));
 });
 
 test("two advances from the same state collapse into one", async (t) => {

@@ -167,7 +167,14 @@ test("the order entries are read in changes nothing: accounts interleaved, entri
 test("a missing entry is named at its gap, whatever the order", (t) => {
   const entries = [nextEntry(null, welcomeRequest("gap"), at)];
   for (let n = 0; n < 3; n++) {
-    const request = { kind: "credit" as const, playerId: "gap", amountCents: 1, idempotencyKey: `g${n}`, reason: "payout", reference: "" };
+    const request = {
+      kind: "credit" as const,
+      playerId: "gap",
+      amountCents: 1,
+      idempotencyKey: `g${n}`,
+      reason: "payout",
+      reference: "",
+    };
     entries.push(nextEntry(entries[entries.length - 1]!, request, at));
   }
   const auditor = new LedgerAuditor();

@@ -55,11 +55,7 @@ test("50 parallel debits through two replicas that together exceed the balance n
   });
 
   // The ledger: sequences 1..51 without gaps, each balance its predecessor's plus its amount, one entry per key.
-  const entries = await db
-    .collection<StoredEntry>("ledger")
-    .find({ stream: "contended" })
-    .sort({ seq: 1 })
-    .toArray();
+  const entries = await db.collection<StoredEntry>("ledger").find({ stream: "contended" }).sort({ seq: 1 }).toArray();
   t.deepEqual(
     entries.map((e) => e.seq),
     Array.from({ length: 51 }, (_, i) => i + 1),

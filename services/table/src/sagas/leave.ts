@@ -49,15 +49,11 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
   // Driven again, the seat may be gone because this very transfer freed it: look for its change first.
   let left = redrive ? ((await parts.store.findOp(opKey))?.result as Left | undefined) : undefined;
   if (!left) {
-    const applied = await parts.store.apply<Left>(
-      tableId,
-      { key: opKey, fingerprint: transferId },
-      (latest, now) => {
-        const { next, result } = applyLeave(latest, { playerId, transferId }, now);
-        const credit = next?.outbox.find((c) => c.reason === "LEAVE" && c.reference === transferId) ?? null;
-        return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit } };
-      },
-    );
+    const applied = await parts.store.apply<Left>(tableId, { key: opKey, fingerprint: transferId }, (latest, now) => {
+      const { next, result } = applyLeave(latest, { playerId, transferId }, now);
+      const credit = next?.outbox.find((c) => c.reason === "LEAVE" && c.reference === transferId) ?? null;
+      return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit } };
+    });
     left = applied.result;
     // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its change
     // is then stored under the key); driven again after a crash, look past a missing key document.

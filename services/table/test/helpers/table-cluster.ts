@@ -22,6 +22,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnBackend, waitForHealth } from "../../../../test/helpers/grpc-services.js";
+import type { GameRecord, TableSnapshot } from "../../src/domain/index.js";
 
 export type Table = PromiseClient<TableServiceClient>;
 export type Wallet = PromiseClient<WalletServiceClient>;
@@ -162,4 +163,13 @@ export async function moneyCheck(cluster: TableCluster): Promise<{ conserved: bo
     conserved: held === given && walletAudit.clean && tableAudit.conserved && tableAudit.openTransfers.length === 0,
     detail: { held, given, wallet: w, tables: t, open: tableAudit.openTransfers, walletClean: walletAudit.clean },
   };
+}
+
+/** The record of every finished game, read behind the service from the stored changes that finished them. */
+export async function finishedGames(cluster: TableCluster): Promise<GameRecord[]> {
+  const changes = await cluster.db
+    .collection<{ snapshot: TableSnapshot }>("history")
+    .find({ key: { $exists: true }, "snapshot.finishedGame": { $ne: null } })
+    .toArray();
+  return changes.map((change) => change.snapshot.finishedGame!);
 }
