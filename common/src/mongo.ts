@@ -1,5 +1,9 @@
 import { MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
 import type { Logger } from "./logger.js";
+import { counter } from "./metrics.js";
+
+/** Every command sent to the database, by name: the round trips a request costs, as measured. */
+const commandsSent = counter("mongodb_commands_total", "Commands sent to the database, by command", ["command"]);
 
 export interface Database {
   client: MongoClient;
@@ -35,7 +39,9 @@ export function openDatabase(options: DatabaseOptions): Database {
     retryWrites: false,
     // Stored documents (table snapshots, answers) drop undefined fields as JSON does, not store null.
     ignoreUndefined: true,
+    monitorCommands: true,
   });
+  client.on("commandStarted", (event) => commandsSent.inc({ command: event.commandName }));
   const db = client.db(options.name);
   const log = options.logger.child({ database: options.name });
   let up = false;

@@ -1,0 +1,96 @@
+// The database round trips one operation costs, counted by the table process itself
+// (mongodb_commands_total on its metrics port): a state read is one `_id` read, a bet one read and
+// one insert, whatever the table's history holds. Recovery is slowed down so that its passes do not
+// count in between.
+import { freePorts } from "@pokerodds/launcher/ports";
+import anyTest, { type TestFn } from "ava";
+import { admin, newPlayer, startTableCluster, type Table, type TableCluster } from "./helpers/table-cluster.js";
+
+interface Context {
+  cluster: TableCluster;
+  table: Table;
+  metricsPort: number;
+}
+const test = anyTest as TestFn<Context>;
+// The counts are per process, so two tests at once would count each other.
+const serial = test.serial;
+
+test.before(async (t) => {
+  const cluster = await startTableCluster({ tables: 0 });
+  const [metricsPort] = (await freePorts(1)) as [number];
+  const replica = await cluster.startTable({
+    METRICS_PORT: String(metricsPort),
+    TABLE_RECOVERY_INTERVAL_MS: "3600000",
+  });
+  t.context = { cluster, table: replica.client, metricsPort };
+});
+test.after.always(async (t) => {
+  await t.context.cluster?.stop();
+});
+
+/** Commands sent so far, by name (the driver's periodic ping left out). */
+async function commandsSent(metricsPort: number): Promise<Map<string, number>> {
+  const body = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  const sent = new Map<string, number>();
+  for (const [, command, value] of body.matchAll(/^mongodb_commands_total\{command="(\w+)"\} (\d+)$/gm)) {
+    if (command !== "ping") sent.set(command!, Number(value));
+  }
+  return sent;
+}
+
+/** The commands `run` sent, by name. */
+async function commandsOf(t: { context: Context }, run: () => Promise<unknown>): Promise<Record<string, number>> {
+  const before = await commandsSent(t.context.metricsPort);
+  await run();
+  const after = await commandsSent(t.context.metricsPort);
+  const sent: Record<string, number> = {};
+  for (const [command, value] of after) {
+    const delta = value - (before.get(command) ?? 0);
+    if (delta > 0) sent[command] = delta;
+  }
+  return sent;
+}
+
+serial("a state read costs one database read and a bet one read and one insert", async (t) => {
+  const { table } = t.context;
+  const tableId = 4;
+  const caller = await newPlayer(t.context.cluster, "counted");
+  const { seatId } = await table.sit({ caller, tableId, buyInCents: 50_000, idempotencyKey: "sit" });
+  await table.advance({ caller, tableId });
+  const { state } = await table.getState({ caller: admin(), tableId });
+  const hand = state!.handOdds.find((p) => p.bettingStage === state!.bettingStage && p.oddsTenths > 0)!;
+  const bet = (key: string) =>
+    table.bet({
+      caller,
+      tableId,
+      seatIndex: seatId,
+      handIndex: hand.handIndex,
+      betAmountCents: 100,
+      idempotencyKey: key,
+    });
+
+  t.deepEqual(await commandsOf(t, () => table.getState({ caller, tableId })), { find: 1 });
+  // Versions whose number is a multiple of 16 also move the table's hint: bet until past one.
+  const costs = [];
+  for (let n = 0; n < 20; n++) costs.push(await commandsOf(t, () => bet(`bet-${n}`)));
+  const plain = costs.filter((cost) => !("update" in cost));
+  t.true(plain.length >= 18);
+  for (const cost of plain) t.deepEqual(cost, { find: 1, insert: 1 });
+  for (const cost of costs.filter((c) => "update" in c)) t.deepEqual(cost, { find: 1, insert: 1, update: 1 });
+});
+
+serial("sit, top-up and leave: the round trips their crash safety needs", async (t) => {
+  const { table } = t.context;
+  const tableId = 5;
+  const [first, caller] = [await newPlayer(t.context.cluster, "first"), await newPlayer(t.context.cluster, "moving")];
+  await table.sit({ caller: first, tableId, buyInCents: 10_000, idempotencyKey: "sit" });
+  // Each: the table read of the precheck; the pending entry and the claim; the table read and the
+  // change that moves the money; the outcome; the pending entry cleared. A leave also records its
+  // credit's delivery (a read and a change). The wallet's calls are the wallet's own.
+  const sit = await commandsOf(t, () => table.sit({ caller, tableId, buyInCents: 10_000, idempotencyKey: "sit" }));
+  t.deepEqual(sit, { find: 2, insert: 4, delete: 1 });
+  const topUp = await commandsOf(t, () => table.topUp({ caller, tableId, amountCents: 500, idempotencyKey: "top" }));
+  t.deepEqual(topUp, { find: 2, insert: 4, delete: 1 });
+  const leave = await commandsOf(t, () => table.leave({ caller, tableId, idempotencyKey: "leave" }));
+  t.deepEqual(leave, { find: 4, insert: 5, delete: 1 });
+});
