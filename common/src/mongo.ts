@@ -1,4 +1,4 @@
-import { MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
+import { MongoBulkWriteError, MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
 import type { Logger } from "./logger.js";
 import { counter } from "./metrics.js";
 
@@ -102,6 +102,10 @@ const SOCKET_ERROR_CODES = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIM
  * answer of the server itself (MongoServerError), which is not an outage.
  */
 export function isDatabaseOutage(error: unknown): boolean {
+  // insertMany reports a connection lost mid-command as a bulk write error that wraps it.
+  if (error instanceof MongoBulkWriteError && error.errorResponse instanceof Error) {
+    return isDatabaseOutage(error.errorResponse);
+  }
   if (error instanceof MongoServerError) return false;
   if (error instanceof MongoError) return true;
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,5 +1,5 @@
 import test from "ava";
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from "mongodb";
+import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from "mongodb";
 import { isDatabaseOutage, isDuplicateKey } from "../src/mongo.js";
 
 const socketError = (code: string) =>
@@ -19,4 +19,15 @@ test("an unreachable database is an outage; the server's own answers and other e
   t.false(isDatabaseOutage(socketError("ENOENT")));
   t.false(isDatabaseOutage(Object.assign(new Error("grpc"), { code: 14 })));
   t.false(isDatabaseOutage(null));
+});
+
+test("a connection lost during insertMany (wrapped in a bulk write error) is an outage; a refused insert is not", (t) => {
+  const lost = new MongoNetworkError("connection 29 to 127.0.0.1:34149 closed");
+  t.true(isDatabaseOutage(new MongoBulkWriteError(lost as never, { insertedCount: 0 } as never)));
+  const duplicate = new MongoBulkWriteError(
+    { message: "E11000 duplicate key", code: 11000, writeErrors: [] } as never,
+    { insertedCount: 0 } as never,
+  );
+  t.false(isDatabaseOutage(duplicate));
+  t.true(isDuplicateKey(duplicate));
 });
