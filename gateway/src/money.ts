@@ -9,13 +9,6 @@ export type Cents = number & { readonly [centsBrand]: true };
 export const MAX_AMOUNT = 1_000_000_000;
 export const MONEY_RULE = "a number greater than 0 and at most 1,000,000,000 with at most 2 decimal places";
 
-export class InvalidMoneyError extends Error {
-  constructor() {
-    super(`amount must be ${MONEY_RULE}`);
-    this.name = "InvalidMoneyError";
-  }
-}
-
 /** The amount's cents, or undefined when the value is not an acceptable amount. */
 export function toCents(value: unknown): Cents | undefined {
   // `<= 0` also refuses -0; NaN and the Infinity that 1e309 parses to fail isFinite.
@@ -26,9 +19,14 @@ export function toCents(value: unknown): Cents | undefined {
   return cents / 100 === value ? (cents as Cents) : undefined;
 }
 
+/**
+ * The cents of an amount that a request schema's money format (toCents) already admitted: the
+ * validator answers every other value with a 400 before this runs, so a refusal here is a bug
+ * (a RangeError, answered 500), never a client error.
+ */
 export function parseMoney(value: unknown): Cents {
   const cents = toCents(value);
-  if (cents === undefined) throw new InvalidMoneyError();
+  if (cents === undefined) throw new RangeError(`amount must be ${MONEY_RULE}`);
   return cents;
 }
 

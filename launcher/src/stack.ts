@@ -91,27 +91,138 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const env = options.env ?? process.env;
   const output = options.output ?? "inherit";
   const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
-  const running = new Map<ChildName, Child>();
-  const stopping = new Set<ChildName>();
-  let started = false;
-  let stopped = false;
-  // Trips when a child ends while something is being started, so the wait ends at once, naming it.
-  let wire = tripwire();
-
-  const watch = (child: Child, name: ChildName) => {
-    running.set(name, child);
-    void child.exited.then((exit) => {
-      if (running.get(name) === child) running.delete(name);
-      if (stopped || stopping.has(name)) return;
-      wire.trip(new Error(`${name} ${describeExit(exit)}`));
-      if (started) options.onUnexpectedExit?.(name, exit);
-    });
-  };
-  const abort = () => wire.trip(new Error("start-up cancelled"));
+  const children = new Supervisor(options.onUnexpectedExit);
+  const abort = () => children.wire.trip(new Error("start-up cancelled"));
   options.signal?.addEventListener("abort", abort, { once: true });
 
+  const { instances, serviceOf } = instanceNames(options.replicas);
+  const { ports, metricsPorts } = await allocatePorts(options.port, [...serviceOf.keys()]);
+  const portOf = (name: ChildName) => ports.get(name)!;
+  // The embedded database's address is known once it runs (and kept when it is started again).
+  const database = { uri: env.MONGODB_URI || undefined, port: 0 };
+  const embeddedDatabase = database.uri === undefined;
+  const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri);
+  const url = `http://127.0.0.1:${portOf("gateway")}`;
+
+  const startChild = async (name: ChildName, deadline: number) => {
+    if (name === "db") {
+      const dbDir = join(options.dataDir, "db");
+      await mkdir(dbDir, { recursive: true });
+      // Not raced against the wire: it is ready in milliseconds, and a child still starting when we
+      // gave up would be left out of `running`, so out of stop().
+      const db = await startFerretDB({ dataDir: dbDir, port: database.port, output });
+      database.port = db.port;
+      database.uri = db.uri;
+      children.watch(db.child, "db");
+      return;
+    }
+    const service = serviceOf.get(name);
+    if (!service) throw new Error(`no such service: ${name}`);
+    const child = spawnChild(name, process.execPath, ["--import", orphanGuard, entryPoints[service]], {
+      env: { ...childEnv[service](portOf(name)), METRICS_PORT: String(metricsPorts.get(name)) },
+      output,
+    });
+    children.watch(child, name);
+    const what = () => `${name} did not listen on port ${portOf(name)}`;
+    await until(() => accepts(portOf(name)), deadline, children.wire, what);
+  };
+
+  const stop = async (graceMs = 7000) => {
+    children.stopped = true;
+    options.signal?.removeEventListener("abort", abort);
+    await children.stopAll(
+      [...stopPhases.map((phase) => phase.flatMap((service) => instances[service])), ["db"]],
+      graceMs,
+    );
+  };
+
+  try {
+    const deadline = Date.now() + readyTimeoutMs;
+    if (embeddedDatabase) await startChild("db", deadline);
+    for (const service of serviceOrder) for (const name of instances[service]) await startChild(name, deadline);
+    await untilHealthy(url, deadline, children.wire);
+  } catch (error) {
+    await stop(2000);
+    throw error;
+  }
+  options.signal?.removeEventListener("abort", abort);
+  children.started = true;
+
+  return {
+    url,
+    mongodbUri: database.uri!,
+    embeddedDatabase,
+    children: () => [...children.running].map(([name, child]) => ({ name, pid: child.pid })),
+    metricsUrls: () => [...metricsPorts].map(([name, port]) => ({ name, url: `http://127.0.0.1:${port}/metrics` })),
+    stopService: (name) => children.stopOne(name),
+    killService: (name) => children.killOne(name),
+    startService: async (name) => {
+      if (children.stopped) throw new Error("the stack is stopped");
+      if (children.running.has(name)) throw new Error(`${name} is already running`);
+      if (name === "db" && !embeddedDatabase) throw new Error("no embedded database: MONGODB_URI is set");
+      children.wire = tripwire();
+      await startChild(name, Date.now() + readyTimeoutMs);
+    },
+    stop,
+  };
+}
+
+/** The stack's children: which run, which are being stopped on purpose, and who is told of an exit. */
+class Supervisor {
+  readonly running = new Map<ChildName, Child>();
+  private readonly stopping = new Set<ChildName>();
+  /** Set once start-up succeeded: from then on an unexpected exit is reported. */
+  started = false;
+  /** Set by stop(): exits are expected from then on. */
+  stopped = false;
+  /** Trips when a child ends while something is being started, so the wait ends at once, naming it. */
+  wire = tripwire();
+
+  constructor(private readonly onUnexpectedExit: StackOptions["onUnexpectedExit"]) {}
+
+  watch(child: Child, name: ChildName): void {
+    this.running.set(name, child);
+    void child.exited.then((exit) => {
+      if (this.running.get(name) === child) this.running.delete(name);
+      if (this.stopped || this.stopping.has(name)) return;
+      this.wire.trip(new Error(`${name} ${describeExit(exit)}`));
+      if (this.started) this.onUnexpectedExit?.(name, exit);
+    });
+  }
+
+  /** Stops the running children phase by phase; SIGKILL for whatever outlives graceMs. */
+  async stopAll(phases: ChildName[][], graceMs: number): Promise<void> {
+    await stopChildren(
+      phases.map((phase) => phase.flatMap((name) => this.running.get(name) ?? [])),
+      graceMs,
+    );
+  }
+
+  /** SIGTERMs one child and waits until it is gone. */
+  async stopOne(name: ChildName): Promise<void> {
+    const child = this.running.get(name);
+    if (!child) return;
+    this.stopping.add(name);
+    await stopChildren([[child]], 5000).finally(() => this.stopping.delete(name));
+  }
+
+  /** SIGKILLs one child, as a crash would, and waits until it is gone. */
+  async killOne(name: ChildName): Promise<void> {
+    const child = this.running.get(name);
+    if (!child) return;
+    this.stopping.add(name);
+    child.kill("SIGKILL");
+    await child.exited.finally(() => this.stopping.delete(name));
+  }
+}
+
+/** Each service's process names: the first replica is named after it, further ones `<service>-2`... */
+function instanceNames(replicas: StackOptions["replicas"]): {
+  instances: Record<ServiceName, ChildName[]>;
+  serviceOf: Map<ChildName, ServiceName>;
+} {
   const count = (service: ServiceName) =>
-    service === "gateway" ? 1 : Math.max(1, Math.floor(options.replicas?.[service] ?? 1));
+    service === "gateway" ? 1 : Math.max(1, Math.floor(replicas?.[service] ?? 1));
   const instances = Object.fromEntries(
     serviceOrder.map((service) => [
       service,
@@ -119,30 +230,37 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     ]),
   ) as Record<ServiceName, ChildName[]>;
   const serviceOf = new Map(serviceOrder.flatMap((service) => instances[service].map((name) => [name, service])));
-  const { ports, metricsPorts } = await allocatePorts(options.port, [...serviceOf.keys()]);
-  const dbDir = join(options.dataDir, "db");
-  let mongodbUri = env.MONGODB_URI || undefined;
-  const embeddedDatabase = mongodbUri === undefined;
-  let dbPort = 0;
+  return { instances, serviceOf };
+}
 
+/**
+ * Each service's environment for a process on `port`: the launcher's own, without the variables it
+ * sets itself, plus where its dependencies are. `mongodbUri` is read when a process starts.
+ */
+function childEnvironments(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  instances: Record<ServiceName, ChildName[]>,
+  portOf: (name: ChildName) => number,
+  mongodbUri: () => string | undefined,
+): Record<ServiceName, (port: number) => NodeJS.ProcessEnv> {
   const base = { ...env };
   for (const name of contractVariables) delete base[name];
   const optional = (...names: string[]) =>
     Object.fromEntries(names.filter((name) => env[name]).map((name) => [name, env[name]]));
-  const portOf = (name: ChildName) => ports.get(name)!;
   // One replica: host:port. Several: grpc-js's ipv4: list, which clients balance round-robin.
   const address = (service: ReplicatedService) => {
     const list = instances[service].map((name) => `127.0.0.1:${portOf(name)}`);
     return list.length === 1 ? list[0]! : `ipv4:${list.join(",")}`;
   };
-  const childEnv: Record<ServiceName, (port: number) => NodeJS.ProcessEnv> = {
+  return {
     odds: (port) => ({ ...base, GRPC_PORT: String(port) }),
-    wallet: (port) => ({ ...base, GRPC_PORT: String(port), MONGODB_URI: mongodbUri }),
+    wallet: (port) => ({ ...base, GRPC_PORT: String(port), MONGODB_URI: mongodbUri() }),
     table: (port) => ({
       ...base,
       ...optional("TABLE_COUNT"),
       GRPC_PORT: String(port),
-      MONGODB_URI: mongodbUri,
+      MONGODB_URI: mongodbUri(),
       ODDS_ADDR: address("odds"),
       WALLET_ADDR: address("wallet"),
     }),
@@ -153,92 +271,20 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ODDS_ADDR: address("odds"),
       WALLET_ADDR: address("wallet"),
       TABLE_ADDR: address("table"),
-      DATA_DIR: options.dataDir,
+      DATA_DIR: dataDir,
     }),
   };
-  const url = `http://127.0.0.1:${portOf("gateway")}`;
+}
 
-  const startChild = async (name: ChildName, deadline: number) => {
-    if (name === "db") {
-      await mkdir(dbDir, { recursive: true });
-      // Not raced against the wire: it is ready in milliseconds, and a child still starting when we
-      // gave up would be left out of `running`, so out of stop().
-      const db = await startFerretDB({ dataDir: dbDir, port: dbPort, output });
-      dbPort = db.port;
-      mongodbUri = db.uri;
-      watch(db.child, "db");
-      return;
-    }
-    const service = serviceOf.get(name);
-    if (!service) throw new Error(`no such service: ${name}`);
-    const child = spawnChild(name, process.execPath, ["--import", orphanGuard, entryPoints[service]], {
-      env: { ...childEnv[service](portOf(name)), METRICS_PORT: String(metricsPorts.get(name)) },
-      output,
-    });
-    watch(child, name);
-    await until(
-      () => accepts(portOf(name)),
-      deadline,
-      wire,
-      () => `${name} did not listen on port ${portOf(name)}`,
-    );
+/** Polls the gateway's health until it answers 200; the error names its last answer. */
+async function untilHealthy(url: string, deadline: number, wire: Tripwire): Promise<void> {
+  let last = "no answer";
+  const healthy = async () => {
+    const answer = await health(url);
+    last = answer.detail;
+    return answer.ok;
   };
-
-  const stop = async (graceMs = 7000) => {
-    stopped = true;
-    options.signal?.removeEventListener("abort", abort);
-    const phases = [...stopPhases.map((phase) => phase.flatMap((service) => instances[service])), ["db" as const]].map(
-      (phase) => phase.flatMap((name) => running.get(name) ?? []),
-    );
-    await stopChildren(phases, graceMs);
-  };
-
-  try {
-    const deadline = Date.now() + readyTimeoutMs;
-    if (embeddedDatabase) await startChild("db", deadline);
-    for (const service of serviceOrder) for (const name of instances[service]) await startChild(name, deadline);
-    let last = "no answer";
-    const healthy = async () => {
-      const answer = await health(url);
-      last = answer.detail;
-      return answer.ok;
-    };
-    await until(healthy, deadline, wire, () => `GET ${url}/api/health did not answer 200 (last: ${last})`);
-  } catch (error) {
-    await stop(2000);
-    throw error;
-  }
-  options.signal?.removeEventListener("abort", abort);
-  started = true;
-
-  return {
-    url,
-    mongodbUri: mongodbUri!,
-    embeddedDatabase,
-    children: () => [...running].map(([name, child]) => ({ name, pid: child.pid })),
-    metricsUrls: () => [...metricsPorts].map(([name, port]) => ({ name, url: `http://127.0.0.1:${port}/metrics` })),
-    stopService: async (name) => {
-      const child = running.get(name);
-      if (!child) return;
-      stopping.add(name);
-      await stopChildren([[child]], 5000).finally(() => stopping.delete(name));
-    },
-    killService: async (name) => {
-      const child = running.get(name);
-      if (!child) return;
-      stopping.add(name);
-      child.kill("SIGKILL");
-      await child.exited.finally(() => stopping.delete(name));
-    },
-    startService: async (name) => {
-      if (stopped) throw new Error("the stack is stopped");
-      if (running.has(name)) throw new Error(`${name} is already running`);
-      if (name === "db" && !embeddedDatabase) throw new Error("no embedded database: MONGODB_URI is set");
-      wire = tripwire();
-      await startChild(name, Date.now() + readyTimeoutMs);
-    },
-    stop,
-  };
+  await until(healthy, deadline, wire, () => `GET ${url}/api/health did not answer 200 (last: ${last})`);
 }
 
 /** The gateway gets httpPort (0: any free one), every other instance a free port; each a metrics port. */

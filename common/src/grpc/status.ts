@@ -1,4 +1,4 @@
-import { status, Metadata, type StatusObject } from "@grpc/grpc-js";
+import { status, Metadata, type ServiceError, type StatusObject } from "@grpc/grpc-js";
 import { DomainError, type ErrorKind } from "../errors.js";
 
 // The one table from domain error to gRPC status. The gateway's table (gRPC status -> HTTP)
@@ -18,4 +18,13 @@ export function toStatusObject(error: unknown): Partial<StatusObject> & { known:
     return { code: STATUS_BY_KIND[error.kind], details: error.message, metadata: new Metadata(), known: true };
   }
   return { code: status.INTERNAL, details: "internal error", metadata: new Metadata(), known: false };
+}
+
+/** A failed call's error as grpc-js reports it: an Error carrying the status `code` and `details`. */
+export function isServiceError(error: unknown): error is ServiceError {
+  return (
+    error instanceof Error &&
+    typeof (error as Partial<ServiceError>).code === "number" &&
+    typeof (error as Partial<ServiceError>).details === "string"
+  );
 }

@@ -1,3 +1,4 @@
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
 import { amount, playerId } from "./fields.js";
 
@@ -14,7 +15,9 @@ export const PlayerProfile = Type.Object(
     avatarImageUrl: Type.String(),
     role: Type.Union([Type.Literal("UNSPECIFIED_DUE_TO_ERROR"), ...ROLES.map((role) => Type.Literal(role))]),
     isActive: Type.Boolean(),
-    personalTableId: Type.Optional(Type.Integer({ minimum: 1001, description: "PAYING_USER and ADMIN only" })),
+    personalTableId: Type.Optional(
+      Type.Integer({ minimum: FIRST_PERSONAL_TABLE_ID, description: "PAYING_USER and ADMIN only" }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,3 +1,4 @@
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, Hand, HandOdds } from "./cards.js";
 import { amount, int32AtLeast, money, nullable, playerId } from "./fields.js";
@@ -6,8 +7,7 @@ const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id nee
 
 export const TableIdParam = Type.Integer({
   minimum: 1,
-  description:
-    "Public tables 1..TABLE_COUNT, personal tables from 1001; plain decimal digits without a sign or leading zeros (else 400)",
+  description: `Public tables 1..TABLE_COUNT, personal tables from ${FIRST_PERSONAL_TABLE_ID}; plain decimal digits without a sign or leading zeros (else 400)`,
 });
 
 /** The body of leave and advance, which act for the token's subject: none, or an empty object. */

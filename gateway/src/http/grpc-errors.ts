@@ -1,4 +1,5 @@
-import { status, type ServiceError } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
+import { isServiceError } from "@pokerodds/common";
 import { HttpError, internalError } from "./http-error.js";
 
 // gRPC status -> HTTP, mirroring common/src/grpc/status.ts (domain error -> status). Statuses that
@@ -17,14 +18,6 @@ const FIXED: Partial<Record<status, [number, string]>> = {
   [status.UNAUTHENTICATED]: [401, "not authenticated"],
   [status.RESOURCE_EXHAUSTED]: [429, "too many requests; try again later"],
 };
-
-export function isServiceError(error: unknown): error is ServiceError {
-  return (
-    error instanceof Error &&
-    typeof (error as Partial<ServiceError>).code === "number" &&
-    typeof (error as Partial<ServiceError>).details === "string"
-  );
-}
 
 /** The HTTP answer for a failed call to `service` (e.g. "odds"). */
 export function httpErrorFromGrpc(error: unknown, service: string): HttpError {

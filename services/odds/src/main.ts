@@ -1,20 +1,13 @@
-import {
-  createLogger,
-  envInt,
-  envPort,
-  onShutdownSignal,
-  startGrpcServer,
-  startMetricsServer,
-} from "@pokerodds/common";
+import { createLogger, onShutdownSignal, startGrpcServer, startMetricsServer } from "@pokerodds/common";
 import { OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
-import { availableParallelism } from "node:os";
+import { readConfig } from "./config.js";
 import { OddsPool } from "./pool.js";
 import { oddsService } from "./service.js";
 
 const logger = createLogger("odds");
+const config = readConfig();
 
-const port = envPort("GRPC_PORT", 50051);
-const pool = new OddsPool(envInt("ODDS_WORKERS", availableParallelism(), { min: 1, max: 256 }));
+const pool = new OddsPool(config.workers);
 
 const server = await startGrpcServer(
   {
@@ -23,9 +16,9 @@ const server = await startGrpcServer(
     definition: OddsServiceService,
     implementation: oddsService(pool, logger),
   },
-  { port, logger },
+  { port: config.grpcPort, logger },
 );
-const metrics = await startMetricsServer(envPort("METRICS_PORT", 9465), logger);
+const metrics = await startMetricsServer(config.metricsPort, logger);
 // No dependencies beyond its own worker threads: ready as soon as it listens.
 server.setServing(true);
 logger.info({ threads: pool.threads }, "odds service ready");

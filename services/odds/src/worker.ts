@@ -9,7 +9,8 @@ import { priceHands } from "./domain/stage-odds.js";
 
 export type TaskResult<T> = { ok: T } | { error: { kind: ErrorKind; message: string } };
 
-function guarded<A, R>(task: (args: A) => R): (args: A) => TaskResult<R> {
+/** The task, answering its domain errors as data (they cannot cross the thread as classes); others throw. */
+function domainErrorsAsData<A, R>(task: (args: A) => R): (args: A) => TaskResult<R> {
   return (args) => {
     try {
       return { ok: task(args) };
@@ -20,18 +21,18 @@ function guarded<A, R>(task: (args: A) => R): (args: A) => TaskResult<R> {
   };
 }
 
-export const dealTask = guarded((args: { numberOfHands: number; targetRtp: number }): DealResult =>
+export const dealTask = domainErrorsAsData((args: { numberOfHands: number; targetRtp: number }): DealResult =>
   deal(args.numberOfHands, args.targetRtp),
 );
 
 /** Games firstIndex .. firstIndex + count - 1 of a batch (ids follow the index). */
-export const bulkTask = guarded(
+export const bulkTask = domainErrorsAsData(
   (args: { firstIndex: number; count: number; numberOfHands: BulkHandCount; targetRtp: number }): BulkGame[] =>
     Array.from({ length: args.count }, (_, i) =>
       generateBulkGame(args.firstIndex + i, args.numberOfHands, args.targetRtp),
     ),
 );
 
-export const priceTask = guarded((args: { hands: Card[][]; board: Card[]; targetRtp: number }): HandOdds[] =>
+export const priceTask = domainErrorsAsData((args: { hands: Card[][]; board: Card[]; targetRtp: number }): HandOdds[] =>
   priceHands(args.hands, args.board, args.targetRtp),
 );

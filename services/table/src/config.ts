@@ -1,5 +1,6 @@
 // The table service's environment, read once at start-up: a bad value stops the process.
 import { ConfigError, envInt, envPort, envString } from "@pokerodds/common";
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 
 export interface TableServiceConfig {
   grpcPort: number;
@@ -28,8 +29,8 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     mongodbDatabase: envString("MONGODB_DATABASE", "table", env),
     oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
     walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
-    // Personal tables start at 1001.
-    tableCount: envInt("TABLE_COUNT", 20, { min: 1, max: 1000 }, env),
+    // Public tables end before the personal ones start.
+    tableCount: envInt("TABLE_COUNT", 20, { min: 1, max: FIRST_PERSONAL_TABLE_ID - 1 }, env),
     targetRtp: envRtp(env),
     recoveryIntervalMs: envInt("TABLE_RECOVERY_INTERVAL_MS", 5000, { min: 100, max: 3_600_000 }, env),
     recoveryGraceMs: envInt("TABLE_RECOVERY_GRACE_MS", 15_000, { min: 0, max: 3_600_000 }, env),

@@ -2,15 +2,12 @@
 // clients, a deadline on every call, and the caller's deadline and cancellation carried over
 // (`parent`). Both clients retry UNAVAILABLE: odds calls are pure, and every wallet call is a read
 // or carries an idempotency key.
-import { createClient, type PromiseClient } from "@pokerodds/common";
-import {
-  HandStatus as ProtoHandStatus,
-  OddsServiceClient,
-  type HandOdds as ProtoHandOdds,
-} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { createClient, isServiceError, type PromiseClient } from "@pokerodds/common";
+import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { handOddsFromProto } from "@pokerodds/common/hand-odds";
 import { status, type ServerUnaryCall } from "@grpc/grpc-js";
-import type { BettingStage, HandOdds, HandStatus } from "./domain/index.js";
+import type { HandOdds } from "./domain/index.js";
 
 /** Who a dependency call is made for: the incoming call (deadline, cancellation) and its request id. */
 export interface CallScope {
@@ -87,7 +84,7 @@ export function walletPort(
       try {
         return (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId;
       } catch (error) {
-        if ((error as { code?: number }).code === status.NOT_FOUND) return null;
+        if (isServiceError(error) && error.code === status.NOT_FOUND) return null;
         throw error;
       }
     },
@@ -105,6 +102,7 @@ export function connectOdds(address: string, targetRtp: number): { port: OddsPor
   return { port: oddsPort(client.call, targetRtp), close: () => client.raw.close() };
 }
 
+/** Panels arrive in domain terms (`handOddsFromProto`); the domain checks every field before storing them. */
 export function oddsPort(
   odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>,
   targetRtp: number,
@@ -115,32 +113,10 @@ export function oddsPort(
       return {
         hands: response.hands,
         remainingDeck: response.remainingDeck,
-        handOdds: response.handOdds.map(handOddsOf),
+        handOdds: response.handOdds.map(handOddsFromProto),
       };
     },
     equity: async (hands, board, scope) =>
-      (await odds.equity({ hands: [...hands], board: [...board], targetRtp }, scope)).handOdds.map(handOddsOf),
-  };
-}
-
-const STATUS: Partial<Record<ProtoHandStatus, HandStatus>> = {
-  [ProtoHandStatus.HAND_STATUS_IN_PLAY_FAVOURITE]: "IN_PLAY_FAVOURITE",
-  [ProtoHandStatus.HAND_STATUS_IN_PLAY_BETTING_STAGE_ACTIVE]: "IN_PLAY_BETTING_STAGE_ACTIVE",
-  [ProtoHandStatus.HAND_STATUS_DEAD_CANNOT_WIN]: "DEAD_CANNOT_WIN",
-  [ProtoHandStatus.HAND_STATUS_WINNER]: "WINNER",
-  [ProtoHandStatus.HAND_STATUS_LOSER]: "LOSER",
-};
-
-/** The odds service's panel in domain terms; the domain checks every field before storing it. */
-function handOddsOf(p: ProtoHandOdds): HandOdds {
-  const handStatus = STATUS[p.handStatus];
-  if (!handStatus) throw new RangeError(`the odds service sent hand status ${p.handStatus}`);
-  return {
-    handIndex: p.handIndex,
-    bettingStage: p.bettingStage as BettingStage,
-    handStatus,
-    winPercentage: p.winPercentage,
-    drawPercentage: p.drawPercentage,
-    oddsTenths: p.oddsTenths,
+      (await odds.equity({ hands: [...hands], board: [...board], targetRtp }, scope)).handOdds.map(handOddsFromProto),
   };
 }

@@ -1,7 +1,7 @@
 // The one place where failures of what the table depends on become domain errors (and so gRPC
 // statuses): the database and the wallet and odds services.
 import { status } from "@grpc/grpc-js";
-import { DomainError, InvalidArgumentError, NotFoundError, UnavailableError } from "@pokerodds/common";
+import { DomainError, InvalidArgumentError, isServiceError, NotFoundError, UnavailableError } from "@pokerodds/common";
 import { isDatabaseOutage } from "@pokerodds/common/mongo";
 
 const OUTAGE = new Set<number>([
@@ -11,14 +11,6 @@ const OUTAGE = new Set<number>([
   status.RESOURCE_EXHAUSTED,
   status.ABORTED,
 ]);
-
-function isServiceError(error: unknown): error is Error & { code: number; details: string } {
-  return (
-    error instanceof Error &&
-    typeof (error as { code?: unknown }).code === "number" &&
-    typeof (error as { details?: unknown }).details === "string"
-  );
-}
 
 /**
  * Domain errors pass through. A database that cannot be reached, or a dependency that is down or too

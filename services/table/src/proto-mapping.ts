@@ -1,6 +1,5 @@
 // Translation between the wire (ts-proto messages and enums) and the service, in both directions.
 import { InvalidArgumentError } from "@pokerodds/common";
-import { HandStatus as ProtoHandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import {
   GameState as ProtoGameState,
   TransferKind as ProtoTransferKind,
@@ -10,8 +9,9 @@ import {
   type TableState,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { AuditReport } from "./audit.js";
-import type { Caller, GameState, HandStatus, PublicTableState, TableMoney } from "./domain/index.js";
+import type { Caller, GameState, PublicTableState, TableMoney } from "./domain/index.js";
 import { CREDIT_REASON } from "./outbox.js";
 import type { TransferKind } from "./transfer-store.js";
 
@@ -31,14 +31,6 @@ const GAME_STATE: Record<GameState, ProtoGameState> = {
   STATUS_FLOP: ProtoGameState.GAME_STATE_STATUS_FLOP,
   STATUS_TURN: ProtoGameState.GAME_STATE_STATUS_TURN,
   STATUS_RIVER: ProtoGameState.GAME_STATE_STATUS_RIVER,
-};
-
-const HAND_STATUS: Record<HandStatus, ProtoHandStatus> = {
-  IN_PLAY_FAVOURITE: ProtoHandStatus.HAND_STATUS_IN_PLAY_FAVOURITE,
-  IN_PLAY_BETTING_STAGE_ACTIVE: ProtoHandStatus.HAND_STATUS_IN_PLAY_BETTING_STAGE_ACTIVE,
-  DEAD_CANNOT_WIN: ProtoHandStatus.HAND_STATUS_DEAD_CANNOT_WIN,
-  WINNER: ProtoHandStatus.HAND_STATUS_WINNER,
-  LOSER: ProtoHandStatus.HAND_STATUS_LOSER,
 };
 
 const TRANSFER_KIND: Record<TransferKind, ProtoTransferKind> = {
@@ -62,14 +54,7 @@ export function tableStateToProto(state: PublicTableState): TableState {
     ),
     seats: state.seats.map((s) => ({ ...s })),
     bets: state.bets.map((b) => ({ ...b })),
-    handOdds: state.handOdds.map((p) => ({
-      handIndex: p.handIndex,
-      bettingStage: p.bettingStage,
-      handStatus: HAND_STATUS[p.handStatus],
-      winPercentage: p.winPercentage,
-      drawPercentage: p.drawPercentage,
-      oddsTenths: p.oddsTenths,
-    })),
+    handOdds: state.handOdds.map(handOddsToProto),
   };
 }
 

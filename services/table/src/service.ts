@@ -16,7 +16,7 @@ import { leave, sit, topUp } from "./sagas/index.js";
 /** `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then. */
 export function tableService(parts: TableParts, logger: Logger, databaseReady: () => boolean): TableServiceServer {
   const rpc = <Req, Res>(name: string, handler: (request: Req, scope: CallScope) => Promise<Res>) =>
-    unary(logger, name, guarded(databaseReady, handler));
+    unary(logger, name, guardDependencies(databaseReady, handler));
 
   return {
     listTables: rpc("ListTables", () => lobby(parts)),
@@ -65,8 +65,11 @@ export function tableService(parts: TableParts, logger: Logger, databaseReady: (
   };
 }
 
-/** UNAVAILABLE before the indexes exist; dependency failures mapped in one place (errors.ts). */
-function guarded<Req, Res>(
+/**
+ * UNAVAILABLE before the indexes exist; failures of the database, the wallet and the odds service
+ * mapped in one place (errors.ts). The wallet's adapter has the same guard for its database.
+ */
+function guardDependencies<Req, Res>(
   databaseReady: () => boolean,
   handler: (request: Req, scope: CallScope) => Promise<Res>,
 ): UnaryHandler<Req, Res> {

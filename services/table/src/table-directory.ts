@@ -1,11 +1,11 @@
-// Which tables exist and who may use them: public tables 1..TABLE_COUNT; personal tables (1001 and
-// up) that the wallet has given to a player; and any table already written (so a table that money
+// Which tables exist and who may use them: public tables 1..TABLE_COUNT; personal tables
+// (FIRST_PERSONAL_TABLE_ID and up) that the wallet has given to a player; and any table already written (so a table that money
 // sits on stays reachable if TABLE_COUNT is lowered).
 import { ForbiddenError, InvalidArgumentError, NotFoundError } from "@pokerodds/common";
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { CallScope, WalletPort } from "./dependencies.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 
-export const FIRST_PERSONAL_TABLE_ID = 1001;
 const MAX_TABLE_ID = 2 ** 31 - 1;
 
 export interface TableInfo {

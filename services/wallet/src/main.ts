@@ -1,7 +1,5 @@
 import {
   createLogger,
-  envPort,
-  envString,
   onShutdownSignal,
   startGrpcServer,
   startMetricsServer,
@@ -9,6 +7,7 @@ import {
 } from "@pokerodds/common";
 import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { openDatabase } from "@pokerodds/common/mongo";
+import { readConfig } from "./config.js";
 import { createIndexes } from "./indexes.js";
 import { LedgerStore } from "./ledger-store.js";
 import { Movements } from "./movements.js";
@@ -17,6 +16,7 @@ import { PlayerStore } from "./player-store.js";
 import { walletService } from "./service.js";
 
 const logger = createLogger("wallet");
+const config = readConfig();
 
 // The process holds no state that correctness depends on: every decision is made by the database's
 // unique indexes, so any number of replicas behave exactly like one (Movements' per-account queue
@@ -24,8 +24,8 @@ const logger = createLogger("wallet");
 // Assigned once it listens; the database may change status before that (read back below).
 let server: RunningGrpcServer | undefined = undefined;
 const database = openDatabase({
-  uri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/"),
-  name: envString("MONGODB_DATABASE", "wallet"),
+  uri: config.mongodbUri,
+  name: config.mongodbDatabase,
   logger,
   setUp: createIndexes,
   onStatusChange: (up) => server?.setServing(up),
@@ -48,10 +48,10 @@ server = await startGrpcServer(
     definition: WalletServiceService,
     implementation: walletService(wallet, logger, () => indexesCreated),
   },
-  { port: envPort("GRPC_PORT", 50052), logger },
+  { port: config.grpcPort, logger },
 );
 server.setServing(database.isUp());
-const metrics = await startMetricsServer(envPort("METRICS_PORT", 9466), logger);
+const metrics = await startMetricsServer(config.metricsPort, logger);
 
 onShutdownSignal(logger, async () => {
   await server?.shutdown(5000);

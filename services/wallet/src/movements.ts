@@ -17,7 +17,7 @@ export class Movements {
   constructor(private readonly ledger: LedgerStore) {}
 
   /** Records the movement's outcome, applied or refused, exactly once per idempotency key. */
-  apply(request: MovementRequest): Promise<MovementOutcome> {
+  record(request: MovementRequest): Promise<MovementOutcome> {
     return this.queue.run(request.playerId, () => this.append(request));
   }
 

@@ -94,7 +94,7 @@ async function ensureAccount({ ledger, movements }: WalletParts, playerId: strin
 }
 
 async function openAccount(ledger: LedgerStore, movements: Movements, playerId: string): Promise<LedgerEntry> {
-  const { entry, replayed } = await movements.apply(welcomeRequest(playerId));
+  const { entry, replayed } = await movements.record(welcomeRequest(playerId));
   // A replayed welcome is another request's, which may have been followed by movements already.
   return replayed ? ((await ledger.head(playerId)) ?? entry) : entry;
 }

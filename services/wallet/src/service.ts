@@ -8,10 +8,11 @@ import {
   type UnaryHandler,
 } from "@pokerodds/common";
 import { isDatabaseOutage } from "@pokerodds/common/mongo";
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { auditLedger } from "./audit.js";
 import type { RequestableKind } from "./domain/movement.js";
-import { FIRST_PERSONAL_TABLE_ID, requirePlayerId } from "./domain/player.js";
+import { requirePlayerId } from "./domain/player.js";
 import { findProfile, readProfile, type WalletParts } from "./profiles.js";
 import {
   auditToProto,
@@ -31,7 +32,7 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
     unary(logger, name, guardDatabase(databaseReady, handler));
   const movement = (name: string, kind: RequestableKind) =>
     rpc(name, async (request: { movement?: Movement | undefined }) => ({
-      result: outcomeToProto(await wallet.movements.apply(movementFromProto(kind, request.movement))),
+      result: outcomeToProto(await wallet.movements.record(movementFromProto(kind, request.movement))),
     }));
 
   return {

@@ -1,11 +1,7 @@
 import { InvalidArgumentError } from "@pokerodds/common";
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import test from "ava";
-import {
-  FIRST_PERSONAL_TABLE_ID,
-  isEntitledToPersonalTable,
-  nextPersonalTableId,
-  validateClaims,
-} from "../src/domain/player.js";
+import { isEntitledToPersonalTable, nextPersonalTableId, validateClaims } from "../src/domain/player.js";
 
 test("PAYING_USER and ADMIN get a personal table, the others do not", (t) => {
   t.true(isEntitledToPersonalTable("PAYING_USER"));

@@ -188,7 +188,18 @@ export const [RANK_ROW_OFFSET, RANK_VALUE] = buildRankTables();
 const FLUSH_VALUE = buildFlushTable();
 
 function buildRankTables(): [Int32Array, Uint16Array] {
-  // Every rank multiset of 5..7 cards: its key and its value.
+  const { keys, values } = rankMultisets();
+  const { rowOffset, size } = displaceRows(keys);
+  const value = new Uint16Array(size);
+  for (let i = 0; i < RANK_MULTISETS; i++) {
+    const key = keys[i]!;
+    value[key + rowOffset[key >>> RANK_ROW_SHIFT]!] = values[i]!;
+  }
+  return [rowOffset, value];
+}
+
+/** Every rank multiset of 5..7 cards (at most four of a rank): its rank key and its value. */
+function rankMultisets(): { keys: Int32Array; values: Uint16Array } {
   const keys = new Int32Array(RANK_MULTISETS);
   const values = new Uint16Array(RANK_MULTISETS);
   const counts = new Uint8Array(13);
@@ -209,37 +220,38 @@ function buildRankTables(): [Int32Array, Uint16Array] {
   };
   walk(12, 7, 0);
   if (found !== RANK_MULTISETS) throw new Error(`evaluator: ${found} rank multisets`);
+  return { keys, values };
+}
 
-  // Bucket the multisets by row (counting sort) and check the keys are distinct.
-  const width = 1 << RANK_ROW_SHIFT;
+/**
+ * The multisets bucketed by row (counting sort): row r's multiset indices are
+ * byRow[rowStart[r] .. rowStart[r + 1] - 1].
+ */
+function bucketByRow(keys: Int32Array): { rows: number; rowStart: Int32Array; byRow: Int32Array } {
   let maxKey = 0;
   for (let i = 0; i < RANK_MULTISETS; i++) if (keys[i]! > maxKey) maxKey = keys[i]!;
   const rows = (maxKey >>> RANK_ROW_SHIFT) + 1;
   const rowStart = new Int32Array(rows + 1);
   for (let i = 0; i < RANK_MULTISETS; i++) rowStart[(keys[i]! >>> RANK_ROW_SHIFT) + 1]!++;
   for (let row = 0; row < rows; row++) rowStart[row + 1]! += rowStart[row]!;
-  const byRow = new Int32Array(RANK_MULTISETS); // multiset indices, grouped by row
+  const byRow = new Int32Array(RANK_MULTISETS);
   const fill = rowStart.slice(0, rows);
   for (let i = 0; i < RANK_MULTISETS; i++) byRow[fill[keys[i]! >>> RANK_ROW_SHIFT]!++] = i;
-  const columnSeen = new Int32Array(width).fill(-1);
+  return { rows, rowStart, byRow };
+}
 
-  // Row displacement: rows in key order, each at the first offset, searched from one row width
-  // before the end of the table so far, where none of its slots is taken.
+/**
+ * Row displacement: rows in key order, each at the first offset, searched from one row width
+ * before the end of the table so far, where none of its slots is taken. Checks that the keys are
+ * distinct. Returns each row's offset (slot of the row's first possible key minus that key) and
+ * the table's size in slots.
+ */
+function displaceRows(keys: Int32Array): { rowOffset: Int32Array; size: number } {
+  const width = 1 << RANK_ROW_SHIFT;
+  const { rows, rowStart, byRow } = bucketByRow(keys);
+  const columnSeen = new Int32Array(width).fill(-1);
   const rowOffset = new Int32Array(rows);
-  const taken = new Uint8Array(RANK_MULTISETS * 4 + width);
-  // nextFree[slot]: a slot at or after it that may be free (path-compressed pointers).
-  const nextFree = new Int32Array(taken.length + 1);
-  for (let slot = 0; slot < nextFree.length; slot++) nextFree[slot] = slot;
-  const firstFreeFrom = (slot: number): number => {
-    let free = slot;
-    while (taken[free]) free = nextFree[free]!;
-    while (slot !== free) {
-      const next = nextFree[slot]!;
-      nextFree[slot] = free;
-      slot = next;
-    }
-    return free;
-  };
+  const slots = freeSlots(RANK_MULTISETS * 4 + width);
   const columns = new Int32Array(width);
   let size = 0;
   for (let row = 0; row < rows; row++) {
@@ -255,30 +267,46 @@ function buildRankTables(): [Int32Array, Uint16Array] {
     let base = Math.max(0, size - width);
     for (let j = 0; j < count;) {
       const column = columns[j]!;
-      if (taken[base + column]) {
+      if (slots.taken[base + column]) {
         // Move on to the first offset where this column is free, testing it first from now on.
         columns[j] = columns[0]!;
         columns[0] = column;
-        base = firstFreeFrom(base + column) - column;
+        base = slots.firstFreeFrom(base + column) - column;
         j = 0;
       } else j++;
     }
-    for (let j = 0; j < count; j++) {
-      const slot = base + columns[j]!;
+    for (let j = 0; j < count; j++) size = Math.max(size, slots.take(base + columns[j]!) + 1);
+    rowOffset[row] = base - (row << RANK_ROW_SHIFT);
+    if (size > slots.taken.length - width) throw new Error("evaluator: rank table overflow");
+  }
+  return { rowOffset, size };
+}
+
+/** Slots of the table being laid out: which are taken, and the first free one from a slot on. */
+function freeSlots(length: number) {
+  const taken = new Uint8Array(length);
+  // nextFree[slot]: a slot at or after it that may be free (path-compressed pointers).
+  const nextFree = new Int32Array(length + 1);
+  for (let slot = 0; slot < nextFree.length; slot++) nextFree[slot] = slot;
+  return {
+    taken,
+    firstFreeFrom(slot: number): number {
+      let free = slot;
+      while (taken[free]) free = nextFree[free]!;
+      while (slot !== free) {
+        const next = nextFree[slot]!;
+        nextFree[slot] = free;
+        slot = next;
+      }
+      return free;
+    },
+    /** Marks the slot taken; returns it. */
+    take(slot: number): number {
       taken[slot] = 1;
       nextFree[slot] = slot + 1;
-      if (slot >= size) size = slot + 1;
-    }
-    rowOffset[row] = base - (row << RANK_ROW_SHIFT);
-    if (size > taken.length - width) throw new Error("evaluator: rank table overflow");
-  }
-
-  const value = new Uint16Array(size);
-  for (let i = 0; i < RANK_MULTISETS; i++) {
-    const key = keys[i]!;
-    value[key + rowOffset[key >>> RANK_ROW_SHIFT]!] = values[i]!;
-  }
-  return [rowOffset, value];
+      return slot;
+    },
+  };
 }
 
 function buildFlushTable(): Uint16Array {

@@ -14,7 +14,11 @@
 //   handIndex wins a tie. Exactly one favourite per stage (some hand always wins or ties).
 // - Best RTP: among hands with percentWin > 0, every hand with the highest oddsRounded.
 
+import type { BettingStage, HandOdds } from "@pokerodds/common/hand-odds";
 import { validateTargetRtp } from "./errors.js";
+
+// The odds panel is shared with the table service, which stores and shows it.
+export type { BettingStage, HandOdds, HandStatus } from "@pokerodds/common/hand-odds";
 
 export const PERCENT_DECIMALS = 4;
 const PERCENT_SCALE = 10 ** PERCENT_DECIMALS; // 1e4: percentages as integers of 0.0001 %
@@ -22,26 +26,12 @@ const HUNDRED_PERCENT_UNITS = 1_000_000; // 100 %
 const CANT_LOSE_UNITS = 999_000; // 99.9 %
 
 /** The public API's betting stage values; the river is NON_BETTING (-1). */
-export const Stage = { HOLE: 0, FLOP: 1, TURN: 2, RIVER: -1 } as const;
-export type BettingStage = (typeof Stage)[keyof typeof Stage];
-
-export type HandStatus = "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
+export const Stage = { HOLE: 0, FLOP: 1, TURN: 2, RIVER: -1 } as const satisfies Record<string, BettingStage>;
 
 /** One hand's equity in percent (0..100): win = sole best; draw = tied for best. */
 export interface HandEquity {
   winPercent: number;
   drawPercent: number;
-}
-
-/** One hand's odds panel (table game state and deal result). */
-export interface HandOdds {
-  handIndex: number;
-  bettingStage: BettingStage;
-  handStatus: HandStatus;
-  winPercentage: number;
-  drawPercentage: number;
-  /** Displayed decimal odds in integer tenths (23 means 2.3); 0 when the hand cannot win. */
-  oddsTenths: number;
 }
 
 /** The pricing part of one bulk hand-stage info (the descriptions are added by bulk.ts). */

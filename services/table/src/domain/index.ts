@@ -16,6 +16,7 @@ export {
   tableMoney,
 } from "./snapshot.js";
 export * from "./seats.js";
+export * from "./after-debit.js";
 export * from "./bets.js";
 export * from "./advance.js";
 export { type Payout, payoutOf } from "./payouts.js";

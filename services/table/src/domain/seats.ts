@@ -1,6 +1,6 @@
 // Seats and their money: sit and top-up credit a seat with money the adapter already debited from
 // the account; leave moves the whole seat balance to the outbox. A sit that cannot be honoured is a
-// NACK so the adapter refunds the account.
+// NACK so the adapter refunds the account (after-debit.ts stores that NACK as the decision).
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { assertAmountCents, sumCents } from "./money.js";
@@ -51,8 +51,9 @@ function seatWithTransfer(snapshot: TableSnapshot, transferId: string, playerId:
 }
 
 /**
- * Seats the player at the lowest free seatId with the buy-in as balance. NACK (nothing stored;
- * the adapter refunds the account) when the table filled up or the player got seated meanwhile.
+ * Seats the player at the lowest free seatId with the buy-in as balance. NACK (nothing stored here;
+ * sitAfterDebit stores it, and the adapter refunds the account) when the table filled up or the
+ * player got seated meanwhile.
  * A replayed transferId answers the recorded seat without crediting again.
  */
 export function applySit(snapshot: TableSnapshot, command: SitCommand, now: number): Outcome<SitResult> {
@@ -103,7 +104,7 @@ export interface TopUpCommand {
 
 /**
  * Credits the player's seat (any game state: between games or between betting stages).
- * Not seated: ConflictError, so the adapter refunds the account. A replayed transferId answers the
+ * Not seated: ConflictError (topUpAfterDebit stores it as a refusal; the adapter refunds the account). A replayed transferId answers the
  * current balance without crediting again.
  */
 export function applyTopUp(

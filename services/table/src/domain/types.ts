@@ -6,25 +6,14 @@
 // Money is integer cents (safe integers), odds are integer tenths (23 means 2.3), times are epoch
 // milliseconds passed in by the caller.
 
+import type { HandOdds } from "@pokerodds/common/hand-odds";
+
+// One hand's odds panel at one stage, as the odds service computes it: the type both services share.
+export type { BettingStage, HandOdds, HandStatus } from "@pokerodds/common/hand-odds";
+
 /** The game states the table passes through (the spec's sub-states and error values are never used). */
 export type GameState =
   "STATUS_SETUP" | "STATUS_START" | "STATUS_HOLE" | "STATUS_FLOP" | "STATUS_TURN" | "STATUS_RIVER";
-
-/** The public API's betting stage values: -1 NON_BETTING (setup, start, river), 0 HOLE, 1 FLOP, 2 TURN. */
-export type BettingStage = -1 | 0 | 1 | 2;
-
-export type HandStatus = "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
-
-/** One hand's odds panel at one stage, as the odds service computes it (same fields as its HandOdds). */
-export interface HandOdds {
-  readonly handIndex: number;
-  readonly bettingStage: BettingStage;
-  readonly handStatus: HandStatus;
-  readonly winPercentage: number;
-  readonly drawPercentage: number;
-  /** Displayed decimal odds in integer tenths; 0 when the hand cannot win outright. */
-  readonly oddsTenths: number;
-}
 
 export interface Seat {
   /** 1..numberOfSeats; what a bet's seatIndex names. */

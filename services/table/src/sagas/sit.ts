@@ -2,15 +2,14 @@
 //   precheck: the table exists and is the player's (a personal table), there is a seat for the
 //             player (else NACK before any money moves), the seat name from the wallet;
 //   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
-//   2. seat the player (operation key transfer:<transferId>:credit); a NACK here (the table filled
-//      up meanwhile) is stored as well, as an unchanged snapshot under that key, so that it is the
-//      one decision every driver sees: no later driver can seat the player instead;
+//   2. seat the player (operation key transfer:<transferId>:credit): `sitAfterDebit`, whose NACK
+//      (the table filled up meanwhile) is stored too, so that it is the one decision every driver
+//      sees: no later driver can seat the player instead (the rule is the domain's, after-debit.ts);
 //   3. after such a NACK, refund the account (key <transferId>:refund).
 import { ForbiddenError } from "@pokerodds/common";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
-import { applySit, sitPreconditions, type Caller, type SitResult } from "../domain/index.js";
-import { sealNext } from "../domain/snapshot.js";
+import { sitAfterDebit, sitPreconditions, type Caller, type SitResult } from "../domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, type Driver } from "./transfer.js";
@@ -66,14 +65,12 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
   const seated = await parts.store.apply<SitResult>(
     tableId,
     { key: `transfer:${transferId}:credit`, fingerprint: transferId },
-    (latest, now) => {
-      const { next, result } = applySit(
+    (latest, now) =>
+      sitAfterDebit(
         latest,
         { playerId, playerName: claim.playerName, avatarImageUrl: claim.avatarImageUrl, amountCents, transferId },
         now,
-      );
-      return { next: next ?? (result.acknowledged ? null : sealNext(latest, {}, now, false)), result };
-    },
+      ),
   );
   crashPoint("sit:after-credit");
   const result = seated.result;

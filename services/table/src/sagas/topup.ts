@@ -1,14 +1,15 @@
 // TOPUP: money moves from the account to the player's seat.
 //   precheck: seated at that table (else 409 before any money moves);
 //   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
-//   2. credit the seat (operation key transfer:<transferId>:credit); when the player left meanwhile
-//      the refusal is stored under that key (an unchanged snapshot), so it is the one decision;
+//   2. credit the seat (operation key transfer:<transferId>:credit): `topUpAfterDebit`, whose refusal
+//      (the player left meanwhile) is stored under that key too, so it is the one decision (the
+//      rule is the domain's, after-debit.ts);
 //   3. after such a refusal, refund the account (key <transferId>:refund) and answer 409.
 import { ConflictError } from "@pokerodds/common";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
-import { applyTopUp, type Caller } from "../domain/index.js";
-import { findSeat, sealNext } from "../domain/snapshot.js";
+import { topUpAfterDebit, type Caller, type TopUpCredit } from "../domain/index.js";
+import { findSeat } from "../domain/snapshot.js";
 import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
 import type { TableParts } from "../parts.js";
 import { NACK_INSUFFICIENT_ACCOUNT_BALANCE } from "./sit.js";
@@ -27,8 +28,6 @@ export interface TopUpRequest {
   amountCents: number;
   idempotencyKey: string;
 }
-
-type Credited = { credited: true; seatBalanceCents: number } | { credited: false; message: string };
 
 export async function topUp(parts: TableParts, request: TopUpRequest, scope: CallScope): Promise<TopUpAnswer> {
   const { caller, tableId } = request;
@@ -62,18 +61,10 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
   }
   crashPoint("topup:after-debit");
 
-  const credit = await parts.store.apply<Credited>(
+  const credit = await parts.store.apply<TopUpCredit>(
     tableId,
     { key: `transfer:${transferId}:credit`, fingerprint: transferId },
-    (latest, now) => {
-      try {
-        const { next, result } = applyTopUp(latest, { playerId, amountCents, transferId }, now);
-        return { next, result: { credited: true, seatBalanceCents: result.seatBalanceCents } };
-      } catch (error) {
-        if (!(error instanceof ConflictError)) throw error;
-        return { next: sealNext(latest, {}, now, false), result: { credited: false, message: error.message } };
-      }
-    },
+    (latest, now) => topUpAfterDebit(latest, { playerId, amountCents, transferId }, now),
   );
   const result = credit.result;
   if (result.credited) {

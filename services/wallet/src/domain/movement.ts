@@ -55,7 +55,8 @@ export interface LedgerEntry {
 /** The end of an account's ledger; absent before the welcome credit. */
 export type Head = Pick<LedgerEntry, "sequence" | "balanceAfterCents">;
 
-export type Outcome =
+/** What the rules make of a movement at a balance: applied (with its signed amount) or refused, and the balance after. */
+export type MovementDecision =
   | { applied: true; refusal: null; amountCents: number; balanceAfterCents: number }
   | { applied: false; refusal: Refusal; amountCents: 0; balanceAfterCents: number };
 
@@ -87,7 +88,7 @@ export function welcomeRequest(playerId: string): MovementRequest {
 }
 
 /** What a movement does to a balance: money out only if the balance covers it, in only up to the limit. */
-export function decide(balanceCents: number, kind: MovementKind, requestedCents: number): Outcome {
+export function decide(balanceCents: number, kind: MovementKind, requestedCents: number): MovementDecision {
   const amountCents = DIRECTION[kind] * requestedCents;
   const balanceAfterCents = balanceCents + amountCents;
   if (balanceAfterCents < 0)
@@ -105,7 +106,7 @@ export { entryIdOf };
 
 /** The entry that follows `head` for this request, to be inserted at exactly that sequence. */
 export function nextEntry(head: Head | null, request: MovementRequest, createdAt: Date): LedgerEntry {
-  const outcome = decide(head?.balanceAfterCents ?? 0, request.kind, request.amountCents);
+  const decision = decide(head?.balanceAfterCents ?? 0, request.kind, request.amountCents);
   const sequence = (head?.sequence ?? 0) + 1;
   return {
     entryId: entryIdOf(request.playerId, sequence),
@@ -113,7 +114,7 @@ export function nextEntry(head: Head | null, request: MovementRequest, createdAt
     sequence,
     kind: request.kind,
     requestedCents: request.amountCents,
-    ...outcome,
+    ...decision,
     reason: request.reason,
     reference: request.reference,
     idempotencyKey: request.idempotencyKey,

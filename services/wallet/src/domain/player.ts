@@ -1,4 +1,5 @@
 // Who a player is, from the identity provider's claims, and what their role entitles them to.
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { requireText } from "./text.js";
 
 export type Role = "BASIC_USER" | "PAYING_USER" | "ANON_USER" | "ADMIN";
@@ -17,8 +18,6 @@ export interface Player extends Claims {
   createdAt: Date;
 }
 
-/** Personal tables are numbered from here up, clear of the public tables 1..TABLE_COUNT. */
-export const FIRST_PERSONAL_TABLE_ID = 1001;
 export const DEFAULT_AVATAR_URL = "/avatars/default.png";
 
 export function requirePlayerId(playerId: string): string {

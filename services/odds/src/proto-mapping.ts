@@ -1,0 +1,44 @@
+// Translation between the wire (ts-proto messages) and the domain, in both directions.
+import { InvalidArgumentError } from "@pokerodds/common";
+import type {
+  BulkGame as ProtoBulkGame,
+  DealResponse,
+  EquityRequest,
+  EquityResponse,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { handOddsToProto } from "@pokerodds/common/hand-odds";
+import type { BulkGame } from "./domain/bulk.js";
+import { parseCard, parseHand, type Card } from "./domain/cards.js";
+import type { DealResult } from "./domain/deal.js";
+import type { HandOdds } from "./domain/pricing.js";
+
+export function dealToProto(result: DealResult): DealResponse {
+  return {
+    hands: result.hands,
+    handOdds: result.handOdds.map(handOddsToProto),
+    remainingDeck: result.remainingDeck,
+  };
+}
+
+/** The domain's absent descriptions (null) are the message's unset optional fields. */
+export function bulkGameToProto(game: BulkGame): ProtoBulkGame {
+  return {
+    ...game,
+    handStageInfoList: game.handStageInfoList.map((info) => ({
+      ...info,
+      bestFiveCards: info.bestFiveCards ?? undefined,
+      handDescShort: info.handDescShort ?? undefined,
+      handDescLong: info.handDescLong ?? undefined,
+    })),
+  };
+}
+
+/** The hands and board to price; INVALID_ARGUMENT for no hands or a malformed card. */
+export function equityCardsFromProto(request: EquityRequest): { hands: Card[][]; board: Card[] } {
+  if (request.hands.length === 0) throw new InvalidArgumentError("hands are required");
+  return { hands: request.hands.map(parseHand), board: request.board.map(parseCard) };
+}
+
+export function equityToProto(handOdds: readonly HandOdds[]): EquityResponse {
+  return { handOdds: handOdds.map(handOddsToProto) };
+}

@@ -1,0 +1,121 @@
+import test, { type ExecutionContext } from "ava";
+import fc from "fast-check";
+import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { refusalVersion, sitAfterDebit, topUpAfterDebit } from "../src/domain/after-debit.js";
+import { applySit, applyTopUp, type SitCommand } from "../src/domain/seats.js";
+import { isConserved, tableMoney } from "../src/domain/snapshot.js";
+import type { TableSnapshot } from "../src/domain/types.js";
+import { T0, advanceTo, bet, deepFreeze, newTable, sit } from "./helpers/fixtures.js";
+
+const sitCmd = (over: Partial<SitCommand> = {}): SitCommand => ({
+  playerId: "p7",
+  playerName: "Gil",
+  avatarImageUrl: "/img/gil.png",
+  amountCents: 5_000,
+  transferId: "sit-7",
+  ...over,
+});
+
+const fullTable = (): TableSnapshot => {
+  let s = newTable();
+  for (const p of ["p1", "p2", "p3", "p4", "p5", "p6"]) s = sit(s, p, 10_000, T0 + 1);
+  return s;
+};
+
+/** The refusal is the next version and nothing else: same seats, money, game and activity. */
+function assertRefusalVersion(t: ExecutionContext, before: TableSnapshot, next: TableSnapshot | null) {
+  t.truthy(next);
+  const { version, updatedAt, finishedGame, ...rest } = next!;
+  const { version: v0, updatedAt: _u0, finishedGame: _f0, ...rest0 } = before;
+  t.is(version, v0 + 1);
+  t.is(updatedAt, T0 + 50);
+  t.is(finishedGame, null);
+  t.deepEqual(rest, rest0);
+  t.deepEqual(tableMoney(next!), tableMoney(before));
+}
+
+test("a sit refused after the debit (table full) is stored as an unchanged version", (t) => {
+  const full = fullTable();
+  const { next, result } = sitAfterDebit(full, sitCmd(), T0 + 50);
+  t.deepEqual(result, { acknowledged: false, message: "table full" });
+  assertRefusalVersion(t, full, next);
+  // Plain applySit stores nothing for the same NACK: the rule is what makes it a decision.
+  t.is(applySit(full, sitCmd(), T0 + 50).next, null);
+});
+
+test("a sit refused after the debit (seated meanwhile) is stored as an unchanged version", (t) => {
+  const seated = sit(newTable(), "p7", 10_000, T0 + 1);
+  const { next, result } = sitAfterDebit(seated, sitCmd({ transferId: "another-sit" }), T0 + 50);
+  t.deepEqual(result, { acknowledged: false, message: "already seated at this table" });
+  assertRefusalVersion(t, seated, next);
+});
+
+test("a sit that finds a seat is applySit's outcome; a replay stores nothing", (t) => {
+  const table = newTable();
+  const seated = sitAfterDebit(table, sitCmd(), T0 + 50);
+  t.deepEqual(seated, applySit(table, sitCmd(), T0 + 50));
+  t.deepEqual(seated.result, { acknowledged: true, seatId: 1, seatBalanceCents: 5_000 });
+  const replay = sitAfterDebit(deepFreeze(seated.next!), sitCmd(), T0 + 60);
+  t.deepEqual(replay, { next: null, result: { acknowledged: true, seatId: 1, seatBalanceCents: 5_000 } });
+});
+
+test("a sit's invalid input and reused transfer still throw", (t) => {
+  t.throws(() => sitAfterDebit(newTable(), sitCmd({ amountCents: 0 }), T0), { instanceOf: InvalidArgumentError });
+  const seated = deepFreeze(sitAfterDebit(newTable(), sitCmd(), T0).next!);
+  t.throws(() => sitAfterDebit(seated, sitCmd({ playerId: "p8" }), T0), { instanceOf: IdempotencyMismatchError });
+});
+
+test("a top-up refused after the debit (not seated) is stored as an unchanged version", (t) => {
+  const table = sit(newTable(), "p1", 10_000, T0 + 1);
+  const { next, result } = topUpAfterDebit(table, { playerId: "p9", amountCents: 250, transferId: "t9" }, T0 + 50);
+  t.deepEqual(result, { credited: false, message: "not seated at this table" });
+  assertRefusalVersion(t, table, next);
+  t.throws(() => applyTopUp(table, { playerId: "p9", amountCents: 250, transferId: "t9" }, T0 + 50), {
+    instanceOf: ConflictError,
+  });
+});
+
+test("a top-up past the seat balance limit is refused the same way", (t) => {
+  const table = sit(newTable(), "p1", 10_000, T0 + 1);
+  const command = { playerId: "p1", amountCents: Number.MAX_SAFE_INTEGER, transferId: "t1" };
+  const { next, result } = topUpAfterDebit(table, command, T0 + 50);
+  t.deepEqual(result, { credited: false, message: "seat balance limit reached" });
+  assertRefusalVersion(t, table, next);
+});
+
+test("a credited top-up is applyTopUp's change; a replay stores nothing; invalid input throws", (t) => {
+  const table = sit(newTable(), "p1", 10_000, T0 + 1);
+  const command = { playerId: "p1", amountCents: 250, transferId: "t1" };
+  const credited = topUpAfterDebit(table, command, T0 + 50);
+  t.deepEqual(credited, {
+    next: applyTopUp(table, command, T0 + 50).next,
+    result: { credited: true, seatBalanceCents: 10_250 },
+  });
+  t.deepEqual(topUpAfterDebit(deepFreeze(credited.next!), command, T0 + 60), {
+    next: null,
+    result: { credited: true, seatBalanceCents: 10_250 },
+  });
+  t.throws(() => topUpAfterDebit(table, { ...command, amountCents: -1 }, T0), { instanceOf: InvalidArgumentError });
+});
+
+test("a refusal version keeps every table's money and game as they were, mid-game too", (t) => {
+  const tables = [
+    newTable(),
+    fullTable(),
+    bet(advanceTo(sit(sit(newTable(), "a"), "b"), "STATUS_HOLE"), "a", 1, 500),
+    advanceTo(sit(newTable(), "a"), "STATUS_RIVER"),
+  ];
+  fc.assert(
+    fc.property(fc.constantFrom(...tables), fc.integer({ min: 0, max: 10 ** 6 }), (table, later) => {
+      const next = refusalVersion(table, table.updatedAt + later);
+      t.is(next.version, table.version + 1);
+      t.is(next.lastActivityAt, table.lastActivityAt);
+      t.is(next.gamesFinished, table.gamesFinished);
+      t.deepEqual(
+        { seats: next.seats, bets: next.bets, outbox: next.outbox, totals: next.totals, gameId: next.gameId },
+        { seats: table.seats, bets: table.bets, outbox: table.outbox, totals: table.totals, gameId: table.gameId },
+      );
+      t.true(isConserved(tableMoney(next)));
+    }),
+  );
+});

@@ -1,0 +1,30 @@
+import { ConfigError } from "@pokerodds/common";
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
+import test from "ava";
+import { readConfig } from "../src/config.js";
+
+test("defaults: the root README's ports, 20 public tables, RTP 0.97", (t) => {
+  t.like(readConfig({}), {
+    grpcPort: 50053,
+    metricsPort: 9467,
+    mongodbUri: "mongodb://127.0.0.1:27017/",
+    mongodbDatabase: "table",
+    oddsAddress: "127.0.0.1:50051",
+    walletAddress: "127.0.0.1:50052",
+    tableCount: 20,
+    targetRtp: 0.97,
+  });
+});
+
+test("public tables end before the first personal table", (t) => {
+  t.is(readConfig({ TABLE_COUNT: String(FIRST_PERSONAL_TABLE_ID - 1) }).tableCount, FIRST_PERSONAL_TABLE_ID - 1);
+  t.throws(() => readConfig({ TABLE_COUNT: String(FIRST_PERSONAL_TABLE_ID) }), { instanceOf: ConfigError });
+  t.throws(() => readConfig({ TABLE_COUNT: "0" }), { instanceOf: ConfigError });
+});
+
+test("the target RTP is a number strictly between 0 and 1", (t) => {
+  t.is(readConfig({ TABLE_TARGET_RTP: "0.9" }).targetRtp, 0.9);
+  for (const raw of ["0", "1", "1.5", "-0.5", "abc", "0.9x"]) {
+    t.throws(() => readConfig({ TABLE_TARGET_RTP: raw }), { instanceOf: ConfigError }, raw);
+  }
+});

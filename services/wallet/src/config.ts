@@ -1,0 +1,20 @@
+// The wallet service's environment, read once at start-up: a bad value stops the process.
+import { envPort, envString } from "@pokerodds/common";
+
+export interface WalletServiceConfig {
+  grpcPort: number;
+  metricsPort: number;
+  mongodbUri: string;
+  mongodbDatabase: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+export function readConfig(env: Env = process.env): WalletServiceConfig {
+  return {
+    grpcPort: envPort("GRPC_PORT", 50052, env),
+    metricsPort: envPort("METRICS_PORT", 9466, env),
+    mongodbUri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
+    mongodbDatabase: envString("MONGODB_DATABASE", "wallet", env),
+  };
+}
