@@ -49,9 +49,7 @@ export function tableStateToProto(state: PublicTableState): TableState {
     numberOfSeats: state.numberOfSeats,
     jackpotCents: state.jackpotCents,
     hands: state.hands ?? [],
-    board: [state.flopCard1, state.flopCard2, state.flopCard3, state.turnCard, state.riverCard].filter(
-      (card): card is string => card !== null,
-    ),
+    board: state.board,
     seats: state.seats.map((s) => ({ ...s })),
     bets: state.bets.map((b) => ({ ...b })),
     handOdds: state.handOdds.map(handOddsToProto),

@@ -30,18 +30,14 @@ export interface PublicTableState {
   numberOfSeats: number;
   jackpotCents: number;
   hands: string[] | null;
-  flopCard1: string | null;
-  flopCard2: string | null;
-  flopCard3: string | null;
-  turnCard: string | null;
-  riverCard: string | null;
+  /** The community cards revealed so far, in order: flop (3), turn, river. */
+  board: string[];
   seats: PublicSeat[];
   bets: PublicBet[];
   handOdds: HandOdds[];
 }
 
 export function publicState(snapshot: TableSnapshot): PublicTableState {
-  const card = (i: number): string | null => snapshot.board[i] ?? null;
   return {
     tableId: snapshot.tableId,
     gameId: snapshot.gameId,
@@ -51,11 +47,7 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
     numberOfSeats: snapshot.config.numberOfSeats,
     jackpotCents: 0, // no jackpot rule is specified
     hands: snapshot.hands ? [...snapshot.hands] : null,
-    flopCard1: card(0),
-    flopCard2: card(1),
-    flopCard3: card(2),
-    turnCard: card(3),
-    riverCard: card(4),
+    board: [...snapshot.board],
     seats: snapshot.seats.map((s) => ({
       seatId: s.seatId,
       playerId: s.playerId,
