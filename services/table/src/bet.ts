@@ -18,7 +18,7 @@ export interface BetRequest {
   tableId: number;
   seatIndex: number;
   handIndex: number;
-  amountCents: number;
+  betAmountCents: number;
   idempotencyKey: string;
 }
 
@@ -30,17 +30,17 @@ export interface BetAnswer {
 
 export async function placeBet(parts: TableParts, request: BetRequest, scope: CallScope): Promise<BetAnswer> {
   const { caller, tableId, seatIndex, handIndex } = request;
-  const amountCents = requireAmountCents("bet_amount_cents", request.amountCents);
+  const betAmountCents = requireAmountCents("bet_amount_cents", request.betAmountCents);
   const key = requireIdempotencyKey(request.idempotencyKey);
   await parts.directory.require(tableId, scope);
   const op = {
     key: `bet:${caller.playerId}:${key}`,
     fingerprint: createHash("sha256")
-      .update(JSON.stringify([tableId, seatIndex, handIndex, amountCents]))
+      .update(JSON.stringify([tableId, seatIndex, handIndex, betAmountCents]))
       .digest("hex"),
   };
   try {
-    return await storeBet(parts, request, op, amountCents, key);
+    return await storeBet(parts, request, op, betAmountCents, key);
   } catch (error) {
     // A retry after its game ended: the refusal must not hide a bet that was placed.
     if (!(error instanceof ConflictError)) throw error;
@@ -56,13 +56,13 @@ async function storeBet(
   parts: TableParts,
   { caller, tableId, seatIndex, handIndex }: BetRequest,
   op: Operation,
-  amountCents: number,
+  betAmountCents: number,
   key: string,
 ): Promise<BetAnswer> {
   const applied = await parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
     const { next, result } = applyBet(
       latest,
-      { playerId: caller.playerId, seatIndex, handIndex, amountCents, betId: `${caller.playerId}:${key}` },
+      { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId: `${caller.playerId}:${key}` },
       now,
     );
     return {

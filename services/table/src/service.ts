@@ -35,7 +35,7 @@ export function tableService(parts: TableParts, logger: Logger, databaseReady: (
           tableId: request.tableId,
           seatIndex: request.seatIndex,
           handIndex: request.handIndex,
-          amountCents: request.betAmountCents,
+          betAmountCents: request.betAmountCents,
           idempotencyKey: request.idempotencyKey,
         },
         scope,

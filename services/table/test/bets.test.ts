@@ -24,7 +24,7 @@ const cmd = (over: Partial<BetCommand> = {}): BetCommand => ({
   playerId: "p1",
   seatIndex: 1,
   handIndex: 0,
-  amountCents: 250,
+  betAmountCents: 250,
   betId: "b1",
   ...over,
 });
@@ -48,7 +48,7 @@ for (const { state, stage, panels: stagePanels, live } of STAGES) {
         seatId: 1,
         handIndex,
         bettingStage: stage,
-        amountCents: 250,
+        betAmountCents: 250,
         oddsTenths: stagePanels[handIndex]!.oddsTenths,
         placedAt: T0 + 5,
       });
@@ -87,10 +87,10 @@ test("the odds recorded are those displayed at placement, whatever later stages 
 
 test("insufficient seat balance is a NACK with the unchanged balance; an exact balance is accepted", (t) => {
   const before = table();
-  const short = applyBet(before, cmd({ playerId: "p2", seatIndex: 2, amountCents: 501 }), T0);
+  const short = applyBet(before, cmd({ playerId: "p2", seatIndex: 2, betAmountCents: 501 }), T0);
   t.is(short.next, null);
   t.deepEqual(short.result, { acknowledged: false, message: "insufficient seat balance", seatBalanceCents: 500 });
-  const exact = applyBet(before, cmd({ playerId: "p2", seatIndex: 2, amountCents: 500 }), T0);
+  const exact = applyBet(before, cmd({ playerId: "p2", seatIndex: 2, betAmountCents: 500 }), T0);
   t.true(exact.result.acknowledged);
   t.is(exact.result.seatBalanceCents, 0);
 });
@@ -111,8 +111,8 @@ test("refusals: malformed hand index, amount, seat index or ids (400), checked b
   for (const handIndex of [-1, 4, 1.5, Number.NaN]) {
     t.throws(() => applyBet(start, cmd({ handIndex }), T0), { instanceOf: InvalidArgumentError });
   }
-  for (const amountCents of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-    t.throws(() => applyBet(table(), cmd({ amountCents }), T0), { instanceOf: InvalidArgumentError });
+  for (const betAmountCents of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+    t.throws(() => applyBet(table(), cmd({ betAmountCents }), T0), { instanceOf: InvalidArgumentError });
   }
   t.throws(() => applyBet(start, cmd({ seatIndex: 1.5 }), T0), { instanceOf: InvalidArgumentError });
   t.throws(() => applyBet(start, cmd({ betId: "" }), T0), { instanceOf: InvalidArgumentError });
@@ -128,7 +128,7 @@ test("a replayed betId answers the recorded bet and changes nothing; other terms
   // Even once the stage moved on, the replay is the recorded bet, not a refusal or a new bet.
   const flop = advance(placed);
   t.deepEqual(applyBet(flop, cmd(), T0).result, first.result);
-  t.throws(() => applyBet(placed, cmd({ amountCents: 251 }), T0), { instanceOf: IdempotencyMismatchError });
+  t.throws(() => applyBet(placed, cmd({ betAmountCents: 251 }), T0), { instanceOf: IdempotencyMismatchError });
   t.throws(() => applyBet(placed, cmd({ handIndex: 1 }), T0), { instanceOf: IdempotencyMismatchError });
 });
 
@@ -136,9 +136,9 @@ test("several bets by several players, on the same and different hands, all reco
   let s = table();
   s = deepFreeze(applyBet(s, cmd({ betId: "a" }), T0).next!);
   s = deepFreeze(applyBet(s, cmd({ betId: "b", handIndex: 3 }), T0).next!);
-  s = deepFreeze(applyBet(s, cmd({ betId: "c", playerId: "p2", seatIndex: 2, amountCents: 100 }), T0).next!);
+  s = deepFreeze(applyBet(s, cmd({ betId: "c", playerId: "p2", seatIndex: 2, betAmountCents: 100 }), T0).next!);
   t.deepEqual(
-    s.bets.map((b) => [b.betId, b.playerId, b.handIndex, b.amountCents]),
+    s.bets.map((b) => [b.betId, b.playerId, b.handIndex, b.betAmountCents]),
     [
       ["a", "p1", 0, 250],
       ["b", "p1", 3, 250],
@@ -155,8 +155,8 @@ test("a bet whose payout would exceed the table's maximum payout is refused (409
   const small = deepFreeze(emptyTable(1, T0, { maxPayoutCents: 1_000 }));
   const hole = advance(sit(small, "p1", 10_000));
   // Hand 3 pays 6.5: 153 x 6.5 = 994.5 -> 994 fits, 154 x 6.5 = 1001 does not.
-  t.true(applyBet(hole, cmd({ handIndex: 3, amountCents: 153 }), T0).result.acknowledged);
-  t.throws(() => applyBet(hole, cmd({ handIndex: 3, amountCents: 154 }), T0), { instanceOf: ConflictError });
+  t.true(applyBet(hole, cmd({ handIndex: 3, betAmountCents: 153 }), T0).result.acknowledged);
+  t.throws(() => applyBet(hole, cmd({ handIndex: 3, betAmountCents: 154 }), T0), { instanceOf: ConflictError });
   // At the default limit, a stake x odds product beyond 2^53 is a 409 too, not an internal error.
   const longShot = advance(
     sit(newTable(), "p1", 100_000_000_000),
@@ -168,13 +168,13 @@ test("a bet whose payout would exceed the table's maximum payout is refused (409
       [0, 1, 0],
     ]),
   );
-  t.throws(() => applyBet(longShot, cmd({ handIndex: 1, amountCents: 100_000_000_000 }), T0), {
+  t.throws(() => applyBet(longShot, cmd({ handIndex: 1, betAmountCents: 100_000_000_000 }), T0), {
     instanceOf: ConflictError,
     message: /maximum payout/,
   });
   // 103,092,783 x 970,000 = 99,999,999,510,000 fits 10^14 cents; one more cent pays 100,000,000,480,000.
-  t.true(applyBet(longShot, cmd({ handIndex: 1, amountCents: 103_092_783 }), T0).result.acknowledged);
-  t.throws(() => applyBet(longShot, cmd({ handIndex: 1, amountCents: 103_092_784 }), T0), {
+  t.true(applyBet(longShot, cmd({ handIndex: 1, betAmountCents: 103_092_783 }), T0).result.acknowledged);
+  t.throws(() => applyBet(longShot, cmd({ handIndex: 1, betAmountCents: 103_092_784 }), T0), {
     instanceOf: ConflictError,
   });
 });

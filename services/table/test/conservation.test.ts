@@ -121,7 +121,7 @@ test("property: every cent credited is in a seat, an open stake, the outbox or t
                       playerId: o.player,
                       seatIndex: o.ownSeat ? (seat?.seatId ?? 1) : 1 + (i % 6),
                       handIndex: o.hand,
-                      amountCents: o.amount,
+                      betAmountCents: o.amount,
                       betId: `b${i}`,
                     };
               const r = applyBet(s, command, now);
@@ -182,7 +182,7 @@ test("property: every cent credited is in a seat, an open stake, the outbox or t
         // Independent count of where the money is.
         const seats = sum(s.seats.map((x) => x.balanceCents));
         const open = ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"].includes(s.gameState)
-          ? sum(s.bets.map((b) => b.amountCents))
+          ? sum(s.bets.map((b) => b.betAmountCents))
           : 0;
         const pending = sum(s.outbox.map((c) => c.amountCents));
         if (credited !== seats + open + pending + delivered + house) return false;

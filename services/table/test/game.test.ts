@@ -41,7 +41,7 @@ async function betOnLiveHands(
   caller: Caller,
   tableId: number,
   seatIndex: number,
-  amountCents: number,
+  betAmountCents: number,
   tag: string,
 ): Promise<number> {
   const current = await state(t.context, tableId);
@@ -54,11 +54,11 @@ async function betOnLiveHands(
       tableId,
       seatIndex,
       handIndex: panel.handIndex,
-      betAmountCents: amountCents,
+      betAmountCents,
       idempotencyKey: `${tag}-${panel.handIndex}`,
     });
     t.like(answer, { acknowledged: true, message: "bet placed" });
-    staked += amountCents;
+    staked += betAmountCents;
   }
   return staked;
 }

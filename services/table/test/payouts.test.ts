@@ -102,7 +102,7 @@ test("a sole winner pays stake x odds to the seat; losing bets pay nothing; the 
         betId: river.bets[0]!.betId,
         playerId: "p1",
         handIndex: 0,
-        amountCents: 1_000,
+        betAmountCents: 1_000,
         oddsTenths: 32,
         returnedCents: 3_200,
         remainderNumerator: 0,
@@ -112,7 +112,7 @@ test("a sole winner pays stake x odds to the seat; losing bets pay nothing; the 
         betId: river.bets[1]!.betId,
         playerId: "p2",
         handIndex: 1,
-        amountCents: 2_000,
+        betAmountCents: 2_000,
         oddsTenths: 39,
         returnedCents: 0,
         remainderNumerator: 0,
@@ -143,7 +143,7 @@ for (const k of [2, 3, 4]) {
     const winners = [...Array(k).keys()];
     const river = toRiver(s, winners);
     const expected = river.bets.map((b) =>
-      winners.includes(b.handIndex) ? Math.floor((b.amountCents * b.oddsTenths) / (10 * k)) : 0,
+      winners.includes(b.handIndex) ? Math.floor((b.betAmountCents * b.oddsTenths) / (10 * k)) : 0,
     );
     t.deepEqual(
       river.finishedGame!.bets.map((b) => b.returnedCents),
@@ -153,7 +153,7 @@ for (const k of [2, 3, 4]) {
     t.is(river.finishedGame!.payoutsCents, sum(expected));
     t.is(river.finishedGame!.houseResultCents, 2_828 - sum(expected));
     const exactNumerator = sum(
-      river.bets.filter((b) => winners.includes(b.handIndex)).map((b) => b.amountCents * b.oddsTenths),
+      river.bets.filter((b) => winners.includes(b.handIndex)).map((b) => b.betAmountCents * b.oddsTenths),
     );
     t.deepEqual(river.finishedGame!.roundingRemainder, {
       numerator: exactNumerator - sum(expected) * 10 * k,
@@ -215,7 +215,7 @@ const arbBets = fc.array(
   fc.record({
     player: fc.constantFrom("p1", "p2", "p3", "gone1", "gone2"),
     handIndex: fc.integer({ min: 0, max: 3 }),
-    amountCents: fc.integer({ min: 1, max: 100_000_000_000 }),
+    betAmountCents: fc.integer({ min: 1, max: 100_000_000_000 }),
     oddsTenths: fc.integer({ min: 1, max: 1_000 }),
   }),
   { maxLength: 30 },
@@ -232,11 +232,11 @@ test("property: settlement pays each bet within a cent below exact and conserves
         seatId: 1,
         handIndex: b.handIndex,
         bettingStage: 2,
-        amountCents: b.amountCents,
+        betAmountCents: b.betAmountCents,
         oddsTenths: b.oddsTenths,
         placedAt: T0,
       }));
-      const stakes = bets.reduce((a, b) => a + b.amountCents, 0);
+      const stakes = bets.reduce((a, b) => a + b.betAmountCents, 0);
       const before: TableSnapshot = deepFreeze({
         ...turn,
         bets,
@@ -247,7 +247,7 @@ test("property: settlement pays each bet within a cent below exact and conserves
       let exactTotal = 0n;
       for (const [i, s] of record.bets.entries()) {
         const b = bets[i]!;
-        const exact = winners.includes(b.handIndex) ? BigInt(b.amountCents) * BigInt(b.oddsTenths) : 0n;
+        const exact = winners.includes(b.handIndex) ? BigInt(b.betAmountCents) * BigInt(b.oddsTenths) : 0n;
         exactTotal += exact;
         const paid = BigInt(s.returnedCents) * BigInt(10 * k);
         if (paid > exact || exact - paid >= BigInt(10 * k)) return false;
@@ -286,11 +286,9 @@ test("property: settlement pays each bet within a cent below exact and conserves
 
 test("bets through applyBet at all three stages settle at the odds each recorded", (t) => {
   let s = seated();
-  const place = (id: string, hand: number, cents: number) => {
+  const place = (id: string, hand: number, betAmountCents: number) => {
     const seatIndex = s.seats.find((x) => x.playerId === "p1")!.seatId;
-    s = deepFreeze(
-      applyBet(s, { playerId: "p1", seatIndex, handIndex: hand, amountCents: cents, betId: id }, T0).next!,
-    );
+    s = deepFreeze(applyBet(s, { playerId: "p1", seatIndex, handIndex: hand, betAmountCents, betId: id }, T0).next!);
   };
   place("hole", 0, 100); // 3.2
   s = advance(s);

@@ -123,7 +123,7 @@ test("16 concurrent operations per round through two replicas lose and duplicate
   const net = new Map<string, number>();
   for (const record of records) {
     for (const bet of record.bets)
-      net.set(bet.playerId, (net.get(bet.playerId) ?? 0) + bet.returnedCents - bet.amountCents);
+      net.set(bet.playerId, (net.get(bet.playerId) ?? 0) + bet.returnedCents - bet.betAmountCents);
   }
   for (const { playerId } of players)
     t.is(await balanceOf(cluster, playerId), WELCOME + (net.get(playerId) ?? 0), playerId);

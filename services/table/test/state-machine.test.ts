@@ -99,7 +99,7 @@ for (const row of ROWS) {
 
   test(`${row.from}: a bet is ${row.betting ? "accepted" : "refused with 409"}`, (t) => {
     const before = tableIn(row.from);
-    const command = { playerId: "p1", seatIndex: 1, handIndex: 0, amountCents: 100, betId: "b" };
+    const command = { playerId: "p1", seatIndex: 1, handIndex: 0, betAmountCents: 100, betId: "b" };
     if (row.betting) {
       const { next, result } = applyBet(before, command, T0);
       t.true(result.acknowledged);

@@ -12,7 +12,7 @@ export interface BetCommand {
   /** The seatId the caller claims to bet from. */
   seatIndex: number;
   handIndex: number;
-  amountCents: number;
+  betAmountCents: number;
   /** Unique per bet request; a replay answers the recorded bet. */
   betId: string;
 }
@@ -25,7 +25,7 @@ const sameBet = (bet: Bet, c: BetCommand): boolean =>
   bet.playerId === c.playerId &&
   bet.seatId === c.seatIndex &&
   bet.handIndex === c.handIndex &&
-  bet.amountCents === c.amountCents;
+  bet.betAmountCents === c.betAmountCents;
 
 /**
  * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; no betting
@@ -33,7 +33,7 @@ const sameBet = (bet: Bet, c: BetCommand): boolean =>
  * limit (409); then a NACK when the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
-  const { playerId, seatIndex, handIndex, amountCents, betId } = command;
+  const { playerId, seatIndex, handIndex, betAmountCents, betId } = command;
   if (typeof playerId !== "string" || playerId.length === 0) throw new InvalidArgumentError("playerId is required");
   if (typeof betId !== "string" || betId.length === 0) throw new InvalidArgumentError("betId is required");
   if (!Number.isSafeInteger(seatIndex)) throw new InvalidArgumentError("seatIndex must be an integer");
@@ -41,7 +41,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   if (!Number.isInteger(handIndex) || handIndex < 0 || handIndex >= hands) {
     throw new InvalidArgumentError(`handIndex must be an integer from 0 to ${hands - 1}`);
   }
-  assertAmountCents("betAmount", amountCents);
+  assertAmountCents("betAmount", betAmountCents);
 
   const recorded = snapshot.bets.find((b) => b.betId === betId);
   if (recorded) {
@@ -59,10 +59,10 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   if (!panel) throw new Error(`no stage ${stage} panel for hand ${handIndex}`);
   if (panel.winPercentage === 0 || panel.oddsTenths === 0) throw new ConflictError("this hand cannot win: no bets");
   // In BigInt: the product can pass 2^53 before the limit refuses it.
-  if (BigInt(amountCents) * BigInt(panel.oddsTenths) >= 10n * BigInt(snapshot.config.maxPayoutCents + 1)) {
+  if (BigInt(betAmountCents) * BigInt(panel.oddsTenths) >= 10n * BigInt(snapshot.config.maxPayoutCents + 1)) {
     throw new ConflictError("the bet's payout would exceed the table's maximum payout");
   }
-  if (seat.balanceCents < amountCents) {
+  if (seat.balanceCents < betAmountCents) {
     return {
       next: null,
       result: { acknowledged: false, message: NACK_INSUFFICIENT_SEAT_BALANCE, seatBalanceCents: seat.balanceCents },
@@ -75,11 +75,11 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
     seatId: seat.seatId,
     handIndex,
     bettingStage: stage,
-    amountCents,
+    betAmountCents,
     oddsTenths: panel.oddsTenths,
     placedAt: now,
   };
-  const seatBalanceCents = seat.balanceCents - amountCents;
+  const seatBalanceCents = seat.balanceCents - betAmountCents;
   const next = sealNext(
     snapshot,
     {

@@ -14,14 +14,19 @@ export interface Payout {
   denominator: number;
 }
 
-/** floor(amountCents x oddsTenths / (10 x winners)) and the exact remainder. */
-export function payoutOf(amountCents: number, oddsTenths: number, winners: number): Payout {
-  if (!Number.isSafeInteger(amountCents) || amountCents < 0 || !Number.isSafeInteger(oddsTenths) || oddsTenths < 0) {
+/** floor(betAmountCents x oddsTenths / (10 x winners)) and the exact remainder. */
+export function payoutOf(betAmountCents: number, oddsTenths: number, winners: number): Payout {
+  if (
+    !Number.isSafeInteger(betAmountCents) ||
+    betAmountCents < 0 ||
+    !Number.isSafeInteger(oddsTenths) ||
+    oddsTenths < 0
+  ) {
     throw new RangeError("stake and odds must be non-negative integers");
   }
   if (!Number.isSafeInteger(winners) || winners < 1) throw new RangeError("there must be at least one winner");
   const denominator = 10n * BigInt(winners);
-  const exact = BigInt(amountCents) * BigInt(oddsTenths);
+  const exact = BigInt(betAmountCents) * BigInt(oddsTenths);
   const payout = exact / denominator; // non-negative, so truncation is floor
   if (payout > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError("payout out of the exact integer range");
   return {
@@ -73,11 +78,11 @@ export function settleGame(snapshot: TableSnapshot, riverPanels: readonly HandOd
   const seated = new Set(snapshot.seats.map((s) => s.playerId));
   const settlements = snapshot.bets.map((bet): BetSettlement => {
     const base = { betId: bet.betId, playerId: bet.playerId, handIndex: bet.handIndex };
-    const terms = { amountCents: bet.amountCents, oddsTenths: bet.oddsTenths };
+    const terms = { betAmountCents: bet.betAmountCents, oddsTenths: bet.oddsTenths };
     if (!winningHands.includes(bet.handIndex)) {
       return { ...base, ...terms, returnedCents: 0, remainderNumerator: 0, paidTo: "NONE" };
     }
-    const payout = payoutOf(bet.amountCents, bet.oddsTenths, winningHands.length);
+    const payout = payoutOf(bet.betAmountCents, bet.oddsTenths, winningHands.length);
     return {
       ...base,
       ...terms,
@@ -91,7 +96,7 @@ export function settleGame(snapshot: TableSnapshot, riverPanels: readonly HandOd
       settlements.filter((s) => s.paidTo === to).map((s) => ({ playerId: s.playerId, cents: s.returnedCents })),
     );
   const toSeats = paid("SEAT");
-  const stakesCents = sumCents(settlements.map((s) => s.amountCents));
+  const stakesCents = sumCents(settlements.map((s) => s.betAmountCents));
   const payoutsCents = sumCents(settlements.map((s) => s.returnedCents));
   return {
     seats: snapshot.seats.map((s) =>
@@ -122,13 +127,13 @@ export function voidGame(snapshot: TableSnapshot, now: number): GameEnd {
     betId: bet.betId,
     playerId: bet.playerId,
     handIndex: bet.handIndex,
-    amountCents: bet.amountCents,
+    betAmountCents: bet.betAmountCents,
     oddsTenths: bet.oddsTenths,
-    returnedCents: bet.amountCents,
+    returnedCents: bet.betAmountCents,
     remainderNumerator: 0,
     paidTo: "ACCOUNT",
   }));
-  const stakesCents = sumCents(settlements.map((s) => s.amountCents));
+  const stakesCents = sumCents(settlements.map((s) => s.betAmountCents));
   return {
     seats: snapshot.seats,
     credits: gameCredits(

@@ -98,7 +98,7 @@ export interface TableMoney {
 export function tableMoney(snapshot: TableSnapshot): TableMoney {
   return {
     seatsCents: sumCents(snapshot.seats.map((s) => s.balanceCents)),
-    openStakesCents: isBettingOpen(snapshot.gameState) ? sumCents(snapshot.bets.map((b) => b.amountCents)) : 0,
+    openStakesCents: isBettingOpen(snapshot.gameState) ? sumCents(snapshot.bets.map((b) => b.betAmountCents)) : 0,
     outboxCents: sumCents(snapshot.outbox.map((c) => c.amountCents)),
     deliveredCents: snapshot.totals.deliveredCents,
     houseResultCents: snapshot.totals.houseResultCents,

@@ -34,7 +34,7 @@ export interface Bet {
   readonly seatId: number;
   readonly handIndex: number;
   readonly bettingStage: 0 | 1 | 2;
-  readonly amountCents: number;
+  readonly betAmountCents: number;
   /** The odds displayed for that hand at that stage: what the bet is paid at. */
   readonly oddsTenths: number;
   readonly placedAt: number;
@@ -62,7 +62,7 @@ export interface BetSettlement {
   readonly betId: string;
   readonly playerId: string;
   readonly handIndex: number;
-  readonly amountCents: number;
+  readonly betAmountCents: number;
   readonly oddsTenths: number;
   /** Paid (settled game) or refunded (void game); 0 for a losing bet. */
   readonly returnedCents: number;

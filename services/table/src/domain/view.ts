@@ -60,7 +60,7 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
       bettingStage: b.bettingStage,
       seatIndex: b.seatId,
       handIndex: b.handIndex,
-      betAmountCents: b.amountCents,
+      betAmountCents: b.betAmountCents,
       recordedOddsTenths: b.oddsTenths,
     })),
     handOdds: snapshot.handOdds.map((p) => ({ ...p })),

@@ -133,11 +133,11 @@ export function bet(
   snapshot: TableSnapshot,
   playerId: string,
   handIndex: number,
-  amountCents: number,
+  betAmountCents: number,
   betId = `bet-${snapshot.version}`,
 ): TableSnapshot {
   const seatIndex = snapshot.seats.find((s) => s.playerId === playerId)?.seatId ?? 0;
-  const { next, result } = applyBet(snapshot, { playerId, seatIndex, handIndex, amountCents, betId }, T0);
+  const { next, result } = applyBet(snapshot, { playerId, seatIndex, handIndex, betAmountCents, betId }, T0);
   if (!next || !result.acknowledged) throw new Error(`bet refused: ${JSON.stringify(result)}`);
   return deepFreeze(next);
 }
