@@ -11,8 +11,8 @@
 # Stages: `build` compiles every workspace with the full dev toolchain; `<target>-deps` installs that
 # workspace's production dependencies only (plus common's); the final targets copy those, the
 # compiled dist/ folders and proto/ (read at run time for gRPC server reflection) onto a distroless
-# Node 20 image: no shell, no package manager, uid 65532. The launcher and the embedded FerretDB are
-# for local development and never go into an image.
+# Node 20 image: no shell, no package manager, uid 65532. The launcher, the developer commands
+# (tools/) and the embedded FerretDB are for local development and never go into an image.
 #
 # Pin the bases by digest in the release pipeline (NODE_IMAGE=node:20-bookworm-slim@sha256:...).
 # Moving to Node 22 is these two lines (the distroless name carries the major: nodejs22-debian12).
@@ -36,7 +36,9 @@ COPY common/package.json common/
 COPY services/odds/package.json services/odds/
 COPY services/wallet/package.json services/wallet/
 COPY services/table/package.json services/table/
+COPY audit/package.json audit/
 COPY gateway/package.json gateway/
+COPY tools/package.json tools/
 COPY launcher/package.json launcher/
 
 # build compiles every workspace with the full dev toolchain.
@@ -47,10 +49,11 @@ COPY tsconfig.base.json tsconfig.json ./
 COPY proto/ proto/
 COPY common/ common/
 COPY services/ services/
+COPY audit/ audit/
 COPY gateway/ gateway/
 # Type declarations and build info are for the compiler only.
-RUN npx tsc -b common services/odds services/wallet services/table gateway \
- && find common/dist services/*/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
+RUN npx tsc -b common services/odds services/wallet services/table audit gateway \
+ && find common/dist services/*/dist audit/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
 
 # Production dependencies, one workspace each. The mkdir makes the workspace's own node_modules
 # (where npm puts a dependency whose version clashes with the hoisted one) exist even when empty,
@@ -68,9 +71,10 @@ RUN npm ci --omit=dev --ignore-scripts -w common -w services/wallet && mkdir -p 
 FROM manifests AS table-deps
 RUN npm ci --omit=dev --ignore-scripts -w common -w services/table && mkdir -p services/table/node_modules
 
-# gateway-deps installs the gateway's production dependencies.
+# gateway-deps installs the gateway's production dependencies (the money audit's included).
 FROM manifests AS gateway-deps
-RUN npm ci --omit=dev --ignore-scripts -w common -w gateway && mkdir -p gateway/node_modules
+RUN npm ci --omit=dev --ignore-scripts -w common -w audit -w gateway \
+ && mkdir -p audit/node_modules gateway/node_modules
 
 # What every process needs: common (its package.json carries "type": "module" and the exports map)
 # and proto/ at /app/proto, where common/dist/grpc/server.js looks for it (../../../proto).
@@ -114,10 +118,13 @@ COPY --from=build /src/services/table/dist/ services/table/dist/
 EXPOSE 50053 9464
 CMD ["services/table/dist/main.js"]
 
-# gateway is the HTTP gateway image (8080).
+# gateway is the HTTP gateway image (8080), with the money audit (audit/) it serves.
 FROM runtime AS gateway
 COPY --from=gateway-deps /src/node_modules/ node_modules/
+COPY --from=gateway-deps /src/audit/node_modules/ audit/node_modules/
 COPY --from=gateway-deps /src/gateway/node_modules/ gateway/node_modules/
+COPY --from=build /src/audit/package.json audit/
+COPY --from=build /src/audit/dist/ audit/dist/
 COPY --from=build /src/gateway/package.json gateway/
 COPY --from=build /src/gateway/dist/ gateway/dist/
 # HTTP (PORT), Prometheus metrics (METRICS_PORT)

@@ -13,9 +13,9 @@ import {
   Role,
   type AuditResponse as WalletAuditResponse,
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { AUDIT_DEADLINE_MS, readAudit } from "@pokerodds/audit";
 import test from "ava";
 import { createApp } from "../src/app.js";
-import { AUDIT_DEADLINE_MS, readAudit } from "../src/audit/collect.js";
 import { openApiDocument } from "../src/contract/openapi.js";
 import { startHttpServer } from "../src/http-server.js";
 import type { Role as ApiRole } from "../src/auth/identity.js";

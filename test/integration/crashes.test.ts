@@ -530,7 +530,7 @@ test.serial(
       timeoutMs: 60_000,
     });
 
-    const cli = fileURLToPath(new URL("../../gateway/dist/audit-cli.js", import.meta.url));
+    const cli = fileURLToPath(new URL("../../tools/dist/audit.js", import.meta.url));
     const env: NodeJS.ProcessEnv = { ...process.env, AUDIT_URL: file.stack.url, DATA_DIR: file.stack.dataDir };
     for (const name of ["NODE_OPTIONS", "AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE", "AUDIT_TOKEN"])
       delete env[name];

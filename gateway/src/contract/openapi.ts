@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 description of the whole public API, built from the same schemas that validate
 // requests, so the document cannot drift from what the gateway accepts.
+// The audit report's schema is the money audit's own (@pokerodds/audit builds and reads the report).
+import { AuditReport } from "@pokerodds/audit/report";
 import { IDEMPOTENCY_KEY_PATTERN } from "../http/idempotency-key.js";
-import { AuditReport } from "./audit.js";
 import { ErrorBody } from "./error-body.js";
 import { HealthResponse } from "./health.js";
 import { BulkRequest, BulkResponse, DealRequest, DealResult } from "./odds.js";

@@ -1,8 +1,8 @@
-// GET /api/admin/audit (ADMIN): both services' audits, reconciled. 200 with the report whatever it
-// finds (its status says clean, pending or mismatch); 503 when a service cannot be audited.
+// GET /api/admin/audit (ADMIN): both services' audits, reconciled by the money audit (@pokerodds/audit).
+// 200 with the report whatever it finds (its status says clean, pending or mismatch); 503 when a
+// service cannot be audited.
+import { readAudit, reconcile } from "@pokerodds/audit";
 import type { RequestHandler } from "express";
-import { readAudit } from "../audit/collect.js";
-import { reconcile } from "../audit/reconcile.js";
 import { callerFor } from "../auth/backend-identity.js";
 import { identityOf } from "../auth/require-auth.js";
 import { fromService } from "../http/grpc-errors.js";

@@ -2,6 +2,7 @@
 // (credited = seats + open stakes + outbox + delivered + house result), and the transfers between
 // wallet and tables still in progress. The wallet's own audit reconciles the accounts.
 import { ForbiddenError } from "@pokerodds/common";
+import { TABLE_MONEY_FIELDS } from "@pokerodds/common/table-money";
 import {
   isConserved,
   sumCents,
@@ -33,15 +34,6 @@ export interface AuditReport {
   conserved: boolean;
 }
 
-const MONEY_FIELDS = [
-  "seatsCents",
-  "openStakesCents",
-  "outboxCents",
-  "deliveredCents",
-  "houseResultCents",
-  "creditedCents",
-] as const;
-
 export async function auditTables(parts: TableParts, caller: Caller): Promise<AuditReport> {
   if (!caller.isAdmin) throw new ForbiddenError("the audit is for an ADMIN");
   const tables = await Promise.all(
@@ -61,7 +53,7 @@ export async function auditTables(parts: TableParts, caller: Caller): Promise<Au
     }),
   );
   const totals = Object.fromEntries(
-    MONEY_FIELDS.map((field) => [field, sumCents(tables.map((t) => t.money[field]))]),
+    TABLE_MONEY_FIELDS.map((field) => [field, sumCents(tables.map((t) => t.money[field]))]),
   ) as unknown as TableMoney;
   const pending = await parts.transfers.listPending();
   const finished = await Promise.all(pending.map((claim) => parts.transfers.outcome(claim._id)));

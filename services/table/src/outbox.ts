@@ -3,15 +3,16 @@
 // only then is it marked delivered in a new snapshot. A crash in between leaves the credit in the
 // outbox of the latest snapshot, and the next delivery (a later operation, or recovery) repeats
 // the wallet call harmlessly. Two replicas delivering at once are as harmless.
+import { LEDGER_REASON, type TableCreditReason } from "@pokerodds/common/ledger-reasons";
 import { markDelivered, type CreditReason, type OutboxCredit } from "./domain/index.js";
 import type { CallScope, Movement, MovementOutcome } from "./dependencies.js";
 import type { TableParts } from "./parts.js";
 
 /** The wallet ledger's reason for each kind of table credit. */
-export const CREDIT_REASON: Record<CreditReason, string> = {
-  LEAVE: "leave",
-  PAYOUT: "payout",
-  VOID_REFUND: "void-refund",
+export const CREDIT_REASON: Record<CreditReason, TableCreditReason> = {
+  LEAVE: LEDGER_REASON.LEAVE,
+  PAYOUT: LEDGER_REASON.PAYOUT,
+  VOID_REFUND: LEDGER_REASON.VOID_REFUND,
 };
 
 export const movementOf = (credit: OutboxCredit): Movement => ({

@@ -7,6 +7,7 @@
 //      sees: no later driver can seat the player instead (the rule is the domain's, after-debit.ts);
 //   3. after such a NACK, refund the account (key <transferId>:refund).
 import { ForbiddenError } from "@pokerodds/common";
+import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
 import { sitAfterDebit, sitPreconditions, type Caller, type SitResult } from "../domain/index.js";
@@ -58,7 +59,7 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
 export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope) => {
   const { _id: transferId, playerId, tableId, amountCents } = claim;
   const movement = { playerId, amountCents, reference: transferId };
-  const debit = await parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: "sit" }, scope);
+  const debit = await parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.SIT }, scope);
   if (!debit.applied) return ok(nack(NACK_INSUFFICIENT_ACCOUNT_BALANCE));
   crashPoint("sit:after-debit");
 
@@ -77,7 +78,10 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
   if (result.acknowledged) {
     return ok({ acknowledged: true, message: "", seatId: result.seatId, seatBalanceCents: result.seatBalanceCents });
   }
-  const refund = await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "sit-refund" }, scope);
+  const refund = await parts.wallet.credit(
+    { ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.SIT_REFUND },
+    scope,
+  );
   // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
   if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);
   return ok(nack(result.message));

@@ -6,6 +6,7 @@
 //      rule is the domain's, after-debit.ts);
 //   3. after such a refusal, refund the account (key <transferId>:refund) and answer 409.
 import { ConflictError } from "@pokerodds/common";
+import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
 import { topUpAfterDebit, type Caller, type TopUpCredit } from "../domain/index.js";
@@ -49,7 +50,10 @@ export async function topUp(parts: TableParts, request: TopUpRequest, scope: Cal
 export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, scope) => {
   const { _id: transferId, playerId, tableId, amountCents } = claim;
   const movement = { playerId, amountCents, reference: transferId };
-  const debit = await parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: "topup" }, scope);
+  const debit = await parts.wallet.debit(
+    { ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.TOPUP },
+    scope,
+  );
   if (!debit.applied) {
     const { snapshot } = await parts.store.latest(tableId);
     return ok({
@@ -75,7 +79,10 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
       newAccountBalanceCents: debit.balanceCents,
     });
   }
-  const refund = await parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: "topup-refund" }, scope);
+  const refund = await parts.wallet.credit(
+    { ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.TOPUP_REFUND },
+    scope,
+  );
   // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
   if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);
   return { ok: false, error: { kind: "conflict", message: result.message } };

@@ -1,6 +1,7 @@
 // The money rules of one movement, without I/O: what a request is, whether it applies to a balance,
 // the ledger entry it becomes, and whether a reused idempotency key carries the same request.
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
+import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { entryIdOf } from "@pokerodds/common/sequenced-log";
 import { MAX_BALANCE_CENTS, requireAmountCents, WELCOME_CREDIT_CENTS } from "./money.js";
 import { requirePlayerId } from "./player.js";
@@ -82,7 +83,7 @@ export function welcomeRequest(playerId: string): MovementRequest {
     playerId,
     amountCents: WELCOME_CREDIT_CENTS,
     idempotencyKey: `${RESERVED_KEY_PREFIX}welcome:${playerId}`,
-    reason: "welcome",
+    reason: LEDGER_REASON.WELCOME,
     reference: "",
   };
 }

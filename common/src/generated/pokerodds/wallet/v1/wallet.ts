@@ -237,8 +237,9 @@ export interface Movement {
    */
   idempotencyKey: string;
   /**
-   * Why the money moves (e.g. "sit", "topup", "leave", "payout", "refund"), recorded in the ledger
-   * and totalled by Audit. Required for Debit and Credit, optional for Deposit and Withdraw.
+   * Why the money moves, recorded in the ledger as given and totalled by Audit. Required for Debit
+   * and Credit: the reasons the table service writes and the money audit reconciles, listed once
+   * for every service in common/src/ledger-reasons.ts. Optional free text for Deposit and Withdraw.
    */
   reason: string;
   /** What the movement belongs to (a transfer or game id), recorded in the ledger. */

@@ -6,13 +6,12 @@
 //           answer is not an audit report
 //
 // AUDIT_URL (default http://127.0.0.1:${PORT:-8080}) names the gateway; AUDIT_TOKEN an ADMIN bearer
-// token. Without AUDIT_TOKEN and with AUTH_JWKS_URL unset, a short-lived ADMIN token is signed with the
-// development issuer's key under DATA_DIR, which must already exist (the stack creates it).
+// token. Without AUDIT_TOKEN and with AUTH_JWKS_URL unset, the caller's `devToken` provides a
+// short-lived ADMIN token of the development issuer: the command's entry point (tools/src/audit.ts)
+// signs one with the gateway's development issuer, which this package cannot import (the gateway
+// depends on it).
 import { Ajv } from "ajv";
-import { access } from "node:fs/promises";
-import { devKeyPath, loadOrCreateDevKey, signDevToken } from "../auth/dev-issuer.js";
-import { readDevIssuerSettings } from "../config.js";
-import { AuditReport, type AuditReportBody } from "../contract/audit.js";
+import { AuditReport, type AuditReportBody } from "./report.js";
 import { formatAuditSummary } from "./summary.js";
 
 export const EXIT_CLEAN = 0;
@@ -22,16 +21,24 @@ export const EXIT_NO_AUDIT = 2;
 export const AUDIT_PATH = "/api/admin/audit";
 /** The gateway's own audit deadline is 30 s. */
 const REQUEST_TIMEOUT_MS = 40_000;
-const TOKEN_TTL_S = 300;
+/** What a development token made for the command may last, at most. */
+export const DEV_TOKEN_TTL_S = 300;
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
 
-class NoAudit extends Error {}
+/**
+ * A short-lived ADMIN token of the local development issuer (the stack's, under DATA_DIR), for when
+ * AUDIT_TOKEN is unset and no real identity provider is configured. Throws NoAudit when it has none.
+ */
+export type DevToken = (env: Env) => Promise<string>;
+
+/** Why there is no audit to show: exit 2 with this message. */
+export class NoAudit extends Error {}
 
 const isValidReport = new Ajv({ strict: false, allErrors: false }).compile<AuditReportBody>(AuditReport);
 
@@ -48,27 +55,12 @@ export function auditUrl(env: Env): URL {
   return url;
 }
 
-async function tokenFor(env: Env): Promise<string> {
+async function tokenFor(env: Env, devToken: DevToken): Promise<string> {
   if (env.AUDIT_TOKEN) return env.AUDIT_TOKEN;
   if (env.AUTH_JWKS_URL) {
     throw new NoAudit("AUTH_JWKS_URL is set: set AUDIT_TOKEN to an ADMIN token of that identity provider");
   }
-  const settings = readDevIssuerSettings(env);
-  try {
-    await access(devKeyPath(settings.dataDir));
-  } catch {
-    throw new NoAudit(
-      `no development issuer key under ${settings.dataDir}: run with the stack's DATA_DIR, or set AUDIT_TOKEN`,
-    );
-  }
-  return signDevToken(await loadOrCreateDevKey(settings.dataDir), {
-    playerId: "audit-cli",
-    role: "ADMIN",
-    name: "npm run audit",
-    ttlSeconds: TOKEN_TTL_S,
-    issuer: settings.issuer,
-    audience: settings.audience,
-  });
+  return devToken(env);
 }
 
 async function fetchReport(url: URL, token: string): Promise<AuditReportBody> {
@@ -106,7 +98,7 @@ async function fetchReport(url: URL, token: string): Promise<AuditReportBody> {
 }
 
 /** Runs the command; resolves to its exit code. */
-export async function runAuditCli(env: Env, args: readonly string[], io: CliIo): Promise<number> {
+export async function runAuditCli(env: Env, args: readonly string[], io: CliIo, devToken: DevToken): Promise<number> {
   const json = args.includes("--json");
   const unknown = args.filter((arg) => arg !== "--json");
   if (unknown.length > 0) {
@@ -115,7 +107,7 @@ export async function runAuditCli(env: Env, args: readonly string[], io: CliIo):
   }
   try {
     const url = auditUrl(env);
-    const report = await fetchReport(url, await tokenFor(env));
+    const report = await fetchReport(url, await tokenFor(env, devToken));
     io.out(json ? JSON.stringify(report, null, 2) : formatAuditSummary(report));
     return report.status === "clean" ? EXIT_CLEAN : EXIT_NOT_CLEAN;
   } catch (error) {

@@ -1,11 +1,12 @@
 // `npm run token -- <playerId> [--role ADMIN] [--email x] [--name y] [--ttl 3600]`: prints a token of
-// the local development issuer, and nothing else, on stdout.
+// the local development issuer, and nothing else, on stdout. The issuer itself (its key under
+// DATA_DIR, its settings and the roles) is the gateway's, which verifies these tokens.
 import { envOptional } from "@pokerodds/common";
+import { loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
+import { isRole } from "@pokerodds/gateway/auth/identity";
+import { readDevIssuerSettings } from "@pokerodds/gateway/config";
+import { ROLES } from "@pokerodds/gateway/contract/players";
 import { parseArgs } from "node:util";
-import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
-import { isRole } from "./auth/identity.js";
-import { readDevIssuerSettings } from "./config.js";
-import { ROLES } from "./contract/players.js";
 
 const USAGE = `usage: npm run token -- <playerId> [--role ${ROLES.join("|")}] [--email x] [--name y] [--ttl seconds]`;
 const MAX_TTL_S = 86_400;

@@ -1,6 +1,6 @@
 // The audit report as a person reads it (`npm run audit`): the verdict first, then the conservation
 // identity in units, both sides' figures, the cross-checks, and everything found.
-import type { AuditFinding, AuditReportBody } from "../contract/audit.js";
+import type { AuditFinding, AuditReportBody } from "./report.js";
 import { formatCents } from "./money-text.js";
 
 const VERDICT: Record<AuditReportBody["status"], string> = {
@@ -30,13 +30,31 @@ function capped<T>(items: readonly T[], line: (item: T) => string): string[] {
 }
 
 export function formatAuditSummary(report: AuditReportBody): string {
-  const { identity: id, wallet, tables } = report;
-  const lines: string[] = [
+  return [
+    ...verdictLines(report),
+    "",
+    ...identityLines(report.identity),
+    "",
+    ...sidesLines(report),
+    "",
+    ...crossCheckLines(report.crossChecks),
+    ...findings("Mismatches", report.mismatches),
+    ...findings("Not settled yet", report.unsettled),
+    ...inFlightLines(report),
+  ].join("\n");
+}
+
+function verdictLines(report: AuditReportBody): string[] {
+  return [
     `Money audit of ${report.auditedAt}: ${VERDICT[report.status]}`,
     report.snapshot.consistent
       ? `  (one consistent reading of wallet and tables; ${report.snapshot.readings} taken)`
       : `  (the tables changed while the wallet was read, ${report.snapshot.readings} reading(s): cross-checks inconclusive)`,
-    "",
+  ];
+}
+
+function identityLines(id: AuditReportBody["identity"]): string[] {
+  return [
     "Conservation, in units: held = funded",
     ...table([
       ["account balances", id.accountBalancesCents],
@@ -54,7 +72,11 @@ export function formatAuditSummary(report: AuditReportBody): string {
       ["  credited, not yet marked delivered", id.creditedNotMarkedCents],
       ["  unexplained", id.unexplainedCents],
     ]),
-    "",
+  ];
+}
+
+function sidesLines({ wallet, tables }: AuditReportBody): string[] {
+  return [
     `Wallet: ${wallet.accounts} account(s), ${wallet.entries} ledger entries (${wallet.refusedEntries} refused); ` +
       `its own audit ${wallet.clean ? "clean" : `NOT clean (${wallet.issueCount} issue(s))`}`,
     ...capped(
@@ -68,9 +90,13 @@ export function formatAuditSummary(report: AuditReportBody): string {
       ["credited to seats (sits, top-ups)", tables.totals.creditedCents],
       ["delivered to accounts", tables.totals.deliveredCents],
     ]),
-    "",
+  ];
+}
+
+function crossCheckLines(crossChecks: AuditReportBody["crossChecks"]): string[] {
+  return [
     "Cross-checks, in units",
-    ...report.crossChecks.map((c) => {
+    ...crossChecks.map((c) => {
       const refunds = c.check === "transfers-in" ? ` - refunds ${formatCents(c.refundsCents)}` : "";
       const verdict = c.holds ? "holds" : c.explained ? "explained by what is in flight" : "DOES NOT HOLD";
       return (
@@ -78,9 +104,11 @@ export function formatAuditSummary(report: AuditReportBody): string {
         `${formatCents(c.differenceCents)} (in flight: ${formatCents(c.openCents)}): ${verdict}`
       );
     }),
-    ...findings("Mismatches", report.mismatches),
-    ...findings("Not settled yet", report.unsettled),
   ];
+}
+
+function inFlightLines(report: AuditReportBody): string[] {
+  const lines: string[] = [];
   if (report.openTransfers.length > 0) {
     lines.push("", `Open transfers (${report.openTransfers.length})`);
     lines.push(
@@ -100,5 +128,5 @@ export function formatAuditSummary(report: AuditReportBody): string {
       ),
     );
   }
-  return lines.join("\n");
+  return lines;
 }

@@ -1,6 +1,8 @@
-// GET /api/admin/audit: the money audit, reconciled across the wallet and the table service. Amounts
-// here are integer cents (an audit is about the last cent, and some figures are negative), unlike the
-// player-facing endpoints, which report units.
+// The audit report: what reconcile() makes of both services' audits, what the gateway answers to
+// GET /api/admin/audit (its OpenAPI document includes this schema as it is) and what `npm run audit`
+// checks an answer against. It lives here, with the code that builds and reads it, because the gateway
+// depends on this package and not the other way round. Amounts are integer cents (an audit is about the
+// last cent, and some figures are negative), unlike the player-facing endpoints, which report units.
 import { Type, type Static, type TLiteral } from "@sinclair/typebox";
 
 const cents = (description: string) => Type.Integer({ description: `${description}, in integer cents` });

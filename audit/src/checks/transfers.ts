@@ -1,0 +1,139 @@
+// Across the two services: the wallet's debits for seats against what the tables credited to seats
+// (transfers-in), and the wallet's credits from tables against what the tables delivered (credits-out).
+// A gap must be what is in flight: the sum of some of the open items (each has reached the other side
+// or not).
+import {
+  TransferKind,
+  type AuditResponse as TableAuditResponse,
+} from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import {
+  REFUND_REASON_OF,
+  TABLE_CREDIT_REASONS,
+  TRANSFER_DEBIT_REASONS,
+  TRANSFER_REFUND_REASONS,
+} from "@pokerodds/common/ledger-reasons";
+import { big, sum, units, type BigMoney } from "../figures.js";
+import type { Findings } from "../findings.js";
+import type { CrossCheckBody } from "../report.js";
+import { isSubsetSum } from "../subset-sums.js";
+import { reasonSum, type ReasonTally } from "./wallet.js";
+
+export interface CrossCheckResult {
+  body: CrossCheckBody;
+  /** The gap: in transit (transfers-in) or credited but not yet marked delivered (credits-out). */
+  gap: bigint;
+}
+
+interface CrossCheckTerms {
+  check: CrossCheckBody["check"];
+  formula: string;
+  wallet: bigint;
+  refunds: bigint;
+  table: bigint;
+  /** Amounts of the open items that may account for a gap. */
+  open: readonly bigint[];
+  gapText: (gap: bigint) => string;
+  pendingText: (gap: bigint) => string;
+  overText: (gap: bigint) => string;
+}
+
+/**
+ * transfers-in: debits(sit, topup) = credited + refunds(sit-refund, topup-refund) + in transit, where in
+ * transit (debited, neither on a seat nor refunded yet) must be the sum of some of the open sit and
+ * top-up transfers: 0 when none is open. And no refund exceeds what was debited for its kind.
+ */
+export function checkTransfersIn(
+  findings: Findings,
+  consistent: boolean,
+  tally: ReasonTally,
+  table: TableAuditResponse,
+  totals: BigMoney,
+): CrossCheckResult {
+  for (const [debit, refund] of Object.entries(REFUND_REASON_OF)) {
+    const debited = tally.byReason.get(`DEBIT:${debit}`) ?? 0n;
+    const back = tally.byReason.get(`CREDIT:${refund}`) ?? 0n;
+    if (back > debited) {
+      findings.mismatch(
+        "transfers-in",
+        `${units(back)} credited as "${refund}" but only ${units(debited)} was ever debited as "${debit}"`,
+      );
+    }
+  }
+  const open = table.openTransfers
+    .filter((t) => t.kind === TransferKind.TRANSFER_KIND_SIT || t.kind === TransferKind.TRANSFER_KIND_TOP_UP)
+    .map((t) => big(t.amountCents));
+  return crossCheck(findings, consistent, {
+    check: "transfers-in",
+    formula: "debits(sit, topup) = credited + refunds(sit-refund, topup-refund) + in transit (open sits and top-ups)",
+    wallet: reasonSum(tally, "DEBIT", TRANSFER_DEBIT_REASONS),
+    refunds: reasonSum(tally, "CREDIT", TRANSFER_REFUND_REASONS),
+    table: totals.creditedCents,
+    open,
+    gapText: (gap) => `${units(gap)} debited from accounts for sits and top-ups is neither on a seat nor refunded`,
+    pendingText: (gap) =>
+      `${units(gap)} debited for open sits or top-ups is not on a seat yet (${open.length} open, ` +
+      `${units(sum(open))} in all)`,
+    overText: (gap) =>
+      `the tables credited seats with ${units(-gap)} more than the wallet debited for them (net of refunds)`,
+  });
+}
+
+/**
+ * credits-out: credits(leave, payout, void-refund) = delivered + credited-not-marked, where the latter
+ * (credited to the account, delivery not yet recorded by the table) must be the sum of some of the
+ * pending credits: 0 when none is pending.
+ */
+export function checkCreditsOut(
+  findings: Findings,
+  consistent: boolean,
+  tally: ReasonTally,
+  table: TableAuditResponse,
+  totals: BigMoney,
+): CrossCheckResult {
+  return crossCheck(findings, consistent, {
+    check: "credits-out",
+    formula:
+      "credits(leave, payout, void-refund) = delivered + credited but not yet marked delivered (pending credits)",
+    wallet: reasonSum(tally, "CREDIT", TABLE_CREDIT_REASONS),
+    refunds: 0n,
+    table: totals.deliveredCents,
+    open: pendingCreditAmounts(table),
+    gapText: (gap) => `accounts were credited ${units(gap)} more than the tables recorded as delivered`,
+    pendingText: (gap) => `${units(gap)} credited to accounts is still in a table outbox (delivery not yet recorded)`,
+    overText: (gap) => `the tables recorded ${units(-gap)} more delivered than the wallet credited`,
+  });
+}
+
+/** What every table still owes accounts, credit by credit. */
+export function pendingCreditAmounts(table: TableAuditResponse): bigint[] {
+  return table.tables.flatMap((t) => t.pendingCredits.map((c) => big(c.amountCents)));
+}
+
+/**
+ * wallet - refunds - table: 0 holds; a gap some of the open items add up to is pending; any other gap
+ * is a mismatch, unless the two readings are not of one moment (then it cannot decide: pending).
+ */
+function crossCheck(findings: Findings, consistent: boolean, terms: CrossCheckTerms): CrossCheckResult {
+  const gap = terms.wallet - terms.refunds - terms.table;
+  const explained = isSubsetSum(gap, terms.open);
+  if (gap !== 0n) {
+    const unexplainedText = gap > 0n ? terms.gapText(gap) : terms.overText(gap);
+    if (explained) findings.pending(terms.check, terms.pendingText(gap));
+    else if (consistent) {
+      const open = terms.open.length > 0 ? `; the ${terms.open.length} open item(s) cannot account for it` : "";
+      findings.mismatch(terms.check, `${unexplainedText}${open}`);
+    } else findings.pending(terms.check, `${unexplainedText} (read while money moved: not conclusive)`);
+  }
+  const body: CrossCheckBody = {
+    check: terms.check,
+    formula: terms.formula,
+    walletCents: findings.num(terms.wallet),
+    refundsCents: findings.num(terms.refunds),
+    tableCents: findings.num(terms.table),
+    differenceCents: findings.num(gap),
+    openCents: findings.num(sum(terms.open)),
+    holds: gap === 0n,
+    explained,
+  };
+  return { body, gap };
+}
