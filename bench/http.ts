@@ -1,16 +1,15 @@
 // Latency through the gateway on the real stack (embedded FerretDB, every service), next to a bare
 // Express route measured in the same run.
+//
+//   node --import=tsx/esm bench/http.ts        (after `npm run build`)
 import { startStack } from "@pokerodds/launcher/stack";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { devToken } from "../test/helpers/tokens.js";
 import { startHelloServer } from "./hello.js";
+import { percentile, runAlone } from "./latency.js";
 import type { BenchLine } from "./report.js";
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /** Sequential requests (one at a time: latency, not throughput), after a warm-up. */
 async function latencies(send: () => Promise<Response>, count: number, warmUp: number): Promise<number[]> {
@@ -84,3 +83,5 @@ export async function benchHttp(): Promise<BenchLine[]> {
     await rm(dataDir, { recursive: true, force: true });
   }
 }
+
+await runAlone(import.meta.url, benchHttp);

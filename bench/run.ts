@@ -2,6 +2,7 @@
 import { benchEvaluator } from "./evaluator.js";
 import { benchHttp } from "./http.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
+import { benchTable } from "./table.js";
 import { benchThroughput } from "./throughput.js";
 import { benchWallet } from "./wallet.js";
 
@@ -9,7 +10,8 @@ const sections: Array<[string, () => Promise<BenchLine[]>]> = [
   ["Evaluator and equity (one core, CPU time)", benchEvaluator],
   ["Through the gateway (real stack, 2 cores)", benchHttp],
   ["Throughput through the gateway, 32 concurrent clients (real stack), and the audit after", benchThroughput],
-  ["Wallet debits on the embedded FerretDB, empty vs grown ledger", benchWallet],
+  ["Wallet on the embedded FerretDB: empty ledger vs 1,000,000 entries, and the audit", benchWallet],
+  ["Table service: fresh table vs 100,000 stored versions", benchTable],
 ];
 
 for (const [title, run] of sections) {

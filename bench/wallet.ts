@@ -1,18 +1,22 @@
-// Wallet latency as the ledger grows, on the embedded FerretDB (as tests and `npm start` run it):
-// one wallet process, one gRPC client, sequential calls (latency, not throughput).
+// Wallet latency with a 1,000,000-entry ledger against an empty one, on the embedded FerretDB (as
+// tests and `npm start` run it): one wallet process, one gRPC client, sequential calls.
 //
-//   node --import=tsx/esm -e 'const { benchWallet } = await import("./bench/wallet.ts");
-//     const { formatBenchLines } = await import("./bench/report.ts"); console.log(formatBenchLines(await benchWallet()))'
+//   node --import=tsx/esm bench/wallet.ts [--entries=1000000] [--hotEntries=100000] [--accounts=10000]
+//     [--samples=100] [--batch=10000]
 //
-// Needs `npx tsc -b services/wallet` (the wallet runs from dist/) and `npm run build:db`. The
-// baseline is the same debit on an empty ledger, measured in the same run on the same processes.
-// Then ~20,000 entries are written straight into the database: the documents the wallet itself
-// writes, for 100 accounts with round-robin histories, so that every account's latest entries sit
-// near the end of the collection, as on a busy system. Then the debit is measured again, on a new
-// account and on one of the filled ones, next to balance and profile reads and, with fewer samples,
-// the paths that still scan. An audit of the whole ledger at the end checks that the filled entries
-// are exactly what the wallet would have written.
-import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+// Needs `npx tsc -b` (the wallet runs from dist/) and `npm run build:db`. In one run, on the same
+// processes:
+// 1. Baseline on an empty ledger: six operations on one account whose history was loaded like an
+//    ordinary filled account's (after a round on another, so the processes are warm). Then cold
+//    reads (an account's first in the wallet process, whose cache of latest entries does not know
+//    it yet) over accounts loaded for them: a small ledger.
+// 2. The ledger is filled straight in the database with LedgerStore.load: `accounts` ordinary
+//    accounts and one hot account, whose entries are spread over the whole load. The entries are
+//    exactly what the wallet would write (the domain's nextEntry), so the audit stays clean.
+// 3. The six operations again on the hot account and on an ordinary one, and the cold reads over
+//    filled accounts, each against its baseline.
+// 4. The Audit RPC over the whole ledger (it must be clean), with the peak memory of the wallet and
+//    FerretDB processes: the audit streams, so the wallet's peak should stay near its RSS before.
 import { stopChildren } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
 import { freePorts } from "@pokerodds/launcher/ports";
@@ -36,75 +40,158 @@ import {
   walletClient,
   type Wallet,
 } from "../services/wallet/test/helpers/wallet-cluster.js";
+import { latencyLines, memoryOf, runAlone, timed, WARM_UP } from "./latency.js";
 import type { BenchLine } from "./report.js";
 
-const FILLED_ACCOUNTS = 100;
-const WARM_UP = 5;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+export interface WalletBenchOptions {
+  /** Entries loaded in all (default 1,000,000), the hot account's included. */
+  entries?: number;
+  /** The hot account's entries (default 100,000). */
+  hotEntries?: number;
+  /** Ordinary accounts sharing the rest (default 10,000). */
+  accounts?: number;
+  /** Timed calls per figure (default 100). */
+  samples?: number;
+  /** Entries per LedgerStore.load (default 10,000). */
+  batch?: number;
 }
 
-async function timed(count: number, call: (i: number) => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < WARM_UP; i++) await call(-1 - i);
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await call(i);
-    times.push(performance.now() - started);
-  }
-  return times.sort((a, b) => a - b);
+const GOAL_FACTOR = 1.5;
+/**
+ * How far the audit's peak may exceed the wallet's RSS before it: a cursor batch, an entry per
+ * account, and the garbage a streamed read leaves to the collector. Holding 1,000,000 entries would
+ * take ~450 MB (measured: that many LedgerEntry objects in a V8 heap).
+ */
+const AUDIT_GROWTH_MB = 128;
+/** The audit reads the whole ledger: minutes at 1M entries, where other calls take 30 s at most. */
+const AUDIT_DEADLINE_MS = 30 * 60_000;
+const OPERATIONS = [
+  "Debit",
+  "Credit",
+  "GetBalance",
+  "GetProfile (existing player)",
+  "Debit replaying an old key",
+  "ListLedger first page (after 0, limit 100)",
+] as const;
+
+/** An account's six timings, in OPERATIONS order. */
+type Timings = number[][];
+
+/** The movement of entry `seq` of a loaded account: the welcome credit, then debits and credits of 10.00 in turn. */
+function loadedRequest(playerId: string, seq: number): MovementRequest {
+  if (seq === 1) return welcomeRequest(playerId);
+  const debit = seq % 2 === 0;
+  return {
+    kind: debit ? "debit" : "credit",
+    playerId,
+    amountCents: 1_000,
+    idempotencyKey: `${playerId}-load-${seq}`,
+    reason: debit ? "sit" : "payout",
+    reference: "",
+  };
 }
 
-/** One-cent debits on one account, one after another; each answered `applied`. */
-function debits(wallet: Wallet, playerId: string, count: number): Promise<number[]> {
-  return timed(count, async (i) => {
-    const { result } = await wallet.debit({
-      movement: { playerId, amountCents: 1, idempotencyKey: `${playerId}-bench-${i}`, reason: "bench", reference: "" },
-    });
-    if (!result?.applied) throw new Error(`bench debit ${i} on ${playerId} was not applied`);
-  });
+interface LoadPlan {
+  accounts: readonly string[];
+  perAccount: number;
+  hot?: { playerId: string; entries: number };
+  batch: number;
 }
 
 /**
- * Writes `entries` ledger entries over FILLED_ACCOUNTS new accounts (welcome credit, then debits and
- * credits of 10.00 in turn), round-robin, in batches: what the wallet would have written, without
- * taking the wallet's time to write it.
+ * Writes what the wallet would have written for `plan` straight into the database: each batch's
+ * players (PlayerStore, a player before its entries), then its entries with one LedgerStore.load.
+ * A batch holds whole accounts, so each account's entries are stored in sequence order and the load
+ * moves one hint per account; it also carries its share of the hot account's entries, which so
+ * spread over the whole ledger. Answers the number of entries written.
  */
-async function fillLedger(db: Db, entries: number): Promise<void> {
+async function load(db: Db, plan: LoadPlan, progress?: (written: number) => void): Promise<number> {
   const ledger = new LedgerStore(db);
   const players = new PlayerStore(db);
-  const accounts = Array.from({ length: FILLED_ACCOUNTS }, (_, i) => `filled-${i}`);
-  for (const playerId of accounts) {
-    await players.insert(newPlayer({ playerId, username: "", displayName: playerId, role: "BASIC_USER" }, new Date()));
-  }
-  const heads = new Map<string, LedgerEntry>();
-  let batch: LedgerEntry[] = [];
-  for (let n = 0; n < entries; n++) {
-    const playerId = accounts[n % FILLED_ACCOUNTS]!;
-    const head = heads.get(playerId) ?? null;
-    const request: MovementRequest = head
-      ? {
-          kind: head.sequence % 2 ? "debit" : "credit",
-          playerId,
-          amountCents: 1_000,
-          idempotencyKey: `${playerId}-fill-${head.sequence + 1}`,
-          reason: head.sequence % 2 ? "sit" : "payout",
-          reference: "",
-        }
-      : welcomeRequest(playerId);
-    const entry = nextEntry(head, request, new Date());
-    heads.set(playerId, entry);
-    batch.push(entry);
-    if (batch.length === 1_000 || n === entries - 1) {
-      await ledger.load(batch);
-      batch = [];
+  const hot = plan.hot ?? { playerId: "", entries: 0 };
+  const share = 1 - hot.entries / (hot.entries + plan.accounts.length * plan.perAccount);
+  const accountsPerBatch = Math.max(1, Math.floor((plan.batch * share) / plan.perAccount));
+  const createdAt = new Date();
+  // The claims that `claims(playerId)` sends, so that GetProfile finds nothing to update.
+  const player = (playerId: string) =>
+    players.insert(newPlayer({ ...claims(playerId), role: "BASIC_USER" }, createdAt));
+  if (plan.hot) await player(hot.playerId);
+  let hotHead: LedgerEntry | null = null;
+  let written = 0;
+  for (let first = 0; first < plan.accounts.length; first += accountsPerBatch) {
+    const ids = plan.accounts.slice(first, first + accountsPerBatch);
+    await Promise.all(ids.map(player));
+    const batch: LedgerEntry[] = [];
+    for (const playerId of ids) {
+      let head: LedgerEntry | null = null;
+      for (let seq = 1; seq <= plan.perAccount; seq++)
+        batch.push((head = nextEntry(head, loadedRequest(playerId, seq), createdAt)));
     }
+    const hotDue = Math.round((hot.entries * (first + ids.length)) / plan.accounts.length);
+    for (let seq = (hotHead?.sequence ?? 0) + 1; seq <= hotDue; seq++) {
+      batch.push((hotHead = nextEntry(hotHead, loadedRequest(hot.playerId, seq), createdAt)));
+    }
+    await ledger.load(batch);
+    written += batch.length;
+    progress?.(written);
   }
-  for (const { playerId, sequence } of heads.values()) await ledger.advanceHint(playerId, sequence);
+  return written;
 }
 
-export async function benchWallet({ entries = 20_000, samples = 100 } = {}): Promise<BenchLine[]> {
+/** A debit or credit through the wallet, which must answer `applied` or `replayed` as expected. */
+async function move(wallet: Wallet, request: MovementRequest, expect: "applied" | "replayed"): Promise<void> {
+  const { kind, ...movement } = request;
+  const call = kind === "credit" ? wallet.credit.bind(wallet) : wallet.debit.bind(wallet);
+  const { result } = await call({ movement });
+  if (!result?.[expect]) throw new Error(`${kind} ${request.idempotencyKey} was not ${expect}`);
+}
+
+/**
+ * The six operations on one account, `samples` times each. The replays are of the account's loaded
+ * movements (`oldest` of them, earliest first), all many entries before the account's latest.
+ */
+async function operations(wallet: Wallet, playerId: string, oldest: number, samples: number): Promise<Timings> {
+  const bench = (kind: "debit" | "credit", i: number): MovementRequest => ({
+    kind,
+    playerId,
+    amountCents: 1,
+    idempotencyKey: `${playerId}-bench-${kind}-${i}`,
+    reason: "bench",
+    reference: "",
+  });
+  // Debits are the even sequences from 2; replays cycle through the oldest ones.
+  const oldDebit = (i: number) => loadedRequest(playerId, 2 + 2 * (i % Math.max(1, Math.floor(oldest / 2) - 1)));
+  return [
+    await timed(samples, (i) => move(wallet, bench("debit", i), "applied")),
+    await timed(samples, (i) => move(wallet, bench("credit", i), "applied")),
+    await timed(samples, () => wallet.getBalance({ playerId })),
+    await timed(samples, () => wallet.getProfile({ claims: claims(playerId) })),
+    await timed(samples, (i) => move(wallet, oldDebit(i), "replayed")),
+    await timed(samples, async () => {
+      const { entries } = await wallet.listLedger({ playerId, afterSequence: 0, limit: 100 });
+      if (entries.length !== 100) throw new Error(`${playerId}'s first page has ${entries.length} entries, not 100`);
+    }),
+  ];
+}
+
+/** First reads of accounts the wallet process has not seen: a GetBalance on each of `balances`, a Debit on each of `debits`. */
+async function coldReads(wallet: Wallet, balances: readonly string[], debits: readonly string[], samples: number) {
+  const GetBalance = await timed(samples, (i) => wallet.getBalance({ playerId: balances[i]! }));
+  const Debit = await timed(samples, (i) =>
+    move(wallet, { ...loadedRequest(debits[i]!, 2), idempotencyKey: `${debits[i]}-cold`, amountCents: 1 }, "applied"),
+  );
+  return { GetBalance, Debit } as Partial<Record<string, number[]>>;
+}
+
+interface Processes {
+  wallet: Wallet;
+  db: Db;
+  walletPid: number;
+  databasePid: number;
+}
+
+/** Runs `bench` on a fresh FerretDB and one wallet process on it (their output in a log file), then stops them. */
+async function withWallet<T>(bench: (processes: Processes) => Promise<T>): Promise<T> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-bench-wallet-"));
   const log = await open(join(dataDir, "wallet.log"), "a");
   const database = await startFerretDB({ dataDir: join(dataDir, "db"), output: log.fd });
@@ -115,62 +202,8 @@ export async function benchWallet({ entries = 20_000, samples = 100 } = {}): Pro
   try {
     await waitForHealth(port, "SERVING");
     client = walletClient(port);
-    const wallet = client.call;
-    const lines: BenchLine[] = [];
-    const latency = (name: string, times: number[], baseline?: number): number => {
-      const p50 = percentile(times, 50);
-      lines.push(
-        {
-          name: `${name} p50`,
-          value: p50,
-          unit: "ms",
-          ...(baseline && { ratio: { to: "empty", value: p50 / baseline } }),
-        },
-        { name: `${name} p99`, value: percentile(times, 99), unit: "ms" },
-      );
-      return p50;
-    };
-
-    await wallet.getProfile({ claims: claims("empty-ledger") });
-    const empty = latency("Debit, empty ledger (baseline)", await debits(wallet, "empty-ledger", samples));
-
-    await fillLedger(mongo.db("wallet"), entries);
-    const size = `${(entries / 1000).toFixed(0)}k entries`;
-    await wallet.getProfile({ claims: claims("new-account", Role.ROLE_PAYING_USER) });
-    latency(`Debit, ${size}, new account`, await debits(wallet, "new-account", samples), empty);
-    latency(`Debit, ${size}, account with history`, await debits(wallet, "filled-0", samples), empty);
-    latency(`GetBalance, ${size}`, await timed(samples, () => wallet.getBalance({ playerId: "filled-1" })));
-    latency(
-      `GetProfile (existing, paying), ${size}`,
-      await timed(samples, () => wallet.getProfile({ claims: claims("new-account", Role.ROLE_PAYING_USER) })),
-    );
-
-    // The paths that still query a field (rare, or not on a movement's way): few samples.
-    const rare = Math.max(1, Math.round(samples / 10));
-    latency(
-      `Replay of a recent key that is no longer the latest entry, ${size}`,
-      await timed(rare, async () => {
-        // One of the measured debits near the end: its key is found near the end of the collection.
-        const movement = { playerId: "new-account", amountCents: 1, reason: "bench", reference: "" };
-        const idempotencyKey = `new-account-bench-${samples - 2}`;
-        const { result } = await wallet.debit({ movement: { ...movement, idempotencyKey } });
-        if (!result?.replayed) throw new Error("the bench replay was not a replay");
-      }),
-    );
-    latency(
-      `ListLedger, first page of 100, ${size}`,
-      await timed(rare, () => wallet.listLedger({ playerId: "filled-3", afterSequence: 0, limit: 100 })),
-    );
-
-    const started = performance.now();
-    const audit = await wallet.audit({});
-    lines.push({
-      name: `Audit of the whole ledger (${audit.entries} entries)`,
-      value: performance.now() - started,
-      unit: "ms",
-    });
-    if (!audit.clean) throw new Error(`the filled ledger does not audit clean: ${JSON.stringify(audit.issues)}`);
-    return lines;
+    const db = mongo.db("wallet");
+    return await bench({ wallet: client.call, db, walletPid: server.pid, databasePid: database.child.pid });
   } finally {
     client?.raw.close();
     await mongo.close();
@@ -179,3 +212,122 @@ export async function benchWallet({ entries = 20_000, samples = 100 } = {}): Pro
     await rm(dataDir, { recursive: true, force: true });
   }
 }
+
+/** The fill (step 2), with its progress on stderr every tenth, and its time as a line. */
+async function fill(db: Db, plan: LoadPlan, entries: number): Promise<{ written: number; line: BenchLine }> {
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  let reported = 0;
+  const written = await load(db, plan, (n) => {
+    if (n - reported < entries / 10) return;
+    reported = n;
+    console.error(`wallet bench: ${n} entries loaded in ${elapsed().toFixed(0)} s`);
+  });
+  const seconds = elapsed();
+  const { accounts, perAccount, hot, batch } = plan;
+  return {
+    written,
+    line: {
+      name: `Load of ${written} entries (${accounts.length} accounts x ${perAccount}, hot ${hot?.entries}) and ${accounts.length + 1} players, LedgerStore.load in batches of ${batch}: ${(written / seconds).toFixed(0)} entries/s`,
+      value: seconds,
+      unit: "s",
+    },
+  };
+}
+
+export async function benchWallet(options: WalletBenchOptions = {}): Promise<BenchLine[]> {
+  const { entries = 1_000_000, hotEntries = 100_000, accounts = 10_000, samples = 100, batch = 10_000 } = options;
+  const perAccount = Math.floor((entries - hotEntries) / accounts);
+  const coldCount = WARM_UP + samples;
+  if (perAccount < 2 || hotEntries < 4 || accounts <= 2 * coldCount) {
+    throw new Error(
+      `wallet bench: needs >= 2 entries per account, >= 4 hot ones and more than ${2 * coldCount} accounts`,
+    );
+  }
+  return withWallet(async ({ wallet, db, walletPid, databasePid }) => {
+    // 1. The empty ledger: one account loaded like an ordinary one, measured after a round on another
+    // (so that the baseline does not pay for the processes' warm-up); then the small ledger of cold accounts.
+    await load(db, { accounts: ["warm-up", "base"], perAccount, batch });
+    await operations(wallet, "warm-up", perAccount, samples);
+    const empty = await operations(wallet, "base", perAccount, samples);
+    const small = Array.from({ length: 2 * coldCount }, (_, i) => `small-${i}`);
+    const smallSize = await load(db, { accounts: small, perAccount, batch });
+    const smallCold = await coldReads(wallet, small.slice(0, coldCount), small.slice(coldCount), samples);
+
+    // 2. The fill.
+    const ids = Array.from({ length: accounts }, (_, i) => `account-${i}`);
+    const hot = { playerId: "hot", entries: hotEntries };
+    const filled = await fill(db, { accounts: ids, perAccount, hot, batch }, entries);
+
+    // 3. The same operations on the filled ledger, and first reads of filled accounts spread over it.
+    const onHot = await operations(wallet, hot.playerId, hotEntries, samples);
+    const onOrdinary = await operations(wallet, ids[accounts - 1]!, perAccount, samples);
+    const spread = Array.from({ length: 2 * coldCount }, (_, i) => ids[Math.floor((i * accounts) / (2 * coldCount))]!);
+    const half = (parity: number) => spread.filter((_, i) => i % 2 === parity);
+    const filledCold = await coldReads(wallet, half(0), half(1), samples);
+
+    const size = `${abbreviated(filled.written)} ledger`;
+    const lines = OPERATIONS.flatMap((operation, i) => {
+      const baseline = { to: "empty", times: empty[i]!, factor: GOAL_FACTOR };
+      const cold = `${operation}, first of a loaded account in the process (cold, one account per sample)`;
+      const [coldBase, coldFilled] = [smallCold[operation], filledCold[operation]];
+      return [
+        ...latencyLines(`${operation}, empty ledger (baseline)`, empty[i]!),
+        ...latencyLines(`${operation}, ${size}, hot account (${abbreviated(hotEntries)} entries)`, onHot[i]!, baseline),
+        ...latencyLines(`${operation}, ${size}, ordinary account (${perAccount} entries)`, onOrdinary[i]!, baseline),
+        ...(coldBase && coldFilled
+          ? [
+              ...latencyLines(`${cold}, small ledger of ${abbreviated(smallSize)} (baseline)`, coldBase),
+              ...latencyLines(`${cold}, ${size}`, coldFilled, { to: "small", times: coldBase, factor: GOAL_FACTOR }),
+            ]
+          : []),
+      ];
+    });
+
+    // 4. The audit.
+    return [filled.line, ...lines, ...(await auditLines(wallet, walletPid, databasePid))];
+  });
+}
+
+/** The Audit RPC over the whole ledger, which must be clean, with the processes' peak memory. */
+async function auditLines(wallet: Wallet, walletPid: number, databasePid: number): Promise<BenchLine[]> {
+  const walletBefore = await memoryOf(walletPid);
+  const databaseBefore = await memoryOf(databasePid);
+  const started = performance.now();
+  const audit = await wallet.audit({}, { deadlineMs: AUDIT_DEADLINE_MS });
+  const ms = performance.now() - started;
+  if (!audit.clean)
+    throw new Error(`the filled ledger does not audit clean: ${JSON.stringify(audit.issues.slice(0, 5))}`);
+  const walletAfter = await memoryOf(walletPid);
+  const databaseAfter = await memoryOf(databasePid);
+  const growth = walletAfter.peakMb - walletBefore.rssMb;
+  const mb = (x: number) => `${x.toFixed(0)} MB`;
+  return [
+    {
+      name: `Audit RPC of the whole ledger (${audit.entries} entries, ${audit.accounts} accounts): clean`,
+      value: ms,
+      unit: "ms",
+    },
+    {
+      name: `Wallet peak RSS (VmHWM) after the audit ${mb(walletAfter.peakMb)}, RSS before it ${mb(walletBefore.rssMb)}: growth`,
+      value: growth,
+      unit: "MB",
+      goal: `bounded (streamed): <= ${AUDIT_GROWTH_MB} MB`,
+      met: growth <= AUDIT_GROWTH_MB,
+    },
+    {
+      name: `FerretDB peak RSS (VmHWM) after the audit (RSS before it ${mb(databaseBefore.rssMb)}, peak before ${mb(databaseBefore.peakMb)})`,
+      value: databaseAfter.peakMb,
+      unit: "MB",
+    },
+  ];
+}
+
+/** 1000000 -> "1M", 100000 -> "100k". */
+function abbreviated(n: number): string {
+  if (n >= 1e6) return `${+(n / 1e6).toFixed(2)}M`;
+  if (n >= 1e3) return `${+(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}
+
+await runAlone(import.meta.url, benchWallet);

@@ -1,0 +1,151 @@
+// Table latency after 100,000 stored changes against a fresh table, on the real backends (embedded
+// FerretDB, odds, wallet and one table process, started as the table service's tests start them),
+// through one gRPC client (TableService), sequential calls.
+//
+//   node --import=tsx/esm bench/table.ts [--versions=100000] [--samples=100] [--batch=1000]
+//
+// Needs `npx tsc -b` and `npm run build:db`. Three public tables get the same set-up: two players
+// sit with a buy-in and an ADMIN advances the table to STATUS_HOLE. The first is a warm-up round
+// (so that the baseline does not pay for the processes' warm-up), the second the fresh-table
+// baseline. The third gets `versions` more stored versions, written straight to the database with
+// SnapshotStore.load while the table service runs: copies of its real latest snapshot, with the
+// version set and updatedAt increasing (the service finds the new latest by probing forward from
+// the version it knows). Then the same operations on it, each against the fresh table:
+//   Bet      a 1-cent bet from a seated player (gRPC TableService.Bet), answered ACK;
+//   GetState as an ADMIN;
+//   Advance  as an ADMIN, from STATUS_HOLE on: both tables walk the same stages, games settle the bets.
+// The money check of both services (conservation, a clean wallet audit) ends the run.
+import { GameState, type Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import type { Db } from "mongodb";
+import type { TableSnapshot } from "../services/table/src/domain/index.js";
+import { SnapshotStore } from "../services/table/src/snapshot-store.js";
+import {
+  admin,
+  moneyCheck,
+  newPlayer,
+  startTableCluster,
+  type TableCluster,
+} from "../services/table/test/helpers/table-cluster.js";
+import { latencyLines, runAlone, timed } from "./latency.js";
+import type { BenchLine } from "./report.js";
+
+export interface TableBenchOptions {
+  /** Versions loaded onto the filled table (default 100,000). */
+  versions?: number;
+  /** Timed calls per figure (default 100). */
+  samples?: number;
+  /** Versions per SnapshotStore.load (default 1,000). */
+  batch?: number;
+}
+
+const GOAL_FACTOR = 1.5;
+const [WARM_UP_TABLE, FRESH_TABLE, FILLED_TABLE] = [1, 2, 3];
+const BUY_IN_CENTS = 50_000;
+const OPERATIONS = ["Bet (gRPC TableService.Bet, 1 cent)", "GetState", "Advance"] as const;
+
+interface Seated {
+  tableId: number;
+  player: Caller;
+  seatId: number;
+}
+
+/** Two players seated at `tableId`, the table advanced to STATUS_HOLE; answers the first player's seat. */
+async function seatedAtHole(cluster: TableCluster, tableId: number): Promise<Seated> {
+  const table = cluster.table();
+  const seats: Seated[] = [];
+  for (const name of ["ann", "ben"]) {
+    const player = await newPlayer(cluster, `${name}-${tableId}`);
+    const sit = await table.sit({ caller: player, tableId, buyInCents: BUY_IN_CENTS, idempotencyKey: "sit" });
+    if (!sit.acknowledged) throw new Error(`table bench: sit at ${tableId} refused: ${sit.message}`);
+    seats.push({ tableId, player, seatId: sit.seatId });
+  }
+  for (let step = 0; ; step++) {
+    const { state } = await table.advance({ caller: admin(), tableId });
+    if (state?.gameState === GameState.GAME_STATE_STATUS_HOLE) return seats[0]!;
+    if (step === 5) throw new Error(`table bench: table ${tableId} did not reach STATUS_HOLE`);
+  }
+}
+
+/** The three operations on a table at STATUS_HOLE, `samples` times each (bets first, while it is HOLE). */
+async function operations(cluster: TableCluster, { tableId, player, seatId }: Seated, samples: number) {
+  const table = cluster.table();
+  return [
+    await timed(samples, async (i) => {
+      const answer = await table.bet({
+        caller: player,
+        tableId,
+        seatIndex: seatId,
+        handIndex: i % 4,
+        betAmountCents: 1,
+        idempotencyKey: `bench-${i}`,
+      });
+      if (!answer.acknowledged) throw new Error(`table bench: bet ${i} at ${tableId} refused: ${answer.message}`);
+    }),
+    await timed(samples, () => table.getState({ caller: admin(), tableId })),
+    await timed(samples, () => table.advance({ caller: admin(), tableId })),
+  ];
+}
+
+/** Stores versions latest + 1 .. latest + `versions` of the table, copies of its latest snapshot, `batch` at a time. */
+async function loadVersions(db: Db, tableId: number, versions: number, batch: number): Promise<void> {
+  const store = new SnapshotStore(db);
+  const { snapshot, stored } = await store.latest(tableId);
+  if (!stored) throw new Error(`table bench: table ${tableId} has no stored snapshot to copy`);
+  for (let done = 0; done < versions; done += batch) {
+    const copies: TableSnapshot[] = [];
+    for (let k = done + 1; k <= Math.min(versions, done + batch); k++) {
+      copies.push({ ...snapshot, version: snapshot.version + k, updatedAt: snapshot.updatedAt + k });
+    }
+    await store.load(copies);
+  }
+}
+
+export async function benchTable(options: TableBenchOptions = {}): Promise<BenchLine[]> {
+  const { versions = 100_000, samples = 100, batch = 1_000 } = options;
+  const cluster = await startTableCluster();
+  try {
+    const [warmUp, fresh, filled] = [
+      await seatedAtHole(cluster, WARM_UP_TABLE),
+      await seatedAtHole(cluster, FRESH_TABLE),
+      await seatedAtHole(cluster, FILLED_TABLE),
+    ];
+    await operations(cluster, warmUp, samples);
+    const baseline = await operations(cluster, fresh, samples);
+
+    const started = performance.now();
+    await loadVersions(cluster.db, FILLED_TABLE, versions, batch);
+    const seconds = (performance.now() - started) / 1000;
+    const measured = await operations(cluster, filled, samples);
+
+    const lines: BenchLine[] = [
+      {
+        name: `Load of ${versions} versions of one table, SnapshotStore.load in batches of ${batch}: ${(versions / seconds).toFixed(0)} versions/s`,
+        value: seconds,
+        unit: "s",
+      },
+    ];
+    OPERATIONS.forEach((operation, i) => {
+      lines.push(
+        ...latencyLines(`${operation}, fresh table (baseline)`, baseline[i]!),
+        ...latencyLines(`${operation}, table after ${versions} stored versions`, measured[i]!, {
+          to: "fresh",
+          times: baseline[i]!,
+          factor: GOAL_FACTOR,
+        }),
+      );
+    });
+    const money = await moneyCheck(cluster);
+    lines.push({
+      name: `Money check after the run (table conservation, wallet audit)${money.conserved ? "" : `: ${JSON.stringify(money.detail)}`}`,
+      value: money.conserved ? 1 : 0,
+      unit: "conserved",
+      goal: "conserved",
+      met: money.conserved,
+    });
+    return lines;
+  } finally {
+    await cluster.stop();
+  }
+}
+
+await runAlone(import.meta.url, benchTable);
