@@ -1,4 +1,5 @@
 // The table service's environment, read once at start-up: a bad value stops the process.
+// The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { ConfigError, envInt, envPort, envString } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 
@@ -13,7 +14,7 @@ export interface TableServiceConfig {
   tableCount: number;
   /** The odds service prices every panel at this return-to-player. */
   targetRtp: number;
-  /** How often recovery looks for unfinished work (transfers, undelivered credits, unpublished writes). */
+  /** How often recovery looks for unfinished work (pending transfers, undelivered credits). */
   recoveryIntervalMs: number;
   /** Work younger than this is left to the request still doing it. */
   recoveryGraceMs: number;

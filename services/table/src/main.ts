@@ -1,12 +1,6 @@
-import {
-  createLogger,
-  onShutdownSignal,
-  startGrpcServer,
-  startMetricsServer,
-  type RunningGrpcServer,
-} from "@pokerodds/common";
+import { createLogger } from "@pokerodds/common";
+import { runDatabaseService } from "@pokerodds/common/database-service";
 import { TableServiceService } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { openDatabase } from "@pokerodds/common/mongo";
 import { readConfig } from "./config.js";
 import { connectOdds, connectWallet } from "./dependencies.js";
 import { createIndexes } from "./indexes.js";
@@ -20,54 +14,38 @@ import { TransferStore } from "./transfer-store.js";
 const logger = createLogger("table");
 const config = readConfig();
 
-// The process holds no state that correctness depends on: the archive's unique indexes and the
+// The process holds no state that correctness depends on: the history's unique indexes and the
 // wallet's idempotency keys decide everything, so any number of replicas behave like one.
-let server: RunningGrpcServer | undefined = undefined;
-const database = openDatabase({
-  uri: config.mongodbUri,
-  name: config.mongodbDatabase,
+await runDatabaseService({
   logger,
-  setUp: createIndexes,
-  onStatusChange: (up) => server?.setServing(up),
-});
-// No write may run before the unique index exists: it is what makes writes safe.
-let indexesCreated = false;
-
-const wallet = connectWallet(config.walletAddress);
-const odds = connectOdds(config.oddsAddress, config.targetRtp);
-const store = new SnapshotStore(database.db);
-const parts: TableParts = {
-  store,
-  transfers: new TransferStore(database.db),
-  directory: new TableDirectory(store, wallet.port, config.tableCount),
-  wallet: wallet.port,
-  odds: odds.port,
-  logger,
-};
-
-server = await startGrpcServer(
-  {
+  service: {
     name: "pokerodds.table.v1.TableService",
     protoFile: "pokerodds/table/v1/table.proto",
     definition: TableServiceService,
-    implementation: tableService(parts, logger, () => indexesCreated),
   },
-  { port: config.grpcPort, logger },
-);
-server.setServing(database.isUp());
-const metrics = await startMetricsServer(config.metricsPort, logger);
-
-let recovery: { stop(): Promise<void> } | undefined;
-void database.ready.then(() => {
-  indexesCreated = true;
-  recovery = startRecovery(parts, { intervalMs: config.recoveryIntervalMs, graceMs: config.recoveryGraceMs });
-});
-
-onShutdownSignal(logger, async () => {
-  await server?.shutdown(5000);
-  await recovery?.stop();
-  wallet.close();
-  odds.close();
-  await metrics.close();
-  await database.close();
+  database: { uri: config.mongodbUri, name: config.mongodbDatabase, setUp: createIndexes },
+  grpcPort: config.grpcPort,
+  metricsPort: config.metricsPort,
+  build: (db, isSetUp) => {
+    const wallet = connectWallet(config.walletAddress);
+    const odds = connectOdds(config.oddsAddress, config.targetRtp);
+    const store = new SnapshotStore(db);
+    const parts: TableParts = {
+      store,
+      transfers: new TransferStore(db),
+      directory: new TableDirectory(store, wallet.port, config.tableCount),
+      wallet: wallet.port,
+      odds: odds.port,
+      logger,
+    };
+    return {
+      implementation: tableService(parts, logger, isSetUp),
+      afterSetUp: () =>
+        startRecovery(parts, { intervalMs: config.recoveryIntervalMs, graceMs: config.recoveryGraceMs }),
+      close: () => {
+        wallet.close();
+        odds.close();
+      },
+    };
+  },
 });

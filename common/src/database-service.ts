@@ -1,0 +1,62 @@
+// The life of a gRPC service whose every answer rests on the database (wallet, table): it starts
+// even when the database is down, reports NOT_SERVING whenever the database cannot be reached, runs
+// nothing that writes before the set-up (the unique indexes that make writes safe) has run, and on
+// a signal stops taking calls, then its background work, then its connections.
+import type { UntypedServiceImplementation } from "@grpc/grpc-js";
+import type { Db } from "mongodb";
+import { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from "./grpc/server.js";
+import type { Logger } from "./logger.js";
+import { startMetricsServer } from "./metrics.js";
+import { openDatabase } from "./mongo.js";
+import { onShutdownSignal } from "./shutdown.js";
+
+export interface DatabaseServiceParts {
+  implementation: UntypedServiceImplementation;
+  /** Background work, started once the set-up has run. */
+  afterSetUp?: () => { stop(): Promise<void> };
+  /** Closes what the service opened besides the database (clients of other services). */
+  close?: () => void;
+}
+
+export interface DatabaseServiceOptions {
+  logger: Logger;
+  service: Omit<ServiceRegistration, "implementation">;
+  database: { uri: string; name: string; setUp: (db: Db) => Promise<void> };
+  grpcPort: number;
+  metricsPort: number;
+  /** Builds the service on the database; `isSetUp` says whether writes may run yet. */
+  build: (db: Db, isSetUp: () => boolean) => DatabaseServiceParts;
+}
+
+export async function runDatabaseService(options: DatabaseServiceOptions): Promise<void> {
+  const { logger } = options;
+  // Assigned once it listens; the database may change status before that (read back below).
+  let server: RunningGrpcServer | undefined = undefined;
+  const database = openDatabase({
+    ...options.database,
+    logger,
+    onStatusChange: (up) => server?.setServing(up),
+  });
+  let setUp = false;
+  const parts = options.build(database.db, () => setUp);
+  server = await startGrpcServer(
+    { ...options.service, implementation: parts.implementation },
+    { port: options.grpcPort, logger },
+  );
+  server.setServing(database.isUp());
+  const metrics = await startMetricsServer(options.metricsPort, logger);
+
+  let background: { stop(): Promise<void> } | undefined;
+  void database.ready.then(() => {
+    setUp = true;
+    background = parts.afterSetUp?.();
+  });
+
+  onShutdownSignal(logger, async () => {
+    await server?.shutdown(5000);
+    await background?.stop();
+    parts.close?.();
+    await metrics.close();
+    await database.close();
+  });
+}
