@@ -12,6 +12,8 @@ export abstract class DomainError extends Error {
 export type ErrorKind =
   "invalid_argument" | "not_found" | "forbidden" | "conflict" | "idempotency_mismatch" | "unavailable";
 
+// One class per kind, alike by design: the kind is what the adapters map to a status.
+
 /** The request itself is malformed (400). */
 export class InvalidArgumentError extends DomainError {
   readonly kind = "invalid_argument";

@@ -36,6 +36,7 @@ const FROM_PROTO = new Map<ProtoHandStatus, HandStatus>(
   Object.entries(TO_PROTO).map(([name, value]) => [value, name as HandStatus]),
 );
 
+// A field-by-field copy, like every proto mapping (e.g. tableStateToProto): alike in shape by nature.
 export function handOddsToProto(odds: HandOdds): ProtoHandOdds {
   return {
     handIndex: odds.handIndex,

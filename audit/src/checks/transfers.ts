@@ -79,6 +79,9 @@ export function checkTransfersIn(
 }
 
 /**
+ * The twin of checkTransfersIn, for money going the other way: each check names its own formula
+ * and texts, and crossCheck holds what they share.
+ *
  * credits-out: credits(leave, payout, void-refund) = delivered + credited-not-marked, where the latter
  * (credited to the account, delivery not yet recorded by the table) must be the sum of some of the
  * pending credits: 0 when none is pending.

@@ -1,4 +1,5 @@
 // The odds service's environment, read once at start-up: a bad value stops the process.
+// The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { envInt, envPort } from "@pokerodds/common";
 import { availableParallelism } from "node:os";
 

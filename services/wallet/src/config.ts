@@ -1,4 +1,5 @@
 // The wallet service's environment, read once at start-up: a bad value stops the process.
+// The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { envPort, envString } from "@pokerodds/common";
 
 export interface WalletServiceConfig {

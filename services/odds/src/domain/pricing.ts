@@ -34,7 +34,10 @@ export interface HandEquity {
   drawPercent: number;
 }
 
-/** The pricing part of one bulk hand-stage info (the descriptions are added by bulk.ts). */
+/**
+ * The pricing part of one bulk hand-stage info (the descriptions are added by bulk.ts). Field for
+ * field the proto's pricing fields, on purpose: the domain stays free of the wire types.
+ */
 export interface StagePricing {
   handIndex: number;
   bettingStage: BettingStage;

@@ -78,7 +78,10 @@ export const isBettingOpen = (state: GameState): boolean => STAGE_OF[state] >= 0
 export const findSeat = (snapshot: TableSnapshot, playerId: string): Seat | undefined =>
   snapshot.seats.find((s) => s.playerId === playerId);
 
-/** Where the table's money is, to the cent. */
+/**
+ * Where the table's money is, to the cent. Field for field the proto's TableMoney, on purpose: the
+ * domain stays free of the wire types (common/table-money.ts holds the one list of the fields).
+ */
 export interface TableMoney {
   seatsCents: number;
   /** Stakes of bets not yet settled (0 once the river has paid them). */

@@ -23,6 +23,7 @@ export interface TopUpAnswer {
   newAccountBalanceCents: number;
 }
 
+// Request and terms shaped like the sit's (sagas/sit.ts) on purpose: each saga states its own terms.
 export interface TopUpRequest {
   caller: Caller;
   tableId: number;

@@ -4,6 +4,8 @@
 import { WELCOME_CREDIT_CENTS } from "./money.js";
 import { decide, type LedgerEntry, type MovementKind } from "./movement.js";
 
+// Field for field the proto's AuditTotals, on purpose: the domain reports in its own types and
+// proto-mapping.ts copies them to the wire.
 export interface AuditTotals {
   /** Sum of every account's last recorded balance. */
   balancesCents: number;
