@@ -1,18 +1,24 @@
 import type { Logger } from "@pokerodds/common";
 import express, { type Express, type RequestHandler } from "express";
+import { adminApi } from "./admin/openapi.js";
+import { adminRoutes } from "./admin/routes.js";
 import { requireAuth } from "./auth/require-auth.js";
 import type { TokenVerifier } from "./auth/token-verifier.js";
-import { openApiDocument } from "./contract/openapi.js";
+import { healthApi } from "./health/openapi.js";
+import { healthRoutes } from "./health/routes.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { optionalJsonBody } from "./http/json-body.js";
 import { requestLogging } from "./http/request-logging.js";
 import { requestMetrics } from "./http/request-metrics.js";
-import { auditRoute } from "./routes/admin.js";
-import { healthRoute } from "./routes/health.js";
-import { lobbyRoute } from "./routes/lobby.js";
-import { bulkRoute, dealRoute } from "./routes/odds.js";
-import { playerRoute } from "./routes/players.js";
-import { advanceRoute, betRoute, leaveRoute, sitRoute, stateRoute, topUpRoute } from "./routes/tables.js";
+import { oddsApi } from "./odds/openapi.js";
+import { oddsRoutes } from "./odds/routes.js";
+import { openApiPart, openApiRoutes } from "./openapi/document.js";
+import type { ApiPart, Handlers } from "./openapi/operation.js";
+import { playersApi } from "./players/openapi.js";
+import { playerRoutes } from "./players/routes.js";
+import { lobbyRoutes } from "./tables/lobby.js";
+import { lobbyApi, tablesApi } from "./tables/openapi.js";
+import { tableRoutes } from "./tables/routes.js";
 import type { HealthProbes, OddsApi, TableApi, WalletApi } from "./services.js";
 
 export interface AppDeps {
@@ -37,24 +43,24 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
 
   const authenticated = requireAuth(deps.verifyToken);
-  const document = openApiDocument();
+  /** Each operation at its path: the token checked first unless public, then its body parsed if it takes one. */
+  const mount = <Part extends ApiPart>(part: Part, handlers: Handlers<Part>) => {
+    for (const [operationId, op] of Object.entries(part.operations)) {
+      const before = [...(op.isPublic ? [] : [authenticated]), ...(op.body ? [optionalJsonBody] : [])];
+      app[op.method](op.path.replace(/\{(\w+)\}/g, ":$1"), ...before, handlers[operationId as keyof Handlers<Part>]);
+    }
+  };
 
   app.use(requestMetrics);
   app.use(requestLogging(deps.logger));
   app.use(noStore);
-  app.get("/api/health", healthRoute(deps.health));
-  app.get("/api/openapi.json", (_req, res) => void res.json(document));
-  app.post("/api/deal", authenticated, optionalJsonBody, dealRoute(deps.odds));
-  app.post("/api/games/bulk", authenticated, optionalJsonBody, bulkRoute(deps.odds));
-  app.get("/api/tables", lobbyRoute(deps.table));
-  app.get("/api/players/:playerId", authenticated, playerRoute(deps.wallet));
-  app.post("/api/tables/:tableId/sit", authenticated, optionalJsonBody, sitRoute(deps.table));
-  app.post("/api/tables/:tableId/topup", authenticated, optionalJsonBody, topUpRoute(deps.table));
-  app.post("/api/tables/:tableId/bet", authenticated, optionalJsonBody, betRoute(deps.table));
-  app.post("/api/tables/:tableId/leave", authenticated, optionalJsonBody, leaveRoute(deps.table));
-  app.post("/api/tables/:tableId/advance", authenticated, optionalJsonBody, advanceRoute(deps.table));
-  app.get("/api/tables/:tableId/state", authenticated, stateRoute(deps.table));
-  app.get("/api/admin/audit", authenticated, auditRoute(deps.wallet, deps.table));
+  mount(healthApi, healthRoutes(deps.health));
+  mount(openApiPart, openApiRoutes());
+  mount(lobbyApi, lobbyRoutes(deps.table));
+  mount(playersApi, playerRoutes(deps.wallet));
+  mount(tablesApi, tableRoutes(deps.table));
+  mount(oddsApi, oddsRoutes(deps.odds));
+  mount(adminApi, adminRoutes(deps.wallet, deps.table));
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

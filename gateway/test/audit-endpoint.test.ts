@@ -16,7 +16,7 @@ import {
 import { AUDIT_DEADLINE_MS, readAudit } from "@pokerodds/audit";
 import test from "ava";
 import { createApp } from "../src/app.js";
-import { openApiDocument } from "../src/contract/openapi.js";
+import { openApiDocument } from "../src/openapi/document.js";
 import { startHttpServer } from "../src/http-server.js";
 import type { Role as ApiRole } from "../src/auth/identity.js";
 import { fakeOdds, fakeTable, fakeWallet, serving, silentLogger } from "./helpers/app.js";
@@ -268,7 +268,8 @@ test("readAudit stops early when the deadline is half gone, and passes the time 
 });
 
 test("the OpenAPI document: ADMIN audit with 200, 401, 403 and 503", (t) => {
-  const operation = openApiDocument().paths["/api/admin/audit"].get;
+  type Operation = { operationId: string; tags: string[]; responses: { 200: { content: unknown } } };
+  const operation = openApiDocument().paths["/api/admin/audit"]?.get as Operation;
   t.is(operation.operationId, "getAudit");
   t.deepEqual(operation.tags, ["admin"]);
   t.deepEqual(Object.keys(operation.responses), ["200", "401", "403", "503"]);

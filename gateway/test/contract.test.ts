@@ -1,6 +1,6 @@
 import test from "ava";
 import { Type } from "@sinclair/typebox";
-import { BetRequest, SitRequest, TopUpRequest } from "../src/contract/tables.js";
+import { BetRequest, SitRequest, TopUpRequest } from "../src/tables/schemas.js";
 import { bodyValidator, bodyValidatorWithDefaults } from "../src/contract/validate.js";
 import { HttpError } from "../src/http/http-error.js";
 

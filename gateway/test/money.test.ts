@@ -1,10 +1,10 @@
 import test from "ava";
 import fc from "fast-check";
-import { BetRequest, SitRequest, TopUpRequest } from "../src/contract/tables.js";
+import { BetRequest, SitRequest, TopUpRequest } from "../src/tables/schemas.js";
 import { bodyValidator } from "../src/contract/validate.js";
 import { ContractViolation } from "../src/contract/violation.js";
 import { HttpError } from "../src/http/http-error.js";
-import { MAX_AMOUNT, MAX_REPORTED_CENTS, parseMoney, toUnits } from "../src/money.js";
+import { MAX_AMOUNT, MAX_REPORTED_CENTS, parseMoney, toUnits } from "../src/contract/money.js";
 
 const MAX_CENTS = MAX_AMOUNT * 100;
 const centsOf = (value: unknown): number => parseMoney(value);
@@ -49,7 +49,7 @@ const anyNumber = fc.oneof(
   fc.integer({ min: 1, max: MAX_CENTS * 10 }).map((mills) => mills / 1000),
 );
 
-// The routes call parseMoney only on a body their validator admitted (routes/tables.ts). So its
+// The routes call parseMoney only on a body their validator admitted (tables/routes.ts). So its
 // refusal is unreachable from a request: the validators admit exactly the amounts it accepts, and
 // answer every other value with a 400 of their own.
 const MONEY_FIELDS = [

@@ -5,7 +5,7 @@ import { envOptional } from "@pokerodds/common";
 import { loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
 import { isRole } from "@pokerodds/gateway/auth/identity";
 import { readDevIssuerSettings } from "@pokerodds/gateway/config";
-import { ROLES } from "@pokerodds/gateway/contract/players";
+import { ROLES } from "@pokerodds/gateway/auth/identity";
 import { parseArgs } from "node:util";
 
 const USAGE = `usage: npm run token -- <playerId> [--role ${ROLES.join("|")}] [--email x] [--name y] [--ttl seconds]`;

@@ -1,5 +1,7 @@
 import type { JWTPayload } from "jose";
-import { ROLES } from "../contract/players.js";
+
+/** The roles a token may claim; any other counts as BASIC_USER. */
+export const ROLES = ["BASIC_USER", "PAYING_USER", "ANON_USER", "ADMIN"] as const;
 
 export type Role = (typeof ROLES)[number];
 

@@ -1,5 +1,5 @@
 import { Type, type TSchema } from "@sinclair/typebox";
-import { MAX_AMOUNT, MONEY_RULE } from "../money.js";
+import { MAX_AMOUNT, MONEY_RULE } from "./money.js";
 
 /**
  * Annotation naming, in words, what a field must be. The validator builds its 400 message from it

@@ -1,7 +1,7 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject } from "ajv";
 import { badRequest } from "../http/http-error.js";
-import { toCents } from "../money.js";
+import { toCents } from "./money.js";
 import { MONEY_FORMAT, MUST_BE } from "./fields.js";
 
 const ajv = new Ajv({

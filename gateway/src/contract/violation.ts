@@ -1,20 +1,10 @@
 // A reply a backend sent that the contract does not allow (an unspecified enum, a negative balance, a
 // short board) is a bug there: it becomes a 500 rather than reach a client.
-import type { Static } from "@sinclair/typebox";
-import type { BettingStage } from "./cards.js";
-
 export class ContractViolation extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ContractViolation";
   }
-}
-
-const BETTING_STAGES = new Set([-1, 0, 1, 2]);
-
-export function bettingStage(value: number): Static<typeof BettingStage> {
-  if (!BETTING_STAGES.has(value)) throw new ContractViolation(`betting stage ${value}`);
-  return value as Static<typeof BettingStage>;
 }
 
 /** `value` when it is one of `names`, else a violation naming `what`. */

@@ -36,12 +36,3 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   }
   return internalError(error);
 }
-
-/** Awaits a gRPC call, turning its failure into the HTTP answer. */
-export async function fromService<T>(service: string, call: Promise<T>): Promise<T> {
-  try {
-    return await call;
-  } catch (error) {
-    throw httpErrorFromGrpc(error, service);
-  }
-}

@@ -1,35 +1,21 @@
 // Proto messages from the odds service -> the public JSON of the spec. A value the contract does not
 // allow (an unspecified enum, a short board) throws a ContractViolation.
-import {
-  handStatusToJSON,
-  type HandStatus,
-  type BulkGame,
-  type BulkHandStageInfo,
-  type DealResponse,
-  type GenerateBulkResponse,
-  type HandOdds,
+import type {
+  BulkGame,
+  BulkHandStageInfo,
+  DealResponse,
+  GenerateBulkResponse,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type { Static } from "@sinclair/typebox";
-import { HAND_STATUSES } from "../contract/cards.js";
-import type { BulkGameState, BulkResponseBody, DealResultBody, HandOddsBody } from "../contract/odds.js";
-import { bettingStage, ContractViolation, oneOf } from "../contract/violation.js";
+import { bettingStage, toHandOdds } from "../contract/cards.js";
+import { ContractViolation } from "../contract/violation.js";
+import type { BulkGameState, BulkResponseBody, DealResultBody } from "./schemas.js";
 
 export function toDealResult(response: DealResponse): DealResultBody {
   return {
     hands: response.hands,
     handOdds: response.handOdds.map(toHandOdds),
     remainingDeck: response.remainingDeck,
-  };
-}
-
-export function toHandOdds(odds: HandOdds): HandOddsBody {
-  return {
-    handIndex: odds.handIndex,
-    bettingStage: bettingStage(odds.bettingStage),
-    handStatus: handStatusName(odds.handStatus),
-    winPercentage: odds.winPercentage,
-    drawPercentage: odds.drawPercentage,
-    odds: odds.oddsTenths / 10,
   };
 }
 
@@ -92,8 +78,4 @@ function toHandStageInfo(info: BulkHandStageInfo) {
     handDescShort: info.handDescShort ?? null,
     handDescLong: info.handDescLong ?? null,
   };
-}
-
-function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
-  return oneOf(HAND_STATUSES, handStatusToJSON(status).replace(/^HAND_STATUS_/, ""), "hand status");
 }

@@ -10,6 +10,9 @@ import {
   type TableState,
   type TopUpResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { bettingStage, toHandOdds } from "../contract/cards.js";
+import { toUnits } from "../contract/money.js";
+import { ContractViolation, oneOf } from "../contract/violation.js";
 import {
   GAME_STATES,
   LOBBY_GAME_STATES,
@@ -19,10 +22,7 @@ import {
   type TableGameStateBody,
   type TablesListBody,
   type TopUpResponseBody,
-} from "../contract/tables.js";
-import { bettingStage, ContractViolation, oneOf } from "../contract/violation.js";
-import { toUnits } from "../money.js";
-import { toHandOdds } from "../odds/to-api.js";
+} from "./schemas.js";
 
 // The board grows flop (3), turn, river.
 const BOARD_SIZES = new Set([0, 3, 4, 5]);

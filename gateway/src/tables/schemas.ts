@@ -1,7 +1,7 @@
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
-import { BettingStage, Card, Hand, HandOdds } from "./cards.js";
-import { amount, int32AtLeast, money, nullable, playerId } from "./fields.js";
+import { BettingStage, Card, Hand, HandOdds } from "../contract/cards.js";
+import { amount, int32AtLeast, money, nullable, playerId } from "../contract/fields.js";
 
 const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id needs the ADMIN role (else 403)";
 

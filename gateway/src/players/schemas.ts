@@ -1,10 +1,9 @@
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
-import { amount, playerId } from "./fields.js";
+import { ROLES } from "../auth/identity.js";
+import { amount, playerId } from "../contract/fields.js";
 
 export const PlayerIdParam = playerId("The token's subject, unless the caller is an ADMIN (else 403)");
-
-export const ROLES = ["BASIC_USER", "PAYING_USER", "ANON_USER", "ADMIN"] as const;
 
 export const PlayerProfile = Type.Object(
   {

@@ -1,6 +1,6 @@
 // Money enters the system here and only here: a JSON number becomes integer cents, so no sum on the
 // money path ever adds floating-point amounts. On the way out, cents become a JSON number again.
-import { ContractViolation } from "./contract/violation.js";
+import { ContractViolation } from "./violation.js";
 
 declare const centsBrand: unique symbol;
 /** Integer minor units (hundredths of a unit). */

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { Card, Hand, HandOdds, BettingStage } from "./cards.js";
-import { integerFrom, nullable, oneOfIntegers, openInterval } from "./fields.js";
+import { BettingStage, Card, Hand, HandOdds } from "../contract/cards.js";
+import { integerFrom, nullable, oneOfIntegers, openInterval } from "../contract/fields.js";
 
 export const DealRequest = Type.Object(
   { numberOfHands: integerFrom(2, 6, { default: 4, description: "Hands to deal" }) },
@@ -80,4 +80,3 @@ export const BulkResponse = Type.Object(
 
 export type DealResultBody = Static<typeof DealResult>;
 export type BulkResponseBody = Static<typeof BulkResponse>;
-export type HandOddsBody = Static<typeof HandOdds>;

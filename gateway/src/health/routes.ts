@@ -1,0 +1,39 @@
+// GET /api/health (public): asks each service's grpc.health.v1. The gateway has no database connection
+// of its own: wallet and table stop serving when they lose the database, so one of them serving proves
+// it answers.
+import type { Static } from "@sinclair/typebox";
+import type { Handlers } from "../openapi/operation.js";
+import type { HealthProbe, HealthProbes } from "../services.js";
+import type { healthApi } from "./openapi.js";
+import type { HealthResponse } from "./schemas.js";
+
+type Checks = Static<typeof HealthResponse>["checks"];
+type ServiceCheck = "ok" | "not_serving" | "unreachable";
+
+const PROBE_TIMEOUT_MS = 1000;
+
+export function healthRoutes(probes: HealthProbes): Handlers<typeof healthApi> {
+  return {
+    getHealth: async (_req, res) => {
+      const [odds, wallet, table] = await Promise.all([ask(probes.odds), ask(probes.wallet), ask(probes.table)]);
+      const checks: Checks = { odds, wallet, table, database: databaseCheck(wallet, table) };
+      const down = Object.entries(checks).filter(([, value]) => value !== "ok");
+      if (down.length === 0) {
+        res.json({ status: "ok", checks });
+        return;
+      }
+      const error = down.map(([name, value]) => `${name} ${value.replace("_", " ")}`).join(", ");
+      res.status(503).json({ status: "unavailable", checks, error });
+    },
+  };
+}
+
+async function ask(probe: HealthProbe): Promise<ServiceCheck> {
+  const answer = await probe.check("", PROBE_TIMEOUT_MS).catch(() => "UNREACHABLE" as const);
+  return answer === "SERVING" ? "ok" : answer === "NOT_SERVING" ? "not_serving" : "unreachable";
+}
+
+function databaseCheck(wallet: ServiceCheck, table: ServiceCheck): Checks["database"] {
+  if (wallet === "ok" || table === "ok") return "ok";
+  return wallet === "not_serving" || table === "not_serving" ? "unavailable" : "unknown";
+}

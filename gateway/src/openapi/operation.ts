@@ -1,0 +1,112 @@
+// One operation of the public API: its method and path, who may call it, what it takes and answers.
+// The app mounts the operation's handler from it (behind auth unless public, with the JSON body parser
+// when it takes a body) and the OpenAPI document describes it, so the two cannot disagree.
+import type { RequestHandler } from "express";
+
+export const TAGS = ["health", "lobby", "players", "tables", "dealing", "meta", "admin"] as const;
+type Tag = (typeof TAGS)[number];
+
+/** The error answers, each documented once as components.responses.E<status>. */
+const ERRORS = {
+  400: "Invalid parameters or body, or malformed JSON",
+  401: "Missing or invalid bearer token (WWW-Authenticate: Bearer)",
+  403: "Acting for another player, or a table that is not the caller's",
+  404: "No such table or route",
+  409: "Not allowed in the current state",
+  413: "Body larger than 64 KiB",
+  415: "A body that is not application/json",
+  422: "Idempotency key reused with a different request",
+  503: "A service or the database is unavailable",
+} as const;
+type ErrorStatus = keyof typeof ERRORS;
+
+/** `Schema`: the names of the schemas the feature registers, which the operation refers to. */
+export interface Operation<Schema extends string = string> {
+  method: "get" | "post";
+  /** OpenAPI's form: `/api/tables/{tableId}/bet`. */
+  path: `/api/${string}`;
+  summary: string;
+  /** No bearer token needed. */
+  isPublic?: boolean;
+  parameters?: object[];
+  /** An operation that takes a body gets the JSON body parser, and 400, 413 and 415 documented. */
+  body?: { schema: Schema; required: boolean };
+  ok: Schema | { type: "object" };
+  /** Beyond the body's and the token's errors, which are added. */
+  errors?: ErrorStatus[];
+  /** Replaces the answers built from ok and errors. */
+  responses?: Record<number, object>;
+}
+
+/** A feature's part of the document: its tag, its operations by operationId, and the schemas they name. */
+export interface ApiPart<Schema extends string = string> {
+  tag: Tag;
+  schemas: Record<Schema, object>;
+  operations: Record<string, Operation<Schema>>;
+}
+
+export function apiPart<Schema extends string, Operations extends Record<string, Operation<Schema>>>(
+  tag: Tag,
+  schemas: Record<Schema, object>,
+  operations: Operations,
+) {
+  return { tag, schemas, operations };
+}
+
+/** A feature's handlers: one per operation, by operationId. */
+export type Handlers<Part extends ApiPart> = Record<keyof Part["operations"], RequestHandler>;
+
+export const jsonContent = (schema: string | object) => ({
+  "application/json": { schema: typeof schema === "string" ? { $ref: `#/components/schemas/${schema}` } : schema },
+});
+
+/** The document's paths: every part's operations, in the order given. */
+export function pathsOf(parts: ApiPart[]) {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const { tag, operations } of parts) {
+    for (const [operationId, op] of Object.entries(operations)) {
+      paths[op.path] = { ...paths[op.path], [op.method]: describe(operationId, tag, op) };
+    }
+  }
+  return paths;
+}
+
+function describe(operationId: string, tag: Tag, op: Operation) {
+  const authErrors: ErrorStatus[] = op.isPublic ? [] : [401];
+  const errors = [...new Set([...(op.body ? [400, 413, 415] : []), ...authErrors, ...(op.errors ?? [])])].sort(
+    (a, b) => a - b,
+  ) as ErrorStatus[];
+  return {
+    operationId,
+    summary: op.summary,
+    tags: [tag],
+    ...(op.isPublic ? { security: [] } : {}),
+    ...(op.parameters ? { parameters: op.parameters } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: op.body.required,
+            ...(op.body.required ? {} : { description: "Optional" }),
+            content: jsonContent(op.body.schema),
+          },
+        }
+      : {}),
+    responses: op.responses ?? {
+      200: { description: "Success", content: jsonContent(op.ok) },
+      ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/E${status}` }])),
+    },
+  };
+}
+
+export function errorResponses() {
+  return Object.fromEntries(
+    Object.entries(ERRORS).map(([status, description]) => [
+      `E${status}`,
+      {
+        description,
+        ...(status === "401" ? { headers: { "WWW-Authenticate": { schema: { type: "string" } } } } : {}),
+        content: jsonContent("ErrorBody"),
+      },
+    ]),
+  );
+}
