@@ -19,6 +19,7 @@ export interface GatewayConfig {
   auth: AuthSettings;
 }
 
+// The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 export function readConfig(env: Env = process.env): GatewayConfig {
   return {
     port: envPort("PORT", 8080, env),

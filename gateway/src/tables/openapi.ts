@@ -64,7 +64,7 @@ function moneyMove(op: Pick<Operation<SchemaName>, "path" | "summary" | "body" |
   };
 }
 
-/** The table session and game flow under /api/tables/{tableId}/. */
+/** The table session and game flow under /api/tables/{tableId}/ (each entry alike on purpose: a route each). */
 export const tablesApi = apiPart("tables", SCHEMAS, {
   sit: moneyMove({
     path: "/api/tables/{tableId}/sit",

@@ -33,6 +33,8 @@ function moneyMove(req: Request, res: Response, tableId: number, named: string |
   return { caller: callerFor(identity, actingPlayerId(identity, named)), tableId, idempotencyKey };
 }
 
+// The four money moves read alike on purpose: each validates its own body and names its own fields;
+// moneyMove above holds what they share.
 export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
   const fromTable = <T>(call: Promise<T>) => fromService("table", call);
   return {

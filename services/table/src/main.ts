@@ -16,6 +16,7 @@ const config = readConfig();
 
 // The process holds no state that correctness depends on: the history's unique indexes and the
 // wallet's idempotency keys decide everything, so any number of replicas behave like one.
+// Wiring alike in wallet and table on purpose: runDatabaseService holds the life they share.
 await runDatabaseService({
   logger,
   service: {

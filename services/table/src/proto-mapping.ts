@@ -39,6 +39,7 @@ const TRANSFER_KIND: Record<TransferKind, ProtoTransferKind> = {
   leave: ProtoTransferKind.TRANSFER_KIND_LEAVE,
 };
 
+// A field-by-field copy, like every proto mapping (e.g. common/hand-odds.ts): alike in shape by nature.
 export function tableStateToProto(state: PublicTableState): TableState {
   return {
     tableId: state.tableId,

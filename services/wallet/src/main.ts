@@ -16,6 +16,7 @@ const config = readConfig();
 // unique indexes, so any number of replicas behave exactly like one (Movements' per-account queue
 // only spares a replica's own requests from racing each other, and the ledger's cache of each
 // account's latest entry only decides where reading starts).
+// Wiring alike in wallet and table on purpose: runDatabaseService holds the life they share.
 await runDatabaseService({
   logger,
   service: {

@@ -87,6 +87,7 @@ export function describeHand(cards: readonly Card[]): HandDescription {
   const [c0, , c2, c3, c4] = best;
   let short = SHORT_NAMES[category];
   let long: string;
+  // One case per category, alike on purpose: each names its hand its own way.
   switch (category) {
     case HandCategory.HighCard:
       long = `High Card, ${name(c0)}`;

@@ -26,6 +26,7 @@ export interface SitAnswer {
 
 const nack = (message: string): SitAnswer => ({ acknowledged: false, message, seatId: 0, seatBalanceCents: 0 });
 
+// Request and terms shaped like the top-up's (sagas/topup.ts) on purpose: each saga states its own terms.
 export interface SitRequest {
   caller: Caller;
   tableId: number;
