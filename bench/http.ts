@@ -11,6 +11,9 @@ import { startHelloServer } from "./hello.js";
 import { percentile, runAlone } from "./latency.js";
 import type { BenchLine } from "./report.js";
 
+/** A load generator is one client on one address: the gateway's rate limits would measure themselves. */
+const NO_RATE_LIMITS = { RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_PLAYER: "0", BULK_MAX_CONCURRENT: "0" };
+
 /** Sequential requests (one at a time: latency, not throughput), after a warm-up. */
 async function latencies(send: () => Promise<Response>, count: number, warmUp: number): Promise<number[]> {
   for (let i = 0; i < warmUp; i++) await (await send()).arrayBuffer();
@@ -28,7 +31,12 @@ async function latencies(send: () => Promise<Response>, count: number, warmUp: n
 export async function benchHttp(): Promise<BenchLine[]> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-bench-"));
   const log = await open(join(dataDir, "stack.log"), "a");
-  const stack = await startStack({ port: 0, dataDir, output: log.fd, env: { ...process.env, NODE_OPTIONS: "" } });
+  const stack = await startStack({
+    port: 0,
+    dataDir,
+    output: log.fd,
+    env: { ...process.env, NODE_OPTIONS: "", ...NO_RATE_LIMITS },
+  });
   const hello = await startHelloServer();
   try {
     const token = await devToken(dataDir, "bench");

@@ -4,6 +4,7 @@
 // a signal stops taking calls, then its background work, then its connections.
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Db } from "mongodb";
+import type { GrpcNetworkSettings, ServiceIdentity } from "./grpc/tls.js";
 import { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from "./grpc/server.js";
 import type { Logger } from "./logger.js";
 import { startMetricsServer } from "./metrics.js";
@@ -24,6 +25,10 @@ export interface DatabaseServiceOptions {
   database: { uri: string; name: string; setUp: (db: Db) => Promise<void> };
   grpcPort: number;
   metricsPort: number;
+  /** Hosts, mutual TLS, reflection and the health port (readGrpcNetwork). */
+  network: GrpcNetworkSettings;
+  /** Who may call each RPC (access.ts). */
+  access: Record<string, readonly ServiceIdentity[]>;
   /** Builds the service on the database; `isSetUp` says whether writes may run yet. */
   build: (db: Db, isSetUp: () => boolean) => DatabaseServiceParts;
 }
@@ -41,10 +46,18 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   const parts = options.build(database.db, () => setUp);
   server = await startGrpcServer(
     { ...options.service, implementation: parts.implementation },
-    { port: options.grpcPort, logger },
+    {
+      host: options.network.grpcHost,
+      port: options.grpcPort,
+      logger,
+      tls: options.network.tls,
+      access: options.access,
+      reflection: options.network.reflection,
+      healthPort: options.network.healthPort,
+    },
   );
   server.setServing(database.isUp());
-  const metrics = await startMetricsServer(options.metricsPort, logger);
+  const metrics = await startMetricsServer(options.metricsPort, logger, options.network.metricsHost);
 
   let background: { stop(): Promise<void> } | undefined;
   void database.ready.then(() => {

@@ -8,6 +8,8 @@ export * from "./grpc/health.js";
 export * from "./grpc/metadata.js";
 export * from "./grpc/server.js";
 export * from "./grpc/status.js";
+export * from "./grpc/tls.js";
+export * from "./grpc/access.js";
 export * from "./metrics.js";
 export * from "./backoff.js";
 export * from "./per-key-queue.js";

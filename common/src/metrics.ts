@@ -32,10 +32,14 @@ export function gauge(name: string, help: string, labelNames: readonly string[] 
   return new Gauge({ name, help, labelNames, registers: [registry] });
 }
 
-/** GET /metrics on its own port, apart from the traffic port, so it is never exposed with the API. */
+/**
+ * GET /metrics on its own port, apart from the traffic port, so it is never exposed with the API.
+ * On `host`, by default METRICS_HOST or else 127.0.0.1 (Kubernetes sets METRICS_HOST=0.0.0.0).
+ */
 export async function startMetricsServer(
   port: number,
   logger: Logger,
+  host: string = process.env.METRICS_HOST || "127.0.0.1",
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     if (request.method !== "GET" || request.url !== "/metrics") {
@@ -50,10 +54,10 @@ export async function startMetricsServer(
       },
     );
   });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
   const address = server.address();
   const bound = typeof address === "object" && address ? address.port : port;
-  logger.info({ port: bound }, "metrics listening");
+  logger.info({ host, port: bound }, "metrics listening");
   return {
     port: bound,
     close: () => new Promise((resolve) => server.close(() => resolve())),

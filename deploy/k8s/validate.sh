@@ -6,14 +6,20 @@
 #      pinned bases, no ADD).
 #   2. Each overlay in overlays/ is rendered with kustomize, then
 #      - kubectl-validate checks every object against the Kubernetes 1.30 OpenAPI schemas embedded
-#        in it (unknown fields, types, formats, enums; no cluster, no network);
-#      - tools/manifest-check strict-decodes every object with client-go's scheme, runs the API
-#        server's Pod Security Admission ("restricted") on every pod template, and checks this
-#        project's rules (namespace, tokens, probes, drain timing, headless gRPC, dns:/// targets);
-#      - kube-score lints for Kubernetes best practice; warnings fail too.
+#        in it (unknown fields, types, formats, enums; no cluster, no network), and the
+#        cert-manager objects (Issuer, Certificate) against cert-manager's own CRDs;
+#      - tools/manifest-check strict-decodes every object with client-go's scheme (cert-manager's
+#        kinds, which client-go does not know, by their own rules instead), runs the API server's
+#        Pod Security Admission ("restricted") on every pod template, and checks this project's
+#        rules (namespace, tokens, probes, drain timing, headless gRPC, dns:/// targets, listen
+#        hosts, mutual-TLS files from a Secret that a Certificate of the render produces);
+#      - kube-score lints for Kubernetes best practice; warnings fail too (it skips kinds it does
+#        not know, such as cert-manager's).
 #
 # The tools are built from the Go module proxy on first use and cached in .cache/k8s-tools/,
-# keyed by version (our own tools by a hash of their sources), so later runs build nothing.
+# keyed by version (our own tools by a hash of their sources), so later runs build nothing. The
+# cert-manager CRDs come from the same proxy: its Go module carries them (deploy/crds/*.yaml), so
+# `go mod download` fetches them with no other source; they are cached there too.
 # Nothing here needs the network once the cache is warm. Exits non-zero on any finding.
 #
 # kube-linter, the linter the issue suggests, cannot be used: its module path
@@ -32,6 +38,9 @@ mkdir -p "$cache"
 KUSTOMIZE=sigs.k8s.io/kustomize/kustomize/v5@v5.8.2
 KUBECTL_VALIDATE=sigs.k8s.io/kubectl-validate@v0.0.4
 KUBE_SCORE=github.com/zegl/kube-score/cmd/kube-score@v1.20.0
+# The cert-manager release whose CRDs the Issuer and Certificate objects are checked against. Its
+# module holds the plain CRDs in deploy/crds/ (generated, not Helm templates).
+CERT_MANAGER=github.com/cert-manager/cert-manager@v1.21.2
 KUBERNETES_VERSION=1.30
 
 export GOFLAGS="${GOFLAGS:--buildvcs=false}"
@@ -81,6 +90,29 @@ local_tool() {
   printf '%s\n' "$dir/$name"
 }
 
+# cert_manager_crds <module@version>: a directory holding cert-manager's CRDs, copied from its Go
+# module (go mod download, which needs no go.mod) on a miss.
+cert_manager_crds() {
+  local spec="$1" dir module
+  dir="$cache/cert-manager-crds@${spec#*@}"
+  if [ ! -f "$dir/cert-manager.io_certificates.yaml" ]; then
+    echo "fetching the CRDs of $spec (first run only)..." >&2
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+    if ! module="$(cd "$dir.tmp" && go mod download -json "$spec")"; then
+      printf '%s\n' "$module" >&2
+      return 1
+    fi
+    module="$(sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p' <<<"$module")"
+    if [ -z "$module" ] || ! compgen -G "$module/deploy/crds/*.yaml" >/dev/null; then
+      echo "no deploy/crds/*.yaml in the module of $spec (${module:-not downloaded})" >&2
+      return 1
+    fi
+    cp "$module"/deploy/crds/*.yaml "$dir.tmp/"
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  fi
+  printf '%s\n' "$dir"
+}
+
 step "tools"
 go version
 kustomize="$(go_tool "$KUSTOMIZE")"
@@ -88,7 +120,9 @@ kubectl_validate="$(go_tool "$KUBECTL_VALIDATE")"
 kube_score="$(go_tool "$KUBE_SCORE")"
 dockerfile_lint="$(local_tool dockerfile-lint)"
 manifest_check="$(local_tool manifest-check)"
-echo "kustomize ${KUSTOMIZE#*@}, kubectl-validate ${KUBECTL_VALIDATE#*@}, kube-score ${KUBE_SCORE#*@}"
+crds="$(cert_manager_crds "$CERT_MANAGER")"
+echo "kustomize ${KUSTOMIZE#*@}, kubectl-validate ${KUBECTL_VALIDATE#*@}, kube-score ${KUBE_SCORE#*@}," \
+  "cert-manager CRDs ${CERT_MANAGER#*@} ($(find "$crds" -name '*.yaml' | wc -l) files)"
 
 failures=()
 # run <label> <command...>: runs a check, records a failure instead of stopping, so one run
@@ -127,7 +161,7 @@ for overlay_dir in "$k8s"/overlays/*/; do
   fi
   echo "rendered $(grep -c '^kind: ' "$out") objects"
 
-  run "$overlay: kubectl-validate" "$kubectl_validate" --version "$KUBERNETES_VERSION" "$out"
+  run "$overlay: kubectl-validate" "$kubectl_validate" --version "$KUBERNETES_VERSION" --local-crds "$crds" "$out"
   run "$overlay: manifest-check" "$manifest_check" "$out"
 
   # kube-score: every default check, plus these optional ones: seccomp profile set, container

@@ -1,6 +1,6 @@
 // The gRPC clients of the three backends. A channel retries UNAVAILABLE only where repeating a call is
 // safe: reads, and movements that carry an idempotency key.
-import { createClient, methodNames } from "@pokerodds/common";
+import { createClient, methodNames, type TlsFiles } from "@pokerodds/common";
 import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
@@ -30,22 +30,30 @@ export interface Backends {
   close(): void;
 }
 
+/**
+ * `tls`: the gateway's certificate, key and CA (mutual TLS); by default TLS_* from the environment,
+ * which the launcher and the manifests always set (our servers refuse plaintext).
+ */
 export function connectBackends(
-  config: Pick<GatewayConfig, "oddsAddress" | "walletAddress" | "tableAddress">,
+  config: Pick<GatewayConfig, "oddsAddress" | "walletAddress" | "tableAddress"> & { tls?: TlsFiles },
 ): Backends {
+  const { tls } = config;
   // Deal and bulk change nothing.
   const oddsMethods = methodNames(OddsServiceService);
   const odds = createClient(OddsServiceClient, oddsMethods, config.oddsAddress, {
     defaultDeadlineMs: 5_000,
     retryUnavailable: oddsMethods,
+    tls,
   });
   const wallet = createClient(WalletServiceClient, WALLET_METHODS, config.walletAddress, {
     defaultDeadlineMs: DEADLINES_MS.read,
     retryUnavailable: WALLET_METHODS,
+    tls,
   });
   const table = createClient(TableServiceClient, TABLE_METHODS, config.tableAddress, {
     defaultDeadlineMs: DEADLINES_MS.read,
     retryUnavailable: TABLE_REPEATABLE,
+    tls,
   });
   return {
     odds: odds.call,

@@ -11,6 +11,8 @@ export type AuthSettings =
 
 export interface GatewayConfig {
   port: number;
+  /** The API's listen address: loopback unless HOST says otherwise (Kubernetes sets 0.0.0.0). */
+  host: string;
   /** Prometheus scrapes here, apart from the API port. */
   metricsPort: number;
   oddsAddress: string;
@@ -23,6 +25,7 @@ export interface GatewayConfig {
 export function readConfig(env: Env = process.env): GatewayConfig {
   return {
     port: envPort("PORT", 8080, env),
+    host: envString("HOST", "127.0.0.1", env),
     metricsPort: envPort("METRICS_PORT", 9464, env),
     oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
     walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
@@ -31,6 +34,10 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   };
 }
 
+/**
+ * HOST: the interface the HTTP API listens on. Default 127.0.0.1 (this machine only); Kubernetes and
+ * anyone exposing the gateway set 0.0.0.0. Separate from readConfig, whose shape tests pin.
+ */
 export function readAuthSettings(env: Env = process.env): AuthSettings {
   const jwksUrl = envOptional("AUTH_JWKS_URL", env);
   if (jwksUrl === undefined) return readDevIssuerSettings(env);

@@ -1,5 +1,5 @@
-import { createServer, type RequestListener } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, STATUS_CODES, type RequestListener } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 
 export interface RunningHttpServer {
   port: number;
@@ -19,6 +19,9 @@ export async function startHttpServer(
     // Longer than the 60 s idle timeout of common load balancers, so they never reuse a socket we closed.
     keepAliveTimeout: 65_000,
   });
+  // Node answers a request it cannot parse (headers over 16 KiB, a malformed request line, a request
+  // too slow to arrive) before Express sees it, with an empty body: the same answers as JSON here.
+  server.on("clientError", answerClientError);
   server.on("request", (req, res) => {
     if (closing) res.setHeader("Connection", "close");
     // A keep-alive socket whose request was in flight at close() stays open until it times out:
@@ -50,4 +53,29 @@ export async function startHttpServer(
         server.closeIdleConnections();
       }),
   };
+}
+
+/** Node's parser errors, by code, as the status Node itself would answer. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "request headers are too large (at most 16 KiB)"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "the request took too long to arrive"],
+};
+
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // Nothing to answer on a socket that is gone or already answering.
+  if (error.code === "ECONNRESET" || !socket.writable || socket.bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
+  const [status, message] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "malformed HTTP request"];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      "Cache-Control: no-store\r\n" +
+      "X-Content-Type-Options: nosniff\r\n" +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
 }

@@ -26,7 +26,7 @@ const app = createApp({
   table: backends.table,
   health,
 });
-const server = await startHttpServer(app, { port: config.port });
+const server = await startHttpServer(app, { port: config.port, host: config.host });
 logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
 const metrics = await startMetricsServer(config.metricsPort, logger);
 

@@ -272,7 +272,7 @@ test("the OpenAPI document: ADMIN audit with 200, 401, 403 and 503", (t) => {
   const operation = openApiDocument().paths["/api/admin/audit"]?.get as Operation;
   t.is(operation.operationId, "getAudit");
   t.deepEqual(operation.tags, ["admin"]);
-  t.deepEqual(Object.keys(operation.responses), ["200", "401", "403", "503"]);
+  t.deepEqual(Object.keys(operation.responses), ["200", "401", "403", "429", "503"]);
   t.deepEqual(operation.responses[200].content, {
     "application/json": { schema: { $ref: "#/components/schemas/AuditReport" } },
   });

@@ -6,6 +6,7 @@ import { readConfig } from "../src/config.js";
 test("defaults: port 8080, local services, the development issuer under ./data", (t) => {
   t.deepEqual(readConfig({}), {
     port: 8080,
+    host: "127.0.0.1",
     metricsPort: 9464,
     oddsAddress: "127.0.0.1:50051",
     walletAddress: "127.0.0.1:50052",

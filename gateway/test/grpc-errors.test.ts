@@ -37,10 +37,25 @@ test("each gRPC status becomes its HTTP answer, end to end", async (t) => {
       t.is(response.status, httpStatus, status[code]);
       t.deepEqual(await response.json(), { error }, status[code]);
       if (httpStatus === 401) t.is(response.headers.get("www-authenticate"), "Bearer");
+      if (httpStatus === 429) t.is(response.headers.get("retry-after"), "1");
     } finally {
       await app.close();
     }
   }
+});
+
+test("a refusal naming an internal (proto) field gets the fixed message, never the field's name", (t) => {
+  for (const details of [
+    "caller.player_id must be at most 128 characters",
+    "buy_in_cents must be a whole number of cents from 1 to 100000000000",
+    "idempotency_key must be 1 to 128 visible ASCII characters",
+  ]) {
+    const error = httpErrorFromGrpc(grpcError(status.INVALID_ARGUMENT, details), "table");
+    t.deepEqual([error.status, error.message], [400, "invalid request"], details);
+  }
+  // A message written for the client passes.
+  const mine = httpErrorFromGrpc(grpcError(status.INVALID_ARGUMENT, "seatIndex 9 is beyond the table's 6 seats"), "t");
+  t.is(mine.message, "seatIndex 9 is beyond the table's 6 seats");
 });
 
 test("the unavailable message names the service", (t) => {

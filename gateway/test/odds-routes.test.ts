@@ -114,19 +114,38 @@ test("a body over 64 KiB is a 413; a body that is not JSON is a 415", async (t) 
   t.is((await post(app, "/api/deal", justUnder)).status, 200);
 });
 
-test("an unknown route is a 404 with an error body, with or without a token", async (t) => {
+test("an unknown route is a 404 with an error body, with or without a token; paths are exact", async (t) => {
   for (const [method, path] of [
     ["GET", "/api/nope"],
-    ["GET", "/api/deal"],
-    ["POST", "/api/health"],
     ["GET", "/"],
-    ["DELETE", "/api/games/bulk"],
+    ["POST", "/API/DEAL"],
+    ["GET", "/API/TABLES"],
+    ["POST", "/api/deal/"],
+    ["GET", "/api/tables/"],
   ] as const) {
     for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${app.token}` }]) {
       const response = await fetch(app.url + path, { method, headers });
-      t.is(response.status, 404);
+      t.is(response.status, 404, `${method} ${path}`);
       t.regex(response.headers.get("content-type") ?? "", /^application\/json/);
       t.deepEqual(await response.json(), { error: `no such endpoint: ${method} ${path}` });
+    }
+  }
+});
+
+test("a known path with a wrong method is a 405 with Allow and an error body, with or without a token", async (t) => {
+  for (const [method, path, allow] of [
+    ["GET", "/api/deal", "POST"],
+    ["POST", "/api/health", "GET, HEAD"],
+    ["DELETE", "/api/games/bulk", "POST"],
+    ["PUT", "/api/tables/1/sit", "POST"],
+    ["POST", "/api/tables/1/state", "GET, HEAD"],
+  ] as const) {
+    for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${app.token}` }]) {
+      const response = await fetch(app.url + path, { method, headers });
+      t.is(response.status, 405, `${method} ${path}`);
+      t.is(response.headers.get("allow"), allow);
+      t.regex(response.headers.get("content-type") ?? "", /^application\/json/);
+      t.deepEqual(await response.json(), { error: `method ${method} is not allowed here; allowed: ${allow}` });
     }
   }
 });

@@ -92,7 +92,7 @@ test("every $ref resolves, and every schema compiles as JSON Schema 2020-12", as
       .reduce<unknown>((node, key) => (node as Json | undefined)?.[key], document);
     t.truthy(target, ref);
   }
-  const ajv = new Ajv2020({ strict: false, formats: { "date-time": true, money: true } });
+  const ajv = new Ajv2020({ strict: false, formats: { "date-time": true } });
   for (const [name, schema] of Object.entries((document.components as { schemas: Json }).schemas)) {
     t.notThrows(() => ajv.compile(schema as object), name);
   }
@@ -106,8 +106,12 @@ test("request bodies forbid unknown properties; money fields state their rules",
   }
   t.like(schemas.SitRequest, {
     required: ["buyInAmount"],
-    properties: { buyInAmount: { type: "number", exclusiveMinimum: 0, maximum: 1_000_000_000, format: "money" } },
+    properties: { buyInAmount: { type: "number", exclusiveMinimum: 0, maximum: 1_000_000_000, multipleOf: 0.01 } },
   });
+  t.false(JSON.stringify(document).includes('"format":"money"'), "no non-standard format");
+  // Fields with defaults are not required.
+  t.is(schemas.DealRequest!.required, undefined);
+  t.is(schemas.BulkRequest!.required, undefined);
   t.like(schemas.DealRequest, { properties: { numberOfHands: { minimum: 2, maximum: 6, default: 4 } } });
   t.like(schemas.BulkRequest, {
     properties: {
@@ -150,6 +154,7 @@ test("table routes document the answers decisions.md gives", async (t) => {
       "413",
       "415",
       "422",
+      "429",
       "503",
     ]);
   }
@@ -163,6 +168,7 @@ test("table routes document the answers decisions.md gives", async (t) => {
     "413",
     "415",
     "422",
+    "429",
     "503",
   ]);
   t.deepEqual(statuses("/api/tables/{tableId}/advance"), [
@@ -174,9 +180,10 @@ test("table routes document the answers decisions.md gives", async (t) => {
     "409",
     "413",
     "415",
+    "429",
     "503",
   ]);
-  t.deepEqual(statuses("/api/tables/{tableId}/state", "get"), ["200", "400", "401", "403", "404", "503"]);
-  t.deepEqual(statuses("/api/players/{playerId}", "get"), ["200", "400", "401", "403", "404", "503"]);
-  t.deepEqual(statuses("/api/tables", "get"), ["200"]);
+  t.deepEqual(statuses("/api/tables/{tableId}/state", "get"), ["200", "400", "401", "403", "404", "429", "503"]);
+  t.deepEqual(statuses("/api/players/{playerId}", "get"), ["200", "400", "401", "403", "404", "429", "503"]);
+  t.deepEqual(statuses("/api/tables", "get"), ["200", "429"]);
 });

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describeExit, spawnChild, stopChildren, type Child, type Exit, type Output } from "./child.js";
 import { startFerretDB } from "./ferretdb.js";
 import { repoPath } from "./paths.js";
+import { ensurePki, tlsEnvironment, type Pki } from "./pki.js";
 import { freePorts, isPortFree } from "./ports.js";
 
 export type ServiceName = "odds" | "wallet" | "table" | "gateway";
@@ -77,7 +78,17 @@ const contractVariables = [
   "AUTH_JWKS_URL",
   "AUTH_ISSUER",
   "AUTH_AUDIENCE",
+  "HOST",
+  "GRPC_HOST",
+  "METRICS_HOST",
+  // Kubernetes' plaintext probe port: one fixed port would clash between the local processes.
+  "HEALTH_PORT",
+  "TLS_CA_FILE",
+  "TLS_CERT_FILE",
+  "TLS_KEY_FILE",
 ];
+/** Everything but the gateway's HTTP port is for this machine only. */
+const LOOPBACK = "127.0.0.1";
 const entryPoints: Record<ServiceName, string> = {
   odds: repoPath("services/odds/dist/main.js"),
   wallet: repoPath("services/wallet/dist/main.js"),
@@ -101,7 +112,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // The embedded database's address is known once it runs (and kept when it is started again).
   const database = { uri: env.MONGODB_URI || undefined, port: 0 };
   const embeddedDatabase = database.uri === undefined;
-  const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri);
+  // The development CA and one certificate per service (mutual TLS on every gRPC hop).
+  const pki = await ensurePki(join(options.dataDir, "pki"));
+  const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri, pki);
   const url = `http://127.0.0.1:${portOf("gateway")}`;
 
   const startChild = async (name: ChildName, deadline: number) => {
@@ -243,9 +256,12 @@ function childEnvironments(
   instances: Record<ServiceName, ChildName[]>,
   portOf: (name: ChildName) => number,
   mongodbUri: () => string | undefined,
+  pki: Pki,
 ): Record<ServiceName, (port: number) => NodeJS.ProcessEnv> {
-  const base = { ...env };
-  for (const name of contractVariables) delete base[name];
+  const common = { ...env };
+  for (const name of contractVariables) delete common[name];
+  const hosts = { GRPC_HOST: LOOPBACK, METRICS_HOST: LOOPBACK };
+  const base = (service: ServiceName) => ({ ...common, ...hosts, ...tlsEnvironment(pki.files[service]) });
   const optional = (...names: string[]) =>
     Object.fromEntries(names.filter((name) => env[name]).map((name) => [name, env[name]]));
   // One replica: host:port. Several: grpc-js's ipv4: list, which clients balance round-robin.
@@ -254,10 +270,10 @@ function childEnvironments(
     return list.length === 1 ? list[0]! : `ipv4:${list.join(",")}`;
   };
   return {
-    odds: (port) => ({ ...base, GRPC_PORT: String(port) }),
-    wallet: (port) => ({ ...base, GRPC_PORT: String(port), MONGODB_URI: mongodbUri() }),
+    odds: (port) => ({ ...base("odds"), GRPC_PORT: String(port) }),
+    wallet: (port) => ({ ...base("wallet"), GRPC_PORT: String(port), MONGODB_URI: mongodbUri() }),
     table: (port) => ({
-      ...base,
+      ...base("table"),
       ...optional("TABLE_COUNT"),
       GRPC_PORT: String(port),
       MONGODB_URI: mongodbUri(),
@@ -265,7 +281,9 @@ function childEnvironments(
       WALLET_ADDR: address("wallet"),
     }),
     gateway: (port) => ({
-      ...base,
+      ...base("gateway"),
+      // The gateway's own HTTP port: loopback too unless HOST says otherwise.
+      HOST: env.HOST || LOOPBACK,
       ...optional("AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE"),
       PORT: String(port),
       ODDS_ADDR: address("odds"),

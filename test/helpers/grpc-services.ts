@@ -4,6 +4,7 @@ import { HealthChecker } from "@pokerodds/common";
 import { spawnChild, type Child, type Output } from "@pokerodds/launcher/child";
 import { repoPath } from "@pokerodds/launcher/paths";
 import { setTimeout as sleep } from "node:timers/promises";
+import { tlsAs, tlsEnv } from "./pki.js";
 
 export type BackendName = "odds" | "wallet" | "table";
 
@@ -17,7 +18,8 @@ const GRPC_SERVICE: Record<BackendName, string> = {
 /**
  * Starts services/<name>/dist/main.js on 127.0.0.1:port with `env` added to this process's
  * environment (minus NODE_OPTIONS: the compiled server needs no tsx loader, which would only slow
- * its start). LOG_LEVEL defaults to error, METRICS_PORT to 0 (any free port).
+ * its start). LOG_LEVEL defaults to error, METRICS_PORT to 0 (any free port); TLS_* point at the
+ * test CA's certificate for `name` (./pki.ts).
  */
 export function spawnBackend(
   name: BackendName,
@@ -25,7 +27,13 @@ export function spawnBackend(
   env: NodeJS.ProcessEnv = {},
   output: Output = "inherit",
 ): Child {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "error", METRICS_PORT: "0", ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: "error",
+    METRICS_PORT: "0",
+    ...tlsEnv(name),
+    ...env,
+  };
   childEnv.GRPC_PORT = String(port);
   delete childEnv.NODE_OPTIONS;
   return spawnChild(`${name}-${port}`, process.execPath, [repoPath(`services/${name}/dist/main.js`)], {
@@ -41,7 +49,7 @@ export async function waitForHealth(
   wanted: "SERVING" | "NOT_SERVING" = "SERVING",
   timeoutMs = 30_000,
 ): Promise<void> {
-  const health = new HealthChecker(`127.0.0.1:${port}`);
+  const health = new HealthChecker(`127.0.0.1:${port}`, tlsAs("gateway"), name);
   try {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
       if ((await health.check(GRPC_SERVICE[name])) === wanted) return;

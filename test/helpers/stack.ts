@@ -34,13 +34,17 @@ export interface TestStack extends Omit<Stack, "stop"> {
 // Tests are hermetic: no MongoDB, identity provider or tsx loader leaks in from the developer's shell.
 const notInherited = ["NODE_OPTIONS", "MONGODB_URI", "AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE", "TABLE_COUNT"];
 
+const NO_LIMITS = { RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_PLAYER: "0", BULK_MAX_CONCURRENT: "0" };
+
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-stack-"));
   const logFile = join(dataDir, "stack.log");
   const log = await open(logFile, "a");
   const env = { ...process.env };
   for (const name of notInherited) delete env[name];
-  Object.assign(env, options.env);
+  // Every test client is one address and a few players: the gateway's limits apply only where a
+  // test sets them (RATE_LIMIT_*, BULK_MAX_CONCURRENT in options.env).
+  Object.assign(env, NO_LIMITS, options.env);
   const logTail = async (lines = 80) =>
     (await readFile(logFile, "utf8"))
       .split("\n")

@@ -3,7 +3,16 @@
 // the seat (state) of the player sending it are the same afterwards.
 import test, { type ExecutionContext } from "ava";
 import fc from "fast-check";
-import { Api, cents, errorOf, show, type Player, type Reply, type RequestOptions } from "../helpers/api.js";
+import {
+  Api,
+  cents,
+  errorOf,
+  show,
+  WELCOME_CENTS,
+  type Player,
+  type Reply,
+  type RequestOptions,
+} from "../helpers/api.js";
 import { expectAck, expectError } from "../helpers/expect.js";
 import { expectMoneyConserved } from "../helpers/money.js";
 import { stackPerFile } from "../helpers/stack.js";
@@ -354,7 +363,7 @@ test.serial("state, profile and the rest: bad ids, unknown routes and tokens are
       options: json({ amount: 10 }),
       status: 404,
     },
-    { what: "sit by GET", method: "GET", path: `/api/tables/${TABLE}/sit`, status: 404 },
+    { what: "sit by GET", method: "GET", path: `/api/tables/${TABLE}/sit`, status: 405 },
     { what: "deal: malformed JSON", method: "POST", path: "/api/deal", options: raw('{"numberOfHands":'), status: 400 },
     { what: "deal: a string", method: "POST", path: "/api/deal", options: json({ numberOfHands: "4" }), status: 400 },
     {
@@ -493,6 +502,51 @@ test.serial("generated requests on every route (fast-check): never a 5xx, every 
   t.log(Object.fromEntries([...statuses].sort()));
   t.deepEqual(api.serverErrors.map(show), []);
 });
+
+test.serial("before the first profile read: leave is a success with 0, sit a NACK, topup a 409", async (t) => {
+  // No profile read, so no account yet (the read opens it with the welcome credit): no money.
+  const newcomer = await api.player("newcomer-before-profile");
+  const left = expectAck(t, await newcomer.leave(TABLE, "newcomer-leave-1"));
+  t.deepEqual(left, { acknowledgement: "ACK", creditsReturned: 0, newAccountBalance: 0 });
+  const sat = expectAck(t, await newcomer.sit(TABLE, 10), "NACK");
+  t.is(sat.message, "insufficient account balance");
+  expectError(t, await newcomer.topup(TABLE, 10), 409);
+  t.true((await newcomer.state(TABLE)).body.seats.every((s) => s.playerId !== newcomer.id));
+  // The first profile read opens the account; from then on the player sits as anyone does.
+  everyone.push(newcomer);
+  t.is(await newcomer.balance(), WELCOME_CENTS);
+  expectAck(t, await newcomer.sit(TABLE, 10));
+  const leftNow = expectAck(t, await newcomer.leave(TABLE));
+  t.deepEqual(leftNow, { acknowledgement: "ACK", creditsReturned: 10, newAccountBalance: WELCOME_CENTS / 100 });
+  // The first leave's key still answers what it answered then.
+  t.deepEqual(expectAck(t, await newcomer.leave(TABLE, "newcomer-leave-1")), left);
+});
+
+test.serial(
+  "a token's subject of 129 to 256 characters plays everywhere; a longer one is a 400 naming playerId",
+  async (t) => {
+    // One limit for the edge, the wallet and the table (common/src/limits.ts); names are shortened.
+    for (const length of [129, 256]) {
+      const long = await api.player(`${"x".repeat(length - 4)}-${length}`.slice(-length).padStart(length, "y"));
+      t.is(long.id.length, length);
+      everyone.push(long);
+      t.is(await long.balance(), WELCOME_CENTS);
+      expectAck(t, await long.sit(TABLE, 5));
+      expectAck(t, await long.topup(TABLE, 1));
+      t.true((await long.readState(TABLE)).seats.some((s) => s.playerId === long.id));
+      t.deepEqual(expectAck(t, await long.leave(TABLE)), {
+        acknowledgement: "ACK",
+        creditsReturned: 6,
+        newAccountBalance: WELCOME_CENTS / 100,
+      });
+    }
+    const tooLong = await api.player("z".repeat(257));
+    for (const reply of [await tooLong.profile(), await tooLong.sit(TABLE, 5), await tooLong.leave(TABLE)]) {
+      expectError(t, reply, 400);
+      t.is(errorOf(reply), "the token's subject (playerId) must be at most 256 characters", show(reply));
+    }
+  },
+);
 
 test.serial("no reply in this file was a 5xx or showed a negative balance; every cent is where it was", async (t) => {
   t.deepEqual(api.serverErrors.map(show), []);

@@ -1,6 +1,6 @@
 import {
-  credentials,
   Metadata,
+  type ChannelCredentials,
   propagate,
   type CallOptions as GrpcCallOptions,
   type Client,
@@ -9,6 +9,7 @@ import {
   type ServiceError,
 } from "@grpc/grpc-js";
 import { REQUEST_ID_KEY } from "./metadata.js";
+import { channelCredentials, channelCredentialsFromEnv, identityOfService, type TlsFiles } from "./tls.js";
 
 export interface CallOptions {
   /** Per-call deadline; every call has one. */
@@ -40,14 +41,18 @@ export interface ClientSettings {
    * that carry an idempotency key). An UNAVAILABLE can come after the server acted.
    */
   retryUnavailable?: readonly string[];
+  /**
+   * This process's certificate, key and CA (mutual TLS); the server must present a certificate
+   * naming the service the client is for. When absent: TLS_* from the environment, or plaintext
+   * where none are set (in-process tests only; our servers refuse plaintext).
+   */
+  tls?: TlsFiles;
 }
 
 /** A ts-proto client class: grpc-js's generic client constructor, which knows its RPCs' paths. */
-type ClientConstructor<C> = (new (
-  address: string,
-  creds: ReturnType<typeof credentials.createInsecure>,
-  options?: object,
-) => C) & { service: Record<string, { path: string }> };
+type ClientConstructor<C> = (new (address: string, creds: ChannelCredentials, options?: object) => C) & {
+  service: Record<string, { path: string }>;
+};
 
 /** grpc service-config names of the given client methods ("/pkg.Service/Method" paths). */
 function methodConfigNames(service: Record<string, { path: string }>, methods: readonly string[]) {
@@ -86,9 +91,15 @@ export function createClient<C extends Client>(
         }
       : {}),
   };
-  const raw = new Ctor(address, credentials.createInsecure(), {
+  // "/pokerodds.wallet.v1.WalletService/Debit": the server must be the wallet.
+  const expected = identityOfService(Object.values(Ctor.service)[0]?.path.split("/")[1] ?? "");
+  const creds = settings.tls ? channelCredentials(settings.tls, expected) : channelCredentialsFromEnv(expected);
+  const raw = new Ctor(address, creds, {
     "grpc.service_config": JSON.stringify(serviceConfig),
     "grpc.keepalive_time_ms": 30_000,
+    // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
+    // (rather than the IP address of the target) keeps SNI valid.
+    "grpc.ssl_target_name_override": expected ?? "pokerodds",
     "grpc.max_receive_message_length": 16 * 1024 * 1024,
   });
   const call = {} as Record<string, unknown>;

@@ -1,6 +1,7 @@
-import { credentials, loadPackageDefinition, type Client, type ServiceError } from "@grpc/grpc-js";
+import { loadPackageDefinition, type ChannelCredentials, type Client, type ServiceError } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { protoPath } from "grpc-health-check";
+import { channelCredentials, channelCredentialsFromEnv, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
 type HealthClient = Client & {
   check(
@@ -14,7 +15,7 @@ const HealthCtor = (
   loadPackageDefinition(loadSync(protoPath, { keepCase: true, enums: String })) as unknown as {
     grpc: {
       health: {
-        v1: { Health: new (address: string, creds: ReturnType<typeof credentials.createInsecure>) => HealthClient };
+        v1: { Health: new (address: string, creds: ChannelCredentials, options?: object) => HealthClient };
       };
     };
   }
@@ -23,8 +24,13 @@ const HealthCtor = (
 /** Asks a server's grpc.health.v1 service about one service name ("" for the whole server). */
 export class HealthChecker {
   private readonly client: HealthClient;
-  constructor(address: string) {
-    this.client = new HealthCtor(address, credentials.createInsecure());
+  /**
+   * With `tls`, mutual TLS as this process (the server must name `expected` when given); without,
+   * TLS_* from the environment, or plaintext where none are set.
+   */
+  constructor(address: string, tls?: TlsFiles, expected?: ServiceIdentity) {
+    const creds = tls ? channelCredentials(tls, expected) : channelCredentialsFromEnv(expected);
+    this.client = new HealthCtor(address, creds, { "grpc.ssl_target_name_override": expected ?? "pokerodds" });
   }
 
   check(service = "", timeoutMs = 1000): Promise<"SERVING" | "NOT_SERVING" | "UNREACHABLE"> {

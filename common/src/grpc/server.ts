@@ -4,6 +4,8 @@ import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-check";
 import { fileURLToPath } from "node:url";
 import type { Logger } from "../logger.js";
+import { authorize } from "./access.js";
+import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
 /** proto/ at the repository root (common/dist/grpc -> ../../../proto). */
 const PROTO_ROOT = fileURLToPath(new URL("../../../proto/", import.meta.url));
@@ -19,40 +21,86 @@ export interface ServiceRegistration {
 
 export interface RunningGrpcServer {
   port: number;
+  /** The plaintext health-only port (see GrpcServerOptions.healthPort), when one was asked for. */
+  healthPort?: number;
   /** Reports SERVING or NOT_SERVING for the service and the overall ("") key probes ask for. */
   setServing(serving: boolean): void;
   /** Stops taking calls, lets in-flight calls finish for up to graceMs, then cuts the rest. */
   shutdown(graceMs: number): Promise<void>;
 }
 
+export interface GrpcServerOptions {
+  /** Default 127.0.0.1: only this machine. Kubernetes sets 0.0.0.0 (GRPC_HOST). */
+  host?: string;
+  port: number;
+  logger: Logger;
+  /**
+   * Mutual TLS: a client certificate from the CA is required. Without it the server is plaintext,
+   * which only in-process tests do (every service's main passes it).
+   */
+  tls?: TlsFiles;
+  /** With tls: who may call each RPC (see access.ts). Required with tls. */
+  access?: Record<string, readonly ServiceIdentity[]>;
+  /** Server reflection (grpcurl, Postman): development only. Default off. */
+  reflection?: boolean;
+  /**
+   * HEALTH_PORT: also serve grpc.health.v1, and nothing else, in plaintext on this port (same host),
+   * sharing the main server's status. For Kubernetes' gRPC probes, which cannot present a client
+   * certificate. Nothing is served on it but the health status of this process. Default: none.
+   */
+  healthPort?: number;
+}
+
 export async function startGrpcServer(
   registration: ServiceRegistration,
-  options: { host?: string; port: number; logger: Logger },
+  options: GrpcServerOptions,
 ): Promise<RunningGrpcServer> {
+  if (options.tls && !options.access) throw new Error("a TLS server needs an access policy");
   const server = new Server({
     // Long-lived HTTP/2 connections would pin a client to one replica; recycling them rebalances.
     "grpc.max_connection_age_ms": 5 * 60_000,
     "grpc.max_connection_age_grace_ms": 30_000,
     "grpc.max_receive_message_length": 4 * 1024 * 1024,
   });
-  server.addService(registration.definition, registration.implementation);
+  const implementation = options.access
+    ? authorize(registration.definition, registration.implementation, options.access, options.logger)
+    : registration.implementation;
+  server.addService(registration.definition, implementation);
 
   const health = new HealthImplementation({ "": "NOT_SERVING", [registration.name]: "NOT_SERVING" });
   health.addToServer(server);
 
-  const descriptors = loadSync([registration.protoFile, healthProtoPath], {
-    includeDirs: [PROTO_ROOT],
-    keepCase: true,
-  });
-  new ReflectionService(descriptors).addToServer(server);
+  if (options.reflection) {
+    const descriptors = loadSync([registration.protoFile, healthProtoPath], {
+      includeDirs: [PROTO_ROOT],
+      keepCase: true,
+    });
+    new ReflectionService(descriptors).addToServer(server);
+  }
 
-  const address = `${options.host ?? "0.0.0.0"}:${options.port}`;
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(address, ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    ),
+  const host = options.host ?? "127.0.0.1";
+  const creds = options.tls ? serverCredentials(options.tls) : ServerCredentials.createInsecure();
+  const port = await bind(server, `${host}:${options.port}`, creds);
+  options.logger.info(
+    { host, port, grpcService: registration.name, tls: Boolean(options.tls) },
+    "gRPC server listening",
   );
-  options.logger.info({ port, grpcService: registration.name }, "gRPC server listening");
+
+  // The probes' port: a second server with the same HealthImplementation (so the same status) and
+  // no other service, in plaintext. It tells a caller only whether this process is serving.
+  let healthServer: Server | undefined;
+  let healthPort: number | undefined;
+  if (options.healthPort !== undefined) {
+    healthServer = new Server({ "grpc.max_receive_message_length": 64 * 1024 });
+    health.addToServer(healthServer);
+    try {
+      healthPort = await bind(healthServer, `${host}:${options.healthPort}`, ServerCredentials.createInsecure());
+    } catch (error) {
+      server.forceShutdown();
+      throw error;
+    }
+    options.logger.info({ host, port: healthPort }, "gRPC health (plaintext, health only) listening");
+  }
 
   const setServing = (serving: boolean) => {
     const value = serving ? "SERVING" : "NOT_SERVING";
@@ -63,17 +111,29 @@ export async function startGrpcServer(
   const shutdown = (graceMs: number) =>
     new Promise<void>((resolve) => {
       setServing(false);
+      // The health port answers NOT_SERVING while the calls drain, and goes with the main server
+      // (its calls are instant; a Watch stream is cut).
+      const done = () => {
+        healthServer?.forceShutdown();
+        resolve();
+      };
       // tryShutdown can wait forever on a stuck call; forceShutdown is the backstop.
       const timer = setTimeout(() => {
         options.logger.warn("grace period over, cutting remaining calls");
         server.forceShutdown();
-        resolve();
+        done();
       }, graceMs);
       server.tryShutdown(() => {
         clearTimeout(timer);
-        resolve();
+        done();
       });
     });
 
-  return { port, setServing, shutdown };
+  return { port, healthPort, setServing, shutdown };
+}
+
+function bind(server: Server, address: string, creds: ServerCredentials): Promise<number> {
+  return new Promise<number>((resolve, reject) =>
+    server.bindAsync(address, creds, (error, bound) => (error ? reject(error) : resolve(bound))),
+  );
 }

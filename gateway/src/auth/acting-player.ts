@@ -1,4 +1,5 @@
-import { forbidden } from "../http/http-error.js";
+import { playerIdProblem } from "@pokerodds/common/limits";
+import { badRequest, forbidden } from "../http/http-error.js";
 import type { Identity } from "./identity.js";
 
 /**
@@ -7,6 +8,10 @@ import type { Identity } from "./identity.js";
  */
 export function actingPlayerId(identity: Identity, named: string | undefined): string {
   if (named === undefined || named === identity.playerId) return identity.playerId;
-  if (identity.role === "ADMIN") return named;
+  if (identity.role === "ADMIN") {
+    const problem = playerIdProblem(named);
+    if (problem) throw badRequest(problem);
+    return named;
+  }
   throw forbidden("playerId must be the token's subject unless the caller is an ADMIN");
 }

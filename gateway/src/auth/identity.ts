@@ -1,3 +1,4 @@
+import { DISPLAY_NAME_MAX_LENGTH, fitText, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
 import type { JWTPayload } from "jose";
 
 /** The roles a token may claim; any other counts as BASIC_USER. */
@@ -21,10 +22,11 @@ export function isRole(value: unknown): value is Role {
 export function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
   const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
+  // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
   return {
     playerId: claims.sub,
-    username,
-    displayName: text(claims.name) ?? username,
+    username: fitText(username, USERNAME_MAX_LENGTH),
+    displayName: fitText(text(claims.name) ?? username, DISPLAY_NAME_MAX_LENGTH),
     role: isRole(claims.role) ? claims.role : "BASIC_USER",
   };
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler, Response } from "express";
-import { unauthorized } from "../http/http-error.js";
+import { playerIdProblem } from "@pokerodds/common/limits";
+import { badRequest, unauthorized } from "../http/http-error.js";
 import type { Identity } from "./identity.js";
 import type { TokenVerifier } from "./token-verifier.js";
 
@@ -22,7 +23,11 @@ export function requireAuth(verify: TokenVerifier): RequestHandler {
     if (!header) throw unauthorized("Authorization header is missing", false);
     const token = BEARER.exec(header)?.[1];
     if (!token) throw unauthorized("Authorization header is invalid: expected 'Bearer <token>'", true);
-    res.locals.identity = await verify(token);
+    const identity = await verify(token);
+    // A valid token whose subject no service could store: refused here, naming the public field.
+    const problem = playerIdProblem(identity.playerId, "the token's subject (playerId)");
+    if (problem) throw badRequest(problem);
+    res.locals.identity = identity;
     next();
   };
 }

@@ -1,3 +1,4 @@
+import { PLAYER_ID_MAX_LENGTH } from "@pokerodds/common/limits";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { MAX_AMOUNT, MONEY_RULE } from "./money.js";
 
@@ -8,8 +9,12 @@ import { MAX_AMOUNT, MONEY_RULE } from "./money.js";
  */
 export const MUST_BE = "x-must-be";
 
-/** The format whose check is parseMoney's, registered with the validator. */
-export const MONEY_FORMAT = "money";
+/**
+ * The keyword whose check is parseMoney's (toCents), registered with the validator. The document
+ * states the same rule in standard terms (exclusiveMinimum, maximum, multipleOf 0.01); this keyword
+ * also refuses what multipleOf cannot see, such as 0.30000000000000004.
+ */
+export const MONEY_KEYWORD = "x-money";
 
 /** The largest id or index the gRPC contracts can carry (int32). */
 export const INT32_MAX = 2 ** 31 - 1;
@@ -56,9 +61,10 @@ export function openInterval(
 /** A request amount in units: the money rules of decisions.md, enforced by parseMoney. */
 export function money(description: string) {
   return Type.Number({
-    format: MONEY_FORMAT,
     exclusiveMinimum: 0,
     maximum: MAX_AMOUNT,
+    multipleOf: 0.01,
+    [MONEY_KEYWORD]: true,
     description: `${description}; at most 2 decimal places`,
     [MUST_BE]: MONEY_RULE,
   });
@@ -72,9 +78,9 @@ export function amount(description: string) {
 export function playerId(description: string) {
   return Type.String({
     minLength: 1,
-    maxLength: 256,
+    maxLength: PLAYER_ID_MAX_LENGTH,
     description,
-    [MUST_BE]: "a non-empty string of at most 256 characters",
+    [MUST_BE]: `a non-empty string of at most ${PLAYER_ID_MAX_LENGTH} characters`,
   });
 }
 

@@ -1,12 +1,13 @@
 // Money enters the system here and only here: a JSON number becomes integer cents, so no sum on the
 // money path ever adds floating-point amounts. On the way out, cents become a JSON number again.
+import { MAX_AMOUNT_UNITS, MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { ContractViolation } from "./violation.js";
 
 declare const centsBrand: unique symbol;
 /** Integer minor units (hundredths of a unit). */
 export type Cents = number & { readonly [centsBrand]: true };
 
-export const MAX_AMOUNT = 1_000_000_000;
+export const MAX_AMOUNT = MAX_AMOUNT_UNITS;
 export const MONEY_RULE = "a number greater than 0 and at most 1,000,000,000 with at most 2 decimal places";
 
 /** The amount's cents, or undefined when the value is not an acceptable amount. */
@@ -31,7 +32,7 @@ export function parseMoney(value: unknown): Cents {
 }
 
 /** The most a response reports: the wallet's balance limit, 1e13 units. */
-export const MAX_REPORTED_CENTS = 1e15;
+export const MAX_REPORTED_CENTS = MAX_BALANCE_CENTS;
 
 /**
  * The units a backend's cents stand for, for a response. Division is correctly rounded, so up to

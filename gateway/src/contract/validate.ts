@@ -2,7 +2,7 @@ import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject } from "ajv";
 import { badRequest } from "../http/http-error.js";
 import { toCents } from "./money.js";
-import { MONEY_FORMAT, MUST_BE } from "./fields.js";
+import { MONEY_KEYWORD, MUST_BE } from "./fields.js";
 
 const ajv = new Ajv({
   strict: true,
@@ -11,9 +11,17 @@ const ajv = new Ajv({
   coerceTypes: false,
   removeAdditional: false,
   useDefaults: true,
+  // multipleOf 0.01 on doubles: 0.29 / 0.01 is 28.999999999999996, and up to 1e11 cents the quotient is
+  // off by less than 1e-4: that tolerance never refuses a valid amount; MONEY_KEYWORD is the exact check.
+  multipleOfPrecision: 4,
 });
 ajv.addKeyword(MUST_BE);
-ajv.addFormat(MONEY_FORMAT, { type: "number", validate: (value: number) => toCents(value) !== undefined });
+ajv.addKeyword({
+  keyword: MONEY_KEYWORD,
+  type: "number",
+  schemaType: "boolean",
+  validate: (_schema: boolean, value: number) => toCents(value) !== undefined,
+});
 
 export type BodyValidator<T> = (body: unknown) => T;
 

@@ -16,6 +16,16 @@ export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(new HttpError(404, `no such endpoint: ${req.method} ${req.path}`));
 };
 
+/** A known path with a method it does not serve: 405 naming the ones it does (GET serves HEAD too). */
+export function methodNotAllowed(methods: string[]): RequestHandler {
+  const allow = methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])).join(", ");
+  return (req, _res, next) => {
+    next(
+      new HttpError(405, `method ${req.method} is not allowed here; allowed: ${allow}`, { headers: { Allow: allow } }),
+    );
+  };
+}
+
 /** The one place an error becomes a response: `{ error }`, and internals only in the log. */
 export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   if (res.headersSent) return next(error);

@@ -16,6 +16,7 @@ export const oddsApi = apiPart(
     generateBulk: {
       method: "post",
       path: "/api/games/bulk",
+      heavy: true,
       summary: "Pre-computed full games",
       body: { schema: "BulkRequest", required: false },
       ok: "BulkResponse",

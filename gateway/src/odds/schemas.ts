@@ -3,7 +3,7 @@ import { BettingStage, Card, Hand, HandOdds } from "../contract/cards.js";
 import { integerFrom, nullable, oneOfIntegers, openInterval } from "../contract/fields.js";
 
 export const DealRequest = Type.Object(
-  { numberOfHands: integerFrom(2, 6, { default: 4, description: "Hands to deal" }) },
+  { numberOfHands: Type.Optional(integerFrom(2, 6, { default: 4, description: "Hands to deal" })) },
   { additionalProperties: false, description: "The body is optional; absent fields take their defaults" },
 );
 
@@ -18,9 +18,9 @@ export const DealResult = Type.Object(
 
 export const BulkRequest = Type.Object(
   {
-    numberOfGames: integerFrom(1, 200, { default: 50 }),
-    numberOfHands: oneOfIntegers([3, 4], { default: 3 }),
-    targetRtp: openInterval(0, 1, { default: 0.97, description: "Target return to player" }),
+    numberOfGames: Type.Optional(integerFrom(1, 200, { default: 50 })),
+    numberOfHands: Type.Optional(oneOfIntegers([3, 4], { default: 3 })),
+    targetRtp: Type.Optional(openInterval(0, 1, { default: 0.97, description: "Target return to player" })),
   },
   { additionalProperties: false, description: "The body is optional; absent fields take their defaults" },
 );

@@ -7,7 +7,7 @@ import { healthApi } from "../health/openapi.js";
 import { oddsApi } from "../odds/openapi.js";
 import { playersApi } from "../players/openapi.js";
 import { lobbyApi, tablesApi } from "../tables/openapi.js";
-import { apiPart, errorResponses, pathsOf, TAGS, type Handlers } from "./operation.js";
+import { apiPart, errorResponses, pathsOf, requestIdParameter, TAGS, type Handlers } from "./operation.js";
 
 /** GET /api/openapi.json, the document's own part. */
 export const openApiPart = apiPart(
@@ -50,6 +50,7 @@ export function openApiDocument() {
         ...adminApi.schemas,
       },
       responses: errorResponses(),
+      parameters: { XRequestId: requestIdParameter },
       securitySchemes: {
         bearerAuth: {
           type: "http",

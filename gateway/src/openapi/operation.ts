@@ -12,10 +12,12 @@ const ERRORS = {
   401: "Missing or invalid bearer token (WWW-Authenticate: Bearer)",
   403: "Acting for another player, or a table that is not the caller's",
   404: "No such table or route",
+  405: "A known path with a method it does not serve (Allow names those it does)",
   409: "Not allowed in the current state",
   413: "Body larger than 64 KiB",
   415: "A body that is not application/json",
   422: "Idempotency key reused with a different request",
+  429: "Too many requests (per address, per player, or the service is busy); retry after Retry-After seconds",
   503: "A service or the database is unavailable",
 } as const;
 type ErrorStatus = keyof typeof ERRORS;
@@ -29,6 +31,8 @@ export interface Operation<Schema extends string = string> {
   /** No bearer token needed. */
   isPublic?: boolean;
   parameters?: object[];
+  /** Expensive: at most a few in flight at once (BULK_MAX_CONCURRENT), beyond that a fast 429. */
+  heavy?: boolean;
   /** An operation that takes a body gets the JSON body parser, and 400, 413 and 415 documented. */
   body?: { schema: Schema; required: boolean };
   ok: Schema | { type: "object" };
@@ -73,15 +77,17 @@ export function pathsOf(parts: ApiPart[]) {
 
 function describe(operationId: string, tag: Tag, op: Operation) {
   const authErrors: ErrorStatus[] = op.isPublic ? [] : [401];
-  const errors = [...new Set([...(op.body ? [400, 413, 415] : []), ...authErrors, ...(op.errors ?? [])])].sort(
-    (a, b) => a - b,
-  ) as ErrorStatus[];
+  // Rate limits: per address on every route but health, per player behind the token.
+  const limited: ErrorStatus[] = op.path === "/api/health" ? [] : [429];
+  const errors = [
+    ...new Set([...(op.body ? [400, 413, 415] : []), ...authErrors, ...limited, ...(op.errors ?? [])]),
+  ].sort((a, b) => a - b) as ErrorStatus[];
   return {
     operationId,
     summary: op.summary,
     tags: [tag],
     ...(op.isPublic ? { security: [] } : {}),
-    ...(op.parameters ? { parameters: op.parameters } : {}),
+    parameters: [...(op.parameters ?? []), { $ref: "#/components/parameters/XRequestId" }],
     ...(op.body
       ? {
           requestBody: {
@@ -92,11 +98,22 @@ function describe(operationId: string, tag: Tag, op: Operation) {
         }
       : {}),
     responses: op.responses ?? {
-      200: { description: "Success", content: jsonContent(op.ok) },
+      200: { description: "Success", headers: REQUEST_ID_HEADER, content: jsonContent(op.ok) },
       ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/E${status}` }])),
     },
   };
 }
+
+/** Every answer carries the request's id (the caller's x-request-id when short and printable). */
+const REQUEST_ID_HEADER = {
+  "X-Request-Id": { description: "The request's id, as in every log line about it", schema: { type: "string" } },
+};
+
+const ERROR_HEADERS: Partial<Record<string, Record<string, object>>> = {
+  401: { "WWW-Authenticate": { schema: { type: "string" } } },
+  405: { Allow: { description: "The methods the path serves", schema: { type: "string" } } },
+  429: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+};
 
 export function errorResponses() {
   return Object.fromEntries(
@@ -104,9 +121,18 @@ export function errorResponses() {
       `E${status}`,
       {
         description,
-        ...(status === "401" ? { headers: { "WWW-Authenticate": { schema: { type: "string" } } } } : {}),
+        headers: { ...REQUEST_ID_HEADER, ...ERROR_HEADERS[status] },
         content: jsonContent("ErrorBody"),
       },
     ]),
   );
 }
+
+/** The x-request-id a client may send: echoed, logged and passed to every service. */
+export const requestIdParameter = {
+  name: "x-request-id",
+  in: "header",
+  required: false,
+  description: "A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made",
+  schema: { type: "string", pattern: "^[\\w.:-]{1,128}$" },
+};

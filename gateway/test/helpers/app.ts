@@ -2,6 +2,7 @@ import { createLogger } from "@pokerodds/common";
 import type { CallOptions } from "@pokerodds/common";
 import { createApp, type AppDeps } from "../../src/app.js";
 import type { Role } from "../../src/auth/identity.js";
+import { readEdgeSettings } from "../../src/http/edge.js";
 import { startHttpServer } from "../../src/http-server.js";
 import type { HealthProbe, OddsApi, TableApi, WalletApi } from "../../src/services.js";
 import {
@@ -119,6 +120,8 @@ export async function startApp(overrides: AppOverrides = {}): Promise<TestApp> {
   const table = fakeTable(overrides.table);
   const deps: AppDeps = {
     logger: silentLogger(),
+    // No limits unless a test sets them (edge.test.ts): other tests send many requests quickly.
+    edge: { ...readEdgeSettings({}), rateLimitPerIp: 0, rateLimitPerPlayer: 0, heavyConcurrency: 0 },
     verifyToken: verifierFor(key),
     health: { odds: serving, wallet: serving, table: serving },
     ...overrides,

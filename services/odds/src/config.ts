@@ -8,6 +8,8 @@ export interface OddsServiceConfig {
   metricsPort: number;
   /** Worker threads for equity work. */
   workers: number;
+  /** Tasks that may wait for a thread before Deal and GenerateBulk are refused (RESOURCE_EXHAUSTED). */
+  queueSize: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -17,5 +19,6 @@ export function readConfig(env: Env = process.env): OddsServiceConfig {
     grpcPort: envPort("GRPC_PORT", 50051, env),
     metricsPort: envPort("METRICS_PORT", 9465, env),
     workers: envInt("ODDS_WORKERS", availableParallelism(), { min: 1, max: 256 }, env),
+    queueSize: envInt("ODDS_QUEUE_SIZE", 256, { min: 1, max: 1_000_000 }, env),
   };
 }

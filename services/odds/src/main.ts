@@ -1,13 +1,21 @@
-import { createLogger, onShutdownSignal, startGrpcServer, startMetricsServer } from "@pokerodds/common";
+import {
+  ConfigError,
+  createLogger,
+  ODDS_ACCESS,
+  onShutdownSignal,
+  readGrpcNetwork,
+  startGrpcServer,
+  startMetricsServer,
+} from "@pokerodds/common";
 import { OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { readConfig } from "./config.js";
 import { OddsPool } from "./pool.js";
 import { oddsService } from "./service.js";
 
 const logger = createLogger("odds");
-const config = readConfig();
+const { config, network } = configOrExit();
 
-const pool = new OddsPool(config.workers);
+const pool = new OddsPool(config.workers, config.queueSize);
 
 const server = await startGrpcServer(
   {
@@ -16,9 +24,17 @@ const server = await startGrpcServer(
     definition: OddsServiceService,
     implementation: oddsService(pool, logger),
   },
-  { port: config.grpcPort, logger },
+  {
+    host: network.grpcHost,
+    port: config.grpcPort,
+    logger,
+    tls: network.tls,
+    access: ODDS_ACCESS,
+    reflection: network.reflection,
+    healthPort: network.healthPort,
+  },
 );
-const metrics = await startMetricsServer(config.metricsPort, logger);
+const metrics = await startMetricsServer(config.metricsPort, logger, network.metricsHost);
 // No dependencies beyond its own worker threads: ready as soon as it listens.
 server.setServing(true);
 logger.info({ threads: pool.threads }, "odds service ready");
@@ -28,3 +44,13 @@ onShutdownSignal(logger, async () => {
   await pool.close();
   await metrics.close();
 });
+
+function configOrExit() {
+  try {
+    return { config: readConfig(), network: readGrpcNetwork() };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.fatal(error.message);
+    process.exit(1);
+  }
+}

@@ -14,13 +14,29 @@ type TaskValue<K extends TaskName> = Extract<ReturnType<(typeof Tasks)[K]>, { ok
 export class OddsPool {
   private readonly piscina: Piscina;
 
-  constructor(threads = availableParallelism()) {
+  /**
+   * `maxQueue`: when this many tasks wait for a thread, the queue is full and the public requests
+   * (Deal, GenerateBulk) are refused at once (RESOURCE_EXHAUSTED) instead of waiting behind it.
+   */
+  constructor(
+    threads = availableParallelism(),
+    readonly maxQueue = 256,
+  ) {
     this.piscina = new Piscina({
       filename: new URL("./worker.js", import.meta.url).href,
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
     });
+  }
+
+  /** Tasks waiting for a thread. */
+  get queued(): number {
+    return this.piscina.queueSize;
+  }
+
+  get isFull(): boolean {
+    return this.queued >= this.maxQueue;
   }
 
   get threads(): number {

@@ -9,7 +9,7 @@ import type {
   GenerateBulkResponse,
   OddsServiceServer,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
-import type { ServerUnaryCall } from "@grpc/grpc-js";
+import { Metadata, status, type handleUnaryCall, type ServerUnaryCall } from "@grpc/grpc-js";
 import { validateBulkRequest, type BulkGame } from "./domain/bulk.js";
 import type { OddsPool } from "./pool.js";
 import { bulkGameToProto, dealToProto, equityCardsFromProto, equityToProto } from "./proto-mapping.js";
@@ -25,21 +25,49 @@ function cancellation(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * The public requests (Deal, GenerateBulk) meet a full worker queue with RESOURCE_EXHAUSTED at once
+ * (the gateway's 429 with Retry-After) rather than a wait that ends in a missed deadline. Equity, the
+ * table service's game flow, is never refused: it waits its turn.
+ */
+function refusedWhenFull<Req, Res>(
+  pool: OddsPool,
+  logger: Logger,
+  rpc: string,
+  handle: handleUnaryCall<Req, Res>,
+): handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    if (!pool.isFull) return handle(call, callback);
+    logger.warn({ rpc, queued: pool.queued, maxQueue: pool.maxQueue }, "rpc refused: the worker queue is full");
+    callback({
+      code: status.RESOURCE_EXHAUSTED,
+      details: "the odds service is busy; try again shortly",
+      metadata: new Metadata(),
+    });
+  };
+}
+
 export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
   return {
-    deal: unary(logger, "Deal", async (request: DealRequest, { call }): Promise<DealResponse> => {
-      const result = await pool.run(
-        "dealTask",
-        { numberOfHands: request.numberOfHands, targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP },
-        cancellation(call),
-      );
-      return dealToProto(result);
-    }),
+    deal: refusedWhenFull(
+      pool,
+      logger,
+      "Deal",
+      unary(logger, "Deal", async (request: DealRequest, { call }): Promise<DealResponse> => {
+        const result = await pool.run(
+          "dealTask",
+          { numberOfHands: request.numberOfHands, targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP },
+          cancellation(call),
+        );
+        return dealToProto(result);
+      }),
+    ),
 
-    generateBulk: unary(
+    generateBulk: refusedWhenFull(
+      pool,
       logger,
       "GenerateBulk",
-      async (request: GenerateBulkRequest, { call }): Promise<GenerateBulkResponse> => {
+      unary(logger, "GenerateBulk", async (request: GenerateBulkRequest, { call }): Promise<GenerateBulkResponse> => {
         const { numberOfGames, numberOfHands, targetRtp } = validateBulkRequest(request);
         const signal = cancellation(call);
         const chunks: Promise<BulkGame[]>[] = [];
@@ -49,7 +77,7 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
         }
         const games = (await Promise.all(chunks)).flat();
         return { games: games.map(bulkGameToProto), generatedAt: new Date().toISOString() };
-      },
+      }),
     ),
 
     equity: unary(logger, "Equity", async (request: EquityRequest, { call }): Promise<EquityResponse> => {

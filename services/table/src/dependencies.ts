@@ -31,10 +31,14 @@ export interface MovementOutcome {
 }
 
 export interface WalletPort {
-  /** Name and avatar of a player created by a profile read; NOT_FOUND otherwise. */
-  player(playerId: string, scope: CallScope): Promise<{ displayName: string; avatarImageUrl: string }>;
+  /** Name and avatar of a player created by a profile read; null before the player's first profile read. */
+  player(playerId: string, scope: CallScope): Promise<{ displayName: string; avatarImageUrl: string } | null>;
   /** The owner of a personal table, or null when no player has it. */
   personalTableOwner(tableId: number, scope: CallScope): Promise<string | null>;
+  /**
+   * The account balance; 0 for a player with no account yet (before the first profile read, which
+   * is what opens the account with its welcome credit: nothing else creates money).
+   */
   balance(playerId: string, scope: CallScope): Promise<number>;
   debit(movement: Movement, scope: CallScope): Promise<MovementOutcome>;
   credit(movement: Movement, scope: CallScope): Promise<MovementOutcome>;
@@ -76,22 +80,28 @@ export function walletPort(
   });
   return {
     player: async (playerId, scope) => {
-      const { profile } = await wallet.getPlayer({ playerId }, scope);
+      const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile);
+      if (profile === null) return null;
       if (!profile) throw new Error("the wallet answered GetPlayer without a profile");
       return { displayName: profile.displayName, avatarImageUrl: profile.avatarImageUrl };
     },
-    personalTableOwner: async (tableId, scope) => {
-      try {
-        return (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId;
-      } catch (error) {
-        if (isServiceError(error) && error.code === status.NOT_FOUND) return null;
-        throw error;
-      }
-    },
-    balance: async (playerId, scope) => (await wallet.getBalance({ playerId }, scope)).accountBalanceCents,
+    personalTableOwner: async (tableId, scope) =>
+      orNull(async () => (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId),
+    balance: async (playerId, scope) =>
+      (await orNull(async () => (await wallet.getBalance({ playerId }, scope)).accountBalanceCents)) ?? 0,
     debit: async (m, scope) => outcome((await wallet.debit(movement(m), scope)).result),
     credit: async (m, scope) => outcome((await wallet.credit(movement(m), scope)).result),
   };
+}
+
+/** The wallet's answer, or null when it answers NOT_FOUND (no such player, account or table). */
+async function orNull<T>(call: () => Promise<T>): Promise<T | null> {
+  try {
+    return await call();
+  } catch (error) {
+    if (isServiceError(error) && error.code === status.NOT_FOUND) return null;
+    throw error;
+  }
 }
 
 export function connectOdds(address: string, targetRtp: number): { port: OddsPort; close(): void } {

@@ -1,7 +1,13 @@
 import { InvalidArgumentError } from "@pokerodds/common";
+import {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENCY_KEY_PATTERN,
+  MAX_AMOUNT_CENTS,
+  playerIdProblem,
+} from "@pokerodds/common/limits";
 
-/** 1,000,000,000 units, the largest amount decisions.md allows (and the wallet's per-movement limit). */
-export const MAX_AMOUNT_CENTS = 100_000_000_000;
+// Every bound here is common/src/limits.ts's, shared with the gateway and the wallet.
+export { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
 
 export function requireAmountCents(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_AMOUNT_CENTS) {
@@ -10,11 +16,18 @@ export function requireAmountCents(name: string, value: number): number {
   return value;
 }
 
-const IDEMPOTENCY_KEY = /^[!-~]{1,128}$/;
-
 export function requireIdempotencyKey(value: string): string {
-  if (!IDEMPOTENCY_KEY.test(value)) {
-    throw new InvalidArgumentError("idempotency_key must be 1 to 128 visible ASCII characters");
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new InvalidArgumentError(
+      `idempotency_key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`,
+    );
   }
+  return value;
+}
+
+/** The acting player's id, as common/src/limits.ts bounds it for every service. */
+export function requirePlayerId(name: string, value: string): string {
+  const problem = playerIdProblem(value, name);
+  if (problem) throw new InvalidArgumentError(problem);
   return value;
 }

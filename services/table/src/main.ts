@@ -1,4 +1,4 @@
-import { createLogger } from "@pokerodds/common";
+import { ConfigError, createLogger, TABLE_ACCESS, readGrpcNetwork } from "@pokerodds/common";
 import { runDatabaseService } from "@pokerodds/common/database-service";
 import { TableServiceService } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { readConfig } from "./config.js";
@@ -12,7 +12,7 @@ import { TableDirectory } from "./table-directory.js";
 import { TransferStore } from "./transfer-store.js";
 
 const logger = createLogger("table");
-const config = readConfig();
+const { config, network } = configOrExit();
 
 // The process holds no state that correctness depends on: the history's unique indexes and the
 // wallet's idempotency keys decide everything, so any number of replicas behave like one.
@@ -27,6 +27,8 @@ await runDatabaseService({
   database: { uri: config.mongodbUri, name: config.mongodbDatabase, setUp: createIndexes },
   grpcPort: config.grpcPort,
   metricsPort: config.metricsPort,
+  network,
+  access: TABLE_ACCESS,
   build: (db, isSetUp) => {
     const wallet = connectWallet(config.walletAddress);
     const odds = connectOdds(config.oddsAddress, config.targetRtp);
@@ -50,3 +52,13 @@ await runDatabaseService({
     };
   },
 });
+
+function configOrExit() {
+  try {
+    return { config: readConfig(), network: readGrpcNetwork() };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.fatal(error.message);
+    process.exit(1);
+  }
+}

@@ -12,6 +12,7 @@ import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { AuditReport } from "./audit.js";
 import type { Caller, GameState, PublicTableState, TableMoney } from "./domain/index.js";
+import { requirePlayerId } from "./limits.js";
 import { CREDIT_REASON } from "./outbox.js";
 import type { TransferKind } from "./transfer-store.js";
 
@@ -20,8 +21,7 @@ export function callerFromProto(caller: ProtoCaller | undefined): Caller {
   if (!caller || typeof caller.playerId !== "string" || caller.playerId.length === 0) {
     throw new InvalidArgumentError("caller.player_id is required");
   }
-  if (caller.playerId.length > 128) throw new InvalidArgumentError("caller.player_id must be at most 128 characters");
-  return { playerId: caller.playerId, isAdmin: caller.role === Role.ROLE_ADMIN };
+  return { playerId: requirePlayerId("caller.player_id", caller.playerId), isAdmin: caller.role === Role.ROLE_ADMIN };
 }
 
 const GAME_STATE: Record<GameState, ProtoGameState> = {

@@ -157,17 +157,15 @@ test("refusals: top-up when not seated, unknown tables, another player's persona
     await statusOf(table.sit({ caller: undefined, tableId: 5, buyInCents: 100, idempotencyKey: "x" })),
     status.INVALID_ARGUMENT,
   );
-  // A player the wallet has never seen.
-  t.is(
-    await statusOf(
-      table.sit({
-        caller: { playerId: "ghost", role: Role.ROLE_BASIC_USER },
-        tableId: 5,
-        buyInCents: 100,
-        idempotencyKey: "g",
-      }),
-    ),
-    status.NOT_FOUND,
+  // A player the wallet has never seen (no profile read, so no account): no money, a NACK, not a 404.
+  t.like(
+    await table.sit({
+      caller: { playerId: "ghost", role: Role.ROLE_BASIC_USER },
+      tableId: 5,
+      buyInCents: 100,
+      idempotencyKey: "g",
+    }),
+    { acknowledged: false, message: "insufficient account balance" },
   );
 
   // A paying user's personal table: only they sit there, only they (or an ADMIN) read it.

@@ -1,3 +1,4 @@
+import { MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
 import test from "ava";
 import fc from "fast-check";
@@ -173,7 +174,7 @@ test("movement requests are validated: player, amount, key, reason where require
     ["too large", "deposit", { amountCents: MAX_AMOUNT_CENTS + 1 }],
     ["empty key", "debit", { idempotencyKey: "" }],
     ["reserved key", "credit", { idempotencyKey: "wallet:welcome:p1" }],
-    ["long key", "debit", { idempotencyKey: "k".repeat(201) }],
+    ["long key", "debit", { idempotencyKey: "k".repeat(MOVEMENT_KEY_MAX_LENGTH + 1) }],
     ["debit without reason", "debit", { reason: "" }],
     ["credit with blank reason", "credit", { reason: "  " }],
     ["control character", "debit", { reference: "a\nb" }],

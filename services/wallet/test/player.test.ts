@@ -1,3 +1,4 @@
+import { PLAYER_ID_MAX_LENGTH } from "@pokerodds/common/limits";
 import { InvalidArgumentError } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import test from "ava";
@@ -26,7 +27,7 @@ test("claims need a player id; names are bounded and free of control characters"
   });
   for (const bad of [
     { playerId: "" },
-    { playerId: "x".repeat(129) },
+    { playerId: "x".repeat(PLAYER_ID_MAX_LENGTH + 1) },
     { displayName: "a\u0000" },
     { username: "u".repeat(321) },
   ]) {

@@ -1,5 +1,6 @@
 // LEAVE: the whole seat balance goes back to the account.
-//   precheck: not seated -> answered at once (credits 0, the current balance), recorded as FINAL so
+//   precheck: not seated -> answered at once (credits 0, the current balance: 0 for a player with no
+//             account yet, before the first profile read), recorded as FINAL so
 //             that a late replay of this key can never leave a later seat session;
 //   1. free the seat (operation key transfer:<transferId>:leave): the balance becomes an outbox
 //      credit (with the void refunds when the last player leaves mid-game);

@@ -1,6 +1,7 @@
 // SIT: the buy-in moves from the account to a new seat.
 //   precheck: the table exists and is the player's (a personal table), there is a seat for the
-//             player (else NACK before any money moves), the seat name from the wallet;
+//             player (else NACK before any money moves), the seat name from the wallet (no player
+//             yet, before the first profile read: no account, so NACK insufficient balance);
 //   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
 //   2. seat the player (operation key transfer:<transferId>:credit): `sitAfterDebit`, whose NACK
 //      (the table filled up meanwhile) is stored too, so that it is the one decision every driver
@@ -51,7 +52,9 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
     const { snapshot } = await parts.store.latest(tableId);
     const check = sitPreconditions(snapshot, caller.playerId);
     if (!check.ok) return { final: ok(nack(check.message)) };
+    // No player yet (no profile read, so no account): no money to buy in with.
     const player = await parts.wallet.player(caller.playerId, scope);
+    if (!player) return { final: ok(nack(NACK_INSUFFICIENT_ACCOUNT_BALANCE)) };
     return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveSit, scope);

@@ -3,17 +3,9 @@
 // (replicas) on the same database, each reached through a real gRPC client. Table processes can
 // be killed (SIGKILL, as a crash) and started again.
 // Needs `npx tsc -b` and `npm run build:db` first.
-import { createClient, methodNames, type PromiseClient } from "@pokerodds/common";
-import {
-  TableServiceClient,
-  TableServiceService,
-  type Caller,
-} from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import {
-  Role,
-  WalletServiceClient,
-  WalletServiceService,
-} from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { TABLE_ACCESS, WALLET_ACCESS, type PromiseClient } from "@pokerodds/common";
+import { TableServiceClient, type Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { Role, WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { stopChildren, type Child } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
 import { freePorts } from "@pokerodds/launcher/ports";
@@ -22,6 +14,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnBackend, waitForHealth } from "../../../../test/helpers/grpc-services.js";
+import { policyClient } from "../../../../test/helpers/pki.js";
 import type { GameRecord, TableSnapshot } from "../../src/domain/index.js";
 
 export type Table = PromiseClient<TableServiceClient>;
@@ -86,16 +79,14 @@ export async function startTableCluster(options: TableClusterOptions = {}): Prom
     });
     children.push(child);
     await waitForHealth("table", port!);
-    const client = createClient(TableServiceClient, methodNames(TableServiceService), `127.0.0.1:${port}`, {
-      defaultDeadlineMs: 30_000,
-    });
+    const client = policyClient(TableServiceClient, TABLE_ACCESS, `127.0.0.1:${port}`, { defaultDeadlineMs: 30_000 });
     clients.push(client);
     const replica = { port: port!, client: client.call, child };
     replicas.push(replica);
     return replica;
   };
 
-  const walletClient = createClient(WalletServiceClient, methodNames(WalletServiceService), `127.0.0.1:${walletPort}`, {
+  const walletClient = policyClient(WalletServiceClient, WALLET_ACCESS, `127.0.0.1:${walletPort}`, {
     defaultDeadlineMs: 30_000,
   });
   clients.push(walletClient);

@@ -3,6 +3,7 @@
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { entryIdOf } from "@pokerodds/common/sequenced-log";
+import { MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
 import { MAX_BALANCE_CENTS, requireAmountCents, WELCOME_CREDIT_CENTS } from "./money.js";
 import { requirePlayerId } from "./player.js";
 import { requireText } from "./text.js";
@@ -62,7 +63,10 @@ export type MovementDecision =
   | { applied: false; refusal: Refusal; amountCents: 0; balanceAfterCents: number };
 
 export function validateMovementRequest(kind: RequestableKind, fields: Omit<MovementRequest, "kind">): MovementRequest {
-  const idempotencyKey = requireText("idempotency key", fields.idempotencyKey, { required: true, maxLength: 200 });
+  const idempotencyKey = requireText("idempotency key", fields.idempotencyKey, {
+    required: true,
+    maxLength: MOVEMENT_KEY_MAX_LENGTH,
+  });
   if (idempotencyKey.startsWith(RESERVED_KEY_PREFIX)) {
     throw new InvalidArgumentError(`idempotency keys starting with "${RESERVED_KEY_PREFIX}" are reserved`);
   }

@@ -1,13 +1,8 @@
 // A real wallet for integration tests: an embedded FerretDB in a fresh temporary directory and one
 // or more wallet server processes (replicas) on it, each reached through a real gRPC client.
 // Needs `npx tsc -b` (services/wallet/dist) and `npm run build:db` first.
-import { createClient, HealthChecker, methodNames, type PromiseClient } from "@pokerodds/common";
-import {
-  Role,
-  WalletServiceClient,
-  WalletServiceService,
-  type Claims,
-} from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { HealthChecker, WALLET_ACCESS, type PromiseClient } from "@pokerodds/common";
+import { Role, WalletServiceClient, type Claims } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { stopChildren, type Child, type Output } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
 import { freePorts } from "@pokerodds/launcher/ports";
@@ -17,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { spawnBackend } from "../../../../test/helpers/grpc-services.js";
+import { policyClient, tlsAs } from "../../../../test/helpers/pki.js";
 
 export type Wallet = PromiseClient<WalletServiceClient>;
 
@@ -65,10 +61,9 @@ export function spawnWallet(mongodbUri: string, port: number, output: Output = "
 
 export type WalletClient = ReturnType<typeof walletClient>;
 
+/** Each RPC called as a service allowed to call it (mutual TLS with the test CA). */
 export function walletClient(port: number) {
-  return createClient(WalletServiceClient, methodNames(WalletServiceService), `127.0.0.1:${port}`, {
-    defaultDeadlineMs: 30_000,
-  });
+  return policyClient(WalletServiceClient, WALLET_ACCESS, `127.0.0.1:${port}`, { defaultDeadlineMs: 30_000 });
 }
 
 /** Waits until the wallet on `port` answers its health check with `wanted`. */
@@ -77,7 +72,7 @@ export async function waitForHealth(
   wanted: "SERVING" | "NOT_SERVING",
   timeoutMs = 20_000,
 ): Promise<void> {
-  const health = new HealthChecker(`127.0.0.1:${port}`);
+  const health = new HealthChecker(`127.0.0.1:${port}`, tlsAs("gateway"), "wallet");
   try {
     for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
       if ((await health.check("pokerodds.wallet.v1.WalletService")) === wanted) return;

@@ -1,0 +1,92 @@
+// Who may call what: one table per service, by the caller's certificate identity. Every RPC of a
+// service must be listed (the types check it); the health service stays open to any client holding
+// a certificate from our CA, for probes.
+import {
+  status,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import type { OddsServiceService } from "../generated/pokerodds/odds/v1/odds.js";
+import type { TableServiceService } from "../generated/pokerodds/table/v1/table.js";
+import type { WalletServiceService } from "../generated/pokerodds/wallet/v1/wallet.js";
+import type { Logger } from "../logger.js";
+import { callerOf, type ServiceIdentity } from "./tls.js";
+
+/** RPC name (the generated definition's key) to the identities allowed to call it. */
+export type AccessPolicy<D = Record<string, unknown>> = { readonly [K in keyof D]: readonly ServiceIdentity[] };
+
+// Derived from the callers: gateway/src/backends.ts (getProfile, getPlayer, audit) and
+// services/table/src/dependencies.ts (getPlayer, getPersonalTableOwner, getBalance, debit, credit).
+// Deposit, Withdraw and ListLedger move or show money for a player's own request: the gateway only.
+// Claims (the end user's identity) travel in GetProfile's request, so only the gateway can assert them.
+export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
+  getProfile: ["gateway"],
+  getPlayer: ["gateway", "table"],
+  getPersonalTableOwner: ["table"],
+  getBalance: ["table"],
+  debit: ["table"],
+  credit: ["table"],
+  deposit: ["gateway"],
+  withdraw: ["gateway"],
+  listLedger: ["gateway"],
+  audit: ["gateway"],
+};
+
+// Every table RPC carries a Caller (player id and role): only the gateway, which verified the
+// token, may assert one.
+export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
+  listTables: ["gateway"],
+  sit: ["gateway"],
+  topUp: ["gateway"],
+  bet: ["gateway"],
+  leave: ["gateway"],
+  advance: ["gateway"],
+  getState: ["gateway"],
+  audit: ["gateway"],
+};
+
+export const ODDS_ACCESS: AccessPolicy<typeof OddsServiceService> = {
+  deal: ["gateway", "table"],
+  generateBulk: ["gateway", "table"],
+  equity: ["gateway", "table"],
+};
+
+type Unary = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
+
+/**
+ * Wraps every handler of `implementation` with the policy: no client certificate is UNAUTHENTICATED,
+ * a certificate naming no allowed identity PERMISSION_DENIED. An RPC missing from the policy is
+ * refused to everyone. All our RPCs are unary.
+ */
+export function authorize(
+  definition: ServiceDefinition,
+  implementation: UntypedServiceImplementation,
+  policy: Record<string, readonly ServiceIdentity[]>,
+  logger: Logger,
+): UntypedServiceImplementation {
+  const guarded: UntypedServiceImplementation = {};
+  for (const [name, handler] of Object.entries(implementation)) {
+    const method = definition[name];
+    if (!method || method.requestStream || method.responseStream)
+      throw new Error(`cannot authorize ${name}: not a unary RPC of the service`);
+    const allowed = policy[name] ?? [];
+    const inner = handler as unknown as Unary;
+    const wrapped: Unary = (call, callback) => {
+      const caller = callerOf(call);
+      if (caller === undefined) {
+        callback({ code: status.UNAUTHENTICATED, details: "a client certificate is required" });
+        return;
+      }
+      if (!caller.some((identity) => allowed.includes(identity))) {
+        logger.warn({ rpc: method.path, caller }, "rpc refused: caller not allowed");
+        callback({ code: status.PERMISSION_DENIED, details: `${method.path} is not allowed to this caller` });
+        return;
+      }
+      inner(call, callback);
+    };
+    guarded[name] = wrapped as UntypedServiceImplementation[string];
+  }
+  return guarded;
+}

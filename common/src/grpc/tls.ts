@@ -1,0 +1,146 @@
+// Mutual TLS between the services: one private CA, one certificate per service whose identity is a
+// SPIFFE-style URI SAN (spiffe://pokerodds/<service>). Certificates and the CA are read from files
+// and re-read every refresh interval, so a rotated certificate is used without a restart.
+import {
+  credentials,
+  experimental,
+  ServerCredentials,
+  type ChannelCredentials,
+  type ServerUnaryCall,
+} from "@grpc/grpc-js";
+import type { PeerCertificate } from "node:tls";
+import { ConfigError, envInt, envOptional, envPort, envString } from "../config.js";
+
+export const TRUST_DOMAIN = "pokerodds";
+export const SERVICE_IDENTITIES = ["odds", "wallet", "table", "gateway"] as const;
+/** Who a certificate names: the services, and the gateway as a client. */
+export type ServiceIdentity = (typeof SERVICE_IDENTITIES)[number];
+
+export function spiffeId(service: ServiceIdentity): string {
+  return `spiffe://${TRUST_DOMAIN}/${service}`;
+}
+
+export interface TlsFiles {
+  /** PEM of the CA that signs every service certificate: the only one trusted. */
+  caFile: string;
+  certFile: string;
+  keyFile: string;
+  /** How often the files are read again (rotation); default 60 s. */
+  refreshIntervalMs?: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE (all or none), TLS_REFRESH_INTERVAL_MS. */
+export function tlsFilesFromEnv(env: Env = process.env): TlsFiles | undefined {
+  const names = ["TLS_CA_FILE", "TLS_CERT_FILE", "TLS_KEY_FILE"] as const;
+  const set = names.filter((name) => envOptional(name, env) !== undefined);
+  if (set.length === 0) return undefined;
+  if (set.length < names.length) throw new ConfigError(`${names.join(", ")} must be set together`);
+  return {
+    caFile: envString("TLS_CA_FILE", undefined, env),
+    certFile: envString("TLS_CERT_FILE", undefined, env),
+    keyFile: envString("TLS_KEY_FILE", undefined, env),
+    refreshIntervalMs: envInt("TLS_REFRESH_INTERVAL_MS", 60_000, { min: 100, max: 86_400_000 }, env),
+  };
+}
+
+/** Where a gRPC service listens and how it is secured: what every service's main reads. */
+export interface GrpcNetworkSettings {
+  /** GRPC_HOST: default 127.0.0.1; Kubernetes sets 0.0.0.0. */
+  grpcHost: string;
+  /** METRICS_HOST: default 127.0.0.1; Kubernetes sets 0.0.0.0. */
+  metricsHost: string;
+  /** GRPC_REFLECTION=1 turns server reflection on (development only). */
+  reflection: boolean;
+  /**
+   * HEALTH_PORT: a plaintext port on GRPC_HOST serving only grpc.health.v1, for Kubernetes' gRPC
+   * probes (which cannot present a client certificate). Unset: none.
+   */
+  healthPort?: number;
+  tls: TlsFiles;
+}
+
+/** Reads the network settings; a service never listens without TLS. */
+export function readGrpcNetwork(env: Env = process.env): GrpcNetworkSettings {
+  const tls = tlsFilesFromEnv(env);
+  if (!tls) throw new ConfigError("TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set (mutual TLS)");
+  const reflection = envOptional("GRPC_REFLECTION", env);
+  const healthPort = envOptional("HEALTH_PORT", env);
+  if (reflection !== undefined && reflection !== "0" && reflection !== "1")
+    throw new ConfigError(`GRPC_REFLECTION must be 0 or 1, got ${JSON.stringify(reflection)}`);
+  return {
+    grpcHost: envString("GRPC_HOST", "127.0.0.1", env),
+    metricsHost: envString("METRICS_HOST", "127.0.0.1", env),
+    reflection: reflection === "1",
+    ...(healthPort === undefined ? {} : { healthPort: envPort("HEALTH_PORT", 0, env) }),
+    tls,
+  };
+}
+
+function provider(files: TlsFiles) {
+  return new experimental.FileWatcherCertificateProvider({
+    caCertificateFile: files.caFile,
+    certificateFile: files.certFile,
+    privateKeyFile: files.keyFile,
+    refreshIntervalMs: files.refreshIntervalMs ?? 60_000,
+  });
+}
+
+/** Server side: a client certificate signed by the CA is required on every connection. */
+export function serverCredentials(files: TlsFiles): ServerCredentials {
+  const files$ = provider(files);
+  return experimental.createCertificateProviderServerCredentials(files$, files$, true);
+}
+
+/**
+ * Client side: presents this service's certificate and accepts only a server whose certificate, from
+ * the CA, names `expected` (any of our services when not given). Host names play no part.
+ */
+export function channelCredentials(files: TlsFiles, expected?: ServiceIdentity): ChannelCredentials {
+  const files$ = provider(files);
+  return experimental.createCertificateProviderChannelCredentials(files$, files$, {
+    checkServerIdentity: (_host, cert) => {
+      const names = identitiesOf(cert);
+      const ok = expected ? names.includes(expected) : names.length > 0;
+      return ok
+        ? undefined
+        : new Error(`server certificate names ${JSON.stringify(names)}, expected ${expected ?? "a service"}`);
+    },
+  });
+}
+
+/** TLS from the environment when TLS_* are set, plaintext otherwise (in-process tests only). */
+export function channelCredentialsFromEnv(expected?: ServiceIdentity, env: Env = process.env): ChannelCredentials {
+  const files = tlsFilesFromEnv(env);
+  return files ? channelCredentials(files, expected) : credentials.createInsecure();
+}
+
+/** The service identities (spiffe://pokerodds/<name>) a certificate's URI SANs carry. */
+export function identitiesOf(cert: Pick<PeerCertificate, "subjectaltname"> | undefined): ServiceIdentity[] {
+  const prefix = `URI:spiffe://${TRUST_DOMAIN}/`;
+  return (cert?.subjectaltname ?? "")
+    .split(/,\s*/)
+    .filter((entry) => entry.startsWith(prefix))
+    .map((entry) => entry.slice(prefix.length))
+    .filter((name): name is ServiceIdentity => (SERVICE_IDENTITIES as readonly string[]).includes(name));
+}
+
+/**
+ * The verified identity of a server call's peer: undefined without a TLS client certificate. The
+ * TLS layer has already checked the certificate against the CA.
+ */
+export function callerOf(
+  call: Pick<ServerUnaryCall<unknown, unknown>, "getAuthContext">,
+): ServiceIdentity[] | undefined {
+  const context = call.getAuthContext();
+  const cert = context.sslPeerCertificate;
+  if (!cert || Object.keys(cert).length === 0) return undefined;
+  return identitiesOf(cert);
+}
+
+/** The service a generated client talks to, from its package: pokerodds.wallet.v1 -> wallet. */
+export function identityOfService(serviceName: string): ServiceIdentity | undefined {
+  const name = serviceName.split(".")[1];
+  return (SERVICE_IDENTITIES as readonly string[]).includes(name ?? "") ? (name as ServiceIdentity) : undefined;
+}

@@ -1,0 +1,59 @@
+// Every limit that more than one process checks, defined once: the gateway (its OpenAPI document
+// and its validation), the wallet and the table service all read them from here, so an input the
+// edge accepts is never refused further in, and one the edge refuses is refused with a 400 that names
+// the public field.
+
+/** A playerId (a token's `sub`): 1 to 256 UTF-16 code units, not only spaces, no control characters. */
+export const PLAYER_ID_MAX_LENGTH = 256;
+
+/** A client's Idempotency-Key (sit, topup, bet, leave): 1 to 128 visible ASCII characters, no spaces. */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
+export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[!-~]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
+
+/**
+ * A key of a wallet movement: made by the table service, never by a client, and some hold a playerId
+ * (a payout's `table:<gameId>:<tag>:<playerId>`), so the bound is a playerId plus room for the rest.
+ */
+export const MOVEMENT_KEY_MAX_LENGTH = PLAYER_ID_MAX_LENGTH + 256;
+
+/** The largest amount of one request (decisions.md): 1,000,000,000 units. */
+export const MAX_AMOUNT_UNITS = 1_000_000_000;
+export const MAX_AMOUNT_CENTS = MAX_AMOUNT_UNITS * 100;
+/** The smallest amount: one cent. */
+export const MIN_AMOUNT_CENTS = 1;
+/**
+ * The largest balance: 1e13 units, so a balance plus any movement is still an exact number of cents,
+ * and every amount up to it prints with at most 2 decimals.
+ */
+export const MAX_BALANCE_CENTS = 1_000_000_000_000_000;
+
+/** The profile's names, from the token's claims: longer ones are shortened at the edge, not refused. */
+export const USERNAME_MAX_LENGTH = 320;
+export const DISPLAY_NAME_MAX_LENGTH = 200;
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+const CONTROLS = /[\u0000-\u001f\u007f]/g;
+
+/**
+ * A display text (a name from a claim) as every service accepts it: control characters become
+ * spaces, then whole characters up to `max` UTF-16 code units.
+ */
+export function fitText(value: string, max: number): string {
+  let text = "";
+  for (const char of value.replace(CONTROLS, " ")) {
+    if (text.length + char.length > max) break;
+    text += char;
+  }
+  return text;
+}
+
+/** Why `value` is not a playerId (a sentence naming `name`), or null when it is one. */
+export function playerIdProblem(value: string, name = "playerId"): string | null {
+  if (value.trim() === "") return `${name} must not be empty`;
+  if (value.length > PLAYER_ID_MAX_LENGTH) return `${name} must be at most ${PLAYER_ID_MAX_LENGTH} characters`;
+  if (CONTROL.test(value)) return `${name} must not contain control characters`;
+  return null;
+}

@@ -1,0 +1,119 @@
+// The gateway's edge: security headers, CORS for the configured browser origins, and overload
+// control (per-IP and per-player rate limits, a cap on concurrent heavy requests). Every refusal is
+// an HttpError, so it gets the one `{ error }` body of the error handler.
+import { envInt, envOptional } from "@pokerodds/common";
+import cors from "cors";
+import type { Request, RequestHandler } from "express";
+import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
+import helmet from "helmet";
+import { HttpError } from "./http-error.js";
+
+type Env = Record<string, string | undefined>;
+
+export interface EdgeSettings {
+  /** Browser origins allowed to call the API (CORS); empty: none. */
+  corsOrigins: string[];
+  /** The window of both rate limits, in seconds. */
+  rateLimitWindowSeconds: number;
+  /** Requests per window from one IP address, before authentication (0: no limit). */
+  rateLimitPerIp: number;
+  /** Requests per window by one player (the token's subject), after authentication (0: no limit). */
+  rateLimitPerPlayer: number;
+  /** Heavy requests (bulk generation) in flight at once in this gateway (0: no limit). */
+  heavyConcurrency: number;
+  /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client's address (0: none). */
+  trustProxyHops: number;
+}
+
+export function readEdgeSettings(env: Env = process.env): EdgeSettings {
+  const origins = envOptional("CORS_ORIGINS", env) ?? "";
+  return {
+    corsOrigins: origins
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== ""),
+    rateLimitWindowSeconds: envInt("RATE_LIMIT_WINDOW_SECONDS", 60, { min: 1, max: 86_400 }, env),
+    rateLimitPerIp: envInt("RATE_LIMIT_PER_IP", 1_200, {}, env),
+    rateLimitPerPlayer: envInt("RATE_LIMIT_PER_PLAYER", 600, {}, env),
+    heavyConcurrency: envInt("BULK_MAX_CONCURRENT", 4, {}, env),
+    trustProxyHops: envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env),
+  };
+}
+
+/** Headers a browser client may send and read (CORS). */
+const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"];
+const EXPOSED_HEADERS = ["X-Request-Id", "Retry-After", "RateLimit", "RateLimit-Policy", "WWW-Authenticate", "Allow"];
+
+/** A JSON API: nothing to render, frame or load; the strictest policy holds. */
+export const securityHeaders = (): RequestHandler =>
+  helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  });
+
+/** CORS for the allow-listed origins (preflight included); null when none is configured. */
+export function corsFor(origins: string[]): RequestHandler | null {
+  if (origins.length === 0) return null;
+  return cors({
+    origin: origins,
+    methods: ["GET", "POST"],
+    allowedHeaders: ALLOWED_HEADERS,
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+}
+
+export const tooManyRequests = (retryAfterSeconds: number, message = "too many requests; try again later") =>
+  new HttpError(429, message, { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+
+const limiterOptions = (settings: EdgeSettings, limit: number): Partial<Options> => ({
+  windowMs: settings.rateLimitWindowSeconds * 1000,
+  limit,
+  standardHeaders: "draft-8",
+  legacyHeaders: false,
+  handler: (req, _res, next) => {
+    const resetTime = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
+    const seconds = resetTime ? (resetTime.getTime() - Date.now()) / 1000 : settings.rateLimitWindowSeconds;
+    next(tooManyRequests(seconds));
+  },
+});
+
+const pass: RequestHandler = (_req, _res, next) => next();
+
+/**
+ * Before authentication, by the client's address (the socket's: set Express's "trust proxy" behind a
+ * load balancer). Health is exempt: probes must never be refused.
+ */
+export function perIpLimit(settings: EdgeSettings): RequestHandler {
+  if (settings.rateLimitPerIp === 0) return pass;
+  return rateLimit({
+    ...limiterOptions(settings, settings.rateLimitPerIp),
+    identifier: "per-ip",
+    skip: (req) => req.path === "/api/health",
+  });
+}
+
+/** After authentication, by the token's subject: a player cannot escape it by changing address. */
+export function perPlayerLimit(settings: EdgeSettings): RequestHandler {
+  if (settings.rateLimitPerPlayer === 0) return pass;
+  return rateLimit({
+    ...limiterOptions(settings, settings.rateLimitPerPlayer),
+    identifier: "per-player",
+    keyGenerator: (_req, res) => `player:${String(res.locals.identity?.playerId)}`,
+  });
+}
+
+/** At most `max` requests of a heavy route in flight; beyond it a fast 429 instead of a queue. */
+export function concurrencyCap(max: number): RequestHandler {
+  if (max === 0) return pass;
+  let inFlight = 0;
+  return (_req, res, next) => {
+    if (inFlight >= max) return next(tooManyRequests(1, "too many bulk requests in progress; try again shortly"));
+    inFlight++;
+    let done = false;
+    res.on("close", () => {
+      if (!done) inFlight--;
+      done = true;
+    });
+    next();
+  };
+}

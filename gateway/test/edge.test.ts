@@ -1,0 +1,184 @@
+// The edge: security headers, CORS for the allow-listed origins, JSON answers for what Node refuses
+// before Express (431), rate limits and the heavy-route cap (429 with Retry-After), and a token
+// subject longer than a playerId may be (400 naming the public field).
+import test from "ava";
+import { connect } from "node:net";
+import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
+import { get, post, startApp, type AppOverrides } from "./helpers/app.js";
+
+const ORIGIN = "https://play.example.com";
+const edge = (over: Partial<EdgeSettings>): EdgeSettings => ({
+  ...readEdgeSettings({}),
+  rateLimitPerIp: 0,
+  rateLimitPerPlayer: 0,
+  heavyConcurrency: 0,
+  ...over,
+});
+
+async function withApp(overrides: AppOverrides, run: (app: Awaited<ReturnType<typeof startApp>>) => Promise<void>) {
+  const app = await startApp(overrides);
+  try {
+    await run(app);
+  } finally {
+    await app.close();
+  }
+}
+
+test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bulk cap", (t) => {
+  t.deepEqual(readEdgeSettings({}), {
+    corsOrigins: [],
+    rateLimitWindowSeconds: 60,
+    rateLimitPerIp: 1200,
+    rateLimitPerPlayer: 600,
+    heavyConcurrency: 4,
+    trustProxyHops: 0,
+  });
+  const set = readEdgeSettings({
+    CORS_ORIGINS: " https://a.example , http://localhost:3000,",
+    RATE_LIMIT_WINDOW_SECONDS: "10",
+    RATE_LIMIT_PER_IP: "0",
+    RATE_LIMIT_PER_PLAYER: "5",
+    BULK_MAX_CONCURRENT: "1",
+    TRUST_PROXY_HOPS: "1",
+  });
+  t.deepEqual(set.corsOrigins, ["https://a.example", "http://localhost:3000"]);
+  t.deepEqual(
+    [set.rateLimitWindowSeconds, set.rateLimitPerIp, set.rateLimitPerPlayer, set.heavyConcurrency, set.trustProxyHops],
+    [10, 0, 5, 1, 1],
+  );
+  t.throws(() => readEdgeSettings({ RATE_LIMIT_PER_IP: "many" }));
+});
+
+test("security headers on every answer, errors included; a strict CSP", async (t) => {
+  await withApp({}, async (app) => {
+    for (const response of [await get(app, "/api/health"), await fetch(app.url + "/api/nope")]) {
+      t.is(response.headers.get("content-security-policy"), "default-src 'none';frame-ancestors 'none'");
+      t.is(response.headers.get("x-content-type-options"), "nosniff");
+      t.is(response.headers.get("x-frame-options"), "SAMEORIGIN");
+      t.truthy(response.headers.get("strict-transport-security"));
+      t.is(response.headers.get("x-powered-by"), null);
+    }
+  });
+});
+
+test("CORS: none by default; an allow-listed origin gets its headers and a preflight answer", async (t) => {
+  await withApp({}, async (app) => {
+    const response = await get(app, "/api/tables", { origin: ORIGIN });
+    t.is(response.headers.get("access-control-allow-origin"), null);
+  });
+  await withApp({ edge: edge({ corsOrigins: [ORIGIN] }) }, async (app) => {
+    const preflight = await fetch(app.url + "/api/tables/1/sit", {
+      method: "OPTIONS",
+      headers: {
+        origin: ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type, idempotency-key",
+      },
+    });
+    t.is(preflight.status, 204);
+    t.is(preflight.headers.get("access-control-allow-origin"), ORIGIN);
+    t.regex(preflight.headers.get("access-control-allow-methods") ?? "", /POST/);
+    t.regex(preflight.headers.get("access-control-allow-headers") ?? "", /Idempotency-Key/);
+    const sat = await post(app, "/api/tables/1/sit", { buyInAmount: 10 }, { origin: ORIGIN });
+    t.is(sat.status, 200);
+    t.is(sat.headers.get("access-control-allow-origin"), ORIGIN);
+    t.regex(sat.headers.get("access-control-expose-headers") ?? "", /X-Request-Id/);
+    const other = await get(app, "/api/tables", { origin: "https://evil.example" });
+    t.is(other.headers.get("access-control-allow-origin"), null);
+  });
+});
+
+/** A raw request, for what fetch will not send; answers the whole response text. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(text));
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+test("headers over 16 KiB and a malformed request get a JSON { error } from the server itself", async (t) => {
+  await withApp({}, async (app) => {
+    const port = Number(new URL(app.url).port);
+    const big = await rawRequest(port, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    t.regex(big, /^HTTP\/1\.1 431 /);
+    t.regex(big, /content-type: application\/json/i);
+    t.deepEqual(JSON.parse(big.slice(big.indexOf("\r\n\r\n") + 4)), {
+      error: "request headers are too large (at most 16 KiB)",
+    });
+    const bad = await rawRequest(port, "NOT A REQUEST\r\n\r\n");
+    t.regex(bad, /^HTTP\/1\.1 400 /);
+    t.deepEqual(JSON.parse(bad.slice(bad.indexOf("\r\n\r\n") + 4)), { error: "malformed HTTP request" });
+  });
+});
+
+test("per-player rate limit: 429 with Retry-After and { error }, counted per token subject", async (t) => {
+  await withApp({ edge: edge({ rateLimitPerPlayer: 3 }) }, async (app) => {
+    for (let i = 0; i < 3; i++) t.is((await get(app, "/api/tables/1/state")).status, 200);
+    const limited = await get(app, "/api/tables/1/state");
+    t.is(limited.status, 429);
+    t.true(Number(limited.headers.get("retry-after")) >= 1);
+    t.deepEqual(await limited.json(), { error: "too many requests; try again later" });
+    // Another player has a budget of their own; public routes are not counted per player.
+    const other = await app.tokenFor("player-2");
+    const theirs = await fetch(app.url + "/api/tables/1/state", { headers: { authorization: `Bearer ${other}` } });
+    t.is(theirs.status, 200);
+    t.is((await fetch(app.url + "/api/tables")).status, 200);
+  });
+});
+
+test("per-IP rate limit before authentication, health exempt", async (t) => {
+  await withApp({ edge: edge({ rateLimitPerIp: 2 }) }, async (app) => {
+    t.is((await fetch(app.url + "/api/tables")).status, 200);
+    t.is((await fetch(app.url + "/api/deal", { method: "POST" })).status, 401);
+    const limited = await fetch(app.url + "/api/tables");
+    t.is(limited.status, 429);
+    t.truthy(limited.headers.get("retry-after"));
+    t.deepEqual(await limited.json(), { error: "too many requests; try again later" });
+    t.is((await fetch(app.url + "/api/health")).status, 200);
+  });
+});
+
+test("bulk generation beyond its concurrency cap is a fast 429 with Retry-After", async (t) => {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const { bulkResponse } = await import("./helpers/fixtures.js");
+  const slowBulk = async (request: { numberOfGames: number; numberOfHands: number }) => {
+    await gate;
+    return bulkResponse(request.numberOfGames, request.numberOfHands);
+  };
+  await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: slowBulk } }, async (app) => {
+    const first = post(app, "/api/games/bulk");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    const second = await post(app, "/api/games/bulk");
+    t.is(second.status, 429);
+    t.is(second.headers.get("retry-after"), "1");
+    t.deepEqual(await second.json(), { error: "too many bulk requests in progress; try again shortly" });
+    t.true(Date.now() - started < 1000, "refused at once");
+    t.is((await post(app, "/api/deal")).status, 200, "other routes are not capped");
+    release();
+    t.is((await first).status, 200);
+    t.is((await post(app, "/api/games/bulk")).status, 200, "the slot is free again");
+  });
+});
+
+test("a valid token whose subject is longer than a playerId may be is a 400 naming playerId", async (t) => {
+  await withApp({}, async (app) => {
+    for (const [subject, error] of [
+      ["x".repeat(257), "the token's subject (playerId) must be at most 256 characters"],
+      ["a\u0001b", "the token's subject (playerId) must not contain control characters"],
+    ] as const) {
+      const token = await app.tokenFor(subject);
+      const response = await fetch(app.url + "/api/tables/1/state", { headers: { authorization: `Bearer ${token}` } });
+      t.is(response.status, 400);
+      t.deepEqual(await response.json(), { error });
+    }
+    const ok = await app.tokenFor("y".repeat(256));
+    const fine = await fetch(app.url + "/api/tables/1/state", { headers: { authorization: `Bearer ${ok}` } });
+    t.is(fine.status, 200);
+    t.is(app.table.calls.at(-1)?.method, "getState");
+  });
+});

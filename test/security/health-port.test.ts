@@ -1,0 +1,219 @@
+// HEALTH_PORT: Kubernetes' gRPC probes cannot present a client certificate, so a service also
+// serves grpc.health.v1 in plaintext on a second port. That port shares the main server's status
+// (NOT_SERVING shows there too) and serves nothing else: not the service's RPCs, not reflection.
+import {
+  credentials,
+  loadPackageDefinition,
+  Metadata,
+  status,
+  type ChannelCredentials,
+  type Client,
+  type ClientDuplexStream,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import {
+  channelCredentials,
+  createClient,
+  methodNames,
+  ODDS_ACCESS,
+  readGrpcNetwork,
+  startGrpcServer,
+  type RunningGrpcServer,
+} from "@pokerodds/common";
+import {
+  DealResponse,
+  OddsServiceClient,
+  OddsServiceService,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import test from "ava";
+import { protoPath } from "grpc-health-check";
+import { fileURLToPath } from "node:url";
+import { pino } from "pino";
+import { tlsAs, tlsEnv } from "../helpers/pki.js";
+
+const ODDS = "pokerodds.odds.v1.OddsService";
+const logger = pino({ level: "silent" });
+
+type HealthClient = Client & {
+  check(
+    request: { service: string },
+    options: { deadline: number },
+    callback: (error: ServiceError | null, response?: { status: string }) => void,
+  ): void;
+};
+const Health = (
+  loadPackageDefinition(loadSync(protoPath, { keepCase: true, enums: String })) as unknown as {
+    grpc: { health: { v1: { Health: new (address: string, creds: ChannelCredentials) => HealthClient } } };
+  }
+).grpc.health.v1.Health;
+
+/** What a kubelet probe sees: a plaintext Check, no certificate. The status, or the error's code. */
+async function probe(port: number, service = "", creds = credentials.createInsecure()): Promise<string | number> {
+  const client = new Health(`127.0.0.1:${port}`, creds);
+  try {
+    return await new Promise((resolve) =>
+      client.check({ service }, { deadline: Date.now() + 3000 }, (error, response) =>
+        resolve(error ? error.code : (response?.status ?? "none")),
+      ),
+    );
+  } finally {
+    client.close();
+  }
+}
+
+const Reflection = (
+  loadPackageDefinition(
+    loadSync("reflection/v1alpha/reflection.proto", {
+      includeDirs: [fileURLToPath(new URL("../../node_modules/@grpc/reflection/build/proto/grpc/", import.meta.url))],
+      keepCase: true,
+    }),
+  ) as unknown as {
+    grpc: {
+      reflection: {
+        v1alpha: {
+          ServerReflection: new (
+            address: string,
+            creds: ChannelCredentials,
+          ) => Client & { serverReflectionInfo(): ClientDuplexStream<object, object> };
+        };
+      };
+    };
+  }
+).grpc.reflection.v1alpha.ServerReflection;
+
+/** A reflection ListServices call: OK when it answers, or the error's code. */
+async function listServices(port: number, creds = credentials.createInsecure()): Promise<number> {
+  const client = new Reflection(`127.0.0.1:${port}`, creds);
+  try {
+    return await new Promise<number>((resolve) => {
+      const stream = client.serverReflectionInfo();
+      stream.on("error", (error: ServiceError) => resolve(error.code));
+      stream.on("data", () => {
+        resolve(status.OK);
+        stream.cancel();
+      });
+      stream.write({ list_services: "" });
+    });
+  } finally {
+    client.close();
+  }
+}
+
+/** An odds server on TLS with a health port; Deal answers once `hold` (if given) settles. */
+async function startOdds(hold?: Promise<void>): Promise<RunningGrpcServer> {
+  return startGrpcServer(
+    {
+      name: ODDS,
+      protoFile: "pokerodds/odds/v1/odds.proto",
+      definition: OddsServiceService,
+      implementation: {
+        deal: (_call: unknown, callback: (error: null, response: DealResponse) => void) =>
+          void (hold ?? Promise.resolve()).then(() => callback(null, DealResponse.fromPartial({ hands: ["AsKs"] }))),
+      },
+    },
+    { port: 0, healthPort: 0, logger, tls: tlsAs("odds"), access: ODDS_ACCESS, reflection: true },
+  );
+}
+
+test("the health port answers SERVING and NOT_SERVING in plaintext, as the main server reports", async (t) => {
+  const server = await startOdds();
+  try {
+    t.truthy(server.healthPort);
+    t.not(server.healthPort, server.port);
+    const healthPort = server.healthPort!;
+    t.is(await probe(healthPort), "NOT_SERVING");
+    t.is(await probe(healthPort, ODDS), "NOT_SERVING");
+    server.setServing(true);
+    t.is(await probe(healthPort), "SERVING");
+    t.is(await probe(healthPort, ODDS), "SERVING");
+    server.setServing(false);
+    t.is(await probe(healthPort), "NOT_SERVING");
+    t.is(await probe(healthPort, ODDS), "NOT_SERVING");
+    t.is(await probe(healthPort, "pokerodds.wallet.v1.WalletService"), status.NOT_FOUND);
+
+    // The main port still speaks only mutual TLS: a plaintext probe there gets nowhere.
+    t.is(await probe(server.port), status.UNAVAILABLE);
+  } finally {
+    await server.shutdown(1000);
+  }
+});
+
+test("the health port serves nothing but health: not the service's RPCs, not reflection", async (t) => {
+  const server = await startOdds();
+  server.setServing(true);
+  const healthPort = server.healthPort!;
+  try {
+    // Plaintext, no certificate: the RPC is not there at all.
+    const plain = new OddsServiceClient(`127.0.0.1:${healthPort}`, credentials.createInsecure());
+    const code = await new Promise<number | undefined>((resolve) =>
+      plain.deal({ numberOfHands: 1 }, new Metadata(), { deadline: Date.now() + 3000 }, (error) =>
+        resolve(error ? error.code : status.OK),
+      ),
+    );
+    plain.close();
+    t.is(code, status.UNIMPLEMENTED);
+
+    // Reflection is on for the main server (seen over mutual TLS), absent from the health port.
+    t.is(await listServices(server.port, channelCredentials(tlsAs("gateway"))), status.OK);
+    t.is(await listServices(healthPort), status.UNIMPLEMENTED);
+
+    // The same RPC on the main port, as an allowed caller, works: the server itself is fine.
+    const gateway = createClient(OddsServiceClient, methodNames(OddsServiceService), `127.0.0.1:${server.port}`, {
+      defaultDeadlineMs: 3000,
+      tls: tlsAs("gateway"),
+    });
+    t.deepEqual((await gateway.call.deal({ numberOfHands: 1 })).hands, ["AsKs"]);
+    gateway.raw.close();
+  } finally {
+    await server.shutdown(1000);
+  }
+});
+
+test("while the server drains the health port reports NOT_SERVING, then closes with it", async (t) => {
+  let release!: () => void;
+  const server = await startOdds(new Promise<void>((resolve) => (release = resolve)));
+  server.setServing(true);
+  const healthPort = server.healthPort!;
+  t.is(await probe(healthPort), "SERVING");
+
+  // A call in flight keeps the server draining.
+  const gateway = createClient(OddsServiceClient, methodNames(OddsServiceService), `127.0.0.1:${server.port}`, {
+    defaultDeadlineMs: 10_000,
+    tls: tlsAs("gateway"),
+  });
+  const inFlight = gateway.call.deal({ numberOfHands: 1 });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const stopped = server.shutdown(10_000);
+  t.is(await probe(healthPort), "NOT_SERVING");
+  t.is(await probe(healthPort, ODDS), "NOT_SERVING");
+
+  release();
+  t.deepEqual((await inFlight).hands, ["AsKs"]);
+  await stopped;
+  gateway.raw.close();
+  t.is(await probe(healthPort), status.UNAVAILABLE);
+});
+
+test("without HEALTH_PORT there is no health port", async (t) => {
+  const server = await startGrpcServer(
+    {
+      name: ODDS,
+      protoFile: "pokerodds/odds/v1/odds.proto",
+      definition: OddsServiceService,
+      implementation: {},
+    },
+    { port: 0, logger, tls: tlsAs("odds"), access: ODDS_ACCESS },
+  );
+  t.is(server.healthPort, undefined);
+  await server.shutdown(1000);
+});
+
+test("readGrpcNetwork reads HEALTH_PORT (a port number; unset: none)", (t) => {
+  const env = tlsEnv("odds");
+  t.is(readGrpcNetwork(env).healthPort, undefined);
+  t.is(readGrpcNetwork({ ...env, HEALTH_PORT: "" }).healthPort, undefined);
+  t.is(readGrpcNetwork({ ...env, HEALTH_PORT: "8086" }).healthPort, 8086);
+  t.throws(() => readGrpcNetwork({ ...env, HEALTH_PORT: "grpc" }), { message: /HEALTH_PORT/ });
+  t.throws(() => readGrpcNetwork({ ...env, HEALTH_PORT: "70000" }), { message: /HEALTH_PORT/ });
+});

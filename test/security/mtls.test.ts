@@ -1,0 +1,144 @@
+// Zero trust inside: every gRPC hop is mutual TLS with the one private CA, and each RPC is allowed
+// only to the services that need it. "One WalletService/Deposit call from outside the gateway
+// credited 1,000,000 to a player" must not be possible any more.
+import { credentials, Metadata, status } from "@grpc/grpc-js";
+import { createClient, HealthChecker, methodNames, type TlsFiles } from "@pokerodds/common";
+import { WalletServiceClient, WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { stopChildren } from "@pokerodds/launcher/child";
+import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
+import { ensurePki } from "@pokerodds/launcher/pki";
+import { freePorts } from "@pokerodds/launcher/ports";
+import test from "ava";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { claims, spawnWallet, statusOf, waitForHealth } from "../../services/wallet/test/helpers/wallet-cluster.js";
+import { tlsAs } from "../helpers/pki.js";
+
+let dataDir: string;
+let database: FerretDB;
+let address: string;
+let stopWallet: () => Promise<void>;
+/** Certificates from another CA: right names, wrong issuer. */
+let foreign: TlsFiles;
+
+test.before(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "pokerodds-mtls-"));
+  database = await startFerretDB({ dataDir: join(dataDir, "db"), output: "inherit" });
+  const [port] = (await freePorts(1)) as [number];
+  address = `127.0.0.1:${port}`;
+  const wallet = spawnWallet(database.uri, port);
+  stopWallet = () => stopChildren([[wallet]], 5000);
+  foreign = (await ensurePki(join(dataDir, "other-ca"))).files.gateway;
+  await waitForHealth(port, "SERVING");
+});
+
+test.after.always(async () => {
+  await stopWallet?.();
+  await database?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+const deposit = (playerId: string, key: string) => ({
+  movement: { playerId, amountCents: 100_000_000, idempotencyKey: key, reason: "deposit", reference: "" },
+});
+
+function walletAs(tls: TlsFiles | undefined) {
+  return createClient(WalletServiceClient, methodNames(WalletServiceService), address, {
+    defaultDeadlineMs: 3_000,
+    tls,
+  });
+}
+
+async function balanceOf(playerId: string): Promise<number> {
+  const table = walletAs(tlsAs("table"));
+  try {
+    return (await table.call.getBalance({ playerId })).accountBalanceCents;
+  } finally {
+    table.raw.close();
+  }
+}
+
+async function refusal(tls: TlsFiles | undefined, call: (wallet: ReturnType<typeof walletAs>) => Promise<unknown>) {
+  const wallet = walletAs(tls);
+  try {
+    return await statusOf(call(wallet));
+  } finally {
+    wallet.raw.close();
+  }
+}
+
+test("the Deposit call from outside the gateway fails, and credits nothing", async (t) => {
+  const gateway = walletAs(tlsAs("gateway"));
+  await gateway.call.getProfile({ claims: claims("victim") });
+  gateway.raw.close();
+  const before = await balanceOf("victim");
+
+  // No certificate at all: plaintext is not even spoken (the TLS handshake is required).
+  const plaintext = new WalletServiceClient(address, credentials.createInsecure());
+  const noTls = await new Promise<number | undefined>((resolve) =>
+    plaintext.deposit(deposit("victim", "a"), new Metadata(), { deadline: Date.now() + 3000 }, (error) =>
+      resolve(error?.code),
+    ),
+  );
+  plaintext.close();
+  t.not(noTls, status.OK);
+  t.not(noTls, undefined);
+
+  // TLS that trusts our CA but presents no client certificate.
+  const anonymous = new WalletServiceClient(address, credentials.createSsl(null), {
+    "grpc.ssl_target_name_override": "wallet",
+  });
+  const noCert = await new Promise<number | undefined>((resolve) =>
+    anonymous.deposit(deposit("victim", "b"), new Metadata(), { deadline: Date.now() + 3000 }, (error) =>
+      resolve(error?.code),
+    ),
+  );
+  anonymous.close();
+  t.true(noCert === status.UNAVAILABLE || noCert === status.UNAUTHENTICATED, `got ${noCert}`);
+
+  // A certificate that says "gateway", from another CA.
+  t.is(await refusal(foreign, (w) => w.call.deposit(deposit("victim", "c"))), status.UNAVAILABLE);
+  // A valid certificate of the wrong service: the table may not deposit.
+  t.is(await refusal(tlsAs("table"), (w) => w.call.deposit(deposit("victim", "d"))), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("odds"), (w) => w.call.withdraw(deposit("victim", "e"))), status.PERMISSION_DENIED);
+
+  t.is(await balanceOf("victim"), before);
+});
+
+test("each RPC answers only the services its table names", async (t) => {
+  // The gateway may not move money at a table's request, nor read balances.
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.debit(deposit("p", "d1"))), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.credit(deposit("p", "c1"))), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.getBalance({ playerId: "p" })), status.PERMISSION_DENIED);
+  // The table may not assert an end user's claims, nor run the audit.
+  t.is(await refusal(tlsAs("table"), (w) => w.call.getProfile({ claims: claims("p") })), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("table"), (w) => w.call.audit({})), status.PERMISSION_DENIED);
+  // Odds is no caller of the wallet at all.
+  t.is(await refusal(tlsAs("odds"), (w) => w.call.getPlayer({ playerId: "p" })), status.PERMISSION_DENIED);
+  // The allowed callers get through.
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.deposit(deposit("p2", "ok"))), status.NOT_FOUND);
+  t.is(await refusal(tlsAs("table"), (w) => w.call.getPlayer({ playerId: "nobody" })), status.NOT_FOUND);
+});
+
+test("health is open to any certificate of the CA, closed to others", async (t) => {
+  const ours = new HealthChecker(address, tlsAs("odds"), "wallet");
+  const theirs = new HealthChecker(address, foreign);
+  try {
+    t.is(await ours.check("", 3000), "SERVING");
+    t.is(await theirs.check("", 3000), "UNREACHABLE");
+  } finally {
+    ours.close();
+    theirs.close();
+  }
+});
+
+test("a client refuses a server whose certificate names another service", async (t) => {
+  // The wallet's address, but the client expects the odds service there.
+  const checker = new HealthChecker(address, tlsAs("gateway"), "odds");
+  try {
+    t.is(await checker.check("", 3000), "UNREACHABLE");
+  } finally {
+    checker.close();
+  }
+});
