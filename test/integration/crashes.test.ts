@@ -403,8 +403,9 @@ async function dealer(
   for (const player of group) await sit(player);
   while (!stop()) {
     const state = (await readState()).body;
-    if (state.bettingStage >= 0) {
-      const live = state.handOdds.filter((p) => p.bettingStage === state.bettingStage && p.odds > 0);
+    // A board that ties every hand leaves no hand with a win chance: no bets then (odds 0 take none).
+    const live = state.handOdds.filter((p) => p.bettingStage === state.bettingStage && p.odds > 0);
+    if (state.bettingStage >= 0 && live.length > 0) {
       for (const player of group) {
         const seat = state.seats.find((s) => s.playerId === player.id);
         if (!seat) continue;
