@@ -6,7 +6,7 @@ import { describeExit, spawnChild, stopChildren, type Child, type Exit, type Out
 import { startFerretDB } from "./ferretdb.js";
 import { repoPath } from "./paths.js";
 import { ensurePki, tlsEnvironment, type Pki } from "./pki.js";
-import { freePorts, isPortFree } from "./ports.js";
+import { freePort, freePorts, isPortFree } from "./ports.js";
 
 export type ServiceName = "odds" | "wallet" | "table" | "gateway";
 /** Backends that can run as several replicas behind one address list. */
@@ -112,6 +112,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // The embedded database's address is known once it runs (and kept when it is started again).
   const database = { uri: env.MONGODB_URI || undefined, port: 0 };
   const embeddedDatabase = database.uri === undefined;
+  // Its port comes from below the ephemeral range: a port the OS picked from that range could be
+  // taken, while the database is down, by a reconnecting client's own socket (a client connecting to
+  // a closed loopback port can even be handed that very port and connect to itself), and the
+  // database could then never listen there again.
+  if (embeddedDatabase) database.port = await freePort();
   // The development CA and one certificate per service (mutual TLS on every gRPC hop).
   const pki = await ensurePki(join(options.dataDir, "pki"));
   const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri, pki);

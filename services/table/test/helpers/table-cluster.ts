@@ -8,7 +8,7 @@ import { TableServiceClient, type Caller } from "@pokerodds/common/generated/pok
 import { Role, WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { stopChildren, type Child } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
-import { freePorts } from "@pokerodds/launcher/ports";
+import { freePort, freePorts } from "@pokerodds/launcher/ports";
 import { MongoClient, type Db } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -56,7 +56,8 @@ const FAST_RECOVERY = { TABLE_RECOVERY_INTERVAL_MS: "300", TABLE_RECOVERY_GRACE_
 
 export async function startTableCluster(options: TableClusterOptions = {}): Promise<TableCluster> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-table-"));
-  let database = await startFerretDB({ dataDir, output: "inherit" });
+  // Below the ephemeral range, so a restart finds its port free (see launcher/src/stack.ts).
+  let database = await startFerretDB({ dataDir, port: await freePort(), output: "inherit" });
   const [oddsPort, walletPort] = await freePorts(2);
   const odds = spawnBackend("odds", oddsPort!, { ODDS_WORKERS: "1" });
   const wallet = spawnBackend("wallet", walletPort!, { MONGODB_URI: database.uri, MONGODB_DATABASE: "wallet" });
