@@ -34,3 +34,14 @@ export function envInt(
 export function envPort(name: string, fallback: number, env: Env = process.env): number {
   return envInt(name, fallback, { min: 0, max: 65535 }, env);
 }
+
+/** Reads the process's configuration; a bad value is logged as fatal and ends the process (exit 1). */
+export function configOrExit<T>(logger: { fatal(message: string): void }, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.fatal(error.message);
+    process.exit(1);
+  }
+}

@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, HealthChecker, onShutdownSignal, startMetricsServer } from "@pokerodds/common";
+import { configOrExit, createLogger, HealthChecker, onShutdownSignal, startMetricsServer } from "@pokerodds/common";
 import { createApp } from "./app.js";
 import { loadOrCreateDevKey } from "./auth/dev-issuer.js";
 import { createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
@@ -9,7 +9,7 @@ import { startHttpServer } from "./http-server.js";
 const DRAIN_MS = 5_000;
 
 const logger = createLogger("gateway");
-const config = configOrExit();
+const config = configOrExit(logger, readConfig);
 
 const backends = connectBackends(config);
 const health = {
@@ -36,16 +36,6 @@ onShutdownSignal(logger, async () => {
   for (const checker of Object.values(health)) checker.close();
   await metrics.close();
 });
-
-function configOrExit() {
-  try {
-    return readConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    logger.fatal(error.message);
-    process.exit(1);
-  }
-}
 
 async function tokenVerifierFor(auth: AuthSettings) {
   const keys =

@@ -1,5 +1,5 @@
 import {
-  ConfigError,
+  configOrExit,
   createLogger,
   ODDS_ACCESS,
   onShutdownSignal,
@@ -13,7 +13,7 @@ import { OddsPool } from "./pool.js";
 import { oddsService } from "./service.js";
 
 const logger = createLogger("odds");
-const { config, network } = configOrExit();
+const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
 
 const pool = new OddsPool(config.workers, config.queueSize);
 
@@ -44,13 +44,3 @@ onShutdownSignal(logger, async () => {
   await pool.close();
   await metrics.close();
 });
-
-function configOrExit() {
-  try {
-    return { config: readConfig(), network: readGrpcNetwork() };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    logger.fatal(error.message);
-    process.exit(1);
-  }
-}

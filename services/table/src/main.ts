@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, TABLE_ACCESS, readGrpcNetwork } from "@pokerodds/common";
+import { configOrExit, createLogger, TABLE_ACCESS, readGrpcNetwork } from "@pokerodds/common";
 import { runDatabaseService } from "@pokerodds/common/database-service";
 import { TableServiceService } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { readConfig } from "./config.js";
@@ -12,7 +12,7 @@ import { TableDirectory } from "./table-directory.js";
 import { TransferStore } from "./transfer-store.js";
 
 const logger = createLogger("table");
-const { config, network } = configOrExit();
+const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
 
 // The process holds no state that correctness depends on: the history's unique indexes and the
 // wallet's idempotency keys decide everything, so any number of replicas behave like one.
@@ -52,13 +52,3 @@ await runDatabaseService({
     };
   },
 });
-
-function configOrExit() {
-  try {
-    return { config: readConfig(), network: readGrpcNetwork() };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    logger.fatal(error.message);
-    process.exit(1);
-  }
-}

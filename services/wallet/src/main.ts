@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, WALLET_ACCESS, readGrpcNetwork } from "@pokerodds/common";
+import { configOrExit, createLogger, WALLET_ACCESS, readGrpcNetwork } from "@pokerodds/common";
 import { runDatabaseService } from "@pokerodds/common/database-service";
 import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { readConfig } from "./config.js";
@@ -10,7 +10,7 @@ import { PlayerStore } from "./player-store.js";
 import { walletService } from "./service.js";
 
 const logger = createLogger("wallet");
-const { config, network } = configOrExit();
+const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
 
 // The process holds no state that correctness depends on: every decision is made by the database's
 // unique indexes, so any number of replicas behave exactly like one (Movements' per-account queue
@@ -40,13 +40,3 @@ await runDatabaseService({
     return { implementation: walletService(wallet, logger, isSetUp) };
   },
 });
-
-function configOrExit() {
-  try {
-    return { config: readConfig(), network: readGrpcNetwork() };
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    logger.fatal(error.message);
-    process.exit(1);
-  }
-}
