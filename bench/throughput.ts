@@ -18,6 +18,7 @@ import { pathToFileURL } from "node:url";
 import { Api, type Player, type TableState } from "../test/helpers/api.js";
 import { startTestStack, type TestStack } from "../test/helpers/stack.js";
 import { startHelloServer } from "./hello.js";
+import { cpuSplit, readCpu } from "./cpu.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
 
 const CLIENTS = 32;
@@ -174,6 +175,25 @@ async function auditAfter(admin: Player): Promise<AuditBody> {
 }
 
 const auth = (player: Player) => ({ authorization: `Bearer ${player.token}` });
+
+type ProfiledResult = PhaseResult & { cpu: { text: string; total: number } };
+
+/** Runs phases on the stack, reading every process's CPU around each: where the time goes. */
+function profiledPhase(stack: TestStack, seconds: number) {
+  return async (targets: readonly Target[], accept: (status: number, body: string) => boolean) => {
+    const started = performance.now();
+    const before = await readCpu(stack.children());
+    const result = await runPhase(targets, seconds, accept);
+    const cpu = cpuSplit(before, await readCpu(stack.children()), (performance.now() - started) / 1000);
+    return { ...result, cpu } satisfies ProfiledResult;
+  };
+}
+
+const cpuLine = (what: string, phase: ProfiledResult): BenchLine => ({
+  name: `  where the ${what}' time went (CPU, share of the machine incl. warm-up): ${phase.cpu.text}`,
+  value: 100 * phase.cpu.total,
+  unit: "% busy",
+});
 const failedText = (phase: PhaseResult) =>
   phase.failed > 0 ? `; ${phase.failed} failed, e.g. ${phase.failures[0]}` : "";
 
@@ -197,23 +217,22 @@ export async function benchThroughput(options: ThroughputOptions = {}): Promise<
       seconds,
       (status) => status === 200,
     );
-    const states = await runPhase(
+    const profiled = profiledPhase(stack, seconds);
+    const states = await profiled(
       seated.map((s) => ({
         method: "GET" as const,
         url: new URL(`/api/tables/${s.tableId}/state`, base),
         headers: auth(s.player),
       })),
-      seconds,
       (status) => status === 200,
     );
-    const bets = await runPhase(
+    const bets = await profiled(
       seated.map((s) => ({
         method: "POST" as const,
         url: new URL(`/api/tables/${s.tableId}/bet`, base),
         headers: auth(s.player),
         body: JSON.stringify({ seatIndex: s.seatId, handIndex: handOf.get(s.tableId), betAmount: BET }),
       })),
-      seconds,
       (status, body) => status === 200 && body.includes('"ACK"'),
     );
     const audit = await auditAfter(admin);
@@ -237,6 +256,7 @@ export async function benchThroughput(options: ThroughputOptions = {}): Promise<
         goal: ">= 40% of bare Express",
         met: share(states) >= 0.4,
       },
+      cpuLine("state reads", states),
       {
         name: `POST /api/tables/{id}/bet (${BET} each, ${bets.ok} placed), ${spread}: ${percent(bets)}${failedText(bets)}`,
         value: bets.perSecond,
@@ -245,6 +265,7 @@ export async function benchThroughput(options: ThroughputOptions = {}): Promise<
         goal: ">= 10% of bare Express",
         met: share(bets) >= 0.1,
       },
+      cpuLine("bets", bets),
       {
         name: `audit after the run (GET /api/admin/audit): ${audit.status}${findings.length > 0 ? ` — ${findings.slice(0, 3).join(" | ")}` : ""}`,
         value: clean ? 1 : 0,
