@@ -26,8 +26,8 @@ import {
   OddsServiceClient,
   OddsServiceService,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { healthClient } from "@pokerodds/common/grpc/health";
 import test from "ava";
-import { protoPath } from "grpc-health-check";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { tlsAs, tlsEnv } from "../helpers/pki.js";
@@ -35,22 +35,9 @@ import { tlsAs, tlsEnv } from "../helpers/pki.js";
 const ODDS = "pokerodds.odds.v1.OddsService";
 const logger = pino({ level: "silent" });
 
-type HealthClient = Client & {
-  check(
-    request: { service: string },
-    options: { deadline: number },
-    callback: (error: ServiceError | null, response?: { status: string }) => void,
-  ): void;
-};
-const Health = (
-  loadPackageDefinition(loadSync(protoPath, { keepCase: true, enums: String })) as unknown as {
-    grpc: { health: { v1: { Health: new (address: string, creds: ChannelCredentials) => HealthClient } } };
-  }
-).grpc.health.v1.Health;
-
 /** What a kubelet probe sees: a plaintext Check, no certificate. The status, or the error's code. */
 async function probe(port: number, service = "", creds = credentials.createInsecure()): Promise<string | number> {
-  const client = new Health(`127.0.0.1:${port}`, creds);
+  const client = healthClient(`127.0.0.1:${port}`, creds);
   try {
     return await new Promise((resolve) =>
       client.check({ service }, { deadline: Date.now() + 3000 }, (error, response) =>

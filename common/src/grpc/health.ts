@@ -3,7 +3,7 @@ import { loadSync } from "@grpc/proto-loader";
 import { protoPath } from "grpc-health-check";
 import { channelCredentials, channelCredentialsFromEnv, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
-type HealthClient = Client & {
+export type HealthClient = Client & {
   check(
     request: { service: string },
     options: { deadline: number },
@@ -21,6 +21,11 @@ const HealthCtor = (
   }
 ).grpc.health.v1.Health;
 
+/** A raw grpc.health.v1 client, for callers that need its answers and errors as they are (probes, tests). */
+export function healthClient(address: string, creds: ChannelCredentials, options?: object): HealthClient {
+  return new HealthCtor(address, creds, options);
+}
+
 /** Asks a server's grpc.health.v1 service about one service name ("" for the whole server). */
 export class HealthChecker {
   private readonly client: HealthClient;
@@ -30,7 +35,7 @@ export class HealthChecker {
    */
   constructor(address: string, tls?: TlsFiles, expected?: ServiceIdentity) {
     const creds = tls ? channelCredentials(tls, expected) : channelCredentialsFromEnv(expected);
-    this.client = new HealthCtor(address, creds, { "grpc.ssl_target_name_override": expected ?? "pokerodds" });
+    this.client = healthClient(address, creds, { "grpc.ssl_target_name_override": expected ?? "pokerodds" });
   }
 
   check(service = "", timeoutMs = 1000): Promise<"SERVING" | "NOT_SERVING" | "UNREACHABLE"> {
