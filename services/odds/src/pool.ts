@@ -1,5 +1,4 @@
 import { domainErrorOf } from "@pokerodds/common/errors";
-import { availableParallelism } from "node:os";
 import { Piscina } from "piscina";
 import type * as Tasks from "./worker.js";
 
@@ -18,9 +17,10 @@ export class OddsPool {
    * `maxQueue`: when this many tasks wait for a thread, the queue is full and the public requests
    * (Deal, GenerateBulk) are refused at once (RESOURCE_EXHAUSTED) instead of waiting behind it.
    */
+  // Both come from config.ts, which owns their defaults (ODDS_WORKERS, ODDS_QUEUE_SIZE).
   constructor(
-    threads = availableParallelism(),
-    readonly maxQueue = 256,
+    threads: number,
+    readonly maxQueue: number,
   ) {
     this.piscina = new Piscina({
       filename: new URL("./worker.js", import.meta.url).href,
