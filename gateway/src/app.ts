@@ -1,10 +1,14 @@
+import { adminApi } from "@pokerodds/api/admin";
+import { openApiPart } from "@pokerodds/api/document";
+import { healthApi } from "@pokerodds/api/health";
+import { oddsApi } from "@pokerodds/api/odds";
+import { playersApi } from "@pokerodds/api/players";
+import { lobbyApi, tablesApi } from "@pokerodds/api/tables";
 import type { Logger } from "@pokerodds/common";
 import express, { type Express, type RequestHandler } from "express";
-import { adminApi } from "./admin/openapi.js";
 import { adminRoutes } from "./admin/routes.js";
-import { requireAuth } from "./auth/require-auth.js";
+import { requireAuth } from "./auth/caller.js";
 import type { TokenVerifier } from "./auth/token-verifier.js";
-import { healthApi } from "./health/openapi.js";
 import { healthRoutes } from "./health/routes.js";
 import {
   concurrencyCap,
@@ -15,18 +19,13 @@ import {
   securityHeaders,
   type EdgeSettings,
 } from "./http/edge.js";
-import { errorHandler, methodNotAllowed, unknownRoute } from "./http/error-handler.js";
-import { optionalJsonBody } from "./http/json-body.js";
-import { requestLogging } from "./http/request-logging.js";
-import { requestMetrics } from "./http/request-metrics.js";
-import { oddsApi } from "./odds/openapi.js";
+import { errorHandler, unknownRoute } from "./http/errors.js";
+import { operationMounter } from "./http/mount.js";
+import { requestLogging, requestMetrics } from "./http/request.js";
 import { oddsRoutes } from "./odds/routes.js";
-import { openApiPart, openApiRoutes } from "./openapi/document.js";
-import type { ApiPart, Handlers } from "./openapi/operation.js";
-import { playersApi } from "./players/openapi.js";
+import { openApiRoutes } from "./openapi/routes.js";
 import { playerRoutes } from "./players/routes.js";
 import { lobbyRoutes } from "./tables/lobby.js";
-import { lobbyApi, tablesApi } from "./tables/openapi.js";
 import { tableRoutes } from "./tables/routes.js";
 import type { HealthProbes, OddsApi, TableApi, WalletApi } from "./services.js";
 
@@ -58,26 +57,12 @@ export function createApp(deps: AppDeps): Express {
   app.set("strict routing", true);
   if (edge.trustProxyHops > 0) app.set("trust proxy", edge.trustProxyHops);
 
-  const authenticated = [requireAuth(deps.verifyToken), perPlayerLimit(edge)];
-  const heavy = concurrencyCap(edge.heavyConcurrency);
-  /** The methods of each path, for the 405s. */
-  const methods = new Map<string, string[]>();
-  /**
-   * Each operation at its path: the token checked first unless public (then the player's rate
-   * limit), the heavy-route cap if heavy, then its body parsed if it takes one.
-   */
-  const mount = <Part extends ApiPart>(part: Part, handlers: Handlers<Part>) => {
-    for (const [operationId, op] of Object.entries(part.operations)) {
-      const before = [
-        ...(op.isPublic ? [] : authenticated),
-        ...(op.heavy ? [heavy] : []),
-        ...(op.body ? [optionalJsonBody] : []),
-      ];
-      const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-      app[op.method](path, ...before, handlers[operationId as keyof Handlers<Part>]);
-      methods.set(path, [...(methods.get(path) ?? []), op.method.toUpperCase()]);
-    }
-  };
+  // Each operation: the token checked first unless public (then the player's rate limit), the
+  // heavy-route cap if heavy, then its body parsed if it takes one.
+  const { mount, finish } = operationMounter(app, {
+    authenticated: [requireAuth(deps.verifyToken), perPlayerLimit(edge)],
+    heavy: concurrencyCap(edge.heavyConcurrency),
+  });
 
   app.use(requestMetrics);
   app.use(requestLogging(deps.logger));
@@ -93,7 +78,7 @@ export function createApp(deps: AppDeps): Express {
   mount(tablesApi, tableRoutes(deps.table));
   mount(oddsApi, oddsRoutes(deps.odds));
   mount(adminApi, adminRoutes(deps.wallet, deps.table));
-  for (const [path, allowed] of methods) app.all(path, methodNotAllowed(allowed));
+  finish();
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;

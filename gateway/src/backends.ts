@@ -5,7 +5,7 @@ import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generat
 import { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import type { GatewayConfig } from "./config.js";
-import { DEADLINES_MS } from "./deadlines.js";
+import { DEADLINES_MS } from "./http/backend-call.js";
 import type { OddsApi, TableApi, WalletApi } from "./services.js";
 
 // GetProfile writes the welcome credit at most once per player; GetPlayer and Audit read.

@@ -16,9 +16,9 @@ import {
 import { AUDIT_DEADLINE_MS, readAudit } from "@pokerodds/audit";
 import test from "ava";
 import { createApp } from "../src/app.js";
-import { openApiDocument } from "../src/openapi/document.js";
+import { openApiDocument } from "@pokerodds/api/document";
 import { startHttpServer } from "../src/http-server.js";
-import type { Role as ApiRole } from "../src/auth/identity.js";
+import type { Role as ApiRole } from "@pokerodds/api/players";
 import { fakeOdds, fakeTable, fakeWallet, serving, silentLogger } from "./helpers/app.js";
 import { grpcError } from "./helpers/fixtures.js";
 import { assertMatchesSchema } from "./helpers/schemas.js";

@@ -1,6 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import test from "ava";
-import { httpErrorFromGrpc } from "../src/http/grpc-errors.js";
+import { httpErrorFromGrpc } from "../src/http/errors.js";
 import { post, startApp } from "./helpers/app.js";
 import { grpcError } from "./helpers/fixtures.js";
 

@@ -3,7 +3,7 @@
 // the contract updates the fixture in the same commit.
 import test from "ava";
 import { readFile } from "node:fs/promises";
-import { openApiDocument } from "../src/openapi/document.js";
+import { openApiDocument } from "@pokerodds/api/document";
 
 test("the OpenAPI document is exactly the recorded one", async (t) => {
   const recorded: unknown = JSON.parse(await readFile(new URL("./fixtures/openapi.json", import.meta.url), "utf8"));

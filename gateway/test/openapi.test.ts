@@ -1,6 +1,6 @@
 import test from "ava";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { openApiDocument } from "../src/openapi/document.js";
+import { openApiDocument } from "@pokerodds/api/document";
 import { startApp } from "./helpers/app.js";
 
 // Every endpoint of interface-spec.md, plus the document itself.

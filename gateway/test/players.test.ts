@@ -1,7 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import test from "ava";
-import type { Role as RoleName } from "../src/auth/identity.js";
+import type { Role as RoleName } from "@pokerodds/api/players";
 import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
 import { grpcError, OTHER_PLAYER, profileFrom } from "./helpers/fixtures.js";
 import { assertMatchesSchema } from "./helpers/schemas.js";

@@ -7,7 +7,7 @@ import test from "ava";
 import fc from "fast-check";
 import { get, post, startApp, type TestApp } from "./helpers/app.js";
 import { grpcError, tableState } from "./helpers/fixtures.js";
-import { MAX_REPORTED_CENTS } from "../src/contract/money.js";
+import { MAX_REPORTED_CENTS } from "@pokerodds/api/money";
 import { assertMatchesSchema } from "./helpers/schemas.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

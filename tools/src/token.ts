@@ -3,9 +3,8 @@
 // DATA_DIR, its settings and the roles) is the gateway's, which verifies these tokens.
 import { envOptional } from "@pokerodds/common";
 import { loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
-import { isRole } from "@pokerodds/gateway/auth/identity";
+import { isRole, ROLES } from "@pokerodds/api/players";
 import { readDevIssuerSettings } from "@pokerodds/gateway/config";
-import { ROLES } from "@pokerodds/gateway/auth/identity";
 import { parseArgs } from "node:util";
 
 const USAGE = `usage: npm run token -- <playerId> [--role ${ROLES.join("|")}] [--email x] [--name y] [--ttl seconds]`;

@@ -2,13 +2,12 @@
 // 200 with the report whatever it finds (its status says clean, pending or mismatch); 503 when a
 // service cannot be audited.
 import { readAudit, reconcile } from "@pokerodds/audit";
-import { callerFor } from "../auth/backend-identity.js";
-import { identityOf } from "../auth/require-auth.js";
+import { callerFor, identityOf } from "../auth/caller.js";
 import { callOptions, fromService } from "../http/backend-call.js";
-import { forbidden } from "../http/http-error.js";
-import type { Handlers } from "../openapi/operation.js";
+import { forbidden } from "../http/errors.js";
+import type { Handlers } from "../http/mount.js";
 import type { TableApi, WalletApi } from "../services.js";
-import type { adminApi } from "./openapi.js";
+import type { adminApi } from "@pokerodds/api/admin";
 
 export function adminRoutes(wallet: WalletApi, table: TableApi): Handlers<typeof adminApi> {
   return {

@@ -4,7 +4,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT,
 import { randomUUID } from "node:crypto";
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Role } from "./identity.js";
+import type { Role } from "@pokerodds/api/players";
 
 export const DEV_ALGORITHM = "ES256";
 export const DEV_ISSUER = "pokerodds-dev";

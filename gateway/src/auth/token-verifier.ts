@@ -1,6 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
-import { HttpError, unauthorized } from "../http/http-error.js";
-import { identityFromClaims, type Identity } from "./identity.js";
+import { HttpError, unauthorized } from "../http/errors.js";
+import { identityFromClaims, type Identity } from "./caller.js";
 
 /** Asymmetric signatures only: `none` and HMAC (whose secret a public key could pose as) are refused. */
 export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];

@@ -2,10 +2,9 @@
 // of its own: wallet and table stop serving when they lose the database, so one of them serving proves
 // it answers.
 import type { Static } from "@sinclair/typebox";
-import type { Handlers } from "../openapi/operation.js";
+import type { Handlers } from "../http/mount.js";
 import type { HealthProbe, HealthProbes } from "../services.js";
-import type { healthApi } from "./openapi.js";
-import type { HealthResponse } from "./schemas.js";
+import type { healthApi, HealthResponse } from "@pokerodds/api/health";
 
 type Checks = Static<typeof HealthResponse>["checks"];
 type ServiceCheck = "ok" | "not_serving" | "unreachable";

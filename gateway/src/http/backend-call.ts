@@ -1,8 +1,8 @@
-// A backend call made for a request: its options, and its failure as the HTTP answer.
+// A backend call made for a request: its deadline and options, and its failure as the HTTP answer.
 import type { CallOptions } from "@pokerodds/common";
 import type { Request } from "express";
-import { httpErrorFromGrpc } from "./grpc-errors.js";
-import { requestIdOf } from "./request-logging.js";
+import { httpErrorFromGrpc } from "./errors.js";
+import { requestIdOf } from "./request.js";
 
 /** The call's deadline, and the request's id, which the services log with every line of theirs. */
 export function callOptions(req: Request, deadlineMs: number): CallOptions {
@@ -17,3 +17,12 @@ export async function fromService<T>(service: string, call: Promise<T>): Promise
     throw httpErrorFromGrpc(error, service);
   }
 }
+
+// gRPC deadlines of the wallet and table calls, by kind of call.
+export const DEADLINES_MS = {
+  read: 3_000,
+  /** A movement of money, and a first profile read (which writes the welcome credit). */
+  moneyMove: 10_000,
+  /** An advance may deal or compute equities through the odds service. */
+  advance: 15_000,
+} as const;

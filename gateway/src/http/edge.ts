@@ -6,7 +6,7 @@ import cors from "cors";
 import type { Request, RequestHandler } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
-import { HttpError } from "./http-error.js";
+import { HttpError } from "./errors.js";
 
 type Env = Record<string, string | undefined>;
 

@@ -1,9 +1,8 @@
-import { bodyValidatorWithDefaults } from "../contract/validate.js";
+import { bodyValidatorWithDefaults } from "@pokerodds/api/validate";
 import { callOptions, fromService } from "../http/backend-call.js";
-import type { Handlers } from "../openapi/operation.js";
+import type { Handlers } from "../http/mount.js";
 import type { OddsApi } from "../services.js";
-import type { oddsApi } from "./openapi.js";
-import { BulkRequest, DealRequest } from "./schemas.js";
+import { type oddsApi, BulkRequest, DealRequest } from "@pokerodds/api/odds";
 import { toBulkResponse, toDealResult } from "./to-api.js";
 
 const DEAL_DEADLINE_MS = 5_000;

@@ -1,15 +1,18 @@
 // Proto messages from the odds service -> the public JSON of the spec. A value the contract does not
 // allow (an unspecified enum, a short board) throws a ContractViolation.
-import type {
-  BulkGame,
-  BulkHandStageInfo,
-  DealResponse,
-  GenerateBulkResponse,
+import { HAND_STATUSES, type BettingStage, type HandOddsBody } from "@pokerodds/api/cards";
+import type { BulkGameState, BulkResponseBody, DealResultBody } from "@pokerodds/api/odds";
+import { ContractViolation, oneOf } from "@pokerodds/api/violation";
+import {
+  handStatusToJSON,
+  type BulkGame,
+  type BulkHandStageInfo,
+  type DealResponse,
+  type GenerateBulkResponse,
+  type HandOdds as HandOddsMessage,
+  type HandStatus,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type { Static } from "@sinclair/typebox";
-import { bettingStage, toHandOdds } from "../contract/cards.js";
-import { ContractViolation } from "../contract/violation.js";
-import type { BulkGameState, BulkResponseBody, DealResultBody } from "./schemas.js";
 
 export function toDealResult(response: DealResponse): DealResultBody {
   return {
@@ -78,4 +81,27 @@ function toHandStageInfo(info: BulkHandStageInfo) {
     handDescShort: info.handDescShort ?? null,
     handDescLong: info.handDescLong ?? null,
   };
+}
+
+const BETTING_STAGES = new Set([-1, 0, 1, 2]);
+
+export function bettingStage(value: number): Static<typeof BettingStage> {
+  if (!BETTING_STAGES.has(value)) throw new ContractViolation(`betting stage ${value}`);
+  return value as Static<typeof BettingStage>;
+}
+
+/** A hand's odds panel, shared with the tables feature (the state carries the same panels). */
+export function toHandOdds(odds: HandOddsMessage): HandOddsBody {
+  return {
+    handIndex: odds.handIndex,
+    bettingStage: bettingStage(odds.bettingStage),
+    handStatus: handStatusName(odds.handStatus),
+    winPercentage: odds.winPercentage,
+    drawPercentage: odds.drawPercentage,
+    odds: odds.oddsTenths / 10,
+  };
+}
+
+function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
+  return oneOf(HAND_STATUSES, handStatusToJSON(status).replace(/^HAND_STATUS_/, ""), "hand status");
 }

@@ -1,14 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { actingPlayerId } from "../auth/acting-player.js";
-import { claimsOf } from "../auth/backend-identity.js";
-import { identityOf } from "../auth/require-auth.js";
-import { bodyValidator } from "../contract/validate.js";
-import { DEADLINES_MS } from "../deadlines.js";
-import { callOptions, fromService } from "../http/backend-call.js";
-import type { Handlers } from "../openapi/operation.js";
+import { actingPlayerId, claimsOf, identityOf } from "../auth/caller.js";
+import { bodyValidator } from "@pokerodds/api/validate";
+import { DEADLINES_MS, callOptions, fromService } from "../http/backend-call.js";
+import type { Handlers } from "../http/mount.js";
 import type { WalletApi } from "../services.js";
-import type { playersApi } from "./openapi.js";
-import { PlayerIdParam } from "./schemas.js";
+import { type playersApi, PlayerIdParam } from "@pokerodds/api/players";
 import { toPlayerProfile } from "./to-api.js";
 
 const validatePath = bodyValidator(Type.Object({ playerId: PlayerIdParam }));

@@ -1,8 +1,8 @@
 import type { Profile } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
-import { roleName } from "../auth/roles.js";
-import type { PlayerProfileBody } from "./schemas.js";
-import { ContractViolation } from "../contract/violation.js";
-import { toUnits } from "../contract/money.js";
+import { roleName } from "../auth/caller.js";
+import type { PlayerProfileBody } from "@pokerodds/api/players";
+import { ContractViolation } from "@pokerodds/api/violation";
+import { toUnits } from "@pokerodds/api/money";
 
 /** A wallet profile as the spec's player profile; personalTableId only when the player has one. */
 export function toPlayerProfile(profile: Profile | undefined): PlayerProfileBody {

@@ -1,10 +1,9 @@
 import type { ListTablesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { DEADLINES_MS } from "../deadlines.js";
-import { callOptions } from "../http/backend-call.js";
-import { httpErrorFromGrpc } from "../http/grpc-errors.js";
-import type { Handlers } from "../openapi/operation.js";
+import { DEADLINES_MS, callOptions } from "../http/backend-call.js";
+import { httpErrorFromGrpc } from "../http/errors.js";
+import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
-import type { lobbyApi } from "./openapi.js";
+import type { lobbyApi } from "@pokerodds/api/tables";
 import { EMPTY_LOBBY, toTablesList } from "./to-api.js";
 
 export function lobbyRoutes(table: TableApi): Handlers<typeof lobbyApi> {

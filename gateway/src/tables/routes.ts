@@ -2,21 +2,32 @@
 // key); advance moves the game on; state reads it. Every input is checked here, before the table
 // service is called, in the same order on every route: the path's tableId, the body, the
 // Idempotency-Key, then the player acted for. The rules of the game are the service's.
+import { INT32_MAX } from "@pokerodds/api/fields";
 import type { Request, Response } from "express";
-import { actingPlayerId } from "../auth/acting-player.js";
-import { callerFor } from "../auth/backend-identity.js";
-import { identityOf } from "../auth/require-auth.js";
-import { parseMoney } from "../contract/money.js";
-import { bodyValidator, bodyValidatorWithDefaults } from "../contract/validate.js";
-import { DEADLINES_MS } from "../deadlines.js";
-import { callOptions, fromService } from "../http/backend-call.js";
-import { idempotencyKeyOf } from "../http/idempotency-key.js";
-import type { Handlers } from "../openapi/operation.js";
+import { badRequest, notFound } from "../http/errors.js";
+import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
+import { parseMoney } from "@pokerodds/api/money";
+import { bodyValidator, bodyValidatorWithDefaults } from "@pokerodds/api/validate";
+import { DEADLINES_MS, callOptions, fromService } from "../http/backend-call.js";
+import { idempotencyKeyOf } from "../http/request.js";
+import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
-import type { tablesApi } from "./openapi.js";
-import { BetRequest, NoBody, SitRequest, TopUpRequest } from "./schemas.js";
-import { tableIdOf } from "./table-id.js";
+import { type tablesApi, BetRequest, NoBody, SitRequest, TopUpRequest } from "@pokerodds/api/tables";
 import { toBetResponse, toLeaveResponse, toSitResponse, toTableGameState, toTopUpResponse } from "./to-api.js";
+
+// One spelling per table: no sign, exponent, fraction, space or leading zero.
+const CANONICAL_ID = /^[1-9][0-9]*$/;
+
+/** The path's tableId: 400 unless an integer >= 1 in plain digits; 404 above what any table can have. */
+export function tableIdOf(req: Request): number {
+  const text = String(req.params.tableId);
+  if (!CANONICAL_ID.test(text)) {
+    throw badRequest("tableId must be an integer of at least 1, in plain decimal digits");
+  }
+  const tableId = Number(text);
+  if (tableId > INT32_MAX) throw notFound("no such table");
+  return tableId;
+}
 
 const validateSit = bodyValidator(SitRequest);
 const validateTopUp = bodyValidator(TopUpRequest);

@@ -10,9 +10,9 @@ import {
   type TableState,
   type TopUpResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { bettingStage, toHandOdds } from "../contract/cards.js";
-import { toUnits } from "../contract/money.js";
-import { ContractViolation, oneOf } from "../contract/violation.js";
+import { bettingStage, toHandOdds } from "../odds/to-api.js";
+import { toUnits } from "@pokerodds/api/money";
+import { ContractViolation, oneOf } from "@pokerodds/api/violation";
 import {
   GAME_STATES,
   LOBBY_GAME_STATES,
@@ -22,7 +22,7 @@ import {
   type TableGameStateBody,
   type TablesListBody,
   type TopUpResponseBody,
-} from "./schemas.js";
+} from "@pokerodds/api/tables";
 
 // The board grows flop (3), turn, river.
 const BOARD_SIZES = new Set([0, 3, 4, 5]);

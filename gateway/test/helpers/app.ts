@@ -1,7 +1,7 @@
 import { createLogger } from "@pokerodds/common";
 import type { CallOptions } from "@pokerodds/common";
 import { createApp, type AppDeps } from "../../src/app.js";
-import type { Role } from "../../src/auth/identity.js";
+import type { Role } from "@pokerodds/api/players";
 import { readEdgeSettings } from "../../src/http/edge.js";
 import { startHttpServer } from "../../src/http-server.js";
 import type { HealthProbe, OddsApi, TableApi, WalletApi } from "../../src/services.js";

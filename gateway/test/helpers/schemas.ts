@@ -1,6 +1,6 @@
 import type { ExecutionContext } from "ava";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { openApiDocument } from "../../src/openapi/document.js";
+import { openApiDocument } from "@pokerodds/api/document";
 
 const document = openApiDocument();
 const ajv = new Ajv2020({ strict: false, formats: { "date-time": true, money: true } });

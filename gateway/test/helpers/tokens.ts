@@ -8,7 +8,7 @@ import {
   type JWTPayload,
 } from "jose";
 import { signDevToken, type DevKey } from "../../src/auth/dev-issuer.js";
-import type { Role } from "../../src/auth/identity.js";
+import type { Role } from "@pokerodds/api/players";
 import { createTokenVerifier, localKeys } from "../../src/auth/token-verifier.js";
 
 export const ISSUER = "test-issuer";

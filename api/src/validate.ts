@@ -1,6 +1,5 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject } from "ajv";
-import { badRequest } from "../http/http-error.js";
 import { toCents } from "./money.js";
 import { MONEY_KEYWORD, MUST_BE } from "./fields.js";
 
@@ -23,6 +22,14 @@ ajv.addKeyword({
   validate: (_schema: boolean, value: number) => toCents(value) !== undefined,
 });
 
+/** A request the contract refuses: the gateway answers it with a 400 and this message. */
+export class InvalidRequest extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvalidRequest";
+  }
+}
+
 export type BodyValidator<T> = (body: unknown) => T;
 
 /** Validates a request body against its schema, throwing a 400 with a human-readable message. */
@@ -30,7 +37,7 @@ export function bodyValidator<S extends TObject>(schema: S): BodyValidator<Stati
   const check = ajv.compile(schema);
   return (body) => {
     if (check(body)) return body as Static<S>;
-    throw badRequest(describe(check.errors?.[0], schema));
+    throw new InvalidRequest(describe(check.errors?.[0], schema));
   };
 }
 

@@ -1,7 +1,6 @@
 // One operation of the public API: its method and path, who may call it, what it takes and answers.
-// The app mounts the operation's handler from it (behind auth unless public, with the JSON body parser
-// when it takes a body) and the OpenAPI document describes it, so the two cannot disagree.
-import type { RequestHandler } from "express";
+// The gateway mounts the operation's handler from it (behind auth unless public, with the JSON body
+// parser when it takes a body) and the OpenAPI document describes it, so the two cannot disagree.
 
 export const TAGS = ["health", "lobby", "players", "tables", "dealing", "meta", "admin"] as const;
 type Tag = (typeof TAGS)[number];
@@ -56,9 +55,6 @@ export function apiPart<Schema extends string, Operations extends Record<string,
 ) {
   return { tag, schemas, operations };
 }
-
-/** A feature's handlers: one per operation, by operationId. */
-export type Handlers<Part extends ApiPart> = Record<keyof Part["operations"], RequestHandler>;
 
 export const jsonContent = (schema: string | object) => ({
   "application/json": { schema: typeof schema === "string" ? { $ref: `#/components/schemas/${schema}` } : schema },

@@ -1,12 +1,5 @@
-// What the odds and the tables features share: cards, betting stages and a hand's odds, with the one
-// mapping of a hand's odds from the odds service's message.
-import {
-  handStatusToJSON,
-  type HandOdds as HandOddsMessage,
-  type HandStatus,
-} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+// What the odds and the tables features share: cards, betting stages and a hand's odds.
 import { Type, type Static } from "@sinclair/typebox";
-import { ContractViolation, oneOf } from "./violation.js";
 
 export const Card = Type.String({
   pattern: "^[2-9TJQKA][cdhs]$",
@@ -50,25 +43,3 @@ export const HandOdds = Type.Object(
 );
 
 export type HandOddsBody = Static<typeof HandOdds>;
-
-const BETTING_STAGES = new Set([-1, 0, 1, 2]);
-
-export function bettingStage(value: number): Static<typeof BettingStage> {
-  if (!BETTING_STAGES.has(value)) throw new ContractViolation(`betting stage ${value}`);
-  return value as Static<typeof BettingStage>;
-}
-
-export function toHandOdds(odds: HandOddsMessage): HandOddsBody {
-  return {
-    handIndex: odds.handIndex,
-    bettingStage: bettingStage(odds.bettingStage),
-    handStatus: handStatusName(odds.handStatus),
-    winPercentage: odds.winPercentage,
-    drawPercentage: odds.drawPercentage,
-    odds: odds.oddsTenths / 10,
-  };
-}
-
-function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
-  return oneOf(HAND_STATUSES, handStatusToJSON(status).replace(/^HAND_STATUS_/, ""), "hand status");
-}

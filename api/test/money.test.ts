@@ -1,10 +1,9 @@
 import test from "ava";
 import fc from "fast-check";
-import { BetRequest, SitRequest, TopUpRequest } from "../src/tables/schemas.js";
-import { bodyValidator } from "../src/contract/validate.js";
-import { ContractViolation } from "../src/contract/violation.js";
-import { HttpError } from "../src/http/http-error.js";
-import { MAX_AMOUNT, MAX_REPORTED_CENTS, parseMoney, toUnits } from "../src/contract/money.js";
+import { BetRequest, SitRequest, TopUpRequest } from "../src/tables.js";
+import { bodyValidator, InvalidRequest } from "../src/validate.js";
+import { ContractViolation } from "../src/violation.js";
+import { MAX_AMOUNT, MAX_REPORTED_CENTS, parseMoney, toUnits } from "../src/money.js";
 
 const MAX_CENTS = MAX_AMOUNT * 100;
 const centsOf = (value: unknown): number => parseMoney(value);
@@ -65,7 +64,7 @@ test("a request's validator admits exactly the amounts parseMoney accepts; the r
         validate({ ...rest, [field]: value });
         return "admitted";
       } catch (error) {
-        return error instanceof HttpError ? error.status : 500;
+        return error instanceof InvalidRequest ? 400 : 500;
       }
     };
     const parses = (value: unknown): boolean => {

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { apiPart, jsonContent } from "./operation.js";
 
 export const CHECK_VALUES = ["ok", "not_serving", "unreachable", "unavailable", "unknown"] as const;
 
@@ -19,4 +20,22 @@ export const HealthResponse = Type.Object(
     error: Type.Optional(Type.String({ description: "What is down; present with status unavailable (HTTP 503)" })),
   },
   { additionalProperties: false },
+);
+
+export const healthApi = apiPart(
+  "health",
+  { HealthResponse },
+  {
+    getHealth: {
+      method: "get",
+      path: "/api/health",
+      summary: "Readiness of every service and the database",
+      isPublic: true,
+      ok: "HealthResponse",
+      responses: {
+        200: { description: "Everything answers", content: jsonContent("HealthResponse") },
+        503: { description: "Something is down; checks name it", content: jsonContent("HealthResponse") },
+      },
+    },
+  },
 );

@@ -1,6 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { BettingStage, Card, Hand, HandOdds } from "../contract/cards.js";
-import { integerFrom, nullable, oneOfIntegers, openInterval } from "../contract/fields.js";
+import { BettingStage, Card, Hand, HandOdds } from "./cards.js";
+import { apiPart } from "./operation.js";
+import { integerFrom, nullable, oneOfIntegers, openInterval } from "./fields.js";
 
 export const DealRequest = Type.Object(
   { numberOfHands: Type.Optional(integerFrom(2, 6, { default: 4, description: "Hands to deal" })) },
@@ -80,3 +81,27 @@ export const BulkResponse = Type.Object(
 
 export type DealResultBody = Static<typeof DealResult>;
 export type BulkResponseBody = Static<typeof BulkResponse>;
+
+export const oddsApi = apiPart(
+  "dealing",
+  { DealRequest, DealResult, BulkRequest, BulkResponse },
+  {
+    deal: {
+      method: "post",
+      path: "/api/deal",
+      summary: "A stand-alone deal with pre-flop odds",
+      body: { schema: "DealRequest", required: false },
+      ok: "DealResult",
+      errors: [503],
+    },
+    generateBulk: {
+      method: "post",
+      path: "/api/games/bulk",
+      heavy: true,
+      summary: "Pre-computed full games",
+      body: { schema: "BulkRequest", required: false },
+      ok: "BulkResponse",
+      errors: [503],
+    },
+  },
+);

@@ -1,6 +1,6 @@
 // The audit report's schema is the money audit's own (@pokerodds/audit builds and reads the report).
 import { AuditReport } from "@pokerodds/audit/report";
-import { apiPart } from "../openapi/operation.js";
+import { apiPart } from "./operation.js";
 
 export const adminApi = apiPart(
   "admin",

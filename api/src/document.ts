@@ -1,13 +1,19 @@
 // The OpenAPI 3.1 description of the whole public API, assembled from each feature's part (its
 // operations and the schemas they name). The schemas are the ones that validate requests, and the app
 // mounts every route from the same operations, so the document cannot drift from what the gateway does.
-import { adminApi } from "../admin/openapi.js";
-import { ErrorBody } from "../contract/error-body.js";
-import { healthApi } from "../health/openapi.js";
-import { oddsApi } from "../odds/openapi.js";
-import { playersApi } from "../players/openapi.js";
-import { lobbyApi, tablesApi } from "../tables/openapi.js";
-import { apiPart, errorResponses, pathsOf, requestIdParameter, TAGS, type Handlers } from "./operation.js";
+import { Type } from "@sinclair/typebox";
+import { adminApi } from "./admin.js";
+import { healthApi } from "./health.js";
+import { oddsApi } from "./odds.js";
+import { apiPart, errorResponses, pathsOf, requestIdParameter, TAGS } from "./operation.js";
+import { playersApi } from "./players.js";
+import { lobbyApi, tablesApi } from "./tables.js";
+
+/** Every error answer's body. */
+export const ErrorBody = Type.Object(
+  { error: Type.String({ description: "Human-readable message" }) },
+  { additionalProperties: false },
+);
 
 /** GET /api/openapi.json, the document's own part. */
 export const openApiPart = apiPart(
@@ -61,9 +67,4 @@ export function openApiDocument() {
       },
     },
   };
-}
-
-export function openApiRoutes(): Handlers<typeof openApiPart> {
-  const document = openApiDocument();
-  return { getOpenApi: (_req, res) => void res.json(document) };
 }

@@ -1,7 +1,16 @@
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
-import { ROLES } from "../auth/identity.js";
-import { amount, playerId } from "../contract/fields.js";
+import { amount, playerId } from "./fields.js";
+import { apiPart } from "./operation.js";
+
+/** The roles a token may claim; any other counts as BASIC_USER. */
+export const ROLES = ["BASIC_USER", "PAYING_USER", "ANON_USER", "ADMIN"] as const;
+
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
 
 export const PlayerIdParam = playerId("The token's subject, unless the caller is an ADMIN (else 403)");
 
@@ -22,3 +31,20 @@ export const PlayerProfile = Type.Object(
 );
 
 export type PlayerProfileBody = Static<typeof PlayerProfile>;
+
+const PLAYER_ID = { name: "playerId", in: "path", required: true, schema: PlayerIdParam };
+
+export const playersApi = apiPart(
+  "players",
+  { PlayerProfile },
+  {
+    getPlayer: {
+      method: "get",
+      path: "/api/players/{playerId}",
+      summary: "Profile; the first read creates the player and a 1,000 welcome balance",
+      parameters: [PLAYER_ID],
+      ok: "PlayerProfile",
+      errors: [400, 403, 404, 503],
+    },
+  },
+);

@@ -1,0 +1,114 @@
+// The verified caller: who the token says it is, the player a request acts for, and how the backends
+// see it.
+import { isRole, type Role } from "@pokerodds/api/players";
+import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { Role as WalletRole, type Claims } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { DISPLAY_NAME_MAX_LENGTH, fitText, playerIdProblem, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
+import type { RequestHandler, Response } from "express";
+import type { JWTPayload } from "jose";
+import { badRequest, forbidden, unauthorized } from "../http/errors.js";
+import type { TokenVerifier } from "./token-verifier.js";
+
+/** The verified caller, as decisions.md maps the token's claims. */
+export interface Identity {
+  playerId: string;
+  username: string;
+  displayName: string;
+  role: Role;
+}
+
+/** Claims of a verified token; sub has been checked to be a non-empty string. */
+export function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
+  // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
+  return {
+    playerId: claims.sub,
+    username: fitText(username, USERNAME_MAX_LENGTH),
+    displayName: fitText(text(claims.name) ?? username, DISPLAY_NAME_MAX_LENGTH),
+    role: isRole(claims.role) ? claims.role : "BASIC_USER",
+  };
+}
+
+const TO_WALLET: Record<Role, WalletRole> = {
+  BASIC_USER: WalletRole.ROLE_BASIC_USER,
+  PAYING_USER: WalletRole.ROLE_PAYING_USER,
+  ANON_USER: WalletRole.ROLE_ANON_USER,
+  ADMIN: WalletRole.ROLE_ADMIN,
+};
+
+export function toWalletRole(role: Role): WalletRole {
+  return TO_WALLET[role];
+}
+
+/** The public name of a stored role; one the wallet did not set (or this gateway does not know) is the spec's error value. */
+export function roleName(role: WalletRole): Role | "UNSPECIFIED_DUE_TO_ERROR" {
+  const found = Object.entries(TO_WALLET).find(([, value]) => value === role);
+  return found ? (found[0] as Role) : "UNSPECIFIED_DUE_TO_ERROR";
+}
+
+/**
+ * The player a request acts for or reads: the one it names, which must be the caller unless the
+ * caller is an ADMIN (else 403), or the caller when it names none.
+ */
+export function actingPlayerId(identity: Identity, named: string | undefined): string {
+  if (named === undefined || named === identity.playerId) return identity.playerId;
+  if (identity.role === "ADMIN") {
+    const problem = playerIdProblem(named);
+    if (problem) throw badRequest(problem);
+    return named;
+  }
+  throw forbidden("playerId must be the token's subject unless the caller is an ADMIN");
+}
+
+// The verified caller as the backends' contracts carry it.
+
+/** For the wallet's GetProfile, which creates the player on first read and keeps names and role current. */
+export function claimsOf(identity: Identity): Claims {
+  return {
+    playerId: identity.playerId,
+    username: identity.username,
+    displayName: identity.displayName,
+    role: toWalletRole(identity.role),
+  };
+}
+
+/** For the table service: the player the request acts for (actingPlayerId's), with the caller's role. */
+export function callerFor(identity: Identity, playerId: string = identity.playerId): Caller {
+  return { playerId, role: toWalletRole(identity.role) };
+}
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      /** The verified caller, set by requireAuth on every route behind it. */
+      identity?: Identity;
+    }
+  }
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** Verifies the bearer token and puts the caller on res.locals.identity. */
+export function requireAuth(verify: TokenVerifier): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.headers.authorization;
+    if (!header) throw unauthorized("Authorization header is missing", false);
+    const token = BEARER.exec(header)?.[1];
+    if (!token) throw unauthorized("Authorization header is invalid: expected 'Bearer <token>'", true);
+    const identity = await verify(token);
+    // A valid token whose subject no service could store: refused here, naming the public field.
+    const problem = playerIdProblem(identity.playerId, "the token's subject (playerId)");
+    if (problem) throw badRequest(problem);
+    res.locals.identity = identity;
+    next();
+  };
+}
+
+/** The caller that requireAuth verified; only for routes behind it. */
+export function identityOf(res: Response): Identity {
+  const identity = res.locals.identity;
+  if (!identity) throw new Error("the route is not behind requireAuth");
+  return identity;
+}

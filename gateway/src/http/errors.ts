@@ -1,0 +1,134 @@
+// Errors as HTTP answers: the one error type fit for a client, gRPC statuses mapped to it, and the
+// one handler where any error becomes `{ error }` (internals only in the log).
+import { status } from "@grpc/grpc-js";
+import { isServiceError } from "@pokerodds/common";
+import { InvalidRequest } from "@pokerodds/api/validate";
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import { BODY_LIMIT_BYTES } from "./request.js";
+
+/** An error whose status and message are fit for the client; `cause` is for the log only. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly options: { headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "HttpError";
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+
+/** RFC 6750: a missing token gets a bare challenge, a bad one says invalid_token. */
+export const unauthorized = (message: string, invalidToken: boolean) =>
+  new HttpError(401, message, {
+    headers: { "WWW-Authenticate": invalidToken ? 'Bearer error="invalid_token"' : "Bearer" },
+  });
+
+export const internalError = (cause: unknown) => new HttpError(500, "internal error", { cause });
+
+export const forbidden = (message: string) => new HttpError(403, message);
+
+export const notFound = (message: string) => new HttpError(404, message);
+
+// gRPC status -> HTTP, mirroring common/src/grpc/status.ts (domain error -> status). Statuses that
+// table produces carry a domain message written for the client; every other status may carry
+// library text, so it gets a fixed message.
+const FROM_DOMAIN: Partial<Record<status, [number, string]>> = {
+  [status.INVALID_ARGUMENT]: [400, "invalid request"],
+  [status.NOT_FOUND]: [404, "not found"],
+  [status.PERMISSION_DENIED]: [403, "not allowed for this player"],
+  [status.FAILED_PRECONDITION]: [409, "not allowed in the current state"],
+  [status.ALREADY_EXISTS]: [422, "idempotency key already used for a different request"],
+};
+
+const FIXED: Partial<Record<status, [number, string]>> = {
+  [status.ABORTED]: [409, "the request conflicted with another change; try again"],
+  [status.UNAUTHENTICATED]: [401, "not authenticated"],
+  [status.RESOURCE_EXHAUSTED]: [429, "too many requests; try again later"],
+};
+
+/**
+ * A name no client knows: a proto field (snake_case, or a dotted path such as caller.player_id). The
+ * gateway validates every public field before calling, so such a refusal is a gap in that check; the
+ * client gets the fixed message and the log keeps the service's.
+ */
+const INTERNAL_NAME = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\.[a-z_]+\b/;
+
+/** Seconds a client is asked to wait after RESOURCE_EXHAUSTED (the odds service's queue is full). */
+export const RETRY_AFTER_BUSY_SECONDS = 1;
+
+/** The HTTP answer for a failed call to `service` (e.g. "odds"). */
+export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
+  if (!isServiceError(error)) return internalError(error);
+  const options = { cause: error };
+  const fromDomain = FROM_DOMAIN[error.code];
+  if (fromDomain) {
+    const message = error.details && !INTERNAL_NAME.test(error.details) ? error.details : fromDomain[1];
+    return new HttpError(fromDomain[0], message, options);
+  }
+  // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client.
+  if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
+    return new HttpError(503, `${service} service unavailable`, options);
+  }
+  const fixed = FIXED[error.code];
+  if (fixed) {
+    const headers: Record<string, string> =
+      fixed[0] === 401
+        ? { "WWW-Authenticate": "Bearer" }
+        : fixed[0] === 429
+          ? { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) }
+          : {};
+    return new HttpError(fixed[0], fixed[1], { ...options, headers });
+  }
+  return internalError(error);
+}
+
+// body-parser's errors, by their stable `type`; the messages are ours.
+const BODY_ERRORS: Record<string, [number, string]> = {
+  "entity.too.large": [413, `request body must be at most ${BODY_LIMIT_BYTES / 1024} KiB`],
+  "entity.parse.failed": [400, "request body is not valid JSON"],
+  "encoding.unsupported": [415, "request body encoding is not supported"],
+  "charset.unsupported": [415, "request body must be UTF-8 JSON"],
+  "request.aborted": [400, "request body was cut short"],
+  "request.size.invalid": [400, "request body is shorter or longer than its Content-Length"],
+};
+
+export const unknownRoute: RequestHandler = (req, _res, next) => {
+  next(new HttpError(404, `no such endpoint: ${req.method} ${req.path}`));
+};
+
+/** A known path with a method it does not serve: 405 naming the ones it does (GET serves HEAD too). */
+export function methodNotAllowed(methods: string[]): RequestHandler {
+  const allow = methods.flatMap((method) => (method === "GET" ? ["GET", "HEAD"] : [method])).join(", ");
+  return (req, _res, next) => {
+    next(
+      new HttpError(405, `method ${req.method} is not allowed here; allowed: ${allow}`, { headers: { Allow: allow } }),
+    );
+  };
+}
+
+/** The one place an error becomes a response: `{ error }`, and internals only in the log. */
+export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  if (res.headersSent) return next(error);
+  const answer = toHttpError(error);
+  // pino-http logs res.err with the request's completion line.
+  if (answer.status >= 500) res.err = answer.options.cause instanceof Error ? answer.options.cause : answer;
+  res
+    .status(answer.status)
+    .set(answer.options.headers ?? {})
+    .json({ error: answer.message });
+};
+
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof InvalidRequest) return badRequest(error.message);
+  const type = (error as { type?: unknown } | null)?.type;
+  const known = typeof type === "string" ? BODY_ERRORS[type] : undefined;
+  if (known) return new HttpError(known[0], known[1]);
+  // Other client errors raised by Express itself (e.g. an undecodable path) keep their status.
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) return new HttpError(status, "invalid request");
+  return internalError(error);
+}

@@ -1,0 +1,97 @@
+// What every request gets on its way in: an id and a log line, metrics by route, its JSON body, and
+// (for money moves) its idempotency key.
+import { httpHandled, REQUEST_ID_KEY, type Logger } from "@pokerodds/common";
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from "@pokerodds/common/limits";
+import express, { type Request, type RequestHandler, type Response } from "express";
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import { pinoHttp } from "pino-http";
+import { badRequest, HttpError } from "./errors.js";
+
+// The rule common's requestIdFrom applies to the id the services receive in metadata.
+const TRUSTED_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+/** The caller's x-request-id when short and printable, else a fresh UUID. */
+export function requestIdFor(incoming: string | string[] | undefined): string {
+  return typeof incoming === "string" && TRUSTED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export function requestIdOf(req: Request): string {
+  return String(req.id);
+}
+
+/** One log line per request, tagged with its id; the id is echoed in the response header. */
+export function requestLogging(logger: Logger) {
+  return pinoHttp({
+    logger,
+    genReqId: (req, res) => {
+      const id = requestIdFor(req.headers[REQUEST_ID_KEY]);
+      res.setHeader(REQUEST_ID_KEY, id);
+      return id;
+    },
+    quietReqLogger: true,
+    // A 5xx with a cause (res.err, set by the error handler) is an error; one without, such as a
+    // health check answering 503 while a service starts, is a warning with no made-up stack.
+    customLogLevel: (_req, res, error) => (error || res.err ? "error" : res.statusCode >= 500 ? "warn" : "info"),
+    customErrorObject: (_req, res, error, value: object) =>
+      res.err || !error.message.startsWith("failed with status code") ? value : { ...value, err: undefined },
+    customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
+    customProps: (_req, res) => ({ playerId: (res as Response).locals?.identity?.playerId }),
+    // Never the headers: they carry the bearer token.
+    serializers: {
+      req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
+}
+
+/**
+ * Times every request by its route pattern (never the raw URL: ids in paths would make a series
+ * per table and player), labelled "unmatched" when no route took it.
+ */
+export const requestMetrics: RequestHandler = (req, res, next) => {
+  const stop = httpHandled.startTimer({ method: req.method });
+  res.once("finish", () => {
+    const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
+    stop({ route, status: String(res.statusCode) });
+  });
+  next();
+};
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+
+const parseJson = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
+
+/**
+ * Parses an optional JSON body. No body (or an empty one) leaves req.body undefined; a body that is
+ * not declared as JSON is a 415; anything JSON.parse accepts reaches the schema, which then names
+ * the fault (an array or null is "must be a JSON object", not "invalid JSON").
+ */
+export const optionalJsonBody: RequestHandler = (req, res, next) => {
+  const length = req.headers["content-length"];
+  const hasBody = req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
+  if (!hasBody) {
+    req.body = undefined;
+    return next();
+  }
+  if (!req.is(["application/json", "application/*+json"])) {
+    return next(new HttpError(415, "request body must be JSON (Content-Type: application/json)"));
+  }
+  parseJson(req, res, next);
+};
+
+/**
+ * The client's Idempotency-Key (visible ASCII without spaces, so a header sent twice, which Node joins
+ * with ", ", is refused rather than read as one key), or a fresh UUID when it sent none: every money movement reaches the
+ * table service with a key, but only a client that sends one can retry safely.
+ */
+export function idempotencyKeyOf(req: Request): string {
+  const key = req.headers["idempotency-key"];
+  if (key === undefined) return randomUUID();
+  if (typeof key !== "string" || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw badRequest(
+      `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters without spaces`,
+    );
+  }
+  return key;
+}
