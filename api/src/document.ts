@@ -3,6 +3,7 @@
 // mounts every route from the same operations, so the document cannot drift from what the gateway does.
 import { Type } from "@sinclair/typebox";
 import { adminApi } from "./admin.js";
+import { clientApi } from "./client.js";
 import { healthApi } from "./health.js";
 import { oddsApi } from "./odds.js";
 import { apiPart, errorResponses, pathsOf, requestIdParameter, TAGS } from "./operation.js";
@@ -26,6 +27,7 @@ export const openApiPart = apiPart(
       summary: "This document",
       isPublic: true,
       ok: { type: "object" },
+      example: { ok: { openapi: "3.1.0", info: { title: "Poker odds table game" }, paths: {} } },
     },
   },
 );
@@ -44,7 +46,7 @@ export function openApiDocument() {
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
     tags: TAGS.map((name) => ({ name })),
-    paths: pathsOf([healthApi, openApiPart, lobbyApi, playersApi, tablesApi, oddsApi, adminApi]),
+    paths: pathsOf([healthApi, openApiPart, clientApi, lobbyApi, playersApi, tablesApi, oddsApi, adminApi]),
     components: {
       schemas: {
         ErrorBody,
@@ -54,6 +56,7 @@ export function openApiDocument() {
         ...playersApi.schemas,
         ...tablesApi.schemas,
         ...adminApi.schemas,
+        ...clientApi.schemas,
       },
       responses: errorResponses(),
       parameters: { XRequestId: requestIdParameter },

@@ -32,9 +32,23 @@ export const healthApi = apiPart(
       summary: "Readiness of every service and the database",
       isPublic: true,
       ok: "HealthResponse",
+      example: { ok: { status: "ok", checks: { odds: "ok", wallet: "ok", table: "ok", database: "ok" } } },
       responses: {
-        200: { description: "Everything answers", content: jsonContent("HealthResponse") },
-        503: { description: "Something is down; checks name it", content: jsonContent("HealthResponse") },
+        200: {
+          description: "Everything answers",
+          content: jsonContent("HealthResponse", {
+            status: "ok",
+            checks: { odds: "ok", wallet: "ok", table: "ok", database: "ok" },
+          }),
+        },
+        503: {
+          description: "Something is down; checks name it",
+          content: jsonContent("HealthResponse", {
+            status: "unavailable",
+            checks: { odds: "ok", wallet: "not_serving", table: "not_serving", database: "unavailable" },
+            error: "database unavailable",
+          }),
+        },
       },
     },
   },

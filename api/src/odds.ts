@@ -82,6 +82,54 @@ export const BulkResponse = Type.Object(
 export type DealResultBody = Static<typeof DealResult>;
 export type BulkResponseBody = Static<typeof BulkResponse>;
 
+const EXAMPLE_HANDS = ["AhAd", "KsKc"];
+const RANKS = "23456789TJQKA";
+/** The 48 cards the example hands leave, in a fixed order (a real deal's order is shuffled). */
+const EXAMPLE_DECK = [...RANKS]
+  .flatMap((rank) => [..."cdhs"].map((suit) => rank + suit))
+  .filter((card) => !EXAMPLE_HANDS.join("").includes(card));
+
+const EXAMPLE_BULK_HANDS = [...EXAMPLE_HANDS, "QhJh"];
+const EXAMPLE_BEST = [
+  ["AhAdKh9s7d", "Pair", "Pair of aces"],
+  ["KsKcKh9s7d", "Three of a kind", "Three kings"],
+  ["KhQhJh9s7d", "High card", "King high"],
+];
+
+/** One hand at one stage of the example bulk game: AhAd, KsKc and QhJh on Kh 7d 2c 9s 3h. */
+function exampleStageInfo(handIndex: number, stage: number, percentWin: number) {
+  const odds = percentWin > 0 ? 100 / percentWin : 0;
+  const rounded = Math.round(odds * 0.97 * 10) / 10;
+  const river = stage === 3;
+  return {
+    handIndex,
+    bettingStage: river ? -1 : stage,
+    percentWin,
+    percentDraw: 0,
+    percentWinOrDraw: percentWin,
+    oddsActual: odds,
+    oddsMargin: odds * 0.97,
+    oddsRounded: rounded,
+    actualRtp: odds > 0 ? rounded / odds : 0,
+    roundingRake: odds > 0 ? (odds * 0.97 - rounded) / odds : 0,
+    statusIsWinner: river && percentWin === 100,
+    statusCantLose: percentWin >= 99.9,
+    statusIsFavourite: percentWin > 50,
+    statusBestRtp: percentWin > 0 && percentWin < 50,
+    bestFiveCards: stage === 0 ? null : EXAMPLE_BEST[handIndex]![0]!,
+    handDescShort: stage === 0 ? null : EXAMPLE_BEST[handIndex]![1]!,
+    handDescLong: stage === 0 ? null : EXAMPLE_BEST[handIndex]![2]!,
+  };
+}
+
+/** Win percentages by stage (HOLE, FLOP, TURN, RIVER), by hand. */
+const EXAMPLE_WINS = [
+  [64.5, 18.9, 16.1],
+  [6.1, 89.2, 4.7],
+  [4.5, 93.2, 2.3],
+  [0, 100, 0],
+];
+
 export const oddsApi = apiPart(
   "dealing",
   { DealRequest, DealResult, BulkRequest, BulkResponse },
@@ -93,6 +141,31 @@ export const oddsApi = apiPart(
       body: { schema: "DealRequest", required: false },
       ok: "DealResult",
       errors: [503],
+      example: {
+        body: { numberOfHands: 2 },
+        ok: {
+          hands: EXAMPLE_HANDS,
+          handOdds: [
+            {
+              handIndex: 0,
+              bettingStage: 0,
+              handStatus: "IN_PLAY_FAVOURITE",
+              winPercentage: 81.9466,
+              drawPercentage: 0.4183,
+              odds: 1.2,
+            },
+            {
+              handIndex: 1,
+              bettingStage: 0,
+              handStatus: "IN_PLAY_BETTING_STAGE_ACTIVE",
+              winPercentage: 17.6351,
+              drawPercentage: 0.4183,
+              odds: 5.5,
+            },
+          ],
+          remainingDeck: EXAMPLE_DECK,
+        },
+      },
     },
     generateBulk: {
       method: "post",
@@ -102,6 +175,31 @@ export const oddsApi = apiPart(
       body: { schema: "BulkRequest", required: false },
       ok: "BulkResponse",
       errors: [503],
+      example: {
+        body: { numberOfGames: 1, numberOfHands: 3, targetRtp: 0.97 },
+        ok: {
+          games: [
+            {
+              gameId: "BULK-0001",
+              numberOfHands: 3,
+              numberOfBettingStages: 3,
+              hands: EXAMPLE_BULK_HANDS,
+              bc1: "Kh",
+              bc2: "7d",
+              bc3: "2c",
+              bc4: "9s",
+              bc5: "3h",
+              handStageInfoList: EXAMPLE_WINS.flatMap((wins, stage) =>
+                wins.map((percentWin, hand) => exampleStageInfo(hand, stage, percentWin)),
+              ),
+            },
+          ],
+          numberOfGames: 1,
+          numberOfHands: 3,
+          targetRtp: 0.97,
+          generatedAt: "2026-11-23T12:00:00.000Z",
+        },
+      },
     },
   },
 );

@@ -39,6 +39,18 @@ export interface Operation<Schema extends string = string> {
   errors?: ErrorStatus[];
   /** Replaces the answers built from ok and errors. */
   responses?: Record<number, object>;
+  /** Shown in the document: a request body (when the operation takes one) and a successful answer. */
+  example: { body?: unknown; ok: unknown };
+  /** What a client may call next with values of this call (OpenAPI links on the 200 answer). */
+  links?: Record<string, Link>;
+}
+
+/** An OpenAPI link: the next operation, its parameters and body from runtime expressions or literals. */
+export interface Link {
+  operationId: string;
+  description: string;
+  parameters?: Record<string, unknown>;
+  requestBody?: unknown;
 }
 
 /** A feature's part of the document: its tag, its operations by operationId, and the schemas they name. */
@@ -56,8 +68,11 @@ export function apiPart<Schema extends string, Operations extends Record<string,
   return { tag, schemas, operations };
 }
 
-export const jsonContent = (schema: string | object) => ({
-  "application/json": { schema: typeof schema === "string" ? { $ref: `#/components/schemas/${schema}` } : schema },
+export const jsonContent = (schema: string | object, example?: unknown) => ({
+  "application/json": {
+    schema: typeof schema === "string" ? { $ref: `#/components/schemas/${schema}` } : schema,
+    ...(example === undefined ? {} : { example }),
+  },
 });
 
 /** The document's paths: every part's operations, in the order given. */
@@ -89,12 +104,17 @@ function describe(operationId: string, tag: Tag, op: Operation) {
           requestBody: {
             required: op.body.required,
             ...(op.body.required ? {} : { description: "Optional" }),
-            content: jsonContent(op.body.schema),
+            content: jsonContent(op.body.schema, op.example.body),
           },
         }
       : {}),
     responses: op.responses ?? {
-      200: { description: "Success", headers: REQUEST_ID_HEADER, content: jsonContent(op.ok) },
+      200: {
+        description: "Success",
+        headers: REQUEST_ID_HEADER,
+        content: jsonContent(op.ok, op.example.ok),
+        ...(op.links ? { links: op.links } : {}),
+      },
       ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/E${status}` }])),
     },
   };

@@ -45,6 +45,25 @@ export const playersApi = apiPart(
       parameters: [PLAYER_ID],
       ok: "PlayerProfile",
       errors: [400, 403, 404, 503],
+      example: {
+        ok: {
+          playerId: "alice",
+          username: "alice@example.com",
+          displayName: "Alice",
+          accountBalance: 1000,
+          avatarImageUrl: "/avatars/default.png",
+          role: "BASIC_USER",
+          isActive: true,
+        },
+      },
+      links: {
+        sit: {
+          operationId: "sit",
+          description: "Buy in at public table 1",
+          parameters: { tableId: 1 },
+          requestBody: { buyInAmount: 100 },
+        },
+      },
     },
   },
 );

@@ -190,6 +190,9 @@ export const lobbyApi = apiPart(
       summary: "Active tables (200 with an empty list when degraded)",
       isPublic: true,
       ok: "TablesList",
+      example: {
+        ok: { tables: [{ tableId: 1, playerCount: 2, gameState: "BETTING" }], totalActivePlayers: 2 },
+      },
     },
   },
 );
@@ -220,7 +223,9 @@ const IDEMPOTENCY_KEY = {
 };
 
 /** Sit, topup, bet and leave move money: each takes an Idempotency-Key, and a reused one can be a 422. */
-function moneyMove(op: Pick<Operation<SchemaName>, "path" | "summary" | "body" | "ok">): Operation<SchemaName> {
+function moneyMove(
+  op: Pick<Operation<SchemaName>, "path" | "summary" | "body" | "ok" | "example" | "links">,
+): Operation<SchemaName> {
   return {
     method: "post",
     parameters: [TABLE_ID, IDEMPOTENCY_KEY],
@@ -229,6 +234,63 @@ function moneyMove(op: Pick<Operation<SchemaName>, "path" | "summary" | "body" |
   };
 }
 
+/** The path's table, for a link to the next call at the same table. */
+const SAME_TABLE = { tableId: "$request.path.tableId" };
+
+const EXAMPLE_STATE = {
+  tableId: 1,
+  gameId: "T1-7",
+  gameState: "STATUS_FLOP",
+  bettingStage: 1,
+  numberOfHands: 4,
+  numberOfSeats: 6,
+  jackpotValue: 0,
+  hands: ["AhKd", "7c7s", "QhJh", "9d8d"],
+  flopCard1: "Kh",
+  flopCard2: "7d",
+  flopCard3: "2h",
+  turnCard: null,
+  riverCard: null,
+  seats: [
+    { seatId: 0, playerId: "alice", playerName: "Alice", seatBalance: 95, avatarImageUrl: "/avatars/default.png" },
+  ],
+  bets: [{ playerId: "alice", bettingStage: 0, seatIndex: 0, handIndex: 0, betAmount: 5, recordedOdds: 2.9 }],
+  handOdds: [
+    {
+      handIndex: 0,
+      bettingStage: 1,
+      handStatus: "IN_PLAY_BETTING_STAGE_ACTIVE",
+      winPercentage: 17.2,
+      drawPercentage: 0,
+      odds: 5.6,
+    },
+    {
+      handIndex: 1,
+      bettingStage: 1,
+      handStatus: "IN_PLAY_FAVOURITE",
+      winPercentage: 77.4,
+      drawPercentage: 0,
+      odds: 1.3,
+    },
+    {
+      handIndex: 2,
+      bettingStage: 1,
+      handStatus: "IN_PLAY_BETTING_STAGE_ACTIVE",
+      winPercentage: 4.3,
+      drawPercentage: 0,
+      odds: 22.6,
+    },
+    {
+      handIndex: 3,
+      bettingStage: 1,
+      handStatus: "IN_PLAY_BETTING_STAGE_ACTIVE",
+      winPercentage: 1.1,
+      drawPercentage: 0,
+      odds: 88.2,
+    },
+  ],
+};
+
 /** The table session and game flow under /api/tables/{tableId}/ (each entry alike on purpose: a route each). */
 export const tablesApi = apiPart("tables", SCHEMAS, {
   sit: moneyMove({
@@ -236,24 +298,61 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     summary: "Buy in: account to seat (NACK when short)",
     body: { schema: "SitRequest", required: true },
     ok: "SitResponse",
+    example: {
+      body: { buyInAmount: 100 },
+      ok: { acknowledgement: "ACK", seatId: 0, seatBalance: 100 },
+    },
+    links: {
+      bet: {
+        operationId: "bet",
+        description: "Back a hand from the seat just taken",
+        parameters: SAME_TABLE,
+        requestBody: { seatIndex: "$response.body#/seatId", handIndex: 0, betAmount: 1 },
+      },
+      getTableState: { operationId: "getTableState", description: "The table just joined", parameters: SAME_TABLE },
+      topUp: {
+        operationId: "topUp",
+        description: "More chips for the same seat",
+        parameters: SAME_TABLE,
+        requestBody: { amount: 10 },
+      },
+      leave: { operationId: "leave", description: "Leave the seat just taken", parameters: SAME_TABLE },
+    },
   }),
   topUp: moneyMove({
     path: "/api/tables/{tableId}/topup",
     summary: "Account to seat while seated (NACK when short)",
     body: { schema: "TopUpRequest", required: true },
     ok: "TopUpResponse",
+    example: {
+      body: { amount: 50 },
+      ok: { acknowledgement: "ACK", newSeatBalance: 150, newAccountBalance: 850 },
+    },
   }),
   bet: moneyMove({
     path: "/api/tables/{tableId}/bet",
     summary: "Back one hand at the current betting stage",
     body: { schema: "BetRequest", required: true },
     ok: "BetResponse",
+    example: {
+      body: { seatIndex: 0, handIndex: 1, betAmount: 5 },
+      ok: { acknowledgement: "ACK", message: "bet placed", updatedSeatBalance: 90 },
+    },
+    links: {
+      advance: { operationId: "advance", description: "Deal the next stage", parameters: SAME_TABLE },
+      getTableState: {
+        operationId: "getTableState",
+        description: "The bet in the game's bets",
+        parameters: SAME_TABLE,
+      },
+    },
   }),
   leave: moneyMove({
     path: "/api/tables/{tableId}/leave",
     summary: "Seat balance back to the account; idempotent",
     body: { schema: "NoBody", required: false },
     ok: "LeaveResponse",
+    example: { body: {}, ok: { acknowledgement: "ACK", creditsReturned: 95, newAccountBalance: 995 } },
   }),
   advance: {
     method: "post",
@@ -263,6 +362,16 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     body: { schema: "NoBody", required: false },
     ok: "TableGameState",
     errors: [403, 404, 409, 503],
+    example: { body: {}, ok: EXAMPLE_STATE },
+    links: {
+      getTableState: {
+        operationId: "getTableState",
+        description: "The state as others see it",
+        parameters: SAME_TABLE,
+      },
+      advance: { operationId: "advance", description: "On to the next stage", parameters: SAME_TABLE },
+      leave: { operationId: "leave", description: "Cash out the seat", parameters: SAME_TABLE },
+    },
   },
   getTableState: {
     method: "get",
@@ -271,5 +380,9 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     parameters: [TABLE_ID],
     ok: "TableGameState",
     errors: [400, 403, 404, 503],
+    example: { ok: EXAMPLE_STATE },
+    links: {
+      advance: { operationId: "advance", description: "Move this table's game on", parameters: SAME_TABLE },
+    },
   },
 });

@@ -1,4 +1,5 @@
 import { adminApi } from "@pokerodds/api/admin";
+import { clientApi, devSignInApi, type ClientConfigBody } from "@pokerodds/api/client";
 import { openApiPart } from "@pokerodds/api/document";
 import { healthApi } from "@pokerodds/api/health";
 import { oddsApi } from "@pokerodds/api/odds";
@@ -8,6 +9,7 @@ import type { Logger } from "@pokerodds/common";
 import express, { type Express, type RequestHandler } from "express";
 import { adminRoutes } from "./admin/routes.js";
 import { requireAuth } from "./auth/caller.js";
+import { clientConfigRoutes, devSignInRoutes, webAssets, type DevSigner } from "./client/routes.js";
 import type { TokenVerifier } from "./auth/token-verifier.js";
 import { healthRoutes } from "./health/routes.js";
 import {
@@ -36,6 +38,8 @@ export interface AppDeps {
   wallet: WalletApi;
   table: TableApi;
   health: HealthProbes;
+  /** The web client: its files, its sign-in config, and the development signer while that issuer is on. */
+  client?: { webRoot: string; config: ClientConfigBody; devSign?: DevSigner };
   /** CORS, rate limits and the heavy-route cap; read from the environment when absent. */
   edge?: EdgeSettings;
 }
@@ -78,8 +82,18 @@ export function createApp(deps: AppDeps): Express {
   mount(tablesApi, tableRoutes(deps.table));
   mount(oddsApi, oddsRoutes(deps.odds));
   mount(adminApi, adminRoutes(deps.wallet, deps.table));
+  mountClient(app, mount, deps.client);
   finish();
   app.use(unknownRoute);
   app.use(errorHandler);
   return app;
+}
+
+/** The web client's config route, the development sign-in while that issuer is on, and its files at `/`. */
+function mountClient(app: Express, mount: ReturnType<typeof operationMounter>["mount"], client: AppDeps["client"]) {
+  mount(clientApi, clientConfigRoutes(client?.config ?? { devSignIn: false }));
+  if (!client) return;
+  if (client.devSign) mount(devSignInApi, devSignInRoutes(client.devSign));
+  const assets = webAssets(client.webRoot, client.config.oidc?.issuer);
+  if (assets) app.use(...assets);
 }

@@ -1,5 +1,6 @@
 import { ConfigError, envOptional, envPort, envString } from "@pokerodds/common";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DEV_AUDIENCE, DEV_ISSUER } from "./auth/dev-issuer.js";
 
 type Env = Record<string, string | undefined>;
@@ -19,6 +20,10 @@ export interface GatewayConfig {
   walletAddress: string;
   tableAddress: string;
   auth: AuthSettings;
+  /** The built web client (`web/dist`), served at `/`. */
+  webRoot: string;
+  /** The identity provider's client id for the web client's OIDC sign-in (with AUTH_JWKS_URL). */
+  oidcClientId?: string;
 }
 
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
@@ -31,6 +36,8 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
     tableAddress: envString("TABLE_ADDR", "127.0.0.1:50053", env),
     auth: readAuthSettings(env),
+    webRoot: resolve(envOptional("WEB_ROOT", env) ?? fileURLToPath(new URL("../../web/dist", import.meta.url))),
+    oidcClientId: envOptional("AUTH_CLIENT_ID", env),
   };
 }
 

@@ -1,12 +1,15 @@
+import type { Role } from "@pokerodds/api/players";
 import { configOrExit, createLogger, HealthChecker, onShutdownSignal, startMetricsServer } from "@pokerodds/common";
 import { createApp } from "./app.js";
-import { loadOrCreateDevKey } from "./auth/dev-issuer.js";
+import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
 import { createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
 import { connectBackends } from "./backends.js";
-import { readConfig, type AuthSettings } from "./config.js";
+import { readConfig, type AuthSettings, type GatewayConfig } from "./config.js";
 import { startHttpServer } from "./http-server.js";
 
 const DRAIN_MS = 5_000;
+/** A development sign-in lasts an hour, like `npm run token`'s default. */
+const DEV_SIGN_IN_TTL_S = 3_600;
 
 const logger = createLogger("gateway");
 const config = configOrExit(logger, readConfig);
@@ -25,6 +28,7 @@ const app = createApp({
   wallet: backends.wallet,
   table: backends.table,
   health,
+  client: await clientFor(config),
 });
 const server = await startHttpServer(app, { port: config.port, host: config.host });
 logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
@@ -41,4 +45,17 @@ async function tokenVerifierFor(auth: AuthSettings) {
   const keys =
     auth.mode === "remote" ? remoteKeys(auth.jwksUrl) : localKeys((await loadOrCreateDevKey(auth.dataDir)).publicJwk);
   return createTokenVerifier({ keys, issuer: auth.issuer, audience: auth.audience });
+}
+
+/** The web client's sign-in: OIDC with a real identity provider, else the development issuer's. */
+async function clientFor({ auth, webRoot, oidcClientId }: GatewayConfig) {
+  if (auth.mode === "remote") {
+    const oidc = oidcClientId ? { issuer: auth.issuer, clientId: oidcClientId } : undefined;
+    return { webRoot, config: { devSignIn: false, ...(oidc ? { oidc } : {}) } };
+  }
+  const key = await loadOrCreateDevKey(auth.dataDir);
+  const { issuer, audience } = auth;
+  const devSign = (playerId: string, role?: Role) =>
+    signDevToken(key, { playerId, role, ttlSeconds: DEV_SIGN_IN_TTL_S, issuer, audience });
+  return { webRoot, config: { devSignIn: true }, devSign };
 }

@@ -12,6 +12,9 @@ test("defaults: port 8080, local services, the development issuer under ./data",
     walletAddress: "127.0.0.1:50052",
     tableAddress: "127.0.0.1:50053",
     auth: { mode: "development", dataDir: resolve("data"), issuer: "pokerodds-dev", audience: "pokerodds-api" },
+    // The repository's web/dist, next to gateway/ (found from this module, wherever the process starts).
+    webRoot: resolve(import.meta.dirname, "../../web/dist"),
+    oidcClientId: undefined,
   });
 });
 
@@ -25,8 +28,12 @@ test("every variable is honoured", (t) => {
     AUTH_JWKS_URL: "https://idp.example.com/.well-known/jwks.json",
     AUTH_ISSUER: "https://idp.example.com/",
     AUTH_AUDIENCE: "pokerodds",
+    WEB_ROOT: "/srv/web",
+    AUTH_CLIENT_ID: "web-client",
   });
   t.like(config, {
+    webRoot: "/srv/web",
+    oidcClientId: "web-client",
     port: 9000,
     metricsPort: 9100,
     oddsAddress: "odds:1",

@@ -17,10 +17,11 @@ const SPEC_OPERATIONS = [
   ["post", "/api/games/bulk"],
   ["get", "/api/health"],
   ["get", "/api/openapi.json"],
-  // Ours, beyond the spec: the operators' money audit.
+  // Ours, beyond the spec: the operators' money audit, and how the web client signs in.
   ["get", "/api/admin/audit"],
+  ["get", "/api/client-config"],
 ] as const;
-const PUBLIC = new Set(["/api/tables", "/api/health", "/api/openapi.json"]);
+const PUBLIC = new Set(["/api/tables", "/api/health", "/api/openapi.json", "/api/client-config"]);
 
 type Json = Record<string, unknown>;
 

@@ -110,10 +110,12 @@ export type AppOverrides = Partial<Omit<AppDeps, "odds" | "wallet" | "table">> &
   odds?: Partial<OddsApi>;
   wallet?: Partial<WalletApi>;
   table?: Partial<TableApi>;
+  /** The listen address (default loopback). */
+  host?: string;
 };
 
 /** The real app and HTTP server on a free port, with fake backends and a test issuer. */
-export async function startApp(overrides: AppOverrides = {}): Promise<TestApp> {
+export async function startApp({ host = "127.0.0.1", ...overrides }: AppOverrides = {}): Promise<TestApp> {
   const key = await newKey();
   const odds = fakeOdds(overrides.odds);
   const wallet = fakeWallet(overrides.wallet);
@@ -129,7 +131,7 @@ export async function startApp(overrides: AppOverrides = {}): Promise<TestApp> {
     wallet,
     table,
   };
-  const server = await startHttpServer(createApp(deps), { port: 0, host: "127.0.0.1" });
+  const server = await startHttpServer(createApp(deps), { port: 0, host });
   return {
     url: `http://127.0.0.1:${server.port}`,
     token: await validToken(key),

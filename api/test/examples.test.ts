@@ -1,0 +1,53 @@
+// Every operation shows an example of what it takes and answers, and each example is one the
+// schema admits; every link names an operation that exists and a parameter that operation has.
+import test from "ava";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { openApiDocument } from "../src/document.js";
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const document = openApiDocument() as Json;
+const ajv = new Ajv2020({ strict: false, formats: { "date-time": true } });
+for (const [name, schema] of Object.entries(document.components.schemas as Json)) {
+  ajv.addSchema(schema, `#/components/schemas/${name}`);
+}
+
+const operations = Object.entries(document.paths as Json).flatMap(([path, methods]) =>
+  Object.entries(methods as Json).map(([method, operation]) => ({ path, method, operation: operation as Json })),
+);
+const byId = new Map(operations.map((entry) => [entry.operation.operationId as string, entry]));
+
+function assertExample(t: import("ava").ExecutionContext, where: string, content: Json | undefined) {
+  const media = content?.["application/json"];
+  if (!media) return t.fail(`${where}: no JSON content`);
+  t.not(media.example, undefined, `${where}: no example`);
+  const valid = ajv.validate(media.schema, media.example);
+  t.true(valid, `${where}: ${JSON.stringify(ajv.errors)}`);
+}
+
+test("every operation has a valid example of its body (if it takes one) and of its answer", (t) => {
+  for (const { path, method, operation } of operations) {
+    const where = `${method.toUpperCase()} ${path}`;
+    if (operation.requestBody) assertExample(t, `${where} request`, operation.requestBody.content);
+    assertExample(t, `${where} 200`, operation.responses[200].content);
+  }
+});
+
+test("links name existing operations and parameters, and walk profile, sit, state, bet, advance, leave", (t) => {
+  const edges = new Set<string>();
+  for (const { operation } of operations) {
+    for (const link of Object.values((operation.responses[200].links ?? {}) as Json)) {
+      const target = byId.get(link.operationId);
+      if (!target) {
+        t.fail(`${operation.operationId} links to unknown ${link.operationId}`);
+        continue;
+      }
+      const names = new Set((target.operation.parameters ?? []).map((p: Json) => p.name));
+      for (const name of Object.keys(link.parameters ?? {})) t.true(names.has(name), `${link.operationId}: ${name}`);
+      edges.add(`${operation.operationId}->${link.operationId}`);
+    }
+  }
+  for (const edge of ["getPlayer->sit", "sit->getTableState", "sit->bet", "bet->advance", "advance->leave"]) {
+    t.true(edges.has(edge), edge);
+  }
+});

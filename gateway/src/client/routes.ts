@@ -1,0 +1,67 @@
+// The web client: its built files at `/`, its sign-in config, and the development sign-in.
+import type { clientApi, ClientConfigBody, devSignInApi } from "@pokerodds/api/client";
+import { DevTokenRequest } from "@pokerodds/api/client";
+import { bodyValidator } from "@pokerodds/api/validate";
+import express, { type RequestHandler } from "express";
+import helmet from "helmet";
+import { existsSync } from "node:fs";
+import { isIP } from "node:net";
+import { forbidden } from "../http/errors.js";
+import type { Handlers } from "../http/mount.js";
+
+/** Signs a development token; present only while the local development issuer is on. */
+export type DevSigner = (playerId: string, role: DevRole | undefined) => Promise<string>;
+type DevRole = NonNullable<ReturnType<typeof validateDevToken>["role"]>;
+
+const validateDevToken = bodyValidator(DevTokenRequest);
+
+export function clientConfigRoutes(config: ClientConfigBody): Handlers<typeof clientApi> {
+  return { getClientConfig: (_req, res) => void res.json(config) };
+}
+
+/**
+ * Anyone who reaches this route may become any player, ADMIN included: it answers this machine's own
+ * addresses only (the socket's, never a forwarded header), so a gateway exposed with the development
+ * issuer still hands no token to the network.
+ */
+export function devSignInRoutes(sign: DevSigner): Handlers<typeof devSignInApi> {
+  return {
+    devSignIn: async (req, res) => {
+      if (!isLoopback(req.socket.remoteAddress)) throw forbidden("development sign-in is offered to this machine only");
+      const body = validateDevToken(req.body);
+      res.json({ token: await sign(body.playerId, body.role) });
+    },
+  };
+}
+
+function isLoopback(address: string | undefined): boolean {
+  if (!address || isIP(address) === 0) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+  return v4.startsWith("127.") || address === "::1";
+}
+
+/**
+ * The client's files, with a policy that lets them load only from here (and talk to the identity
+ * provider for the OIDC sign-in); undefined when the client was not built (`npm run build`).
+ */
+export function webAssets(root: string, oidcIssuer: string | undefined): RequestHandler[] | undefined {
+  if (!existsSync(root)) return undefined;
+  const connect = ["'self'", ...(oidcIssuer ? [new URL(oidcIssuer).origin] : [])];
+  return [
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          connectSrc: connect,
+          imgSrc: ["'self'", "data:"],
+          objectSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+    }),
+    express.static(root, { index: "index.html", fallthrough: true, maxAge: 0 }),
+  ];
+}

@@ -1,0 +1,82 @@
+// The web client's routes: its sign-in config, the development sign-in (only with that issuer, only
+// for this machine), and its files at `/` under a policy of their own.
+import test from "ava";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startApp } from "./helpers/app.js";
+
+const signer = async (playerId: string, role?: string) => `signed:${playerId}:${role ?? "-"}`;
+
+async function webRoot(): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), "web-"));
+  await writeFile(join(root, "index.html"), "<!doctype html><title>Poker odds</title>");
+  return root;
+}
+
+test("with the development issuer: config says so, and /api/dev/token signs for this machine", async (t) => {
+  const app = await startApp({ client: { webRoot: await webRoot(), config: { devSignIn: true }, devSign: signer } });
+  t.teardown(() => app.close());
+  t.deepEqual(await (await fetch(`${app.url}/api/client-config`)).json(), { devSignIn: true });
+  const signed = await fetch(`${app.url}/api/dev/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ playerId: "alice", role: "ADMIN" }),
+  });
+  t.is(signed.status, 200);
+  t.deepEqual(await signed.json(), { token: "signed:alice:ADMIN" });
+  const refused = await fetch(`${app.url}/api/dev/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ playerId: "alice", role: "KING" }),
+  });
+  t.is(refused.status, 400);
+});
+
+test("without it (a real identity provider): no /api/dev/token, and the config names the OIDC issuer", async (t) => {
+  const oidc = { issuer: "https://idp.example.com/", clientId: "web" };
+  const app = await startApp({ client: { webRoot: await webRoot(), config: { devSignIn: false, oidc } } });
+  t.teardown(() => app.close());
+  t.deepEqual(await (await fetch(`${app.url}/api/client-config`)).json(), { devSignIn: false, oidc });
+  const signed = await fetch(`${app.url}/api/dev/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ playerId: "alice" }),
+  });
+  t.is(signed.status, 404);
+  t.like(await signed.json(), { error: "no such endpoint: POST /api/dev/token" });
+});
+
+test("the client's files at / with a self-only policy; the API keeps its own", async (t) => {
+  const app = await startApp({ client: { webRoot: await webRoot(), config: { devSignIn: false } } });
+  t.teardown(() => app.close());
+  const page = await fetch(`${app.url}/`);
+  t.is(page.status, 200);
+  t.regex(await page.text(), /<title>Poker odds<\/title>/);
+  t.regex(page.headers.get("content-security-policy") ?? "", /default-src 'self'/);
+  const api = await fetch(`${app.url}/api/client-config`);
+  t.is(api.headers.get("content-security-policy"), "default-src 'none';frame-ancestors 'none'");
+  t.is((await fetch(`${app.url}/no-such-file.js`)).status, 404);
+});
+
+// The socket's address decides, so the request must arrive on a non-loopback interface of this machine.
+test("the development sign-in refuses a caller from another address", async (t) => {
+  const { networkInterfaces } = await import("node:os");
+  const external = Object.values(networkInterfaces())
+    .flat()
+    .find((address) => address && address.family === "IPv4" && !address.internal);
+  if (!external) return t.fail("this machine has no non-loopback IPv4 address to test from");
+  const app = await startApp({
+    host: "0.0.0.0",
+    client: { webRoot: await webRoot(), config: { devSignIn: true }, devSign: signer },
+  });
+  t.teardown(() => app.close());
+  const port = new URL(app.url).port;
+  const answer = await fetch(`http://${external.address}:${port}/api/dev/token`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Forwarded-For": "127.0.0.1" },
+    body: JSON.stringify({ playerId: "mallory", role: "ADMIN" }),
+  });
+  t.is(answer.status, 403);
+  t.deepEqual(await answer.json(), { error: "development sign-in is offered to this machine only" });
+});
