@@ -37,6 +37,7 @@ COPY services/odds/package.json services/odds/
 COPY services/wallet/package.json services/wallet/
 COPY services/table/package.json services/table/
 COPY audit/package.json audit/
+COPY api/package.json api/
 COPY gateway/package.json gateway/
 COPY tools/package.json tools/
 COPY launcher/package.json launcher/
@@ -50,10 +51,11 @@ COPY proto/ proto/
 COPY common/ common/
 COPY services/ services/
 COPY audit/ audit/
+COPY api/ api/
 COPY gateway/ gateway/
 # Type declarations and build info are for the compiler only.
-RUN npx tsc -b common services/odds services/wallet services/table audit gateway \
- && find common/dist services/*/dist audit/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
+RUN npx tsc -b common services/odds services/wallet services/table audit api gateway \
+ && find common/dist services/*/dist audit/dist api/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
 
 # Production dependencies, one workspace each. The mkdir makes the workspace's own node_modules
 # (where npm puts a dependency whose version clashes with the hoisted one) exist even when empty,
@@ -71,10 +73,10 @@ RUN npm ci --omit=dev --ignore-scripts -w common -w services/wallet && mkdir -p 
 FROM manifests AS table-deps
 RUN npm ci --omit=dev --ignore-scripts -w common -w services/table && mkdir -p services/table/node_modules
 
-# gateway-deps installs the gateway's production dependencies (the money audit's included).
+# gateway-deps installs the gateway's production dependencies (the contract's and the money audit's included).
 FROM manifests AS gateway-deps
-RUN npm ci --omit=dev --ignore-scripts -w common -w audit -w gateway \
- && mkdir -p audit/node_modules gateway/node_modules
+RUN npm ci --omit=dev --ignore-scripts -w common -w audit -w api -w gateway \
+ && mkdir -p audit/node_modules api/node_modules gateway/node_modules
 
 # What every process needs: common (its package.json carries "type": "module" and the exports map)
 # and proto/ at /app/proto, where common/dist/grpc/server.js looks for it (../../../proto).
@@ -118,13 +120,16 @@ COPY --from=build /src/services/table/dist/ services/table/dist/
 EXPOSE 50053 9464
 CMD ["services/table/dist/main.js"]
 
-# gateway is the HTTP gateway image (8080), with the money audit (audit/) it serves.
+# gateway is the HTTP gateway image (8080), with the contract (api/) and the money audit (audit/) it serves.
 FROM runtime AS gateway
 COPY --from=gateway-deps /src/node_modules/ node_modules/
 COPY --from=gateway-deps /src/audit/node_modules/ audit/node_modules/
+COPY --from=gateway-deps /src/api/node_modules/ api/node_modules/
 COPY --from=gateway-deps /src/gateway/node_modules/ gateway/node_modules/
 COPY --from=build /src/audit/package.json audit/
 COPY --from=build /src/audit/dist/ audit/dist/
+COPY --from=build /src/api/package.json api/
+COPY --from=build /src/api/dist/ api/dist/
 COPY --from=build /src/gateway/package.json gateway/
 COPY --from=build /src/gateway/dist/ gateway/dist/
 # HTTP (PORT), Prometheus metrics (METRICS_PORT)
