@@ -175,6 +175,28 @@ test("xoshiro128** matches its reference output and draws card indices uniformly
   t.true(counts.every((c) => c > 0));
 });
 
+test("xoshiro128** belowSmall draws uniformly, two draws from each output", (t) => {
+  // Chi-square of 520,000 draws below 52 and below 47 (51 and 46 degrees of freedom; 99.9%
+  // critical values 87.97 and 81.40), and every index reached.
+  const rng = new Xoshiro128(2024);
+  for (const [bound, critical] of [
+    [52, 87.97],
+    [47, 81.4],
+  ] as const) {
+    const counts = new Array<number>(bound).fill(0);
+    const draws = 520000;
+    for (let i = 0; i < draws; i++) counts[rng.belowSmall(bound)]!++;
+    const expected = draws / bound;
+    const chi2 = counts.reduce((sum, c) => sum + (c - expected) ** 2 / expected, 0);
+    t.true(chi2 < critical, `bound ${bound}: chi-square ${chi2}`);
+    t.true(counts.every((c) => c > 0));
+  }
+  // Both halves of one output are used: the low half first, then the high half.
+  const a = new Xoshiro128([1, 2, 3, 4]);
+  const word = new Xoshiro128([1, 2, 3, 4]).next();
+  t.deepEqual([a.belowSmall(0x10000), a.belowSmall(0x10000)], [word & 0xffff, word >>> 16]);
+});
+
 test("Monte Carlo deals every remaining card, the first and last of the deck included", (t) => {
   const n = 200000;
   const spots: [number[][], number[], number][] = [

@@ -152,7 +152,7 @@ const CATEGORY_OF_VALUE = new Uint8Array(HAND_CLASSES + 1);
 //
 // Hot loops (enumeration, equity) use the exported keys and tables directly; they are read-only
 // by convention. V8 compiles loops over module-level constants best, so bind them to constants
-// of the module that holds the loop (see equity.ts).
+// of the module that holds the loop (see equity-exact.ts).
 
 /** Rank keys by rank (2..A); see above. Checked for distinct sums when the tables are built. */
 const RANK_KEYS = [1, 5, 24, 112, 521, 2247, 9244, 30823, 103066, 250154, 667453, 1526359, 3453520];
@@ -185,7 +185,7 @@ for (let card = 0; card < 52; card++) {
  */
 export const [RANK_ROW_OFFSET, RANK_VALUE] = buildRankTables();
 /** Best flush or straight flush for each 13-bit rank mask with 5..7 bits; 0 elsewhere. */
-const FLUSH_VALUE = buildFlushTable();
+export const FLUSH_VALUE = buildFlushTable();
 
 function buildRankTables(): [Int32Array, Uint16Array] {
   const { keys, values } = rankMultisets();
