@@ -41,6 +41,7 @@ COPY api/package.json api/
 COPY gateway/package.json gateway/
 COPY tools/package.json tools/
 COPY launcher/package.json launcher/
+COPY web/package.json web/
 
 # build compiles every workspace with the full dev toolchain.
 FROM manifests AS build
@@ -53,6 +54,9 @@ COPY services/ services/
 COPY audit/ audit/
 COPY api/ api/
 COPY gateway/ gateway/
+COPY web/ web/
+# The web client the gateway serves at `/` (Vite; its own type-check first).
+RUN npm run build -w web
 # Type declarations and build info are for the compiler only.
 RUN npx tsc -b common services/odds services/wallet services/table audit api gateway \
  && find common/dist services/*/dist audit/dist api/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
@@ -132,6 +136,8 @@ COPY --from=build /src/api/package.json api/
 COPY --from=build /src/api/dist/ api/dist/
 COPY --from=build /src/gateway/package.json gateway/
 COPY --from=build /src/gateway/dist/ gateway/dist/
+# The web client's static files, where the gateway looks by default (WEB_ROOT).
+COPY --from=build /src/web/dist/ web/dist/
 # HTTP (PORT), Prometheus metrics (METRICS_PORT)
 EXPOSE 8080 9464
 CMD ["gateway/dist/main.js"]

@@ -1,0 +1,92 @@
+// What a player does in the web client, as a person would: by labels, roles and visible text. The
+// few data-testid hooks read values (balances, the game state) that a person reads by eye.
+import type { Locator, Page } from "playwright-core";
+
+/** "1,234.50" as integer cents. */
+export async function centsIn(locator: Locator): Promise<number> {
+  const text = (await locator.innerText()).trim();
+  if (!/^-?[\d,]+\.\d{2}$/.test(text)) throw new Error(`not an amount with 2 decimals: ${JSON.stringify(text)}`);
+  const [whole, fraction] = text.replace(/,/g, "").split(".") as [string, string];
+  return Number(whole) * 100 + Number(fraction);
+}
+
+export async function signIn(page: Page, playerId: string): Promise<void> {
+  await page.getByLabel("Player id").fill(playerId);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { level: 1, name: "Lobby" }).waitFor();
+  await page.getByTestId("account-balance").waitFor();
+}
+
+/** Signs in with the keyboard alone: the screen's heading has focus, Tab reaches the field, Enter submits. */
+export async function signInWithKeyboard(page: Page, playerId: string): Promise<void> {
+  await page.getByLabel("Player id").waitFor();
+  await page.keyboard.press("Tab");
+  const focused = await page.evaluate("document.activeElement && document.activeElement.getAttribute('name')");
+  if (focused !== "playerId") throw new Error(`Tab from the heading focused ${String(focused)}, not the player id`);
+  await page.keyboard.type(playerId);
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { level: 1, name: "Lobby" }).waitFor();
+  await page.getByTestId("account-balance").waitFor();
+}
+
+/** Opens a table from the lobby with the keyboard only: its number, then Enter. */
+export async function openTable(page: Page, tableId: number): Promise<void> {
+  await page.getByRole("link", { name: "Lobby" }).click();
+  const field = page.getByLabel("Table number");
+  await field.fill(String(tableId));
+  await field.press("Enter");
+  await page.getByRole("heading", { level: 1, name: `Table ${tableId}` }).waitFor();
+  await page.getByTestId("game-state").waitFor();
+}
+
+export async function sit(page: Page, amount: string): Promise<void> {
+  await page.getByLabel("Buy-in amount").fill(amount);
+  await page.getByRole("button", { name: "Sit down" }).click();
+  await page.getByRole("status").filter({ hasText: "Seated at seat" }).waitFor();
+  await page.getByTestId("my-seat-balance").waitFor();
+}
+
+/** Waits until the page shows the game in `state` (e.g. STATUS_FLOP). */
+export async function waitForState(page: Page, state: string): Promise<void> {
+  await page.locator(`[data-testid="game-state"][data-state="${state}"]`).waitFor({ timeout: 60_000 });
+}
+
+export async function advance(page: Page, button: string, to: string): Promise<void> {
+  await page.getByRole("button", { name: button }).click();
+  await waitForState(page, to);
+}
+
+/** The hand of the favourite badge at the current stage (the first hand that can take a bet else). */
+export async function handToBackIndex(page: Page): Promise<number> {
+  const hands = page.locator('[data-testid^="hand-"]');
+  const count = await hands.count();
+  let firstOpen: number | undefined;
+  for (let i = 0; i < count; i++) {
+    const hand = page.getByTestId(`hand-${i}`);
+    if ((await hand.getByTestId(`bet-${i}`).count()) === 0) continue;
+    firstOpen ??= i;
+    if ((await hand.locator('h3 [data-status="IN_PLAY_FAVOURITE"]').count()) > 0) return i;
+  }
+  if (firstOpen === undefined) throw new Error("no hand takes a bet");
+  return firstOpen;
+}
+
+/** Bets on a hand with its form and waits for the bet in the bets table; returns the odds shown. */
+export async function bet(page: Page, handIndex: number, amount: string): Promise<number> {
+  const mine = page
+    .getByTestId("bets")
+    .locator("tbody tr")
+    .filter({ has: page.locator("td:first-child", { hasText: /^You$/ }) });
+  const before = await mine.count();
+  const form = page.getByTestId(`bet-${handIndex}`);
+  await form.getByLabel(`Stake on hand ${handIndex + 1}`).fill(amount);
+  const button = form.getByRole("button", { name: /^Bet at / });
+  const odds = Number((await button.innerText()).replace("Bet at ", ""));
+  await button.click();
+  await mine.nth(before).waitFor();
+  await page
+    .getByRole("status")
+    .filter({ hasText: `on hand ${handIndex + 1} at odds` })
+    .waitFor();
+  return odds;
+}

@@ -1,0 +1,146 @@
+// A scripted stand-in for the gateway, for what the real stack cannot be made to do on cue: refuse an
+// event stream with 429, drop one mid-game, and show what the client sends when it reconnects. It
+// serves the built client (web/dist) at "/" and just enough of the API for a player to open table 1.
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TableState } from "../../helpers/api.js";
+
+const webDist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".svg": "image/svg+xml",
+};
+
+export interface EventsRequest {
+  authorization: string | undefined;
+  lastEventId: string | undefined;
+}
+
+export interface ScriptedApi {
+  url: string;
+  /** Every request for table 1's event stream, in order. */
+  eventRequests: EventsRequest[];
+  /** What GET state answers. */
+  state: TableState;
+  /** How to answer the next event stream requests: a status to refuse with, or "stream". */
+  nextStreams: (number | "stream")[];
+  /** Sends a state event with this id on the open stream (and makes it the polled state too). */
+  push(id: number, state: TableState): void;
+  /** Ends the open stream, as a dying replica would. */
+  dropStream(): void;
+  /** Resolves once a stream is open. */
+  streamOpen(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startScriptedApi(initial: TableState): Promise<ScriptedApi> {
+  let open: ServerResponse | undefined;
+  let opened: (() => void) | undefined;
+  const api: ScriptedApi = {
+    url: "",
+    eventRequests: [],
+    state: initial,
+    nextStreams: [],
+    push(id, state) {
+      api.state = state;
+      open?.write(`id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`);
+    },
+    dropStream() {
+      open?.end();
+      open = undefined;
+    },
+    streamOpen: () => (open ? Promise.resolve() : new Promise((resolve) => (opened = resolve))),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const events = (req: IncomingMessage, res: ServerResponse) => {
+    api.eventRequests.push({
+      authorization: req.headers.authorization,
+      lastEventId: req.headers["last-event-id"] as string | undefined,
+    });
+    const answer = api.nextStreams.shift() ?? "stream";
+    if (answer !== "stream") return json(res, answer, { error: "too many event streams: try again later" });
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
+    res.write(": heartbeat\n\n");
+    open = res;
+    opened?.();
+  };
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? "/", "http://localhost").pathname;
+    const route: Record<string, () => void> = {
+      "/api/client-config": () => json(res, 200, { devSignIn: true }),
+      "/api/dev/token": () => json(res, 200, { token: "scripted-token" }),
+      "/api/tables": () => json(res, 200, { tables: [], totalActivePlayers: 0 }),
+      "/api/tables/1/state": () => json(res, 200, api.state),
+      "/api/tables/1/events": () => events(req, res),
+    };
+    if (route[path]) return route[path]();
+    if (path.startsWith("/api/players/")) return json(res, 200, profile(decodeURIComponent(path.slice(13))));
+    if (path.startsWith("/api/")) return json(res, 404, { error: "no such route" });
+    void serveFile(res, path === "/" ? "index.html" : path.slice(1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return api;
+}
+
+const profile = (playerId: string) => ({
+  playerId,
+  username: `${playerId}@example.com`,
+  displayName: playerId,
+  accountBalance: 1000,
+  avatarImageUrl: "",
+  role: "BASIC_USER",
+  isActive: true,
+});
+
+async function serveFile(res: ServerResponse, relative: string): Promise<void> {
+  const path = normalize(join(webDist, relative));
+  if (!path.startsWith(webDist)) return json(res, 404, { error: "no such file" });
+  try {
+    const body = await readFile(path);
+    res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream" }).end(body);
+  } catch {
+    json(res, 404, { error: "no such file" });
+  }
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+/** A table state at a stage, with two seated players and four hands once dealt. */
+export function tableState(gameState: TableState["gameState"], bettingStage: number, board: string[]): TableState {
+  const dealt = gameState !== "STATUS_START";
+  return {
+    tableId: 1,
+    gameId: "T1-1",
+    gameState,
+    bettingStage,
+    numberOfHands: 4,
+    numberOfSeats: 6,
+    jackpotValue: 0,
+    hands: dealt ? ["AhKd", "2c2d", "9s8s", "QhJh"] : null,
+    flopCard1: board[0] ?? null,
+    flopCard2: board[1] ?? null,
+    flopCard3: board[2] ?? null,
+    turnCard: board[3] ?? null,
+    riverCard: board[4] ?? null,
+    seats: [{ seatId: 1, playerId: "eve", playerName: "eve", seatBalance: 100, avatarImageUrl: "" }],
+    bets: [],
+    handOdds: dealt
+      ? [0, 1, 2, 3].map((handIndex) => ({
+          handIndex,
+          bettingStage,
+          handStatus: handIndex === 0 ? "IN_PLAY_FAVOURITE" : "IN_PLAY_BETTING_STAGE_ACTIVE",
+          winPercentage: handIndex === 0 ? 40 : 20,
+          drawPercentage: 0,
+          odds: handIndex === 0 ? 2.4 : 4.9,
+        }))
+      : [],
+  };
+}

@@ -1,0 +1,76 @@
+// With a real identity provider (AUTH_JWKS_URL set) the development sign-in is gone, from the API and
+// from the screen, and the client signs in with OpenID Connect (authorization code + PKCE) instead:
+// here against a small provider of the test's own on 127.0.0.1, in a real headless Chromium.
+import test from "ava";
+import type { Browser } from "playwright-core";
+import { stackPerFile } from "../helpers/stack.js";
+import { expectAccessible, launchBrowser, openPage, screenshot } from "./helpers/browser.js";
+import { centsIn } from "./helpers/client.js";
+import { startFakeIdp } from "./helpers/fake-idp.js";
+
+const idp = await startFakeIdp({ sub: "oidc-player-7", email: "seven@example.com", name: "Player Seven" });
+const file = stackPerFile(test, {
+  env: {
+    AUTH_JWKS_URL: idp.jwksUrl,
+    AUTH_ISSUER: idp.issuer,
+    AUTH_AUDIENCE: idp.audience,
+    AUTH_CLIENT_ID: idp.clientId,
+  },
+});
+let browser: Browser | undefined;
+
+test.before(async () => {
+  browser = await launchBrowser();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await idp.close();
+});
+
+test.serial("POST /api/dev/token is a 404 and the config offers OpenID Connect only", async (t) => {
+  const url = file.stack.url;
+  const token = await fetch(`${url}/api/dev/token`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ playerId: "mallory", role: "ADMIN" }),
+  });
+  t.is(token.status, 404);
+  t.is(typeof ((await token.json()) as { error?: unknown }).error, "string", "an { error } body");
+  const config = await fetch(`${url}/api/client-config`);
+  t.is(config.status, 200);
+  t.deepEqual(await config.json(), { devSignIn: false, oidc: { issuer: idp.issuer, clientId: idp.clientId } });
+});
+
+test.serial("the sign-in screen offers no development sign-in; OIDC with PKCE signs the player in", async (t) => {
+  t.timeout(10 * 60_000);
+  if (!browser) throw new Error("the browser did not start");
+  const watched = await openPage(browser, file.stack.url, { width: 375, height: 812 });
+  const { page } = watched;
+  try {
+    await page.goto("/");
+    const button = page.getByRole("button", { name: `Sign in with ${new URL(idp.issuer).host}` });
+    await button.waitFor();
+    t.is(await page.getByTestId("dev-sign-in").count(), 0, "no development sign-in form");
+    t.is(await page.getByLabel("Player id").count(), 0);
+    t.is(await page.getByRole("heading", { name: "Development sign-in" }).count(), 0);
+    await screenshot(page, "10-sign-in-oidc");
+    await expectAccessible(t, page, "sign-in (identity provider)");
+
+    await button.click();
+    await page.getByRole("heading", { level: 1, name: "Lobby" }).waitFor();
+    const sent = idp.authorizations.at(-1)!;
+    t.is(sent.get("code_challenge_method"), "S256");
+    t.is(sent.get("response_type"), "code");
+    t.is(sent.get("redirect_uri"), `${file.stack.url}/`);
+    t.is(new URL(page.url()).search, "", "the code is gone from the address bar");
+    t.is(await page.getByTestId("signed-in-as").innerText(), "oidc-player-7");
+    const balance = page.getByTestId("account-balance");
+    await balance.waitFor();
+    t.is(await centsIn(balance), 100_000, "the API accepted the provider's access token: a new player's welcome");
+    t.regex(await page.getByRole("heading", { level: 2, name: "Player Seven" }).innerText(), /Player Seven/);
+    t.deepEqual(watched.problems, []);
+  } finally {
+    await watched.context.close();
+  }
+});

@@ -1,0 +1,261 @@
+// The web client in a real headless Chromium, against the whole stack with the gateway serving the
+// client at "/": two players in two browser profiles play a game through the screens (one of them
+// on a 375px phone viewport), and what the screens show is checked to the cent against the API.
+// Every screen is also checked by axe-core and photographed into test-artifacts/browser/.
+import test, { type ExecutionContext } from "ava";
+import type { Browser, Page } from "playwright-core";
+import { Api, cents, type TableState } from "../helpers/api.js";
+import { eventually } from "../helpers/poll.js";
+import { stackPerFile } from "../helpers/stack.js";
+import { expectAccessible, launchBrowser, openPage, screenshot, type Watched } from "./helpers/browser.js";
+import {
+  advance,
+  bet,
+  centsIn,
+  handToBackIndex,
+  openTable,
+  signIn,
+  signInWithKeyboard,
+  sit,
+  waitForState,
+} from "./helpers/client.js";
+
+const file = stackPerFile(test, { env: { TABLE_COUNT: "3" } });
+let browser: Browser | undefined;
+const opened: Watched[] = [];
+
+test.before(async () => {
+  browser = await launchBrowser();
+});
+
+test.after.always(async () => {
+  await browser?.close();
+});
+
+async function open(viewport: { width: number; height: number }): Promise<Watched> {
+  if (!browser) throw new Error("the browser did not start");
+  const watched = await openPage(browser, file.stack.url, viewport);
+  opened.push(watched);
+  return watched;
+}
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 812 };
+
+/** Nothing went wrong inside any page: no uncaught error, no console error, no CSP refusal. */
+function expectNoPageProblems(t: ExecutionContext, ...pages: Watched[]): void {
+  for (const page of pages) t.deepEqual(page.problems, [], "the page reported no error");
+}
+
+async function serverHasEventStream(): Promise<boolean> {
+  const document = (await (await fetch(`${file.stack.url}/api/openapi.json`)).json()) as { paths: object };
+  return "/api/tables/{tableId}/events" in document.paths;
+}
+
+const seatCents = (state: TableState, playerId: string): number => {
+  const seat = state.seats.find((s) => s.playerId === playerId);
+  if (!seat) throw new Error(`${playerId} is not seated at table ${state.tableId}`);
+  return cents(seat.seatBalance);
+};
+
+async function seatShownTo(page: Page, playerId: string): Promise<number> {
+  return centsIn(page.getByTestId("seats").locator(`tr[data-player="${playerId}"] [data-testid="seat-balance"]`));
+}
+
+test.serial("the gateway serves the client at / with a strict content security policy", async (t) => {
+  const response = await fetch(`${file.stack.url}/`);
+  t.is(response.status, 200);
+  t.regex(response.headers.get("content-type") ?? "", /^text\/html/);
+  t.regex(await response.text(), /<div id="app"><\/div>/);
+  const policy = response.headers.get("content-security-policy") ?? "";
+  t.regex(policy, /default-src 'self'/);
+  t.notRegex(policy, /unsafe-inline|unsafe-eval/);
+  const config = await fetch(`${file.stack.url}/api/client-config`);
+  t.deepEqual(await config.json(), { devSignIn: true }, "the development issuer is on: dev sign-in offered");
+});
+
+test.serial("two players play a whole game; the watcher sees every move live, to the cent", async (t) => {
+  t.timeout(15 * 60_000);
+  const stack = file.stack;
+  const api = new Api(stack.url, stack.dataDir);
+  const table = 2;
+  const alice = await open(DESKTOP);
+  const bob = await open(PHONE);
+
+  await alice.page.goto("/");
+  await alice.page.getByRole("heading", { name: "Development sign-in" }).waitFor();
+  await screenshot(alice.page, "01-sign-in");
+  await expectAccessible(t, alice.page, "sign-in");
+  await signIn(alice.page, "alice-web");
+  await bob.page.goto("/");
+  await signIn(bob.page, "bob-web");
+  t.is(await centsIn(alice.page.getByTestId("account-balance")), 100_000, "the welcome 1,000.00");
+  await screenshot(alice.page, "02-lobby");
+  await screenshot(bob.page, "02-lobby-phone");
+  await expectAccessible(t, alice.page, "lobby");
+  await expectAccessible(t, bob.page, "lobby (phone)");
+
+  await openTable(alice.page, table);
+  await openTable(bob.page, table);
+  await sit(alice.page, "200");
+  await sit(bob.page, "150.50");
+  await alice.page.getByTestId("seats").locator('tr[data-player="bob-web"]').waitFor();
+  await bob.page.getByTestId("seats").locator('tr[data-player="alice-web"]').waitFor();
+  t.is(await seatShownTo(bob.page, "bob-web"), 15_050);
+  await bob.page.getByLabel("Top-up amount").fill("25.25");
+  await bob.page.getByRole("button", { name: "Top up" }).click();
+  await bob.page.getByRole("status").filter({ hasText: "Topped up" }).waitFor();
+  t.is(await centsIn(bob.page.getByTestId("my-seat-balance")), 17_575);
+  await eventually("alice sees bob's top-up", async () =>
+    (await seatShownTo(alice.page, "bob-web")) === 17_575 ? true : undefined,
+  );
+  if (await serverHasEventStream()) {
+    await bob.page
+      .locator('[data-testid="live-mode"][data-mode="live"]')
+      .waitFor()
+      .catch(async (error: unknown) => {
+        throw new Error(`${String(error)}\nthe page says: ${await bob.page.getByTestId("live-mode").innerText()}`);
+      });
+    t.pass("the table follows the server's event stream");
+  } else {
+    t.log("the gateway has no /api/tables/{tableId}/events yet: the client follows the table by polling");
+  }
+  await screenshot(alice.page, "03-table-seated");
+  await expectAccessible(t, alice.page, "table");
+
+  const stages = [
+    { button: "Deal the hole cards", state: "STATUS_HOLE", name: "hole" },
+    { button: "Deal the flop", state: "STATUS_FLOP", name: "flop" },
+    { button: "Deal the turn", state: "STATUS_TURN", name: "turn" },
+  ];
+  for (const [i, stage] of stages.entries()) {
+    await advance(alice.page, stage.button, stage.state);
+    await waitForState(bob.page, stage.state);
+    const hand = await handToBackIndex(alice.page);
+    const odds = await bet(alice.page, hand, "10");
+    t.true(odds > 0, `the ${stage.name} bet shows its odds`);
+    // The watcher's screen gets the bet without a reload: its row appears in the bets table.
+    const row = bob.page.getByTestId("bets").locator('tbody tr[data-player="alice-web"]').nth(i);
+    await row.waitFor();
+    t.regex(await row.innerText(), new RegExp(`${stage.name}\\s+${hand + 1}\\s+10\\.00\\s+${odds.toFixed(1)}`, "i"));
+    await screenshot(alice.page, `04-${i + 1}-${stage.name}`);
+    await screenshot(bob.page, `04-${i + 1}-${stage.name}-phone`);
+    await expectAccessible(t, alice.page, `table at the ${stage.name}`);
+  }
+  const player = await api.player("alice-web");
+  const beforeRiver = await player.readState(table);
+  t.is(beforeRiver.bets.length, 3);
+  t.is(await centsIn(alice.page.getByTestId("my-seat-balance")), seatCents(beforeRiver, "alice-web"));
+
+  await advance(alice.page, "Deal the river", "STATUS_RIVER");
+  await waitForState(bob.page, "STATUS_RIVER");
+  const river = await player.readState(table);
+  t.is(river.gameState, "STATUS_RIVER");
+  const paid = seatCents(river, "alice-web") - seatCents(beforeRiver, "alice-web");
+  t.is(await centsIn(alice.page.getByTestId("my-payout")), paid, "the payout on screen is what the seat received");
+  t.is(await centsIn(alice.page.getByTestId("my-seat-balance")), seatCents(river, "alice-web"));
+  t.is(await seatShownTo(bob.page, "alice-web"), seatCents(river, "alice-web"), "the watcher sees the same");
+  t.is(await centsIn(alice.page.getByTestId("my-stakes")), 3_000);
+  await screenshot(alice.page, "05-river");
+  await screenshot(bob.page, "05-river-phone");
+  await expectAccessible(t, alice.page, "table at the river");
+  await expectAccessible(t, bob.page, "table at the river (phone)");
+
+  for (const [watched, id] of [
+    [alice, "alice-web"],
+    [bob, "bob-web"],
+  ] as const) {
+    await watched.page.getByRole("button", { name: "Leave the table" }).click();
+    await watched.page.getByRole("status").filter({ hasText: "You left the table" }).waitFor();
+    await watched.page.getByRole("link", { name: "Lobby" }).click();
+    const profile = await (await api.player(id)).profile();
+    t.is(profile.status, 200);
+    const shown = watched.page.getByTestId("account-balance");
+    await shown.waitFor();
+    t.is(await centsIn(shown), cents(profile.body.accountBalance), `${id}'s account on screen is the profile's`);
+  }
+  t.is(
+    await centsIn(alice.page.getByTestId("account-balance")),
+    100_000 - 3_000 + paid,
+    "alice's account: the welcome less her stakes plus her payout",
+  );
+  await alice.page
+    .getByTestId("active-tables")
+    .getByRole("link", { name: `Table ${table}` })
+    .waitFor();
+  await screenshot(alice.page, "06-lobby-after");
+  expectNoPageProblems(t, alice, bob);
+});
+
+test.serial("keyboard sign-in; refusals appear as the API's messages: a NACK, a bad amount, a 403", async (t) => {
+  const carol = await open(PHONE);
+  await carol.page.goto("/");
+  await signInWithKeyboard(carol.page, "carol-web");
+  await openTable(carol.page, 3);
+  await carol.page.getByLabel("Buy-in amount").fill("5000");
+  await carol.page.getByRole("button", { name: "Sit down" }).click();
+  const alert = carol.page.getByRole("alert").filter({ hasText: /\S/ });
+  await alert.waitFor();
+  const nack = await alert.innerText();
+  t.regex(nack, /balance|insufficient|funds/i, "the NACK's message");
+  t.notRegex(nack, /at \S+:\d+|Error:/, "no stack trace");
+  await screenshot(carol.page, "07-nack");
+  await expectAccessible(t, carol.page, "table with a NACK");
+
+  await carol.page.getByLabel("Buy-in amount").fill("12.345");
+  await carol.page.getByRole("button", { name: "Sit down" }).click();
+  await carol.page.getByRole("alert").filter({ hasText: "at most 2 decimals" }).waitFor();
+
+  await carol.page.getByRole("button", { name: "Deal the hole cards" }).click();
+  const refused = carol.page.getByRole("alert").filter({ hasText: /\S/ });
+  await refused.waitFor();
+  t.notRegex(await refused.innerText(), /at \S+:\d+|Error:|HTTP 5/, "a 403 from advance is shown as its message");
+  expectNoPageProblems(t, carol);
+});
+
+test.serial("deal and bulk screens: a stand-alone deal, and stepping through generated games", async (t) => {
+  t.timeout(10 * 60_000);
+  const dave = await open(DESKTOP);
+  await dave.page.goto("/");
+  await signIn(dave.page, "dave-web");
+
+  await dave.page.getByRole("link", { name: "Deal" }).click();
+  await dave.page.getByLabel("Number of hands").selectOption("6");
+  await dave.page.getByRole("button", { name: "Deal", exact: true }).click();
+  const result = dave.page.getByTestId("deal-result");
+  await result.waitFor();
+  t.is(await result.locator("tbody tr").count(), 6);
+  t.is(await result.locator('[data-status="IN_PLAY_FAVOURITE"]').count(), 1, "one favourite");
+  t.regex(await result.innerText(), /40 cards remain/);
+  await screenshot(dave.page, "08-deal");
+  await expectAccessible(t, dave.page, "deal");
+
+  await dave.page.getByRole("link", { name: "Bulk games" }).click();
+  await dave.page.getByLabel("Games (1–200)").fill("500");
+  await dave.page.getByRole("button", { name: "Generate" }).click();
+  const error = dave.page.getByRole("alert").filter({ hasText: /\S/ });
+  await error.waitFor();
+  t.regex(await error.innerText(), /numberOfGames/, "the API's 400 message names the field");
+
+  await dave.page.getByLabel("Games (1–200)").fill("5");
+  await dave.page.getByLabel("Hands").selectOption("4");
+  await dave.page.getByRole("button", { name: "Generate" }).click();
+  const batch = dave.page.getByTestId("bulk-batch");
+  await batch.getByRole("heading", { name: /^Game 1 of 5: BULK-0*1$/ }).waitFor();
+  const board = batch.getByRole("group", { name: /^Board at the / });
+  t.is(await board.locator("[data-card]").count(), 0, "no board card at the hole");
+  await batch.getByRole("button", { name: "Flop" }).click();
+  t.is(await board.locator("[data-card]").count(), 3);
+  await batch.getByRole("button", { name: "River" }).click();
+  t.is(await board.locator("[data-card]").count(), 5);
+  t.regex(await batch.locator("tbody").innerText(), /Winner/);
+  await screenshot(dave.page, "09-bulk-river");
+  await expectAccessible(t, dave.page, "bulk");
+  await batch.getByRole("button", { name: "Next game" }).press("Enter");
+  await batch.getByRole("heading", { name: /^Game 2 of 5: BULK-0*2$/ }).waitFor();
+  expectNoPageProblems(t, dave);
+});
+
+test.after.always(async () => {
+  await Promise.all(opened.map((w) => w.context.close().catch(() => {})));
+});

@@ -1,0 +1,115 @@
+// The one HTTP client of the app: typed from the gateway's OpenAPI document (src/generated/api.d.ts),
+// same origin as the page, with the session's bearer token on every request.
+import createClient from "openapi-fetch";
+import type { components, paths } from "../generated/api";
+
+export type Schemas = components["schemas"];
+export type TableState = Schemas["TableGameState"];
+export type HandOdds = TableState["handOdds"][number];
+export type Bet = TableState["bets"][number];
+export type Seat = TableState["seats"][number];
+export type Profile = Schemas["PlayerProfile"];
+export type TablesList = Schemas["TablesList"];
+export type DealResult = Schemas["DealResult"];
+export type BulkResponse = Schemas["BulkResponse"];
+export type BulkGame = BulkResponse["games"][number];
+export type BulkHandStage = BulkGame["handStageInfoList"][number];
+
+/** A failure to show the player as is: the API's `{ error }`, a NACK's message, or a network fault. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** A refusal found before asking the server (an empty field and the like). */
+export const problem = (text: string): ApiError => new ApiError(text, 0);
+
+let bearer: string | null = null;
+let onUnauthorized: () => void = () => {};
+
+/** The token sent from now on (null: none), and what to do when the API no longer accepts it. */
+export function setSessionToken(token: string | null, whenRefused: () => void = () => {}): void {
+  bearer = token;
+  onUnauthorized = whenRefused;
+}
+
+export function authorization(): Record<string, string> {
+  return bearer === null ? {} : { Authorization: `Bearer ${bearer}` };
+}
+
+export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? "" });
+
+api.use({
+  onRequest({ request }) {
+    if (bearer !== null) request.headers.set("Authorization", `Bearer ${bearer}`);
+    return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401 && bearer !== null) onUnauthorized();
+    return response;
+  },
+});
+
+/** The message of an error body, or a plain sentence for an answer without one. */
+export function errorMessage(status: number, body: unknown): string {
+  const error = (body as { error?: unknown } | null | undefined)?.error;
+  if (typeof error === "string" && error.length > 0) return error;
+  if (status === 429) return "Too many requests: wait a moment and try again.";
+  if (status >= 500) return `The server could not answer (HTTP ${status}). Try again shortly.`;
+  return `The request was refused (HTTP ${status}).`;
+}
+
+/** What a thrown value says to a player: never a stack trace. */
+export function describe(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof DOMException && error.name === "AbortError") return "The request was cancelled.";
+  if (error instanceof SyntaxError) return "The server sent an answer that could not be read.";
+  return "The server could not be reached. Check the connection and try again.";
+}
+
+interface Outcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful answer; otherwise an ApiError with the API's message. */
+export async function unwrap<T>(pending: Promise<Outcome<T>>): Promise<T> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await pending;
+  } catch (error) {
+    throw new ApiError(describe(error), 0);
+  }
+  const { data, error, response } = outcome;
+  if (!response.ok || data === undefined) throw new ApiError(errorMessage(response.status, error), response.status);
+  return data;
+}
+
+interface Acknowledged {
+  acknowledgement: "ACK" | "NACK";
+  message?: string;
+}
+
+/** As unwrap, and a NACK (a 200 refusal) becomes an ApiError carrying its message. */
+export async function acknowledged<T extends Acknowledged>(pending: Promise<Outcome<T>>): Promise<T> {
+  const data = await unwrap(pending);
+  if (data.acknowledgement === "NACK") {
+    throw new ApiError(data.message ? `Refused: ${data.message}.` : "The table refused the request.", 200);
+  }
+  return data;
+}
+
+/**
+ * A fresh Idempotency-Key for one player action. getRandomValues, not randomUUID: the latter exists
+ * only in secure contexts, and the client may be opened over plain http on a LAN address.
+ */
+export function idempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,196 @@
+// A table's state as it changes: the gateway's event stream (GET /api/tables/{id}/events, Server-Sent
+// Events) read with fetch, because EventSource cannot send the Authorization header. While the
+// stream is not open (refused, broken, or a gateway without it) the state is polled every 2 s, and
+// the stream is tried again; a reconnect sends Last-Event-ID so the server can resume from there.
+import { createParser } from "eventsource-parser";
+import { api, authorization, describe, errorMessage, unwrap, type TableState } from "./client";
+
+export type LiveMode = "connecting" | "live" | "polling";
+
+export interface FeedHandlers {
+  state(state: TableState): void;
+  /** How changes arrive now, and the last problem if any (shown, never thrown). */
+  mode(mode: LiveMode, problem?: string): void;
+}
+
+export interface TableFeed {
+  /** Reads the state now (after a move, so a poller does not wait 2 s). */
+  refresh(): Promise<void>;
+  /** A place in line, taken when a request that answers with a state (advance) is sent. */
+  ticket(): number;
+  /** A state answered to the request that took `ticket`; dropped if a later one was shown. */
+  offer(state: TableState, ticket: number): void;
+  stop(): void;
+}
+
+const POLL_MS = 2_000;
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+/** Heartbeats arrive well within this; silence this long means a dead connection. */
+const IDLE_MS = 60_000;
+
+type Outcome = "ended" | "failed" | "unsupported";
+
+export function followTable(tableId: number, handlers: FeedHandlers): TableFeed {
+  const feed = new Feed(tableId, handlers);
+  void feed.run();
+  return feed;
+}
+
+class Feed implements TableFeed {
+  private stopped = false;
+  private readonly stopping = new AbortController();
+  private pollTimer: ReturnType<typeof setInterval> | undefined;
+  private lastEventId: string | undefined;
+  private failures = 0;
+  private current: LiveMode = "connecting";
+  /** Why the last stream was refused, shown while polling (a 429 says so in its message). */
+  private streamProblem: string | undefined;
+  /**
+   * States are shown in the order their requests were sent, not the order answers arrive: a poll
+   * sent before an advance must not undo the advance's state on screen when it answers later.
+   */
+  private issued = 0;
+  private shown = 0;
+
+  constructor(
+    private readonly tableId: number,
+    private readonly handlers: FeedHandlers,
+  ) {}
+
+  async run(): Promise<void> {
+    this.setMode("connecting");
+    await this.refresh();
+    while (!this.stopped) {
+      const outcome = await this.streamOnce().catch((error: unknown): Outcome => {
+        this.streamProblem = `Live updates interrupted: ${describe(error)}`;
+        return "failed";
+      });
+      if (this.stopped) return;
+      this.startPolling();
+      if (outcome === "unsupported") return;
+      const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
+      this.failures += 1;
+      await sleep(delay, this.stopping.signal);
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.stopping.abort();
+    this.stopPolling();
+  }
+
+  ticket(): number {
+    this.issued += 1;
+    return this.issued;
+  }
+
+  offer(state: TableState, ticket: number): void {
+    if (this.stopped || ticket <= this.shown) return;
+    this.shown = ticket;
+    this.handlers.state(state);
+  }
+
+  async refresh(): Promise<void> {
+    const ticket = this.ticket();
+    try {
+      const state = await unwrap(
+        api.GET("/api/tables/{tableId}/state", { params: { path: { tableId: this.tableId } } }),
+      );
+      this.offer(state, ticket);
+    } catch (error) {
+      if (!this.stopped) this.setMode(this.current, describe(error));
+    }
+  }
+
+  private setMode(mode: LiveMode, problem?: string): void {
+    this.current = mode;
+    this.handlers.mode(mode, problem);
+  }
+
+  private startPolling(): void {
+    if (this.pollTimer !== undefined || this.stopped) return;
+    this.setMode("polling", this.streamProblem);
+    this.pollTimer = setInterval(() => void this.refresh(), POLL_MS);
+  }
+
+  private stopPolling(): void {
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+  }
+
+  /** One connection, until it ends or fails. */
+  private async streamOnce(): Promise<Outcome> {
+    const connection = new AbortController();
+    const abort = () => connection.abort();
+    this.stopping.signal.addEventListener("abort", abort);
+    try {
+      const headers: Record<string, string> = { Accept: "text/event-stream", ...authorization() };
+      if (this.lastEventId !== undefined) headers["Last-Event-ID"] = this.lastEventId;
+      const response = await fetch(`/api/tables/${this.tableId}/events`, {
+        headers,
+        cache: "no-store",
+        signal: connection.signal,
+      });
+      if (response.status === 404 || response.status === 405 || response.status === 501) return "unsupported";
+      const type = response.headers.get("content-type") ?? "";
+      if (!response.ok || !response.body || !type.startsWith("text/event-stream")) {
+        const body: unknown = await response.json().catch(() => undefined);
+        this.streamProblem = `Live updates unavailable: ${errorMessage(response.status, body)}`;
+        return "failed";
+      }
+      this.stopPolling();
+      this.failures = 0;
+      this.streamProblem = undefined;
+      this.setMode("live");
+      await this.read(response.body, connection);
+      return "ended";
+    } finally {
+      this.stopping.signal.removeEventListener("abort", abort);
+      connection.abort();
+    }
+  }
+
+  private async read(body: ReadableStream<Uint8Array>, connection: AbortController): Promise<void> {
+    const parser = createParser({
+      onEvent: (event) => {
+        if (event.event !== "state") return;
+        if (event.id !== undefined) this.lastEventId = event.id;
+        try {
+          this.offer(JSON.parse(event.data) as TableState, this.ticket());
+        } catch {
+          this.setMode("live", "A table update could not be read.");
+        }
+      },
+    });
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let idle = setTimeout(() => connection.abort(), IDLE_MS);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || this.stopped) return;
+        clearTimeout(idle);
+        idle = setTimeout(() => connection.abort(), IDLE_MS);
+        parser.feed(decoder.decode(value, { stream: true }));
+      }
+    } finally {
+      clearTimeout(idle);
+      reader.releaseLock();
+    }
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,110 @@
+// Sign-in with a real identity provider: OpenID Connect authorization code flow with PKCE, as a
+// public client (no secret can be kept in a browser). The access token is what the API verifies;
+// the ID token's subject is the playerId.
+import * as oauth from "oauth4webapi";
+import { ApiError } from "../api/client";
+import type { Session } from "./session";
+
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+}
+
+interface PendingSignIn {
+  issuer: string;
+  clientId: string;
+  verifier: string;
+  state: string;
+  nonce: string;
+}
+
+const PENDING = "pokerodds.oidc.pending";
+
+/** The page's own address is the redirect URI: the provider sends the code back to "/". */
+const redirectUri = () => `${location.origin}/`;
+
+// Same rule as the gateway's for AUTH_JWKS_URL: https, plain http only on this machine.
+const isLoopback = (url: URL) => ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
+
+function httpOptions(issuer: URL): { [oauth.allowInsecureRequests]?: boolean } {
+  return issuer.protocol === "http:" && isLoopback(issuer) ? { [oauth.allowInsecureRequests]: true } : {};
+}
+
+async function discover(issuer: URL): Promise<oauth.AuthorizationServer> {
+  const response = await oauth.discoveryRequest(issuer, { algorithm: "oidc", ...httpOptions(issuer) });
+  return oauth.processDiscoveryResponse(issuer, response);
+}
+
+/** Sends the browser to the provider's sign-in page. */
+export async function startSignIn(settings: OidcSettings): Promise<void> {
+  const issuer = new URL(settings.issuer);
+  const server = await discover(issuer);
+  if (!server.authorization_endpoint) throw new ApiError("The identity provider has no sign-in page.", 0);
+  const pending: PendingSignIn = {
+    ...settings,
+    verifier: oauth.generateRandomCodeVerifier(),
+    state: oauth.generateRandomState(),
+    nonce: oauth.generateRandomNonce(),
+  };
+  sessionStorage.setItem(PENDING, JSON.stringify(pending));
+  const url = new URL(server.authorization_endpoint);
+  url.search = new URLSearchParams({
+    client_id: settings.clientId,
+    redirect_uri: redirectUri(),
+    response_type: "code",
+    scope: "openid email profile",
+    code_challenge: await oauth.calculatePKCECodeChallenge(pending.verifier),
+    code_challenge_method: "S256",
+    state: pending.state,
+    nonce: pending.nonce,
+  }).toString();
+  location.assign(url.href);
+}
+
+/** True when the page was opened by the provider's redirect (a code or an error, and our state). */
+export function isSignInCallback(): boolean {
+  const query = new URLSearchParams(location.search);
+  return query.has("state") && (query.has("code") || query.has("error")) && sessionStorage.getItem(PENDING) !== null;
+}
+
+/** Trades the code for tokens; the address bar is cleaned whatever happens. */
+export async function finishSignIn(): Promise<Session> {
+  const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? "null") as PendingSignIn | null;
+  sessionStorage.removeItem(PENDING);
+  const current = new URL(location.href);
+  history.replaceState(null, "", "/");
+  if (pending === null) throw new ApiError("The sign-in had expired: try again.", 0);
+  const issuer = new URL(pending.issuer);
+  const server = await discover(issuer);
+  const client: oauth.Client = { client_id: pending.clientId };
+  const params = oauth.validateAuthResponse(server, client, current, pending.state);
+  const response = await oauth.authorizationCodeGrantRequest(
+    server,
+    client,
+    oauth.None(),
+    params,
+    redirectUri(),
+    pending.verifier,
+    httpOptions(issuer),
+  );
+  const result = await oauth.processAuthorizationCodeResponse(server, client, response, {
+    expectedNonce: pending.nonce,
+    requireIdToken: true,
+  });
+  const claims = oauth.getValidatedIdTokenClaims(result);
+  if (!claims?.sub) throw new ApiError("The identity provider named no player.", 0);
+  return { token: result.access_token, playerId: claims.sub };
+}
+
+/** A provider's refusal in words, not a stack. */
+export function describeSignInError(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  if (error instanceof oauth.AuthorizationResponseError) {
+    return `The identity provider refused the sign-in: ${error.error_description ?? error.error}.`;
+  }
+  if (error instanceof oauth.ResponseBodyError) {
+    return `The identity provider refused the sign-in: ${error.error_description ?? error.error}.`;
+  }
+  if (error instanceof TypeError) return "The identity provider could not be reached.";
+  return "The sign-in could not be completed. Try again.";
+}

@@ -1,0 +1,47 @@
+// Names for the game's stages and states, as a player reads them.
+import type { HandOdds, TableState } from "../api/client";
+
+export const STAGE_NAMES: Record<number, string> = { [-1]: "River", 0: "Hole", 1: "Flop", 2: "Turn" };
+
+export const stageName = (stage: number): string => STAGE_NAMES[stage] ?? `Stage ${stage}`;
+
+/** Betting is open at the hole, the flop and the turn. */
+export const isBettingStage = (stage: number): boolean => stage >= 0 && stage <= 2;
+
+const STATE_LABELS: Partial<Record<TableState["gameState"], string>> = {
+  STATUS_SETUP: "Waiting for the next deal",
+  STATUS_START: "Waiting for the first deal",
+  STATUS_HOLE: "Hole cards dealt: betting open",
+  STATUS_FLOP: "Flop dealt: betting open",
+  STATUS_TURN: "Turn dealt: betting open",
+  STATUS_RIVER: "River dealt: game settled",
+};
+
+export const stateLabel = (state: TableState["gameState"]): string => STATE_LABELS[state] ?? state;
+
+const ADVANCE_LABELS: Partial<Record<TableState["gameState"], string>> = {
+  STATUS_HOLE: "Deal the flop",
+  STATUS_FLOP: "Deal the turn",
+  STATUS_TURN: "Deal the river",
+  STATUS_RIVER: "Clear the table",
+};
+
+/** What the advance button does from this state. */
+export const advanceLabel = (state: TableState["gameState"]): string => ADVANCE_LABELS[state] ?? "Deal the hole cards";
+
+/** The hand's panel at the river if any, else at the table's current stage. */
+export function currentOdds(state: TableState, handIndex: number): HandOdds | undefined {
+  const panels = state.handOdds.filter((o) => o.handIndex === handIndex);
+  if (state.gameState === "STATUS_RIVER") return panels.find((o) => o.bettingStage === -1) ?? panels.at(-1);
+  return panels.find((o) => o.bettingStage === state.bettingStage) ?? panels.at(-1);
+}
+
+const STATUS_LABELS: Record<HandOdds["handStatus"], string> = {
+  IN_PLAY_FAVOURITE: "Favourite",
+  IN_PLAY_BETTING_STAGE_ACTIVE: "In play",
+  DEAD_CANNOT_WIN: "Dead",
+  WINNER: "Winner",
+  LOSER: "Loser",
+};
+
+export const statusLabel = (status: HandOdds["handStatus"]): string => STATUS_LABELS[status];

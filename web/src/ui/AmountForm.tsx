@@ -1,0 +1,41 @@
+import { useState } from "preact/hooks";
+import { parseAmount } from "../model/money";
+
+interface Props {
+  label: string;
+  button: string;
+  initial: string;
+  busy: boolean;
+  /** The parsed amount; a typo is refused here with a message, before any request. */
+  onAmount(amount: number): void;
+  onProblem(text: string): void;
+  testId?: string;
+}
+
+/** A labelled amount field and its button, submitted by Enter as well. */
+export function AmountForm({ label, button, initial, busy, onAmount, onProblem, testId }: Props) {
+  const [text, setText] = useState(initial);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const parsed = parseAmount(text);
+    if ("problem" in parsed) onProblem(parsed.problem);
+    else onAmount(parsed.amount);
+  };
+  return (
+    <form class="inline-form" onSubmit={submit} data-testid={testId}>
+      <label>
+        {label}
+        <input
+          inputMode="decimal"
+          autoComplete="off"
+          size={8}
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+        />
+      </label>
+      <button type="submit" disabled={busy}>
+        {button}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from "preact/hooks";
+import { api, unwrap, type DealResult } from "../api/client";
+import { holeCards } from "../model/cards";
+import { Cards } from "./Card";
+import { Notice } from "./Notice";
+import { OddsCells } from "./Odds";
+import { useAction } from "./use-action";
+
+const HAND_COUNTS = [2, 3, 4, 5, 6];
+
+/** A stand-alone deal: fresh hands and their pre-flop odds, no table and no money. */
+export function DealScreen() {
+  const [hands, setHands] = useState(4);
+  const [deal, setDeal] = useState<DealResult | null>(null);
+  const { busy, message, run } = useAction();
+  const submit = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      setDeal(await unwrap(api.POST("/api/deal", { body: { numberOfHands: hands } })));
+    });
+  };
+  return (
+    <>
+      <h1 id="screen-title" tabIndex={-1}>
+        Deal
+      </h1>
+      <p>Deal 2 to 6 hands from a fresh deck and see each hand's chance before the flop.</p>
+      <form class="inline-form" onSubmit={submit}>
+        <label>
+          Number of hands
+          <select value={hands} onChange={(e) => setHands(Number(e.currentTarget.value))}>
+            {HAND_COUNTS.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="primary" disabled={busy}>
+          Deal
+        </button>
+      </form>
+      <Notice message={message} />
+      {deal ? <DealView deal={deal} /> : null}
+    </>
+  );
+}
+
+function DealView({ deal }: { deal: DealResult }) {
+  return (
+    <section aria-labelledby="deal-title" class="panel" data-testid="deal-result">
+      <h2 id="deal-title">Pre-flop odds</h2>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Hand</th>
+            <th scope="col">Cards</th>
+            <th scope="col" class="num">
+              Win
+            </th>
+            <th scope="col" class="num">
+              Draw
+            </th>
+            <th scope="col" class="num">
+              Odds
+            </th>
+            <th scope="col">Status</th>
+          </tr>
+        </thead>
+        <tbody>
+          {deal.hands.map((hand, i) => {
+            const panel = deal.handOdds.find((o) => o.handIndex === i);
+            return (
+              <tr key={i}>
+                <th scope="row">{i + 1}</th>
+                <td>
+                  <Cards codes={holeCards(hand)} label={`Hand ${i + 1}`} />
+                </td>
+                {panel ? <OddsCells panel={panel} /> : null}
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p>{deal.remainingDeck.length} cards remain in the deck for the board.</p>
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+import { useEffect, useState } from "preact/hooks";
+import { api, describe, unwrap, type Profile, type TablesList } from "../api/client";
+import { formatMoney } from "../model/money";
+import { Notice, type Message } from "./Notice";
+import { tableHref } from "./route";
+
+/** The spec's lobby polling interval. */
+const LOBBY_REFRESH_MS = 30_000;
+
+export function Lobby({ playerId }: { playerId: string }) {
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const [tables, setTables] = useState<TablesList | null>(null);
+  const [message, setMessage] = useState<Message | null>(null);
+  const [refreshedAt, setRefreshedAt] = useState<Date | null>(null);
+
+  const refresh = async () => {
+    try {
+      const [me, lobby] = await Promise.all([
+        unwrap(api.GET("/api/players/{playerId}", { params: { path: { playerId } } })),
+        unwrap(api.GET("/api/tables")),
+      ]);
+      setProfile(me);
+      setTables(lobby);
+      setRefreshedAt(new Date());
+      setMessage(null);
+    } catch (error) {
+      setMessage({ kind: "error", text: describe(error) });
+    }
+  };
+  useEffect(() => {
+    void refresh();
+    const timer = setInterval(() => void refresh(), LOBBY_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [playerId]);
+
+  return (
+    <>
+      <h1 id="screen-title" tabIndex={-1}>
+        Lobby
+      </h1>
+      <Notice message={message} />
+      {profile ? <ProfileCard profile={profile} /> : <p>Loading your profile…</p>}
+      <section aria-labelledby="tables-title" class="panel">
+        <h2 id="tables-title">Active tables</h2>
+        <p class="hint">
+          Tables with activity in the last 30 minutes; refreshed every 30 seconds
+          {refreshedAt ? ` (last at ${refreshedAt.toLocaleTimeString()})` : ""}.{" "}
+          <button type="button" class="link-button" onClick={() => void refresh()}>
+            Refresh now
+          </button>
+        </p>
+        {tables ? <TableList tables={tables} /> : null}
+        <OpenTable />
+      </section>
+    </>
+  );
+}
+
+function ProfileCard({ profile }: { profile: Profile }) {
+  return (
+    <section aria-labelledby="profile-title" class="panel">
+      <h2 id="profile-title">{profile.displayName || profile.playerId}</h2>
+      <dl class="facts">
+        <dt>Account balance</dt>
+        <dd data-testid="account-balance">{formatMoney(profile.accountBalance)}</dd>
+        <dt>Username</dt>
+        <dd>{profile.username || "—"}</dd>
+        <dt>Role</dt>
+        <dd>{profile.role}</dd>
+        {profile.personalTableId !== undefined ? (
+          <>
+            <dt>Your table</dt>
+            <dd>
+              <a href={tableHref(profile.personalTableId)}>Table {profile.personalTableId}</a>
+            </dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+function TableList({ tables }: { tables: TablesList }) {
+  if (tables.tables.length === 0) return <p>No table has been active lately: open one below.</p>;
+  return (
+    <>
+      <p>
+        {tables.totalActivePlayers} {tables.totalActivePlayers === 1 ? "player" : "players"} seated.
+      </p>
+      <ul class="table-list" data-testid="active-tables">
+        {tables.tables.map((t) => (
+          <li key={t.tableId}>
+            <a href={tableHref(t.tableId)}>Table {t.tableId}</a>{" "}
+            <span>
+              {t.playerCount} {t.playerCount === 1 ? "player" : "players"},{" "}
+              {t.gameState === "BETTING" ? "betting" : "waiting"}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function OpenTable() {
+  const [text, setText] = useState("1");
+  const [message, setMessage] = useState<Message | null>(null);
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const tableId = Number(text.trim());
+    if (!Number.isInteger(tableId) || tableId < 1) {
+      setMessage({ kind: "error", text: "A table number is a whole number from 1." });
+      return;
+    }
+    location.hash = tableHref(tableId);
+  };
+  return (
+    <form onSubmit={submit} class="inline-form">
+      <label>
+        Table number
+        <input name="tableId" inputMode="numeric" value={text} onInput={(e) => setText(e.currentTarget.value)} />
+      </label>
+      <button type="submit">Open table</button>
+      <Notice message={message} />
+    </form>
+  );
+}

@@ -1,0 +1,94 @@
+import type { HandOdds, Seat, TableState } from "../../api/client";
+import { holeCards } from "../../model/cards";
+import { currentOdds, isBettingStage, stageName } from "../../model/stages";
+import { AmountForm } from "../AmountForm";
+import { Cards } from "../Card";
+import { OddsRow, StatusBadge } from "../Odds";
+import type { useAction } from "../use-action";
+import type { TableMoves } from "./moves";
+
+interface Props {
+  state: TableState;
+  seat: Seat | undefined;
+  moves: TableMoves;
+  action: ReturnType<typeof useAction>;
+}
+
+export function HandsView({ state, seat, moves, action }: Props) {
+  if (!state.hands) {
+    return (
+      <section aria-labelledby="hands-title" class="panel">
+        <h2 id="hands-title">Hands</h2>
+        <p>No hands are dealt yet: deal the hole cards to start a game.</p>
+      </section>
+    );
+  }
+  const bettingOpen = isBettingStage(state.bettingStage) && state.gameState !== "STATUS_RIVER";
+  return (
+    <section aria-labelledby="hands-title" class="panel">
+      <h2 id="hands-title">
+        Hands{bettingOpen ? ` — betting open at the ${stageName(state.bettingStage).toLowerCase()}` : ""}
+      </h2>
+      <div class="hands">
+        {state.hands.map((hand, handIndex) => {
+          const odds = currentOdds(state, handIndex);
+          const canBet = bettingOpen && seat !== undefined && odds !== undefined && odds.odds > 0;
+          return (
+            <article
+              key={handIndex}
+              class="hand"
+              aria-labelledby={`hand-${handIndex}-title`}
+              data-testid={`hand-${handIndex}`}
+            >
+              <h3 id={`hand-${handIndex}-title`}>
+                Hand {handIndex + 1} {odds ? <StatusBadge status={odds.handStatus} /> : null}
+              </h3>
+              <Cards codes={holeCards(hand)} label={`Hand ${handIndex + 1} hole cards`} />
+              <HandPanels panels={state.handOdds.filter((o) => o.handIndex === handIndex)} />
+              {canBet ? (
+                <AmountForm
+                  label={`Stake on hand ${handIndex + 1}`}
+                  button={`Bet at ${odds.odds.toFixed(1)}`}
+                  initial="10"
+                  busy={action.busy}
+                  onAmount={(amount) => void action.run(() => moves.bet(seat.seatId, handIndex, amount, odds.odds))}
+                  onProblem={(text) => action.setMessage({ kind: "error", text })}
+                  testId={`bet-${handIndex}`}
+                />
+              ) : null}
+            </article>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
+
+/** The hand's odds at every stage so far, the latest last. */
+function HandPanels({ panels }: { panels: HandOdds[] }) {
+  if (panels.length === 0) return null;
+  return (
+    <table class="odds">
+      <thead>
+        <tr>
+          <th scope="col">Stage</th>
+          <th scope="col" class="num">
+            Win
+          </th>
+          <th scope="col" class="num">
+            Draw
+          </th>
+          <th scope="col" class="num">
+            Odds
+          </th>
+          <th scope="col">Status</th>
+        </tr>
+      </thead>
+      <tbody>
+        {panels.map((panel) => (
+          <OddsRow key={panel.bettingStage} panel={panel} />
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,60 @@
+import type { Seat, TableState } from "../../api/client";
+import { formatMoney } from "../../model/money";
+import { advanceLabel } from "../../model/stages";
+import { AmountForm } from "../AmountForm";
+import type { useAction } from "../use-action";
+import type { TableMoves } from "./moves";
+
+interface Props {
+  state: TableState;
+  seat: Seat | undefined;
+  moves: TableMoves;
+  action: ReturnType<typeof useAction>;
+}
+
+/** Sit, top up, leave, and move the game on. */
+export function SeatControls({ state, seat, moves, action }: Props) {
+  const { busy, run } = action;
+  const fail = (text: string) => action.setMessage({ kind: "error", text });
+  return (
+    <section aria-labelledby="seat-title" class="panel">
+      <h2 id="seat-title">Your seat</h2>
+      {seat ? (
+        <>
+          <p>
+            Seat {seat.seatId}, balance <strong data-testid="my-seat-balance">{formatMoney(seat.seatBalance)}</strong>
+          </p>
+          <div class="controls">
+            <AmountForm
+              label="Top-up amount"
+              button="Top up"
+              initial="50"
+              busy={busy}
+              onAmount={(amount) => void run(() => moves.topup(amount))}
+              onProblem={fail}
+            />
+            <button type="button" disabled={busy} onClick={() => void run(() => moves.leave())}>
+              Leave the table
+            </button>
+          </div>
+        </>
+      ) : (
+        <AmountForm
+          label="Buy-in amount"
+          button="Sit down"
+          initial="100"
+          busy={busy}
+          onAmount={(amount) => void run(() => moves.sit(amount))}
+          onProblem={fail}
+          testId="sit-form"
+        />
+      )}
+      <p class="controls">
+        <button type="button" class="primary" disabled={busy} onClick={() => void run(() => moves.advance())}>
+          {advanceLabel(state.gameState)}
+        </button>
+        <span class="hint">Any seated player can move the game on.</span>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import type { TableState } from "../../api/client";
+import { formatMoney } from "../../model/money";
+
+export function SeatsView({ state, playerId }: { state: TableState; playerId: string }) {
+  return (
+    <section aria-labelledby="seats-title" class="panel">
+      <h2 id="seats-title">
+        Seats ({state.seats.length} of {state.numberOfSeats})
+      </h2>
+      {state.seats.length === 0 ? (
+        <p>Nobody is seated.</p>
+      ) : (
+        <table data-testid="seats">
+          <thead>
+            <tr>
+              <th scope="col">Seat</th>
+              <th scope="col">Player</th>
+              <th scope="col" class="num">
+                Balance
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {state.seats.map((seat) => (
+              <tr key={seat.seatId} data-player={seat.playerId}>
+                <td>{seat.seatId}</td>
+                <td>
+                  {seat.playerName || seat.playerId}
+                  {seat.playerId === playerId ? " (you)" : ""}
+                </td>
+                <td class="num" data-testid="seat-balance">
+                  {formatMoney(seat.seatBalance)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

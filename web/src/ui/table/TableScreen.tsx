@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { TableState } from "../../api/client";
+import { followTable, type LiveMode, type TableFeed } from "../../api/table-events";
+import { stateLabel } from "../../model/stages";
+import { Notice } from "../Notice";
+import { useAction } from "../use-action";
+import { Board } from "./Board";
+import { BetsView } from "./BetsView";
+import { HandsView } from "./HandsView";
+import { SeatControls } from "./SeatControls";
+import { SeatsView } from "./SeatsView";
+import { tableMoves, type TableMoves } from "./moves";
+
+const MODE_TEXT: Record<LiveMode, string> = {
+  connecting: "Connecting…",
+  live: "Live: changes appear as they happen.",
+  polling: "Checking for changes every 2 seconds.",
+};
+
+export function TableScreen({ tableId, playerId }: { tableId: number; playerId: string }) {
+  const [state, setState] = useState<TableState | null>(null);
+  const [mode, setMode] = useState<{ mode: LiveMode; problem?: string }>({ mode: "connecting" });
+  const feed = useRef<TableFeed | null>(null);
+  const action = useAction();
+
+  useEffect(() => {
+    const current = followTable(tableId, {
+      state: setState,
+      mode: (next, problem) => setMode({ mode: next, ...(problem ? { problem } : {}) }),
+    });
+    feed.current = current;
+    return () => current.stop();
+  }, [tableId]);
+
+  const moves: TableMoves | null = feed.current ? tableMoves(tableId, feed.current) : null;
+  const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
+
+  return (
+    <>
+      <h1 id="screen-title" tabIndex={-1}>
+        Table {tableId}
+      </h1>
+      <p class="live" data-testid="live-mode" data-mode={mode.mode}>
+        {MODE_TEXT[mode.mode]}
+        {mode.problem ? <span class="problem"> Last problem: {mode.problem}</span> : null}
+      </p>
+      {state ? (
+        <p data-testid="game-state" data-state={state.gameState}>
+          <strong>{stateLabel(state.gameState)}</strong>
+          {state.gameId ? <span class="hint"> — game {state.gameId}</span> : null}
+        </p>
+      ) : (
+        <p>Loading the table…</p>
+      )}
+      <Notice message={action.message} />
+      {state && moves ? (
+        <>
+          <SeatControls state={state} seat={mySeat} moves={moves} action={action} />
+          <Board state={state} />
+          <HandsView state={state} seat={mySeat} moves={moves} action={action} />
+          <BetsView state={state} playerId={playerId} />
+          <SeatsView state={state} playerId={playerId} />
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import { useCallback, useState } from "preact/hooks";
+import { describe } from "../api/client";
+import type { Message } from "./Notice";
+
+/**
+ * Runs one player action at a time: `busy` while it runs, its outcome as a message. Errors become
+ * the API's message (or a plain sentence), never a stack trace.
+ */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<Message | null>(null);
+  const run = useCallback(async (action: () => Promise<string | void>): Promise<boolean> => {
+    setBusy(true);
+    setMessage(null);
+    try {
+      const done = await action();
+      if (done) setMessage({ kind: "info", text: done });
+      return true;
+    } catch (error) {
+      setMessage({ kind: "error", text: describe(error) });
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
+  return { busy, message, setMessage, run };
+}
