@@ -42,6 +42,7 @@ COPY gateway/package.json gateway/
 COPY tools/package.json tools/
 COPY launcher/package.json launcher/
 COPY web/package.json web/
+COPY fairness/package.json fairness/
 
 # build compiles every workspace with the full dev toolchain.
 FROM manifests AS build

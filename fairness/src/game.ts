@@ -1,0 +1,111 @@
+// One game as a table plays it, through the real domain code: the odds service's deal (hole
+// panels), its priceHands (flop, turn and the river's WINNER statuses), and the table service's
+// payout rule (payoutOf). A unit bet is placed on every hand the table would take a bet on at
+// every betting stage, and settled at the river.
+
+import { formatCard } from "@pokerodds/odds/domain/cards";
+import { dealHoleCards, deal } from "@pokerodds/odds/domain/deal";
+import { exactEquity } from "@pokerodds/odds/domain/equity";
+import type { HandOdds } from "@pokerodds/odds/domain/pricing";
+import { roundPercent } from "@pokerodds/odds/domain/pricing";
+import { priceHands } from "@pokerodds/odds/domain/stage-odds";
+import { payoutOf } from "@pokerodds/table/domain/payouts";
+import { type CryptoIntegers, type Shares, enumeratedShares, holeShares } from "./shares.js";
+
+export const STAGES = ["hole", "flop", "turn"] as const;
+export type StageName = (typeof STAGES)[number];
+const BOARD_SIZE = [0, 3, 4] as const;
+
+/** A unit bet is 1.00, i.e. 100 cents, as a player would stake it. */
+export const UNIT_CENTS = 100;
+
+export interface Bet {
+  /** 0 hole, 1 flop, 2 turn: the index into STAGES and the API's bettingStage. */
+  stage: number;
+  hand: number;
+  /** Displayed odds in tenths, as recorded with the bet. */
+  oddsTenths: number;
+  /** Exact probability that the hand wins alone, and the rounded percentage the panel showed. */
+  win: number;
+  winPercentShown: number;
+  /** Expected share of the pot (see shares.ts), and its standard error (0 when exact). */
+  share: number;
+  shareError: number;
+  /** What the payout rule returns for the unit bet, exactly (before flooring to the cent). */
+  returned: number;
+  /** The fraction of a cent the house keeps when a split payout is floored to the cent. */
+  centsKept: number;
+}
+
+export interface GameOutcome {
+  /** The cards, as the API shows them: hole cards per hand and the five board cards. */
+  hands: string[];
+  board: string[];
+  bets: Bet[];
+  /** Hands holding the best hand at the river. */
+  winners: number[];
+  /** Panels whose win or draw percentage differs from the independent enumeration (flop, turn). */
+  mismatches: number;
+}
+
+export interface GameSettings {
+  numberOfHands: number;
+  targetRtp: number;
+  /** Boards sampled for the hole's wide-tie correction (shares.ts). */
+  tieSamples: number;
+}
+
+/** Engine counts from exactEquity's percentages, which are 100 x count / boards exactly. */
+function holeCounts(hands: number[][]): { wins: number[]; draws: number[]; boards: number } {
+  const equity = exactEquity(hands, []);
+  const count = (percent: number) => Math.round((percent * equity.boards) / 100);
+  return { wins: equity.winPercent.map(count), draws: equity.drawPercent.map(count), boards: equity.boards };
+}
+
+/** 1 when the published panel disagrees with the independent counts, else 0. */
+function mismatch(panel: HandOdds, shares: Shares, i: number): number {
+  const win = roundPercent((100 * shares.wins[i]!) / shares.boards);
+  const draw = roundPercent((100 * shares.draws[i]!) / shares.boards);
+  return panel.winPercentage === win && panel.drawPercentage === draw ? 0 : 1;
+}
+
+/** Plays one game from a full deck: prices every stage, bets a unit on every bettable hand, settles. */
+export function playGame(deck: readonly number[], settings: GameSettings, random: CryptoIntegers): GameOutcome {
+  const { numberOfHands, targetRtp, tieSamples } = settings;
+  const dealt = deal(numberOfHands, targetRtp, deck);
+  const { hands, rest } = dealHoleCards(deck, numberOfHands);
+  const board = rest.slice(0, 5);
+  let mismatches = 0;
+  const priced = BOARD_SIZE.map((size) => {
+    if (size === 0) return { panels: dealt.handOdds, shares: holeShares(hands, holeCounts(hands), tieSamples, random) };
+    const shown = board.slice(0, size);
+    const panels = priceHands(hands, shown, targetRtp);
+    const shares = enumeratedShares(hands, shown);
+    panels.forEach((panel, i) => (mismatches += mismatch(panel, shares, i)));
+    return { panels, shares };
+  });
+  const river = priceHands(hands, board, targetRtp);
+  const winners = river.filter((p) => p.handStatus === "WINNER").map((p) => p.handIndex);
+  const bets = priced.flatMap(({ panels, shares }, stage) =>
+    panels
+      // The table takes a bet only on a hand that can win alone at non-zero odds (bets.ts).
+      .filter((panel) => panel.winPercentage > 0 && panel.oddsTenths > 0)
+      .map((panel): Bet => {
+        const i = panel.handIndex;
+        const payout = winners.includes(i) ? payoutOf(UNIT_CENTS, panel.oddsTenths, winners.length) : null;
+        const exactCents = payout ? payout.payoutCents + payout.remainderNumerator / payout.denominator : 0;
+        return {
+          stage,
+          hand: i,
+          oddsTenths: panel.oddsTenths,
+          win: shares.wins[i]! / shares.boards,
+          winPercentShown: panel.winPercentage,
+          share: shares.share[i]!,
+          shareError: shares.shareError[i]!,
+          returned: exactCents / UNIT_CENTS,
+          centsKept: payout ? payout.remainderNumerator / payout.denominator : 0,
+        };
+      }),
+  );
+  return { hands: dealt.hands, board: board.map(formatCard), bets, winners, mismatches };
+}

@@ -1,0 +1,158 @@
+// The HTML report: one self-contained file (inline SVG, inline CSS, no script, no network), pure.
+
+import type { Check, FairnessSummary } from "./summary.js";
+import type { RtpFigures } from "./rtp.js";
+import type { Estimate } from "./stats.js";
+
+export interface Plots {
+  rtp: string;
+  rake: string;
+  expected: string;
+  heatmapPlain: string;
+  heatmapDerived: string;
+  equity: string;
+}
+
+const escape = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+
+const f4 = (x: number): string => (Number.isFinite(x) ? x.toFixed(4) : "n/a");
+const withCi = (e: Estimate): string => `${f4(e.value)} <small>[${f4(e.low)}, ${f4(e.high)}]</small>`;
+const pct = (x: number): string => `${(100 * x).toFixed(2)} %`;
+const row = (cells: string[], tag = "td"): string => `<tr>${cells.map((c) => `<${tag}>${c}</${tag}>`).join("")}</tr>`;
+const table = (head: string[], rows: string[][]): string =>
+  `<table>${row(head.map(escape), "th")}${rows.map((r) => row(r)).join("")}</table>`;
+
+function checksTable(checks: Check[]): string {
+  return table(
+    ["check", "kind", "result", "detail"],
+    checks.map((c) => [
+      escape(c.name),
+      c.kind,
+      c.passed
+        ? '<span class="ok">passed</span>'
+        : `<span class="${c.kind === "bound" ? "bad" : "warn"}">failed</span>`,
+      escape(c.detail),
+    ]),
+  );
+}
+
+function rtpTable(summary: FairnessSummary): string {
+  const entries: [string, RtpFigures][] = [...Object.entries(summary.rtp.stages), ["overall", summary.rtp.overall]];
+  return table(
+    [
+      "stage",
+      "bets",
+      "realized RTP [95% CI]",
+      "theoretical RTP [95% CI]",
+      "realized − theoretical [95% CI]",
+      "priced (odds × P(win alone))",
+      "rounding rake",
+      "dead-heat bonus",
+      "bets with EV > 1",
+      "max odds",
+    ],
+    entries.map(([name, f]) => [
+      name,
+      String(f.bets),
+      withCi(f.realized),
+      `${withCi(f.theoretical)}${f.theoreticalSamplingError > 0 ? ` <small>± ${f.theoreticalSamplingError.toExponential(1)} sampled ties</small>` : ""}`,
+      withCi(f.difference),
+      f4(f.priced),
+      f.rake.toFixed(5),
+      f4(f.deadHeatBonus),
+      `${pct(f.favourableBetShare)} <small>(${pct(f.favourableReturnShare)} of the return)</small>`,
+      f.maxOdds.toFixed(1),
+    ]),
+  );
+}
+
+function topSpotsTable(summary: FairnessSummary): string {
+  return table(
+    ["stage", "hands", "board", "bet on", "odds", "P(win alone)", "expected share", "expected return per 1"],
+    summary.rtp.topSpots.map((s) => [
+      s.stage,
+      escape(s.hands.join(" ")),
+      escape(s.board.join(" ") || "—"),
+      `hand ${s.hand} (${escape(s.hands[s.hand] ?? "")})`,
+      s.odds.toFixed(1),
+      `${s.winPercent.toFixed(4)} %`,
+      `${s.sharePercent.toFixed(4)} %`,
+      s.expected.toFixed(2),
+    ]),
+  );
+}
+
+function shuffleTable(summary: FairnessSummary): string {
+  const { plain, derived } = summary.shuffles;
+  return table(
+    ["source", "shuffles", "chi-square", "df", "p-value (upper tail)", "lower tail", "max |residual|"],
+    [
+      ["plain CSPRNG shuffle", plain],
+      ["seed-derived decks", derived],
+    ].map(([name, r]) => {
+      const c = r as typeof plain;
+      return [
+        name as string,
+        String(c.shuffles),
+        c.statistic.toFixed(1),
+        String(c.df),
+        c.pValue.toPrecision(3),
+        c.lowerTailP.toPrecision(3),
+        c.maxAbsResidual.toFixed(2),
+      ];
+    }),
+  );
+}
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f3f3f3}.ok{color:#1a7f37;font-weight:bold}.bad{color:#c62828;font-weight:bold}.warn{color:#b26a00;font-weight:bold}
+.finding{border-left:4px solid #b26a00;background:#fff8e6;padding:0.5em 1em}figure{margin:1em 0}small{color:#666}`;
+
+function findings(summary: FairnessSummary): string {
+  const failedTarget = summary.checks.filter((c) => c.kind === "target" && !c.passed);
+  if (failedTarget.length === 0) return "";
+  const o = summary.rtp.overall;
+  return `<div class="finding"><p><strong>Finding: the game returns more than its target.</strong> The odds are priced
+from the probability of winning alone (${f4(o.priced)} of each stake on average, the target after rounding), but the payout
+rule also pays odds / k to each of k hands that tie. Those dead-heat payouts add ${f4(o.deadHeatBonus)} per unit staked, so the
+theoretical RTP is ${f4(o.theoretical.value)} against a target of ${summary.rtp.targetRtp}; ${pct(o.favourableBetShare)} of the bets are
+expected to return more than their stake. The worst cases are hands that mostly tie and rarely win alone (same ranks as another
+hand): their odds are huge and a tie pays half of them. See the table of spots below. Pricing from the expected share of the
+pot (P(win alone) + the sum over ties of P(tie) / k) instead would make odds × share, the theoretical RTP, equal the target
+before rounding.</p></div>`;
+}
+
+export function reportHtml(summary: FairnessSummary, plots: Plots): string {
+  const o = summary.options;
+  const failed = summary.checks.filter((c) => c.kind === "bound" && !c.passed).length;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fairness report</title><style>${STYLE}</style></head><body>
+<h1>Fairness report</h1>
+<p>Generated ${escape(summary.generatedAt)} in ${summary.seconds.toFixed(0)} s: ${o.games} games of ${o.numberOfHands} hands at target RTP ${o.targetRtp},
+${o.shuffles} shuffles of each deck source, ${summary.equity.spots} equity spots. Node ${escape(summary.environment.node)}, OpenSSL ${escape(summary.environment.openssl)}.
+${failed === 0 ? '<span class="ok">Every bound holds.</span>' : `<span class="bad">${failed} bound(s) failed.</span>`}</p>
+${findings(summary)}
+<h2>Checks</h2>${checksTable(summary.checks)}
+<h2>Return to player</h2>
+<p>A unit bet on every hand the table takes bets on (P(win alone) &gt; 0), at the hole, the flop and the turn, settled at the river by the table's payout rule.
+<em>Realized</em>: returned ÷ staked. <em>Theoretical</em>: the exact expected return of the same bets given the cards seen (odds × expected share of the pot).
+<em>Priced</em>: odds × P(win alone), what the odds aim at. <em>Rounding rake</em> = target − priced. <em>Dead-heat bonus</em> = theoretical − priced.
+The 95 % intervals treat games, not bets, as independent.</p>
+<figure>${plots.rtp}</figure>${rtpTable(summary)}
+<h3>Bets with the highest expected return</h3>${topSpotsTable(summary)}
+<h3>Rounding rake and expected return per bet</h3><figure>${plots.rake}</figure><figure>${plots.expected}</figure>
+<h2>Shuffle uniformity</h2>
+<p>How often each card lands at each position. A uniform shuffle gives a chi-square near its ${summary.shuffles.plain.df} degrees of freedom and a p-value spread evenly over (0, 1).</p>
+${shuffleTable(summary)}<figure>${plots.heatmapPlain}</figure><figure>${plots.heatmapDerived}</figure>
+<h2>Provably fair decks</h2><p>${summary.provablyFair.verified} of ${summary.provablyFair.derivedGames} games dealt from seed-derived decks verified from their seeds, commitments and cards (the procedure: docs/provably-fair.md).</p>
+<h2>Exact against Monte Carlo equity</h2>
+<p>${summary.equity.spots} spots, Monte Carlo with ${summary.equity.iterations} boards each: mean |difference| ${summary.equity.meanAbsDifference.toFixed(4)} percentage points, largest ${summary.equity.maxAbsDifference.toFixed(4)}; ${pct(summary.equity.beyond95)} of the figures beyond 1.96 standard errors (about 5 % expected).</p>
+<figure>${plots.equity}</figure>
+<h2>Randomness</h2>${table(
+    ["use", "source"],
+    Object.entries(summary.randomness).map(([k, v]) => [escape(k), escape(v)]),
+  )}
+</body></html>
+`;
+}

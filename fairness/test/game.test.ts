@@ -1,0 +1,121 @@
+import test from "ava";
+import fc from "fast-check";
+import { parseCard } from "@pokerodds/odds/domain/cards";
+import { oddsTenths } from "@pokerodds/odds/domain/pricing";
+import { type Bet, type GameOutcome, playGame } from "../src/game.js";
+import { addGame, emptyRtpTotals, rakeWithinBound, rtpFigures } from "../src/rtp.js";
+import { CryptoIntegers } from "../src/shares.js";
+
+const random = new CryptoIntegers();
+const settings = (numberOfHands: number) => ({ numberOfHands, targetRtp: 0.97, tieSamples: 2_000 });
+const cards = (codes: string) => codes.split(" ").map(parseCard);
+
+/**
+ * A full deck dealing `holes` (hand h's cards first round then second, as dealt), then `board`,
+ * then the remaining cards in order.
+ */
+function deckFor(holes: number[][], board: number[]): number[] {
+  const top = [...holes.map((h) => h[0]!), ...holes.map((h) => h[1]!), ...board];
+  return [...top, ...Array.from({ length: 52 }, (_, c) => c).filter((c) => !top.includes(c))];
+}
+
+test("over every river, a turn bet's mean return is exactly its odds x expected share", (t) => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 2, max: 6 }),
+      fc.uniqueArray(fc.integer({ min: 0, max: 51 }), { minLength: 16, maxLength: 16 }),
+      (n, picked) => {
+        const holes = Array.from({ length: n }, (_, i) => picked.slice(2 * i, 2 * i + 2));
+        const turnBoard = picked.slice(12, 16);
+        const rivers = Array.from({ length: 52 }, (_, c) => c).filter(
+          (c) => !holes.flat().includes(c) && !turnBoard.includes(c),
+        );
+        const returned = new Map<number, number>();
+        let turnBets: Bet[] = [];
+        for (const river of rivers) {
+          const game = playGame(deckFor(holes, [...turnBoard, river]), settings(n), random);
+          turnBets = game.bets.filter((b) => b.stage === 2);
+          for (const bet of turnBets) returned.set(bet.hand, (returned.get(bet.hand) ?? 0) + bet.returned);
+        }
+        for (const bet of turnBets) {
+          const mean = returned.get(bet.hand)! / rivers.length;
+          t.true(Math.abs(mean - (bet.oddsTenths / 10) * bet.share) < 1e-9, `hand ${bet.hand}`);
+        }
+      },
+    ),
+    { numRuns: 15 },
+  );
+});
+
+test("bets follow the table's rules: only hands that can win alone, at the panel's odds", (t) => {
+  // Hands 0 and 1 both hold Broadway from the flop on; at the turn neither can win alone on any
+  // river (no flush is possible any more), so neither takes a bet, and hand 2 is dead.
+  const holes = [cards("Ah Kd"), cards("As Kc"), cards("2c 3c")];
+  const game = playGame(deckFor(holes, cards("Qh Jh Ts 9d 4c")), settings(3), random);
+  const turn = game.bets.filter((b) => b.stage === 2);
+  t.deepEqual(turn, []);
+  // At the river hands 0 and 1 tie: every earlier bet on them was paid odds / 2.
+  t.deepEqual(game.winners, [0, 1]);
+  for (const bet of game.bets) {
+    t.true(bet.win > 0);
+    t.is(bet.oddsTenths, oddsTenths(bet.winPercentShown, 0.97));
+    const expected = bet.hand === 2 ? 0 : bet.oddsTenths / 10 / 2;
+    t.true(Math.abs(bet.returned - expected) < 1e-12, JSON.stringify(bet));
+  }
+  // At the flop only hand 0 can win alone (two running hearts): a long shot that mostly ties.
+  const flop = game.bets.filter((b) => b.stage === 1);
+  t.deepEqual(
+    flop.map((b) => b.hand),
+    [0],
+  );
+  t.true(flop[0]!.share > 10 * flop[0]!.win);
+  t.deepEqual(game.hands, ["AhKd", "AsKc", "2c3c"]);
+});
+
+test("RTP totals: the per-stage and overall figures add up from the bets", (t) => {
+  const bet = (stage: number, oddsTenths: number, win: number, share: number, returned: number): Bet => ({
+    stage,
+    hand: 0,
+    oddsTenths,
+    win,
+    winPercentShown: Math.round(win * 1e6) / 1e4,
+    share,
+    shareError: 0,
+    returned,
+    centsKept: 0,
+  });
+  const game = (bets: Bet[], winners: number[]): GameOutcome => ({
+    hands: [],
+    board: [],
+    bets,
+    winners,
+    mismatches: 0,
+  });
+  const totals = emptyRtpTotals();
+  addGame(totals, game([bet(0, 19, 0.5, 0.5, 1.9), bet(1, 97, 0.1, 0.15, 0)], [0]), 0.97);
+  addGame(totals, game([bet(0, 19, 0.5, 0.5, 0)], [1]), 0.97);
+  const { stages, overall } = rtpFigures(totals);
+  t.is(stages.hole!.bets, 2);
+  t.true(Math.abs(stages.hole!.realized.value - 0.95) < 1e-12);
+  t.true(Math.abs(stages.hole!.theoretical.value - 0.95) < 1e-12);
+  t.true(Math.abs(stages.flop!.theoretical.value - 1.455) < 1e-12);
+  t.true(Math.abs(stages.flop!.deadHeatBonus - 0.485) < 1e-12);
+  t.true(Math.abs(stages.hole!.rake - 0.02) < 1e-12);
+  t.is(overall.bets, 3);
+  t.true(Math.abs(overall.realized.value - 1.9 / 3) < 1e-12);
+  t.is(overall.favourableBetShare, 1 / 3);
+});
+
+test("the rake bound accepts the real rounding and refuses a coarser one", (t) => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 1_000_000 }), (units) => {
+      const winPercentShown = units / 1e4;
+      const win = winPercentShown / 100;
+      const base = { stage: 0, hand: 0, win, winPercentShown, share: win, shareError: 0, returned: 0, centsKept: 0 };
+      t.true(rakeWithinBound({ ...base, oddsTenths: oddsTenths(winPercentShown, 0.97) }, 0.97));
+      // Odds rounded down to a whole number take up to a whole unit x win: out of bound unless exact.
+      const whole = Math.floor(0.97 / win) * 10;
+      if (Math.abs(0.97 / win - whole / 10) > 0.06) t.false(rakeWithinBound({ ...base, oddsTenths: whole }, 0.97));
+    }),
+  );
+});

@@ -1,0 +1,109 @@
+// `npm run verify`: checks a provably fair game from its revealed seed (docs/provably-fair.md).
+//
+//   npm run verify -- --seed <hex> --commitment <hex> --game-id T1-7 --hands AhKd,QsQc --board 2c3d4h5s6c
+//   npm run verify -- --json game.json        (or --json - for standard input)
+//
+// The JSON is a table state, a deal result or a bulk game as the API returns them once they carry
+// the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, hands, and the board as
+// flopCard1..riverCard, bc1..bc5 or board. A bulk response ({ games: [...] }) checks every game.
+// Exit 0 and "verified"; exit 1 and the reason when a game does not verify; exit 2 on bad usage.
+// The check itself is the odds domain's verifyGame, so this command and the service agree.
+import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+
+const USAGE =
+  "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
+  "       npm run verify -- --json <file | ->";
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+/** "2c3d4h", "2c,3d,4h" or "2c 3d 4h" -> ["2c", "3d", "4h"]; an odd character stays to be refused. */
+function boardCodes(text: string): string[] {
+  const compact = text.replace(/[\s,]+/g, "");
+  return compact.match(/.{1,2}/g) ?? [];
+}
+
+const handCodes = (text: string): string[] => (text.trim() === "" ? [] : text.split(/[\s,]+/).filter(Boolean));
+
+/** Board cards from the API's fields: trailing absent cards dropped, a gap left in to be refused. */
+function boardOf(record: Record<string, unknown>): unknown {
+  if (record.board !== undefined) return typeof record.board === "string" ? boardCodes(record.board) : record.board;
+  const named = ["flopCard1", "flopCard2", "flopCard3", "turnCard", "riverCard"];
+  const fields = named.some((f) => f in record) ? named : ["bc1", "bc2", "bc3", "bc4", "bc5"];
+  const cards = fields.map((f) => record[f] ?? null);
+  while (cards.length > 0 && cards[cards.length - 1] === null) cards.pop();
+  return cards;
+}
+
+/** A game as the API shows it -> the verifier's input; the verifier refuses whatever is malformed. */
+function revealOf(value: unknown): GameReveal {
+  const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const hands = typeof record.hands === "string" ? handCodes(record.hands) : record.hands;
+  return {
+    seed: record.serverSeed ?? record.seed,
+    commitment: record.seedCommitment ?? record.commitment,
+    gameId: record.gameId,
+    hands,
+    board: boardOf(record),
+  } as GameReveal;
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path === "-" ? 0 : path, "utf8"));
+  } catch (error) {
+    return fail(`cannot read JSON from ${path === "-" ? "standard input" : path}: ${(error as Error).message}`);
+  }
+}
+
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      options: {
+        seed: { type: "string" },
+        commitment: { type: "string" },
+        "game-id": { type: "string" },
+        hands: { type: "string" },
+        board: { type: "string", default: "" },
+        json: { type: "string" },
+      },
+    }).values;
+  } catch (error) {
+    return fail(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+/** The games named on the command line or in the JSON. */
+function gamesToVerify(): GameReveal[] {
+  const values = parseCommandLine();
+  if (values.json !== undefined) {
+    const flagged = ["seed", "commitment", "game-id", "hands"].some((f) => values[f as keyof typeof values]);
+    if (flagged) fail(`--json takes every field from the JSON; give no other option\n${USAGE}`);
+    const document = readJson(values.json);
+    const games = (document as { games?: unknown } | null)?.games;
+    return Array.isArray(games) ? games.map(revealOf) : [revealOf(document)];
+  }
+  const { seed, commitment, "game-id": gameId, hands, board } = values;
+  if (seed === undefined || commitment === undefined || gameId === undefined || hands === undefined) {
+    fail(`--seed, --commitment, --game-id and --hands are required\n${USAGE}`);
+  }
+  return [{ seed, commitment, gameId, hands: handCodes(hands), board: boardCodes(board) }];
+}
+
+const games = gamesToVerify();
+if (games.length === 0) fail("the JSON holds no game");
+let failures = 0;
+for (const game of games) {
+  const result = verifyGame(game);
+  const label = games.length > 1 ? `${String(game.gameId)}: ` : "";
+  if (result.ok) process.stdout.write(`${label}verified\n`);
+  else {
+    failures++;
+    process.stderr.write(`${label}NOT verified: ${result.reason}\n`);
+  }
+}
+process.exitCode = failures === 0 ? 0 : 1;

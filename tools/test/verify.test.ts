@@ -1,0 +1,83 @@
+// `npm run verify`: a derived game verifies from flags or from the API's JSON; a changed card, a
+// wrong commitment or bad usage does not, with the exit codes the command documents.
+import { derivedCards, newServerSeed, seedCommitment } from "@pokerodds/odds/domain/provably-fair";
+import test from "ava";
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const VERIFY_CLI = fileURLToPath(new URL("../src/verify.ts", import.meta.url));
+
+/** Runs the command as `npm run verify` would (tsx loading the source), with optional standard input. */
+function verify(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ["--import=tsx/esm", VERIFY_CLI, ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+    child.stdin!.end(input ?? "");
+  });
+}
+
+function game(gameId = "T3-17") {
+  const seed = newServerSeed();
+  return { seed, commitment: seedCommitment(seed), gameId, ...derivedCards(seed, gameId, 4) };
+}
+
+test("flags: a dealt game verifies, a changed card or commitment does not", async (t) => {
+  const g = game();
+  const flags = ["--seed", g.seed, "--commitment", g.commitment, "--game-id", g.gameId, "--hands", g.hands.join(",")];
+  t.deepEqual(await verify([...flags, "--board", g.board.join("")]), { code: 0, stdout: "verified\n", stderr: "" });
+  t.deepEqual(await verify([...flags, "--board", g.board.slice(0, 3).join(" ")]), {
+    code: 0,
+    stdout: "verified\n",
+    stderr: "",
+  });
+  const swapped = [g.board[0], g.board[1], g.board[2], g.board[4], g.board[3]].join("");
+  const changed = await verify([...flags, "--board", swapped]);
+  t.is(changed.code, 1);
+  t.regex(changed.stderr, /^NOT verified: the turn is /);
+  const other = await verify([...flags.slice(0, 3), seedCommitment(newServerSeed()), ...flags.slice(4)]);
+  t.is(other.code, 1);
+  t.regex(other.stderr, /commitment/);
+});
+
+test("JSON: a table state on standard input, and a bulk response game by game", async (t) => {
+  const g = game();
+  const state = {
+    gameId: g.gameId,
+    serverSeed: g.seed,
+    seedCommitment: g.commitment,
+    hands: g.hands,
+    flopCard1: g.board[0],
+    flopCard2: g.board[1],
+    flopCard3: g.board[2],
+    turnCard: g.board[3],
+    riverCard: null,
+  };
+  t.deepEqual(await verify(["--json", "-"], JSON.stringify(state)), { code: 0, stdout: "verified\n", stderr: "" });
+
+  const bulkGame = (x: ReturnType<typeof game>) => ({
+    gameId: x.gameId,
+    serverSeed: x.seed,
+    seedCommitment: x.commitment,
+    hands: x.hands,
+    ...Object.fromEntries(x.board.map((card, i) => [`bc${i + 1}`, card])),
+  });
+  const good = game("BULK-0001");
+  const bad = game("BULK-0002");
+  const games = [bulkGame(good), { ...bulkGame(bad), hands: [...bad.hands].reverse() }];
+  const result = await verify(["--json", "-"], JSON.stringify({ games }));
+  t.is(result.code, 1);
+  t.is(result.stdout, "BULK-0001: verified\n");
+  t.regex(result.stderr, /^BULK-0002: NOT verified: hand 0 is /);
+});
+
+test("usage errors exit 2", async (t) => {
+  t.is((await verify([])).code, 2);
+  t.is((await verify(["--seed", "00"])).code, 2);
+  t.is((await verify(["--json", "-"], "not json")).code, 2);
+  t.is((await verify(["--json", "-", "--seed", "00"], "{}")).code, 2);
+  // Well-formed usage, hostile content: refused by the verifier, exit 1.
+  const hostile = await verify(["--seed", "zz", "--commitment", "00", "--game-id", "T1-1", "--hands", "AhKd,QsQc"]);
+  t.is(hostile.code, 1);
+  t.regex(hostile.stderr, /seed must be 64 hexadecimal digits/);
+});
