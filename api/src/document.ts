@@ -8,6 +8,7 @@ import { healthApi } from "./health.js";
 import { oddsApi } from "./odds.js";
 import { apiPart, errorResponses, pathsOf, requestIdParameter, TAGS } from "./operation.js";
 import { playersApi } from "./players.js";
+import { tableEventsApi } from "./table-events.js";
 import { lobbyApi, tablesApi } from "./tables.js";
 
 /** Every error answer's body. */
@@ -46,7 +47,17 @@ export function openApiDocument() {
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
     tags: TAGS.map((name) => ({ name })),
-    paths: pathsOf([healthApi, openApiPart, clientApi, lobbyApi, playersApi, tablesApi, oddsApi, adminApi]),
+    paths: pathsOf([
+      healthApi,
+      openApiPart,
+      clientApi,
+      lobbyApi,
+      playersApi,
+      tablesApi,
+      tableEventsApi,
+      oddsApi,
+      adminApi,
+    ]),
     components: {
       schemas: {
         ErrorBody,
@@ -55,6 +66,7 @@ export function openApiDocument() {
         ...lobbyApi.schemas,
         ...playersApi.schemas,
         ...tablesApi.schemas,
+        ...tableEventsApi.schemas,
         ...adminApi.schemas,
         ...clientApi.schemas,
       },

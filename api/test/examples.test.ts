@@ -12,12 +12,24 @@ for (const [name, schema] of Object.entries(document.components.schemas as Json)
   ajv.addSchema(schema, `#/components/schemas/${name}`);
 }
 
+const TABLE_STATE = { $ref: "#/components/schemas/TableGameState" };
+
 const operations = Object.entries(document.paths as Json).flatMap(([path, methods]) =>
   Object.entries(methods as Json).map(([method, operation]) => ({ path, method, operation: operation as Json })),
 );
 const byId = new Map(operations.map((entry) => [entry.operation.operationId as string, entry]));
 
 function assertExample(t: import("ava").ExecutionContext, where: string, content: Json | undefined) {
+  // An event stream's example is its text: each event's data must be a state the schema admits.
+  const stream = content?.["text/event-stream"];
+  if (stream) {
+    const data = String(stream.example ?? "")
+      .split("\n")
+      .filter((line) => line.startsWith("data: "));
+    t.true(data.length > 0, `${where}: no example event`);
+    for (const line of data) t.true(ajv.validate(TABLE_STATE, JSON.parse(line.slice(6))), `${where}: ${line}`);
+    return;
+  }
   const media = content?.["application/json"];
   if (!media) return t.fail(`${where}: no JSON content`);
   t.not(media.example, undefined, `${where}: no example`);

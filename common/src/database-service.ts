@@ -17,6 +17,11 @@ export interface DatabaseServiceParts {
   afterSetUp?: () => { stop(): Promise<void> };
   /** Closes what the service opened besides the database (clients of other services). */
   close?: () => void;
+  /**
+   * Ends long-lived calls (watch streams) at once when the server stops taking calls, so their
+   * clients move to another replica now rather than when the grace period cuts them.
+   */
+  endStreams?: () => void;
 }
 
 export interface DatabaseServiceOptions {
@@ -66,7 +71,10 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   });
 
   onShutdownSignal(logger, async () => {
-    await server?.shutdown(5000);
+    // shutdown() stops taking new calls first, so a client that subscribes again goes elsewhere.
+    const stopping = server?.shutdown(5000);
+    parts.endStreams?.();
+    await stopping;
     await background?.stop();
     parts.close?.();
     await metrics.close();

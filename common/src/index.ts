@@ -8,6 +8,7 @@ export * from "./grpc/health.js";
 export * from "./grpc/metadata.js";
 export * from "./grpc/server.js";
 export * from "./grpc/status.js";
+export * from "./grpc/stream.js";
 export * from "./grpc/tls.js";
 export * from "./grpc/access.js";
 export * from "./metrics.js";

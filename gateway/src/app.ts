@@ -4,6 +4,7 @@ import { openApiPart } from "@pokerodds/api/document";
 import { healthApi } from "@pokerodds/api/health";
 import { oddsApi } from "@pokerodds/api/odds";
 import { playersApi } from "@pokerodds/api/players";
+import { tableEventsApi } from "@pokerodds/api/table-events";
 import { lobbyApi, tablesApi } from "@pokerodds/api/tables";
 import type { Logger } from "@pokerodds/common";
 import express, { type Express, type RequestHandler } from "express";
@@ -28,8 +29,9 @@ import { oddsRoutes } from "./odds/routes.js";
 import { openApiRoutes } from "./openapi/routes.js";
 import { playerRoutes } from "./players/routes.js";
 import { lobbyRoutes } from "./tables/lobby.js";
+import { tableEventRoutes } from "./tables/events.js";
 import { tableRoutes } from "./tables/routes.js";
-import type { HealthProbes, OddsApi, TableApi, WalletApi } from "./services.js";
+import type { HealthProbes, OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
 
 export interface AppDeps {
   logger: Logger;
@@ -37,6 +39,8 @@ export interface AppDeps {
   odds: OddsApi;
   wallet: WalletApi;
   table: TableApi;
+  /** GET /api/tables/{tableId}/events; without it that route answers 503. */
+  tableEvents?: TableEventsApi;
   health: HealthProbes;
   /** The web client: its files, its sign-in config, and the development signer while that issuer is on. */
   client?: { webRoot: string; config: ClientConfigBody; devSign?: DevSigner };
@@ -80,6 +84,7 @@ export function createApp(deps: AppDeps): Express {
   mount(lobbyApi, lobbyRoutes(deps.table));
   mount(playersApi, playerRoutes(deps.wallet));
   mount(tablesApi, tableRoutes(deps.table));
+  mount(tableEventsApi, tableEventRoutes(deps.tableEvents, edge));
   mount(oddsApi, oddsRoutes(deps.odds));
   mount(adminApi, adminRoutes(deps.wallet, deps.table));
   mountClient(app, mount, deps.client);

@@ -1,12 +1,12 @@
 // The gRPC clients of the three backends. A channel retries UNAVAILABLE only where repeating a call is
 // safe: reads, and movements that carry an idempotency key.
-import { createClient, methodNames, type TlsFiles } from "@pokerodds/common";
+import { createClient, methodNames, openServerStream, type TlsFiles } from "@pokerodds/common";
 import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import type { GatewayConfig } from "./config.js";
 import { DEADLINES_MS } from "./http/backend-call.js";
-import type { OddsApi, TableApi, WalletApi } from "./services.js";
+import type { OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
 
 // GetProfile writes the welcome credit at most once per player; GetPlayer and Audit read.
 const WALLET_METHODS = ["getProfile", "getPlayer", "audit"] as const satisfies readonly (keyof WalletApi)[];
@@ -27,6 +27,8 @@ export interface Backends {
   odds: OddsApi;
   wallet: Required<WalletApi>;
   table: Required<TableApi>;
+  /** WatchTable on the same channel as `table`: a stream goes to any replica, as a call does. */
+  tableEvents: TableEventsApi;
   close(): void;
 }
 
@@ -59,6 +61,12 @@ export function connectBackends(
     odds: odds.call,
     wallet: wallet.call,
     table: table.call,
+    // No deadline and no retry policy: the stream lives until the gateway cancels it, and the
+    // gateway itself subscribes again, from the last version it sent, when it breaks.
+    tableEvents: {
+      watchTable: (request, options) =>
+        openServerStream((metadata) => table.raw.watchTable(request, metadata), options),
+    },
     close: () => {
       for (const client of [odds, wallet, table]) client.raw.close();
     },

@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type RequestListener } from "node:http";
+import { createServer, STATUS_CODES, type RequestListener, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 export interface RunningHttpServer {
@@ -22,7 +22,14 @@ export async function startHttpServer(
   // Node answers a request it cannot parse (headers over 16 KiB, a malformed request line, a request
   // too slow to arrive) before Express sees it, with an empty body: the same answers as JSON here.
   server.on("clientError", answerClientError);
+  // Event streams (text/event-stream) never finish by themselves: close() ends them at once, and
+  // their clients reconnect with Last-Event-ID (to another gateway), rather than being cut when
+  // the grace period is over. Node's requestTimeout bounds receiving a request, not answering it,
+  // so it never cuts a stream; the streams bound their own length (EVENTS_MAX_STREAM_SECONDS).
+  const inFlight = new Set<ServerResponse>();
   server.on("request", (req, res) => {
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
     if (closing) res.setHeader("Connection", "close");
     // A keep-alive socket whose request was in flight at close() stays open until it times out:
     // close it as soon as its response is done.
@@ -45,6 +52,7 @@ export async function startHttpServer(
     close: (graceMs) =>
       new Promise<void>((resolve) => {
         closing = true;
+        for (const res of inFlight) if (isEventStream(res)) res.end();
         const timer = setTimeout(() => server.closeAllConnections(), graceMs);
         server.close(() => {
           clearTimeout(timer);
@@ -54,6 +62,9 @@ export async function startHttpServer(
       }),
   };
 }
+
+const isEventStream = (res: ServerResponse) =>
+  res.headersSent && String(res.getHeader("content-type") ?? "").startsWith("text/event-stream");
 
 /** Node's parser errors, by code, as the status Node itself would answer. */
 const CLIENT_ERRORS: Record<string, [number, string]> = {

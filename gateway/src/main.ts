@@ -27,6 +27,7 @@ const app = createApp({
   odds: backends.odds,
   wallet: backends.wallet,
   table: backends.table,
+  tableEvents: backends.tableEvents,
   health,
   client: await clientFor(config),
 });

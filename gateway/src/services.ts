@@ -1,8 +1,12 @@
 // The narrow views of the backends that the app needs: main.ts passes the real gRPC clients,
 // tests pass plain objects.
-import type { HealthChecker, PromiseClient } from "@pokerodds/common";
+import type { HealthChecker, PromiseClient, ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
 import type { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
-import type { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import type {
+  TableServiceClient,
+  WatchTableRequest,
+  WatchTableResponse,
+} from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 
 /** The odds service's promise client (createClient's `call`), as far as the gateway uses it. */
@@ -14,6 +18,11 @@ export type TableApi = Pick<
   PromiseClient<TableServiceClient>,
   "listTables" | "sit" | "topUp" | "bet" | "leave" | "advance" | "getState" | "audit"
 >;
+
+/** The table service's WatchTable stream (openServerStream over the table channel). */
+export interface TableEventsApi {
+  watchTable(request: WatchTableRequest, options: ServerStreamCallOptions): ServerStream<WatchTableResponse>;
+}
 
 export type HealthProbe = Pick<HealthChecker, "check">;
 

@@ -32,6 +32,10 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     rateLimitPerPlayer: 600,
     heavyConcurrency: 4,
     trustProxyHops: 0,
+    eventStreams: 1000,
+    eventStreamsPerPlayer: 4,
+    eventHeartbeatMs: 15_000,
+    eventStreamMaxMs: 900_000,
   });
   const set = readEdgeSettings({
     CORS_ORIGINS: " https://a.example , http://localhost:3000,",

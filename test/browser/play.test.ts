@@ -47,11 +47,6 @@ function expectNoPageProblems(t: ExecutionContext, ...pages: Watched[]): void {
   for (const page of pages) t.deepEqual(page.problems, [], "the page reported no error");
 }
 
-async function serverHasEventStream(): Promise<boolean> {
-  const document = (await (await fetch(`${file.stack.url}/api/openapi.json`)).json()) as { paths: object };
-  return "/api/tables/{tableId}/events" in document.paths;
-}
-
 const seatCents = (state: TableState, playerId: string): number => {
   const seat = state.seats.find((s) => s.playerId === playerId);
   if (!seat) throw new Error(`${playerId} is not seated at table ${state.tableId}`);
@@ -109,17 +104,13 @@ test.serial("two players play a whole game; the watcher sees every move live, to
   await eventually("alice sees bob's top-up", async () =>
     (await seatShownTo(alice.page, "bob-web")) === 17_575 ? true : undefined,
   );
-  if (await serverHasEventStream()) {
-    await bob.page
-      .locator('[data-testid="live-mode"][data-mode="live"]')
-      .waitFor()
-      .catch(async (error: unknown) => {
-        throw new Error(`${String(error)}\nthe page says: ${await bob.page.getByTestId("live-mode").innerText()}`);
-      });
-    t.pass("the table follows the server's event stream");
-  } else {
-    t.log("the gateway has no /api/tables/{tableId}/events yet: the client follows the table by polling");
-  }
+  // Live, not polling: the second player's page follows the table's event stream.
+  await bob.page
+    .locator('[data-testid="live-mode"][data-mode="live"]')
+    .waitFor()
+    .catch(async (error: unknown) => {
+      throw new Error(`${String(error)}\nthe page says: ${await bob.page.getByTestId("live-mode").innerText()}`);
+    });
   await screenshot(alice.page, "03-table-seated");
   await expectAccessible(t, alice.page, "table");
 

@@ -4,8 +4,10 @@
 import {
   status,
   type ServerUnaryCall,
+  type ServerWritableStream,
   type sendUnaryData,
   type ServiceDefinition,
+  type StatusObject,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import type { OddsServiceService } from "../generated/pokerodds/odds/v1/odds.js";
@@ -45,6 +47,7 @@ export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
   advance: ["gateway"],
   getState: ["gateway"],
   audit: ["gateway"],
+  watchTable: ["gateway"],
 };
 
 export const ODDS_ACCESS: AccessPolicy<typeof OddsServiceService> = {
@@ -54,11 +57,14 @@ export const ODDS_ACCESS: AccessPolicy<typeof OddsServiceService> = {
 };
 
 type Unary = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;
+type ServerStreaming = (call: ServerWritableStream<unknown, unknown>) => void;
+/** A unary call answers through its callback; a server-streaming call has none and ends by its 'error' event. */
+type Guarded = (call: ServerUnaryCall<unknown, unknown>, callback?: sendUnaryData<unknown>) => void;
 
 /**
  * Wraps every handler of `implementation` with the policy: no client certificate is UNAUTHENTICATED,
  * a certificate naming no allowed identity PERMISSION_DENIED. An RPC missing from the policy is
- * refused to everyone. All our RPCs are unary.
+ * refused to everyone. Our RPCs are unary or server-streaming (WatchTable).
  */
 export function authorize(
   definition: ServiceDefinition,
@@ -69,22 +75,27 @@ export function authorize(
   const guarded: UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(implementation)) {
     const method = definition[name];
-    if (!method || method.requestStream || method.responseStream)
-      throw new Error(`cannot authorize ${name}: not a unary RPC of the service`);
+    if (!method || method.requestStream)
+      throw new Error(`cannot authorize ${name}: not a unary or server-streaming RPC of the service`);
     const allowed = policy[name] ?? [];
-    const inner = handler as unknown as Unary;
-    const wrapped: Unary = (call, callback) => {
+    const inner = handler as unknown as Unary & ServerStreaming;
+    const wrapped: Guarded = (call, callback) => {
+      const refuse = (refusal: Partial<StatusObject>) =>
+        callback
+          ? callback(refusal)
+          : (call as unknown as ServerWritableStream<unknown, unknown>).emit("error", refusal);
       const caller = callerOf(call);
       if (caller === undefined) {
-        callback({ code: status.UNAUTHENTICATED, details: "a client certificate is required" });
+        refuse({ code: status.UNAUTHENTICATED, details: "a client certificate is required" });
         return;
       }
       if (!caller.some((identity) => allowed.includes(identity))) {
         logger.warn({ rpc: method.path, caller }, "rpc refused: caller not allowed");
-        callback({ code: status.PERMISSION_DENIED, details: `${method.path} is not allowed to this caller` });
+        refuse({ code: status.PERMISSION_DENIED, details: `${method.path} is not allowed to this caller` });
         return;
       }
-      inner(call, callback);
+      if (callback) inner(call, callback);
+      else inner(call as unknown as ServerWritableStream<unknown, unknown>);
     };
     guarded[name] = wrapped as UntypedServiceImplementation[string];
   }

@@ -23,6 +23,17 @@ export interface EdgeSettings {
   heavyConcurrency: number;
   /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client's address (0: none). */
   trustProxyHops: number;
+  /** Event streams (GET /api/tables/{tableId}/events) open at once in this gateway. */
+  eventStreams: number;
+  /** Event streams open at once by one player (the token's subject). */
+  eventStreamsPerPlayer: number;
+  /** A comment line on every event stream this often, so proxies keep it open. */
+  eventHeartbeatMs: number;
+  /**
+   * An event stream ends after this long (its client reconnects with Last-Event-ID): the token is
+   * checked when a stream opens, so this bounds how long a stream outlives it.
+   */
+  eventStreamMaxMs: number;
 }
 
 export function readEdgeSettings(env: Env = process.env): EdgeSettings {
@@ -37,6 +48,10 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     rateLimitPerPlayer: envInt("RATE_LIMIT_PER_PLAYER", 600, {}, env),
     heavyConcurrency: envInt("BULK_MAX_CONCURRENT", 4, {}, env),
     trustProxyHops: envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env),
+    eventStreams: envInt("EVENTS_MAX_STREAMS", 1_000, { min: 1, max: 1_000_000 }, env),
+    eventStreamsPerPlayer: envInt("EVENTS_MAX_STREAMS_PER_PLAYER", 4, { min: 1, max: 1_000 }, env),
+    eventHeartbeatMs: 1000 * envInt("EVENTS_HEARTBEAT_SECONDS", 15, { min: 1, max: 300 }, env),
+    eventStreamMaxMs: 1000 * envInt("EVENTS_MAX_STREAM_SECONDS", 900, { min: 10, max: 86_400 }, env),
   };
 }
 

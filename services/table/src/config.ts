@@ -18,6 +18,8 @@ export interface TableServiceConfig {
   recoveryIntervalMs: number;
   /** Work younger than this is left to the request still doing it. */
   recoveryGraceMs: number;
+  /** How often a watched table's log is probed for versions other replicas stored (WatchTable). */
+  watchPollIntervalMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -35,6 +37,9 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     targetRtp: envRtp(env),
     recoveryIntervalMs: envInt("TABLE_RECOVERY_INTERVAL_MS", 5000, { min: 100, max: 3_600_000 }, env),
     recoveryGraceMs: envInt("TABLE_RECOVERY_GRACE_MS", 15_000, { min: 0, max: 3_600_000 }, env),
+    // A watcher on this replica sees another replica's change at most this late; each watched
+    // table costs one `_id` read per interval here, however many watch it.
+    watchPollIntervalMs: envInt("TABLE_WATCH_POLL_MS", 250, { min: 10, max: 60_000 }, env),
   };
 }
 

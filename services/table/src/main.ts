@@ -9,6 +9,7 @@ import { startRecovery } from "./recovery.js";
 import { tableService } from "./service.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TableDirectory } from "./table-directory.js";
+import { TableWatchers } from "./table-watch.js";
 import { TransferStore } from "./transfer-store.js";
 
 const logger = createLogger("table");
@@ -39,10 +40,13 @@ await runDatabaseService({
       directory: new TableDirectory(store, wallet.port, config.tableCount),
       wallet: wallet.port,
       odds: odds.port,
+      watchers: new TableWatchers(store, { pollIntervalMs: config.watchPollIntervalMs, logger }),
       logger,
     };
+    const closing = new AbortController();
     return {
-      implementation: tableService(parts, logger, isSetUp),
+      implementation: tableService(parts, logger, isSetUp, closing.signal),
+      endStreams: () => closing.abort(),
       afterSetUp: () =>
         startRecovery(parts, { intervalMs: config.recoveryIntervalMs, graceMs: config.recoveryGraceMs }),
       close: () => {

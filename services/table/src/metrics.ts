@@ -13,3 +13,4 @@ export const transfersPending = gauge(
   "table_transfers_pending",
   "Sit, top-up and leave transfers not finished yet, as of the last recovery pass",
 );
+export const watchStreams = gauge("table_watch_streams", "WatchTable streams open on this replica");

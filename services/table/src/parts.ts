@@ -2,6 +2,7 @@ import type { Logger } from "@pokerodds/common";
 import type { OddsPort, WalletPort } from "./dependencies.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 import type { TableDirectory } from "./table-directory.js";
+import type { TableWatchers } from "./table-watch.js";
 import type { TransferStore } from "./transfer-store.js";
 
 /** Everything an operation of the table service needs; built once in main.ts (or by a test). */
@@ -11,5 +12,7 @@ export interface TableParts {
   directory: TableDirectory;
   wallet: WalletPort;
   odds: OddsPort;
+  /** This replica's feeds of watched tables (WatchTable). */
+  watchers: TableWatchers;
   logger: Logger;
 }

@@ -1,7 +1,19 @@
 // The gRPC adapter: decode, call the operation, encode. Rules live in domain/, steps in the sagas
 // and stores.
-import { UnavailableError, unary, type Logger, type UnaryHandler } from "@pokerodds/common";
-import type { TableServiceServer } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import {
+  InvalidArgumentError,
+  serverStreaming,
+  UnavailableError,
+  unary,
+  type Logger,
+  type ServerStreamHandler,
+  type UnaryHandler,
+} from "@pokerodds/common";
+import type {
+  TableServiceServer,
+  WatchTableRequest,
+  WatchTableResponse,
+} from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { advance } from "./advance.js";
 import { auditTables } from "./audit.js";
 import { placeBet } from "./bet.js";
@@ -12,9 +24,19 @@ import type { TableParts } from "./parts.js";
 import { auditToProto, callerFromProto, tableStateToProto } from "./proto-mapping.js";
 import { lobby, tableState } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
+import { publicState } from "./domain/index.js";
+import { watchTable } from "./table-watch.js";
 
-/** `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then. */
-export function tableService(parts: TableParts, logger: Logger, databaseReady: () => boolean): TableServiceServer {
+/**
+ * `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then.
+ * `closing`: aborted when the process stops taking calls; open WatchTable streams then end UNAVAILABLE.
+ */
+export function tableService(
+  parts: TableParts,
+  logger: Logger,
+  databaseReady: () => boolean,
+  closing?: AbortSignal,
+): TableServiceServer {
   const rpc = <Req, Res>(name: string, handler: (request: Req, scope: CallScope) => Promise<Res>) =>
     unary(logger, name, guardDependencies(databaseReady, handler));
 
@@ -62,6 +84,35 @@ export function tableService(parts: TableParts, logger: Logger, databaseReady: (
     })),
 
     audit: rpc("Audit", async (request) => auditToProto(await auditTables(parts, callerFromProto(request.caller)))),
+
+    watchTable: serverStreaming(logger, "WatchTable", watchHandler(parts, databaseReady), { closing }),
+  };
+}
+
+/** WatchTable's adapter: each stored version as the state GetState would answer, with its version. */
+function watchHandler(
+  parts: TableParts,
+  databaseReady: () => boolean,
+): ServerStreamHandler<WatchTableRequest, WatchTableResponse> {
+  return async (request, context, send) => {
+    if (!databaseReady()) throw new UnavailableError("the table database is not ready");
+    if (!Number.isSafeInteger(request.afterVersion) || request.afterVersion < 0) {
+      throw new InvalidArgumentError("after_version must be 0 or a version of the table");
+    }
+    try {
+      await watchTable(
+        parts,
+        { caller: callerFromProto(request.caller), tableId: request.tableId, afterVersion: request.afterVersion },
+        { requestId: context.requestId },
+        {
+          ready: context.accept,
+          send: (version, snapshot) => send({ version, state: tableStateToProto(publicState(snapshot)) }),
+          signal: context.signal,
+        },
+      );
+    } catch (error) {
+      throw toDomainError(error);
+    }
   };
 }
 

@@ -69,6 +69,7 @@ export class SnapshotStore {
   private readonly log: SequencedLog<Change>;
   private readonly tables: Collection<{ _id: number; createdAt: Date }>;
   private readonly queue = new PerKeyQueue();
+  private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
@@ -82,6 +83,21 @@ export class SnapshotStore {
     const change = await this.log.latest(String(tableId));
     if (!change) return { snapshot: emptyTable(tableId, Date.now()), stored: false };
     return { snapshot: change.snapshot, stored: true };
+  }
+
+  /** The snapshot stored as `version` (one `_id` read), or null when there is none (yet). */
+  async version(tableId: number, version: number): Promise<TableSnapshot | null> {
+    return (await this.log.entry(String(tableId), version))?.snapshot ?? null;
+  }
+
+  /**
+   * Calls `listener` with every snapshot this process stores, as soon as it is stored (the watchers
+   * of this replica learn of its own changes without a read). It runs inside the change's write and
+   * must not throw. Returns the unsubscribe.
+   */
+  onStored(listener: (snapshot: TableSnapshot) => void): () => void {
+    this.storedListeners.add(listener);
+    return () => this.storedListeners.delete(listener);
   }
 
   /** Tables with at least one stored version (public ones included). */
@@ -155,6 +171,7 @@ export class SnapshotStore {
         const appended = await this.log.append(change);
         if (appended.kind === "appended") {
           countFinishedGame(next);
+          for (const listener of this.storedListeners) listener(next);
           return { kind: "stored", result, snapshot: next };
         }
         if (appended.kind === "keyTaken") {

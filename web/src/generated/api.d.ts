@@ -191,6 +191,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tables/{tableId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The table's changes, live (Server-Sent Events); readable by whoever may read its state */
+        get: operations["getTableEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/deal": {
         parameters: {
             query?: never;
@@ -1488,6 +1505,52 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getTableEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Resume after this version (the id of the last event received): no event at or below it is sent */
+                "Last-Event-ID"?: string;
+                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                "x-request-id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                tableId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One event per stored version of the table, in order, each exactly once: `id: <version>` (the table's version: 1, 2, 3... without gaps), `event: state`, `data: <the JSON body of GET /api/tables/{tableId}/state at that version>` (schema TableGameState, on one line), then a blank line. The first event is the current state; with Last-Event-ID, the versions after it (only the current state when more than 64 were missed, or when Last-Event-ID is above the table's version). A comment line `: keep-alive` comes every 15 seconds (EVENTS_HEARTBEAT_SECONDS). The stream ends after at most 15 minutes (EVENTS_MAX_STREAM_SECONDS), or when the table service stays unreachable: reconnect with Last-Event-ID set to the last id received, and nothing is missed or repeated. */
+            200: {
+                headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
+                    "Cache-Control"?: "no-store";
+                    /** @description Tells proxies not to buffer the stream */
+                    "X-Accel-Buffering"?: "no";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 42
+                     *     event: state
+                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":0,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[]}
+                     *
+                     *     : keep-alive
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            /** @description Too many event streams open (EVENTS_MAX_STREAMS_PER_PLAYER, EVENTS_MAX_STREAMS), or a rate limit */
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
         };

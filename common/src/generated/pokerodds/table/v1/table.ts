@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -330,6 +332,19 @@ export interface AuditResponse {
   games: number;
   /** Every table conserved. */
   conserved: boolean;
+}
+
+export interface WatchTableRequest {
+  caller?: Caller | undefined;
+  tableId: number;
+  /** No version at or below this one is sent; 0 starts with the current state. */
+  afterVersion: number;
+}
+
+/** One stored version of the table: versions are 1, 2, 3... per table, without gaps. */
+export interface WatchTableResponse {
+  version: number;
+  state?: TableState | undefined;
 }
 
 function createBaseCaller(): Caller {
@@ -3508,6 +3523,204 @@ export const AuditResponse: MessageFns<AuditResponse> = {
   },
 };
 
+function createBaseWatchTableRequest(): WatchTableRequest {
+  return { caller: undefined, tableId: 0, afterVersion: 0 };
+}
+
+export const WatchTableRequest: MessageFns<WatchTableRequest> = {
+  encode(message: WatchTableRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.tableId !== 0) {
+      writer.uint32(16).int32(message.tableId);
+    }
+    if (message.afterVersion !== 0) {
+      writer.uint32(24).int64(message.afterVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchTableRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchTableRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.afterVersion = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchTableRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+      afterVersion: isSet(object.afterVersion)
+        ? globalThis.Number(object.afterVersion)
+        : isSet(object.after_version)
+        ? globalThis.Number(object.after_version)
+        : 0,
+    };
+  },
+
+  toJSON(message: WatchTableRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    if (message.afterVersion !== 0) {
+      obj.afterVersion = Math.round(message.afterVersion);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchTableRequest>): WatchTableRequest {
+    return WatchTableRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchTableRequest>): WatchTableRequest {
+    const message = createBaseWatchTableRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.tableId = object.tableId ?? 0;
+    message.afterVersion = object.afterVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseWatchTableResponse(): WatchTableResponse {
+  return { version: 0, state: undefined };
+}
+
+export const WatchTableResponse: MessageFns<WatchTableResponse> = {
+  encode(message: WatchTableResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== 0) {
+      writer.uint32(8).int64(message.version);
+    }
+    if (message.state !== undefined) {
+      TableState.encode(message.state, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): WatchTableResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseWatchTableResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = TableState.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): WatchTableResponse {
+    return {
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      state: isSet(object.state) ? TableState.fromJSON(object.state) : undefined,
+    };
+  },
+
+  toJSON(message: WatchTableResponse): unknown {
+    const obj: any = {};
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.state !== undefined) {
+      obj.state = TableState.toJSON(message.state);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<WatchTableResponse>): WatchTableResponse {
+    return WatchTableResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<WatchTableResponse>): WatchTableResponse {
+    const message = createBaseWatchTableResponse();
+    message.version = object.version ?? 0;
+    message.state = (object.state !== undefined && object.state !== null)
+      ? TableState.fromPartial(object.state)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Money is always int64 minor units (cents), as in the wallet service; ts-proto maps int64 to number,
  * exact far beyond any amount here (a movement is at most 1e11 cents).
@@ -3622,6 +3835,24 @@ export const TableServiceService = {
     responseSerialize: (value: AuditResponse): Buffer => Buffer.from(AuditResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AuditResponse => AuditResponse.decode(value),
   },
+  /**
+   * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
+   * First the current version; with after_version, the versions after it instead (only the current
+   * one when more than 64 were missed, or when after_version is above the table's version). Then
+   * each new version, in order, once. Response headers are sent once the caller is authorized; a
+   * refusal comes before them. The stream ends only when the caller cancels it or the server goes
+   * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
+   * caller watches again, anywhere, from the last version it received.
+   */
+  watchTable: {
+    path: "/pokerodds.table.v1.TableService/WatchTable" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: WatchTableRequest): Buffer => Buffer.from(WatchTableRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): WatchTableRequest => WatchTableRequest.decode(value),
+    responseSerialize: (value: WatchTableResponse): Buffer => Buffer.from(WatchTableResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): WatchTableResponse => WatchTableResponse.decode(value),
+  },
 } as const;
 
 export interface TableServiceServer extends UntypedServiceImplementation {
@@ -3657,6 +3888,16 @@ export interface TableServiceServer extends UntypedServiceImplementation {
    * conservation check, and the transfers between wallet and tables still in progress.
    */
   audit: handleUnaryCall<AuditRequest, AuditResponse>;
+  /**
+   * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
+   * First the current version; with after_version, the versions after it instead (only the current
+   * one when more than 64 were missed, or when after_version is above the table's version). Then
+   * each new version, in order, once. Response headers are sent once the caller is authorized; a
+   * refusal comes before them. The stream ends only when the caller cancels it or the server goes
+   * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
+   * caller watches again, anywhere, from the last version it received.
+   */
+  watchTable: handleServerStreamingCall<WatchTableRequest, WatchTableResponse>;
 }
 
 export interface TableServiceClient extends Client {
@@ -3798,6 +4039,21 @@ export interface TableServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AuditResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
+   * First the current version; with after_version, the versions after it instead (only the current
+   * one when more than 64 were missed, or when after_version is above the table's version). Then
+   * each new version, in order, once. Response headers are sent once the caller is authorized; a
+   * refusal comes before them. The stream ends only when the caller cancels it or the server goes
+   * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
+   * caller watches again, anywhere, from the last version it received.
+   */
+  watchTable(request: WatchTableRequest, options?: Partial<CallOptions>): ClientReadableStream<WatchTableResponse>;
+  watchTable(
+    request: WatchTableRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<WatchTableResponse>;
 }
 
 export const TableServiceClient = makeGenericClientConstructor(

@@ -1,0 +1,228 @@
+// GET /api/tables/{tableId}/events: the table's changes as Server-Sent Events, relayed from the table
+// service's WatchTable stream (see services/table/src/table-watch.ts).
+//
+// The gateway keeps one thing per stream: the last version it sent. When its WatchTable stream
+// breaks (the replica died or stopped, its connection was recycled), it subscribes again, on
+// whichever replica the channel picks, for the versions after that one. A table's versions are
+// contiguous and the same on every replica, so the client sees no gap and no repeat. The gateway
+// does not follow versions itself by polling GetState: that would cost a call per stream per
+// interval, see only the latest state, and lose the versions in between.
+import { status } from "@grpc/grpc-js";
+import { LAST_EVENT_ID_PATTERN, type tableEventsApi } from "@pokerodds/api/table-events";
+import { gauge, isServiceError, type ServerStream } from "@pokerodds/common";
+import type { WatchTableRequest, WatchTableResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import type { Request, Response } from "express";
+import { once } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { callerFor, identityOf } from "../auth/caller.js";
+import { tooManyRequests, type EdgeSettings } from "../http/edge.js";
+import { badRequest, HttpError, httpErrorFromGrpc } from "../http/errors.js";
+import type { Handlers } from "../http/mount.js";
+import { requestIdOf } from "../http/request.js";
+import type { TableEventsApi } from "../services.js";
+import { tableIdOf } from "./routes.js";
+import { toTableGameState } from "./to-api.js";
+
+export type EventStreamSettings = Pick<
+  EdgeSettings,
+  "eventStreams" | "eventStreamsPerPlayer" | "eventHeartbeatMs" | "eventStreamMaxMs"
+>;
+
+/** Statuses after which WatchTable is opened again: the replica or the connection went away. */
+const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED]);
+/** Attempts in a row that bring nothing before the stream gives up (about 6 s of backoff). */
+const ATTEMPTS = 6;
+const retryDelayMs = (attempt: number) => Math.min(3_200, 100 * 2 ** (attempt - 1));
+/** A full slot frees when some stream closes; its time is unknown. */
+const SLOT_RETRY_AFTER_SECONDS = 5;
+
+const openStreams = gauge("gateway_event_streams", "Table event streams open in this gateway");
+
+export function tableEventRoutes(
+  events: TableEventsApi | undefined,
+  settings: EventStreamSettings,
+): Handlers<typeof tableEventsApi> {
+  const slots = new StreamSlots(settings.eventStreams, settings.eventStreamsPerPlayer);
+  return {
+    getTableEvents: async (req, res) => {
+      const tableId = tableIdOf(req);
+      const afterVersion = lastEventIdOf(req);
+      const identity = identityOf(res);
+      if (!events) throw new HttpError(503, "table service unavailable");
+      const release = slots.acquire(identity.playerId);
+      // Aborted when the client goes, the stream has lasted long enough, or it ends otherwise: the
+      // WatchTable call is cancelled with it, and the slot freed.
+      const stop = new AbortController();
+      const onClose = () => stop.abort();
+      res.once("close", onClose);
+      const watch = { caller: callerFor(identity), tableId };
+      const subscribe = (after: number) => subscribed(events, { ...watch, afterVersion: after }, req, stop.signal);
+      try {
+        const first = await untilSubscribed(subscribe, afterVersion, stop.signal).catch((error: unknown) => {
+          if (stop.signal.aborted) return undefined; // the client went away first: nobody to answer
+          throw httpErrorFromGrpc(error, "table");
+        });
+        if (!first) return;
+        startEventStream(res);
+        if (req.method === "HEAD") return;
+        await relay(res, { first, subscribe, afterVersion, stop }, settings);
+      } catch (error) {
+        if (!res.headersSent) throw error;
+        // Too late for a status: the stream ends, and the client's reconnection gets the answer.
+        if (isServiceError(error)) req.log.warn({ err: error }, "table event stream refused on resubscribing");
+        else req.log.error({ err: error }, "table event stream failed");
+      } finally {
+        res.off("close", onClose);
+        stop.abort();
+        release();
+        if (res.headersSent && !res.writableEnded) res.end();
+      }
+    },
+  };
+}
+
+/** Last-Event-ID: a version this gateway sent (0 when absent), or 400. */
+export function lastEventIdOf(req: Request): number {
+  const header = req.headers["last-event-id"];
+  if (header === undefined || header === "") return 0;
+  const version = Number(header);
+  if (typeof header !== "string" || !LAST_EVENT_ID_PATTERN.test(header) || !Number.isSafeInteger(version)) {
+    throw badRequest("Last-Event-ID must be the id of an event received: a version in plain decimal digits");
+  }
+  return version;
+}
+
+/** One WatchTable call, once the table service has accepted it (or its refusal). */
+async function subscribed(
+  events: TableEventsApi,
+  request: WatchTableRequest,
+  req: Request,
+  signal: AbortSignal,
+): Promise<ServerStream<WatchTableResponse>> {
+  const stream = events.watchTable(request, { requestId: requestIdOf(req), signal });
+  await stream.accepted;
+  return stream;
+}
+
+const interrupted = (error: unknown) => isServiceError(error) && INTERRUPTED.has(error.code);
+
+/** Subscribes, trying again while the table service is only briefly away (a replica just died). */
+async function untilSubscribed(
+  subscribe: (after: number) => Promise<ServerStream<WatchTableResponse>>,
+  afterVersion: number,
+  signal: AbortSignal,
+): Promise<ServerStream<WatchTableResponse>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await subscribe(afterVersion);
+    } catch (error) {
+      if (signal.aborted || !interrupted(error) || attempt >= ATTEMPTS) throw error;
+      await sleep(retryDelayMs(attempt), undefined, { signal });
+    }
+  }
+}
+
+function startEventStream(res: Response): void {
+  res.status(200);
+  // Exactly text/event-stream (no charset: the format is always UTF-8); nothing may store or buffer it.
+  res.setHeader("Content-Type", "text/event-stream");
+  res.setHeader("Cache-Control", "no-store");
+  res.setHeader("X-Accel-Buffering", "no");
+  res.flushHeaders();
+  openStreams.inc();
+  res.once("close", () => openStreams.dec());
+}
+
+interface Relay {
+  first: ServerStream<WatchTableResponse>;
+  subscribe: (after: number) => Promise<ServerStream<WatchTableResponse>>;
+  afterVersion: number;
+  stop: AbortController;
+}
+
+/**
+ * Writes every event of the stream, and of the streams opened after it breaks, until the client goes
+ * or the stream has lasted its time; gives up (ends the response: the client reconnects with
+ * Last-Event-ID) after ATTEMPTS subscriptions in a row that brought nothing.
+ */
+async function relay(res: Response, { first, subscribe, afterVersion, stop }: Relay, settings: EventStreamSettings) {
+  let lastSent = afterVersion;
+  let stream: ServerStream<WatchTableResponse> | undefined = first;
+  const heartbeat = setInterval(() => {
+    if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
+  }, settings.eventHeartbeatMs);
+  const expiry = setTimeout(() => stop.abort(), settings.eventStreamMaxMs);
+  try {
+    for (let failures = 0; failures < ATTEMPTS;) {
+      try {
+        stream ??= await subscribe(lastSent);
+        for await (const event of stream) {
+          failures = 0;
+          // Never twice, whatever a replica sends.
+          if (event.version <= lastSent) continue;
+          await write(res, eventFrame(event), stop.signal);
+          lastSent = event.version;
+        }
+      } catch (error) {
+        if (stop.signal.aborted) return;
+        if (!interrupted(error)) throw error;
+      }
+      stream = undefined;
+      failures++;
+      res.req.log.info({ lastSent, failures }, "table event stream interrupted: subscribing again");
+      await sleep(retryDelayMs(failures), undefined, { signal: stop.signal }).catch(() => undefined);
+      if (stop.signal.aborted) return;
+    }
+    res.req.log.warn({ lastSent }, "table event stream: the table service stays away; ending the stream");
+  } finally {
+    clearInterval(heartbeat);
+    clearTimeout(expiry);
+  }
+}
+
+/** One event: the version, and the state exactly as GET /api/tables/{tableId}/state answers it. */
+export function eventFrame(event: WatchTableResponse): string {
+  return `id: ${event.version}\nevent: state\ndata: ${JSON.stringify(toTableGameState(event.state))}\n\n`;
+}
+
+async function write(res: Response, chunk: string, signal: AbortSignal): Promise<void> {
+  if (!res.write(chunk)) await once(res, "drain", { signal });
+}
+
+/** Open streams per player and in all; beyond either cap a 429. */
+export class StreamSlots {
+  private total = 0;
+  private readonly perPlayer = new Map<string, number>();
+
+  constructor(
+    private readonly maxTotal: number,
+    private readonly maxPerPlayer: number,
+  ) {}
+
+  /** Takes a slot for `playerId`, or throws the 429; returns its release (safe to call twice). */
+  acquire(playerId: string): () => void {
+    const held = this.perPlayer.get(playerId) ?? 0;
+    if (held >= this.maxPerPlayer) {
+      throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
+    }
+    if (this.total >= this.maxTotal) {
+      throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open; try again later");
+    }
+    this.total++;
+    this.perPlayer.set(playerId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
+      const left = (this.perPlayer.get(playerId) ?? 1) - 1;
+      if (left === 0) this.perPlayer.delete(playerId);
+      else this.perPlayer.set(playerId, left);
+    };
+  }
+
+  /** Streams open now (tests). */
+  get open(): number {
+    return this.total;
+  }
+}

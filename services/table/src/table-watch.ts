@@ -1,0 +1,199 @@
+// WatchTable: a table's stored versions, pushed to its watchers as they appear.
+//
+// Any replica may store a table's next version, and FerretDB has no change streams, so each replica
+// keeps one feed per watched table: its own writes reach the feed at once (SnapshotStore.onStored),
+// other replicas' by polling the log for the version after the feed's head, one `_id` point read per
+// table per interval however many watchers it has. Versions are contiguous and never change once
+// stored, so a version number is a cursor valid on every replica: a watcher that moves to another
+// replica (its replica died) and asks for the versions after the last one it got misses nothing and
+// repeats nothing. A watcher reads at its own pace (from the feed's recent snapshots, else the log);
+// one too far behind skips to the current state rather than replaying history.
+import type { Logger } from "@pokerodds/common";
+import type { CallScope } from "./dependencies.js";
+import type { Caller, TableSnapshot } from "./domain/index.js";
+import type { TableParts } from "./parts.js";
+import type { SnapshotStore } from "./snapshot-store.js";
+import { TableDirectory } from "./table-directory.js";
+import { watchStreams } from "./metrics.js";
+
+/** A watcher further behind than this many versions gets the current state instead of each one. */
+export const MAX_REPLAY = 64;
+/** Snapshots a feed keeps in memory: its watchers rarely read the log. */
+const RECENT = 16;
+
+export interface WatchSettings {
+  /** How often a watched table's log is probed for other replicas' versions. */
+  pollIntervalMs: number;
+  logger: Logger;
+}
+
+/** Where a watch starts: the versions after `afterVersion`, unless it is 0, unknown or too far behind. */
+export function firstVersion(afterVersion: number, head: number): number {
+  if (afterVersion <= 0 || afterVersion > head || head - afterVersion > MAX_REPLAY) return head;
+  return afterVersion + 1;
+}
+
+/** One table's versions as this replica learns them; shared by the table's watchers here. */
+class TableFeed {
+  head = 0;
+  watchers = 0;
+  readonly ready: Promise<void>;
+  private readonly recent = new Map<number, TableSnapshot>();
+  private readonly waiting = new Set<() => void>();
+  private readonly timer: NodeJS.Timeout;
+  private reading: Promise<void> | undefined;
+  private failing = false;
+
+  constructor(
+    readonly tableId: number,
+    private readonly store: SnapshotStore,
+    private readonly settings: WatchSettings,
+  ) {
+    this.ready = store.latest(tableId).then(({ snapshot }) => this.advance(snapshot));
+    this.ready.catch(() => {}); // each watcher awaits it and ends with the error
+    this.timer = setInterval(() => void this.catchUp(), settings.pollIntervalMs).unref();
+  }
+
+  /** A version this process stored: the next one goes out at once; one further on first needs those between. */
+  stored(snapshot: TableSnapshot): void {
+    if (snapshot.version <= this.head) return;
+    this.recent.set(snapshot.version, snapshot);
+    if (snapshot.version === this.head + 1) this.advance(snapshot);
+    else void this.catchUp();
+  }
+
+  /** Reads the versions after the head until one is missing; one read at a time per feed. */
+  catchUp(): Promise<void> {
+    this.reading ??= this.readAhead().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  /** The snapshot of `version`, or null when the log no longer has it (version 1 is never stored). */
+  async snapshot(version: number): Promise<TableSnapshot | null> {
+    return this.recent.get(version) ?? (await this.store.version(this.tableId, version));
+  }
+
+  /** Resolves when the head moves; rejects with the signal's reason when it aborts first. */
+  changed(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const moved = () => {
+        signal.removeEventListener("abort", aborted);
+        resolve();
+      };
+      const aborted = () => {
+        this.waiting.delete(moved);
+        reject(signal.reason as Error);
+      };
+      if (signal.aborted) return aborted();
+      this.waiting.add(moved);
+      signal.addEventListener("abort", aborted, { once: true });
+    });
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  private async readAhead(): Promise<void> {
+    try {
+      for (;;) {
+        const next = this.head + 1;
+        const snapshot = this.recent.get(next) ?? (await this.store.version(this.tableId, next));
+        if (!snapshot) break;
+        // This process may have stored it meanwhile (the head moved on): read on from there.
+        if (next === this.head + 1) this.advance(snapshot);
+      }
+      if (this.failing) this.settings.logger.info({ tableId: this.tableId }, "table watch: the log answers again");
+      this.failing = false;
+    } catch (error) {
+      // The database is away: the next tick tries again; watchers stay open and miss nothing.
+      if (!this.failing) this.settings.logger.warn({ err: error, tableId: this.tableId }, "table watch: poll failed");
+      this.failing = true;
+    }
+  }
+
+  private advance(snapshot: TableSnapshot): void {
+    if (snapshot.version <= this.head) return;
+    this.head = snapshot.version;
+    this.recent.set(snapshot.version, snapshot);
+    for (const version of this.recent.keys()) if (version <= this.head - RECENT) this.recent.delete(version);
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const moved of waiting) moved();
+  }
+}
+
+export interface Watch {
+  /** Called once the table's current version is known, before the first snapshot is sent. */
+  ready(): void;
+  send(version: number, snapshot: TableSnapshot): Promise<void>;
+  signal: AbortSignal;
+}
+
+/** Every watched table's feed on this replica; a feed lives while its table has watchers here. */
+export class TableWatchers {
+  private readonly feeds = new Map<number, TableFeed>();
+
+  constructor(
+    private readonly store: SnapshotStore,
+    private readonly settings: WatchSettings,
+  ) {
+    store.onStored((snapshot) => this.feeds.get(snapshot.tableId)?.stored(snapshot));
+  }
+
+  /** Sends the table's versions after `afterVersion` (see firstVersion), then each new one, until the signal aborts. */
+  async follow(tableId: number, afterVersion: number, watch: Watch): Promise<never> {
+    const feed = this.join(tableId);
+    try {
+      await feed.ready;
+      // A cursor ahead of this feed may be a version another replica stored since the last poll.
+      if (afterVersion > feed.head) await feed.catchUp();
+      watch.ready();
+      let next = firstVersion(afterVersion, feed.head);
+      for (;;) {
+        watch.signal.throwIfAborted();
+        if (feed.head - next >= MAX_REPLAY) next = feed.head;
+        if (next > feed.head) {
+          await feed.changed(watch.signal);
+          continue;
+        }
+        const snapshot = await feed.snapshot(next);
+        if (snapshot) await watch.send(next, snapshot);
+        // Only version 1 (the empty table, never stored) can be missing: the head follows it.
+        next = snapshot ? next + 1 : feed.head;
+      }
+    } finally {
+      this.leave(feed);
+    }
+  }
+
+  private join(tableId: number): TableFeed {
+    let feed = this.feeds.get(tableId);
+    if (!feed) {
+      feed = new TableFeed(tableId, this.store, this.settings);
+      this.feeds.set(tableId, feed);
+    }
+    feed.watchers++;
+    watchStreams.inc();
+    return feed;
+  }
+
+  private leave(feed: TableFeed): void {
+    watchStreams.dec();
+    if (--feed.watchers > 0) return;
+    feed.close();
+    if (this.feeds.get(feed.tableId) === feed) this.feeds.delete(feed.tableId);
+  }
+}
+
+/** WatchTable: readable by whoever may read the table's state (GetState's rule). */
+export async function watchTable(
+  parts: TableParts,
+  request: { caller: Caller; tableId: number; afterVersion: number },
+  scope: CallScope,
+  watch: Watch,
+): Promise<never> {
+  const table = await parts.directory.require(request.tableId, scope);
+  TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
+  return parts.watchers.follow(request.tableId, request.afterVersion, watch);
+}
