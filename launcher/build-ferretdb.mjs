@@ -4,7 +4,9 @@
 // a patch changed (module.stamp); the build uses a generated go.patched.mod that replaces FerretDB
 // with that copy, so the committed go.mod stays as it is. Go's build cache makes a rebuild with
 // nothing changed take a fraction of a second. Without Go, an existing binary or an external
-// MONGODB_URI will do.
+// MONGODB_URI will do. The first build (no binary yet) takes about a minute and says so; a later run
+// with nothing to do prints nothing. FERRETDB_CACHE_DIR builds elsewhere than .cache/ferretdb: for
+// tests of this script only, as the launcher always runs .cache/ferretdb/ferretdb.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -20,13 +22,15 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ferretdbModule = "github.com/FerretDB/FerretDB";
 const source = fileURLToPath(new URL("./ferretdb/", import.meta.url));
 const patchesDir = join(source, "patches");
-const cacheDir = fileURLToPath(new URL("../.cache/ferretdb/", import.meta.url));
+const cacheDir = process.env.FERRETDB_CACHE_DIR
+  ? resolve(process.env.FERRETDB_CACHE_DIR)
+  : fileURLToPath(new URL("../.cache/ferretdb/", import.meta.url));
 const output = join(cacheDir, "ferretdb");
 const moduleCopy = join(cacheDir, "module");
 const stampFile = join(cacheDir, "module.stamp");
@@ -98,6 +102,21 @@ const stamp = stampHash.digest("hex");
 mkdirSync(cacheDir, { recursive: true });
 const fresh =
   existsSync(join(moduleCopy, "go.mod")) && existsSync(stampFile) && readFileSync(stampFile, "utf8").trim() === stamp;
+
+// Said before the long part, so a first `npm start` that is silent for a minute is not taken for a hang.
+const startedAt = Date.now();
+const firstBuild = !existsSync(output);
+const fromHere = relative(process.cwd(), output);
+const shown = fromHere.startsWith("..") ? output : fromHere;
+if (firstBuild) {
+  console.error(
+    `build:db: building the embedded database (FerretDB ${version}) with Go into ${shown} — first time only, about a minute…`,
+  );
+} else if (!fresh) {
+  console.error(
+    `build:db: rebuilding the embedded database: FerretDB ${version} or its patches changed — about a minute…`,
+  );
+}
 if (!fresh) {
   // `go mod download` uses the module cache when the module is there, the module proxy otherwise.
   const download = JSON.parse(run("go", ["mod", "download", "-json", `${ferretdbModule}@${version}`], { cwd: source }));
@@ -149,4 +168,7 @@ const build = spawnSync("go", ["build", "-buildvcs=false", `-modfile=${patchedMo
 if (build.status !== 0) {
   console.error(`build:db: go build in ${source} failed`);
   process.exit(1);
+}
+if (firstBuild || !fresh) {
+  console.error(`build:db: built ${shown} in ${Math.round((Date.now() - startedAt) / 1000)} s; later starts reuse it`);
 }

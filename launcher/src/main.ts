@@ -2,9 +2,10 @@
 // TABLE_COUNT and LOG_LEVEL from this environment itself.
 import { envPort, envString } from "@pokerodds/common/config";
 import { createLogger } from "@pokerodds/common/logger";
-import { resolve } from "node:path";
-import { describeExit } from "./child.js";
-import { startStack } from "./stack.js";
+import { join, resolve } from "node:path";
+import { pidFile } from "./pid-file.js";
+import { readRestartPolicy, Restarter, type RestartPolicy } from "./restarts.js";
+import { startStack, type ChildName, type Stack } from "./stack.js";
 
 const logger = createLogger("launcher");
 /** decisions.md: a stop signal ends everything within 10 s; this leaves margin for exiting. */
@@ -13,14 +14,33 @@ const hardLimitMs = 9500;
 
 let port: number;
 let dataDir: string;
+let policy: RestartPolicy;
 try {
   port = envPort("PORT", 8080);
   // Absolute, so the gateway finds the same directory whatever its working directory.
   dataDir = resolve(envString("DATA_DIR", "./data"));
+  policy = readRestartPolicy();
 } catch (error) {
   logger.error(String(error));
   process.exit(1);
 }
+
+const pids = pidFile(join(dataDir, "pids.json"));
+/** Set once the stack is up: restarts and the pid file only ever concern a started stack. */
+let stack: Stack | undefined;
+const writePids = () => void pids.write(stack?.children() ?? []);
+
+const restarts = new Restarter({
+  policy,
+  start: async (name) => {
+    await stack!.startService(name as ChildName);
+    return stack!.children().find((child) => child.name === name)?.pid ?? -1;
+  },
+  isRunning: (name) => stack?.children().some((child) => child.name === name) ?? false,
+  giveUp: () => void shutdown(1),
+  restarted: writePids,
+  log: logger,
+});
 
 const startup = new AbortController();
 const starting = startStack({
@@ -28,8 +48,8 @@ const starting = startStack({
   dataDir,
   signal: startup.signal,
   onUnexpectedExit: (name, exit) => {
-    logger.error({ child: name }, `${name} ${describeExit(exit)}; stopping everything`);
-    void shutdown(1);
+    restarts.exited(name, exit);
+    writePids();
   },
 });
 
@@ -37,14 +57,17 @@ let stopping = false;
 async function shutdown(code: number): Promise<void> {
   if (stopping) return;
   stopping = true;
+  // Before anything else: a restart whose delay ends during the stop must not start a process.
+  restarts.stop();
   // Children left by a hung stop are SIGKILLed by the exit handler in child.ts.
   setTimeout(() => {
     logger.error("stopping took too long, exiting");
     process.exit(1);
   }, hardLimitMs).unref();
   startup.abort();
-  const stack = await starting.catch(() => undefined);
-  await stack?.stop(stopGraceMs);
+  const started = await starting.catch(() => undefined);
+  await started?.stop(stopGraceMs);
+  await pids.remove();
   logger.info("stopped");
   process.exit(code);
 }
@@ -59,13 +82,16 @@ for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
 }
 
 try {
-  const stack = await starting;
+  stack = await starting;
+  writePids();
   logger.info(
     {
       url: stack.url,
       database: stack.embeddedDatabase ? stack.mongodbUri : "external, from MONGODB_URI",
       dataDir,
       children: stack.children(),
+      pidFile: pids.path,
+      restarts: policy,
     },
     `API ready at ${stack.url}/api`,
   );

@@ -54,7 +54,10 @@ export interface Stack {
   stopService(name: ChildName): Promise<void>;
   /** SIGKILLs one child, as a crash would, and waits until it is gone. */
   killService(name: ChildName): Promise<void>;
-  /** Starts a child stopped by stopService again, on the same port, and waits until it listens. */
+  /**
+   * Starts a child that is not running (stopped, killed or crashed) again, on the same port and with
+   * the same environment, and waits until it listens; rejects at once if it ends meanwhile.
+   */
   startService(name: ChildName): Promise<void>;
   /** Stops everything, gateway first and database last; SIGKILL for whatever outlives graceMs. */
   stop(graceMs?: number): Promise<void>;
@@ -122,13 +125,19 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri, pki);
   const url = `http://127.0.0.1:${portOf("gateway")}`;
 
-  const startChild = async (name: ChildName, deadline: number) => {
+  /** Starts one child and waits until it listens; `wire` ends the wait early (an exit, a stop). */
+  const startChild = async (name: ChildName, deadline: number, wire: Tripwire) => {
     if (name === "db") {
       const dbDir = join(options.dataDir, "db");
       await mkdir(dbDir, { recursive: true });
       // Not raced against the wire: it is ready in milliseconds, and a child still starting when we
       // gave up would be left out of `running`, so out of stop().
       const db = await startFerretDB({ dataDir: dbDir, port: database.port, output });
+      if (children.stopped) {
+        // stop() began while it was starting (a restart in flight): it missed this one.
+        await db.stop(2000);
+        throw new Error("the stack is stopping");
+      }
       database.port = db.port;
       database.uri = db.uri;
       children.watch(db.child, "db");
@@ -142,11 +151,12 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     });
     children.watch(child, name);
     const what = () => `${name} did not listen on port ${portOf(name)}`;
-    await until(() => accepts(portOf(name)), deadline, children.wire, what);
+    await until(() => accepts(portOf(name)), deadline, wire, what);
   };
 
   const stop = async (graceMs = 7000) => {
     children.stopped = true;
+    children.endWaits(new Error("the stack is stopping"));
     options.signal?.removeEventListener("abort", abort);
     await children.stopAll(
       [...stopPhases.map((phase) => phase.flatMap((service) => instances[service])), ["db"]],
@@ -156,8 +166,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   try {
     const deadline = Date.now() + readyTimeoutMs;
-    if (embeddedDatabase) await startChild("db", deadline);
-    for (const service of serviceOrder) for (const name of instances[service]) await startChild(name, deadline);
+    if (embeddedDatabase) await startChild("db", deadline, children.wire);
+    for (const service of serviceOrder)
+      for (const name of instances[service]) await startChild(name, deadline, children.wire);
     await untilHealthy(url, deadline, children.wire);
   } catch (error) {
     await stop(2000);
@@ -178,8 +189,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       if (children.stopped) throw new Error("the stack is stopped");
       if (children.running.has(name)) throw new Error(`${name} is already running`);
       if (name === "db" && !embeddedDatabase) throw new Error("no embedded database: MONGODB_URI is set");
-      children.wire = tripwire();
-      await startChild(name, Date.now() + readyTimeoutMs);
+      await children.waitingFor(name, (wire) => startChild(name, Date.now() + readyTimeoutMs, wire));
     },
     stop,
   };
@@ -193,8 +203,10 @@ class Supervisor {
   started = false;
   /** Set by stop(): exits are expected from then on. */
   stopped = false;
-  /** Trips when a child ends while something is being started, so the wait ends at once, naming it. */
-  wire = tripwire();
+  /** Trips when any child ends during start-up, so the wait ends at once, naming it. */
+  readonly wire = tripwire();
+  /** Children started again (startService): each wait ends when that child ends, or at stop(). */
+  private readonly waits = new Map<ChildName, Tripwire>();
 
   constructor(private readonly onUnexpectedExit: StackOptions["onUnexpectedExit"]) {}
 
@@ -204,8 +216,28 @@ class Supervisor {
       if (this.running.get(name) === child) this.running.delete(name);
       if (this.stopped || this.stopping.has(name)) return;
       this.wire.trip(new Error(`${name} ${describeExit(exit)}`));
+      this.waits.get(name)?.trip(new Error(`${name} ${describeExit(exit)}`));
       if (this.started) this.onUnexpectedExit?.(name, exit);
     });
+  }
+
+  /**
+   * Runs `start` with a wire of its own for `name`: after start-up one child's exit must not cut
+   * short another's restart, but its own must end the wait at once.
+   */
+  async waitingFor(name: ChildName, start: (wire: Tripwire) => Promise<void>): Promise<void> {
+    const wire = tripwire();
+    this.waits.set(name, wire);
+    try {
+      await start(wire);
+    } finally {
+      if (this.waits.get(name) === wire) this.waits.delete(name);
+    }
+  }
+
+  /** Ends every wait for a child being started again. */
+  endWaits(error: Error): void {
+    for (const wire of this.waits.values()) wire.trip(error);
   }
 
   /** Stops the running children phase by phase; SIGKILL for whatever outlives graceMs. */

@@ -1,0 +1,171 @@
+// Under `npm start` a child that ends without being asked to (a crash, kill -9, an out-of-memory
+// kill) is started again, on its port and with its environment, after a delay that doubles with each
+// restart of that child within the window. The services recover their own pending work when they
+// start, so a restart is all that a crash needs. A child that keeps crashing is not restarted for
+// ever: past the limit the launcher stops everything and exits non-zero, so the failure is seen.
+import { envInt } from "@pokerodds/common/config";
+import type { Logger } from "@pokerodds/common/logger";
+import { describeExit, type Exit } from "./child.js";
+
+export interface RestartPolicy {
+  /** Restarts of one child allowed within `windowMs`; its next exit stops everything. 0: never restart. */
+  maxRestarts: number;
+  windowMs: number;
+  /** Delay of a child's first restart within the window, doubled for each further one up to `maxDelayMs`. */
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The variables and their defaults, defined here only (README, Configuration). */
+export const restartVariables = {
+  maxRestarts: { name: "RESTART_MAX_PER_WINDOW", fallback: 5 },
+  windowSeconds: { name: "RESTART_WINDOW_SECONDS", fallback: 60 },
+  initialDelayMs: { name: "RESTART_DELAY_MS", fallback: 500 },
+  maxDelayMs: { name: "RESTART_DELAY_MAX_MS", fallback: 10_000 },
+} as const;
+
+/** The policy from the environment; throws ConfigError on a bad value. */
+export function readRestartPolicy(env: NodeJS.ProcessEnv = process.env): RestartPolicy {
+  const { maxRestarts, windowSeconds, initialDelayMs, maxDelayMs } = restartVariables;
+  const read = (variable: { name: string; fallback: number }, min: number, max: number) =>
+    envInt(variable.name, variable.fallback, { min, max }, env);
+  return {
+    maxRestarts: read(maxRestarts, 0, 1000),
+    windowMs: read(windowSeconds, 1, 86_400) * 1000,
+    initialDelayMs: read(initialDelayMs, 0, 3_600_000),
+    maxDelayMs: read(maxDelayMs, 0, 3_600_000),
+  };
+}
+
+export type Decision =
+  | { restart: true; /** 1-based, within the window */ attempt: number; delayMs: number }
+  | { restart: false; /** restarts already made within the window */ restarts: number };
+
+/** Pure: what to do about a child that exited at `now`, given when its earlier restarts were decided. */
+export function decide(policy: RestartPolicy, earlier: readonly number[], now: number): Decision {
+  const recent = earlier.filter((at) => now - at < policy.windowMs);
+  if (recent.length >= policy.maxRestarts) return { restart: false, restarts: recent.length };
+  const attempt = recent.length + 1;
+  return { restart: true, attempt, delayMs: backoffDelay(policy, attempt) };
+}
+
+/** initialDelayMs, doubled for each restart after the first, never above maxDelayMs. */
+export function backoffDelay(policy: RestartPolicy, attempt: number): number {
+  return Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** (attempt - 1));
+}
+
+/** Time as the restarter sees it: real timers in the launcher, fake ones in tests. */
+export interface Clock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface RestarterOptions {
+  policy: RestartPolicy;
+  /** Starts the child again and resolves with its pid once it is up; rejects if it did not come up. */
+  start(name: string): Promise<number>;
+  /** Whether the child runs now: a start can give up waiting on a process that lives on. */
+  isRunning(name: string): boolean;
+  /** Called once, when a child exits past the limit: the caller stops everything and exits non-zero. */
+  giveUp(name: string): void;
+  /** After each successful restart. */
+  restarted?(name: string, pid: number): void;
+  log: Pick<Logger, "info" | "warn" | "error">;
+  clock?: Clock;
+}
+
+/** Restarts children that exit unexpectedly, by the policy, until stop() or the limit. */
+export class Restarter {
+  /** When each child's restarts were decided, for the window. */
+  private readonly history = new Map<string, number[]>();
+  private readonly timers = new Map<string, unknown>();
+  /** Children being started again, with the reason if the new process already ended. */
+  private readonly starting = new Map<string, string | undefined>();
+  private stopped = false;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: RestarterOptions) {
+    this.clock = options.clock ?? realClock;
+  }
+
+  /** A child ended without being asked to. */
+  exited(name: string, exit: Exit): void {
+    if (this.stopped) return;
+    // A process that dies while its start is awaited: decided once that start settles.
+    if (this.starting.has(name)) this.starting.set(name, describeExit(exit));
+    else this.schedule(name, describeExit(exit));
+  }
+
+  /** Nothing is restarted from now on: pending restarts are cancelled, starts in flight ignored. */
+  stop(): void {
+    this.stopped = true;
+    for (const timer of this.timers.values()) this.clock.clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  /** Children whose restart is waiting for its delay. */
+  pending(): string[] {
+    return [...this.timers.keys()];
+  }
+
+  private schedule(name: string, why: string): void {
+    const { policy, log } = this.options;
+    const now = this.clock.now();
+    const earlier = this.history.get(name) ?? [];
+    const decision = decide(policy, earlier, now);
+    const limit = `${policy.maxRestarts} within ${policy.windowMs / 1000} s`;
+    if (!decision.restart) {
+      const { maxRestarts, windowSeconds } = restartVariables;
+      log.error(
+        { child: name, reason: why, restarts: decision.restarts },
+        policy.maxRestarts === 0
+          ? `${name} ${why}; restarts are off (${maxRestarts.name}=0): stopping everything`
+          : `${name} ${why}; it was restarted ${decision.restarts} times already, the limit ` +
+              `(${maxRestarts.name}=${policy.maxRestarts}, ${windowSeconds.name}=${policy.windowMs / 1000}): stopping everything`,
+      );
+      this.stop();
+      this.options.giveUp(name);
+      return;
+    }
+    this.history.set(name, [...earlier.filter((at) => now - at < policy.windowMs), now]);
+    const { attempt, delayMs } = decision;
+    log.warn(
+      { child: name, reason: why, attempt, maxRestarts: policy.maxRestarts, delayMs },
+      `${name} ${why}; restarting it in ${delayMs} ms (restart ${attempt} of ${limit})`,
+    );
+    const timer = this.clock.setTimeout(() => {
+      this.timers.delete(name);
+      void this.restart(name, `restart ${attempt} of ${limit}`);
+    }, delayMs);
+    this.timers.set(name, timer);
+  }
+
+  private async restart(name: string, which: string): Promise<void> {
+    if (this.stopped) return;
+    this.starting.set(name, undefined);
+    let pid: number | undefined;
+    let failure: string | undefined;
+    try {
+      pid = await this.options.start(name);
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    const diedMeanwhile = this.starting.get(name);
+    this.starting.delete(name);
+    if (this.stopped) return;
+    if (diedMeanwhile !== undefined) this.schedule(name, `${diedMeanwhile} while starting again`);
+    else if (failure === undefined) {
+      this.options.log.info({ child: name, pid }, `${name} restarted, pid ${pid} (${which})`);
+      this.options.restarted?.(name, pid!);
+    } else if (!this.options.isRunning(name)) this.schedule(name, `did not start again (${failure})`);
+    // Still running though the wait for it failed: its exit, if it comes, is reported like any other.
+    else this.options.log.warn({ child: name, reason: failure }, `${name} runs again, but ${failure}`);
+  }
+}

@@ -1,0 +1,281 @@
+// The launcher's restart policy (launcher/src/restarts.ts) with a fake clock and fake children: the
+// backoff sequence, the limit per sliding window, and that a stop cancels whatever is pending.
+import { ConfigError } from "@pokerodds/common/config";
+import test from "ava";
+import type { Exit } from "../src/child.js";
+import {
+  backoffDelay,
+  decide,
+  readRestartPolicy,
+  Restarter,
+  type Clock,
+  type RestarterOptions,
+  type RestartPolicy,
+} from "../src/restarts.js";
+
+const policy: RestartPolicy = { maxRestarts: 5, windowMs: 60_000, initialDelayMs: 500, maxDelayMs: 10_000 };
+const KILLED: Exit = { code: null, signal: "SIGKILL" };
+
+/** Timers that fire only when the test advances time; each fired callback's promises settle first. */
+class FakeClock implements Clock {
+  time = 1_000_000;
+  private readonly timers = new Map<number, { at: number; run: () => void }>();
+  private nextId = 1;
+
+  now(): number {
+    return this.time;
+  }
+  setTimeout(run: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.time + ms, run });
+    return id;
+  }
+  clearTimeout(handle: unknown): void {
+    this.timers.delete(handle as number);
+  }
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+  async advance(ms: number): Promise<void> {
+    const end = this.time + ms;
+    for (;;) {
+      const due = [...this.timers].filter(([, timer]) => timer.at <= end).sort(([, a], [, b]) => a.at - b.at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.time = due[1].at;
+      due[1].run();
+      await settle();
+    }
+    this.time = end;
+    await settle();
+  }
+}
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A fake stack: each start waits until the test ends it; `running` is what isRunning answers. */
+function harness(overrides: Partial<RestarterOptions> = {}) {
+  const clock = new FakeClock();
+  const starts: { name: string; at: number; succeed(pid: number): void; fail(error: Error): void }[] = [];
+  const running = new Set<string>();
+  const logs: { level: string; message: string; fields: Record<string, unknown> }[] = [];
+  const gaveUp: string[] = [];
+  const restarted: [string, number][] = [];
+  const log = (level: string) => (fields: Record<string, unknown>, message: string) =>
+    logs.push({ level, message, fields });
+  const restarter = new Restarter({
+    policy,
+    clock,
+    start: (name) =>
+      new Promise<number>((resolve, reject) =>
+        starts.push({
+          name,
+          at: clock.time,
+          succeed: (pid) => {
+            running.add(name);
+            resolve(pid);
+          },
+          fail: reject,
+        }),
+      ),
+    isRunning: (name) => running.has(name),
+    giveUp: (name) => gaveUp.push(name),
+    restarted: (name, pid) => restarted.push([name, pid]),
+    log: { info: log("info"), warn: log("warn"), error: log("error") } as unknown as RestarterOptions["log"],
+    ...overrides,
+  });
+  /** The child crashes: it is no longer running, and the restarter hears of it. */
+  const crash = (name: string, exit: Exit = KILLED) => {
+    running.delete(name);
+    restarter.exited(name, exit);
+  };
+  return { clock, restarter, starts, running, logs, gaveUp, restarted, crash };
+}
+
+test("the delay doubles from the initial one up to the maximum", (t) => {
+  t.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7, 50].map((attempt) => backoffDelay(policy, attempt)),
+    [500, 1000, 2000, 4000, 8000, 10_000, 10_000, 10_000],
+  );
+  t.is(backoffDelay({ ...policy, initialDelayMs: 0 }, 3), 0);
+  t.is(backoffDelay({ ...policy, maxDelayMs: 300 }, 1), 300, "the maximum wins over the initial delay");
+});
+
+test("decide: at most maxRestarts restarts within a sliding window", (t) => {
+  const now = 100_000;
+  t.deepEqual(decide(policy, [], now), { restart: true, attempt: 1, delayMs: 500 });
+  t.deepEqual(decide(policy, [now - 1000, now - 500], now), { restart: true, attempt: 3, delayMs: 2000 });
+  const five = [now - 59_000, now - 40_000, now - 30_000, now - 20_000, now - 1];
+  t.deepEqual(decide(policy, five, now), { restart: false, restarts: 5 });
+  // The oldest leaves the window: one restart is allowed again, as the 5th within it.
+  t.deepEqual(decide(policy, five, now + 1000), { restart: true, attempt: 5, delayMs: 8000 });
+  t.deepEqual(decide(policy, five, now + 60_000), { restart: true, attempt: 1, delayMs: 500 });
+  t.deepEqual(decide({ ...policy, maxRestarts: 0 }, [], now), { restart: false, restarts: 0 });
+});
+
+test("the policy comes from RESTART_* with documented defaults, and refuses nonsense", (t) => {
+  t.deepEqual(readRestartPolicy({}), policy);
+  t.deepEqual(
+    readRestartPolicy({
+      RESTART_MAX_PER_WINDOW: "2",
+      RESTART_WINDOW_SECONDS: "600",
+      RESTART_DELAY_MS: "100",
+      RESTART_DELAY_MAX_MS: "400",
+    }),
+    { maxRestarts: 2, windowMs: 600_000, initialDelayMs: 100, maxDelayMs: 400 },
+  );
+  t.is(readRestartPolicy({ RESTART_MAX_PER_WINDOW: "0" }).maxRestarts, 0);
+  t.throws(() => readRestartPolicy({ RESTART_MAX_PER_WINDOW: "-1" }), { instanceOf: ConfigError });
+  t.throws(() => readRestartPolicy({ RESTART_WINDOW_SECONDS: "0" }), { instanceOf: ConfigError });
+  t.throws(() => readRestartPolicy({ RESTART_DELAY_MS: "1.5" }), { instanceOf: ConfigError });
+});
+
+test("a crash-looping child is restarted after 0.5, 1, 2, 4 and 8 s, then everything stops", async (t) => {
+  const { clock, starts, logs, gaveUp, restarted, crash } = harness();
+  const delays: number[] = [];
+  for (let n = 1; n <= 5; n++) {
+    const crashedAt = clock.time;
+    crash("table");
+    await clock.advance(10_000);
+    const start = starts.at(-1)!;
+    t.is(starts.length, n);
+    delays.push(start.at - crashedAt);
+    start.succeed(1000 + n);
+    await settle();
+  }
+  t.deepEqual(delays, [500, 1000, 2000, 4000, 8000]);
+  t.deepEqual(
+    restarted.map(([, pid]) => pid),
+    [1001, 1002, 1003, 1004, 1005],
+  );
+  const scheduled = logs.filter((l) => l.level === "warn").map((l) => l.message);
+  t.is(scheduled[0], "table was killed by SIGKILL; restarting it in 500 ms (restart 1 of 5 within 60 s)");
+  t.is(scheduled[4], "table was killed by SIGKILL; restarting it in 8000 ms (restart 5 of 5 within 60 s)");
+  t.is(logs.filter((l) => l.level === "info")[0]?.message, "table restarted, pid 1001 (restart 1 of 5 within 60 s)");
+
+  // Five restarts decided 10 s apart, all within the last 60 s: the sixth exit is one too many.
+  crash("table", { code: 1, signal: null });
+  t.deepEqual(gaveUp, ["table"]);
+  t.is(
+    logs.at(-1)?.message,
+    "table exited with code 1; it was restarted 5 times already, the limit " +
+      "(RESTART_MAX_PER_WINDOW=5, RESTART_WINDOW_SECONDS=60): stopping everything",
+  );
+  t.is(logs.at(-1)?.level, "error");
+  await clock.advance(120_000);
+  t.is(starts.length, 5, "nothing is started after giving up");
+  crash("wallet");
+  t.deepEqual(gaveUp, ["table"], "giveUp is called once");
+});
+
+test("each child has its own count; a quiet window brings the delay back to the first", async (t) => {
+  const { clock, starts, crash } = harness();
+  crash("table");
+  crash("wallet");
+  await clock.advance(500);
+  t.deepEqual(
+    starts.map((s) => s.name),
+    ["table", "wallet"],
+  );
+  for (const start of starts) start.succeed(1);
+  await settle();
+  crash("table");
+  await clock.advance(999);
+  t.is(starts.length, 2, "the table's second restart waits 1 s");
+  await clock.advance(1);
+  t.is(starts.length, 3);
+  starts[2]!.succeed(2);
+  await settle();
+
+  await clock.advance(60_000);
+  const crashedAt = clock.time;
+  crash("table");
+  await clock.advance(10_000);
+  t.is(starts[3]!.at - crashedAt, 500, "the earlier restarts left the window");
+});
+
+test("a stop during the delay cancels the restart; later exits are ignored", async (t) => {
+  const { clock, restarter, starts, gaveUp, crash } = harness();
+  crash("odds");
+  crash("db");
+  t.deepEqual(restarter.pending(), ["odds", "db"]);
+  await clock.advance(100);
+  restarter.stop();
+  t.deepEqual(restarter.pending(), []);
+  t.is(clock.pendingTimers, 0, "the timers are cleared, not left to fire");
+  await clock.advance(120_000);
+  crash("table");
+  await clock.advance(120_000);
+  t.deepEqual(starts, [], "nothing started after the stop");
+  t.deepEqual(gaveUp, []);
+});
+
+test("a stop while a start is in flight: its outcome is ignored, nothing more is started", async (t) => {
+  const { clock, restarter, starts, logs, restarted, crash } = harness();
+  crash("gateway");
+  await clock.advance(500);
+  t.is(starts.length, 1);
+  restarter.stop();
+  // The stack's stop ends the wait for the process it is stopping.
+  starts[0]!.fail(new Error("the stack is stopping"));
+  await settle();
+  restarter.exited("gateway", { code: null, signal: "SIGTERM" });
+  await clock.advance(120_000);
+  t.is(starts.length, 1);
+  t.deepEqual(restarted, []);
+  t.false(
+    logs.some((l) => /restarted|did not start/.test(l.message)),
+    logs.map((l) => l.message).join("\n"),
+  );
+});
+
+test("a process that dies while starting again counts as another restart", async (t) => {
+  const { clock, restarter, starts, logs } = harness();
+  restarter.exited("wallet", KILLED);
+  await clock.advance(500);
+  // The new process ends before it listens: the stack reports the exit, then the start rejects.
+  restarter.exited("wallet", { code: 1, signal: null });
+  starts[0]!.fail(new Error("wallet exited with code 1"));
+  await settle();
+  t.is(
+    logs.at(-1)?.message,
+    "wallet exited with code 1 while starting again; restarting it in 1000 ms (restart 2 of 5 within 60 s)",
+  );
+  await clock.advance(1000);
+  t.is(starts.length, 2);
+});
+
+test("a start that fails without a process (the database not ready) is retried; one left running is not", async (t) => {
+  const { clock, starts, running, logs, crash } = harness();
+  crash("db");
+  await clock.advance(500);
+  starts[0]!.fail(new Error("the embedded database did not get ready within 10000 ms"));
+  await settle();
+  t.is(
+    logs.at(-1)?.message,
+    "db did not start again (the embedded database did not get ready within 10000 ms); " +
+      "restarting it in 1000 ms (restart 2 of 5 within 60 s)",
+  );
+  await clock.advance(1000);
+  t.is(starts.length, 2);
+
+  // The wait failed but the process runs: nothing to restart until it actually ends.
+  running.add("db");
+  starts[1]!.fail(new Error("db did not listen on port 1234 in time"));
+  await settle();
+  t.is(logs.at(-1)?.level, "warn");
+  t.is(logs.at(-1)?.message, "db runs again, but db did not listen on port 1234 in time");
+  await clock.advance(60_000);
+  t.is(starts.length, 2);
+});
+
+test("RESTART_MAX_PER_WINDOW=0: the first exit stops everything, as before restarts existed", (t) => {
+  const { restarter, starts, logs, gaveUp } = harness({ policy: { ...policy, maxRestarts: 0 } });
+  restarter.exited("table", KILLED);
+  t.deepEqual(gaveUp, ["table"]);
+  t.deepEqual(starts, []);
+  t.is(
+    logs.at(-1)?.message,
+    "table was killed by SIGKILL; restarts are off (RESTART_MAX_PER_WINDOW=0): stopping everything",
+  );
+});
