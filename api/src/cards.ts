@@ -36,10 +36,18 @@ export const HandOdds = Type.Object(
     odds: Type.Number({
       minimum: 0,
       description:
-        "Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP; 0 when the hand cannot win",
+        "Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP, where the win probability is the hand's dead-heat share (P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, as a k-way tie pays odds / k); 0 when the hand cannot win alone",
     }),
   },
   { additionalProperties: false },
 );
 
 export type HandOddsBody = Static<typeof HandOdds>;
+
+/** A server seed or its SHA-256 commitment (docs/provably-fair.md): 64 lowercase hexadecimal digits. */
+export const seedHex = (description?: string) =>
+  Type.String({ pattern: "^[0-9a-f]{64}$", ...(description ? { description } : {}) });
+
+/** For the document's examples: a seed and its true commitment (the examples' cards are not dealt from it). */
+export const EXAMPLE_SEED = "5eed".repeat(16);
+export const EXAMPLE_COMMITMENT = "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136";

@@ -4,6 +4,7 @@
 import { Type } from "@sinclair/typebox";
 import { adminApi } from "./admin.js";
 import { clientApi } from "./client.js";
+import { gameRecordsApi } from "./game-records.js";
 import { healthApi } from "./health.js";
 import { oddsApi } from "./odds.js";
 import { apiPart, errorResponses, pathsOf, requestIdParameter, TAGS } from "./operation.js";
@@ -57,6 +58,7 @@ export function openApiDocument() {
       tableEventsApi,
       oddsApi,
       adminApi,
+      gameRecordsApi,
     ]),
     components: {
       schemas: {
@@ -68,6 +70,7 @@ export function openApiDocument() {
         ...tablesApi.schemas,
         ...tableEventsApi.schemas,
         ...adminApi.schemas,
+        ...gameRecordsApi.schemas,
         ...clientApi.schemas,
       },
       responses: errorResponses(),

@@ -1,4 +1,4 @@
-import { PLAYER_ID_MAX_LENGTH } from "@pokerodds/common/limits";
+import { PLAYER_ID_MAX_LENGTH, PLAYER_ID_PATTERN } from "@pokerodds/common/limits";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { MAX_AMOUNT, MONEY_RULE } from "./money.js";
 
@@ -79,8 +79,9 @@ export function playerId(description: string) {
   return Type.String({
     minLength: 1,
     maxLength: PLAYER_ID_MAX_LENGTH,
+    pattern: PLAYER_ID_PATTERN,
     description,
-    [MUST_BE]: `a non-empty string of at most ${PLAYER_ID_MAX_LENGTH} characters`,
+    [MUST_BE]: `a string of 1 to ${PLAYER_ID_MAX_LENGTH} characters, not only blanks, without control characters`,
   });
 }
 

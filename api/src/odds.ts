@@ -1,5 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { BettingStage, Card, Hand, HandOdds } from "./cards.js";
+import { BettingStage, Card, EXAMPLE_COMMITMENT, EXAMPLE_SEED, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart } from "./operation.js";
 import { integerFrom, nullable, oneOfIntegers, openInterval } from "./fields.js";
 
@@ -13,6 +13,9 @@ export const DealResult = Type.Object(
     hands: Type.Array(Hand),
     handOdds: Type.Array(HandOdds, { description: "Pre-flop odds (bettingStage 0), one per hand" }),
     remainingDeck: Type.Array(Card, { description: "The 52 - 2 x numberOfHands undealt cards" }),
+    gameId: Type.String({ description: "DEAL-<uuid>: with the seed, what the deck is derived from" }),
+    serverSeed: seedHex("The deck is derived from it and gameId (docs/provably-fair.md)"),
+    seedCommitment: seedHex("SHA-256 of serverSeed's bytes"),
   },
   { additionalProperties: false },
 );
@@ -33,11 +36,19 @@ export const BulkHandStageInfo = Type.Object(
     percentWin: Type.Number({ minimum: 0, maximum: 100, description: "Outright win" }),
     percentDraw: Type.Number({ minimum: 0, maximum: 100 }),
     percentWinOrDraw: Type.Number({ description: "percentWin + percentDraw, rounded to 1 decimal place" }),
-    oddsActual: Type.Number({ description: "1 / win probability; 0 when percentWin is 0" }),
+    oddsActual: Type.Number({
+      description:
+        "1 / win probability, where the win probability is the hand's dead-heat share: P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, since a k-way tie pays odds / k; 0 when percentWin is 0",
+    }),
     oddsMargin: Type.Number({ description: "oddsActual x targetRtp" }),
     oddsRounded: Type.Number({ description: "Displayed odds: oddsMargin rounded to the nearest 0.1" }),
-    actualRtp: Type.Number({ description: "oddsRounded / oddsActual" }),
-    roundingRake: Type.Number({ description: "(oddsMargin - oddsRounded) / oddsActual" }),
+    actualRtp: Type.Number({
+      description: "oddsRounded / oddsActual: the expected return of a unit bet at the displayed odds, ties included",
+    }),
+    roundingRake: Type.Number({
+      description:
+        "(oddsMargin - oddsRounded) / oddsActual: what rounding the odds takes from the return (negative: gives)",
+    }),
     statusIsWinner: Type.Boolean({ description: "True only at the river, for a winning or tied hand" }),
     statusCantLose: Type.Boolean({ description: "percentWin + percentDraw >= 99.9" }),
     statusIsFavourite: Type.Boolean({ description: "Highest win percentage at that stage" }),
@@ -64,6 +75,8 @@ export const BulkGameState = Type.Object(
       description:
         "numberOfHands x 4 entries: by stage (HOLE, FLOP, TURN, RIVER with bettingStage -1), then hand index",
     }),
+    serverSeed: seedHex("The deck is derived from it and gameId (docs/provably-fair.md)"),
+    seedCommitment: seedHex("SHA-256 of serverSeed's bytes"),
   },
   { additionalProperties: false },
 );
@@ -150,20 +163,24 @@ export const oddsApi = apiPart(
               handIndex: 0,
               bettingStage: 0,
               handStatus: "IN_PLAY_FAVOURITE",
-              winPercentage: 81.9466,
-              drawPercentage: 0.4183,
+              winPercentage: 81.0646,
+              drawPercentage: 0.3818,
               odds: 1.2,
             },
             {
+              // Priced from the share 18.5536 + 0.3818 / 2 % (a tie pays half): 0.97 / 0.187445 = 5.17.
               handIndex: 1,
               bettingStage: 0,
               handStatus: "IN_PLAY_BETTING_STAGE_ACTIVE",
-              winPercentage: 17.6351,
-              drawPercentage: 0.4183,
-              odds: 5.5,
+              winPercentage: 18.5536,
+              drawPercentage: 0.3818,
+              odds: 5.2,
             },
           ],
           remainingDeck: EXAMPLE_DECK,
+          gameId: "DEAL-6f1c2a0e-8a54-4d7e-9a3b-2f7c1d9e0b11",
+          serverSeed: EXAMPLE_SEED,
+          seedCommitment: EXAMPLE_COMMITMENT,
         },
       },
     },
@@ -192,6 +209,8 @@ export const oddsApi = apiPart(
               handStageInfoList: EXAMPLE_WINS.flatMap((wins, stage) =>
                 wins.map((percentWin, hand) => exampleStageInfo(hand, stage, percentWin)),
               ),
+              serverSeed: EXAMPLE_SEED,
+              seedCommitment: EXAMPLE_COMMITMENT,
             },
           ],
           numberOfGames: 1,

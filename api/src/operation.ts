@@ -149,6 +149,8 @@ export const requestIdParameter = {
   name: "x-request-id",
   in: "header",
   required: false,
-  description: "A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made",
-  schema: { type: "string", pattern: "^[\\w.:-]{1,128}$" },
+  description:
+    "A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one " +
+    "(never refused: a proxy's id in another form still gets an answer)",
+  schema: { type: "string" },
 };

@@ -3,8 +3,11 @@
 import { apiPart } from "./operation.js";
 import { TableIdParam } from "./tables.js";
 
-/** A Last-Event-ID the gateway accepts: a version it sent, plain decimal digits (else 400). */
-export const LAST_EVENT_ID_PATTERN = /^(0|[1-9][0-9]{0,15})$/;
+/**
+ * A Last-Event-ID the gateway accepts: a version it sent, in plain decimal digits (else 400), or empty,
+ * which is the same as absent (from the current state).
+ */
+export const LAST_EVENT_ID_PATTERN = /^(|0|[1-9][0-9]{0,15})$/;
 
 const EVENT_FORMAT = [
   "One event per stored version of the table, in order, each exactly once:",
@@ -36,8 +39,25 @@ const EXAMPLE_EVENT =
     seats: [{ seatId: 0, playerId: "alice", playerName: "Alice", seatBalance: 100, avatarImageUrl: "" }],
     bets: [],
     handOdds: [],
+    seedCommitment: null,
+    serverSeed: null,
   }) +
   "\n\n: keep-alive\n\n";
+
+/** One event of the stream: its fields as a client's SSE parser sees them. */
+const STATE_EVENT = {
+  type: "object",
+  required: ["event", "id", "data"],
+  properties: {
+    event: { const: "state" },
+    id: { type: "string", pattern: "^[1-9][0-9]*$", description: "The table's version" },
+    data: {
+      type: "string",
+      contentMediaType: "application/json",
+      contentSchema: { $ref: "#/components/schemas/TableGameState" },
+    },
+  },
+};
 
 const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "The request's id, as in every log line about it", schema: { type: "string" } },
@@ -59,7 +79,8 @@ export const tableEventsApi = apiPart(
           name: "Last-Event-ID",
           in: "header",
           required: false,
-          description: "Resume after this version (the id of the last event received): no event at or below it is sent",
+          description:
+            "Resume after this version (the id of the last event received): no event at or below it is sent; empty is the same as absent",
           schema: { type: "string", pattern: LAST_EVENT_ID_PATTERN.source },
         },
       ],
@@ -77,7 +98,8 @@ export const tableEventsApi = apiPart(
               schema: { type: "string", const: "no" },
             },
           },
-          content: { "text/event-stream": { schema: { type: "string" }, example: EXAMPLE_EVENT } },
+          // The schema of one event (OpenAPI 3.1 reads a text/event-stream schema per event).
+          content: { "text/event-stream": { schema: STATE_EVENT, example: EXAMPLE_EVENT } },
         },
         400: error(400),
         401: error(401),

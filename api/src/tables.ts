@@ -1,9 +1,9 @@
-import { IDEMPOTENCY_KEY_PATTERN } from "@pokerodds/common/limits";
+import { IDEMPOTENCY_KEY_PATTERN, MAX_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
-import { BettingStage, Card, Hand, HandOdds } from "./cards.js";
+import { BettingStage, Card, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart, type Operation } from "./operation.js";
-import { amount, int32AtLeast, money, nullable, playerId } from "./fields.js";
+import { amount, int32AtLeast, integerFrom, money, nullable, playerId } from "./fields.js";
 
 const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id needs the ADMIN role (else 403)";
 
@@ -84,7 +84,9 @@ export const BetRequest = Type.Object(
   {
     playerId: Type.Optional(playerId(PLAYER_ID_RULE)),
     seatIndex: int32AtLeast(0, "The seatId returned by sit"),
-    handIndex: int32AtLeast(0, "Zero-based hand to back"),
+    handIndex: integerFrom(0, MAX_HANDS_PER_GAME - 1, {
+      description: "Zero-based hand to back; one beyond the table's hands is a 409",
+    }),
     betAmount: money("Stake, taken from the seat balance"),
   },
   { additionalProperties: false },
@@ -168,6 +170,14 @@ export const TableGameState = Type.Object(
     seats: Type.Array(Seat),
     bets: Type.Array(BetRecord, { description: "All bets of the current game" }),
     handOdds: Type.Array(HandOdds, { description: "Per hand per stage, for the current and earlier stages" }),
+    seedCommitment: nullable(
+      seedHex(),
+      "SHA-256 of the server seed the deck is derived from, from the hole on (before any bet); null before the deal",
+    ),
+    serverSeed: nullable(
+      seedHex(),
+      "The seed, at the river only (null otherwise): check the deck with docs/provably-fair.md or npm run verify",
+    ),
   },
   { additionalProperties: false },
 );
@@ -289,6 +299,8 @@ const EXAMPLE_STATE = {
       odds: 88.2,
     },
   ],
+  seedCommitment: EXAMPLE_COMMITMENT,
+  serverSeed: null,
 };
 
 /** The table session and game flow under /api/tables/{tableId}/ (each entry alike on purpose: a route each). */

@@ -30,6 +30,18 @@ function assertExample(t: import("ava").ExecutionContext, where: string, content
     for (const line of data) t.true(ajv.validate(TABLE_STATE, JSON.parse(line.slice(6))), `${where}: ${line}`);
     return;
   }
+  // JSON Lines: the example is the text, and each of its lines a value of the schema (that of one line).
+  const lines = content?.["application/x-ndjson"];
+  if (lines) {
+    const text = String(lines.example ?? "");
+    t.true(text.endsWith("\n"), `${where}: every line ends with a newline`);
+    const values = text.split("\n").slice(0, -1);
+    t.true(values.length > 0, `${where}: no example line`);
+    for (const line of values) {
+      t.true(ajv.validate(lines.schema, JSON.parse(line)), `${where}: ${line}: ${JSON.stringify(ajv.errors)}`);
+    }
+    return;
+  }
   const media = content?.["application/json"];
   if (!media) return t.fail(`${where}: no JSON content`);
   t.not(media.example, undefined, `${where}: no example`);

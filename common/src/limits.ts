@@ -3,8 +3,22 @@
 // edge accepts is never refused further in, and one the edge refuses is refused with a 400 that names
 // the public field.
 
-/** A playerId (a token's `sub`): 1 to 256 UTF-16 code units, not only spaces, no control characters. */
+/**
+ * A playerId (a token's `sub`): 1 to 256 characters (Unicode code points, as JSON Schema's maxLength
+ * counts them), not only blanks, no control characters.
+ */
 export const PLAYER_ID_MAX_LENGTH = 256;
+
+/** C0 controls and DEL: never in a playerId. */
+const CONTROL_CHARS = "\\u0000-\\u001f\\u007f";
+/**
+ * The blanks JavaScript's trim() removes, listed one by one so that every regex engine (Ajv's, a
+ * Python client's) reads the class alike; `\\s` differs between them (U+FEFF, for one).
+ */
+const BLANK_CHARS = "\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+
+/** A playerId's characters as a pattern (the OpenAPI document states it): no control, not only blanks. */
+export const PLAYER_ID_PATTERN = `^[^${CONTROL_CHARS}]*[^${CONTROL_CHARS}${BLANK_CHARS}][^${CONTROL_CHARS}]*$`;
 
 /** A client's Idempotency-Key (sit, topup, bet, leave): 1 to 128 visible ASCII characters, no spaces. */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
@@ -14,7 +28,11 @@ export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[!-~]{1,${IDEMPOTENCY_KEY_MA
  * A key of a wallet movement: made by the table service, never by a client, and some hold a playerId
  * (a payout's `table:<gameId>:<tag>:<playerId>`), so the bound is a playerId plus room for the rest.
  */
-export const MOVEMENT_KEY_MAX_LENGTH = PLAYER_ID_MAX_LENGTH + 256;
+export const MOVEMENT_KEY_MAX_LENGTH = 2 * PLAYER_ID_MAX_LENGTH + 256; // UTF-16 units: a code point may take 2
+
+/** Hands of one game: at least two to bet between, at most six (dealt from one deck with its board). */
+export const MIN_HANDS_PER_GAME = 2;
+export const MAX_HANDS_PER_GAME = 6;
 
 /** The largest amount of one request (decisions.md): 1,000,000,000 units. */
 export const MAX_AMOUNT_UNITS = 1_000_000_000;
@@ -50,10 +68,12 @@ export function fitText(value: string, max: number): string {
   return text;
 }
 
-/** Why `value` is not a playerId (a sentence naming `name`), or null when it is one. */
+const NOT_BLANK = new RegExp(`[^${BLANK_CHARS}]`, "u");
+
+/** Why `value` is not a playerId (a sentence naming `name`), or null when it is one: PLAYER_ID_PATTERN, in words. */
 export function playerIdProblem(value: string, name = "playerId"): string | null {
-  if (value.trim() === "") return `${name} must not be empty`;
-  if (value.length > PLAYER_ID_MAX_LENGTH) return `${name} must be at most ${PLAYER_ID_MAX_LENGTH} characters`;
+  if (!NOT_BLANK.test(value)) return `${name} must not be empty`;
+  if ([...value].length > PLAYER_ID_MAX_LENGTH) return `${name} must be at most ${PLAYER_ID_MAX_LENGTH} characters`;
   if (CONTROL.test(value)) return `${name} must not contain control characters`;
   return null;
 }

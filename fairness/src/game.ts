@@ -5,12 +5,11 @@
 
 import { formatCard } from "@pokerodds/odds/domain/cards";
 import { dealHoleCards, deal } from "@pokerodds/odds/domain/deal";
-import { exactEquity } from "@pokerodds/odds/domain/equity";
 import type { HandOdds } from "@pokerodds/odds/domain/pricing";
 import { roundPercent } from "@pokerodds/odds/domain/pricing";
 import { priceHands } from "@pokerodds/odds/domain/stage-odds";
 import { payoutOf } from "@pokerodds/table/domain/payouts";
-import { type CryptoIntegers, type Shares, enumeratedShares, holeShares } from "./shares.js";
+import { type Shares, engineShares, enumeratedShares } from "./shares.js";
 
 export const STAGES = ["hole", "flop", "turn"] as const;
 export type StageName = (typeof STAGES)[number];
@@ -25,12 +24,10 @@ export interface Bet {
   hand: number;
   /** Displayed odds in tenths, as recorded with the bet. */
   oddsTenths: number;
-  /** Exact probability that the hand wins alone, and the rounded percentage the panel showed. */
+  /** Exact probability that the hand wins alone. */
   win: number;
-  winPercentShown: number;
-  /** Expected share of the pot (see shares.ts), and its standard error (0 when exact). */
+  /** Expected share of the pot, exact (see shares.ts): what the odds are priced from. */
   share: number;
-  shareError: number;
   /** What the payout rule returns for the unit bet, exactly (before flooring to the cent). */
   returned: number;
   /** The fraction of a cent the house keeps when a split payout is floored to the cent. */
@@ -44,44 +41,44 @@ export interface GameOutcome {
   bets: Bet[];
   /** Hands holding the best hand at the river. */
   winners: number[];
-  /** Panels whose win or draw percentage differs from the independent enumeration (flop, turn). */
+  /**
+   * Hands whose published win or draw percentage, or whose engine share, differs from the
+   * independent enumeration (flop, turn).
+   */
   mismatches: number;
 }
 
 export interface GameSettings {
   numberOfHands: number;
   targetRtp: number;
-  /** Boards sampled for the hole's wide-tie correction (shares.ts). */
-  tieSamples: number;
 }
 
-/** Engine counts from exactEquity's percentages, which are 100 x count / boards exactly. */
-function holeCounts(hands: number[][]): { wins: number[]; draws: number[]; boards: number } {
-  const equity = exactEquity(hands, []);
-  const count = (percent: number) => Math.round((percent * equity.boards) / 100);
-  return { wins: equity.winPercent.map(count), draws: equity.drawPercent.map(count), boards: equity.boards };
-}
-
-/** 1 when the published panel disagrees with the independent counts, else 0. */
-function mismatch(panel: HandOdds, shares: Shares, i: number): number {
+/**
+ * 1 when the published panel or the engine's share (what the odds divide by) disagrees with the
+ * independent enumeration, else 0. Shares are compared to 1e-12: the enumeration sums 1 / k in
+ * floating point, the engine counts whole units.
+ */
+function mismatch(panel: HandOdds, engine: Shares, shares: Shares, i: number): number {
   const win = roundPercent((100 * shares.wins[i]!) / shares.boards);
   const draw = roundPercent((100 * shares.draws[i]!) / shares.boards);
-  return panel.winPercentage === win && panel.drawPercentage === draw ? 0 : 1;
+  const share = Math.abs(engine.share[i]! - shares.share[i]!) <= 1e-12;
+  return panel.winPercentage === win && panel.drawPercentage === draw && share ? 0 : 1;
 }
 
 /** Plays one game from a full deck: prices every stage, bets a unit on every bettable hand, settles. */
-export function playGame(deck: readonly number[], settings: GameSettings, random: CryptoIntegers): GameOutcome {
-  const { numberOfHands, targetRtp, tieSamples } = settings;
+export function playGame(deck: readonly number[], settings: GameSettings): GameOutcome {
+  const { numberOfHands, targetRtp } = settings;
   const dealt = deal(numberOfHands, targetRtp, deck);
   const { hands, rest } = dealHoleCards(deck, numberOfHands);
   const board = rest.slice(0, 5);
   let mismatches = 0;
   const priced = BOARD_SIZE.map((size) => {
-    if (size === 0) return { panels: dealt.handOdds, shares: holeShares(hands, holeCounts(hands), tieSamples, random) };
+    if (size === 0) return { panels: dealt.handOdds, shares: engineShares(hands, []) };
     const shown = board.slice(0, size);
     const panels = priceHands(hands, shown, targetRtp);
     const shares = enumeratedShares(hands, shown);
-    panels.forEach((panel, i) => (mismatches += mismatch(panel, shares, i)));
+    const engine = engineShares(hands, shown);
+    panels.forEach((panel, i) => (mismatches += mismatch(panel, engine, shares, i)));
     return { panels, shares };
   });
   const river = priceHands(hands, board, targetRtp);
@@ -99,9 +96,7 @@ export function playGame(deck: readonly number[], settings: GameSettings, random
           hand: i,
           oddsTenths: panel.oddsTenths,
           win: shares.wins[i]! / shares.boards,
-          winPercentShown: panel.winPercentage,
           share: shares.share[i]!,
-          shareError: shares.shareError[i]!,
           returned: exactCents / UNIT_CENTS,
           centsKept: payout ? payout.remainderNumerator / payout.denominator : 0,
         };

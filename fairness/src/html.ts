@@ -29,9 +29,7 @@ function checksTable(checks: Check[]): string {
     checks.map((c) => [
       escape(c.name),
       c.kind,
-      c.passed
-        ? '<span class="ok">passed</span>'
-        : `<span class="${c.kind === "bound" ? "bad" : "warn"}">failed</span>`,
+      c.passed ? '<span class="ok">passed</span>' : '<span class="bad">failed</span>',
       escape(c.detail),
     ]),
   );
@@ -46,22 +44,22 @@ function rtpTable(summary: FairnessSummary): string {
       "realized RTP [95% CI]",
       "theoretical RTP [95% CI]",
       "realized − theoretical [95% CI]",
-      "priced (odds × P(win alone))",
       "rounding rake",
-      "dead-heat bonus",
+      "paid on ties",
       "bets with EV > 1",
+      "max EV",
       "max odds",
     ],
     entries.map(([name, f]) => [
       name,
       String(f.bets),
       withCi(f.realized),
-      `${withCi(f.theoretical)}${f.theoreticalSamplingError > 0 ? ` <small>± ${f.theoreticalSamplingError.toExponential(1)} sampled ties</small>` : ""}`,
+      withCi(f.theoretical),
       withCi(f.difference),
-      f4(f.priced),
       f.rake.toFixed(5),
-      f4(f.deadHeatBonus),
+      f4(f.tieReturn),
       `${pct(f.favourableBetShare)} <small>(${pct(f.favourableReturnShare)} of the return)</small>`,
+      f4(f.maxExpected),
       f.maxOdds.toFixed(1),
     ]),
   );
@@ -108,36 +106,23 @@ function shuffleTable(summary: FairnessSummary): string {
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.ok{color:#1a7f37;font-weight:bold}.bad{color:#c62828;font-weight:bold}.warn{color:#b26a00;font-weight:bold}
-.finding{border-left:4px solid #b26a00;background:#fff8e6;padding:0.5em 1em}figure{margin:1em 0}small{color:#666}`;
-
-function findings(summary: FairnessSummary): string {
-  const failedTarget = summary.checks.filter((c) => c.kind === "target" && !c.passed);
-  if (failedTarget.length === 0) return "";
-  const o = summary.rtp.overall;
-  return `<div class="finding"><p><strong>Finding: the game returns more than its target.</strong> The odds are priced
-from the probability of winning alone (${f4(o.priced)} of each stake on average, the target after rounding), but the payout
-rule also pays odds / k to each of k hands that tie. Those dead-heat payouts add ${f4(o.deadHeatBonus)} per unit staked, so the
-theoretical RTP is ${f4(o.theoretical.value)} against a target of ${summary.rtp.targetRtp}; ${pct(o.favourableBetShare)} of the bets are
-expected to return more than their stake. The worst cases are hands that mostly tie and rarely win alone (same ranks as another
-hand): their odds are huge and a tie pays half of them. See the table of spots below. Pricing from the expected share of the
-pot (P(win alone) + the sum over ties of P(tie) / k) instead would make odds × share, the theoretical RTP, equal the target
-before rounding.</p></div>`;
-}
+figure{margin:1em 0}small{color:#666}`;
 
 export function reportHtml(summary: FairnessSummary, plots: Plots): string {
   const o = summary.options;
-  const failed = summary.checks.filter((c) => c.kind === "bound" && !c.passed).length;
+  const failed = summary.checks.filter((c) => !c.passed).length;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fairness report</title><style>${STYLE}</style></head><body>
 <h1>Fairness report</h1>
 <p>Generated ${escape(summary.generatedAt)} in ${summary.seconds.toFixed(0)} s: ${o.games} games of ${o.numberOfHands} hands at target RTP ${o.targetRtp},
 ${o.shuffles} shuffles of each deck source, ${summary.equity.spots} equity spots. Node ${escape(summary.environment.node)}, OpenSSL ${escape(summary.environment.openssl)}.
 ${failed === 0 ? '<span class="ok">Every bound holds.</span>' : `<span class="bad">${failed} bound(s) failed.</span>`}</p>
-${findings(summary)}
 <h2>Checks</h2>${checksTable(summary.checks)}
 <h2>Return to player</h2>
-<p>A unit bet on every hand the table takes bets on (P(win alone) &gt; 0), at the hole, the flop and the turn, settled at the river by the table's payout rule.
-<em>Realized</em>: returned ÷ staked. <em>Theoretical</em>: the exact expected return of the same bets given the cards seen (odds × expected share of the pot).
-<em>Priced</em>: odds × P(win alone), what the odds aim at. <em>Rounding rake</em> = target − priced. <em>Dead-heat bonus</em> = theoretical − priced.
+<p>A unit bet on every hand the table takes bets on (P(win alone) &gt; 0), at the hole, the flop and the turn, settled at the river by the table's payout rule
+(odds to a sole winner, odds / k to each of k tied winners). The odds are the nearest tenth of target ÷ the hand's expected share of the pot
+(P(win alone) + Σ P(tie with k − 1 others) / k), so a bet is expected to return the target up to that rounding.
+<em>Realized</em>: returned ÷ staked. <em>Theoretical</em>: the exact expected return of the same bets given the cards seen (odds × expected share).
+<em>Rounding rake</em> = target − theoretical. <em>Paid on ties</em>: odds × (share − P(win alone)), the part of the theoretical return that dead heats pay.
 The 95 % intervals treat games, not bets, as independent.</p>
 <figure>${plots.rtp}</figure>${rtpTable(summary)}
 <h3>Bets with the highest expected return</h3>${topSpotsTable(summary)}

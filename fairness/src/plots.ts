@@ -24,18 +24,17 @@ export async function renderSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
-/** Realized RTP (95 % CI), theoretical RTP (95 % CI over deals), priced RTP, and the target, per stage. */
+/** Realized RTP (95 % CI), theoretical RTP (95 % CI over deals) and the target, per stage. */
 export function rtpSpec(stages: Record<string, RtpFigures>, overall: RtpFigures, targetRtp: number): TopLevelSpec {
   const rows = [...STAGES.map((s) => [s, stages[s]!] as const), ["overall", overall] as const].flatMap(([stage, f]) => [
     { stage, series: "realized (95% CI)", value: f.realized.value, low: f.realized.low, high: f.realized.high },
     {
       stage,
-      series: "theoretical (95% CI)",
+      series: "theoretical: odds x share (95% CI)",
       value: f.theoretical.value,
       low: f.theoretical.low,
       high: f.theoretical.high,
     },
-    { stage, series: "priced: odds x P(win alone)", value: f.priced, low: f.priced, high: f.priced },
   ]);
   const x = {
     field: "stage",
@@ -62,7 +61,7 @@ export function rtpSpec(stages: Record<string, RtpFigures>, overall: RtpFigures,
         encoding: {
           x,
           xOffset: { field: "series" },
-          y: { field: "low", type: "quantitative" },
+          y: { field: "low", type: "quantitative", scale: { zero: false } },
           y2: { field: "high" },
           color,
         },
@@ -72,7 +71,8 @@ export function rtpSpec(stages: Record<string, RtpFigures>, overall: RtpFigures,
         encoding: {
           x,
           xOffset: { field: "series" },
-          y: { field: "value", type: "quantitative", title: "RTP", scale: { zero: true } },
+          // Not from zero: the series lie within a few hundredths of the target, and so do their intervals.
+          y: { field: "value", type: "quantitative", title: "RTP", scale: { zero: false } },
           color,
           tooltip: [{ field: "value", format: ".4f" }],
         },

@@ -23,7 +23,7 @@ export async function renderPlots(summary: FairnessSummary, results: RunResults)
   return {
     rtp: await renderSvg(rtpSpec(rtp.stages, rtp.overall, options.targetRtp)),
     rake: await renderSvg(
-      histogramSpec(rtp.rakeHistogram, "Rounding rake per bet", "target RTP − odds × P(win alone)", 0),
+      histogramSpec(rtp.rakeHistogram, "Rounding rake per bet", "target RTP − odds × expected share of the pot", 0),
     ),
     expected: await renderSvg(
       histogramSpec(rtp.expectedHistogram, "Expected return per unit bet", "odds × expected share of the pot", 1),

@@ -2,12 +2,13 @@
 //
 //   returned          what the payout rule paid (o, o / k in a k-way tie, 0)
 //   expected          o x share: the exact expected return given the cards seen (shares.ts)
-//   priced            o x win: the return the pricing aims at (target RTP x the rounding of o)
-//   rounding rake     target RTP - priced: what rounding the odds to a tenth takes (or gives)
-//   dead-heat bonus   expected - priced: what tie payouts add, which the pricing does not count
+//   rounding rake     target RTP - expected: what rounding the odds to a tenth takes (or gives,
+//                     when negative); the odds are the nearest tenth of target / share
+//                     (pricing.ts), so |rake| <= 0.05 x share for every bet
+//   paid on ties      o x (share - win): the part of the expected return that dead heats pay
 //
-// so expected = target - rake + dead-heat bonus. RTPs are ratios over bets, but bets of one game
-// share its board, so the game is the independent unit of every confidence interval.
+// so expected = target - rake. RTPs are ratios over bets, but bets of one game share its board,
+// so the game is the independent unit of every confidence interval.
 
 import { type Bet, type GameOutcome, STAGES, type StageName } from "./game.js";
 import {
@@ -29,11 +30,8 @@ export interface StageTotals {
   realized: RatioSums;
   expected: RatioSums;
   difference: RatioSums;
-  priced: number;
   rake: number;
-  deadHeat: number;
-  /** Sum of the squared standard errors of the expected returns (sampled wide ties at the hole). */
-  expectedVariance: number;
+  tieReturn: number;
   winningBets: number;
   splitWins: number;
   centsKept: number;
@@ -41,7 +39,10 @@ export interface StageTotals {
   /** Bets whose expected return exceeds the stake, and the sum of their expected returns. */
   favourableBets: number;
   favourableExpected: number;
-  /** Bets whose rake exceeds what rounding can take: |rake| <= 0.05 x win + target x |win - shown| / shown. */
+  /** Of those, bets expected to return more than the target plus what rounding gives (0.05 x share). */
+  favourableBeyondRounding: number;
+  maxExpected: number;
+  /** Bets whose rake exceeds what rounding can take or give: |rake| > 0.05 x share. */
   rakeOutOfBound: number;
 }
 
@@ -64,7 +65,7 @@ export interface RtpTotals {
   games: number;
   stages: StageTotals[];
   overall: { realized: RatioSums; expected: RatioSums; difference: RatioSums };
-  /** Per-bet rounding rake, target - o x win. */
+  /** Per-bet rounding rake, target - o x share. */
   rakeHistogram: Histogram;
   /** Per-bet expected return o x share: above 1 the bet favours the player. */
   expectedHistogram: Histogram;
@@ -77,16 +78,16 @@ const emptyStage = (): StageTotals => ({
   realized: emptyRatio(),
   expected: emptyRatio(),
   difference: emptyRatio(),
-  priced: 0,
   rake: 0,
-  deadHeat: 0,
-  expectedVariance: 0,
+  tieReturn: 0,
   winningBets: 0,
   splitWins: 0,
   centsKept: 0,
   maxOddsTenths: 0,
   favourableBets: 0,
   favourableExpected: 0,
+  favourableBeyondRounding: 0,
+  maxExpected: 0,
   rakeOutOfBound: 0,
 });
 
@@ -96,61 +97,64 @@ export function emptyRtpTotals(): RtpTotals {
     stages: STAGES.map(emptyStage),
     overall: { realized: emptyRatio(), expected: emptyRatio(), difference: emptyRatio() },
     rakeHistogram: emptyHistogram(-0.05, 0.05, 100),
-    expectedHistogram: emptyHistogram(0, 2, 100),
+    // Every expected return lies within 0.05 x share of the target: 0.92 to 1.02 at 0.97.
+    expectedHistogram: emptyHistogram(0.9, 1.05, 150),
     mismatches: 0,
     topSpots: [],
   };
 }
 
-/** The rounding bound: odds within 0.05 of target / shown, shown within half a unit of the exact win. */
+/**
+ * The rounding bound: odds within 0.05 of target / share, i.e. |target - odds x share| <= 0.05 x
+ * share (1e-12 for the floating-point product; shares are exact, not rounded percentages).
+ */
 export function rakeWithinBound(bet: Bet, targetRtp: number): boolean {
-  const shown = bet.winPercentShown / 100;
-  const rake = targetRtp - (bet.oddsTenths / 10) * bet.win;
-  return Math.abs(rake) <= 0.05 * bet.win + (targetRtp * Math.abs(bet.win - shown)) / shown + 1e-12;
+  const rake = targetRtp - (bet.oddsTenths / 10) * bet.share;
+  return Math.abs(rake) <= 0.05 * bet.share + 1e-12;
 }
 
 /** Adds one bet to its stage's totals and the histograms; returns its expected return. */
 function addBet(totals: RtpTotals, game: GameOutcome, bet: Bet, targetRtp: number): number {
   const stage = totals.stages[bet.stage]!;
   const odds = bet.oddsTenths / 10;
-  const priced = odds * bet.win;
   const expected = odds * bet.share;
   stage.bets++;
-  stage.priced += priced;
-  stage.rake += targetRtp - priced;
-  stage.deadHeat += expected - priced;
-  stage.expectedVariance += (odds * bet.shareError) ** 2;
+  stage.rake += targetRtp - expected;
+  stage.tieReturn += odds * (bet.share - bet.win);
   stage.centsKept += bet.centsKept;
   stage.maxOddsTenths = Math.max(stage.maxOddsTenths, bet.oddsTenths);
   if (bet.returned > 0) {
     stage.winningBets++;
     if (game.winners.length > 1) stage.splitWins++;
   }
+  stage.maxExpected = Math.max(stage.maxExpected, expected);
   if (expected > 1) {
     stage.favourableBets++;
     stage.favourableExpected += expected;
+    if (expected - targetRtp > 0.05 * bet.share + 1e-12) stage.favourableBeyondRounding++;
   }
   if (!rakeWithinBound(bet, targetRtp)) stage.rakeOutOfBound++;
-  addToHistogram(totals.rakeHistogram, targetRtp - priced);
+  addToHistogram(totals.rakeHistogram, targetRtp - expected);
   addToHistogram(totals.expectedHistogram, expected);
-  const top = totals.topSpots;
-  if (top.length < TOP_SPOTS || expected > top[top.length - 1]!.expected) {
-    const name = STAGES[bet.stage]!;
-    const board = game.board.slice(0, BOARD_SHOWN[name]);
-    const winPercent = 100 * bet.win;
-    top.push({
-      stage: name,
-      hands: game.hands,
-      board,
-      hand: bet.hand,
-      odds,
-      winPercent,
-      sharePercent: 100 * bet.share,
-      expected,
-    });
-    top.sort((a, b) => b.expected - a.expected).splice(TOP_SPOTS);
-  }
+  addTopSpot(totals.topSpots, game, bet, expected);
   return expected;
+}
+
+/** Keeps the TOP_SPOTS bets with the highest expected return (mutates top). */
+function addTopSpot(top: TopSpot[], game: GameOutcome, bet: Bet, expected: number): void {
+  if (top.length === TOP_SPOTS && expected <= top[top.length - 1]!.expected) return;
+  const name = STAGES[bet.stage]!;
+  top.push({
+    stage: name,
+    hands: game.hands,
+    board: game.board.slice(0, BOARD_SHOWN[name]),
+    hand: bet.hand,
+    odds: bet.oddsTenths / 10,
+    winPercent: 100 * bet.win,
+    sharePercent: 100 * bet.share,
+    expected,
+  });
+  top.sort((a, b) => b.expected - a.expected).splice(TOP_SPOTS);
 }
 
 /** Adds one game's bets (mutates totals). */
@@ -185,16 +189,16 @@ function mergeStage(a: StageTotals, b: StageTotals): StageTotals {
     realized: mergeRatio(a.realized, b.realized),
     expected: mergeRatio(a.expected, b.expected),
     difference: mergeRatio(a.difference, b.difference),
-    priced: a.priced + b.priced,
     rake: a.rake + b.rake,
-    deadHeat: a.deadHeat + b.deadHeat,
-    expectedVariance: a.expectedVariance + b.expectedVariance,
+    tieReturn: a.tieReturn + b.tieReturn,
     winningBets: a.winningBets + b.winningBets,
     splitWins: a.splitWins + b.splitWins,
     centsKept: a.centsKept + b.centsKept,
     maxOddsTenths: Math.max(a.maxOddsTenths, b.maxOddsTenths),
     favourableBets: a.favourableBets + b.favourableBets,
     favourableExpected: a.favourableExpected + b.favourableExpected,
+    favourableBeyondRounding: a.favourableBeyondRounding + b.favourableBeyondRounding,
+    maxExpected: Math.max(a.maxExpected, b.maxExpected),
     rakeOutOfBound: a.rakeOutOfBound + b.rakeOutOfBound,
   };
 }
@@ -221,22 +225,21 @@ export interface RtpFigures {
   realized: Estimate;
   /** Theoretical RTP: exact expected return / staked over the same games (CI: the deals' spread). */
   theoretical: Estimate;
-  /** Standard error the sampled wide ties add to the theoretical RTP (0 when all exact). */
-  theoreticalSamplingError: number;
   /** Realized - theoretical on the same games: only the boards' luck is left, so 0 must be inside. */
   difference: Estimate;
-  /** Mean of o x win: the RTP the pricing aims at after rounding, ties not counted. */
-  priced: number;
-  /** Mean rounding rake, target - priced. */
+  /** Mean rounding rake, target - theoretical. */
   rake: number;
-  /** Mean dead-heat bonus, theoretical - priced. */
-  deadHeatBonus: number;
+  /** Mean of o x (share - win): the part of the theoretical RTP that dead heats pay. */
+  tieReturn: number;
   winningBets: number;
   splitWins: number;
   maxOdds: number;
   /** Bets expected to return more than their stake: their share of bets and of the expected return. */
   favourableBetShare: number;
   favourableReturnShare: number;
+  /** Bets expected to return more than the target plus the rounding (must be 0), and the highest expected return. */
+  favourableBeyondRounding: number;
+  maxExpected: number;
   rakeOutOfBound: number;
   /** Cents the house keeps per bet of 1.00 by flooring split payouts to the cent. */
   centsKeptPerBet: number;
@@ -247,16 +250,16 @@ function figures(stage: StageTotals): RtpFigures {
     bets: stage.bets,
     realized: ratioEstimate(stage.realized),
     theoretical: ratioEstimate(stage.expected),
-    theoreticalSamplingError: Math.sqrt(stage.expectedVariance) / stage.bets,
     difference: ratioEstimate(stage.difference),
-    priced: stage.priced / stage.bets,
     rake: stage.rake / stage.bets,
-    deadHeatBonus: stage.deadHeat / stage.bets,
+    tieReturn: stage.tieReturn / stage.bets,
     winningBets: stage.winningBets,
     splitWins: stage.splitWins,
     maxOdds: stage.maxOddsTenths / 10,
     favourableBetShare: stage.favourableBets / stage.bets,
     favourableReturnShare: stage.favourableExpected / stage.expected.y,
+    favourableBeyondRounding: stage.favourableBeyondRounding,
+    maxExpected: stage.maxExpected,
     rakeOutOfBound: stage.rakeOutOfBound,
     centsKeptPerBet: stage.centsKept / stage.bets,
   };

@@ -15,7 +15,6 @@ export interface RunOptions {
   targetRtp: number;
   /** Where the games' decks come from: derived (the provably fair path) or plain. */
   gameSource: DeckSource;
-  tieSamples: number;
   equitySpots: number;
   equityIterations: number;
   workers: number;
@@ -40,11 +39,7 @@ export function planTasks(options: RunOptions): Task[] {
     for (let first = 0; first < total; first += TASK_SIZE[kind])
       tasks.push(make(Math.min(TASK_SIZE[kind], total - first), first));
   };
-  const settings = {
-    numberOfHands: options.numberOfHands,
-    targetRtp: options.targetRtp,
-    tieSamples: options.tieSamples,
-  };
+  const settings = { numberOfHands: options.numberOfHands, targetRtp: options.targetRtp };
   split("games", options.games, (count, firstIndex) => ({
     kind: "games",
     count,

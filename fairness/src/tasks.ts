@@ -8,7 +8,6 @@ import { shuffledDeck } from "@pokerodds/odds/domain/shuffle";
 import { type EquityTotals, compareSpot, emptyEquityTotals } from "./equity-check.js";
 import { type GameSettings, STAGES, playGame } from "./game.js";
 import { type RtpTotals, addGame, emptyRtpTotals } from "./rtp.js";
-import { CryptoIntegers } from "./shares.js";
 import { countPositions, emptyPositionCounts } from "./stats.js";
 
 export type DeckSource = "plain" | "derived";
@@ -65,12 +64,11 @@ export function runTask(task: Task, progress: (units: number) => void): TaskResu
   switch (task.kind) {
     case "games": {
       const totals = emptyRtpTotals();
-      const random = new CryptoIntegers();
       const report = batched(progress, 50);
       let verified = 0;
       for (let g = 0; g < task.count; g++) {
         const drawn = drawDeck(task.source, task.firstIndex + g);
-        addGame(totals, playGame(drawn.deck, task.settings, random), task.settings.targetRtp);
+        addGame(totals, playGame(drawn.deck, task.settings), task.settings.targetRtp);
         if (verifies(drawn, task.settings.numberOfHands)) verified++;
         report.tick();
       }

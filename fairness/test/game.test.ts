@@ -4,10 +4,8 @@ import { parseCard } from "@pokerodds/odds/domain/cards";
 import { oddsTenths } from "@pokerodds/odds/domain/pricing";
 import { type Bet, type GameOutcome, playGame } from "../src/game.js";
 import { addGame, emptyRtpTotals, rakeWithinBound, rtpFigures } from "../src/rtp.js";
-import { CryptoIntegers } from "../src/shares.js";
 
-const random = new CryptoIntegers();
-const settings = (numberOfHands: number) => ({ numberOfHands, targetRtp: 0.97, tieSamples: 2_000 });
+const settings = (numberOfHands: number) => ({ numberOfHands, targetRtp: 0.97 });
 const cards = (codes: string) => codes.split(" ").map(parseCard);
 
 /**
@@ -33,7 +31,7 @@ test("over every river, a turn bet's mean return is exactly its odds x expected 
         const returned = new Map<number, number>();
         let turnBets: Bet[] = [];
         for (const river of rivers) {
-          const game = playGame(deckFor(holes, [...turnBoard, river]), settings(n), random);
+          const game = playGame(deckFor(holes, [...turnBoard, river]), settings(n));
           turnBets = game.bets.filter((b) => b.stage === 2);
           for (const bet of turnBets) returned.set(bet.hand, (returned.get(bet.hand) ?? 0) + bet.returned);
         }
@@ -51,14 +49,15 @@ test("bets follow the table's rules: only hands that can win alone, at the panel
   // Hands 0 and 1 both hold Broadway from the flop on; at the turn neither can win alone on any
   // river (no flush is possible any more), so neither takes a bet, and hand 2 is dead.
   const holes = [cards("Ah Kd"), cards("As Kc"), cards("2c 3c")];
-  const game = playGame(deckFor(holes, cards("Qh Jh Ts 9d 4c")), settings(3), random);
+  const game = playGame(deckFor(holes, cards("Qh Jh Ts 9d 4c")), settings(3));
   const turn = game.bets.filter((b) => b.stage === 2);
   t.deepEqual(turn, []);
   // At the river hands 0 and 1 tie: every earlier bet on them was paid odds / 2.
   t.deepEqual(game.winners, [0, 1]);
   for (const bet of game.bets) {
     t.true(bet.win > 0);
-    t.is(bet.oddsTenths, oddsTenths(bet.winPercentShown, 0.97));
+    // Priced from the dead-heat share: the expected return is the target up to the rounding.
+    t.true(rakeWithinBound(bet, 0.97));
     const expected = bet.hand === 2 ? 0 : bet.oddsTenths / 10 / 2;
     t.true(Math.abs(bet.returned - expected) < 1e-12, JSON.stringify(bet));
   }
@@ -69,6 +68,14 @@ test("bets follow the table's rules: only hands that can win alone, at the panel
     [0],
   );
   t.true(flop[0]!.share > 10 * flop[0]!.win);
+  // Hearts on the turn and river win alone: C(10, 2) = 45 of C(43, 2) = 903 boards. Of the others
+  // 854 tie hands 0 and 1, and 4 (ace and king on the board: Broadway for all) tie all three:
+  // share (45 + 854 / 2 + 4 / 3) / 903 = 0.5242, odds 0.97 / 0.5242 = 1.8505, shown 1.9. From the
+  // win alone (4.98 %) they were 19.5.
+  t.is(flop[0]!.oddsTenths, 19);
+  const share = { numerator: 6 * 45 + 3 * 854 + 2 * 4, denominator: 6 * 903 };
+  t.true(Math.abs(flop[0]!.share - share.numerator / share.denominator) < 1e-12);
+  t.is(flop[0]!.oddsTenths, oddsTenths(share, 0.97));
   t.deepEqual(game.hands, ["AhKd", "AsKc", "2c3c"]);
 });
 
@@ -78,9 +85,7 @@ test("RTP totals: the per-stage and overall figures add up from the bets", (t) =
     hand: 0,
     oddsTenths,
     win,
-    winPercentShown: Math.round(win * 1e6) / 1e4,
     share,
-    shareError: 0,
     returned,
     centsKept: 0,
   });
@@ -99,23 +104,35 @@ test("RTP totals: the per-stage and overall figures add up from the bets", (t) =
   t.true(Math.abs(stages.hole!.realized.value - 0.95) < 1e-12);
   t.true(Math.abs(stages.hole!.theoretical.value - 0.95) < 1e-12);
   t.true(Math.abs(stages.flop!.theoretical.value - 1.455) < 1e-12);
-  t.true(Math.abs(stages.flop!.deadHeatBonus - 0.485) < 1e-12);
+  t.true(Math.abs(stages.flop!.tieReturn - 0.485) < 1e-12);
+  t.true(Math.abs(stages.flop!.rake - (0.97 - 1.455)) < 1e-12);
   t.true(Math.abs(stages.hole!.rake - 0.02) < 1e-12);
   t.is(overall.bets, 3);
   t.true(Math.abs(overall.realized.value - 1.9 / 3) < 1e-12);
   t.is(overall.favourableBetShare, 1 / 3);
+  // The flop bet (odds 9.7 on a share of 0.15) is out of the rounding bound and favours the player beyond it.
+  t.is(stages.flop!.rakeOutOfBound, 1);
+  t.is(stages.flop!.favourableBeyondRounding, 1);
+  t.is(stages.hole!.rakeOutOfBound, 0);
+  t.true(Math.abs(overall.maxExpected - 1.455) < 1e-12);
 });
 
 test("the rake bound accepts the real rounding and refuses a coarser one", (t) => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 1_000_000 }), (units) => {
-      const winPercentShown = units / 1e4;
-      const win = winPercentShown / 100;
-      const base = { stage: 0, hand: 0, win, winPercentShown, share: win, shareError: 0, returned: 0, centsKept: 0 };
-      t.true(rakeWithinBound({ ...base, oddsTenths: oddsTenths(winPercentShown, 0.97) }, 0.97));
-      // Odds rounded down to a whole number take up to a whole unit x win: out of bound unless exact.
-      const whole = Math.floor(0.97 / win) * 10;
-      if (Math.abs(0.97 / win - whole / 10) > 0.06) t.false(rakeWithinBound({ ...base, oddsTenths: whole }, 0.97));
-    }),
+    fc.property(
+      fc
+        .integer({ min: 1, max: 1_712_304 })
+        .chain((denominator) =>
+          fc.record({ denominator: fc.constant(denominator), numerator: fc.integer({ min: 1, max: denominator }) }),
+        ),
+      (fraction) => {
+        const share = fraction.numerator / fraction.denominator;
+        const base = { stage: 0, hand: 0, win: share / 2, share, returned: 0, centsKept: 0 };
+        t.true(rakeWithinBound({ ...base, oddsTenths: oddsTenths(fraction, 0.97) }, 0.97));
+        // Odds rounded down to a whole number take up to a whole unit x share: out of bound unless exact.
+        const whole = Math.floor(0.97 / share) * 10;
+        if (Math.abs(0.97 / share - whole / 10) > 0.06) t.false(rakeWithinBound({ ...base, oddsTenths: whole }, 0.97));
+      },
+    ),
   );
 });

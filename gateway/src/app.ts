@@ -1,5 +1,6 @@
 import { adminApi } from "@pokerodds/api/admin";
 import { clientApi, devSignInApi, type ClientConfigBody } from "@pokerodds/api/client";
+import { gameRecordsApi } from "@pokerodds/api/game-records";
 import { openApiPart } from "@pokerodds/api/document";
 import { healthApi } from "@pokerodds/api/health";
 import { oddsApi } from "@pokerodds/api/odds";
@@ -8,6 +9,7 @@ import { tableEventsApi } from "@pokerodds/api/table-events";
 import { lobbyApi, tablesApi } from "@pokerodds/api/tables";
 import type { Logger } from "@pokerodds/common";
 import express, { type Express, type RequestHandler } from "express";
+import { gameRecordRoutes } from "./admin/games.js";
 import { adminRoutes } from "./admin/routes.js";
 import { requireAuth } from "./auth/caller.js";
 import { clientConfigRoutes, devSignInRoutes, webAssets, type DevSigner } from "./client/routes.js";
@@ -31,7 +33,7 @@ import { playerRoutes } from "./players/routes.js";
 import { lobbyRoutes } from "./tables/lobby.js";
 import { tableEventRoutes } from "./tables/events.js";
 import { tableRoutes } from "./tables/routes.js";
-import type { HealthProbes, OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
+import type { GameRecordsApi, HealthProbes, OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
 
 export interface AppDeps {
   logger: Logger;
@@ -41,6 +43,8 @@ export interface AppDeps {
   table: TableApi;
   /** GET /api/tables/{tableId}/events; without it that route answers 503. */
   tableEvents?: TableEventsApi;
+  /** GET /api/admin/games; without it that route answers 503. */
+  gameRecords?: GameRecordsApi;
   health: HealthProbes;
   /** The web client: its files, its sign-in config, and the development signer while that issuer is on. */
   client?: { webRoot: string; config: ClientConfigBody; devSign?: DevSigner };
@@ -69,7 +73,7 @@ export function createApp(deps: AppDeps): Express {
   // heavy-route cap if heavy, then its body parsed if it takes one.
   const { mount, finish } = operationMounter(app, {
     authenticated: [requireAuth(deps.verifyToken), perPlayerLimit(edge)],
-    heavy: concurrencyCap(edge.heavyConcurrency),
+    heavy: concurrencyCap(edge.heavyConcurrency, edge.refusalHoldMs),
   });
 
   app.use(requestMetrics);
@@ -87,6 +91,7 @@ export function createApp(deps: AppDeps): Express {
   mount(tableEventsApi, tableEventRoutes(deps.tableEvents, edge));
   mount(oddsApi, oddsRoutes(deps.odds));
   mount(adminApi, adminRoutes(deps.wallet, deps.table));
+  mount(gameRecordsApi, gameRecordRoutes(deps.gameRecords));
   mountClient(app, mount, deps.client);
   finish();
   app.use(unknownRoute);

@@ -6,7 +6,7 @@ import { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import type { GatewayConfig } from "./config.js";
 import { DEADLINES_MS } from "./http/backend-call.js";
-import type { OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
+import type { GameRecordsApi, OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
 
 // GetProfile writes the welcome credit at most once per player; GetPlayer and Audit read.
 const WALLET_METHODS = ["getProfile", "getPlayer", "audit"] as const satisfies readonly (keyof WalletApi)[];
@@ -29,6 +29,8 @@ export interface Backends {
   table: Required<TableApi>;
   /** WatchTable on the same channel as `table`: a stream goes to any replica, as a call does. */
   tableEvents: TableEventsApi;
+  /** ExportGames on the same channel as `table`. */
+  gameRecords: GameRecordsApi;
   close(): void;
 }
 
@@ -66,6 +68,12 @@ export function connectBackends(
     tableEvents: {
       watchTable: (request, options) =>
         openServerStream((metadata) => table.raw.watchTable(request, metadata), options),
+    },
+    // The same: an export lasts as long as its games take to read and send, and the gateway resumes
+    // it itself, after the last game sent, when it breaks.
+    gameRecords: {
+      exportGames: (request, options) =>
+        openServerStream((metadata) => table.raw.exportGames(request, metadata), options),
     },
     close: () => {
       for (const client of [odds, wallet, table]) client.raw.close();

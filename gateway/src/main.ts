@@ -2,7 +2,7 @@ import type { Role } from "@pokerodds/api/players";
 import { configOrExit, createLogger, HealthChecker, onShutdownSignal, startMetricsServer } from "@pokerodds/common";
 import { createApp } from "./app.js";
 import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
-import { createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
+import { cachedTokenVerifier, createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
 import { connectBackends } from "./backends.js";
 import { readConfig, type AuthSettings, type GatewayConfig } from "./config.js";
 import { startHttpServer } from "./http-server.js";
@@ -28,6 +28,7 @@ const app = createApp({
   wallet: backends.wallet,
   table: backends.table,
   tableEvents: backends.tableEvents,
+  gameRecords: backends.gameRecords,
   health,
   client: await clientFor(config),
 });
@@ -45,7 +46,7 @@ onShutdownSignal(logger, async () => {
 async function tokenVerifierFor(auth: AuthSettings) {
   const keys =
     auth.mode === "remote" ? remoteKeys(auth.jwksUrl) : localKeys((await loadOrCreateDevKey(auth.dataDir)).publicJwk);
-  return createTokenVerifier({ keys, issuer: auth.issuer, audience: auth.audience });
+  return cachedTokenVerifier(createTokenVerifier({ keys, issuer: auth.issuer, audience: auth.audience }));
 }
 
 /** The web client's sign-in: OIDC with a real identity provider, else the development issuer's. */

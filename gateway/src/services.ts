@@ -3,6 +3,8 @@
 import type { HealthChecker, PromiseClient, ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
 import type { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type {
+  ExportGamesRequest,
+  ExportGamesResponse,
   TableServiceClient,
   WatchTableRequest,
   WatchTableResponse,
@@ -22,6 +24,11 @@ export type TableApi = Pick<
 /** The table service's WatchTable stream (openServerStream over the table channel). */
 export interface TableEventsApi {
   watchTable(request: WatchTableRequest, options: ServerStreamCallOptions): ServerStream<WatchTableResponse>;
+}
+
+/** The table service's ExportGames stream (openServerStream over the table channel). */
+export interface GameRecordsApi {
+  exportGames(request: ExportGamesRequest, options: ServerStreamCallOptions): ServerStream<ExportGamesResponse>;
 }
 
 export type HealthProbe = Pick<HealthChecker, "check">;

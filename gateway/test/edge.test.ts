@@ -30,7 +30,8 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     rateLimitWindowSeconds: 60,
     rateLimitPerIp: 1200,
     rateLimitPerPlayer: 600,
-    heavyConcurrency: 4,
+    heavyConcurrency: 2,
+    refusalHoldMs: 25,
     trustProxyHops: 0,
     eventStreams: 1000,
     eventStreamsPerPlayer: 4,
@@ -44,7 +45,9 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     RATE_LIMIT_PER_PLAYER: "5",
     BULK_MAX_CONCURRENT: "1",
     TRUST_PROXY_HOPS: "1",
+    RATE_LIMIT_HOLD_MS: "0",
   });
+  t.is(set.refusalHoldMs, 0);
   t.deepEqual(set.corsOrigins, ["https://a.example", "http://localhost:3000"]);
   t.deepEqual(
     [set.rateLimitWindowSeconds, set.rateLimitPerIp, set.rateLimitPerPlayer, set.heavyConcurrency, set.trustProxyHops],
@@ -130,6 +133,16 @@ test("per-player rate limit: 429 with Retry-After and { error }, counted per tok
     const theirs = await fetch(app.url + "/api/tables/1/state", { headers: { authorization: `Bearer ${other}` } });
     t.is(theirs.status, 200);
     t.is((await fetch(app.url + "/api/tables")).status, 200);
+  });
+});
+
+test("a rate-limit refusal is held refusalHoldMs before it is sent (a flooder's loop slows down)", async (t) => {
+  await withApp({ edge: edge({ rateLimitPerPlayer: 1, refusalHoldMs: 150 }) }, async (app) => {
+    t.is((await get(app, "/api/tables/1/state")).status, 200);
+    const started = performance.now();
+    const limited = await get(app, "/api/tables/1/state");
+    t.is(limited.status, 429);
+    t.true(performance.now() - started >= 140, `answered after ${performance.now() - started} ms`);
   });
 });
 

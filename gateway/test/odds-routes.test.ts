@@ -1,7 +1,7 @@
 import test from "ava";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { post, startApp, type TestApp } from "./helpers/app.js";
-import { bulkResponse, dealResponse } from "./helpers/fixtures.js";
+import { bulkResponse, COMMITMENT, dealResponse, SEED } from "./helpers/fixtures.js";
 import { assertMatchesSchema, type SchemaName } from "./helpers/schemas.js";
 
 // `invalid` only ever receives invalid requests, so its odds service must never be called.
@@ -155,7 +155,8 @@ test.serial("deal: absent body or field means 4 hands; the result is mapped to t
     app.odds.calls.length = 0;
     const response = await post(app, "/api/deal", body, body === "" ? { "content-type": "application/json" } : {});
     t.is(response.status, 200);
-    t.deepEqual(app.odds.calls[0]?.request, { numberOfHands: 4 });
+    // No game id: the odds service names a stand-alone deal itself.
+    t.deepEqual(app.odds.calls[0]?.request, { numberOfHands: 4, gameId: "" });
     const json = (await response.json()) as { hands: string[]; handOdds: unknown[]; remainingDeck: string[] };
     t.is(json.hands.length, 4);
     t.is(json.remainingDeck.length, 44);
@@ -183,6 +184,9 @@ test.serial("deal: absent body or field means 4 hands; the result is mapped to t
       },
     ],
     remainingDeck: expected.remainingDeck,
+    gameId: "DEAL-1",
+    serverSeed: SEED,
+    seedCommitment: COMMITMENT,
   });
   t.deepEqual(app.odds.calls.at(-1)?.options?.deadlineMs, 5000);
 });

@@ -17,10 +17,11 @@ const SPEC_OPERATIONS = [
   ["post", "/api/games/bulk"],
   ["get", "/api/health"],
   ["get", "/api/openapi.json"],
-  // Ours, beyond the spec: the table's live events, the operators' money audit, and how the web
-  // client signs in.
+  // Ours, beyond the spec: the table's live events, the operators' money audit and game records, and
+  // how the web client signs in.
   ["get", "/api/tables/{tableId}/events"],
   ["get", "/api/admin/audit"],
+  ["get", "/api/admin/games"],
   ["get", "/api/client-config"],
 ] as const;
 const PUBLIC = new Set(["/api/tables", "/api/health", "/api/openapi.json", "/api/client-config"]);

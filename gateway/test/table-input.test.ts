@@ -185,7 +185,7 @@ test("leave and advance take no body: an empty object at most", async (t) => {
 });
 
 test("playerId, seatIndex and handIndex of the wrong type or range are 400s", async (t) => {
-  const PLAYER_RULE = "playerId must be a non-empty string of at most 256 characters";
+  const PLAYER_RULE = "playerId must be a string of 1 to 256 characters, not only blanks, without control characters";
   for (const route of BODY_ROUTES) {
     for (const playerId of ["", "x".repeat(257), 5, null, ["player-1"]]) {
       await assertRefused(t, await send(route, { body: { ...route.body, playerId } }), 400, PLAYER_RULE, route.name);
@@ -198,7 +198,8 @@ test("playerId, seatIndex and handIndex of the wrong type or range are 400s", as
         t,
         await send(BET, { body }),
         400,
-        `${field} must be an integer from 0 to 2147483647`,
+        // Any game has at most 6 hands; a seat number is the table service's to check.
+        `${field} must be an integer from 0 to ${field === "handIndex" ? 5 : 2147483647}`,
         `${field} ${value}`,
       );
     }
@@ -262,5 +263,11 @@ test("a playerId path parameter longer than 256 characters is a 400", async (t) 
   const response = await fetch(`${invalid.url}/api/players/${"x".repeat(257)}`, {
     headers: { authorization: `Bearer ${await invalid.tokenFor("player-1", "ADMIN")}` },
   });
-  await assertRefused(t, response, 400, "playerId must be a non-empty string of at most 256 characters", "players");
+  await assertRefused(
+    t,
+    response,
+    400,
+    "playerId must be a string of 1 to 256 characters, not only blanks, without control characters",
+    "players",
+  );
 });

@@ -6,7 +6,7 @@ import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import test from "ava";
 import fc from "fast-check";
 import { get, post, startApp, type TestApp } from "./helpers/app.js";
-import { grpcError, tableState } from "./helpers/fixtures.js";
+import { COMMITMENT, grpcError, tableState } from "./helpers/fixtures.js";
 import { MAX_REPORTED_CENTS } from "@pokerodds/api/money";
 import { assertMatchesSchema } from "./helpers/schemas.js";
 
@@ -83,6 +83,9 @@ const STATE_AT_FLOP = {
   riverCard: null,
   seats: [{ seatId: 2, playerId: "player-1", playerName: "P One", seatBalance: 40.25, avatarImageUrl: "/a/1.png" }],
   bets: [{ playerId: "player-1", bettingStage: 0, seatIndex: 2, handIndex: 1, betAmount: 10.01, recordedOdds: 4.9 }],
+  // Provably fair: the deck's commitment before the river, no seed yet.
+  seedCommitment: COMMITMENT,
+  serverSeed: null,
 };
 
 test.serial("advance and state: the game state in the spec's fields, validated by the document", async (t) => {

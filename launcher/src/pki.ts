@@ -91,10 +91,13 @@ async function keyPem(key: CryptoKey): Promise<string> {
   return x509.PemConverter.encode(der, "PRIVATE KEY");
 }
 
-/** Writes through a temporary file and a rename: a reader never sees half a file. */
+/**
+ * Writes through a temporary file and a rename: a reader never sees half a file. PEM text ends with a
+ * newline, so that files joined with `cat` (a CA bundle during a rotation) stay valid PEM.
+ */
 async function writeAtomic(path: string, content: string, mode: number): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, content, { mode });
+  await writeFile(temporary, content.endsWith("\n") ? content : `${content}\n`, { mode });
   await chmod(temporary, mode);
   await rename(temporary, path);
 }

@@ -119,9 +119,22 @@ test.serial("two players play a whole game; the watcher sees every move live, to
     { button: "Deal the flop", state: "STATUS_FLOP", name: "flop" },
     { button: "Deal the turn", state: "STATUS_TURN", name: "turn" },
   ];
+  const player = await api.player("alice-web");
+  let holeCommitment: string | null = null;
   for (const [i, stage] of stages.entries()) {
     await advance(alice.page, stage.button, stage.state);
     await waitForState(bob.page, stage.state);
+    if (stage.name === "hole") {
+      // The commitment is on screen before the first bet, as the API states it, for both players.
+      holeCommitment = (await player.readState(table)).seedCommitment;
+      t.regex(holeCommitment ?? "", /^[0-9a-f]{64}$/);
+      for (const page of [alice.page, bob.page]) {
+        t.is(
+          await page.getByTestId("fairness").getByTestId("seed-commitment").getAttribute("data-value"),
+          holeCommitment,
+        );
+      }
+    }
     const hand = await handToBackIndex(alice.page);
     const odds = await bet(alice.page, hand, "10");
     t.true(odds > 0, `the ${stage.name} bet shows its odds`);
@@ -133,7 +146,6 @@ test.serial("two players play a whole game; the watcher sees every move live, to
     await screenshot(bob.page, `04-${i + 1}-${stage.name}-phone`);
     await expectAccessible(t, alice.page, `table at the ${stage.name}`);
   }
-  const player = await api.player("alice-web");
   const beforeRiver = await player.readState(table);
   t.is(beforeRiver.bets.length, 3);
   t.is(await centsIn(alice.page.getByTestId("my-seat-balance")), seatCents(beforeRiver, "alice-web"));
@@ -147,6 +159,18 @@ test.serial("two players play a whole game; the watcher sees every move live, to
   t.is(await centsIn(alice.page.getByTestId("my-seat-balance")), seatCents(river, "alice-web"));
   t.is(await seatShownTo(bob.page, "alice-web"), seatCents(river, "alice-web"), "the watcher sees the same");
   t.is(await centsIn(alice.page.getByTestId("my-stakes")), 3_000);
+  // The seed is revealed at the river, and the page's own verifier (WebCrypto, no server call)
+  // checks it against the commitment it kept since the hole, and the cards on screen against it.
+  t.is(river.seedCommitment, holeCommitment, "the API kept its commitment");
+  for (const page of [alice.page, bob.page]) {
+    const fairness = page.getByTestId("fairness");
+    t.is(await fairness.getByTestId("server-seed").getAttribute("data-value"), river.serverSeed);
+    await fairness.getByRole("button", { name: "Verify this game" }).click();
+    const verdict = fairness.locator('[data-testid="verify"][data-verdict]');
+    await verdict.waitFor();
+    t.is(await verdict.getAttribute("data-verdict"), "verified", await verdict.innerText());
+    t.regex(await verdict.innerText(), /Verified: the cards were fixed before any bet\./);
+  }
   await screenshot(alice.page, "05-river");
   await screenshot(bob.page, "05-river-phone");
   await expectAccessible(t, alice.page, "table at the river");
@@ -218,6 +242,7 @@ test.serial("deal and bulk screens: a stand-alone deal, and stepping through gen
   t.is(await result.locator("tbody tr").count(), 6);
   t.is(await result.locator('[data-status="IN_PLAY_FAVOURITE"]').count(), 1, "one favourite");
   t.regex(await result.innerText(), /40 cards remain/);
+  t.is(await verifyShown(dave.page, "Verify this deal"), "verified", "the deal's hands and rest of the deck");
   await screenshot(dave.page, "08-deal");
   await expectAccessible(t, dave.page, "deal");
 
@@ -240,12 +265,26 @@ test.serial("deal and bulk screens: a stand-alone deal, and stepping through gen
   await batch.getByRole("button", { name: "River" }).click();
   t.is(await board.locator("[data-card]").count(), 5);
   t.regex(await batch.locator("tbody").innerText(), /Winner/);
+  t.is(await verifyShown(dave.page, "Verify this game"), "verified", "the bulk game's hands and whole board");
   await screenshot(dave.page, "09-bulk-river");
   await expectAccessible(t, dave.page, "bulk");
   await batch.getByRole("button", { name: "Next game" }).press("Enter");
   await batch.getByRole("heading", { name: /^Game 2 of 5: BULK-0*2$/ }).waitFor();
+  t.is(await batch.locator('[data-testid="verify"][data-verdict]').count(), 0, "a new game's verdict starts blank");
+  t.is(await verifyShown(dave.page, "Verify this game"), "verified");
   expectNoPageProblems(t, dave);
 });
+
+/** Presses a Verify button of the page's one provably fair section; the verdict it shows. */
+async function verifyShown(page: Page, button: string): Promise<string | null> {
+  const fairness = page.getByTestId("fairness");
+  await fairness.getByRole("button", { name: button }).click();
+  const verdict = fairness.locator('[data-testid="verify"][data-verdict]');
+  await verdict.waitFor();
+  const shown = await verdict.getAttribute("data-verdict");
+  if (shown !== "verified") throw new Error(`the page did not verify: ${await verdict.innerText()}`);
+  return shown;
+}
 
 test.after.always(async () => {
   await Promise.all(opened.map((w) => w.context.close().catch(() => {})));

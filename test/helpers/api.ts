@@ -58,6 +58,8 @@ export interface TableState {
   seats: SeatView[];
   bets: BetView[];
   handOdds: HandOdds[];
+  seedCommitment: string | null;
+  serverSeed: string | null;
 }
 
 export interface Profile {

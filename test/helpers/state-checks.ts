@@ -2,6 +2,7 @@
 // and games"), as a list of problems: empty when the state is right. The river's winners are checked
 // against the reference evaluator, not taken from the service.
 import type { HandOdds, TableState } from "./api.js";
+import { verifyGame } from "../../services/odds/src/domain/provably-fair.js";
 import { boardOf } from "./money.js";
 import { winningHands } from "./poker.js";
 
@@ -19,9 +20,26 @@ const STAGES: Record<string, { bettingStage: number; panels: number[]; cards: nu
   STATUS_RIVER: { bettingStage: -1, panels: [0, 1, 2, -1], cards: 5 },
 };
 
-/** The displayed odds rule: the nearest 0.1 of (1 / win probability) x RTP, 0 when the hand cannot win. */
-function expectedOdds(winPercentage: number): number {
-  return winPercentage === 0 ? 0 : Math.round((100 / winPercentage) * TARGET_RTP * 10) / 10;
+/** The displayed odds rule: the nearest 0.1 of (1 / win probability) x RTP, for a win probability in percent. */
+function priceOf(percent: number): number {
+  return Math.round((100 / percent) * TARGET_RTP * 10) / 10;
+}
+
+/**
+ * The odds a panel may show: 0 when the hand cannot win alone; else priced from its dead-heat share
+ * (docs/decisions.md), which the panel does not show but which lies between the win plus the draws
+ * split n ways and the win plus half the draws, give or take the rounding of the two percentages
+ * shown (0.00005 each), and a tenth for the rounding of the odds.
+ */
+function oddsProblem(p: HandOdds, hands: number): string | undefined {
+  if (p.winPercentage === 0) return p.odds === 0 ? undefined : `odds ${p.odds} for a hand that cannot win alone`;
+  const least = p.winPercentage + p.drawPercentage / hands - 0.0001;
+  const most = p.winPercentage + p.drawPercentage / 2 + 0.0001;
+  const low = priceOf(most) - 0.1 - 1e-9;
+  const high = least > 0 ? priceOf(least) + 0.1 + 1e-9 : Number.POSITIVE_INFINITY;
+  return p.odds >= low && p.odds <= high
+    ? undefined
+    : `odds ${p.odds}, expected ${low.toFixed(1)} to ${high.toFixed(1)}`;
 }
 
 function panelProblems(panels: HandOdds[], stage: number, state: TableState): string[] {
@@ -69,10 +87,8 @@ function panelProblems(panels: HandOdds[], stage: number, state: TableState): st
     if (!dead && p.handIndex !== favourite && p.handStatus !== "IN_PLAY_BETTING_STAGE_ACTIVE") {
       problems.push(`${where} hand ${p.handIndex}: ${p.handStatus}, expected IN_PLAY_BETTING_STAGE_ACTIVE`);
     }
-    // The percentages shown are rounded, so the recomputed odds may sit one tenth away.
-    if (Math.abs(p.odds - expectedOdds(p.winPercentage)) > 0.1 + 1e-9) {
-      problems.push(`${where} hand ${p.handIndex}: odds ${p.odds}, expected about ${expectedOdds(p.winPercentage)}`);
-    }
+    const odds = oddsProblem(p, panels.length);
+    if (odds) problems.push(`${where} hand ${p.handIndex}: ${odds}`);
   }
   return problems;
 }
@@ -116,6 +132,7 @@ export function stateProblems(state: TableState): string[] {
       );
   }
 
+  problems.push(...fairnessProblems(state, dealt));
   if (!dealt && state.bets.length > 0) problems.push(`${state.gameState} lists bets`);
   const seatIds = state.seats.map((seat) => seat.seatId);
   if (new Set(seatIds).size !== seatIds.length || state.seats.length > 6) problems.push(`seats ${seatIds.join()}`);
@@ -131,4 +148,26 @@ export function stateProblems(state: TableState): string[] {
     if (!(bet.betAmount > 0) || panel?.odds === 0) problems.push(`bet ${JSON.stringify(bet)} should not exist`);
   }
   return problems;
+}
+
+const SEED_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * Provably fair: no commitment before the deal; from the hole a commitment, and at the river the
+ * seed, from which the documented procedure must rebuild every card shown.
+ */
+function fairnessProblems(state: TableState, dealt: boolean): string[] {
+  const { seedCommitment, serverSeed, gameState } = state;
+  if (!dealt) return seedCommitment === null && serverSeed === null ? [] : [`${gameState} shows a seed or commitment`];
+  if (seedCommitment === null || !SEED_HEX.test(seedCommitment)) return [`${gameState} commitment ${seedCommitment}`];
+  if (gameState !== "STATUS_RIVER") return serverSeed === null ? [] : [`${gameState} reveals the seed`];
+  if (serverSeed === null) return ["the river does not reveal the seed"];
+  const verdict = verifyGame({
+    seed: serverSeed,
+    commitment: seedCommitment,
+    gameId: state.gameId,
+    hands: state.hands ?? [],
+    board: boardOf(state),
+  });
+  return verdict.ok ? [] : [`the revealed seed does not verify: ${verdict.reason}`];
 }

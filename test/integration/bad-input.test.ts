@@ -264,10 +264,18 @@ test.serial(
       ...indexValues.map((value) => badIndex("seatIndex", value)),
       ...indexValues.map((value) => badIndex("handIndex", value)),
       {
+        // A hand a game may have, but not this table's 4-hand games: the table's state.
         what: "bet: handIndex 4 of 4 hands",
         method: "POST",
         path,
         options: json({ ...valid, handIndex: 4 }),
+        status: 409,
+      },
+      {
+        what: "bet: handIndex 6, beyond any game's hands",
+        method: "POST",
+        path,
+        options: json({ ...valid, handIndex: 6 }),
         status: 400,
       },
       {

@@ -304,7 +304,7 @@ test.serial(
       expectError(t, await ann.bet(table, { seatIndex: benSeat, handIndex: 0, betAmount: 1 }), 409);
       expectError(t, await cat.bet(table, { seatIndex: annSeat, handIndex: 0, betAmount: 1 }), 409);
       expectError(t, await cat.bet(table, { seatIndex: 5, handIndex: 0, betAmount: 1 }), 409);
-      expectError(t, await ann.bet(table, { seatIndex: annSeat, handIndex: 4, betAmount: 1 }), 400);
+      expectError(t, await ann.bet(table, { seatIndex: annSeat, handIndex: 4, betAmount: 1 }), 409);
 
       const after = await checkedState(t, cat, table);
       t.deepEqual(after.bets.map(key).sort(), placed.map(key).sort(), `the bets listed at ${to}`);

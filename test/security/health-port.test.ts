@@ -134,7 +134,7 @@ test("the health port serves nothing but health: not the service's RPCs, not ref
     // Plaintext, no certificate: the RPC is not there at all.
     const plain = new OddsServiceClient(`127.0.0.1:${healthPort}`, credentials.createInsecure());
     const code = await new Promise<number | undefined>((resolve) =>
-      plain.deal({ numberOfHands: 1 }, new Metadata(), { deadline: Date.now() + 3000 }, (error) =>
+      plain.deal({ numberOfHands: 1, gameId: "" }, new Metadata(), { deadline: Date.now() + 3000 }, (error) =>
         resolve(error ? error.code : status.OK),
       ),
     );
@@ -150,7 +150,7 @@ test("the health port serves nothing but health: not the service's RPCs, not ref
       defaultDeadlineMs: 3000,
       tls: tlsAs("gateway"),
     });
-    t.deepEqual((await gateway.call.deal({ numberOfHands: 1 })).hands, ["AsKs"]);
+    t.deepEqual((await gateway.call.deal({ numberOfHands: 1, gameId: "" })).hands, ["AsKs"]);
     gateway.raw.close();
   } finally {
     await server.shutdown(1000);
@@ -169,7 +169,7 @@ test("while the server drains the health port reports NOT_SERVING, then closes w
     defaultDeadlineMs: 10_000,
     tls: tlsAs("gateway"),
   });
-  const inFlight = gateway.call.deal({ numberOfHands: 1 });
+  const inFlight = gateway.call.deal({ numberOfHands: 1, gameId: "" });
   await new Promise((resolve) => setTimeout(resolve, 200));
   const stopped = server.shutdown(10_000);
   t.is(await probe(healthPort), "NOT_SERVING");

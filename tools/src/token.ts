@@ -2,6 +2,7 @@
 // the local development issuer, and nothing else, on stdout. The issuer itself (its key under
 // DATA_DIR, its settings and the roles) is the gateway's, which verifies these tokens.
 import { envOptional } from "@pokerodds/common";
+import { playerIdProblem } from "@pokerodds/common/limits";
 import { loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
 import { isRole, ROLES } from "@pokerodds/api/players";
 import { readDevIssuerSettings } from "@pokerodds/gateway/config";
@@ -36,7 +37,8 @@ try {
 const { values, positionals } = parsed;
 const [playerId, ...extra] = positionals;
 if (!playerId || extra.length > 0) fail(USAGE);
-if (playerId.length > 256) fail("playerId must be at most 256 characters");
+const problem = playerIdProblem(playerId);
+if (problem) fail(problem);
 if (values.role !== undefined && !isRole(values.role)) fail(`--role must be one of ${ROLES.join(", ")}`);
 const ttlSeconds = Number(values.ttl);
 if (!/^\d+$/.test(values.ttl) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_S) {

@@ -37,7 +37,7 @@ export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
 };
 
 // Every table RPC carries a Caller (player id and role): only the gateway, which verified the
-// token, may assert one.
+// token, may assert one. ExportGames is for an ADMIN caller too; the table service checks the role.
 export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
   listTables: ["gateway"],
   sit: ["gateway"],
@@ -48,6 +48,7 @@ export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
   getState: ["gateway"],
   audit: ["gateway"],
   watchTable: ["gateway"],
+  exportGames: ["gateway"],
 };
 
 export const ODDS_ACCESS: AccessPolicy<typeof OddsServiceService> = {
@@ -64,7 +65,7 @@ type Guarded = (call: ServerUnaryCall<unknown, unknown>, callback?: sendUnaryDat
 /**
  * Wraps every handler of `implementation` with the policy: no client certificate is UNAUTHENTICATED,
  * a certificate naming no allowed identity PERMISSION_DENIED. An RPC missing from the policy is
- * refused to everyone. Our RPCs are unary or server-streaming (WatchTable).
+ * refused to everyone. Our RPCs are unary or server-streaming (WatchTable, ExportGames).
  */
 export function authorize(
   definition: ServiceDefinition,

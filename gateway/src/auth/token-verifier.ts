@@ -1,4 +1,5 @@
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
+import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
+import { createHash } from "node:crypto";
 import { HttpError, unauthorized } from "../http/errors.js";
 import { identityFromClaims, type Identity } from "./caller.js";
 
@@ -77,6 +78,49 @@ export function createTokenVerifier(options: {
     }
     return identityFromClaims({ ...payload, sub });
   };
+}
+
+/** Tokens remembered as verified: a player's tokens are few, and a flood of bad ones evicts only itself. */
+const VERIFIED_CACHE_SIZE = 10_000;
+const MAX_TOKEN_AGE_MS = 86_400_000;
+
+interface Verified {
+  identity: Identity;
+  /** When the cached verdict stops holding: the token's expiry, or its maximum age, whichever is first. */
+  untilMs: number;
+}
+
+/**
+ * A signature check costs more than the rest of a refused request: a token that verified is
+ * remembered (by its SHA-256, least recently used first out) until it expires, so a client sending
+ * the same token again, a flooder's included, is not checked again. Failures are never remembered.
+ */
+export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = Date.now): TokenVerifier {
+  const verified = new Map<string, Verified>();
+  return async (token) => {
+    const key = createHash("sha256").update(token).digest("base64");
+    const hit = verified.get(key);
+    if (hit && hit.untilMs > now()) {
+      verified.delete(key);
+      verified.set(key, hit);
+      return hit.identity;
+    }
+    verified.delete(key);
+    const identity = await verify(token);
+    const untilMs = verdictEnd(token);
+    if (untilMs > now()) {
+      verified.set(key, { identity, untilMs });
+      if (verified.size > VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
+    }
+    return identity;
+  };
+}
+
+/** exp, and iat plus the maximum age, of a token that just verified (so both are present and sane). */
+function verdictEnd(token: string): number {
+  const payload = decodeJwt(token);
+  const expMs = (payload.exp ?? 0) * 1000;
+  return payload.iat === undefined ? expMs : Math.min(expMs, payload.iat * 1000 + MAX_TOKEN_AGE_MS);
 }
 
 function reasonFor(error: unknown): string {

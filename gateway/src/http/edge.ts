@@ -3,7 +3,7 @@
 // an HttpError, so it gets the one `{ error }` body of the error handler.
 import { envInt, envOptional } from "@pokerodds/common";
 import cors from "cors";
-import type { Request, RequestHandler } from "express";
+import type { NextFunction, Request, RequestHandler } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
 import { HttpError } from "./errors.js";
@@ -21,6 +21,12 @@ export interface EdgeSettings {
   rateLimitPerPlayer: number;
   /** Heavy requests (bulk generation) in flight at once in this gateway (0: no limit). */
   heavyConcurrency: number;
+  /**
+   * How long a 429 of the rate limits or the heavy-route cap is held before it is sent: a client that
+   * ignores Retry-After and asks again at once then costs this gateway a refusal per hold per
+   * connection, not one per round trip (0: at once).
+   */
+  refusalHoldMs: number;
   /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client's address (0: none). */
   trustProxyHops: number;
   /** Event streams (GET /api/tables/{tableId}/events) open at once in this gateway. */
@@ -46,7 +52,8 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     rateLimitWindowSeconds: envInt("RATE_LIMIT_WINDOW_SECONDS", 60, { min: 1, max: 86_400 }, env),
     rateLimitPerIp: envInt("RATE_LIMIT_PER_IP", 1_200, {}, env),
     rateLimitPerPlayer: envInt("RATE_LIMIT_PER_PLAYER", 600, {}, env),
-    heavyConcurrency: envInt("BULK_MAX_CONCURRENT", 4, {}, env),
+    heavyConcurrency: envInt("BULK_MAX_CONCURRENT", 2, {}, env),
+    refusalHoldMs: envInt("RATE_LIMIT_HOLD_MS", 25, { max: 1_000 }, env),
     trustProxyHops: envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env),
     eventStreams: envInt("EVENTS_MAX_STREAMS", 1_000, { min: 1, max: 1_000_000 }, env),
     eventStreamsPerPlayer: envInt("EVENTS_MAX_STREAMS_PER_PLAYER", 4, { min: 1, max: 1_000 }, env),
@@ -88,9 +95,14 @@ const limiterOptions = (settings: EdgeSettings, limit: number): Partial<Options>
   handler: (req, _res, next) => {
     const resetTime = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
     const seconds = resetTime ? (resetTime.getTime() - Date.now()) / 1000 : settings.rateLimitWindowSeconds;
-    next(tooManyRequests(seconds));
+    refuseAfter(settings.refusalHoldMs, next, tooManyRequests(seconds));
   },
 });
+
+function refuseAfter(holdMs: number, next: NextFunction, refusal: HttpError): void {
+  if (holdMs === 0) return next(refusal);
+  setTimeout(() => next(refusal), holdMs);
+}
 
 const pass: RequestHandler = (_req, _res, next) => next();
 
@@ -118,11 +130,13 @@ export function perPlayerLimit(settings: EdgeSettings): RequestHandler {
 }
 
 /** At most `max` requests of a heavy route in flight; beyond it a fast 429 instead of a queue. */
-export function concurrencyCap(max: number): RequestHandler {
+export function concurrencyCap(max: number, holdMs = 0): RequestHandler {
   if (max === 0) return pass;
   let inFlight = 0;
   return (_req, res, next) => {
-    if (inFlight >= max) return next(tooManyRequests(1, "too many bulk requests in progress; try again shortly"));
+    if (inFlight >= max) {
+      return refuseAfter(holdMs, next, tooManyRequests(1, "too many bulk requests in progress; try again shortly"));
+    }
     inFlight++;
     let done = false;
     res.on("close", () => {

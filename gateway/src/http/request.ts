@@ -32,7 +32,10 @@ export function requestLogging(logger: Logger) {
     quietReqLogger: true,
     // A 5xx with a cause (res.err, set by the error handler) is an error; one without, such as a
     // health check answering 503 while a service starts, is a warning with no made-up stack.
-    customLogLevel: (_req, res, error) => (error || res.err ? "error" : res.statusCode >= 500 ? "warn" : "info"),
+    // A refusal for overload (429) is counted by the request metrics, not logged line by line: a
+    // flooder would otherwise cost the log a line per request it is refused.
+    customLogLevel: (_req, res, error) =>
+      error || res.err ? "error" : res.statusCode >= 500 ? "warn" : res.statusCode === 429 ? "debug" : "info",
     customErrorObject: (_req, res, error, value: object) =>
       res.err || !error.message.startsWith("failed with status code") ? value : { ...value, err: undefined },
     customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,

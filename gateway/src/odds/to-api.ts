@@ -19,6 +19,9 @@ export function toDealResult(response: DealResponse): DealResultBody {
     hands: response.hands,
     handOdds: response.handOdds.map(toHandOdds),
     remainingDeck: response.remainingDeck,
+    gameId: response.gameId,
+    serverSeed: seedHex(response.serverSeed, "deal seed"),
+    seedCommitment: seedHex(response.seedCommitment, "deal commitment"),
   };
 }
 
@@ -58,6 +61,8 @@ function toBulkGame(game: BulkGame): Static<typeof BulkGameState> {
     bc4,
     bc5,
     handStageInfoList: game.handStageInfoList.map(toHandStageInfo),
+    serverSeed: seedHex(game.serverSeed, `game ${game.gameId} seed`),
+    seedCommitment: seedHex(game.seedCommitment, `game ${game.gameId} commitment`),
   };
 }
 
@@ -104,4 +109,12 @@ export function toHandOdds(odds: HandOddsMessage): HandOddsBody {
 
 function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
   return oneOf(HAND_STATUSES, handStatusToJSON(status).replace(/^HAND_STATUS_/, ""), "hand status");
+}
+
+const SEED_HEX = /^[0-9a-f]{64}$/;
+
+/** A seed or commitment as the contract shows it (docs/provably-fair.md), else a contract violation. */
+export function seedHex(value: string, what: string): string {
+  if (!SEED_HEX.test(value)) throw new ContractViolation(`${what} ${JSON.stringify(value)}`);
+  return value;
 }

@@ -84,7 +84,7 @@ export function tableEventRoutes(
 /** Last-Event-ID: a version this gateway sent (0 when absent), or 400. */
 export function lastEventIdOf(req: Request): number {
   const header = req.headers["last-event-id"];
-  if (header === undefined || header === "") return 0;
+  if (header === undefined) return 0;
   const version = Number(header);
   if (typeof header !== "string" || !LAST_EVENT_ID_PATTERN.test(header) || !Number.isSafeInteger(version)) {
     throw badRequest("Last-Event-ID must be the id of an event received: a version in plain decimal digits");

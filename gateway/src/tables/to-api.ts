@@ -10,7 +10,7 @@ import {
   type TableState,
   type TopUpResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { bettingStage, toHandOdds } from "../odds/to-api.js";
+import { bettingStage, seedHex, toHandOdds } from "../odds/to-api.js";
 import { toUnits } from "@pokerodds/api/money";
 import { ContractViolation, oneOf } from "@pokerodds/api/violation";
 import {
@@ -115,5 +115,8 @@ export function toTableGameState(state: TableState | undefined): TableGameStateB
       recordedOdds: bet.recordedOddsTenths / 10,
     })),
     handOdds: state.handOdds.map(toHandOdds),
+    // Empty on the wire means not (yet) shown.
+    seedCommitment: state.seedCommitment ? seedHex(state.seedCommitment, "seed commitment") : null,
+    serverSeed: state.serverSeed ? seedHex(state.serverSeed, "server seed") : null,
   };
 }

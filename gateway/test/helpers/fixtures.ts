@@ -19,6 +19,10 @@ import { Role, type Claims, type Profile } from "@pokerodds/common/generated/pok
 
 const DECK = "23456789TJQKA".split("").flatMap((rank) => "cdhs".split("").map((suit) => rank + suit));
 
+/** A seed and a commitment as the odds service sends them (the fakes' cards are not dealt from it). */
+export const SEED = "5eed".repeat(16);
+export const COMMITMENT = "c0".repeat(32);
+
 export function grpcError(code: status, details: string): ServiceError {
   return Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: new Metadata() });
 }
@@ -39,6 +43,9 @@ export function dealResponse(numberOfHands: number): DealResponse {
       oddsTenths: handIndex === 0 ? 23 : 49,
     })),
     remainingDeck: DECK.slice(2 * numberOfHands),
+    gameId: "DEAL-1",
+    serverSeed: SEED,
+    seedCommitment: COMMITMENT,
   };
 }
 
@@ -71,6 +78,8 @@ export function bulkResponse(numberOfGames: number, numberOfHands: number): Gene
       gameId: `BULK-${String(game + 1).padStart(4, "0")}`,
       hands: Array.from({ length: numberOfHands }, (_, i) => DECK[2 * i]! + DECK[2 * i + 1]!),
       board: DECK.slice(40, 45),
+      serverSeed: SEED,
+      seedCommitment: COMMITMENT,
       handStageInfoList: [0, 1, 2, -1].flatMap((stage) =>
         Array.from({ length: numberOfHands }, (_, hand) => stageInfo(hand, stage, stage !== 0)),
       ),
@@ -172,6 +181,8 @@ export function tableState(overrides: Partial<TableState> = {}): TableState {
       },
     ],
     handOdds: [0, 1].flatMap((stage) => [0, 1, 2, 3].map((hand) => handOdds(hand, stage))),
+    seedCommitment: COMMITMENT,
+    serverSeed: "",
     ...overrides,
   };
 }

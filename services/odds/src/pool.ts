@@ -1,10 +1,46 @@
 import { domainErrorOf } from "@pokerodds/common/errors";
-import { Piscina } from "piscina";
+import { ArrayTaskQueue, Piscina, type TaskQueue } from "piscina";
 import type * as Tasks from "./worker.js";
 
 type TaskName = keyof typeof Tasks;
 type TaskArgs<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0];
 type TaskValue<K extends TaskName> = Extract<ReturnType<(typeof Tasks)[K]>, { ok: unknown }>["ok"];
+
+/** What the pool queues: piscina's own task object, which carries the task's name. */
+type Task = Parameters<TaskQueue["push"]>[0];
+
+/** Which queue a task waits in: a player waits on each deal and equity; bulk chunks are a batch job. */
+export type Lane = "urgent" | "batch";
+
+const laneOf = (task: Task): Lane => ((task as { name?: string }).name === "bulkTask" ? "batch" : "urgent");
+
+/**
+ * Two first-in-first-out lanes: a thread that frees up takes the oldest urgent task before any bulk
+ * chunk, so a deal waits for at most one chunk per thread however many bulk games are queued.
+ */
+class LaneQueue implements TaskQueue {
+  readonly lanes: Record<Lane, ArrayTaskQueue> = { urgent: new ArrayTaskQueue(), batch: new ArrayTaskQueue() };
+
+  get size(): number {
+    return this.lanes.urgent.size + this.lanes.batch.size;
+  }
+
+  shift(): Task | null {
+    return this.lanes.urgent.shift() ?? this.lanes.batch.shift();
+  }
+
+  push(task: Task): void {
+    this.lanes[laneOf(task)].push(task);
+  }
+
+  unshift(task: Task): void {
+    this.lanes[laneOf(task)].unshift(task);
+  }
+
+  remove(task: Task): void {
+    this.lanes[laneOf(task)].remove(task);
+  }
+}
 
 /**
  * Equity work runs on worker threads sized to the machine, so one large bulk request never
@@ -12,10 +48,11 @@ type TaskValue<K extends TaskName> = Extract<ReturnType<(typeof Tasks)[K]>, { ok
  */
 export class OddsPool {
   private readonly piscina: Piscina;
+  private readonly queue = new LaneQueue();
 
   /**
-   * `maxQueue`: when this many tasks wait for a thread, the queue is full and the public requests
-   * (Deal, GenerateBulk) are refused at once (RESOURCE_EXHAUSTED) instead of waiting behind it.
+   * `maxQueue`: when this many tasks wait in a lane, that lane is full and the public requests that
+   * use it (Deal; GenerateBulk) are refused at once (RESOURCE_EXHAUSTED) instead of waiting behind it.
    */
   // Both come from config.ts, which owns their defaults (ODDS_WORKERS, ODDS_QUEUE_SIZE).
   constructor(
@@ -27,16 +64,17 @@ export class OddsPool {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
+      taskQueue: this.queue,
     });
   }
 
-  /** Tasks waiting for a thread. */
-  get queued(): number {
-    return this.piscina.queueSize;
+  /** Tasks waiting for a thread in a lane. */
+  queued(lane: Lane): number {
+    return this.queue.lanes[lane].size;
   }
 
-  get isFull(): boolean {
-    return this.queued >= this.maxQueue;
+  isFull(lane: Lane): boolean {
+    return this.queued(lane) >= this.maxQueue;
   }
 
   get threads(): number {

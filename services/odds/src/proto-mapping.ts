@@ -7,21 +7,24 @@ import type {
   EquityResponse,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { handOddsToProto } from "@pokerodds/common/hand-odds";
-import type { BulkGame } from "./domain/bulk.js";
+import type { CommittedBulkGame } from "./domain/bulk.js";
 import { parseCard, parseHand, type Card } from "./domain/cards.js";
-import type { DealResult } from "./domain/deal.js";
+import type { CommittedDealResult } from "./domain/deal.js";
 import type { HandOdds } from "./domain/pricing.js";
 
-export function dealToProto(result: DealResult): DealResponse {
+export function dealToProto(result: CommittedDealResult): DealResponse {
   return {
     hands: result.hands,
     handOdds: result.handOdds.map(handOddsToProto),
     remainingDeck: result.remainingDeck,
+    gameId: result.gameId,
+    serverSeed: result.serverSeed,
+    seedCommitment: result.seedCommitment,
   };
 }
 
 /** The domain's absent descriptions (null) are the message's unset optional fields. */
-export function bulkGameToProto(game: BulkGame): ProtoBulkGame {
+export function bulkGameToProto(game: CommittedBulkGame): ProtoBulkGame {
   return {
     ...game,
     handStageInfoList: game.handStageInfoList.map((info) => ({

@@ -2,8 +2,8 @@
 // drops error classes, so domain errors travel back as data and the pool rebuilds them.
 import { DomainError, type ErrorKind } from "@pokerodds/common/errors";
 import type { Card } from "./domain/cards.js";
-import { generateBulkGame, type BulkGame, type BulkHandCount } from "./domain/bulk.js";
-import { deal, type DealResult } from "./domain/deal.js";
+import { committedBulkGame, type BulkHandCount, type CommittedBulkGame } from "./domain/bulk.js";
+import { committedDeal, type CommittedDealResult } from "./domain/deal.js";
 import type { HandOdds } from "./domain/pricing.js";
 import { priceHands } from "./domain/stage-odds.js";
 
@@ -21,15 +21,16 @@ function domainErrorsAsData<A, R>(task: (args: A) => R): (args: A) => TaskResult
   };
 }
 
-export const dealTask = domainErrorsAsData((args: { numberOfHands: number; targetRtp: number }): DealResult =>
-  deal(args.numberOfHands, args.targetRtp),
+export const dealTask = domainErrorsAsData(
+  (args: { numberOfHands: number; targetRtp: number; gameId: string }): CommittedDealResult =>
+    committedDeal(args.numberOfHands, args.targetRtp, args.gameId),
 );
 
 /** Games firstIndex .. firstIndex + count - 1 of a batch (ids follow the index). */
 export const bulkTask = domainErrorsAsData(
-  (args: { firstIndex: number; count: number; numberOfHands: BulkHandCount; targetRtp: number }): BulkGame[] =>
+  (args: { firstIndex: number; count: number; numberOfHands: BulkHandCount; targetRtp: number }): CommittedBulkGame[] =>
     Array.from({ length: args.count }, (_, i) =>
-      generateBulkGame(args.firstIndex + i, args.numberOfHands, args.targetRtp),
+      committedBulkGame(args.firstIndex + i, args.numberOfHands, args.targetRtp),
     ),
 );
 

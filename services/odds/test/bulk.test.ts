@@ -39,7 +39,16 @@ function checkGame(t: import("ava").ExecutionContext, game: BulkGame, n: number,
       for (const v of Object.values(info)) if (typeof v === "number") t.true(Number.isFinite(v));
       t.true(info.percentWin >= 0 && info.percentWin <= 100 && info.percentDraw >= 0 && info.percentDraw <= 100);
       t.is(info.statusIsWinner, stage === -1 && (info.percentWin > 0 || info.percentDraw > 0));
-      if (info.percentWin > 0) t.is(info.oddsActual, 100 / info.percentWin);
+      if (info.percentWin > 0) {
+        // oddsActual is 1 / the dead-heat share, which lies between the win alone and the win
+        // plus half the draws (the percentages are rounded to 4 decimals).
+        const sharePercent = 100 / info.oddsActual;
+        t.true(sharePercent >= info.percentWin - 0.00005 - 1e-9, `${sharePercent} < ${info.percentWin}`);
+        t.true(sharePercent <= info.percentWin + info.percentDraw / 2 + 0.0001 + 1e-9);
+        // The displayed odds return the target within the rounding: |odds x share - rtp| <= 0.05 x share.
+        t.true(Math.abs(info.actualRtp - rtp) <= 0.05 / info.oddsActual + 1e-12, `actualRtp ${info.actualRtp}`);
+        t.true(Math.abs(info.oddsRounded - info.oddsMargin) <= 0.05 + 1e-9);
+      } else t.is(info.oddsRounded, 0);
       if (stage === 0) {
         t.is(info.bestFiveCards, null);
         t.is(info.handDescShort, null);
@@ -83,6 +92,7 @@ function checkGame(t: import("ava").ExecutionContext, game: BulkGame, n: number,
   const turn = board.slice(0, 4);
   const win = hands.map(() => 0);
   const draw = hands.map(() => 0);
+  const share = hands.map(() => 0);
   let rivers = 0;
   for (let river: Card = 0; river < 52; river++) {
     if (used.has(river)) continue;
@@ -92,12 +102,14 @@ function checkGame(t: import("ava").ExecutionContext, game: BulkGame, n: number,
     const at = v.flatMap((x, i) => (x === best ? [i] : []));
     if (at.length === 1) win[at[0]!]!++;
     else for (const i of at) draw[i]!++;
+    for (const i of at) share[i]! += 1 / at.length;
   }
   infos
     .filter((i) => i.bettingStage === 2)
     .forEach((info, h) => {
       t.is(info.percentWin, roundPercent((100 * win[h]!) / rivers));
       t.is(info.percentDraw, roundPercent((100 * draw[h]!) / rivers));
+      if (info.percentWin > 0) t.true(Math.abs(info.oddsActual * (share[h]! / rivers) - 1) < 1e-12);
     });
 }
 

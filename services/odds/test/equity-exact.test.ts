@@ -1,7 +1,8 @@
 // The weighted exact engine against the board-by-board enumeration it replaced (the oracle in
-// helpers/equity-oracle.ts): the same win and draw counts, count for count, hence the same
-// percentages to the last bit, on random deals of every stage and on the spots that stress its
-// flush pass (suited hands, flushes made on the flop, flush boards, many hands).
+// helpers/equity-oracle.ts): the same win, draw and dead-heat share counts, count for count, hence
+// the same percentages to the last bit and the same exact shares, on random deals of every stage
+// and on the spots that stress its flush pass (suited hands, flushes made on the flop, flush
+// boards, many hands) or its shares (hands of the same ranks, three- and four-way ties).
 
 import test from "ava";
 import fc from "fast-check";
@@ -34,21 +35,27 @@ function deal(players: fc.Arbitrary<number>, boardSize: fc.Arbitrary<number>) {
     );
 }
 
-/** The engine's counts equal the oracle's exactly, and so do the percentages. */
+/** The engine's counts equal the oracle's exactly, and so do the percentages and the shares. */
 function sameAsOracle(hs: number[][], board: number[]): boolean {
   const ours = exactCounts(hs, board);
   const oracle = oracleCounts(hs, board);
   const same =
     ours.boards === oracle.boards &&
+    ours.shareScale === oracle.shareScale &&
     ours.wins.every((w, i) => w === oracle.wins[i]) &&
-    ours.draws.every((d, i) => d === oracle.draws[i]);
+    ours.draws.every((d, i) => d === oracle.draws[i]) &&
+    ours.shareUnits.every((u, i) => u === oracle.shareUnits[i]);
   const percent = exactEquity(hs, board);
   const oraclePercent = oracleEquity(hs, board);
   return (
     same &&
     percent.boards === oraclePercent.boards &&
     percent.winPercent.every((w, i) => Object.is(w, oraclePercent.winPercent[i])) &&
-    percent.drawPercent.every((d, i) => Object.is(d, oraclePercent.drawPercent[i]))
+    percent.drawPercent.every((d, i) => Object.is(d, oraclePercent.drawPercent[i])) &&
+    percent.sharePercent.every((p, i) => Object.is(p, oraclePercent.sharePercent[i])) &&
+    percent.shares.every(
+      (f, i) => f.numerator === oracle.shareUnits[i] && f.denominator === oracle.shareScale * oracle.boards,
+    )
   );
 }
 
@@ -91,6 +98,27 @@ test("chosen flush spots: equal to the oracle", (t) => {
   for (const [hs, board] of spots) t.true(sameAsOracle(hands(...hs), cards(board)), `${hs.join(" ")} / ${board}`);
 });
 
+test("chosen tie spots: shares equal to the oracle, and every board's pot shared out once", (t) => {
+  const spots: [string[], string][] = [
+    [["9cTs", "Tc9s"], ""], // the same ranks: mostly two-way ties
+    [["AhAd", "AcAs"], ""], // the same pair: ties unless a flush decides
+    [["2c3d", "2d3c", "2h3s"], ""], // three-way ties on most boards
+    [["2c3d", "2d3c", "2h3s", "2s3h"], ""], // four-way
+    [["8c9h", "Qh4h", "Jd2c", "8h9c"], "Ts 7d 2h"], // a made straight shared, with a flush draw
+    [["AhKd", "AsKc", "2c3c"], "Qh Jh Ts 9d"], // Broadway for two: only running hearts decide
+  ];
+  for (const [hs, board] of spots) {
+    const spot = hands(...hs);
+    t.true(sameAsOracle(spot, cards(board)), `${hs.join(" ")} / ${board}`);
+    const { shares } = exactEquity(spot, cards(board));
+    // Every board's pot goes to its winners in full: the share numerators add up to the denominator.
+    t.is(
+      shares.reduce((sum, f) => sum + f.numerator, 0),
+      shares[0]!.denominator,
+    );
+  }
+});
+
 test("the references: AhAd vs KsKc, and AhAd KsKc QhJh 7c2d, from far fewer board classes", (t) => {
   const two = exactCounts(hands("AhAd", "KsKc"), []);
   t.is(two.boards, 1712304);
@@ -100,4 +128,8 @@ test("the references: AhAd vs KsKc, and AhAd KsKc QhJh 7c2d, from far fewer boar
   t.true(four.classes < 40000, `${four.classes} classes`);
   t.deepEqual(two, { ...oracleCounts(hands("AhAd", "KsKc"), []), classes: two.classes });
   t.deepEqual(four, { ...oracleCounts(hands("AhAd", "KsKc", "QhJh", "7c2d"), []), classes: four.classes });
+  // Two hands: every tie is two-way, so a share is the wins plus half the draws.
+  t.deepEqual(two.shareUnits, [two.wins[0]! * 2 + two.draws[0]!, two.wins[1]! * 2 + two.draws[1]!]);
+  t.is(two.shareScale, 2);
+  t.is(four.shareScale, 12);
 });

@@ -88,7 +88,7 @@ test("random 2..6-hand flop and turn spots match the naive enumeration", (t) => 
 });
 
 /** Simple enumeration of all boards with evaluate7 (which is itself checked against the naive reference). */
-function plainEquity(hs: number[][], board: number[]): Equity {
+function plainEquity(hs: number[][], board: number[]): Pick<Equity, "winPercent" | "drawPercent" | "boards"> {
   const used = new Set([...hs.flat(), ...board]);
   const deck = FULL.filter((c) => !used.has(c));
   const wins = hs.map(() => 0);
@@ -140,6 +140,25 @@ test("Monte Carlo agrees with exact within five standard errors", (t) => {
   }
 });
 
+test("Monte Carlo dead-heat shares agree with exact within five standard errors, where ties abound", (t) => {
+  const n = 100000;
+  for (const spot of [hands("2c3d", "2d3c", "2h3s", "KsQs"), hands("9cTs", "Tc9s", "AhKh")]) {
+    const exact = exactEquity(spot, []);
+    const mc = monteCarloEquity(spot, [], n, 5);
+    t.is(mc.shares[0]!.denominator, n * (spot.length === 4 ? 12 : 6)); // lcm(1..4), lcm(1..3)
+    mc.sharePercent.forEach((share, i) => {
+      // A board's share for one hand lies in [0, 1], so its variance is at most p (1 - p).
+      const p = exact.sharePercent[i]! / 100;
+      const se = 100 * Math.sqrt((p * (1 - p)) / n);
+      t.true(Math.abs(share - exact.sharePercent[i]!) < 5 * se, `hand ${i}: ${share} vs ${exact.sharePercent[i]}`);
+    });
+    t.is(
+      mc.shares.reduce((sum, f) => sum + f.numerator, 0),
+      mc.shares[0]!.denominator,
+    );
+  }
+});
+
 test("Monte Carlo with a seed is reproducible, and on the river equals exact", (t) => {
   const hs = hands("AhKh", "QsQd", "9c8c");
   t.deepEqual(monteCarloEquity(hs, cards("Qh 7h"), 1000, 7), monteCarloEquity(hs, cards("Qh 7h"), 1000, 7));
@@ -148,6 +167,7 @@ test("Monte Carlo with a seed is reproducible, and on the river equals exact", (
   const ex = exactEquity(hs, river);
   t.deepEqual(mc.winPercent, ex.winPercent);
   t.deepEqual(mc.drawPercent, ex.drawPercent);
+  t.deepEqual(mc.sharePercent, ex.sharePercent);
 });
 
 test("bad input is rejected", (t) => {

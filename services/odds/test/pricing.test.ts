@@ -1,5 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
+import type { Fraction } from "../src/domain/equity-types.js";
 import { InvalidOddsRequestError } from "../src/domain/errors.js";
 import {
   type BettingStage,
@@ -28,11 +29,39 @@ const percent = fc.oneof(
   fc.integer({ min: 0, max: 10 }).map((k) => k * 10),
   fc.double({ min: 0, max: 100, noNaN: true }),
 );
-const equity = fc.record({ winPercent: percent, drawPercent: percent });
+// Exact shares: any fraction in (0, 1] from small denominators (thirds, halves) to the engine's,
+// down to 1 / 2,000,000 (a hand that wins alone has at least one board of at most C(48, 5)).
+const share = fc
+  .integer({ min: 1, max: 1_000_000_000 })
+  .chain((denominator) =>
+    fc
+      .integer({ min: Math.ceil(denominator / 2_000_000), max: denominator })
+      .map((numerator): Fraction => ({ numerator, denominator })),
+  );
+const equity = fc.record({ winPercent: percent, drawPercent: percent, share });
 const equities = fc.array(equity, { minLength: 2, maxLength: 6 });
 
-/** Exact half-up tenths of 1000 x rtp / w for w = W / 1e4 %, rtp = R / 1e4: round(1000 R / W). */
+/** A share of W units of 0.0001 % (the old tests' percentages), as an exact fraction. */
+const units = (W: number): Fraction => ({ numerator: W, denominator: 1_000_000 });
+/** A percentage with up to 4 decimals as the share it is. */
+const pct = (percent: number): Fraction => units(Math.round(percent * 1e4));
+/** A hand's equity whose share is its win percentage (no ties), or the share given. */
+const eq = (winPercent: number, drawPercent: number, shareOf = pct(winPercent)) => ({
+  winPercent,
+  drawPercent,
+  share: shareOf,
+});
+
+/** Exact half-up tenths of 10 x rtp / share for share = W / 1e6, rtp = R / 1e4: round(1000 R / W). */
 const referenceTenths = (W: number, R: number): number => Math.floor((2000 * R + W) / (2 * W));
+
+/** Whether odds of `tenths` are within 0.05 of rtp / share, exactly: |tenths x n x rDen - 10 x R x d| x 2 <= n x rDen. */
+const withinRounding = (tenths: number, f: Fraction, R: number): boolean => {
+  const n = BigInt(f.numerator);
+  const d = BigInt(f.denominator);
+  const gap = BigInt(tenths) * n * 10_000n - 10n * BigInt(R) * d;
+  return 2n * (gap < 0n ? -gap : gap) <= n * 10_000n;
+};
 
 // ---------- roundPercent ----------
 
@@ -57,9 +86,18 @@ test("roundPercent: 4 decimals, within half a unit, never a false zero", (t) => 
 
 // ---------- oddsTenths ----------
 
-test("oddsTenths is the exact half-up nearest tenth of (1/p) x rtp", (t) => {
+test("oddsTenths is the exact half-up nearest tenth of rtp / share", (t) => {
   fc.assert(
-    fc.property(winUnits, rtpUnits, (W, R) => oddsTenths(W / 1e4, R / 1e4) === referenceTenths(W, R)),
+    fc.property(winUnits, rtpUnits, (W, R) => oddsTenths(units(W), R / 1e4) === referenceTenths(W, R)),
+    { numRuns: 20_000 },
+  );
+  // Any fraction, reduced or not: within half a tenth, so odds x share is the target within 0.05 x share.
+  fc.assert(
+    fc.property(share, rtpUnits, fc.integer({ min: 1, max: 7 }), (f, R, k) => {
+      const tenths = oddsTenths(f, R / 1e4);
+      const scaled = oddsTenths({ numerator: f.numerator * k, denominator: f.denominator * k }, R / 1e4);
+      return withinRounding(tenths, f, R) && scaled === tenths;
+    }),
     { numRuns: 20_000 },
   );
   t.pass();
@@ -75,7 +113,7 @@ test("oddsTenths rounds every exact halfway value up", (t) => {
     return fc.constantFrom(...ms.filter((m) => (2000 * R) / m <= 1_000_000)).map((m) => ({ R, m, W: (2000 * R) / m }));
   });
   fc.assert(
-    fc.property(halfway, ({ R, m, W }) => oddsTenths(W / 1e4, R / 1e4) === (m + 1) / 2),
+    fc.property(halfway, ({ R, m, W }) => oddsTenths(units(W), R / 1e4) === (m + 1) / 2),
     RUNS,
   );
   t.pass();
@@ -83,38 +121,51 @@ test("oddsTenths rounds every exact halfway value up", (t) => {
 
 test("oddsTenths rounds .x5 boundaries up where naive float arithmetic rounds down", (t) => {
   // Each of these is exactly halfway; (1 / (w / 100)) x rtp evaluates to just below it in floats.
-  t.is(oddsTenths(3.104, 0.97), 313); // 31.25
-  t.is(oddsTenths(14.4, 0.9), 63); // 6.25
-  t.is(oddsTenths(56, 0.98), 18); // 1.75
-  t.is(oddsTenths(78, 0.975), 13); // 1.25
-  t.is(oddsTenths(0.032, 0.97), 30313); // 3031.25
-  t.is(oddsTenths(20, 0.97), 49); // 4.85
+  t.is(oddsTenths(pct(3.104), 0.97), 313); // 31.25
+  t.is(oddsTenths(pct(14.4), 0.9), 63); // 6.25
+  t.is(oddsTenths(pct(56), 0.98), 18); // 1.75
+  t.is(oddsTenths(pct(78), 0.975), 13); // 1.25
+  t.is(oddsTenths(pct(0.032), 0.97), 30313); // 3031.25
+  t.is(oddsTenths(pct(20), 0.97), 49); // 4.85
   // And just either side of a boundary.
-  t.is(oddsTenths(50, 0.97), 19); // 1.94
-  t.is(oddsTenths(50, 0.975), 20); // 1.95
-  t.is(oddsTenths(25, 0.97), 39); // 3.88
+  t.is(oddsTenths(pct(50), 0.97), 19); // 1.94
+  t.is(oddsTenths(pct(50), 0.975), 20); // 1.95
+  t.is(oddsTenths(pct(25), 0.97), 39); // 3.88
+  // Shares that no decimal percentage gives exactly: a third, and a sixth of a board out of 1,712,304.
+  t.is(oddsTenths({ numerator: 1, denominator: 3 }, 0.97), 29); // 2.91
+  t.is(oddsTenths({ numerator: 1, denominator: 6 * 1_712_304 }, 0.97), 99_656_093); // 9,965,609.3
 });
 
-test("oddsTenths at the edges: p = 0 gives 0, p = 1 gives rtp rounded to a tenth", (t) => {
+test("oddsTenths at the edges: a share of 0 gives 0, of 1 gives rtp rounded to a tenth", (t) => {
   fc.assert(
-    fc.property(anyRtp, (rtp) => oddsTenths(0, rtp) === 0),
+    fc.property(anyRtp, (rtp) => oddsTenths({ numerator: 0, denominator: 7 }, rtp) === 0),
     RUNS,
   );
   fc.assert(
-    fc.property(rtpUnits, (R) => oddsTenths(100, R / 1e4) === Math.floor((R + 500) / 1000)),
+    fc.property(rtpUnits, (R) => oddsTenths(units(1_000_000), R / 1e4) === Math.floor((R + 500) / 1000)),
     RUNS,
   );
-  t.is(oddsTenths(100, 0.97), 10);
-  t.is(oddsTenths(100, 0.94), 9);
-  t.is(oddsTenths(100, 0.01), 0);
-  t.is(oddsTenths(0.0001, 0.97), 9_700_000);
+  t.is(oddsTenths(pct(100), 0.97), 10);
+  t.is(oddsTenths(pct(100), 0.94), 9);
+  t.is(oddsTenths(pct(100), 0.01), 0);
+  t.is(oddsTenths(pct(0.0001), 0.97), 9_700_000);
+  for (const bad of [
+    { numerator: 2, denominator: 1 },
+    { numerator: -1, denominator: 2 },
+    { numerator: 1, denominator: 0 },
+    { numerator: 0.5, denominator: 2 },
+    { numerator: 1, denominator: 2 ** 53 },
+    { numerator: 1, denominator: 2 ** 31 }, // odds beyond the int32 of the wire
+  ]) {
+    t.throws(() => oddsTenths(bad, 0.97), { instanceOf: RangeError });
+  }
 });
 
-test("oddsTenths is within half a tenth of the float formula for arbitrary doubles", (t) => {
+test("oddsTenths is within half a tenth of the float formula for arbitrary RTPs", (t) => {
   fc.assert(
-    fc.property(fc.double({ min: 0.0001, max: 100, noNaN: true }), anyRtp, (w, rtp) => {
-      const tenths = oddsTenths(w, rtp);
-      const margin = (1 / (w / 100)) * rtp;
+    fc.property(share, anyRtp, (f, rtp) => {
+      const tenths = oddsTenths(f, rtp);
+      const margin = (f.denominator / f.numerator) * rtp;
       return Number.isInteger(tenths) && Math.abs(tenths / 10 - margin) <= 0.05 * (1 + 1e-9) + 1e-12 * margin;
     }),
     RUNS,
@@ -122,11 +173,11 @@ test("oddsTenths is within half a tenth of the float formula for arbitrary doubl
   t.pass();
 });
 
-test("oddsTenths never increases with the win percentage", (t) => {
+test("oddsTenths never increases with the share", (t) => {
   fc.assert(
     fc.property(winUnits, winUnits, rtpUnits, (a, b, R) => {
       const [lo, hi] = a <= b ? [a, b] : [b, a];
-      return oddsTenths(lo / 1e4, R / 1e4) >= oddsTenths(hi / 1e4, R / 1e4);
+      return oddsTenths(units(lo), R / 1e4) >= oddsTenths(units(hi), R / 1e4);
     }),
     RUNS,
   );
@@ -135,11 +186,11 @@ test("oddsTenths never increases with the win percentage", (t) => {
 
 test("targetRtp outside (0, 1) is an InvalidOddsRequestError", (t) => {
   for (const rtp of [0, 1, -0.5, 1.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-    t.throws(() => oddsTenths(50, rtp), { instanceOf: InvalidOddsRequestError });
-    t.throws(() => bulkStagePricing([{ winPercent: 50, drawPercent: 0 }], Stage.HOLE, rtp), {
+    t.throws(() => oddsTenths(pct(50), rtp), { instanceOf: InvalidOddsRequestError });
+    t.throws(() => bulkStagePricing([eq(50, 0)], Stage.HOLE, rtp), {
       instanceOf: InvalidOddsRequestError,
     });
-    t.throws(() => handOddsPanels([{ winPercent: 50, drawPercent: 0 }], Stage.HOLE, rtp), {
+    t.throws(() => handOddsPanels([eq(50, 0)], Stage.HOLE, rtp), {
       instanceOf: InvalidOddsRequestError,
     });
   }
@@ -158,26 +209,13 @@ test("favouriteIndex: highest win among live hands, lowest index on a tie, dead 
     }),
     RUNS,
   );
-  t.is(
-    favouriteIndex([
-      { winPercent: 40, drawPercent: 0 },
-      { winPercent: 40, drawPercent: 0 },
-    ]),
-    0,
-  );
-  t.is(
-    favouriteIndex([
-      { winPercent: 0, drawPercent: 0 },
-      { winPercent: 0, drawPercent: 50 },
-      { winPercent: 0, drawPercent: 50 },
-    ]),
-    1,
-  );
+  t.is(favouriteIndex([eq(40, 0), eq(40, 0)]), 0);
+  t.is(favouriteIndex([eq(0, 0), eq(0, 50), eq(0, 50)]), 1);
 });
 
 // ---------- handOddsPanels ----------
 
-test("handOddsPanels before the river: one favourite, dead hands, odds from the rounded win", (t) => {
+test("handOddsPanels before the river: one favourite, dead hands, odds from the exact share", (t) => {
   fc.assert(
     fc.property(equities, stages, rtpUnits, (es, stage, R) => {
       const rtp = R / 1e4;
@@ -185,6 +223,7 @@ test("handOddsPanels before the river: one favourite, dead hands, odds from the 
       const rounded = es.map((e) => ({
         winPercent: roundPercent(e.winPercent),
         drawPercent: roundPercent(e.drawPercent),
+        share: e.share,
       }));
       const fav = favouriteIndex(rounded);
       t.is(panels.length, es.length);
@@ -194,7 +233,8 @@ test("handOddsPanels before the river: one favourite, dead hands, odds from the 
         t.is(p.bettingStage, stage);
         t.is(p.winPercentage, e.winPercent);
         t.is(p.drawPercentage, e.drawPercent);
-        t.is(p.oddsTenths, oddsTenths(e.winPercent, rtp));
+        // The ruling: no outright win, odds 0 (even for a hand that can tie); else priced from the share.
+        t.is(p.oddsTenths, e.winPercent === 0 ? 0 : oddsTenths(e.share, rtp));
         const dead = e.winPercent === 0 && e.drawPercent === 0;
         t.is(p.handStatus, dead ? "DEAD_CANNOT_WIN" : i === fav ? "IN_PLAY_FAVOURITE" : "IN_PLAY_BETTING_STAGE_ACTIVE");
       });
@@ -206,13 +246,9 @@ test("handOddsPanels before the river: one favourite, dead hands, odds from the 
 });
 
 test("handOddsPanels: ties go to the lowest index, a dead hand is never the favourite", (t) => {
+  // Every tie here is two-way between hands 1..3: each share is its win plus half its draw.
   const panels = handOddsPanels(
-    [
-      { winPercent: 0, drawPercent: 0 },
-      { winPercent: 30, drawPercent: 10 },
-      { winPercent: 30, drawPercent: 10 },
-      { winPercent: 20, drawPercent: 10 },
-    ],
+    [eq(0, 0), eq(30, 10, pct(35)), eq(30, 10, pct(35)), eq(20, 10, pct(25))],
     Stage.FLOP,
     0.97,
   );
@@ -220,19 +256,13 @@ test("handOddsPanels: ties go to the lowest index, a dead hand is never the favo
     panels.map((p) => p.handStatus),
     ["DEAD_CANNOT_WIN", "IN_PLAY_FAVOURITE", "IN_PLAY_BETTING_STAGE_ACTIVE", "IN_PLAY_BETTING_STAGE_ACTIVE"],
   );
+  // 0.97 / 0.35 = 2.77 and 0.97 / 0.25 = 3.88 (priced from the win alone they were 3.2 and 4.9).
   t.deepEqual(
     panels.map((p) => p.oddsTenths),
-    [0, 32, 32, 49],
+    [0, 28, 28, 39],
   );
-  // A hand that can only tie is alive (not dead) but shows odds 0.
-  const chop = handOddsPanels(
-    [
-      { winPercent: 0, drawPercent: 100 },
-      { winPercent: 0, drawPercent: 100 },
-    ],
-    Stage.TURN,
-    0.97,
-  );
+  // A hand that can only tie is alive (not dead) but shows odds 0, though its share is a half.
+  const chop = handOddsPanels([eq(0, 100, pct(50)), eq(0, 100, pct(50))], Stage.TURN, 0.97);
   t.deepEqual(
     chop.map((p) => [p.handStatus, p.oddsTenths]),
     [
@@ -315,10 +345,11 @@ test("bulkStagePricing follows the spec's formulas", (t) => {
               [0, 0, 0, 0, 0],
             );
           } else {
-            const p = w / 100;
-            t.true(relClose(info.oddsActual, 1 / p));
+            // The win probability of the spec's formulas is the dead-heat share (pricing.ts).
+            const f = es[i]!.share;
+            t.true(relClose(info.oddsActual, f.denominator / f.numerator));
             t.is(info.oddsMargin, info.oddsActual * rtp);
-            t.is(info.oddsRounded, oddsTenths(w, rtp) / 10);
+            t.is(info.oddsRounded, oddsTenths(f, rtp) / 10);
             t.true(Math.abs(info.oddsRounded - info.oddsMargin) <= 0.05 + 1e-9 * info.oddsMargin);
             t.is(info.actualRtp, info.oddsRounded / info.oddsActual);
             t.is(info.roundingRake, (info.oddsMargin - info.oddsRounded) / info.oddsActual);
@@ -357,10 +388,7 @@ test("bulkStagePricing flags: favourite, can't lose and best RTP", (t) => {
 test("bulkStagePricing: exact boundaries of percentWinOrDraw and statusCantLose", (t) => {
   const info = (winPercent: number, drawPercent: number) =>
     bulkStagePricing(
-      [
-        { winPercent, drawPercent },
-        { winPercent: 0.05, drawPercent: 0 },
-      ],
+      [eq(winPercent, drawPercent, pct(Math.min(100, winPercent + drawPercent))), eq(0.05, 0)],
       Stage.TURN,
       0.97,
     )[0]!;
@@ -380,12 +408,7 @@ test("bulkStagePricing: exact boundaries of percentWinOrDraw and statusCantLose"
 
 test("bulkStagePricing: ties for favourite and for best RTP", (t) => {
   const infos = bulkStagePricing(
-    [
-      { winPercent: 20, drawPercent: 5 },
-      { winPercent: 35, drawPercent: 5 },
-      { winPercent: 35, drawPercent: 5 },
-      { winPercent: 0, drawPercent: 0 },
-    ],
+    [eq(20, 5, pct(22.5)), eq(35, 5, pct(37.5)), eq(35, 5, pct(37.5)), eq(0, 0)],
     Stage.FLOP,
     0.97,
   );
@@ -398,15 +421,7 @@ test("bulkStagePricing: ties for favourite and for best RTP", (t) => {
     [true, false, false, false],
   );
   // Different win percentages that round to the same odds all share best RTP.
-  const same = bulkStagePricing(
-    [
-      { winPercent: 24.9, drawPercent: 0 },
-      { winPercent: 25, drawPercent: 0 },
-      { winPercent: 50, drawPercent: 0 },
-    ],
-    Stage.HOLE,
-    0.97,
-  );
+  const same = bulkStagePricing([eq(24.9, 0), eq(25, 0), eq(50, 0)], Stage.HOLE, 0.97);
   t.deepEqual(
     same.map((i) => [i.oddsRounded, i.statusBestRtp]),
     [
@@ -458,14 +473,7 @@ test("bulkStagePricing at the river: sole winner, tied winners, losers", (t) => 
 });
 
 test("statusIsWinner is never set before the river", (t) => {
-  const infos = bulkStagePricing(
-    [
-      { winPercent: 100, drawPercent: 0 },
-      { winPercent: 0, drawPercent: 0 },
-    ],
-    Stage.TURN,
-    0.97,
-  );
+  const infos = bulkStagePricing([eq(100, 0), eq(0, 0)], Stage.TURN, 0.97);
   t.deepEqual(
     infos.map((i) => [i.statusIsWinner, i.statusCantLose, i.statusIsFavourite]),
     [

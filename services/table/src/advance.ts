@@ -51,7 +51,7 @@ export async function advance(
 async function fetchInput(odds: OddsPort, plan: AdvancePlan, scope: CallScope): Promise<AdvanceInput> {
   switch (plan.kind) {
     case "DEAL":
-      return { kind: "DEAL", ...(await odds.deal(plan.numberOfHands, scope)) };
+      return { kind: "DEAL", ...(await odds.deal(plan.numberOfHands, plan.gameId, scope)) };
     case "REVEAL":
       return { kind: "REVEAL", handOdds: await odds.equity(plan.hands, plan.board, scope) };
     case "CLEAR":

@@ -7,7 +7,7 @@ import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsFromProto } from "@pokerodds/common/hand-odds";
 import { status, type ServerUnaryCall } from "@grpc/grpc-js";
-import type { HandOdds } from "./domain/index.js";
+import type { Fairness, HandOdds } from "./domain/index.js";
 
 /** Who a dependency call is made for: the incoming call (deadline, cancellation) and its request id. */
 export interface CallScope {
@@ -48,10 +48,12 @@ export interface Deal {
   hands: string[];
   remainingDeck: string[];
   handOdds: HandOdds[];
+  fairness: Fairness;
 }
 
 export interface OddsPort {
-  deal(numberOfHands: number, scope: CallScope): Promise<Deal>;
+  /** Deals gameId's cards from a deck derived from a fresh seed (docs/provably-fair.md). */
+  deal(numberOfHands: number, gameId: string, scope: CallScope): Promise<Deal>;
   equity(hands: readonly string[], board: readonly string[], scope: CallScope): Promise<HandOdds[]>;
 }
 
@@ -118,12 +120,13 @@ export function oddsPort(
   targetRtp: number,
 ): OddsPort {
   return {
-    deal: async (numberOfHands, scope) => {
-      const response = await odds.deal({ numberOfHands, targetRtp }, scope);
+    deal: async (numberOfHands, gameId, scope) => {
+      const response = await odds.deal({ numberOfHands, targetRtp, gameId }, scope);
       return {
         hands: response.hands,
         remainingDeck: response.remainingDeck,
         handOdds: response.handOdds.map(handOddsFromProto),
+        fairness: { serverSeed: response.serverSeed, seedCommitment: response.seedCommitment },
       };
     },
     equity: async (hands, board, scope) =>

@@ -1,17 +1,22 @@
 // Translation between the wire (ts-proto messages and enums) and the service, in both directions.
 import { InvalidArgumentError } from "@pokerodds/common";
 import {
+  GameOutcome,
   GameState as ProtoGameState,
+  PaidTo,
   TransferKind as ProtoTransferKind,
   type AuditResponse,
   type Caller as ProtoCaller,
+  type ExportGamesRequest,
+  type FinishedGame,
   type TableMoney as ProtoTableMoney,
   type TableState,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { AuditReport } from "./audit.js";
-import type { Caller, GameState, PublicTableState, TableMoney } from "./domain/index.js";
+import type { Caller, ExportedBet, ExportedGame, GameState, PublicTableState, TableMoney } from "./domain/index.js";
+import type { ExportFilter } from "./game-export.js";
 import { requirePlayerId } from "./limits.js";
 import { CREDIT_REASON } from "./outbox.js";
 import type { TransferKind } from "./transfer-store.js";
@@ -54,6 +59,8 @@ export function tableStateToProto(state: PublicTableState): TableState {
     seats: state.seats.map((s) => ({ ...s })),
     bets: state.bets.map((b) => ({ ...b })),
     handOdds: state.handOdds.map(handOddsToProto),
+    seedCommitment: state.seedCommitment ?? "",
+    serverSeed: state.serverSeed ?? "",
   };
 }
 
@@ -94,5 +101,81 @@ export function auditToProto(report: AuditReport): AuditResponse {
     })),
     games: report.games,
     conserved: report.conserved,
+  };
+}
+
+const MAX_TABLE_ID = 2 ** 31 - 1;
+
+function timeBound(name: string, ms: number | undefined): number | null {
+  if (ms === undefined) return null;
+  if (!Number.isSafeInteger(ms)) throw new InvalidArgumentError(`${name} must be a time in epoch milliseconds`);
+  return ms;
+}
+
+/** ExportGames's filter: 0 and absent fields mean no filter; anything else must name a table, a time or a game. */
+export function exportFilterFromProto(request: ExportGamesRequest): ExportFilter {
+  const { tableId, afterTableId, afterVersion } = request;
+  if (!Number.isInteger(tableId) || tableId < 0 || tableId > MAX_TABLE_ID) {
+    throw new InvalidArgumentError("table_id must be a table id, or 0 for every table");
+  }
+  const noCursor = afterTableId === 0 && afterVersion === 0;
+  if (
+    !noCursor &&
+    !(afterTableId >= 1 && afterTableId <= MAX_TABLE_ID && Number.isSafeInteger(afterVersion) && afterVersion >= 0)
+  ) {
+    throw new InvalidArgumentError("after_table_id and after_version must name a game received, or both be 0");
+  }
+  return {
+    tableId: tableId === 0 ? null : tableId,
+    finishedAfter: timeBound("finished_after_ms", request.finishedAfterMs),
+    finishedBefore: timeBound("finished_before_ms", request.finishedBeforeMs),
+    after: noCursor ? null : { tableId: afterTableId, version: afterVersion },
+  };
+}
+
+const OUTCOME: Record<ExportedGame["outcome"], GameOutcome> = {
+  SETTLED: GameOutcome.GAME_OUTCOME_SETTLED,
+  VOID: GameOutcome.GAME_OUTCOME_VOID,
+};
+
+const PAID_TO: Record<ExportedBet["paidTo"], PaidTo> = {
+  NONE: PaidTo.PAID_TO_NONE,
+  SEAT: PaidTo.PAID_TO_SEAT,
+  ACCOUNT: PaidTo.PAID_TO_ACCOUNT,
+};
+
+export function finishedGameToProto(game: ExportedGame): FinishedGame {
+  return {
+    tableId: game.tableId,
+    version: game.version,
+    gameId: game.gameId,
+    outcome: OUTCOME[game.outcome],
+    numberOfHands: game.numberOfHands,
+    hands: [...game.hands],
+    board: [...game.board],
+    handOdds: game.handOdds.map(handOddsToProto),
+    winningHands: [...game.winningHands],
+    bets: game.bets.map((bet) => ({
+      playerId: bet.playerId,
+      seatId: bet.seatId,
+      handIndex: bet.handIndex,
+      bettingStage: bet.bettingStage,
+      betAmountCents: bet.betAmountCents,
+      recordedOddsTenths: bet.oddsTenths,
+      placedAtMs: bet.placedAt,
+      returnedCents: bet.returnedCents,
+      paidTo: PAID_TO[bet.paidTo],
+    })),
+    stakesCents: game.stakesCents,
+    payoutsCents: game.payoutsCents,
+    refundsCents: game.refundsCents,
+    houseResultCents: game.houseResultCents,
+    roundingNumerator: game.roundingRemainder.numerator,
+    roundingDenominator: game.roundingRemainder.denominator,
+    seedCommitment: game.fairness?.seedCommitment ?? "",
+    serverSeed: game.fairness?.serverSeed ?? "",
+    dealtAtMs: game.dealtAt,
+    firstBetAtMs: game.firstBetAt ?? 0,
+    finishedAtMs: game.finishedAt,
   };
 }

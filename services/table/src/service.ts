@@ -10,6 +10,8 @@ import {
   type UnaryHandler,
 } from "@pokerodds/common";
 import type {
+  ExportGamesRequest,
+  ExportGamesResponse,
   TableServiceServer,
   WatchTableRequest,
   WatchTableResponse,
@@ -20,8 +22,15 @@ import { placeBet } from "./bet.js";
 import { betsAccepted } from "./metrics.js";
 import type { CallScope } from "./dependencies.js";
 import { toDomainError } from "./errors.js";
+import { exportGames } from "./game-export.js";
 import type { TableParts } from "./parts.js";
-import { auditToProto, callerFromProto, tableStateToProto } from "./proto-mapping.js";
+import {
+  auditToProto,
+  callerFromProto,
+  exportFilterFromProto,
+  finishedGameToProto,
+  tableStateToProto,
+} from "./proto-mapping.js";
 import { lobby, tableState } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
 import { publicState } from "./domain/index.js";
@@ -86,6 +95,30 @@ export function tableService(
     audit: rpc("Audit", async (request) => auditToProto(await auditTables(parts, callerFromProto(request.caller)))),
 
     watchTable: serverStreaming(logger, "WatchTable", watchHandler(parts, databaseReady), { closing }),
+
+    exportGames: serverStreaming(logger, "ExportGames", exportHandler(parts, databaseReady), { closing }),
+  };
+}
+
+/** ExportGames's adapter: the filter from the wire, each finished game onto it as it is read. */
+function exportHandler(
+  parts: TableParts,
+  databaseReady: () => boolean,
+): ServerStreamHandler<ExportGamesRequest, ExportGamesResponse> {
+  return async (request, context, send) => {
+    if (!databaseReady()) throw new UnavailableError("the table database is not ready");
+    const caller = callerFromProto(request.caller);
+    const filter = exportFilterFromProto(request);
+    try {
+      const games = await exportGames(parts.store, caller, filter, {
+        ready: context.accept,
+        send: (game) => send({ game: finishedGameToProto(game) }),
+        signal: context.signal,
+      });
+      context.logger.info({ games, filter }, "games exported");
+    } catch (error) {
+      throw toDomainError(error);
+    }
   };
 }
 

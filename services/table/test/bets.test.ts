@@ -108,8 +108,12 @@ test("refusals: not a betting stage, not seated, another seat (409)", (t) => {
 
 test("refusals: malformed hand index, amount, seat index or ids (400), checked before the state", (t) => {
   const start = table("STATUS_START");
-  for (const handIndex of [-1, 4, 1.5, Number.NaN]) {
+  for (const handIndex of [-1, 6, 1.5, Number.NaN]) {
     t.throws(() => applyBet(start, cmd({ handIndex }), T0), { instanceOf: InvalidArgumentError });
+  }
+  // A hand some game may have (0..5) but this table's 4-hand games do not: the table's state, a 409.
+  for (const handIndex of [4, 5]) {
+    t.throws(() => applyBet(start, cmd({ handIndex }), T0), { instanceOf: ConflictError, message: /4 hands/ });
   }
   for (const betAmountCents of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
     t.throws(() => applyBet(table(), cmd({ betAmountCents }), T0), { instanceOf: InvalidArgumentError });

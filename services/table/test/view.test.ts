@@ -31,6 +31,9 @@ const VIEW_FIELDS = [
   "seats",
   "bets",
   "handOdds",
+  // Provably fair: the commitment from the hole, the seed at the river (null otherwise).
+  "seedCommitment",
+  "serverSeed",
 ].sort();
 
 const STATES: GameState[] = [

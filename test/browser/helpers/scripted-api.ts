@@ -1,11 +1,13 @@
 // A scripted stand-in for the gateway, for what the real stack cannot be made to do on cue: refuse an
-// event stream with 429, drop one mid-game, and show what the client sends when it reconnects. It
+// event stream with 429, drop one mid-game, show what the client sends when it reconnects, and
+// cheat at provably fair dealing (change the deck's commitment mid-game, deal other cards). It
 // serves the built client (web/dist) at "/" and just enough of the API for a player to open table 1.
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
+import { derivedCards, seedCommitment } from "../../../services/odds/src/domain/provably-fair.js";
 import type { TableState } from "../../helpers/api.js";
 
 const webDist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
@@ -142,5 +144,38 @@ export function tableState(gameState: TableState["gameState"], bettingStage: num
           odds: handIndex === 0 ? 2.4 : 4.9,
         }))
       : [],
+    seedCommitment: dealt ? "c0".repeat(32) : null,
+    serverSeed: null,
+  };
+}
+
+const STAGES: Partial<Record<TableState["gameState"], { bettingStage: number; boardCards: number }>> = {
+  STATUS_HOLE: { bettingStage: 0, boardCards: 0 },
+  STATUS_FLOP: { bettingStage: 1, boardCards: 3 },
+  STATUS_TURN: { bettingStage: 2, boardCards: 4 },
+  STATUS_RIVER: { bettingStage: -1, boardCards: 5 },
+};
+
+/**
+ * A game dealt from a real committed deck (the server's provably-fair.ts), as the table shows it at
+ * a stage: its commitment from the hole on, the seed at the river only. Tests then change what a
+ * dishonest server would.
+ */
+export function committedState(gameState: TableState["gameState"], gameId: string, seed: string): TableState {
+  const stage = STAGES[gameState];
+  if (!stage) throw new Error(`no dealt cards at ${gameState}`);
+  const { hands, board } = derivedCards(seed, gameId, 4);
+  const state = tableState(gameState, stage.bettingStage, board.slice(0, stage.boardCards));
+  const river = gameState === "STATUS_RIVER";
+  return {
+    ...state,
+    gameId,
+    hands,
+    // A settled game names its winner, as the real table does at the river.
+    handOdds: river
+      ? state.handOdds.map((odds) => ({ ...odds, handStatus: odds.handIndex === 0 ? "WINNER" : "LOSER" }))
+      : state.handOdds,
+    seedCommitment: seedCommitment(seed),
+    serverSeed: river ? seed : null,
   };
 }

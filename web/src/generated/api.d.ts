@@ -259,6 +259,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** ADMIN only (403 otherwise): every finished game (cards, odds of every stage, bets, payouts, times, the deck's seed) as JSON Lines, streamed */
+        get: operations["exportGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -302,11 +319,17 @@ export interface components {
                 handStatus: "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
                 winPercentage: number;
                 drawPercentage: number;
-                /** @description Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP; 0 when the hand cannot win */
+                /** @description Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP, where the win probability is the hand's dead-heat share (P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, as a k-way tie pays odds / k); 0 when the hand cannot win alone */
                 odds: number;
             }[];
             /** @description The 52 - 2 x numberOfHands undealt cards */
             remainingDeck: string[];
+            /** @description DEAL-<uuid>: with the seed, what the deck is derived from */
+            gameId: string;
+            /** @description The deck is derived from it and gameId (docs/provably-fair.md) */
+            serverSeed: string;
+            /** @description SHA-256 of serverSeed's bytes */
+            seedCommitment: string;
         };
         /** @description The body is optional; absent fields take their defaults */
         BulkRequest: {
@@ -351,15 +374,15 @@ export interface components {
                     percentDraw: number;
                     /** @description percentWin + percentDraw, rounded to 1 decimal place */
                     percentWinOrDraw: number;
-                    /** @description 1 / win probability; 0 when percentWin is 0 */
+                    /** @description 1 / win probability, where the win probability is the hand's dead-heat share: P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, since a k-way tie pays odds / k; 0 when percentWin is 0 */
                     oddsActual: number;
                     /** @description oddsActual x targetRtp */
                     oddsMargin: number;
                     /** @description Displayed odds: oddsMargin rounded to the nearest 0.1 */
                     oddsRounded: number;
-                    /** @description oddsRounded / oddsActual */
+                    /** @description oddsRounded / oddsActual: the expected return of a unit bet at the displayed odds, ties included */
                     actualRtp: number;
-                    /** @description (oddsMargin - oddsRounded) / oddsActual */
+                    /** @description (oddsMargin - oddsRounded) / oddsActual: what rounding the odds takes from the return (negative: gives) */
                     roundingRake: number;
                     /** @description True only at the river, for a winning or tied hand */
                     statusIsWinner: boolean;
@@ -376,6 +399,10 @@ export interface components {
                     /** @description Null at HOLE */
                     handDescLong: string | null;
                 }[];
+                /** @description The deck is derived from it and gameId (docs/provably-fair.md) */
+                serverSeed: string;
+                /** @description SHA-256 of serverSeed's bytes */
+                seedCommitment: string;
             }[];
             /** @description Games actually returned */
             numberOfGames: number;
@@ -446,7 +473,7 @@ export interface components {
             playerId?: string;
             /** @description The seatId returned by sit */
             seatIndex: number;
-            /** @description Zero-based hand to back */
+            /** @description Zero-based hand to back; one beyond the table's hands is a 409 */
             handIndex: number;
             /** @description Stake, taken from the seat balance; at most 2 decimal places */
             betAmount: number;
@@ -519,9 +546,13 @@ export interface components {
                 handStatus: "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
                 winPercentage: number;
                 drawPercentage: number;
-                /** @description Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP; 0 when the hand cannot win */
+                /** @description Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP, where the win probability is the hand's dead-heat share (P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, as a k-way tie pays odds / k); 0 when the hand cannot win alone */
                 odds: number;
             }[];
+            /** @description SHA-256 of the server seed the deck is derived from, from the hole on (before any bet); null before the deal */
+            seedCommitment: string | null;
+            /** @description The seed, at the river only (null otherwise): check the deck with docs/provably-fair.md or npm run verify */
+            serverSeed: string | null;
         };
         /** @description Conservation: accountBalances + seats + openStakes + owedToAccounts + houseResult = welcomeCredits + deposits - withdrawals, with both sides' own audits and the wallet-table cross-checks */
         AuditReport: {
@@ -710,6 +741,95 @@ export interface components {
                 reference: string;
             }[];
         };
+        /** @description One line of GET /api/admin/games */
+        GameRecordLine: {
+            tableId: number;
+            gameId: string;
+            /** @description The table's version whose change finished the game */
+            version: number;
+            /** @description `<tableId>:<version>`: pass it as `after` to resume an export after this game */
+            cursor: string;
+            /** @description SETTLED at the river; VOID when the last player left mid-game (every bet refunded) */
+            outcome: "SETTLED" | "VOID";
+            numberOfHands: number;
+            /** @description In hand order, each as dealt (first card, then second) */
+            hands: string[];
+            /** @description Flop, turn and river in order; a void game's cards so far */
+            board: string[];
+            /** @description Every stage the game reached, stage by stage, in hand order */
+            handOdds: {
+                /** @description Zero-based */
+                handIndex: number;
+                /** @description -1 NON_BETTING (river, setup), 0 HOLE, 1 FLOP, 2 TURN */
+                bettingStage: -1 | 0 | 1 | 2;
+                /** @description IN_PLAY_FAVOURITE: highest winPercentage (lowest handIndex on a tie); DEAD_CANNOT_WIN: cannot win or tie; WINNER and LOSER at the river */
+                handStatus: "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
+                winPercentage: number;
+                drawPercentage: number;
+                /** @description Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP, where the win probability is the hand's dead-heat share (P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, as a k-way tie pays odds / k); 0 when the hand cannot win alone */
+                odds: number;
+            }[];
+            /** @description Hands that won at the river (ties: several) */
+            winningHands: number[];
+            /** @description In the order they were placed */
+            bets: {
+                playerId: string;
+                /** @description The seat the bet was placed from */
+                seatIndex: number;
+                handIndex: number;
+                /** @description -1 NON_BETTING (river, setup), 0 HOLE, 1 FLOP, 2 TURN */
+                bettingStage: -1 | 0 | 1 | 2;
+                /** @description Stake, in units with at most 2 decimal places */
+                betAmount: number;
+                /** @description The odds shown when the bet was placed: what it is paid at */
+                recordedOdds: number;
+                /**
+                 * Format: date-time
+                 * @description When the bet was placed
+                 */
+                placedAt: string;
+                /** @description Paid (settled game: stake x recordedOdds / winning hands, rounded down to the cent) or refunded (void game); 0 for a losing bet, in units with at most 2 decimal places */
+                returned: number;
+                /** @description SEAT: the bettor's seat; ACCOUNT: the bettor's account (no longer seated, or a void's refund); NONE: nothing returned */
+                paidTo: "SEAT" | "ACCOUNT" | "NONE";
+            }[];
+            /** @description Sum of the stakes, in units with at most 2 decimal places */
+            stakes: number;
+            /** @description Sum paid on winning bets, in units with at most 2 decimal places */
+            payouts: number;
+            /** @description Sum refunded (a void game's stakes), in units with at most 2 decimal places */
+            refunds: number;
+            /** @description stakes - payouts - refunds, in units: negative when the house lost */
+            houseResult: number;
+            /** @description The fractions of a cent that rounding payouts down kept for the house, exactly (numerator / denominator cents) */
+            roundingRemainderCents: {
+                numerator: number;
+                denominator: number;
+            };
+            /** @description SHA-256 of the server seed, shown before any bet; null for a game dealt before decks were committed to */
+            seedCommitment: string | null;
+            /** @description The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify */
+            serverSeed: string | null;
+            /**
+             * Format: date-time
+             * @description When the hole cards were dealt
+             */
+            dealtAt: string;
+            /** @description Null when nobody bet */
+            firstBetAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the game was settled or voided
+             */
+            finishedAt: string;
+        } | {
+            /** @constant */
+            end: true;
+            /** @description The number of game lines before it */
+            games: number;
+        } | {
+            error: string;
+        };
         ClientConfig: {
             /** @description POST /api/dev/token is offered (the local development issuer is on) */
             devSignIn: boolean;
@@ -849,7 +969,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+        /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
         XRequestId: string;
     };
     requestBodies: never;
@@ -862,7 +982,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -917,7 +1037,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -952,7 +1072,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -987,7 +1107,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -1025,7 +1145,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1071,7 +1191,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
                 "Idempotency-Key"?: string;
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1126,7 +1246,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
                 "Idempotency-Key"?: string;
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1181,7 +1301,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
                 "Idempotency-Key"?: string;
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1238,7 +1358,7 @@ export interface operations {
             header?: {
                 /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
                 "Idempotency-Key"?: string;
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1288,7 +1408,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1384,7 +1504,9 @@ export interface operations {
                      *           "drawPercentage": 0,
                      *           "odds": 88.2
                      *         }
-                     *       ]
+                     *       ],
+                     *       "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136",
+                     *       "serverSeed": null
                      *     }
                      */
                     "application/json": components["schemas"]["TableGameState"];
@@ -1405,7 +1527,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1495,7 +1617,9 @@ export interface operations {
                      *           "drawPercentage": 0,
                      *           "odds": 88.2
                      *         }
-                     *       ]
+                     *       ],
+                     *       "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136",
+                     *       "serverSeed": null
                      *     }
                      */
                     "application/json": components["schemas"]["TableGameState"];
@@ -1513,9 +1637,9 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Resume after this version (the id of the last event received): no event at or below it is sent */
+                /** @description Resume after this version (the id of the last event received): no event at or below it is sent; empty is the same as absent */
                 "Last-Event-ID"?: string;
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path: {
@@ -1539,11 +1663,17 @@ export interface operations {
                     /**
                      * @example id: 42
                      *     event: state
-                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":0,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[]}
+                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":0,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":null,"serverSeed":null}
                      *
                      *     : keep-alive
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "state";
+                        /** @description The table's version */
+                        id: string;
+                        data: string;
+                    };
                 };
             };
             400: components["responses"]["E400"];
@@ -1559,7 +1689,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -1596,17 +1726,17 @@ export interface operations {
                      *           "handIndex": 0,
                      *           "bettingStage": 0,
                      *           "handStatus": "IN_PLAY_FAVOURITE",
-                     *           "winPercentage": 81.9466,
-                     *           "drawPercentage": 0.4183,
+                     *           "winPercentage": 81.0646,
+                     *           "drawPercentage": 0.3818,
                      *           "odds": 1.2
                      *         },
                      *         {
                      *           "handIndex": 1,
                      *           "bettingStage": 0,
                      *           "handStatus": "IN_PLAY_BETTING_STAGE_ACTIVE",
-                     *           "winPercentage": 17.6351,
-                     *           "drawPercentage": 0.4183,
-                     *           "odds": 5.5
+                     *           "winPercentage": 18.5536,
+                     *           "drawPercentage": 0.3818,
+                     *           "odds": 5.2
                      *         }
                      *       ],
                      *       "remainingDeck": [
@@ -1658,7 +1788,10 @@ export interface operations {
                      *         "Kh",
                      *         "Ac",
                      *         "As"
-                     *       ]
+                     *       ],
+                     *       "gameId": "DEAL-6f1c2a0e-8a54-4d7e-9a3b-2f7c1d9e0b11",
+                     *       "serverSeed": "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed",
+                     *       "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136"
                      *     }
                      */
                     "application/json": components["schemas"]["DealResult"];
@@ -1676,7 +1809,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -1950,7 +2083,9 @@ export interface operations {
                      *               "handDescShort": "High card",
                      *               "handDescLong": "King high"
                      *             }
-                     *           ]
+                     *           ],
+                     *           "serverSeed": "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed",
+                     *           "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136"
                      *         }
                      *       ],
                      *       "numberOfGames": 1,
@@ -1974,7 +2109,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A request id of your own (1 to 128 of A-Z a-z 0-9 _ . : -); otherwise one is made */
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
             path?: never;
@@ -2082,6 +2217,52 @@ export interface operations {
                     "application/json": components["schemas"]["AuditReport"];
                 };
             };
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    exportGames: {
+        parameters: {
+            query?: {
+                /** @description Only this table's games */
+                tableId?: number;
+                /** @description Only games finished at or after this time (RFC 3339) */
+                finishedAfter?: string;
+                /** @description Only games finished before this time (RFC 3339) */
+                finishedBefore?: string;
+                /** @description Only games after this one: a record's `cursor` (resumes a broken export) */
+                after?: string;
+            };
+            header?: {
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
+                "x-request-id"?: components["parameters"]["XRequestId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines (`application/x-ndjson`): one JSON value per line, each matching the schema GameRecordLine, streamed as the games are read. One line per finished game (settled at the river, or void): tables in table id order, each table's games in the order they were played, each game once. A complete export ends with the line `{"end":true,"games":N}`, N the number of game lines. A stream that ends without that line is truncated (the table service or the gateway failed, or the gateway stopped): a line `{ error }` may come before the connection is cut. Resume with `after` set to the last record's `cursor`. A game finished while the export runs may be left for the next one. */
+            200: {
+                headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
+                    "Cache-Control"?: "no-store";
+                    /** @description Tells proxies not to buffer the stream */
+                    "X-Accel-Buffering"?: "no";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {"tableId":1,"gameId":"T1-1","version":9,"cursor":"1:9","outcome":"SETTLED","numberOfHands":4,"hands":["3d9s","5c4d","KhTs","2c3c"],"board":["Kc","5h","Td","Ks","Tc"],"handOdds":[{"handIndex":0,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.6367,"drawPercentage":2.4835,"odds":6.2},{"handIndex":1,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":23.2192,"drawPercentage":0.4675,"odds":4.2},{"handIndex":2,"bettingStage":0,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":45.6359,"drawPercentage":0.4675,"odds":2.1},{"handIndex":3,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.0248,"drawPercentage":2.4835,"odds":6.4},{"handIndex":0,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":2.1951,"drawPercentage":0.122,"odds":43},{"handIndex":1,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":9.0244,"drawPercentage":0,"odds":10.7},{"handIndex":2,"bettingStage":1,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":82.1951,"drawPercentage":0,"odds":1.2},{"handIndex":3,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":6.4634,"drawPercentage":0.122,"odds":14.9},{"handIndex":0,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":2,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":0,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":-1,"handStatus":"WINNER","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0}],"winningHands":[2],"bets":[{"playerId":"alice","seatIndex":1,"handIndex":1,"bettingStage":0,"betAmount":5,"recordedOdds":4.2,"placedAt":"2026-11-23T12:00:04.120Z","returned":0,"paidTo":"NONE"},{"playerId":"bob","seatIndex":2,"handIndex":2,"bettingStage":1,"betAmount":10,"recordedOdds":1.2,"placedAt":"2026-11-23T12:00:09.870Z","returned":12,"paidTo":"SEAT"}],"stakes":15,"payouts":12,"refunds":0,"houseResult":3,"roundingRemainderCents":{"numerator":0,"denominator":10},"seedCommitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","serverSeed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","dealtAt":"2026-11-23T12:00:01.002Z","firstBetAt":"2026-11-23T12:00:04.120Z","finishedAt":"2026-11-23T12:00:15.310Z"}
+                     *     {"end":true,"games":1}
+                     */
+                    "application/x-ndjson": components["schemas"]["GameRecordLine"];
+                };
+            };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];

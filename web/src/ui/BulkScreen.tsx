@@ -1,6 +1,8 @@
 import { useState } from "preact/hooks";
 import { api, unwrap, type BulkResponse } from "../api/client";
+import { bulkReveal } from "../fairness/reveals";
 import { BulkGameView } from "./BulkGameView";
+import { RevealedGame } from "./fairness/RevealedGame";
 import { Notice } from "./Notice";
 import { useAction } from "./use-action";
 
@@ -98,6 +100,10 @@ function BulkBatch({ batch }: { batch: BulkResponse }) {
         </button>
       </div>
       <BulkGameView key={game.gameId} game={game} />
+      <div class="subsection">
+        <h3>Provably fair deck</h3>
+        <RevealedGame key={game.gameId} reveal={bulkReveal(game)} button="Verify this game" />
+      </div>
     </section>
   );
 }

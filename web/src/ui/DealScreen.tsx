@@ -1,7 +1,9 @@
 import { useState } from "preact/hooks";
 import { api, unwrap, type DealResult } from "../api/client";
+import { dealReveal } from "../fairness/reveals";
 import { holeCards } from "../model/cards";
 import { Cards } from "./Card";
+import { RevealedGame } from "./fairness/RevealedGame";
 import { Notice } from "./Notice";
 import { OddsCells } from "./Odds";
 import { useAction } from "./use-action";
@@ -42,6 +44,12 @@ export function DealScreen() {
       </form>
       <Notice message={message} />
       {deal ? <DealView deal={deal} /> : null}
+      {deal ? (
+        <section aria-labelledby="deal-fairness-title" class="panel">
+          <h2 id="deal-fairness-title">Provably fair deck</h2>
+          <RevealedGame key={deal.gameId} reveal={dealReveal(deal)} button="Verify this deal" />
+        </section>
+      ) : null}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { dealHoleCards, assertFullDeck } from "./deal.js";
 import { describeHand } from "./describe.js";
 import { InvalidOddsRequestError, validateIntegerRange, validateTargetRtp } from "./errors.js";
 import { type BettingStage, type StagePricing, Stage, bulkStagePricing } from "./pricing.js";
+import { commitDeck } from "./provably-fair.js";
 import { shuffledDeck } from "./shuffle.js";
 import { stageEquities } from "./stage-odds.js";
 
@@ -35,6 +36,12 @@ export interface BulkGame {
   board: string[];
   /** numberOfHands x 4 entries: HOLE, FLOP, TURN, RIVER, each in hand order. */
   handStageInfoList: BulkHandStageInfo[];
+}
+
+/** A bulk game whose deck was derived from a fresh server seed, with the seed and its commitment. */
+export interface CommittedBulkGame extends BulkGame {
+  serverSeed: string;
+  seedCommitment: string;
 }
 
 /** Validates a complete bulk request (defaults already applied): 1..200 games, 3 or 4 hands, 0 < rtp < 1. */
@@ -95,4 +102,10 @@ export function generateBulkGame(
   });
 
   return { gameId: bulkGameId(index), hands: hands.map(formatHand), board: board.map(formatCard), handStageInfoList };
+}
+
+/** Game `index` of a batch, dealt from a committed deck (provably-fair.ts) like a table's game. */
+export function committedBulkGame(index: number, numberOfHands: BulkHandCount, targetRtp: number): CommittedBulkGame {
+  const { deck, serverSeed, seedCommitment } = commitDeck(bulkGameId(index));
+  return { ...generateBulkGame(index, numberOfHands, targetRtp, deck), serverSeed, seedCommitment };
 }

@@ -3,6 +3,7 @@
 import { type Card, DECK_SIZE, formatCard, formatHand } from "./cards.js";
 import { validateIntegerRange, validateTargetRtp } from "./errors.js";
 import { type HandOdds, Stage, handOddsPanels } from "./pricing.js";
+import { commitDeck } from "./provably-fair.js";
 import { shuffledDeck } from "./shuffle.js";
 import { MAX_HANDS, MIN_HANDS, stageEquities } from "./stage-odds.js";
 
@@ -53,4 +54,17 @@ export function deal(numberOfHands: number, targetRtp: number, deck: readonly Ca
     handOdds: handOddsPanels(stageEquities(hands, []), Stage.HOLE, targetRtp),
     remainingDeck: rest.map(formatCard),
   };
+}
+
+/** A deal whose deck was committed to (provably-fair.ts): the result with its game id, seed and commitment. */
+export interface CommittedDealResult extends DealResult {
+  gameId: string;
+  serverSeed: string;
+  seedCommitment: string;
+}
+
+/** Deals from a deck derived from a fresh server seed and gameId, as every game of this house is dealt. */
+export function committedDeal(numberOfHands: number, targetRtp: number, gameId: string): CommittedDealResult {
+  const { deck, serverSeed, seedCommitment } = commitDeck(gameId);
+  return { ...deal(numberOfHands, targetRtp, deck), gameId, serverSeed, seedCommitment };
 }

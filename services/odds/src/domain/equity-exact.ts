@@ -23,12 +23,14 @@
 //
 // A board's result is the set of hands sharing the best value, recorded as one counter update
 // (equity-tally.ts). Every count is an integer below 2^53, so the totals are exact, and equal
-// count for count to the old board-by-board enumeration (test/helpers/equity-oracle.ts).
+// count for count to the old board-by-board enumeration (test/helpers/equity-oracle.ts). Each
+// hand's dead-heat share (a k-way tie counting 1/k of a board, what pricing divides by) is read
+// off the same counters at the end, in whole units of 1 / lcm(1..n) board, so it is exact too.
 
 import type { Card } from "./cards.js";
 import type { Equity } from "./equity-types.js";
 import { readSpot, type Spot } from "./equity-spot.js";
-import { WinnerTally } from "./equity-tally.js";
+import { type HandCounts, WinnerTally, equityOf } from "./equity-tally.js";
 import { CARD_RANK_KEY, FLUSH_VALUE, RANK_ROW_OFFSET, RANK_ROW_SHIFT, RANK_VALUE } from "./evaluator.js";
 
 // The evaluator's tables bound to this module's own constants: V8 compiles loops that read
@@ -49,10 +51,8 @@ function binomial(n: number, k: number): number {
   return Math.round(result);
 }
 
-/** Win and draw counts per hand, the boards they are out of, and the board classes evaluated. */
-export interface ExactCounts {
-  wins: number[];
-  draws: number[];
+/** Win, draw and share counts per hand, the boards they are out of, and the board classes evaluated. */
+export interface ExactCounts extends HandCounts {
   boards: number;
   classes: number;
 }
@@ -72,12 +72,8 @@ export function exactCounts(hands: readonly (readonly Card[])[], board: readonly
  * completion of the board from the remaining deck. Throws InvalidArgumentError on bad input.
  */
 export function exactEquity(hands: readonly (readonly Card[])[], board: readonly Card[]): Equity {
-  const { wins, draws, boards } = exactCounts(hands, board);
-  return {
-    winPercent: wins.map((w) => (100 * w) / boards),
-    drawPercent: draws.map((d) => (100 * d) / boards),
-    boards,
-  };
+  const counts = exactCounts(hands, board);
+  return equityOf(counts, counts.boards);
 }
 
 /** New cards of `suit` from which some hand may hold a flush in it (may be <= 0). */

@@ -7,6 +7,7 @@
 // Pure apart from hashing (and newServerSeed, which draws from the CSPRNG).
 
 import { createHash, createHmac, randomBytes } from "node:crypto";
+import { InvalidOddsRequestError } from "./errors.js";
 import { type Card, DECK_SIZE, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
 
 /** A server seed is 32 bytes (256 bits), written as 64 hexadecimal digits. */
@@ -221,4 +222,19 @@ export function verifyGame(game: GameReveal): VerifyResult {
     }
   }
   return { ok: true };
+}
+
+/** A game's deck fixed before any bet: a fresh seed, its commitment, and the deck derived from them. */
+export interface CommittedDeck {
+  gameId: string;
+  serverSeed: string;
+  seedCommitment: string;
+  deck: Card[];
+}
+
+/** Commits to a deck for gameId; InvalidOddsRequestError for a game id the procedure does not admit. */
+export function commitDeck(gameId: string, serverSeed: string = newServerSeed()): CommittedDeck {
+  const problem = gameIdProblem(gameId);
+  if (problem) throw new InvalidOddsRequestError(problem);
+  return { gameId, serverSeed, seedCommitment: seedCommitment(serverSeed), deck: deriveDeck(serverSeed, gameId) };
 }

@@ -50,14 +50,18 @@ export function validateHandsAndBoard(hands: readonly (readonly Card[])[], board
 }
 
 /**
- * Per-hand equities at the stage the board implies: exact enumeration of every remaining board
- * before the river; at the river a deterministic evaluation of each hand's seven cards.
- * Inputs must already be valid (validateHandsAndBoard).
+ * Per-hand equities and exact dead-heat shares at the stage the board implies: exact enumeration
+ * of every remaining board before the river; at the river a deterministic evaluation of each
+ * hand's seven cards. Inputs must already be valid (validateHandsAndBoard).
  */
 export function stageEquities(hands: readonly (readonly Card[])[], board: readonly Card[]): HandEquity[] {
   if (board.length === 5) return riverEquities(hands.map((hand) => evaluateCards([...hand, ...board])));
   const equity = exactEquity(hands, board);
-  return hands.map((_, i) => ({ winPercent: equity.winPercent[i]!, drawPercent: equity.drawPercent[i]! }));
+  return hands.map((_, i) => ({
+    winPercent: equity.winPercent[i]!,
+    drawPercent: equity.drawPercent[i]!,
+    share: equity.shares[i]!,
+  }));
 }
 
 /** Odds panels for known hands on a known board, at the stage the board implies. */

@@ -1,6 +1,9 @@
 // The test oracle: the exact enumeration the odds service used before the weighted engine of
 // src/domain/equity-exact.ts, kept unchanged (bar its exports) so the new engine can be checked
 // against it count for count, and timed against it by bench/evaluator.ts. Not used in production.
+// Its one extension since: it also credits each board's dead-heat shares (1/k of the board to each
+// of k tied hands, in whole units of 1 / lcm(1..n) board), for the engine's shares to be checked
+// count for count as well.
 //
 // It walks every board completion in nested levels, summing a board prefix's rank and suit keys
 // once per level. At the last board card only, when no hand can make a flush with it, every
@@ -29,11 +32,27 @@ const ROW_OFFSET = RANK_ROW_OFFSET;
 const ROW_SHIFT = RANK_ROW_SHIFT;
 const VALUE = RANK_VALUE;
 
-/** Board counts per hand: wins alone, and ties for best; and the boards enumerated. */
+/** Board counts per hand: wins alone, ties for best, share units; and the boards enumerated. */
 export interface OracleCounts {
   wins: number[];
   draws: number[];
+  /** Boards won, a k-way tie counting 1/k, in units of 1 / shareScale board. */
+  shareUnits: number[];
+  shareScale: number;
   boards: number;
+}
+
+/** lcm(1..n) as the product, over the primes p <= n, of the largest power of p not above n. */
+function lcmUpTo(n: number): number {
+  let scale = 1;
+  for (let p = 2; p <= n; p++) {
+    const prime = Array.from({ length: p - 2 }, (_, k) => k + 2).every((d) => p % d !== 0);
+    if (!prime) continue;
+    let power = p;
+    while (power * p <= n) power *= p;
+    scale *= power;
+  }
+  return scale;
 }
 
 /** Adding one more card of a suit to a suit key sets that suit's check bit iff it then has 5+. */
@@ -56,6 +75,8 @@ class Spot {
   readonly known: number;
   readonly wins: Float64Array;
   readonly draws: Float64Array;
+  readonly shares: Float64Array;
+  readonly shareScale: number;
   /** Scratch: hand values of the current board; hands' partial rank keys. */
   readonly values: Int32Array;
   readonly partial: Int32Array;
@@ -101,6 +122,8 @@ class Spot {
     }
     this.wins = new Float64Array(n);
     this.draws = new Float64Array(n);
+    this.shares = new Float64Array(n);
+    this.shareScale = lcmUpTo(n);
     this.values = new Int32Array(n);
     this.partial = new Int32Array(n);
   }
@@ -117,7 +140,13 @@ class Spot {
   }
 
   toCounts(boards: number): OracleCounts {
-    return { wins: Array.from(this.wins), draws: Array.from(this.draws), boards };
+    return {
+      wins: Array.from(this.wins),
+      draws: Array.from(this.draws),
+      shareUnits: Array.from(this.shares),
+      shareScale: this.shareScale,
+      boards,
+    };
   }
 }
 
@@ -141,10 +170,16 @@ function flushValue(spot: Spot, i: number, suit: number): number {
 function credit(spot: Spot, best: number, bestHand: number, ties: number, weight: number): void {
   if (ties === 0) {
     spot.wins[bestHand]! += weight;
+    spot.shares[bestHand]! += weight * spot.shareScale;
     return;
   }
-  const { values, draws, n } = spot;
-  for (let i = 0; i < n; i++) if (values[i] === best) draws[i]! += weight;
+  const { values, draws, shares, n } = spot;
+  const units = (weight * spot.shareScale) / (ties + 1);
+  for (let i = 0; i < n; i++) {
+    if (values[i] !== best) continue;
+    draws[i]! += weight;
+    shares[i]! += units;
+  }
 }
 
 /**
@@ -250,15 +285,16 @@ export function oracleCounts(hands: readonly (readonly Card[])[], board: readonl
   return spot.toCounts(binomial(spot.deck.length, 5 - spot.known));
 }
 
-/** The old exactEquity: percentages as 100 * count / boards, the formula the engine uses too. */
+/** The old exactEquity (and shares): percentages as 100 * count / boards, the formulas the engine uses too. */
 export function oracleEquity(
   hands: readonly (readonly Card[])[],
   board: readonly Card[],
-): { winPercent: number[]; drawPercent: number[]; boards: number } {
-  const { wins, draws, boards } = oracleCounts(hands, board);
+): { winPercent: number[]; drawPercent: number[]; sharePercent: number[]; boards: number } {
+  const { wins, draws, shareUnits, shareScale, boards } = oracleCounts(hands, board);
   return {
     winPercent: wins.map((w) => (100 * w) / boards),
     drawPercent: draws.map((d) => (100 * d) / boards),
+    sharePercent: shareUnits.map((u) => (100 * u) / (shareScale * boards)),
     boards,
   };
 }

@@ -5,12 +5,12 @@
 // settle, -1) -> SETUP (table cleared, next game id) -> ...
 
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
-import { assertDealtCards } from "./cards.js";
+import { assertDealtCards, checkedFairness } from "./cards.js";
 import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
 import { sumCents } from "./money.js";
 import { bettingStageOf, findSeat, freshGame, sealNext } from "./snapshot.js";
-import type { GameState, HandOdds, TableSnapshot } from "./types.js";
+import type { Fairness, GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface Caller {
   playerId: string;
@@ -34,7 +34,13 @@ export type AdvancePlan =
   | (PlanBase & { kind: "CLEAR" });
 
 export type AdvanceInput =
-  | { kind: "DEAL"; hands: readonly string[]; remainingDeck: readonly string[]; handOdds: readonly HandOdds[] }
+  | {
+      kind: "DEAL";
+      hands: readonly string[];
+      remainingDeck: readonly string[];
+      handOdds: readonly HandOdds[];
+      fairness: Fairness;
+    }
   | { kind: "REVEAL"; handOdds: readonly HandOdds[] }
   | { kind: "CLEAR" };
 
@@ -91,6 +97,7 @@ export function applyAdvance(
         hands: [...input.hands],
         board: [],
         deck: [...input.remainingDeck],
+        fairness: checkedFairness(input.fairness),
         handOdds: checkedPanels(input.handOdds, n, 0),
       },
       now,

@@ -1,6 +1,7 @@
 // Placing a bet: stake moves from the seat into the game at the odds displayed for that hand now.
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { MAX_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { assertAmountCents } from "./money.js";
 import { bettingStageOf, findSeat, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
@@ -37,10 +38,12 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   if (typeof playerId !== "string" || playerId.length === 0) throw new InvalidArgumentError("playerId is required");
   if (typeof betId !== "string" || betId.length === 0) throw new InvalidArgumentError("betId is required");
   if (!Number.isSafeInteger(seatIndex)) throw new InvalidArgumentError("seatIndex must be an integer");
-  const hands = snapshot.config.numberOfHands;
-  if (!Number.isInteger(handIndex) || handIndex < 0 || handIndex >= hands) {
-    throw new InvalidArgumentError(`handIndex must be an integer from 0 to ${hands - 1}`);
+  if (!Number.isInteger(handIndex) || handIndex < 0 || handIndex >= MAX_HANDS_PER_GAME) {
+    throw new InvalidArgumentError(`handIndex must be an integer from 0 to ${MAX_HANDS_PER_GAME - 1}`);
   }
+  // A hand index any game may have, but this table's games have fewer: the table's state, a 409.
+  const hands = snapshot.config.numberOfHands;
+  if (handIndex >= hands) throw new ConflictError(`this table's games have ${hands} hands (0 to ${hands - 1})`);
   assertAmountCents("betAmount", betAmountCents);
 
   const recorded = snapshot.bets.find((b) => b.betId === betId);

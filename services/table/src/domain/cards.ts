@@ -1,6 +1,9 @@
 // Card codes exactly as the odds service sends them: rank (2-9, T, J, Q, K, A) then suit (c d h s).
 // The table only stores and reveals cards, so it checks codes but never evaluates them.
 
+import { createHash } from "node:crypto";
+import type { Fairness } from "./types.js";
+
 const CARD = /^[2-9TJQKA][cdhs]$/;
 
 export const DECK_SIZE = 52;
@@ -32,4 +35,22 @@ export function assertDealtCards(hands: readonly string[], deck: readonly string
   if (cards.length !== DECK_SIZE || new Set(cards).size !== DECK_SIZE) {
     throw new RangeError("hands and remaining deck must hold each of the 52 cards exactly once");
   }
+}
+
+const HEX_64 = /^[0-9a-f]{64}$/;
+
+/**
+ * The deal's seed and commitment as the odds service sent them. RangeError unless both are 64 hex
+ * digits and the commitment is SHA-256 of the seed's bytes: a table never shows a commitment its
+ * seed cannot keep. (That the deck derives from the seed is the verifier's check, after the river.)
+ */
+export function checkedFairness(fairness: Fairness): Fairness {
+  const { serverSeed, seedCommitment } = fairness;
+  if (!HEX_64.test(serverSeed) || !HEX_64.test(seedCommitment)) {
+    throw new RangeError("a deal's seed and commitment must be 64 lowercase hex digits");
+  }
+  if (createHash("sha256").update(Buffer.from(serverSeed, "hex")).digest("hex") !== seedCommitment) {
+    throw new RangeError("the deal's commitment is not SHA-256 of its seed");
+  }
+  return { serverSeed, seedCommitment };
 }

@@ -22,3 +22,4 @@ export * from "./advance.js";
 export { type Payout, payoutOf } from "./payouts.js";
 export * from "./lobby.js";
 export * from "./view.js";
+export * from "./exported-game.js";

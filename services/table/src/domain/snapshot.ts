@@ -1,6 +1,7 @@
 // Creating a table, deriving facts from a snapshot, and the one place a next snapshot is sealed
 // (version, timestamps, and a conservation check that refuses to produce a snapshot that lost a cent).
 
+import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { InvalidArgumentError } from "@pokerodds/common/errors";
 import { sumCents } from "./money.js";
 import type { BettingStage, GameState, Seat, TableConfig, TableSnapshot } from "./types.js";
@@ -33,9 +34,11 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     maxPayoutCents: config.maxPayoutCents ?? DEFAULT_MAX_PAYOUT_CENTS,
   };
   assertPositiveInteger("numberOfSeats", full.numberOfSeats);
-  // 2..6 is what the odds service deals from one deck.
-  if (!Number.isInteger(full.numberOfHands) || full.numberOfHands < 2 || full.numberOfHands > 6) {
-    throw new InvalidArgumentError("numberOfHands must be an integer from 2 to 6");
+  const hands = full.numberOfHands;
+  if (!Number.isInteger(hands) || hands < MIN_HANDS_PER_GAME || hands > MAX_HANDS_PER_GAME) {
+    throw new InvalidArgumentError(
+      `numberOfHands must be an integer from ${MIN_HANDS_PER_GAME} to ${MAX_HANDS_PER_GAME}`,
+    );
   }
   assertPositiveInteger("maxPayoutCents", full.maxPayoutCents);
   return {
@@ -48,6 +51,7 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     hands: null,
     board: [],
     deck: [],
+    fairness: null,
     handOdds: [],
     seats: [],
     bets: [],
@@ -150,7 +154,10 @@ export function sealNext(
 export function freshGame(
   snapshot: TableSnapshot,
   gameState: "STATUS_SETUP" | "STATUS_START",
-): Pick<TableSnapshot, "gameNumber" | "gameId" | "gameState" | "hands" | "board" | "deck" | "handOdds" | "bets"> {
+): Pick<
+  TableSnapshot,
+  "gameNumber" | "gameId" | "gameState" | "hands" | "board" | "deck" | "fairness" | "handOdds" | "bets"
+> {
   const gameNumber = snapshot.gameNumber + 1;
   return {
     gameNumber,
@@ -159,6 +166,7 @@ export function freshGame(
     hands: null,
     board: [],
     deck: [],
+    fairness: null,
     handOdds: [],
     bets: [],
   };

@@ -89,6 +89,12 @@ export interface GameRecord {
   readonly bets: readonly BetSettlement[];
 }
 
+/** The deck's server seed (secret until the river) and its SHA-256 commitment (public from the hole). */
+export interface Fairness {
+  readonly serverSeed: string;
+  readonly seedCommitment: string;
+}
+
 export interface TableConfig {
   readonly numberOfSeats: number;
   readonly numberOfHands: number;
@@ -121,6 +127,8 @@ export interface TableSnapshot {
   readonly board: readonly string[];
   /** The undealt cards in draw order. Secret: never in the public view. */
   readonly deck: readonly string[];
+  /** What proves the deck was fixed before any bet (docs/provably-fair.md); null before the deal. */
+  readonly fairness: Fairness | null;
   /** Panels of every stage of the current game, stage by stage, in hand order within a stage. */
   readonly handOdds: readonly HandOdds[];
   /** Ordered by seatId. */

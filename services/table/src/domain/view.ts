@@ -35,6 +35,10 @@ export interface PublicTableState {
   seats: PublicSeat[];
   bets: PublicBet[];
   handOdds: HandOdds[];
+  /** SHA-256 of the deck's seed, from the hole on (fixed before any bet); null before the deal. */
+  seedCommitment: string | null;
+  /** The seed itself, at the river only: anyone can then check the deck (docs/provably-fair.md). */
+  serverSeed: string | null;
 }
 
 export function publicState(snapshot: TableSnapshot): PublicTableState {
@@ -64,5 +68,7 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
       recordedOddsTenths: b.oddsTenths,
     })),
     handOdds: snapshot.handOdds.map((p) => ({ ...p })),
+    seedCommitment: snapshot.fairness?.seedCommitment ?? null,
+    serverSeed: snapshot.gameState === "STATUS_RIVER" ? (snapshot.fairness?.serverSeed ?? null) : null,
   };
 }

@@ -6,7 +6,8 @@ import { type AdvanceInput, type Caller, advancePlan, applyAdvance } from "../..
 import { applyBet } from "../../src/domain/bets.js";
 import { applySit } from "../../src/domain/seats.js";
 import { emptyTable } from "../../src/domain/snapshot.js";
-import type { BettingStage, HandOdds, HandStatus, TableSnapshot } from "../../src/domain/types.js";
+import { createHash } from "node:crypto";
+import type { BettingStage, Fairness, HandOdds, HandStatus, TableSnapshot } from "../../src/domain/types.js";
 
 export const T0 = 1_700_000_000_000;
 
@@ -23,9 +24,20 @@ const SUITS = "cdhs";
 export const ALL_CARDS: readonly string[] = [...RANKS].flatMap((r) => [...SUITS].map((s) => r + s));
 
 /** Deals n hands round-robin from the given card order: hand h gets cards h and n + h. */
-export function dealFrom(cards: readonly string[], n = 4): { hands: string[]; remainingDeck: string[] } {
+/** A seed and its commitment as the odds service sends them with a deal (SHA-256 of the seed's bytes). */
+export const FAIRNESS: Fairness = {
+  serverSeed: "ab".repeat(32),
+  seedCommitment: createHash("sha256")
+    .update(Buffer.from("ab".repeat(32), "hex"))
+    .digest("hex"),
+};
+
+export function dealFrom(
+  cards: readonly string[],
+  n = 4,
+): { hands: string[]; remainingDeck: string[]; fairness: Fairness } {
   const hands = Array.from({ length: n }, (_, h) => cards[h]! + cards[n + h]!);
-  return { hands, remainingDeck: cards.slice(2 * n) };
+  return { hands, remainingDeck: cards.slice(2 * n), fairness: FAIRNESS };
 }
 
 /** [winPercentage, drawPercentage, oddsTenths] per hand. */

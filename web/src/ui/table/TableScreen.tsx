@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { TableState } from "../../api/client";
 import { followTable, type LiveMode, type TableFeed } from "../../api/table-events";
+import { heldFor, holdCommitment, type HeldCommitment } from "../../fairness/commitment";
 import { stateLabel } from "../../model/stages";
 import { Notice } from "../Notice";
 import { useAction } from "../use-action";
 import { Board } from "./Board";
 import { BetsView } from "./BetsView";
+import { CommitmentChanged, FairnessPanel } from "./FairnessPanel";
 import { HandsView } from "./HandsView";
 import { SeatControls } from "./SeatControls";
 import { SeatsView } from "./SeatsView";
@@ -20,12 +22,18 @@ const MODE_TEXT: Record<LiveMode, string> = {
 export function TableScreen({ tableId, playerId }: { tableId: number; playerId: string }) {
   const [state, setState] = useState<TableState | null>(null);
   const [mode, setMode] = useState<{ mode: LiveMode; problem?: string }>({ mode: "connecting" });
+  const [held, setHeld] = useState<HeldCommitment | null>(null);
   const feed = useRef<TableFeed | null>(null);
   const action = useAction();
 
   useEffect(() => {
     const current = followTable(tableId, {
-      state: setState,
+      state: (next) => {
+        // Every state the feed shows, in order (an updater runs even when renders are batched), so
+        // no commitment shown between two renders escapes the comparison.
+        setHeld((kept) => holdCommitment(kept, next));
+        setState(next);
+      },
       mode: (next, problem) => setMode({ mode: next, ...(problem ? { problem } : {}) }),
     });
     feed.current = current;
@@ -34,6 +42,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
 
   const moves: TableMoves | null = feed.current ? tableMoves(tableId, feed.current) : null;
   const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
+  const heldNow = state ? heldFor(held, state.gameId) : null;
 
   return (
     <>
@@ -52,6 +61,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       ) : (
         <p>Loading the table…</p>
       )}
+      {heldNow ? <CommitmentChanged held={heldNow} /> : null}
       <Notice message={action.message} />
       {state && moves ? (
         <>
@@ -59,6 +69,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
           <Board state={state} />
           <HandsView state={state} seat={mySeat} moves={moves} action={action} />
           <BetsView state={state} playerId={playerId} />
+          <FairnessPanel state={state} held={heldNow} />
           <SeatsView state={state} playerId={playerId} />
         </>
       ) : null}

@@ -94,7 +94,11 @@ export interface HandOdds {
 export interface DealRequest {
   numberOfHands: number;
   /** 0 < target_rtp < 1; absent means the service default (0.97). */
-  targetRtp?: number | undefined;
+  targetRtp?:
+    | number
+    | undefined;
+  /** The game the deck is derived for (docs/provably-fair.md); empty: a fresh DEAL-<uuid>. */
+  gameId: string;
 }
 
 export interface DealResponse {
@@ -102,6 +106,13 @@ export interface DealResponse {
   handOdds: HandOdds[];
   /** The undealt cards in dealt order: the board is drawn from the front. */
   remainingDeck: string[];
+  gameId: string;
+  /**
+   * The deck is derived from server_seed and game_id; seed_commitment is SHA-256 of the seed's bytes.
+   * Both 64 lowercase hex digits. A table keeps the seed secret until the river.
+   */
+  serverSeed: string;
+  seedCommitment: string;
 }
 
 export interface GenerateBulkRequest {
@@ -136,6 +147,9 @@ export interface BulkGame {
   /** Flop (3), turn, river. */
   board: string[];
   handStageInfoList: BulkHandStageInfo[];
+  /** The game's deck is derived from these (docs/provably-fair.md), as a table's is. */
+  serverSeed: string;
+  seedCommitment: string;
 }
 
 export interface GenerateBulkResponse {
@@ -330,7 +344,7 @@ export const HandOdds: MessageFns<HandOdds> = {
 };
 
 function createBaseDealRequest(): DealRequest {
-  return { numberOfHands: 0, targetRtp: undefined };
+  return { numberOfHands: 0, targetRtp: undefined, gameId: "" };
 }
 
 export const DealRequest: MessageFns<DealRequest> = {
@@ -340,6 +354,9 @@ export const DealRequest: MessageFns<DealRequest> = {
     }
     if (message.targetRtp !== undefined) {
       writer.uint32(17).double(message.targetRtp);
+    }
+    if (message.gameId !== "") {
+      writer.uint32(26).string(message.gameId);
     }
     return writer;
   },
@@ -373,6 +390,14 @@ export const DealRequest: MessageFns<DealRequest> = {
             message.targetRtp = reader.double();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.gameId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -397,6 +422,11 @@ export const DealRequest: MessageFns<DealRequest> = {
         : isSet(object.target_rtp)
         ? globalThis.Number(object.target_rtp)
         : undefined,
+      gameId: isSet(object.gameId)
+        ? globalThis.String(object.gameId)
+        : isSet(object.game_id)
+        ? globalThis.String(object.game_id)
+        : "",
     };
   },
 
@@ -408,6 +438,9 @@ export const DealRequest: MessageFns<DealRequest> = {
     if (message.targetRtp !== undefined) {
       obj.targetRtp = floatToJson(message.targetRtp);
     }
+    if (message.gameId !== "") {
+      obj.gameId = message.gameId;
+    }
     return obj;
   },
 
@@ -418,12 +451,13 @@ export const DealRequest: MessageFns<DealRequest> = {
     const message = createBaseDealRequest();
     message.numberOfHands = object.numberOfHands ?? 0;
     message.targetRtp = object.targetRtp ?? undefined;
+    message.gameId = object.gameId ?? "";
     return message;
   },
 };
 
 function createBaseDealResponse(): DealResponse {
-  return { hands: [], handOdds: [], remainingDeck: [] };
+  return { hands: [], handOdds: [], remainingDeck: [], gameId: "", serverSeed: "", seedCommitment: "" };
 }
 
 export const DealResponse: MessageFns<DealResponse> = {
@@ -436,6 +470,15 @@ export const DealResponse: MessageFns<DealResponse> = {
     }
     for (const v of message.remainingDeck) {
       writer.uint32(26).string(v!);
+    }
+    if (message.gameId !== "") {
+      writer.uint32(34).string(message.gameId);
+    }
+    if (message.serverSeed !== "") {
+      writer.uint32(42).string(message.serverSeed);
+    }
+    if (message.seedCommitment !== "") {
+      writer.uint32(50).string(message.seedCommitment);
     }
     return writer;
   },
@@ -477,6 +520,30 @@ export const DealResponse: MessageFns<DealResponse> = {
             message.remainingDeck.push(reader.string());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.gameId = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.serverSeed = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.seedCommitment = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -502,6 +569,21 @@ export const DealResponse: MessageFns<DealResponse> = {
         : globalThis.Array.isArray(object?.remaining_deck)
         ? object.remaining_deck.map((e: any) => globalThis.String(e))
         : [],
+      gameId: isSet(object.gameId)
+        ? globalThis.String(object.gameId)
+        : isSet(object.game_id)
+        ? globalThis.String(object.game_id)
+        : "",
+      serverSeed: isSet(object.serverSeed)
+        ? globalThis.String(object.serverSeed)
+        : isSet(object.server_seed)
+        ? globalThis.String(object.server_seed)
+        : "",
+      seedCommitment: isSet(object.seedCommitment)
+        ? globalThis.String(object.seedCommitment)
+        : isSet(object.seed_commitment)
+        ? globalThis.String(object.seed_commitment)
+        : "",
     };
   },
 
@@ -516,6 +598,15 @@ export const DealResponse: MessageFns<DealResponse> = {
     if (message.remainingDeck?.length) {
       obj.remainingDeck = message.remainingDeck;
     }
+    if (message.gameId !== "") {
+      obj.gameId = message.gameId;
+    }
+    if (message.serverSeed !== "") {
+      obj.serverSeed = message.serverSeed;
+    }
+    if (message.seedCommitment !== "") {
+      obj.seedCommitment = message.seedCommitment;
+    }
     return obj;
   },
 
@@ -527,6 +618,9 @@ export const DealResponse: MessageFns<DealResponse> = {
     message.hands = object.hands?.map((e) => e) || [];
     message.handOdds = object.handOdds?.map((e) => HandOdds.fromPartial(e)) || [];
     message.remainingDeck = object.remainingDeck?.map((e) => e) || [];
+    message.gameId = object.gameId ?? "";
+    message.serverSeed = object.serverSeed ?? "";
+    message.seedCommitment = object.seedCommitment ?? "";
     return message;
   },
 };
@@ -1056,7 +1150,7 @@ export const BulkHandStageInfo: MessageFns<BulkHandStageInfo> = {
 };
 
 function createBaseBulkGame(): BulkGame {
-  return { gameId: "", hands: [], board: [], handStageInfoList: [] };
+  return { gameId: "", hands: [], board: [], handStageInfoList: [], serverSeed: "", seedCommitment: "" };
 }
 
 export const BulkGame: MessageFns<BulkGame> = {
@@ -1072,6 +1166,12 @@ export const BulkGame: MessageFns<BulkGame> = {
     }
     for (const v of message.handStageInfoList) {
       BulkHandStageInfo.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.serverSeed !== "") {
+      writer.uint32(42).string(message.serverSeed);
+    }
+    if (message.seedCommitment !== "") {
+      writer.uint32(50).string(message.seedCommitment);
     }
     return writer;
   },
@@ -1121,6 +1221,22 @@ export const BulkGame: MessageFns<BulkGame> = {
             message.handStageInfoList.push(BulkHandStageInfo.decode(reader, reader.uint32()));
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.serverSeed = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.seedCommitment = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1147,6 +1263,16 @@ export const BulkGame: MessageFns<BulkGame> = {
         : globalThis.Array.isArray(object?.hand_stage_info_list)
         ? object.hand_stage_info_list.map((e: any) => BulkHandStageInfo.fromJSON(e))
         : [],
+      serverSeed: isSet(object.serverSeed)
+        ? globalThis.String(object.serverSeed)
+        : isSet(object.server_seed)
+        ? globalThis.String(object.server_seed)
+        : "",
+      seedCommitment: isSet(object.seedCommitment)
+        ? globalThis.String(object.seedCommitment)
+        : isSet(object.seed_commitment)
+        ? globalThis.String(object.seed_commitment)
+        : "",
     };
   },
 
@@ -1164,6 +1290,12 @@ export const BulkGame: MessageFns<BulkGame> = {
     if (message.handStageInfoList?.length) {
       obj.handStageInfoList = message.handStageInfoList.map((e) => BulkHandStageInfo.toJSON(e));
     }
+    if (message.serverSeed !== "") {
+      obj.serverSeed = message.serverSeed;
+    }
+    if (message.seedCommitment !== "") {
+      obj.seedCommitment = message.seedCommitment;
+    }
     return obj;
   },
 
@@ -1176,6 +1308,8 @@ export const BulkGame: MessageFns<BulkGame> = {
     message.hands = object.hands?.map((e) => e) || [];
     message.board = object.board?.map((e) => e) || [];
     message.handStageInfoList = object.handStageInfoList?.map((e) => BulkHandStageInfo.fromPartial(e)) || [];
+    message.serverSeed = object.serverSeed ?? "";
+    message.seedCommitment = object.seedCommitment ?? "";
     return message;
   },
 };

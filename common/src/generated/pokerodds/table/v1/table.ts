@@ -135,6 +135,96 @@ export function transferKindToJSON(object: TransferKind): string {
   }
 }
 
+export enum GameOutcome {
+  GAME_OUTCOME_UNSPECIFIED = 0,
+  /** GAME_OUTCOME_SETTLED - Settled at the river. */
+  GAME_OUTCOME_SETTLED = 1,
+  /** GAME_OUTCOME_VOID - The last player left mid-game: every bet was refunded. */
+  GAME_OUTCOME_VOID = 2,
+  UNRECOGNIZED = -1,
+}
+
+export function gameOutcomeFromJSON(object: any): GameOutcome {
+  switch (object) {
+    case 0:
+    case "GAME_OUTCOME_UNSPECIFIED":
+      return GameOutcome.GAME_OUTCOME_UNSPECIFIED;
+    case 1:
+    case "GAME_OUTCOME_SETTLED":
+      return GameOutcome.GAME_OUTCOME_SETTLED;
+    case 2:
+    case "GAME_OUTCOME_VOID":
+      return GameOutcome.GAME_OUTCOME_VOID;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return GameOutcome.UNRECOGNIZED;
+  }
+}
+
+export function gameOutcomeToJSON(object: GameOutcome): string {
+  switch (object) {
+    case GameOutcome.GAME_OUTCOME_UNSPECIFIED:
+      return "GAME_OUTCOME_UNSPECIFIED";
+    case GameOutcome.GAME_OUTCOME_SETTLED:
+      return "GAME_OUTCOME_SETTLED";
+    case GameOutcome.GAME_OUTCOME_VOID:
+      return "GAME_OUTCOME_VOID";
+    case GameOutcome.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+/** Where the money a bet returned went. */
+export enum PaidTo {
+  PAID_TO_UNSPECIFIED = 0,
+  /** PAID_TO_NONE - Nothing returned: a losing bet. */
+  PAID_TO_NONE = 1,
+  /** PAID_TO_SEAT - The bettor's seat at the table. */
+  PAID_TO_SEAT = 2,
+  /** PAID_TO_ACCOUNT - The bettor's account, through the table's outbox (no longer seated, or a void game's refund). */
+  PAID_TO_ACCOUNT = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function paidToFromJSON(object: any): PaidTo {
+  switch (object) {
+    case 0:
+    case "PAID_TO_UNSPECIFIED":
+      return PaidTo.PAID_TO_UNSPECIFIED;
+    case 1:
+    case "PAID_TO_NONE":
+      return PaidTo.PAID_TO_NONE;
+    case 2:
+    case "PAID_TO_SEAT":
+      return PaidTo.PAID_TO_SEAT;
+    case 3:
+    case "PAID_TO_ACCOUNT":
+      return PaidTo.PAID_TO_ACCOUNT;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return PaidTo.UNRECOGNIZED;
+  }
+}
+
+export function paidToToJSON(object: PaidTo): string {
+  switch (object) {
+    case PaidTo.PAID_TO_UNSPECIFIED:
+      return "PAID_TO_UNSPECIFIED";
+    case PaidTo.PAID_TO_NONE:
+      return "PAID_TO_NONE";
+    case PaidTo.PAID_TO_SEAT:
+      return "PAID_TO_SEAT";
+    case PaidTo.PAID_TO_ACCOUNT:
+      return "PAID_TO_ACCOUNT";
+    case PaidTo.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 /** The authenticated player a request acts for, as the gateway verified it. */
 export interface Caller {
   playerId: string;
@@ -262,6 +352,13 @@ export interface TableState {
   seats: Seat[];
   bets: BetRecord[];
   handOdds: HandOdds[];
+  /**
+   * SHA-256 of the server seed the deck was derived from (docs/provably-fair.md): from the hole on,
+   * fixed before any bet. Empty before the deal.
+   */
+  seedCommitment: string;
+  /** The seed itself, revealed at the river only; empty before. */
+  serverSeed: string;
 }
 
 export interface AuditRequest {
@@ -345,6 +442,84 @@ export interface WatchTableRequest {
 export interface WatchTableResponse {
   version: number;
   state?: TableState | undefined;
+}
+
+export interface ExportGamesRequest {
+  caller?:
+    | Caller
+    | undefined;
+  /** Only this table's games; 0: every table. */
+  tableId: number;
+  /** Only games finished at or after this time (epoch milliseconds); absent: no lower bound. */
+  finishedAfterMs?:
+    | number
+    | undefined;
+  /** Only games finished before this time (epoch milliseconds); absent: no upper bound. */
+  finishedBeforeMs?:
+    | number
+    | undefined;
+  /** Only games after this one: the table_id and version of a game received (0 and 0: from the start). */
+  afterTableId: number;
+  afterVersion: number;
+}
+
+/** One bet of a finished game, as it was placed and as it ended. */
+export interface GameBet {
+  playerId: string;
+  seatId: number;
+  handIndex: number;
+  bettingStage: number;
+  betAmountCents: number;
+  /** The odds the bet was placed at, in tenths (23 means 2.3): what it is paid at. */
+  recordedOddsTenths: number;
+  placedAtMs: number;
+  /** Paid (settled game) or refunded (void game); 0 for a losing bet. */
+  returnedCents: number;
+  paidTo: PaidTo;
+}
+
+/** The record of one finished game. */
+export interface FinishedGame {
+  tableId: number;
+  /** The table version whose change finished the game; with table_id, where an export resumes. */
+  version: number;
+  gameId: string;
+  outcome: GameOutcome;
+  numberOfHands: number;
+  hands: string[];
+  /** The five community cards at the river; those revealed before a void. */
+  board: string[];
+  /** The panels of every stage the game reached, stage by stage, in hand order within a stage. */
+  handOdds: HandOdds[];
+  /** Hands whose river status is WINNER; empty for a void game. */
+  winningHands: number[];
+  /** In the order they were placed. */
+  bets: GameBet[];
+  stakesCents: number;
+  payoutsCents: number;
+  refundsCents: number;
+  /** stakes - payouts - refunds: what the house won (negative when it lost). */
+  houseResultCents: number;
+  /**
+   * The fractions of a cent that rounding payouts down left with the house, exactly:
+   * rounding_numerator / rounding_denominator cents.
+   */
+  roundingNumerator: number;
+  roundingDenominator: number;
+  /**
+   * SHA-256 of the server seed, and the seed (docs/provably-fair.md); both empty for a game dealt
+   * before decks were committed to. A void game's seed is revealed here too: the game is over.
+   */
+  seedCommitment: string;
+  serverSeed: string;
+  /** When the hole cards were dealt, the first bet placed (0: no bet) and the game finished. */
+  dealtAtMs: number;
+  firstBetAtMs: number;
+  finishedAtMs: number;
+}
+
+export interface ExportGamesResponse {
+  game?: FinishedGame | undefined;
 }
 
 function createBaseCaller(): Caller {
@@ -2358,6 +2533,8 @@ function createBaseTableState(): TableState {
     seats: [],
     bets: [],
     handOdds: [],
+    seedCommitment: "",
+    serverSeed: "",
   };
 }
 
@@ -2398,6 +2575,12 @@ export const TableState: MessageFns<TableState> = {
     }
     for (const v of message.handOdds) {
       HandOdds.encode(v!, writer.uint32(98).fork()).join();
+    }
+    if (message.seedCommitment !== "") {
+      writer.uint32(106).string(message.seedCommitment);
+    }
+    if (message.serverSeed !== "") {
+      writer.uint32(114).string(message.serverSeed);
     }
     return writer;
   },
@@ -2511,6 +2694,22 @@ export const TableState: MessageFns<TableState> = {
             message.handOdds.push(HandOdds.decode(reader, reader.uint32()));
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.seedCommitment = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.serverSeed = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2577,6 +2776,16 @@ export const TableState: MessageFns<TableState> = {
         : globalThis.Array.isArray(object?.hand_odds)
         ? object.hand_odds.map((e: any) => HandOdds.fromJSON(e))
         : [],
+      seedCommitment: isSet(object.seedCommitment)
+        ? globalThis.String(object.seedCommitment)
+        : isSet(object.seed_commitment)
+        ? globalThis.String(object.seed_commitment)
+        : "",
+      serverSeed: isSet(object.serverSeed)
+        ? globalThis.String(object.serverSeed)
+        : isSet(object.server_seed)
+        ? globalThis.String(object.server_seed)
+        : "",
     };
   },
 
@@ -2618,6 +2827,12 @@ export const TableState: MessageFns<TableState> = {
     if (message.handOdds?.length) {
       obj.handOdds = message.handOdds.map((e) => HandOdds.toJSON(e));
     }
+    if (message.seedCommitment !== "") {
+      obj.seedCommitment = message.seedCommitment;
+    }
+    if (message.serverSeed !== "") {
+      obj.serverSeed = message.serverSeed;
+    }
     return obj;
   },
 
@@ -2638,6 +2853,8 @@ export const TableState: MessageFns<TableState> = {
     message.seats = object.seats?.map((e) => Seat.fromPartial(e)) || [];
     message.bets = object.bets?.map((e) => BetRecord.fromPartial(e)) || [];
     message.handOdds = object.handOdds?.map((e) => HandOdds.fromPartial(e)) || [];
+    message.seedCommitment = object.seedCommitment ?? "";
+    message.serverSeed = object.serverSeed ?? "";
     return message;
   },
 };
@@ -3721,6 +3938,987 @@ export const WatchTableResponse: MessageFns<WatchTableResponse> = {
   },
 };
 
+function createBaseExportGamesRequest(): ExportGamesRequest {
+  return {
+    caller: undefined,
+    tableId: 0,
+    finishedAfterMs: undefined,
+    finishedBeforeMs: undefined,
+    afterTableId: 0,
+    afterVersion: 0,
+  };
+}
+
+export const ExportGamesRequest: MessageFns<ExportGamesRequest> = {
+  encode(message: ExportGamesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.tableId !== 0) {
+      writer.uint32(16).int32(message.tableId);
+    }
+    if (message.finishedAfterMs !== undefined) {
+      writer.uint32(24).int64(message.finishedAfterMs);
+    }
+    if (message.finishedBeforeMs !== undefined) {
+      writer.uint32(32).int64(message.finishedBeforeMs);
+    }
+    if (message.afterTableId !== 0) {
+      writer.uint32(40).int32(message.afterTableId);
+    }
+    if (message.afterVersion !== 0) {
+      writer.uint32(48).int64(message.afterVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportGamesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportGamesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.finishedAfterMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.finishedBeforeMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.afterTableId = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.afterVersion = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportGamesRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+      finishedAfterMs: isSet(object.finishedAfterMs)
+        ? globalThis.Number(object.finishedAfterMs)
+        : isSet(object.finished_after_ms)
+        ? globalThis.Number(object.finished_after_ms)
+        : undefined,
+      finishedBeforeMs: isSet(object.finishedBeforeMs)
+        ? globalThis.Number(object.finishedBeforeMs)
+        : isSet(object.finished_before_ms)
+        ? globalThis.Number(object.finished_before_ms)
+        : undefined,
+      afterTableId: isSet(object.afterTableId)
+        ? globalThis.Number(object.afterTableId)
+        : isSet(object.after_table_id)
+        ? globalThis.Number(object.after_table_id)
+        : 0,
+      afterVersion: isSet(object.afterVersion)
+        ? globalThis.Number(object.afterVersion)
+        : isSet(object.after_version)
+        ? globalThis.Number(object.after_version)
+        : 0,
+    };
+  },
+
+  toJSON(message: ExportGamesRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    if (message.finishedAfterMs !== undefined) {
+      obj.finishedAfterMs = Math.round(message.finishedAfterMs);
+    }
+    if (message.finishedBeforeMs !== undefined) {
+      obj.finishedBeforeMs = Math.round(message.finishedBeforeMs);
+    }
+    if (message.afterTableId !== 0) {
+      obj.afterTableId = Math.round(message.afterTableId);
+    }
+    if (message.afterVersion !== 0) {
+      obj.afterVersion = Math.round(message.afterVersion);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ExportGamesRequest>): ExportGamesRequest {
+    return ExportGamesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ExportGamesRequest>): ExportGamesRequest {
+    const message = createBaseExportGamesRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.tableId = object.tableId ?? 0;
+    message.finishedAfterMs = object.finishedAfterMs ?? undefined;
+    message.finishedBeforeMs = object.finishedBeforeMs ?? undefined;
+    message.afterTableId = object.afterTableId ?? 0;
+    message.afterVersion = object.afterVersion ?? 0;
+    return message;
+  },
+};
+
+function createBaseGameBet(): GameBet {
+  return {
+    playerId: "",
+    seatId: 0,
+    handIndex: 0,
+    bettingStage: 0,
+    betAmountCents: 0,
+    recordedOddsTenths: 0,
+    placedAtMs: 0,
+    returnedCents: 0,
+    paidTo: 0,
+  };
+}
+
+export const GameBet: MessageFns<GameBet> = {
+  encode(message: GameBet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.playerId !== "") {
+      writer.uint32(10).string(message.playerId);
+    }
+    if (message.seatId !== 0) {
+      writer.uint32(16).int32(message.seatId);
+    }
+    if (message.handIndex !== 0) {
+      writer.uint32(24).int32(message.handIndex);
+    }
+    if (message.bettingStage !== 0) {
+      writer.uint32(32).int32(message.bettingStage);
+    }
+    if (message.betAmountCents !== 0) {
+      writer.uint32(40).int64(message.betAmountCents);
+    }
+    if (message.recordedOddsTenths !== 0) {
+      writer.uint32(48).int32(message.recordedOddsTenths);
+    }
+    if (message.placedAtMs !== 0) {
+      writer.uint32(56).int64(message.placedAtMs);
+    }
+    if (message.returnedCents !== 0) {
+      writer.uint32(64).int64(message.returnedCents);
+    }
+    if (message.paidTo !== 0) {
+      writer.uint32(72).int32(message.paidTo);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GameBet {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGameBet();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.seatId = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.handIndex = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.bettingStage = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.betAmountCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.recordedOddsTenths = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.placedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.returnedCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.paidTo = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GameBet {
+    return {
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+      seatId: isSet(object.seatId)
+        ? globalThis.Number(object.seatId)
+        : isSet(object.seat_id)
+        ? globalThis.Number(object.seat_id)
+        : 0,
+      handIndex: isSet(object.handIndex)
+        ? globalThis.Number(object.handIndex)
+        : isSet(object.hand_index)
+        ? globalThis.Number(object.hand_index)
+        : 0,
+      bettingStage: isSet(object.bettingStage)
+        ? globalThis.Number(object.bettingStage)
+        : isSet(object.betting_stage)
+        ? globalThis.Number(object.betting_stage)
+        : 0,
+      betAmountCents: isSet(object.betAmountCents)
+        ? globalThis.Number(object.betAmountCents)
+        : isSet(object.bet_amount_cents)
+        ? globalThis.Number(object.bet_amount_cents)
+        : 0,
+      recordedOddsTenths: isSet(object.recordedOddsTenths)
+        ? globalThis.Number(object.recordedOddsTenths)
+        : isSet(object.recorded_odds_tenths)
+        ? globalThis.Number(object.recorded_odds_tenths)
+        : 0,
+      placedAtMs: isSet(object.placedAtMs)
+        ? globalThis.Number(object.placedAtMs)
+        : isSet(object.placed_at_ms)
+        ? globalThis.Number(object.placed_at_ms)
+        : 0,
+      returnedCents: isSet(object.returnedCents)
+        ? globalThis.Number(object.returnedCents)
+        : isSet(object.returned_cents)
+        ? globalThis.Number(object.returned_cents)
+        : 0,
+      paidTo: isSet(object.paidTo)
+        ? paidToFromJSON(object.paidTo)
+        : isSet(object.paid_to)
+        ? paidToFromJSON(object.paid_to)
+        : 0,
+    };
+  },
+
+  toJSON(message: GameBet): unknown {
+    const obj: any = {};
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    if (message.seatId !== 0) {
+      obj.seatId = Math.round(message.seatId);
+    }
+    if (message.handIndex !== 0) {
+      obj.handIndex = Math.round(message.handIndex);
+    }
+    if (message.bettingStage !== 0) {
+      obj.bettingStage = Math.round(message.bettingStage);
+    }
+    if (message.betAmountCents !== 0) {
+      obj.betAmountCents = Math.round(message.betAmountCents);
+    }
+    if (message.recordedOddsTenths !== 0) {
+      obj.recordedOddsTenths = Math.round(message.recordedOddsTenths);
+    }
+    if (message.placedAtMs !== 0) {
+      obj.placedAtMs = Math.round(message.placedAtMs);
+    }
+    if (message.returnedCents !== 0) {
+      obj.returnedCents = Math.round(message.returnedCents);
+    }
+    if (message.paidTo !== 0) {
+      obj.paidTo = paidToToJSON(message.paidTo);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GameBet>): GameBet {
+    return GameBet.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GameBet>): GameBet {
+    const message = createBaseGameBet();
+    message.playerId = object.playerId ?? "";
+    message.seatId = object.seatId ?? 0;
+    message.handIndex = object.handIndex ?? 0;
+    message.bettingStage = object.bettingStage ?? 0;
+    message.betAmountCents = object.betAmountCents ?? 0;
+    message.recordedOddsTenths = object.recordedOddsTenths ?? 0;
+    message.placedAtMs = object.placedAtMs ?? 0;
+    message.returnedCents = object.returnedCents ?? 0;
+    message.paidTo = object.paidTo ?? 0;
+    return message;
+  },
+};
+
+function createBaseFinishedGame(): FinishedGame {
+  return {
+    tableId: 0,
+    version: 0,
+    gameId: "",
+    outcome: 0,
+    numberOfHands: 0,
+    hands: [],
+    board: [],
+    handOdds: [],
+    winningHands: [],
+    bets: [],
+    stakesCents: 0,
+    payoutsCents: 0,
+    refundsCents: 0,
+    houseResultCents: 0,
+    roundingNumerator: 0,
+    roundingDenominator: 0,
+    seedCommitment: "",
+    serverSeed: "",
+    dealtAtMs: 0,
+    firstBetAtMs: 0,
+    finishedAtMs: 0,
+  };
+}
+
+export const FinishedGame: MessageFns<FinishedGame> = {
+  encode(message: FinishedGame, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tableId !== 0) {
+      writer.uint32(8).int32(message.tableId);
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int64(message.version);
+    }
+    if (message.gameId !== "") {
+      writer.uint32(26).string(message.gameId);
+    }
+    if (message.outcome !== 0) {
+      writer.uint32(32).int32(message.outcome);
+    }
+    if (message.numberOfHands !== 0) {
+      writer.uint32(40).int32(message.numberOfHands);
+    }
+    for (const v of message.hands) {
+      writer.uint32(50).string(v!);
+    }
+    for (const v of message.board) {
+      writer.uint32(58).string(v!);
+    }
+    for (const v of message.handOdds) {
+      HandOdds.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.winningHands.length !== 0) {
+      writer.uint32(74).fork();
+      for (const v of message.winningHands) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    for (const v of message.bets) {
+      GameBet.encode(v!, writer.uint32(82).fork()).join();
+    }
+    if (message.stakesCents !== 0) {
+      writer.uint32(88).int64(message.stakesCents);
+    }
+    if (message.payoutsCents !== 0) {
+      writer.uint32(96).int64(message.payoutsCents);
+    }
+    if (message.refundsCents !== 0) {
+      writer.uint32(104).int64(message.refundsCents);
+    }
+    if (message.houseResultCents !== 0) {
+      writer.uint32(112).int64(message.houseResultCents);
+    }
+    if (message.roundingNumerator !== 0) {
+      writer.uint32(120).int64(message.roundingNumerator);
+    }
+    if (message.roundingDenominator !== 0) {
+      writer.uint32(128).int64(message.roundingDenominator);
+    }
+    if (message.seedCommitment !== "") {
+      writer.uint32(138).string(message.seedCommitment);
+    }
+    if (message.serverSeed !== "") {
+      writer.uint32(146).string(message.serverSeed);
+    }
+    if (message.dealtAtMs !== 0) {
+      writer.uint32(152).int64(message.dealtAtMs);
+    }
+    if (message.firstBetAtMs !== 0) {
+      writer.uint32(160).int64(message.firstBetAtMs);
+    }
+    if (message.finishedAtMs !== 0) {
+      writer.uint32(168).int64(message.finishedAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishedGame {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishedGame();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.gameId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.outcome = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.numberOfHands = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.hands.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.board.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.handOdds.push(HandOdds.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag === 72) {
+              message.winningHands.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 74) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.winningHands.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.bets.push(GameBet.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.stakesCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.payoutsCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.refundsCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.houseResultCents = longToNumber(reader.int64());
+            continue;
+          }
+          case 15: {
+            if (tag !== 120) {
+              break;
+            }
+
+            message.roundingNumerator = longToNumber(reader.int64());
+            continue;
+          }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.roundingDenominator = longToNumber(reader.int64());
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.seedCommitment = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.serverSeed = reader.string();
+            continue;
+          }
+          case 19: {
+            if (tag !== 152) {
+              break;
+            }
+
+            message.dealtAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.firstBetAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.finishedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishedGame {
+    return {
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      gameId: isSet(object.gameId)
+        ? globalThis.String(object.gameId)
+        : isSet(object.game_id)
+        ? globalThis.String(object.game_id)
+        : "",
+      outcome: isSet(object.outcome) ? gameOutcomeFromJSON(object.outcome) : 0,
+      numberOfHands: isSet(object.numberOfHands)
+        ? globalThis.Number(object.numberOfHands)
+        : isSet(object.number_of_hands)
+        ? globalThis.Number(object.number_of_hands)
+        : 0,
+      hands: globalThis.Array.isArray(object?.hands)
+        ? object.hands.map((e: any) => globalThis.String(e))
+        : [],
+      board: globalThis.Array.isArray(object?.board) ? object.board.map((e: any) => globalThis.String(e)) : [],
+      handOdds: globalThis.Array.isArray(object?.handOdds)
+        ? object.handOdds.map((e: any) => HandOdds.fromJSON(e))
+        : globalThis.Array.isArray(object?.hand_odds)
+        ? object.hand_odds.map((e: any) => HandOdds.fromJSON(e))
+        : [],
+      winningHands: globalThis.Array.isArray(object?.winningHands)
+        ? object.winningHands.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.winning_hands)
+        ? object.winning_hands.map((e: any) => globalThis.Number(e))
+        : [],
+      bets: globalThis.Array.isArray(object?.bets) ? object.bets.map((e: any) => GameBet.fromJSON(e)) : [],
+      stakesCents: isSet(object.stakesCents)
+        ? globalThis.Number(object.stakesCents)
+        : isSet(object.stakes_cents)
+        ? globalThis.Number(object.stakes_cents)
+        : 0,
+      payoutsCents: isSet(object.payoutsCents)
+        ? globalThis.Number(object.payoutsCents)
+        : isSet(object.payouts_cents)
+        ? globalThis.Number(object.payouts_cents)
+        : 0,
+      refundsCents: isSet(object.refundsCents)
+        ? globalThis.Number(object.refundsCents)
+        : isSet(object.refunds_cents)
+        ? globalThis.Number(object.refunds_cents)
+        : 0,
+      houseResultCents: isSet(object.houseResultCents)
+        ? globalThis.Number(object.houseResultCents)
+        : isSet(object.house_result_cents)
+        ? globalThis.Number(object.house_result_cents)
+        : 0,
+      roundingNumerator: isSet(object.roundingNumerator)
+        ? globalThis.Number(object.roundingNumerator)
+        : isSet(object.rounding_numerator)
+        ? globalThis.Number(object.rounding_numerator)
+        : 0,
+      roundingDenominator: isSet(object.roundingDenominator)
+        ? globalThis.Number(object.roundingDenominator)
+        : isSet(object.rounding_denominator)
+        ? globalThis.Number(object.rounding_denominator)
+        : 0,
+      seedCommitment: isSet(object.seedCommitment)
+        ? globalThis.String(object.seedCommitment)
+        : isSet(object.seed_commitment)
+        ? globalThis.String(object.seed_commitment)
+        : "",
+      serverSeed: isSet(object.serverSeed)
+        ? globalThis.String(object.serverSeed)
+        : isSet(object.server_seed)
+        ? globalThis.String(object.server_seed)
+        : "",
+      dealtAtMs: isSet(object.dealtAtMs)
+        ? globalThis.Number(object.dealtAtMs)
+        : isSet(object.dealt_at_ms)
+        ? globalThis.Number(object.dealt_at_ms)
+        : 0,
+      firstBetAtMs: isSet(object.firstBetAtMs)
+        ? globalThis.Number(object.firstBetAtMs)
+        : isSet(object.first_bet_at_ms)
+        ? globalThis.Number(object.first_bet_at_ms)
+        : 0,
+      finishedAtMs: isSet(object.finishedAtMs)
+        ? globalThis.Number(object.finishedAtMs)
+        : isSet(object.finished_at_ms)
+        ? globalThis.Number(object.finished_at_ms)
+        : 0,
+    };
+  },
+
+  toJSON(message: FinishedGame): unknown {
+    const obj: any = {};
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.gameId !== "") {
+      obj.gameId = message.gameId;
+    }
+    if (message.outcome !== 0) {
+      obj.outcome = gameOutcomeToJSON(message.outcome);
+    }
+    if (message.numberOfHands !== 0) {
+      obj.numberOfHands = Math.round(message.numberOfHands);
+    }
+    if (message.hands?.length) {
+      obj.hands = message.hands;
+    }
+    if (message.board?.length) {
+      obj.board = message.board;
+    }
+    if (message.handOdds?.length) {
+      obj.handOdds = message.handOdds.map((e) => HandOdds.toJSON(e));
+    }
+    if (message.winningHands?.length) {
+      obj.winningHands = message.winningHands.map((e) => Math.round(e));
+    }
+    if (message.bets?.length) {
+      obj.bets = message.bets.map((e) => GameBet.toJSON(e));
+    }
+    if (message.stakesCents !== 0) {
+      obj.stakesCents = Math.round(message.stakesCents);
+    }
+    if (message.payoutsCents !== 0) {
+      obj.payoutsCents = Math.round(message.payoutsCents);
+    }
+    if (message.refundsCents !== 0) {
+      obj.refundsCents = Math.round(message.refundsCents);
+    }
+    if (message.houseResultCents !== 0) {
+      obj.houseResultCents = Math.round(message.houseResultCents);
+    }
+    if (message.roundingNumerator !== 0) {
+      obj.roundingNumerator = Math.round(message.roundingNumerator);
+    }
+    if (message.roundingDenominator !== 0) {
+      obj.roundingDenominator = Math.round(message.roundingDenominator);
+    }
+    if (message.seedCommitment !== "") {
+      obj.seedCommitment = message.seedCommitment;
+    }
+    if (message.serverSeed !== "") {
+      obj.serverSeed = message.serverSeed;
+    }
+    if (message.dealtAtMs !== 0) {
+      obj.dealtAtMs = Math.round(message.dealtAtMs);
+    }
+    if (message.firstBetAtMs !== 0) {
+      obj.firstBetAtMs = Math.round(message.firstBetAtMs);
+    }
+    if (message.finishedAtMs !== 0) {
+      obj.finishedAtMs = Math.round(message.finishedAtMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<FinishedGame>): FinishedGame {
+    return FinishedGame.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FinishedGame>): FinishedGame {
+    const message = createBaseFinishedGame();
+    message.tableId = object.tableId ?? 0;
+    message.version = object.version ?? 0;
+    message.gameId = object.gameId ?? "";
+    message.outcome = object.outcome ?? 0;
+    message.numberOfHands = object.numberOfHands ?? 0;
+    message.hands = object.hands?.map((e) => e) || [];
+    message.board = object.board?.map((e) => e) || [];
+    message.handOdds = object.handOdds?.map((e) => HandOdds.fromPartial(e)) || [];
+    message.winningHands = object.winningHands?.map((e) => e) || [];
+    message.bets = object.bets?.map((e) => GameBet.fromPartial(e)) || [];
+    message.stakesCents = object.stakesCents ?? 0;
+    message.payoutsCents = object.payoutsCents ?? 0;
+    message.refundsCents = object.refundsCents ?? 0;
+    message.houseResultCents = object.houseResultCents ?? 0;
+    message.roundingNumerator = object.roundingNumerator ?? 0;
+    message.roundingDenominator = object.roundingDenominator ?? 0;
+    message.seedCommitment = object.seedCommitment ?? "";
+    message.serverSeed = object.serverSeed ?? "";
+    message.dealtAtMs = object.dealtAtMs ?? 0;
+    message.firstBetAtMs = object.firstBetAtMs ?? 0;
+    message.finishedAtMs = object.finishedAtMs ?? 0;
+    return message;
+  },
+};
+
+function createBaseExportGamesResponse(): ExportGamesResponse {
+  return { game: undefined };
+}
+
+export const ExportGamesResponse: MessageFns<ExportGamesResponse> = {
+  encode(message: ExportGamesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.game !== undefined) {
+      FinishedGame.encode(message.game, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportGamesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportGamesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.game = FinishedGame.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportGamesResponse {
+    return { game: isSet(object.game) ? FinishedGame.fromJSON(object.game) : undefined };
+  },
+
+  toJSON(message: ExportGamesResponse): unknown {
+    const obj: any = {};
+    if (message.game !== undefined) {
+      obj.game = FinishedGame.toJSON(message.game);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ExportGamesResponse>): ExportGamesResponse {
+    return ExportGamesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ExportGamesResponse>): ExportGamesResponse {
+    const message = createBaseExportGamesResponse();
+    message.game = (object.game !== undefined && object.game !== null)
+      ? FinishedGame.fromPartial(object.game)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * Money is always int64 minor units (cents), as in the wallet service; ts-proto maps int64 to number,
  * exact far beyond any amount here (a movement is at most 1e11 cents).
@@ -3853,6 +5051,24 @@ export const TableServiceService = {
     responseSerialize: (value: WatchTableResponse): Buffer => Buffer.from(WatchTableResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WatchTableResponse => WatchTableResponse.decode(value),
   },
+  /**
+   * ADMIN only (PERMISSION_DENIED otherwise): the record of every finished game (settled at the
+   * river, or void), one message each, for an external audit: tables in table id order, and each
+   * table's games in the order they were played. Response headers are sent once the caller is
+   * authorized; a refusal comes before them. The stream ends OK after the last game. The server
+   * reads a few versions ahead of what it sends and waits for the caller to take each message, so
+   * its memory does not grow with the number of games. A broken export resumes, on any replica,
+   * with after_table_id and after_version set to the last game received.
+   */
+  exportGames: {
+    path: "/pokerodds.table.v1.TableService/ExportGames" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: ExportGamesRequest): Buffer => Buffer.from(ExportGamesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportGamesRequest => ExportGamesRequest.decode(value),
+    responseSerialize: (value: ExportGamesResponse): Buffer => Buffer.from(ExportGamesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportGamesResponse => ExportGamesResponse.decode(value),
+  },
 } as const;
 
 export interface TableServiceServer extends UntypedServiceImplementation {
@@ -3898,6 +5114,16 @@ export interface TableServiceServer extends UntypedServiceImplementation {
    * caller watches again, anywhere, from the last version it received.
    */
   watchTable: handleServerStreamingCall<WatchTableRequest, WatchTableResponse>;
+  /**
+   * ADMIN only (PERMISSION_DENIED otherwise): the record of every finished game (settled at the
+   * river, or void), one message each, for an external audit: tables in table id order, and each
+   * table's games in the order they were played. Response headers are sent once the caller is
+   * authorized; a refusal comes before them. The stream ends OK after the last game. The server
+   * reads a few versions ahead of what it sends and waits for the caller to take each message, so
+   * its memory does not grow with the number of games. A broken export resumes, on any replica,
+   * with after_table_id and after_version set to the last game received.
+   */
+  exportGames: handleServerStreamingCall<ExportGamesRequest, ExportGamesResponse>;
 }
 
 export interface TableServiceClient extends Client {
@@ -4054,6 +5280,21 @@ export interface TableServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<WatchTableResponse>;
+  /**
+   * ADMIN only (PERMISSION_DENIED otherwise): the record of every finished game (settled at the
+   * river, or void), one message each, for an external audit: tables in table id order, and each
+   * table's games in the order they were played. Response headers are sent once the caller is
+   * authorized; a refusal comes before them. The stream ends OK after the last game. The server
+   * reads a few versions ahead of what it sends and waits for the caller to take each message, so
+   * its memory does not grow with the number of games. A broken export resumes, on any replica,
+   * with after_table_id and after_version set to the last game received.
+   */
+  exportGames(request: ExportGamesRequest, options?: Partial<CallOptions>): ClientReadableStream<ExportGamesResponse>;
+  exportGames(
+    request: ExportGamesRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<ExportGamesResponse>;
 }
 
 export const TableServiceClient = makeGenericClientConstructor(

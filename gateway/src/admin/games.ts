@@ -1,0 +1,169 @@
+// GET /api/admin/games (ADMIN): every finished game as JSON Lines, relayed from the table service's
+// ExportGames stream as the games come (services/table/src/game-export.ts), never gathered first.
+//
+// The status goes out with the first line, so a failure after it can no longer be an error answer:
+// the gateway writes a line `{ error }` and cuts the connection, and a client knows an export is
+// complete only by its last line, the trailer `{"end":true,"games":N}`. Each game names its table
+// and version, a cursor that means the same on every table replica: when the stream breaks because
+// a replica went away, the gateway exports again after the last game it sent, so the client sees
+// no gap and no repeat. Closing the connection cancels the ExportGames call.
+import { status } from "@grpc/grpc-js";
+import { GAME_RECORDS_MEDIA_TYPE, type gameRecordsApi } from "@pokerodds/api/game-records";
+import { isServiceError, type ServerStream } from "@pokerodds/common";
+import type { ExportGamesRequest, ExportGamesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import type { Request, Response } from "express";
+import { once } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { callerFor, identityOf } from "../auth/caller.js";
+import { forbidden, HttpError, httpErrorFromGrpc, internalError } from "../http/errors.js";
+import type { Handlers } from "../http/mount.js";
+import { requestIdOf } from "../http/request.js";
+import type { GameRecordsApi } from "../services.js";
+import { exportQueryOf } from "./export-query.js";
+import { toGameRecord } from "./to-api.js";
+
+/** Statuses after which ExportGames is called again: the replica or the connection went away. */
+const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED]);
+/** Calls in a row that bring no game before the export gives up (about 6 s of backoff). */
+const ATTEMPTS = 6;
+const retryDelayMs = (attempt: number) => Math.min(3_200, 100 * 2 ** (attempt - 1));
+/** How long the `{ error }` line may take to leave before the connection is cut anyway. */
+const ERROR_LINE_MS = 1_000;
+
+type Cursor = Pick<ExportGamesRequest, "afterTableId" | "afterVersion">;
+type Subscribe = (after: Cursor) => Promise<ServerStream<ExportGamesResponse>>;
+
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const interrupted = (error: unknown) => isServiceError(error) && INTERRUPTED.has(error.code);
+
+export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<typeof gameRecordsApi> {
+  return {
+    exportGames: async (req, res) => {
+      const identity = identityOf(res);
+      if (identity.role !== "ADMIN") throw forbidden("the game export is for an ADMIN");
+      const query = exportQueryOf(req);
+      if (!records) throw new HttpError(503, "table service unavailable");
+      // Aborted when the client goes or the export ends: the ExportGames call is cancelled with it.
+      const stop = new AbortController();
+      const onClose = () => stop.abort();
+      res.once("close", onClose);
+      const request = { ...query, caller: callerFor(identity) };
+      const subscribe: Subscribe = (after) => subscribed(records, { ...request, ...after }, req, stop.signal);
+      try {
+        const first = await untilSubscribed(subscribe, query, stop.signal).catch((error: unknown) => {
+          if (stop.signal.aborted) return undefined; // the client went away first: nobody to answer
+          throw httpErrorFromGrpc(error, "table");
+        });
+        if (!first) return;
+        startLines(res);
+        if (req.method === "HEAD") return;
+        const games = await relay(res, { first, subscribe, start: query }, stop.signal);
+        if (games !== null) await write(res, line({ end: true, games }), stop.signal);
+      } catch (error) {
+        if (!res.headersSent) throw error;
+        if (!stop.signal.aborted) await breakOff(req, res, error);
+      } finally {
+        res.off("close", onClose);
+        stop.abort();
+        if (res.headersSent && !res.writableEnded && !res.destroyed) res.end();
+      }
+    },
+  };
+}
+
+/** One ExportGames call, once the table service has accepted it (or its refusal). */
+async function subscribed(
+  records: GameRecordsApi,
+  request: ExportGamesRequest,
+  req: Request,
+  signal: AbortSignal,
+): Promise<ServerStream<ExportGamesResponse>> {
+  const stream = records.exportGames(request, { requestId: requestIdOf(req), signal });
+  await stream.accepted;
+  return stream;
+}
+
+/** Subscribes, trying again while the table service is only briefly away (a replica restarting). */
+async function untilSubscribed(subscribe: Subscribe, after: Cursor, signal: AbortSignal) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await subscribe(after);
+    } catch (error) {
+      if (signal.aborted || !interrupted(error) || attempt >= ATTEMPTS) throw error;
+      await sleep(retryDelayMs(attempt), undefined, { signal });
+    }
+  }
+}
+
+function startLines(res: Response): void {
+  res.status(200);
+  // JSON Lines are always UTF-8: no charset. Nothing may store or buffer the stream.
+  res.setHeader("Content-Type", GAME_RECORDS_MEDIA_TYPE);
+  res.setHeader("X-Accel-Buffering", "no");
+  res.flushHeaders();
+}
+
+const isAfter = (game: { tableId: number; version: number }, cursor: Cursor) =>
+  game.tableId > cursor.afterTableId || (game.tableId === cursor.afterTableId && game.version > cursor.afterVersion);
+
+/**
+ * Writes every game of the stream, and of the streams opened after the last game sent when one
+ * breaks, until the export is done: the number of games written, or null when the client went away.
+ * Throws what ends it otherwise (a refusal, a game the contract does not allow, ATTEMPTS calls in a
+ * row that brought nothing).
+ */
+async function relay(
+  res: Response,
+  { first, subscribe, start }: { first: ServerStream<ExportGamesResponse>; subscribe: Subscribe; start: Cursor },
+  signal: AbortSignal,
+): Promise<number | null> {
+  let cursor: Cursor = { afterTableId: start.afterTableId, afterVersion: start.afterVersion };
+  let stream: ServerStream<ExportGamesResponse> | undefined = first;
+  let games = 0;
+  for (let failures = 0; ;) {
+    try {
+      stream ??= await subscribe(cursor);
+      for await (const { game } of stream) {
+        failures = 0;
+        // Never twice, whatever a replica sends.
+        if (game && !isAfter(game, cursor)) continue;
+        await write(res, line(toGameRecord(game)), signal);
+        cursor = { afterTableId: game!.tableId, afterVersion: game!.version };
+        games++;
+      }
+      return games;
+    } catch (error) {
+      if (signal.aborted) return null;
+      if (!interrupted(error) || ++failures >= ATTEMPTS) throw error;
+    }
+    stream = undefined;
+    res.req.log.info({ cursor, games, failures }, "game export interrupted: exporting again after the last game sent");
+    await sleep(retryDelayMs(failures), undefined, { signal }).catch(() => undefined);
+    if (signal.aborted) return null;
+  }
+}
+
+async function write(res: Response, chunk: string, signal: AbortSignal): Promise<void> {
+  if (!res.write(chunk)) await once(res, "drain", { signal });
+}
+
+/** Too late for a status: the reason as a last line, then the connection cut, so no client takes it for complete. */
+async function breakOff(req: Request, res: Response, error: unknown): Promise<void> {
+  const answer =
+    error instanceof HttpError
+      ? error
+      : isServiceError(error)
+        ? httpErrorFromGrpc(error, "table")
+        : internalError(error);
+  req.log.error({ err: error }, "game export broke off");
+  if (!res.destroyed && !res.writableEnded) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ERROR_LINE_MS);
+      res.write(line({ error: answer.message }), () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  res.destroy();
+}

@@ -1,0 +1,114 @@
+// A finished game as an external auditor reads it: the cards, the odds of every stage, each bet as
+// placed and as it ended, the money, the times and the deck's seed. Everything comes from two
+// snapshots of the table's history: the one whose change finished the game (its `finishedGame`)
+// and the one that still shows the game's cards and bets. At the river they are the same snapshot;
+// a void game's change already cleared the table, so its cards are in the version before it.
+
+import type { BetSettlement, Fairness, GameRecord, HandOdds, TableSnapshot } from "./types.js";
+
+export interface ExportedBet {
+  readonly playerId: string;
+  readonly seatId: number;
+  readonly handIndex: number;
+  readonly bettingStage: 0 | 1 | 2;
+  readonly betAmountCents: number;
+  readonly oddsTenths: number;
+  readonly placedAt: number;
+  /** Paid (settled game) or refunded (void game); 0 for a losing bet. */
+  readonly returnedCents: number;
+  readonly paidTo: BetSettlement["paidTo"];
+}
+
+export interface ExportedGame {
+  readonly tableId: number;
+  /** The version whose change finished the game: with tableId, the export's resume point. */
+  readonly version: number;
+  readonly gameId: string;
+  readonly outcome: GameRecord["outcome"];
+  readonly numberOfHands: number;
+  readonly hands: readonly string[];
+  readonly board: readonly string[];
+  readonly handOdds: readonly HandOdds[];
+  readonly winningHands: readonly number[];
+  readonly bets: readonly ExportedBet[];
+  readonly stakesCents: number;
+  readonly payoutsCents: number;
+  readonly refundsCents: number;
+  readonly houseResultCents: number;
+  readonly roundingRemainder: GameRecord["roundingRemainder"];
+  /** Null for a game dealt before decks were committed to (snapshots without `fairness`). */
+  readonly fairness: Fairness | null;
+  readonly dealtAt: number;
+  /** Null when nobody bet. */
+  readonly firstBetAt: number | null;
+  readonly finishedAt: number;
+}
+
+/** The snapshot that shows the finished game's cards: the finishing one at the river, the one before a void. */
+export const holdsCardsOf = (finishing: TableSnapshot): "this" | "previous" =>
+  finishing.finishedGame !== null && finishing.gameId === finishing.finishedGame.gameId ? "this" : "previous";
+
+/**
+ * The record of the game `finishing` finished. `played` is the snapshot holding its cards and bets
+ * (see holdsCardsOf), `dealtAt` the time of the version that dealt its hole cards. A RangeError when
+ * the two snapshots do not describe the same game: a broken history, never a client's mistake.
+ */
+export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, dealtAt: number): ExportedGame {
+  const record = finishing.finishedGame;
+  const where = `table ${finishing.tableId} version ${finishing.version}`;
+  if (!record) throw new RangeError(`${where} finished no game`);
+  if (played.tableId !== finishing.tableId || played.gameId !== record.gameId || !played.hands) {
+    throw new RangeError(`${where}: version ${played.version} does not show game ${record.gameId}`);
+  }
+  if (played.bets.length !== record.bets.length) {
+    throw new RangeError(`${where}: ${record.bets.length} settlements for ${played.bets.length} bets`);
+  }
+  const bets = played.bets.map((bet, i): ExportedBet => {
+    const settlement = record.bets[i]!;
+    if (settlement.betId !== bet.betId) throw new RangeError(`${where}: bet ${bet.betId} settled out of order`);
+    return {
+      playerId: bet.playerId,
+      seatId: bet.seatId,
+      handIndex: bet.handIndex,
+      bettingStage: bet.bettingStage,
+      betAmountCents: bet.betAmountCents,
+      oddsTenths: bet.oddsTenths,
+      placedAt: bet.placedAt,
+      returnedCents: settlement.returnedCents,
+      paidTo: settlement.paidTo,
+    };
+  });
+  return {
+    tableId: finishing.tableId,
+    version: finishing.version,
+    gameId: record.gameId,
+    outcome: record.outcome,
+    numberOfHands: played.config.numberOfHands,
+    hands: [...played.hands],
+    board: [...played.board],
+    handOdds: played.handOdds.map((panel) => ({ ...panel })),
+    winningHands: [...record.winningHands],
+    bets,
+    stakesCents: record.stakesCents,
+    payoutsCents: record.payoutsCents,
+    refundsCents: record.refundsCents,
+    houseResultCents: record.houseResultCents,
+    roundingRemainder: { ...record.roundingRemainder },
+    // Snapshots stored before the table kept a deck's seed have no `fairness` at all.
+    fairness: played.fairness ? { ...played.fairness } : null,
+    dealtAt,
+    firstBetAt: bets.reduce<number | null>(
+      (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),
+      null,
+    ),
+    finishedAt: record.finishedAt,
+  };
+}
+
+/**
+ * Whether `snapshot` is at or past the deal of game `gameNumber`: false before it, true from the
+ * version that dealt its hole cards on (game numbers only grow, and a game's hands, once dealt, stay
+ * until the next game starts). What finds the deal's version by bisection.
+ */
+export const dealtBy = (snapshot: TableSnapshot, gameNumber: number): boolean =>
+  snapshot.gameNumber > gameNumber || (snapshot.gameNumber === gameNumber && snapshot.hands !== null);

@@ -1,0 +1,210 @@
+// The web client's provably fair verifier (web/src/fairness/verify.ts), run under Node, whose
+// globalThis.crypto.subtle is the same WebCrypto API as the browser's. It is written from
+// docs/provably-fair.md alone, so it is checked against that page's test vector and then against
+// the server's reference implementation on random seeds, game ids and tampered games.
+import test from "ava";
+import fc from "fast-check";
+import { createHash } from "node:crypto";
+import { formatCard } from "../../services/odds/src/domain/cards.js";
+import * as server from "../../services/odds/src/domain/provably-fair.js";
+import { holdCommitment, type HeldCommitment } from "../../web/src/fairness/commitment.js";
+import {
+  commitmentOf,
+  deriveDeck,
+  type GameReveal,
+  verifyAgainstHeld,
+  verifyGame,
+} from "../../web/src/fairness/verify.js";
+
+// The test vector of docs/provably-fair.md, section 9, copied from the page.
+const VECTOR = {
+  seed: "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+  commitment: "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
+  gameId: "T1-1",
+  deck:
+    "3d 5c Kh 2c 9s 4d Ts 3c Kc 5h Td Ks Tc As Jh 6c 5d 7c 4c 9c 2d Qc 9d Ac Ad 6d " +
+    "4h Qh Qs 7s Ah Qd 3h 4s 2h Jc 7d 2s 6h 7h 8s 6s 8h Js 9h 3s Jd 5s Kd Th 8d 8c",
+  hands: ["3d9s", "5c4d", "KhTs", "2c3c"],
+  board: ["Kc", "5h", "Td", "Ks", "Tc"],
+};
+
+const hex32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString("hex"));
+// Every admissible character, lengths up to the 128 limit: ":" and digits too, which also separate the counter.
+const gameIdArb = fc.stringMatching(/^[\x21-\x7e]{1,128}$/);
+
+/** A game as the server deals it from a committed deck, shown with a board prefix of 0..5 cards. */
+const dealtGame = fc
+  .record({ seed: hex32, gameId: gameIdArb, n: fc.integer({ min: 1, max: 23 }), boardLength: fc.nat({ max: 5 }) })
+  .map(({ seed, gameId, n, boardLength }): GameReveal => {
+    const { hands, board } = server.derivedCards(seed, gameId, n);
+    return { seed, commitment: server.seedCommitment(seed), gameId, hands, board: board.slice(0, boardLength) };
+  });
+
+test.serial("without WebCrypto (an insecure context) the verdict says so instead of throwing", async (t) => {
+  const real = Object.getOwnPropertyDescriptor(globalThis, "crypto")!;
+  Object.defineProperty(globalThis, "crypto", { value: {}, configurable: true });
+  try {
+    const result = await verifyGame({ ...VECTOR });
+    t.false(result.ok);
+    t.regex(result.ok ? "" : result.reason, /no WebCrypto .* https or on localhost/);
+  } finally {
+    Object.defineProperty(globalThis, "crypto", real);
+  }
+});
+
+test("the documented test vector: commitment, deck order, and the dealt cards verify", async (t) => {
+  t.is(await commitmentOf(VECTOR.seed), VECTOR.commitment);
+  t.is((await deriveDeck(VECTOR.seed, VECTOR.gameId)).join(" "), VECTOR.deck);
+  const result = await verifyGame({ ...VECTOR });
+  t.true(result.ok);
+  t.is(result.ok ? result.deck.join(" ") : "", VECTOR.deck);
+  // Either case of hex names the same bytes.
+  const upper = { ...VECTOR, seed: VECTOR.seed.toUpperCase(), commitment: VECTOR.commitment.toUpperCase() };
+  t.true((await verifyGame(upper)).ok);
+  t.true((await verifyGame({ ...VECTOR, board: VECTOR.board.slice(0, 3) })).ok, "a board prefix (the flop)");
+});
+
+test("the same deck as the server's reference implementation, on random seeds and game ids", async (t) => {
+  await fc.assert(
+    fc.asyncProperty(hex32, gameIdArb, async (seed, gameId) => {
+      t.is(await commitmentOf(seed), server.seedCommitment(seed));
+      t.is(await commitmentOf(seed), createHash("sha256").update(Buffer.from(seed, "hex")).digest("hex"));
+      t.deepEqual(await deriveDeck(seed, gameId), server.deriveDeck(seed, gameId).map(formatCard));
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test("every game the server deals verifies in the browser's verifier too", async (t) => {
+  await fc.assert(
+    fc.asyncProperty(dealtGame, async (game) => {
+      t.deepEqual(server.verifyGame(game), { ok: true });
+      t.true((await verifyGame(game)).ok);
+    }),
+    { numRuns: 150 },
+  );
+});
+
+/** One thing changed in a dealt game, as a dishonest or broken server might. */
+const tampered = fc
+  .tuple(dealtGame, hex32, fc.nat(), fc.nat({ max: 51 }), fc.constantFrom("card", "seed", "commitment", "gameId"))
+  .map(([game, otherSeed, where, card, what]): GameReveal => {
+    const code = formatCard(card);
+    const slots = [...game.hands.map((_, h) => `h${h}`), ...game.board.map((_, k) => `b${k}`)];
+    const slot = slots[where % slots.length]!;
+    if (what === "seed") return { ...game, seed: otherSeed, commitment: server.seedCommitment(otherSeed) };
+    if (what === "commitment") return { ...game, commitment: server.seedCommitment(otherSeed) };
+    if (what === "gameId") return { ...game, gameId: `${game.gameId.slice(0, 127)}x` };
+    const hands = [...game.hands];
+    const board = [...game.board];
+    if (slot.startsWith("h")) hands[Number(slot.slice(1))] = `${code}${hands[Number(slot.slice(1))]!.slice(2)}`;
+    else board[Number(slot.slice(1))] = code;
+    return { ...game, hands, board };
+  });
+
+test("on tampered games the browser's verdict is the server's", async (t) => {
+  await fc.assert(
+    fc.asyncProperty(tampered, async (game) => {
+      const theirs = server.verifyGame(game).ok;
+      const ours = await verifyGame(game);
+      t.is(ours.ok, theirs, ours.ok ? "verified" : ours.reason);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test("a failing check names the precise reason", async (t) => {
+  const reason = async (game: GameReveal) => {
+    const result = await verifyGame(game);
+    return result.ok ? "verified" : result.reason;
+  };
+  const otherSeed = "ff".repeat(32);
+  t.regex(
+    await reason({ ...VECTOR, commitment: server.seedCommitment(otherSeed) }),
+    /^SHA-256 of the revealed seed is 630dcd296.*not the commitment .*not the seed that was committed to$/,
+  );
+  t.is(
+    await reason({ ...VECTOR, hands: ["3d9s", "5c4c", "KhTs", "2c3c"] }),
+    "hand 2 is 5c4c, but the deck deals it 5c4d",
+  );
+  t.is(await reason({ ...VECTOR, board: ["Kc", "5h", "Td", "Ks", "Ts"] }), "the river is Ts, but the deck deals Tc");
+  t.is(await reason({ ...VECTOR, board: ["Kc", "5h", "Td", "Kd"] }), "the turn is Kd, but the deck deals Ks");
+  const otherGame = server.derivedCards(VECTOR.seed, "T1-2", 4).hands[0];
+  t.is(
+    await reason({ ...VECTOR, gameId: "T1-2" }),
+    `hand 1 is 3d9s, but the deck deals it ${otherGame}`,
+    "another game id",
+  );
+  t.regex(await reason({ ...VECTOR, seed: "00".repeat(31) }), /^the server seed must be 64 hexadecimal digits/);
+  t.regex(await reason({ ...VECTOR, commitment: "xyz" }), /^the commitment must be 64 hexadecimal digits/);
+  t.regex(await reason({ ...VECTOR, gameId: "T1 1" }), /^the game id must be 1 to 128 printable ASCII/);
+  t.regex(await reason({ ...VECTOR, gameId: "T".repeat(129) }), /^the game id must be/);
+  t.regex(await reason({ ...VECTOR, hands: ["3d9", "5c4d"] }), /^hand 1 is "3d9", not two card codes/);
+  t.regex(await reason({ ...VECTOR, board: ["Kc", "5h", "1d"] }), /^the third flop card is "1d", not a card code/);
+  t.regex(await reason({ ...VECTOR, hands: [] }), /^there must be 1 to 23 hands/);
+});
+
+test("a stand-alone deal checks the rest of the deck in order too", async (t) => {
+  const seed = server.newServerSeed();
+  const gameId = "DEAL-6f1c2a0e-8a54-4d7e-9a3b-2f7c1d9e0b11";
+  const deck = server.deriveDeck(seed, gameId).map(formatCard);
+  const n = 6;
+  const hands = Array.from({ length: n }, (_, h) => `${deck[h]}${deck[n + h]}`);
+  const game = {
+    seed,
+    commitment: server.seedCommitment(seed),
+    gameId,
+    hands,
+    board: [],
+    remainingDeck: deck.slice(2 * n),
+  };
+  t.true((await verifyGame(game)).ok);
+  const swapped = [...game.remainingDeck];
+  [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
+  const result = await verifyGame({ ...game, remainingDeck: swapped });
+  t.is(
+    result.ok ? "" : result.reason,
+    `card 1 of the remaining deck is "${deck[2 * n + 1]}", but the deck has ${deck[2 * n]}`,
+  );
+  t.false((await verifyGame({ ...game, remainingDeck: swapped.slice(1) })).ok);
+});
+
+test("at a table the seed is checked against the commitment held since the hole, not the river's", async (t) => {
+  // The river state alone checks out: a new seed, its own commitment, and the cards it deals.
+  const heldSeed = server.newServerSeed();
+  const riverSeed = server.newServerSeed();
+  const dealt = server.derivedCards(riverSeed, "T1-1", 4);
+  const river = { seed: riverSeed, commitment: server.seedCommitment(riverSeed), gameId: "T1-1", ...dealt };
+  t.true((await verifyGame(river)).ok);
+  const result = await verifyAgainstHeld(river, server.seedCommitment(heldSeed));
+  t.false(result.ok);
+  t.regex(result.ok ? "" : result.reason, /^the commitment changed during the game: it was \w{12}… before the bets/);
+  t.true((await verifyAgainstHeld(river, river.commitment.toUpperCase())).ok, "the same commitment in either case");
+});
+
+test("the page keeps the first commitment of each game and notices a different one", (t) => {
+  const shown = (gameId: string, gameState: string, seedCommitment: string | null) => ({
+    gameId,
+    gameState,
+    seedCommitment,
+  });
+  const a = "aa".repeat(32);
+  const b = "bb".repeat(32);
+  let held: HeldCommitment | null = null;
+  held = holdCommitment(held, shown("T1-1", "STATUS_START", null));
+  t.is(held, null, "nothing before the deal");
+  held = holdCommitment(held, shown("T1-1", "STATUS_HOLE", a));
+  t.deepEqual(held, { gameId: "T1-1", commitment: a, seenAt: "STATUS_HOLE", changedTo: null });
+  t.is(holdCommitment(held, shown("T1-1", "STATUS_FLOP", a.toUpperCase())), held, "the same value in another case");
+  t.is(holdCommitment(held, shown("T1-1", "STATUS_FLOP", null)), held, "a missing value proves nothing");
+  const changed = holdCommitment(held, shown("T1-1", "STATUS_RIVER", b));
+  t.deepEqual(changed, { gameId: "T1-1", commitment: a, seenAt: "STATUS_HOLE", changedTo: b });
+  t.is(holdCommitment(changed, shown("T1-1", "STATUS_RIVER", a)), changed, "going back does not undo the change");
+  t.deepEqual(holdCommitment(changed, shown("T1-2", "STATUS_FLOP", b)), {
+    gameId: "T1-2",
+    commitment: b,
+    seenAt: "STATUS_FLOP",
+    changedTo: null,
+  });
+  t.is(holdCommitment(changed, shown("T1-2", "STATUS_SETUP", null)), null, "the next game starts empty");
+});

@@ -1,0 +1,16 @@
+// `npm run export-games`: the game records' command (see game-export-cli.ts), with the development
+// issuer's short-lived ADMIN token when AUDIT_TOKEN is unset, as `npm run audit` has.
+import { devAdminToken } from "./dev-admin-token.js";
+import { EXIT_NO_EXPORT, runExportCli } from "./game-export-cli.js";
+
+try {
+  process.exitCode = await runExportCli(
+    process.env,
+    process.argv.slice(2),
+    { stdout: process.stdout, err: (text) => process.stderr.write(`${text}\n`) },
+    devAdminToken,
+  );
+} catch (error) {
+  process.stderr.write(`export-games: ${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = EXIT_NO_EXPORT;
+}

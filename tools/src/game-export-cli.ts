@@ -1,0 +1,240 @@
+// `npm run export-games`: streams the running stack's GET /api/admin/games (every finished game, as
+// JSON Lines) to standard output or a file, line by line as the lines arrive: nothing is gathered,
+// so an export of any size takes the memory of one line.
+//
+//   exit 0  complete: the gateway's last line was its trailer, counting as many games as were written
+//   exit 1  truncated: the games received are written (whole lines only), and the command says how
+//           to resume after the last of them (--after <cursor>)
+//   exit 2  no export: bad usage, the stack cannot be reached, or it refused the token or the query
+//
+// The output holds the game records only, one per line; the trailer is the command's to check.
+// AUDIT_URL (default http://127.0.0.1:${PORT:-8080}) names the gateway and AUDIT_TOKEN an ADMIN
+// token, as for `npm run audit`; without AUDIT_TOKEN the development issuer's short-lived ADMIN token.
+import { NoAudit, type DevToken, type Env } from "@pokerodds/audit/cli";
+import { once } from "node:events";
+import { open } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { parseArgs } from "node:util";
+
+export const EXIT_COMPLETE = 0;
+export const EXIT_TRUNCATED = 1;
+export const EXIT_NO_EXPORT = 2;
+
+export const GAMES_PATH = "/api/admin/games";
+const USAGE = "usage: npm run export-games -- [--table N] [--since ISO] [--until ISO] [--after CURSOR] [--out FILE]";
+
+export interface ExportIo {
+  /** Where the records go without --out (standard output). */
+  stdout: Writable;
+  err(text: string): void;
+}
+
+/** Why there is no export: exit 2 with this message. */
+class NoExport extends Error {}
+
+interface ExportOptions {
+  query: URLSearchParams;
+  out: string | undefined;
+}
+
+function optionsOf(args: readonly string[]): ExportOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        table: { type: "string" },
+        since: { type: "string" },
+        until: { type: "string" },
+        after: { type: "string" },
+        out: { type: "string" },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new NoExport(`${(error as Error).message}\n${USAGE}`);
+  }
+  const query = new URLSearchParams();
+  if (values.table !== undefined) {
+    if (!/^[1-9][0-9]*$/.test(values.table)) throw new NoExport(`--table must be a table id\n${USAGE}`);
+    query.set("tableId", values.table);
+  }
+  // Any date the platform reads ("2026-11-23", "2026-11-23T12:00:00+01:00"), sent as RFC 3339 UTC.
+  for (const [flag, name] of [
+    ["since", "finishedAfter"],
+    ["until", "finishedBefore"],
+  ] as const) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    const ms = Date.parse(text);
+    if (Number.isNaN(ms)) throw new NoExport(`--${flag} must be a date or time, e.g. 2026-11-23T12:00:00Z\n${USAGE}`);
+    query.set(name, new Date(ms).toISOString());
+  }
+  if (values.after !== undefined) query.set("after", values.after);
+  return { query, out: values.out };
+}
+
+export function gamesUrl(env: Env, query: URLSearchParams): URL {
+  const base = env.AUDIT_URL || `http://127.0.0.1:${env.PORT || "8080"}`;
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new NoExport(`AUDIT_URL is not a URL: ${JSON.stringify(base)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new NoExport("AUDIT_URL must be http or https");
+  // AUDIT_URL may name the audit's own path (npm run audit's convention): the export is next to it.
+  url.pathname = url.pathname.replace(/\/api\/admin\/audit$/, "").replace(/\/+$/, "") + GAMES_PATH;
+  url.search = query.toString();
+  return url;
+}
+
+async function tokenFor(env: Env, devToken: DevToken): Promise<string> {
+  if (env.AUDIT_TOKEN) return env.AUDIT_TOKEN;
+  if (env.AUTH_JWKS_URL) {
+    throw new NoExport("AUTH_JWKS_URL is set: set AUDIT_TOKEN to an ADMIN token of that identity provider");
+  }
+  return devToken(env);
+}
+
+/** The export's body, once the gateway answered 200; its refusal (or no answer) as NoExport. */
+async function openExport(url: URL, token: string): Promise<ReadableStream<Uint8Array>> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/x-ndjson" } });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new NoExport(
+      `cannot reach the stack at ${url.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+    );
+  }
+  if (response.status === 200 && response.body) return response.body;
+  const text = await response.text().catch(() => "");
+  let message: unknown;
+  try {
+    message = (JSON.parse(text) as { error?: unknown }).error;
+  } catch {
+    message = undefined;
+  }
+  const why = typeof message === "string" ? message : text.slice(0, 200);
+  const hint =
+    response.status === 401 || response.status === 403 ? " (an ADMIN token of the stack's issuer is needed)" : "";
+  throw new NoExport(`${url.href} answered ${response.status}: ${why}${hint}`);
+}
+
+/** How the body ended: complete (its trailer counted `games`), or why not, with the last record's cursor. */
+export interface Copied {
+  games: number;
+  complete: boolean;
+  reason?: string;
+  lastCursor?: string;
+}
+
+/**
+ * Writes every record line of `body` to `out` as it arrives, waiting whenever `out` is full; keeps
+ * only the line being read. A trailer that miscounts, a line after it, an `{ error }` line, a line
+ * that is not JSON, or a body cut short make the export truncated.
+ */
+export async function copyRecords(
+  body: AsyncIterable<Uint8Array>,
+  out: Writable,
+  signal?: AbortSignal,
+): Promise<Copied> {
+  const decoder = new TextDecoder();
+  const state: Copied = { games: 0, complete: false };
+  let pending = "";
+  const take = async (text: string) => {
+    let value: { gameId?: unknown; cursor?: unknown; end?: unknown; games?: unknown; error?: unknown };
+    try {
+      value = JSON.parse(text) as typeof value;
+    } catch {
+      throw new Error(`a line that is not JSON: ${text.slice(0, 80)}`);
+    }
+    if (state.complete) throw new Error("a line after the export's last line");
+    if (typeof value.error === "string") throw new Error(`the gateway broke off: ${value.error}`);
+    if (value.end === true) {
+      if (value.games !== state.games)
+        throw new Error(`the trailer counts ${String(value.games)} games, ${state.games} came`);
+      state.complete = true;
+      return;
+    }
+    if (typeof value.gameId !== "string" || typeof value.cursor !== "string")
+      throw new Error("a line that is no game record");
+    if (!out.write(`${text}\n`)) await once(out, "drain", { signal });
+    state.games++;
+    state.lastCursor = value.cursor;
+  };
+  try {
+    for await (const chunk of body) {
+      pending += decoder.decode(chunk, { stream: true });
+      for (let end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n")) {
+        const text = pending.slice(0, end);
+        pending = pending.slice(end + 1);
+        await take(text);
+      }
+    }
+    if (!state.complete) return { ...state, reason: "the stream ended before the export's last line" };
+    return state;
+  } catch (error) {
+    return { ...state, complete: false, reason: (error as Error).message };
+  }
+}
+
+/** The file named by --out, created (or emptied) only once the export has started. */
+async function fileFor(path: string): Promise<Writable> {
+  try {
+    return (await open(path, "w")).createWriteStream();
+  } catch (error) {
+    throw new NoExport(`cannot write ${path}: ${(error as Error).message}`);
+  }
+}
+
+/** Copies the records to `out`; a failure to write (a full disk, a closed pipe) makes the export truncated. */
+async function copyTo(body: ReadableStream<Uint8Array>, out: Writable, owned: boolean): Promise<Copied> {
+  let failed: Error | undefined;
+  const aborted = new AbortController();
+  const onError = (error: Error) => {
+    failed ??= error;
+    aborted.abort(error);
+  };
+  out.on("error", onError);
+  try {
+    const copied = await copyRecords(body, out, aborted.signal);
+    if (owned) {
+      out.end();
+      await finished(out).catch(() => undefined);
+    }
+    return failed ? { ...copied, complete: false, reason: `cannot write the records: ${failed.message}` } : copied;
+  } finally {
+    out.off("error", onError);
+  }
+}
+
+/** Runs the command; resolves to its exit code. */
+export async function runExportCli(
+  env: Env,
+  args: readonly string[],
+  io: ExportIo,
+  devToken: DevToken,
+): Promise<number> {
+  let copied: Copied;
+  try {
+    const options = optionsOf(args);
+    const url = gamesUrl(env, options.query);
+    const body = await openExport(url, await tokenFor(env, devToken));
+    const out = options.out === undefined ? io.stdout : await fileFor(options.out);
+    copied = await copyTo(body, out, out !== io.stdout);
+  } catch (error) {
+    if (!(error instanceof NoExport || error instanceof NoAudit)) throw error;
+    io.err(`export-games: ${error.message}`);
+    return EXIT_NO_EXPORT;
+  }
+  if (copied.complete) {
+    io.err(`export-games: ${copied.games} games exported`);
+    return EXIT_COMPLETE;
+  }
+  const resume = copied.lastCursor ? `; resume with --after ${copied.lastCursor}` : "";
+  io.err(`export-games: TRUNCATED after ${copied.games} games: ${copied.reason}${resume}`);
+  return EXIT_TRUNCATED;
+}

@@ -1,0 +1,178 @@
+// `npm run export-games` against a fake gateway that streams JSON Lines as the test says: the records
+// written line by line as they arrive (to a file or standard output, the trailer left out), the
+// filters sent as the query, a truncated export (cut connection, an `{ error }` line, a miscounting
+// trailer) exiting 1 with the cursor to resume from, and refusals and bad usage exiting 2.
+import test, { type ExecutionContext } from "ava";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { runExportCli } from "../src/game-export-cli.js";
+
+const record = (tableId: number, version: number) =>
+  JSON.stringify({
+    tableId,
+    version,
+    gameId: `T${tableId}-${version}`,
+    cursor: `${tableId}:${version}`,
+    outcome: "SETTLED",
+  });
+const trailer = (games: number) => JSON.stringify({ end: true, games });
+
+/** A gateway whose GET /api/admin/games the test answers; every request is kept. */
+async function fakeGateway(
+  t: ExecutionContext,
+  answer: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
+) {
+  const requests: IncomingMessage[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req);
+    void answer(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.teardown(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
+}
+
+function startLines(res: ServerResponse): void {
+  res.writeHead(200, { "content-type": "application/x-ndjson" });
+}
+
+async function tempFile(t: ExecutionContext): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "export-games-"));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  return join(dir, "games.jsonl");
+}
+
+async function run(url: string, args: string[]) {
+  const err: string[] = [];
+  const stdout = new PassThrough();
+  const chunks: Buffer[] = [];
+  stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const noDevToken = async () => {
+    throw new Error("no development token in this test");
+  };
+  const code = await runExportCli(
+    { AUDIT_URL: url, AUDIT_TOKEN: "tok" },
+    args,
+    { stdout, err: (text) => err.push(text) },
+    noDevToken,
+  );
+  return { code, err: err.join("\n"), stdout: Buffer.concat(chunks).toString() };
+}
+
+test("a complete export: the records, line for line, into the file; the filters as the query; exit 0", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(3, 12)}\n${record(3, 20)}\n${trailer(2)}\n`);
+  });
+  const out = await tempFile(t);
+  const result = await run(gateway.url, ["--table", "3", "--since", "2026-11-23", "--after", "3:4", "--out", out]);
+  t.is(result.code, 0, result.err);
+  t.is(await readFile(out, "utf8"), `${record(3, 12)}\n${record(3, 20)}\n`);
+  t.regex(result.err, /2 games exported/);
+  const [request] = gateway.requests;
+  const url = new URL(request!.url!, gateway.url);
+  t.is(url.pathname, "/api/admin/games");
+  t.deepEqual(Object.fromEntries(url.searchParams), {
+    tableId: "3",
+    finishedAfter: "2026-11-23T00:00:00.000Z",
+    after: "3:4",
+  });
+  t.is(request!.headers.authorization, "Bearer tok");
+});
+
+test("written as they arrive: the first record is in the file while the gateway still holds the rest", async (t) => {
+  let release = () => {};
+  const gateway = await fakeGateway(t, async (_req, res) => {
+    startLines(res);
+    res.write(`${record(1, 5)}\n`);
+    await new Promise<void>((resolve) => (release = resolve));
+    res.end(`${record(1, 9)}\n${trailer(2)}\n`);
+  });
+  const out = await tempFile(t);
+  const running = run(gateway.url, ["--out", out]);
+  const deadline = Date.now() + 5_000;
+  while ((await readFile(out, "utf8").catch(() => "")) !== `${record(1, 5)}\n`) {
+    if (Date.now() > deadline) return t.fail("the first record was not written before the export ended");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  release();
+  t.is((await running).code, 0);
+  t.is(await readFile(out, "utf8"), `${record(1, 5)}\n${record(1, 9)}\n`);
+});
+
+test("truncated: a cut connection, an { error } line, a miscounting trailer exit 1, saying where to resume", async (t) => {
+  const endings: Record<string, (res: ServerResponse) => void> = {
+    cut: (res) => res.socket!.destroy(),
+    error: (res) => {
+      res.write(`${JSON.stringify({ error: "table service unavailable" })}\n`);
+      setTimeout(() => res.socket!.destroy(), 50);
+    },
+    miscount: (res) => res.end(`${trailer(5)}\n`),
+    partial: (res) => res.end('{"tableId":3,'),
+  };
+  for (const [kind, ending] of Object.entries(endings)) {
+    const gateway = await fakeGateway(t, (_req, res) => {
+      startLines(res);
+      res.write(`${record(3, 12)}\n`, () => setTimeout(() => ending(res), 50));
+    });
+    const result = await run(gateway.url, []);
+    t.is(result.code, 1, `${kind}: ${result.err}`);
+    t.is(result.stdout, `${record(3, 12)}\n`, kind);
+    t.regex(result.err, /TRUNCATED after 1 games: .*; resume with --after 3:12$/, kind);
+  }
+});
+
+test("no export: a refusal, an unreachable stack, bad usage exit 2, writing nothing", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    res.writeHead(403, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: "the game export is for an ADMIN" }));
+  });
+  const out = await tempFile(t);
+  const refused = await run(gateway.url, ["--out", out]);
+  t.is(refused.code, 2);
+  t.regex(refused.err, /answered 403: the game export is for an ADMIN \(an ADMIN token/);
+  await t.throwsAsync(readFile(out), undefined, "no file for an export that never started");
+  t.is((await run("http://127.0.0.1:1", [])).code, 2);
+  for (const args of [["--table", "x"], ["--since", "not a date"], ["--bogus"], ["stray"]]) {
+    const usage = await run(gateway.url, args);
+    t.is(usage.code, 2, args.join(" "));
+    t.regex(usage.err, /usage: npm run export-games/);
+  }
+  t.is(gateway.requests.length, 1);
+});
+
+test("the command itself: records on standard output, exit 0 complete and 1 truncated", async (t) => {
+  const cli = fileURLToPath(new URL("../src/export-games.ts", import.meta.url));
+  const exportWith = (url: string) =>
+    new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, ["--import=tsx/esm", cli], {
+        env: { PATH: process.env.PATH ?? "", AUDIT_URL: url, AUDIT_TOKEN: "tok" },
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      child.on("exit", (code) => resolve({ code, stdout }));
+    });
+  const complete = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(2, 7)}\n${trailer(1)}\n`);
+  });
+  t.deepEqual(await exportWith(complete.url), { code: 0, stdout: `${record(2, 7)}\n` });
+  const cut = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.write(`${record(2, 7)}\n`, () => setTimeout(() => res.socket!.destroy(), 50));
+  });
+  t.deepEqual(await exportWith(cut.url), { code: 1, stdout: `${record(2, 7)}\n` });
+});

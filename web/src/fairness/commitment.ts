@@ -1,0 +1,40 @@
+// The commitment a player saw before the bets, kept in memory for the game. Commit and reveal only
+// bind the house if someone remembers the commitment: the river state carries one too, but a house
+// that changed the deck mid-game would send a new commitment with it. So the page keeps the first
+// value it saw for each game and notices any other value shown later in that game.
+//
+// Pure and without imports, so it can be unit-tested under Node.
+
+/** The parts of a table state this needs (structurally the API's TableGameState). */
+export interface CommitmentShown {
+  gameId: string;
+  gameState: string;
+  seedCommitment: string | null;
+}
+
+export interface HeldCommitment {
+  gameId: string;
+  /** The first commitment this page saw for the game. */
+  commitment: string;
+  /** The game state it was first seen in: STATUS_HOLE when the page saw it before any bet. */
+  seenAt: string;
+  /** The latest different commitment shown later in the same game: the house broke its word. */
+  changedTo: string | null;
+}
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+
+/** The held commitment after `state` was shown: kept, started for a new game, or marked changed. */
+export function holdCommitment(held: HeldCommitment | null, state: CommitmentShown): HeldCommitment | null {
+  if (held !== null && held.gameId === state.gameId) {
+    if (state.seedCommitment === null || same(held.commitment, state.seedCommitment)) return held;
+    // A null commitment mid-game proves nothing either way; a different one is the house changing the deck.
+    return { ...held, changedTo: state.seedCommitment };
+  }
+  if (state.seedCommitment === null) return null;
+  return { gameId: state.gameId, commitment: state.seedCommitment, seenAt: state.gameState, changedTo: null };
+}
+
+/** The held commitment if it belongs to the game now shown. */
+export const heldFor = (held: HeldCommitment | null, gameId: string): HeldCommitment | null =>
+  held !== null && held.gameId === gameId ? held : null;
