@@ -4,7 +4,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, Hand, HandOdds, seedHex } from "./cards.js";
 import { amount, int32AtLeast, nullable } from "./fields.js";
-import { apiPart } from "./operation.js";
+import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 
 /** What `after` accepts: a record's `cursor`, `<tableId>:<version>` in plain decimal digits. */
 export const GAME_CURSOR_PATTERN = /^([1-9][0-9]{0,9}):([1-9][0-9]{0,15})$/;
@@ -187,10 +187,6 @@ const EXAMPLE_RECORD: GameRecordBody = {
 
 export const EXAMPLE_GAME_LINES = `${JSON.stringify(EXAMPLE_RECORD)}\n${JSON.stringify({ end: true, games: 1 })}\n`;
 
-const error = (status: number) => ({ $ref: `#/components/responses/E${status}` });
-const REQUEST_ID_HEADER = {
-  "X-Request-Id": { description: "The request's id, as in every log line about it", schema: { type: "string" } },
-};
 const timeParameter = (name: string, description: string) => ({
   name,
   in: "query",
@@ -232,14 +228,7 @@ export const gameRecordsApi = apiPart(
       responses: {
         200: {
           description: LINES,
-          headers: {
-            ...REQUEST_ID_HEADER,
-            "Cache-Control": { schema: { type: "string", const: "no-store" } },
-            "X-Accel-Buffering": {
-              description: "Tells proxies not to buffer the stream",
-              schema: { type: "string", const: "no" },
-            },
-          },
+          headers: STREAM_HEADERS,
           content: {
             [GAME_RECORDS_MEDIA_TYPE]: {
               schema: { $ref: "#/components/schemas/GameRecordLine" },
@@ -247,11 +236,11 @@ export const gameRecordsApi = apiPart(
             },
           },
         },
-        400: error(400),
-        401: error(401),
-        403: error(403),
-        429: error(429),
-        503: error(503),
+        400: errorResponse(400),
+        401: errorResponse(401),
+        403: errorResponse(403),
+        429: errorResponse(429),
+        503: errorResponse(503),
       },
     },
   },

@@ -121,9 +121,22 @@ function describe(operationId: string, tag: Tag, op: Operation) {
 }
 
 /** Every answer carries the request's id (the caller's x-request-id when short and printable). */
-const REQUEST_ID_HEADER = {
+export const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "The request's id, as in every log line about it", schema: { type: "string" } },
 };
+
+/** The headers of a streamed answer (events, JSON Lines): never cached, never buffered by a proxy. */
+export const STREAM_HEADERS = {
+  ...REQUEST_ID_HEADER,
+  "Cache-Control": { schema: { type: "string", const: "no-store" } },
+  "X-Accel-Buffering": {
+    description: "Tells proxies not to buffer the stream",
+    schema: { type: "string", const: "no" },
+  },
+};
+
+/** An error answer documented once in components.responses, for operations that list their answers in full. */
+export const errorResponse = (status: ErrorStatus) => ({ $ref: `#/components/responses/E${status}` });
 
 const ERROR_HEADERS: Partial<Record<string, Record<string, object>>> = {
   401: { "WWW-Authenticate": { schema: { type: "string" } } },

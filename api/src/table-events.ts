@@ -1,6 +1,6 @@
 // GET /api/tables/{tableId}/events: a table's changes as Server-Sent Events, each the new version and
 // the state GET /api/tables/{tableId}/state would answer at that version.
-import { apiPart } from "./operation.js";
+import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 import { TableIdParam } from "./tables.js";
 
 /**
@@ -59,12 +59,6 @@ const STATE_EVENT = {
   },
 };
 
-const REQUEST_ID_HEADER = {
-  "X-Request-Id": { description: "The request's id, as in every log line about it", schema: { type: "string" } },
-};
-
-const error = (status: number) => ({ $ref: `#/components/responses/E${status}` });
-
 export const tableEventsApi = apiPart(
   "tables",
   {},
@@ -90,27 +84,20 @@ export const tableEventsApi = apiPart(
       responses: {
         200: {
           description: EVENT_FORMAT,
-          headers: {
-            ...REQUEST_ID_HEADER,
-            "Cache-Control": { schema: { type: "string", const: "no-store" } },
-            "X-Accel-Buffering": {
-              description: "Tells proxies not to buffer the stream",
-              schema: { type: "string", const: "no" },
-            },
-          },
+          headers: STREAM_HEADERS,
           // The schema of one event (OpenAPI 3.1 reads a text/event-stream schema per event).
           content: { "text/event-stream": { schema: STATE_EVENT, example: EXAMPLE_EVENT } },
         },
-        400: error(400),
-        401: error(401),
-        403: error(403),
-        404: error(404),
+        400: errorResponse(400),
+        401: errorResponse(401),
+        403: errorResponse(403),
+        404: errorResponse(404),
         429: {
-          ...error(429),
+          ...errorResponse(429),
           description:
             "Too many event streams open (EVENTS_MAX_STREAMS_PER_PLAYER, EVENTS_MAX_STREAMS), or a rate limit",
         },
-        503: error(503),
+        503: errorResponse(503),
       },
     },
   },
