@@ -7,7 +7,6 @@
 // and version, a cursor that means the same on every table replica: when the stream breaks because
 // a replica went away, the gateway exports again after the last game it sent, so the client sees
 // no gap and no repeat. Closing the connection cancels the ExportGames call.
-import { status } from "@grpc/grpc-js";
 import { GAME_RECORDS_MEDIA_TYPE, type gameRecordsApi } from "@pokerodds/api/game-records";
 import { isServiceError, type ServerStream } from "@pokerodds/common";
 import type { ExportGamesRequest, ExportGamesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
@@ -17,16 +16,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { forbidden, HttpError, httpErrorFromGrpc, internalError } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
+import { RESUBSCRIBE_ATTEMPTS, resubscribeDelayMs, streamInterrupted, untilSubscribed } from "../http/resubscribe.js";
 import { requestIdOf } from "../http/request.js";
 import type { GameRecordsApi } from "../services.js";
 import { exportQueryOf } from "./export-query.js";
 import { toGameRecord } from "./to-api.js";
 
-/** Statuses after which ExportGames is called again: the replica or the connection went away. */
-const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED]);
-/** Calls in a row that bring no game before the export gives up (about 6 s of backoff). */
-const ATTEMPTS = 6;
-const retryDelayMs = (attempt: number) => Math.min(3_200, 100 * 2 ** (attempt - 1));
 /** How long the `{ error }` line may take to leave before the connection is cut anyway. */
 const ERROR_LINE_MS = 1_000;
 
@@ -34,7 +29,6 @@ type Cursor = Pick<ExportGamesRequest, "afterTableId" | "afterVersion">;
 type Subscribe = (after: Cursor) => Promise<ServerStream<ExportGamesResponse>>;
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
-const interrupted = (error: unknown) => isServiceError(error) && INTERRUPTED.has(error.code);
 
 export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<typeof gameRecordsApi> {
   return {
@@ -83,18 +77,6 @@ async function subscribed(
   return stream;
 }
 
-/** Subscribes, trying again while the table service is only briefly away (a replica restarting). */
-async function untilSubscribed(subscribe: Subscribe, after: Cursor, signal: AbortSignal) {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await subscribe(after);
-    } catch (error) {
-      if (signal.aborted || !interrupted(error) || attempt >= ATTEMPTS) throw error;
-      await sleep(retryDelayMs(attempt), undefined, { signal });
-    }
-  }
-}
-
 function startLines(res: Response): void {
   res.status(200);
   // JSON Lines are always UTF-8: no charset. Nothing may store or buffer the stream.
@@ -109,7 +91,7 @@ const isAfter = (game: { tableId: number; version: number }, cursor: Cursor) =>
 /**
  * Writes every game of the stream, and of the streams opened after the last game sent when one
  * breaks, until the export is done: the number of games written, or null when the client went away.
- * Throws what ends it otherwise (a refusal, a game the contract does not allow, ATTEMPTS calls in a
+ * Throws what ends it otherwise (a refusal, a game the contract does not allow, RESUBSCRIBE_ATTEMPTS calls in a
  * row that brought nothing).
  */
 async function relay(
@@ -134,11 +116,11 @@ async function relay(
       return games;
     } catch (error) {
       if (signal.aborted) return null;
-      if (!interrupted(error) || ++failures >= ATTEMPTS) throw error;
+      if (!streamInterrupted(error) || ++failures >= RESUBSCRIBE_ATTEMPTS) throw error;
     }
     stream = undefined;
     res.req.log.info({ cursor, games, failures }, "game export interrupted: exporting again after the last game sent");
-    await sleep(retryDelayMs(failures), undefined, { signal }).catch(() => undefined);
+    await sleep(resubscribeDelayMs(failures), undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return null;
   }
 }

@@ -7,7 +7,6 @@
 // contiguous and the same on every replica, so the client sees no gap and no repeat. The gateway
 // does not follow versions itself by polling GetState: that would cost a call per stream per
 // interval, see only the latest state, and lose the versions in between.
-import { status } from "@grpc/grpc-js";
 import { LAST_EVENT_ID_PATTERN, type tableEventsApi } from "@pokerodds/api/table-events";
 import { gauge, isServiceError, type ServerStream } from "@pokerodds/common";
 import type { WatchTableRequest, WatchTableResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
@@ -18,6 +17,7 @@ import { callerFor, identityOf } from "../auth/caller.js";
 import { tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, HttpError, httpErrorFromGrpc } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
+import { RESUBSCRIBE_ATTEMPTS, resubscribeDelayMs, streamInterrupted, untilSubscribed } from "../http/resubscribe.js";
 import { requestIdOf } from "../http/request.js";
 import type { TableEventsApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
@@ -28,11 +28,6 @@ export type EventStreamSettings = Pick<
   "eventStreams" | "eventStreamsPerPlayer" | "eventHeartbeatMs" | "eventStreamMaxMs"
 >;
 
-/** Statuses after which WatchTable is opened again: the replica or the connection went away. */
-const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED]);
-/** Attempts in a row that bring nothing before the stream gives up (about 6 s of backoff). */
-const ATTEMPTS = 6;
-const retryDelayMs = (attempt: number) => Math.min(3_200, 100 * 2 ** (attempt - 1));
 /** A full slot frees when some stream closes; its time is unknown. */
 const SLOT_RETRY_AFTER_SECONDS = 5;
 
@@ -104,24 +99,6 @@ async function subscribed(
   return stream;
 }
 
-const interrupted = (error: unknown) => isServiceError(error) && INTERRUPTED.has(error.code);
-
-/** Subscribes, trying again while the table service is only briefly away (a replica just died). */
-async function untilSubscribed(
-  subscribe: (after: number) => Promise<ServerStream<WatchTableResponse>>,
-  afterVersion: number,
-  signal: AbortSignal,
-): Promise<ServerStream<WatchTableResponse>> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await subscribe(afterVersion);
-    } catch (error) {
-      if (signal.aborted || !interrupted(error) || attempt >= ATTEMPTS) throw error;
-      await sleep(retryDelayMs(attempt), undefined, { signal });
-    }
-  }
-}
-
 function startEventStream(res: Response): void {
   res.status(200);
   // Exactly text/event-stream (no charset: the format is always UTF-8); nothing may store or buffer it.
@@ -143,7 +120,7 @@ interface Relay {
 /**
  * Writes every event of the stream, and of the streams opened after it breaks, until the client goes
  * or the stream has lasted its time; gives up (ends the response: the client reconnects with
- * Last-Event-ID) after ATTEMPTS subscriptions in a row that brought nothing.
+ * Last-Event-ID) after RESUBSCRIBE_ATTEMPTS subscriptions in a row that brought nothing.
  */
 async function relay(res: Response, { first, subscribe, afterVersion, stop }: Relay, settings: EventStreamSettings) {
   let lastSent = afterVersion;
@@ -153,7 +130,7 @@ async function relay(res: Response, { first, subscribe, afterVersion, stop }: Re
   }, settings.eventHeartbeatMs);
   const expiry = setTimeout(() => stop.abort(), settings.eventStreamMaxMs);
   try {
-    for (let failures = 0; failures < ATTEMPTS;) {
+    for (let failures = 0; failures < RESUBSCRIBE_ATTEMPTS;) {
       try {
         stream ??= await subscribe(lastSent);
         for await (const event of stream) {
@@ -165,12 +142,12 @@ async function relay(res: Response, { first, subscribe, afterVersion, stop }: Re
         }
       } catch (error) {
         if (stop.signal.aborted) return;
-        if (!interrupted(error)) throw error;
+        if (!streamInterrupted(error)) throw error;
       }
       stream = undefined;
       failures++;
       res.req.log.info({ lastSent, failures }, "table event stream interrupted: subscribing again");
-      await sleep(retryDelayMs(failures), undefined, { signal: stop.signal }).catch(() => undefined);
+      await sleep(resubscribeDelayMs(failures), undefined, { signal: stop.signal }).catch(() => undefined);
       if (stop.signal.aborted) return;
     }
     res.req.log.warn({ lastSent }, "table event stream: the table service stays away; ending the stream");

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
 import type { BulkGame, BulkHandStage } from "../api/client";
-import { cardList, holeCards } from "../model/cards";
+import { cardList } from "../model/cards";
 import { Cards } from "./Card";
-import { oddsText, percent } from "./Odds";
+import { HandCells, HandHeadings } from "./HandCells";
+import { OddsCells, OddsHeadings } from "./Odds";
 
 const STAGES = ["Hole", "Flop", "Turn", "River"];
 
@@ -44,32 +45,21 @@ export function BulkGameView({ game }: { game: BulkGame }) {
         <table>
           <thead>
             <tr>
-              <th scope="col">Hand</th>
-              <th scope="col">Cards</th>
-              <th scope="col" class="num">
-                Win
-              </th>
-              <th scope="col" class="num">
-                Draw
-              </th>
-              <th scope="col" class="num">
-                Odds
-              </th>
-              <th scope="col">Status</th>
+              <HandHeadings />
+              <OddsHeadings />
               <th scope="col">Best five</th>
             </tr>
           </thead>
           <tbody>
             {entries.map((info) => (
               <tr key={info.handIndex}>
-                <th scope="row">{info.handIndex + 1}</th>
-                <td>
-                  <Cards codes={holeCards(game.hands[info.handIndex] ?? "")} label={`Hand ${info.handIndex + 1}`} />
-                </td>
-                <td class="num">{percent(info.percentWin)}</td>
-                <td class="num">{percent(info.percentDraw)}</td>
-                <td class="num">{oddsText(info.oddsRounded)}</td>
-                <td>{flags(info).join(", ") || "—"}</td>
+                <HandCells handIndex={info.handIndex} hand={game.hands[info.handIndex] ?? ""} />
+                <OddsCells
+                  win={info.percentWin}
+                  draw={info.percentDraw}
+                  odds={info.oddsRounded}
+                  status={flags(info).join(", ") || "—"}
+                />
                 <td>
                   {info.bestFiveCards ? (
                     <>

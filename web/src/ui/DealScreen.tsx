@@ -1,11 +1,10 @@
 import { useState } from "preact/hooks";
 import { api, unwrap, type DealResult } from "../api/client";
 import { dealReveal } from "../fairness/reveals";
-import { holeCards } from "../model/cards";
-import { Cards } from "./Card";
 import { RevealedGame } from "./fairness/RevealedGame";
+import { HandCells, HandHeadings } from "./HandCells";
 import { Notice } from "./Notice";
-import { OddsCells } from "./Odds";
+import { OddsHeadings, PanelCells } from "./Odds";
 import { useAction } from "./use-action";
 
 const HAND_COUNTS = [2, 3, 4, 5, 6];
@@ -61,18 +60,8 @@ function DealView({ deal }: { deal: DealResult }) {
       <table>
         <thead>
           <tr>
-            <th scope="col">Hand</th>
-            <th scope="col">Cards</th>
-            <th scope="col" class="num">
-              Win
-            </th>
-            <th scope="col" class="num">
-              Draw
-            </th>
-            <th scope="col" class="num">
-              Odds
-            </th>
-            <th scope="col">Status</th>
+            <HandHeadings />
+            <OddsHeadings />
           </tr>
         </thead>
         <tbody>
@@ -80,11 +69,8 @@ function DealView({ deal }: { deal: DealResult }) {
             const panel = deal.handOdds.find((o) => o.handIndex === i);
             return (
               <tr key={i}>
-                <th scope="row">{i + 1}</th>
-                <td>
-                  <Cards codes={holeCards(hand)} label={`Hand ${i + 1}`} />
-                </td>
-                {panel ? <OddsCells panel={panel} /> : null}
+                <HandCells handIndex={i} hand={hand} />
+                {panel ? <PanelCells panel={panel} /> : null}
               </tr>
             );
           })}

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import type { HandOdds } from "../api/client";
 import { stageName, statusLabel } from "../model/stages";
 
@@ -22,17 +23,54 @@ export const percent = (value: number): string => `${value.toFixed(1)}%`;
 /** Decimal odds as displayed and recorded: one decimal; a dead hand shows none. */
 export const oddsText = (odds: number): string => (odds > 0 ? odds.toFixed(1) : "—");
 
-/** Win, draw, odds and status cells of one panel. */
-export function OddsCells({ panel }: { panel: HandOdds }) {
+/** The headings over OddsCells, in the same order. */
+export function OddsHeadings() {
   return (
     <>
-      <td class="num">{percent(panel.winPercentage)}</td>
-      <td class="num">{percent(panel.drawPercentage)}</td>
-      <td class="num">{oddsText(panel.odds)}</td>
-      <td>
-        <StatusBadge status={panel.handStatus} />
-      </td>
+      <th scope="col" class="num">
+        Win
+      </th>
+      <th scope="col" class="num">
+        Draw
+      </th>
+      <th scope="col" class="num">
+        Odds
+      </th>
+      <th scope="col">Status</th>
     </>
+  );
+}
+
+interface OddsFigures {
+  /** Chance of winning outright, in percent. */
+  win: number;
+  /** Chance of a dead heat, in percent. */
+  draw: number;
+  odds: number;
+  status: ComponentChildren;
+}
+
+/** Win, draw, odds and status cells of one hand, however the figures were priced. */
+export function OddsCells({ win, draw, odds, status }: OddsFigures) {
+  return (
+    <>
+      <td class="num">{percent(win)}</td>
+      <td class="num">{percent(draw)}</td>
+      <td class="num">{oddsText(odds)}</td>
+      <td>{status}</td>
+    </>
+  );
+}
+
+/** The odds cells of one panel, its status as a badge. */
+export function PanelCells({ panel }: { panel: HandOdds }) {
+  return (
+    <OddsCells
+      win={panel.winPercentage}
+      draw={panel.drawPercentage}
+      odds={panel.odds}
+      status={<StatusBadge status={panel.handStatus} />}
+    />
   );
 }
 
@@ -40,7 +78,7 @@ export function OddsRow({ panel }: { panel: HandOdds }) {
   return (
     <tr data-stage={panel.bettingStage}>
       <th scope="row">{stageName(panel.bettingStage)}</th>
-      <OddsCells panel={panel} />
+      <PanelCells panel={panel} />
     </tr>
   );
 }

@@ -3,7 +3,7 @@ import { holeCards } from "../../model/cards";
 import { currentOdds, isBettingStage, stageName } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
-import { OddsRow, StatusBadge } from "../Odds";
+import { OddsHeadings, OddsRow, StatusBadge } from "../Odds";
 import type { useAction } from "../use-action";
 import type { TableMoves } from "./moves";
 
@@ -72,16 +72,7 @@ function HandPanels({ panels }: { panels: HandOdds[] }) {
       <thead>
         <tr>
           <th scope="col">Stage</th>
-          <th scope="col" class="num">
-            Win
-          </th>
-          <th scope="col" class="num">
-            Draw
-          </th>
-          <th scope="col" class="num">
-            Odds
-          </th>
-          <th scope="col">Status</th>
+          <OddsHeadings />
         </tr>
       </thead>
       <tbody>

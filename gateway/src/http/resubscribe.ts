@@ -1,0 +1,32 @@
+// A server stream of the table service followed across a replica's death: which failures mean the
+// stream only went away (call again, after the last item sent), how many times, how long apart. The
+// event stream and the game export both follow their streams this way.
+import { status } from "@grpc/grpc-js";
+import { isServiceError } from "@pokerodds/common";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** Statuses after which the stream is opened again: the replica or the connection went away. */
+const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED]);
+
+/** Attempts in a row that bring nothing before a stream gives up (about 6 s of backoff). */
+export const RESUBSCRIBE_ATTEMPTS = 6;
+
+export const resubscribeDelayMs = (attempt: number) => Math.min(3_200, 100 * 2 ** (attempt - 1));
+
+export const streamInterrupted = (error: unknown) => isServiceError(error) && INTERRUPTED.has(error.code);
+
+/** Subscribes after `after`, trying again while the table service is only briefly away. */
+export async function untilSubscribed<Stream, After>(
+  subscribe: (after: After) => Promise<Stream>,
+  after: After,
+  signal: AbortSignal,
+): Promise<Stream> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await subscribe(after);
+    } catch (error) {
+      if (signal.aborted || !streamInterrupted(error) || attempt >= RESUBSCRIBE_ATTEMPTS) throw error;
+      await sleep(resubscribeDelayMs(attempt), undefined, { signal });
+    }
+  }
+}
