@@ -29,7 +29,7 @@
 
 import type { Card } from "./cards.js";
 import type { Equity } from "./equity-types.js";
-import { readSpot, type Spot } from "./equity-spot.js";
+import { rankWinners, readSpot, type Spot } from "./equity-spot.js";
 import { type HandCounts, WinnerTally, equityOf } from "./equity-tally.js";
 import { CARD_RANK_KEY, FLUSH_VALUE, RANK_ROW_OFFSET, RANK_ROW_SHIFT, RANK_VALUE } from "./evaluator.js";
 
@@ -89,21 +89,6 @@ function checkOneFlushSuit(spot: Spot): void {
       if (both <= spot.missing) throw new Error("equity: two suits could flush on one board");
     }
   }
-}
-
-/** Winner mask of the hands when none has a flush and the board's rank key is `key`. */
-function rankWinners(holeRank: Int32Array, n: number, key: number): number {
-  let best = -1;
-  let mask = 0;
-  for (let i = 0; i < n; i++) {
-    const k = key + holeRank[i]!;
-    const v = VALUE[k + ROW_OFFSET[k >>> ROW_SHIFT]!]!;
-    if (v > best) {
-      best = v;
-      mask = 1 << i;
-    } else if (v === best) mask |= 1 << i;
-  }
-  return mask;
 }
 
 /**

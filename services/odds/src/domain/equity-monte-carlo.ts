@@ -13,7 +13,7 @@ import { InvalidArgumentError } from "@pokerodds/common/errors";
 import type { Card } from "./cards.js";
 import type { Equity } from "./equity-types.js";
 import { Xoshiro128 } from "./equity-random.js";
-import { readSpot, type Spot } from "./equity-spot.js";
+import { rankWinners, readSpot, type Spot } from "./equity-spot.js";
 import { WinnerTally } from "./equity-tally.js";
 import {
   CARD_RANK_KEY,
@@ -81,21 +81,6 @@ function simulate(spot: Spot, tally: WinnerTally, rng: Xoshiro128, iterations: n
     }
     tally.add((s + mostHole) & CHECK ? flushWinners(spot, r, s) : rankWinners(holeRank, n, r), 1);
   }
-}
-
-/** Winner mask when no hand can hold a flush, the board's rank key being `key`. */
-function rankWinners(holeRank: Int32Array, n: number, key: number): number {
-  let best = -1;
-  let mask = 0;
-  for (let i = 0; i < n; i++) {
-    const k = key + holeRank[i]!;
-    const v = VALUE[k + ROW_OFFSET[k >>> ROW_SHIFT]!]!;
-    if (v > best) {
-      best = v;
-      mask = 1 << i;
-    } else if (v === best) mask |= 1 << i;
-  }
-  return mask;
 }
 
 /**

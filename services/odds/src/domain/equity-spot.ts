@@ -3,7 +3,14 @@
 
 import { InvalidArgumentError } from "@pokerodds/common/errors";
 import type { Card } from "./cards.js";
-import { CARD_RANK_KEY, CARD_SUIT_KEY, SUIT_KEY_START } from "./evaluator.js";
+import {
+  CARD_RANK_KEY,
+  CARD_SUIT_KEY,
+  RANK_ROW_OFFSET,
+  RANK_ROW_SHIFT,
+  RANK_VALUE,
+  SUIT_KEY_START,
+} from "./evaluator.js";
 
 export interface Spot {
   /** Number of hands. */
@@ -95,4 +102,24 @@ export function readSpot(hands: readonly (readonly Card[])[], board: readonly Ca
     deck,
     deckByRank,
   };
+}
+
+// The evaluator's tables bound to this module's constants (V8 optimizes loops over module constants best).
+const ROW_OFFSET = RANK_ROW_OFFSET;
+const ROW_SHIFT = RANK_ROW_SHIFT;
+const VALUE = RANK_VALUE;
+
+/** Winner mask of the hands (hole rank keys) when none has a flush, the board's rank key being `key`. */
+export function rankWinners(holeRank: Int32Array, n: number, key: number): number {
+  let best = -1;
+  let mask = 0;
+  for (let i = 0; i < n; i++) {
+    const k = key + holeRank[i]!;
+    const v = VALUE[k + ROW_OFFSET[k >>> ROW_SHIFT]!]!;
+    if (v > best) {
+      best = v;
+      mask = 1 << i;
+    } else if (v === best) mask |= 1 << i;
+  }
+  return mask;
 }

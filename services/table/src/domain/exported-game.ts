@@ -4,16 +4,10 @@
 // and the one that still shows the game's cards and bets. At the river they are the same snapshot;
 // a void game's change already cleared the table, so its cards are in the version before it.
 
-import type { BetSettlement, Fairness, GameRecord, HandOdds, TableSnapshot } from "./types.js";
+import type { Bet, BetSettlement, Fairness, GameRecord, HandOdds, TableSnapshot } from "./types.js";
 
-export interface ExportedBet {
-  readonly playerId: string;
-  readonly seatId: number;
-  readonly handIndex: number;
-  readonly bettingStage: 0 | 1 | 2;
-  readonly betAmountCents: number;
-  readonly oddsTenths: number;
-  readonly placedAt: number;
+/** A bet as placed (its id aside: the export names the game and the player) and what became of it. */
+export interface ExportedBet extends Omit<Bet, "betId"> {
   /** Paid (settled game) or refunded (void game); 0 for a losing bet. */
   readonly returnedCents: number;
   readonly paidTo: BetSettlement["paidTo"];
