@@ -10,7 +10,7 @@ export abstract class DomainError extends Error {
 }
 
 export type ErrorKind =
-  "invalid_argument" | "not_found" | "forbidden" | "conflict" | "idempotency_mismatch" | "unavailable";
+  "invalid_argument" | "not_found" | "forbidden" | "conflict" | "idempotency_mismatch" | "unavailable" | "busy";
 
 // One class per kind, alike by design: the kind is what the adapters map to a status.
 
@@ -44,6 +44,11 @@ export class UnavailableError extends DomainError {
   readonly kind = "unavailable";
 }
 
+/** Too much work is waiting already: try again shortly (429 with Retry-After). */
+export class BusyError extends DomainError {
+  readonly kind = "busy";
+}
+
 const ERROR_BY_KIND: Record<ErrorKind, new (message: string) => DomainError> = {
   invalid_argument: InvalidArgumentError,
   not_found: NotFoundError,
@@ -51,6 +56,7 @@ const ERROR_BY_KIND: Record<ErrorKind, new (message: string) => DomainError> = {
   conflict: ConflictError,
   idempotency_mismatch: IdempotencyMismatchError,
   unavailable: UnavailableError,
+  busy: BusyError,
 };
 
 /** Rebuilds a domain error that crossed a thread or process boundary as plain data. */

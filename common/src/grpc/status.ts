@@ -10,6 +10,7 @@ const STATUS_BY_KIND: Record<ErrorKind, status> = {
   conflict: status.FAILED_PRECONDITION,
   idempotency_mismatch: status.ALREADY_EXISTS,
   unavailable: status.UNAVAILABLE,
+  busy: status.RESOURCE_EXHAUSTED,
 };
 
 /** Domain errors keep their message; anything else is hidden behind INTERNAL. */

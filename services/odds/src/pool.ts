@@ -1,54 +1,36 @@
-import { domainErrorOf } from "@pokerodds/common/errors";
-import { ArrayTaskQueue, Piscina, type TaskQueue } from "piscina";
+import { BusyError, domainErrorOf } from "@pokerodds/common/errors";
+import { Piscina } from "piscina";
 import type * as Tasks from "./worker.js";
 
 type TaskName = keyof typeof Tasks;
 type TaskArgs<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0];
 type TaskValue<K extends TaskName> = Extract<ReturnType<(typeof Tasks)[K]>, { ok: unknown }>["ok"];
 
-/** What the pool queues: piscina's own task object, which carries the task's name. */
-type Task = Parameters<TaskQueue["push"]>[0];
-
 /** Which queue a task waits in: a player waits on each deal and equity; bulk chunks are a batch job. */
 export type Lane = "urgent" | "batch";
 
-const laneOf = (task: Task): Lane => ((task as { name?: string }).name === "bulkTask" ? "batch" : "urgent");
-
-/**
- * Two first-in-first-out lanes: a thread that frees up takes the oldest urgent task before any bulk
- * chunk, so a deal waits for at most one chunk per thread however many bulk games are queued.
- */
-class LaneQueue implements TaskQueue {
-  readonly lanes: Record<Lane, ArrayTaskQueue> = { urgent: new ArrayTaskQueue(), batch: new ArrayTaskQueue() };
-
-  get size(): number {
-    return this.lanes.urgent.size + this.lanes.batch.size;
-  }
-
-  shift(): Task | null {
-    return this.lanes.urgent.shift() ?? this.lanes.batch.shift();
-  }
-
-  push(task: Task): void {
-    this.lanes[laneOf(task)].push(task);
-  }
-
-  unshift(task: Task): void {
-    this.lanes[laneOf(task)].unshift(task);
-  }
-
-  remove(task: Task): void {
-    this.lanes[laneOf(task)].remove(task);
-  }
+interface Job {
+  name: TaskName;
+  args: unknown;
+  resolve(result: unknown): void;
+  reject(error: unknown): void;
 }
 
 /**
- * Equity work runs on worker threads sized to the machine, so one large bulk request never
- * blocks the event loop that answers other calls and health checks.
+ * Equity work runs on worker threads sized to the machine, so one large bulk request never blocks
+ * the event loop that answers other calls and health checks.
+ *
+ * Tasks wait here, in two first-in-first-out lanes, and go to the threads one per free thread: a
+ * thread that frees up takes the oldest urgent task before any bulk chunk, so a deal waits for at
+ * most one chunk per thread however many bulk games are queued. (Piscina's own queue is not used:
+ * it keeps every task with an abort signal in one FIFO of its own, ahead of any custom queue.) A
+ * cancelled call's waiting tasks leave their lane; one already on a thread runs to its end, which
+ * is short (a chunk is a few games).
  */
 export class OddsPool {
   private readonly piscina: Piscina;
-  private readonly queue = new LaneQueue();
+  private readonly lanes: Record<Lane, Job[]> = { urgent: [], batch: [] };
+  private running = 0;
 
   /**
    * `maxQueue`: when this many tasks wait in a lane, that lane is full and the public requests that
@@ -56,7 +38,7 @@ export class OddsPool {
    */
   // Both come from config.ts, which owns their defaults (ODDS_WORKERS, ODDS_QUEUE_SIZE).
   constructor(
-    threads: number,
+    readonly threads: number,
     readonly maxQueue: number,
   ) {
     this.piscina = new Piscina({
@@ -64,33 +46,70 @@ export class OddsPool {
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,
-      taskQueue: this.queue,
     });
   }
 
   /** Tasks waiting for a thread in a lane. */
   queued(lane: Lane): number {
-    return this.queue.lanes[lane].size;
+    return this.lanes[lane].length;
   }
 
   isFull(lane: Lane): boolean {
     return this.queued(lane) >= this.maxQueue;
   }
 
-  get threads(): number {
-    return this.piscina.options.maxThreads;
+  /**
+   * BusyError when `lane` is full. Called right before the tasks are queued, in the same tick, so
+   * requests that arrive together cannot all pass the check before any of them has queued.
+   */
+  assertRoom(lane: Lane): void {
+    if (this.isFull(lane)) throw new BusyError("the odds service is busy; try again shortly");
   }
 
   /** Runs one task; domain errors thrown in the worker come back as the same typed errors. */
   async run<K extends TaskName>(name: K, args: TaskArgs<K>, signal?: AbortSignal): Promise<TaskValue<K>> {
-    const result = (await this.piscina.run(args, { name, ...(signal ? { signal } : {}) })) as Tasks.TaskResult<
-      TaskValue<K>
-    >;
+    const result = (await this.enqueue(name, args, signal)) as Tasks.TaskResult<TaskValue<K>>;
     if ("error" in result) throw domainErrorOf(result.error.kind, result.error.message);
     return result.ok;
   }
 
   close(): Promise<void> {
     return this.piscina.close();
+  }
+
+  private enqueue(name: TaskName, args: unknown, signal?: AbortSignal): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      signal?.throwIfAborted();
+      const lane = this.lanes[name === "bulkTask" ? "batch" : "urgent"];
+      const job: Job = { name, args, resolve, reject };
+      lane.push(job);
+      signal?.addEventListener(
+        "abort",
+        () => {
+          const waiting = lane.indexOf(job);
+          if (waiting === -1) return;
+          lane.splice(waiting, 1);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+      this.dispatch();
+    });
+  }
+
+  /** Hands waiting tasks to free threads, urgent ones first. */
+  private dispatch(): void {
+    while (this.running < this.threads) {
+      const job = this.lanes.urgent.shift() ?? this.lanes.batch.shift();
+      if (!job) return;
+      this.running++;
+      this.piscina
+        .run(job.args, { name: job.name })
+        .then(job.resolve, job.reject)
+        .finally(() => {
+          this.running--;
+          this.dispatch();
+        });
+    }
   }
 }

@@ -1,6 +1,7 @@
 // The gRPC adapter: decode, run the domain on the worker pool, encode. Rules live in domain/.
 import { unary, type Logger } from "@pokerodds/common";
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type {
   DealRequest,
   DealResponse,
@@ -10,9 +11,9 @@ import type {
   GenerateBulkResponse,
   OddsServiceServer,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
-import { Metadata, status, type handleUnaryCall, type ServerUnaryCall } from "@grpc/grpc-js";
+import type { ServerUnaryCall } from "@grpc/grpc-js";
 import { validateBulkRequest, type CommittedBulkGame } from "./domain/bulk.js";
-import type { Lane, OddsPool } from "./pool.js";
+import type { OddsPool } from "./pool.js";
 import { bulkGameToProto, dealToProto, equityCardsFromProto, equityToProto } from "./proto-mapping.js";
 
 const DEFAULT_TARGET_RTP = 0.97;
@@ -26,63 +27,37 @@ const BULK_CHUNK = 2;
 function cancellation(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
   const controller = new AbortController();
   call.once("cancelled", () => controller.abort());
+  // A bulk request's chunks all listen to the one signal.
+  setMaxListeners(0, controller.signal);
   return controller.signal;
-}
-
-/**
- * The public requests (Deal in the urgent lane, GenerateBulk in the batch lane) meet a full lane with
- * RESOURCE_EXHAUSTED at once (the gateway's 429 with Retry-After) rather than a wait that ends in a
- * missed deadline. Equity, the table service's game flow, is never refused: it waits its turn.
- */
-function refusedWhenFull<Req, Res>(
-  pool: OddsPool,
-  lane: Lane,
-  logger: Logger,
-  rpc: string,
-  handle: handleUnaryCall<Req, Res>,
-): handleUnaryCall<Req, Res> {
-  return (call, callback) => {
-    if (!pool.isFull(lane)) return handle(call, callback);
-    const queued = pool.queued(lane);
-    logger.warn({ rpc, lane, queued, maxQueue: pool.maxQueue }, "rpc refused: the worker queue is full");
-    callback({
-      code: status.RESOURCE_EXHAUSTED,
-      details: "the odds service is busy; try again shortly",
-      metadata: new Metadata(),
-    });
-  };
 }
 
 export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
   return {
-    deal: refusedWhenFull(
-      pool,
-      "urgent",
-      logger,
-      "Deal",
-      unary(logger, "Deal", async (request: DealRequest, { call }): Promise<DealResponse> => {
-        const result = await pool.run(
-          "dealTask",
-          {
-            numberOfHands: request.numberOfHands,
-            targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP,
-            // A stand-alone deal has no game of its own: it gets an id, so its deck can be verified too.
-            gameId: request.gameId || `DEAL-${randomUUID()}`,
-          },
-          cancellation(call),
-        );
-        return dealToProto(result);
-      }),
-    ),
+    // The public requests meet a full lane with RESOURCE_EXHAUSTED at once (the gateway's 429 with
+    // Retry-After), not a wait that ends in a missed deadline. Equity, the table's game flow, waits.
+    deal: unary(logger, "Deal", async (request: DealRequest, { call }): Promise<DealResponse> => {
+      pool.assertRoom("urgent");
+      const result = await pool.run(
+        "dealTask",
+        {
+          numberOfHands: request.numberOfHands,
+          targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP,
+          // A stand-alone deal has no game of its own: it gets an id, so its deck can be verified too.
+          gameId: request.gameId || `DEAL-${randomUUID()}`,
+        },
+        cancellation(call),
+      );
+      return dealToProto(result);
+    }),
 
-    generateBulk: refusedWhenFull(
-      pool,
-      "batch",
+    generateBulk: unary(
       logger,
       "GenerateBulk",
-      unary(logger, "GenerateBulk", async (request: GenerateBulkRequest, { call }): Promise<GenerateBulkResponse> => {
+      async (request: GenerateBulkRequest, { call }): Promise<GenerateBulkResponse> => {
         const { numberOfGames, numberOfHands, targetRtp } = validateBulkRequest(request);
         const signal = cancellation(call);
+        pool.assertRoom("batch");
         const chunks: Promise<CommittedBulkGame[]>[] = [];
         for (let first = 1; first <= numberOfGames; first += BULK_CHUNK) {
           const count = Math.min(BULK_CHUNK, numberOfGames - first + 1);
@@ -90,7 +65,7 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
         }
         const games = (await Promise.all(chunks)).flat();
         return { games: games.map(bulkGameToProto), generatedAt: new Date().toISOString() };
-      }),
+      },
     ),
 
     equity: unary(logger, "Equity", async (request: EquityRequest, { call }): Promise<EquityResponse> => {

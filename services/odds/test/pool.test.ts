@@ -7,9 +7,11 @@ test("with one thread busy on a backlog of bulk chunks, a deal is served next, n
   const pool = new OddsPool(1, 1_000);
   t.teardown(() => pool.close());
   const finished: string[] = [];
+  // With the cancellation signal the service passes: such tasks must still wait in their lane.
+  const signal = new AbortController().signal;
   const bulk = Array.from({ length: 12 }, (_, i) =>
     pool
-      .run("bulkTask", { firstIndex: i + 1, count: 1, numberOfHands: 4, targetRtp: 0.97 })
+      .run("bulkTask", { firstIndex: i + 1, count: 1, numberOfHands: 4, targetRtp: 0.97 }, signal)
       .then(() => finished.push(`bulk ${i}`)),
   );
   // Let the thread take the first chunk; the rest wait in the batch lane.
@@ -33,4 +35,19 @@ test("each lane is full on its own: a bulk backlog does not refuse deals", async
   t.false(pool.isFull("urgent"));
   await Promise.all(bulk);
   t.false(pool.isFull("batch"));
+});
+
+test("a cancelled call's waiting tasks leave their lane and fail; the others still run", async (t) => {
+  const pool = new OddsPool(1, 1_000);
+  t.teardown(() => pool.close());
+  const cancelled = new AbortController();
+  const chunk = (i: number, signal?: AbortSignal) =>
+    pool.run("bulkTask", { firstIndex: i, count: 1, numberOfHands: 4, targetRtp: 0.97 }, signal);
+  const doomed = Array.from({ length: 6 }, (_, i) => chunk(i + 1, cancelled.signal));
+  const kept = chunk(7);
+  cancelled.abort(new Error("the caller went away"));
+  t.is(pool.queued("batch"), 1, "only the uncancelled chunk still waits");
+  const outcomes = await Promise.allSettled(doomed);
+  t.true(outcomes.filter((o) => o.status === "rejected").length >= 5, "the waiting ones were dropped");
+  t.is((await kept).length, 1);
 });
