@@ -2,6 +2,8 @@
 // The gateway mounts the operation's handler from it (behind auth unless public, with the JSON body
 // parser when it takes a body) and the OpenAPI document describes it, so the two cannot disagree.
 
+import { REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
+
 export const TAGS = ["health", "lobby", "players", "tables", "dealing", "meta", "admin"] as const;
 type Tag = (typeof TAGS)[number];
 
@@ -13,7 +15,7 @@ const ERRORS = {
   404: "No such table or route",
   405: "A known path with a method it does not serve (Allow names those it does)",
   409: "Not allowed in the current state",
-  413: "Body larger than 64 KiB",
+  413: `Body larger than ${REQUEST_BODY_MAX_BYTES / 1024} KiB`,
   415: "A body that is not application/json",
   422: "Idempotency key reused with a different request",
   429: "Too many requests (per address, per player, or the service is busy); retry after Retry-After seconds",

@@ -30,6 +30,9 @@ export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[!-~]{1,${IDEMPOTENCY_KEY_MA
  */
 export const MOVEMENT_KEY_MAX_LENGTH = 2 * PLAYER_ID_MAX_LENGTH + 256; // UTF-16 units: a code point may take 2
 
+/** The largest request body the gateway reads (its answer beyond it is a 413). */
+export const REQUEST_BODY_MAX_BYTES = 64 * 1024;
+
 /** Hands of one game: at least two to bet between, at most six (dealt from one deck with its board). */
 export const MIN_HANDS_PER_GAME = 2;
 export const MAX_HANDS_PER_GAME = 6;

@@ -2,11 +2,16 @@ import { pino, type Logger } from "pino";
 
 export type { Logger };
 
-/** JSON lines on stdout, one logger per process, tagged with the service name. */
+/**
+ * The one field that names a request in every process's lines (the gateway's request log and every
+ * service's call log), so the lines of one request join across processes.
+ */
+export const REQUEST_ID_FIELD = "requestId";
+
+/**
+ * JSON lines on stdout, one logger per process, in pino's standard shape (time in epoch
+ * milliseconds, pid, hostname) and tagged with the service name.
+ */
 export function createLogger(service: string): Logger {
-  return pino({
-    level: process.env.LOG_LEVEL ?? "info",
-    base: { service },
-    timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  return pino({ level: process.env.LOG_LEVEL ?? "info" }).child({ service });
 }

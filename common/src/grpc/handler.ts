@@ -1,6 +1,6 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
-import type { Logger } from "../logger.js";
+import { REQUEST_ID_FIELD, type Logger } from "../logger.js";
 import { rpcHandled } from "../metrics.js";
 import { requestIdFrom } from "./metadata.js";
 import { toStatusObject } from "./status.js";
@@ -25,7 +25,7 @@ export function unary<Req, Res>(
 ): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
     const requestId = requestIdFrom(call.metadata);
-    const log = logger.child({ requestId, rpc });
+    const log = logger.child({ [REQUEST_ID_FIELD]: requestId, rpc });
     const stopTimer = rpcHandled.startTimer({ rpc });
     const ms = (seconds: number) => Math.round(seconds * 10_000) / 10;
     handler(call.request, { logger: log, requestId, call: call as ServerUnaryCall<unknown, unknown> }).then(

@@ -9,7 +9,7 @@ import {
   status,
 } from "@grpc/grpc-js";
 import { UnavailableError } from "../errors.js";
-import type { Logger } from "../logger.js";
+import { REQUEST_ID_FIELD, type Logger } from "../logger.js";
 import { rpcHandled } from "../metrics.js";
 import { REQUEST_ID_KEY, requestIdFrom } from "./metadata.js";
 import { toStatusObject } from "./status.js";
@@ -55,7 +55,7 @@ export function serverStreaming<Req, Res>(
 ): handleServerStreamingCall<Req, Res> {
   return (call: ServerWritableStream<Req, Res>) => {
     const requestId = requestIdFrom(call.metadata);
-    const log = logger.child({ requestId, rpc });
+    const log = logger.child({ [REQUEST_ID_FIELD]: requestId, rpc });
     const stopTimer = rpcHandled.startTimer({ rpc });
     const abort = new AbortController();
     const onCancel = () => abort.abort(new Error("the client cancelled the call"));

@@ -4,7 +4,7 @@ import { status } from "@grpc/grpc-js";
 import { isServiceError } from "@pokerodds/common";
 import { InvalidRequest } from "@pokerodds/api/validate";
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { BODY_LIMIT_BYTES } from "./request.js";
+import { REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
 
 /** An error whose status and message are fit for the client; `cause` is for the log only. */
 export class HttpError extends Error {
@@ -87,7 +87,7 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
 
 // body-parser's errors, by their stable `type`; the messages are ours.
 const BODY_ERRORS: Record<string, [number, string]> = {
-  "entity.too.large": [413, `request body must be at most ${BODY_LIMIT_BYTES / 1024} KiB`],
+  "entity.too.large": [413, `request body must be at most ${REQUEST_BODY_MAX_BYTES / 1024} KiB`],
   "entity.parse.failed": [400, "request body is not valid JSON"],
   "encoding.unsupported": [415, "request body encoding is not supported"],
   "charset.unsupported": [415, "request body must be UTF-8 JSON"],

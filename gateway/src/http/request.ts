@@ -1,7 +1,7 @@
 // What every request gets on its way in: an id and a log line, metrics by route, its JSON body, and
 // (for money moves) its idempotency key.
-import { httpHandled, REQUEST_ID_KEY, type Logger } from "@pokerodds/common";
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN } from "@pokerodds/common/limits";
+import { httpHandled, REQUEST_ID_FIELD, REQUEST_ID_KEY, type Logger } from "@pokerodds/common";
+import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
@@ -30,6 +30,8 @@ export function requestLogging(logger: Logger) {
       return id;
     },
     quietReqLogger: true,
+    // The field every service names the request by, so one request's lines join across processes.
+    customAttributeKeys: { reqId: REQUEST_ID_FIELD },
     // A 5xx with a cause (res.err, set by the error handler) is an error; one without, such as a
     // health check answering 503 while a service starts, is a warning with no made-up stack.
     // A refusal for overload (429) is counted by the request metrics, not logged line by line: a
@@ -61,9 +63,7 @@ export const requestMetrics: RequestHandler = (req, res, next) => {
   next();
 };
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
-
-const parseJson = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
+const parseJson = express.json({ limit: REQUEST_BODY_MAX_BYTES, strict: false, type: () => true });
 
 /**
  * Parses an optional JSON body. No body (or an empty one) leaves req.body undefined; a body that is

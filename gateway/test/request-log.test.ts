@@ -1,0 +1,31 @@
+// The gateway's line for a request names it with the same field as every service's call lines
+// (REQUEST_ID_FIELD), so one request's lines join across processes; the id is the one echoed.
+import { REQUEST_ID_FIELD } from "@pokerodds/common";
+import test from "ava";
+import express from "express";
+import { pino } from "pino";
+import { Writable } from "node:stream";
+import { startHttpServer } from "../src/http-server.js";
+import { requestLogging } from "../src/http/request.js";
+
+test("a request's log line carries its id as requestId, the id the answer echoes", async (t) => {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const app = express();
+  app.use(requestLogging(pino(sink)));
+  app.get("/ping", (_req, res) => void res.json({ ok: true }));
+  const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
+  t.teardown(() => server.close(100));
+  const response = await fetch(`http://127.0.0.1:${server.port}/ping`, { headers: { "x-request-id": "req-42" } });
+  t.is(response.headers.get("x-request-id"), "req-42");
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const line = lines.find((l) => l.msg === "request completed");
+  t.truthy(line);
+  t.is(line?.[REQUEST_ID_FIELD], "req-42");
+  t.false("reqId" in (line ?? {}));
+});
