@@ -11,18 +11,22 @@
 # Stages: `build` compiles every workspace with the full dev toolchain; `<target>-deps` installs that
 # workspace's production dependencies only (plus common's); the final targets copy those, the
 # compiled dist/ folders and proto/ (read at run time for gRPC server reflection) onto a distroless
-# Node 20 image: no shell, no package manager, uid 65532. The launcher, the developer commands
+# Node 24 LTS image: no shell, no package manager, uid 65532. The launcher, the developer commands
 # (tools/) and the embedded FerretDB are for local development and never go into an image.
 #
-# Pin the bases by digest in the release pipeline (NODE_IMAGE=node:20-bookworm-slim@sha256:...).
-# Moving to Node 22 is these two lines (the distroless name carries the major: nodejs22-debian12).
+# Pin the bases by digest in the release pipeline (NODE_IMAGE=node:24-trixie-slim@sha256:...,
+# RUNTIME_IMAGE=gcr.io/distroless/nodejs24-debian13:nonroot@sha256:...; see deploy/k8s/README.md).
+# Changing Node's major is these two lines. The distroless name carries the major and the Debian
+# release: the published ones are listed in the README of GoogleContainerTools/distroless (its
+# nodejs/config.bzl builds them). Distroless builds Node images on Debian 13 only (its Debian 12
+# Node images stopped in early 2026), so the build stage uses Debian 13 (trixie) too.
 # The comments directly above ARG and FROM follow Docker's "# <name> <description>" convention,
 # which `docker buildx build --call=targets` shows.
 
-# NODE_IMAGE is the Node 20 image with npm that builds; it never ships.
-ARG NODE_IMAGE=node:20-bookworm-slim
-# RUNTIME_IMAGE is distroless Node 20: node and its libraries only, running as 65532.
-ARG RUNTIME_IMAGE=gcr.io/distroless/nodejs20-debian12:nonroot
+# NODE_IMAGE is the Node 24 image with npm that builds; it never ships.
+ARG NODE_IMAGE=node:24-trixie-slim
+# RUNTIME_IMAGE is distroless Node 24: node and its libraries only, running as 65532.
+ARG RUNTIME_IMAGE=gcr.io/distroless/nodejs24-debian13:nonroot
 
 # Package manifests alone first, so dependency layers are rebuilt only when a manifest or the lock
 # file changes (npm ci needs every workspace's manifest to check the lock file).
@@ -104,8 +108,9 @@ COPY --from=build /src/services/odds/package.json services/odds/
 COPY --from=build /src/services/odds/dist/ services/odds/dist/
 # gRPC (GRPC_PORT), Prometheus metrics (METRICS_PORT)
 EXPOSE 50051 9464
-# The base image's entrypoint is node itself.
-CMD ["services/odds/dist/main.js"]
+# The base image's entrypoint is node itself. The tracing register module loads nothing unless
+# OTEL_* settings turn tracing on (deploy/k8s/README.md, "Traces").
+CMD ["--import=/app/common/dist/tracing/register.js", "services/odds/dist/main.js"]
 
 # wallet is the wallet gRPC service image (50052).
 FROM runtime AS wallet
@@ -114,7 +119,7 @@ COPY --from=wallet-deps /src/services/wallet/node_modules/ services/wallet/node_
 COPY --from=build /src/services/wallet/package.json services/wallet/
 COPY --from=build /src/services/wallet/dist/ services/wallet/dist/
 EXPOSE 50052 9464
-CMD ["services/wallet/dist/main.js"]
+CMD ["--import=/app/common/dist/tracing/register.js", "services/wallet/dist/main.js"]
 
 # table is the table gRPC service image (50053).
 FROM runtime AS table
@@ -123,7 +128,7 @@ COPY --from=table-deps /src/services/table/node_modules/ services/table/node_mod
 COPY --from=build /src/services/table/package.json services/table/
 COPY --from=build /src/services/table/dist/ services/table/dist/
 EXPOSE 50053 9464
-CMD ["services/table/dist/main.js"]
+CMD ["--import=/app/common/dist/tracing/register.js", "services/table/dist/main.js"]
 
 # gateway is the HTTP gateway image (8080), with the contract (api/) and the money audit (audit/) it serves.
 FROM runtime AS gateway
@@ -141,4 +146,4 @@ COPY --from=build /src/gateway/dist/ gateway/dist/
 COPY --from=build /src/web/dist/ web/dist/
 # HTTP (PORT), Prometheus metrics (METRICS_PORT)
 EXPOSE 8080 9464
-CMD ["gateway/dist/main.js"]
+CMD ["--import=/app/common/dist/tracing/register.js", "gateway/dist/main.js"]

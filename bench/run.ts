@@ -5,6 +5,7 @@ import { benchOverload } from "./overload.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
 import { benchTable } from "./table.js";
 import { benchThroughput } from "./throughput.js";
+import { benchTracing } from "./tracing.js";
 import { benchWallet } from "./wallet.js";
 
 const sections: Array<[string, () => Promise<BenchLine[]>]> = [
@@ -12,6 +13,7 @@ const sections: Array<[string, () => Promise<BenchLine[]>]> = [
   ["Through the gateway (real stack, 2 cores)", benchHttp],
   ["Throughput through the gateway, 32 concurrent clients (real stack), and the audit after", benchThroughput],
   ["Overload: another player's deal while one token floods bulk (real stack, default limits)", benchOverload],
+  ["What tracing costs: state reads and bets, tracing on (spans discarded) vs off (real stacks)", benchTracing],
   ["Wallet on the embedded FerretDB: empty ledger vs 1,000,000 entries, and the audit", benchWallet],
   ["Table service: fresh table vs 100,000 stored versions", benchTable],
 ];

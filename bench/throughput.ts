@@ -24,7 +24,7 @@ import { formatBenchLines, type BenchLine } from "./report.js";
 const CLIENTS = 32;
 const PLAYERS_PER_TABLE = 4;
 const BUY_IN = 500;
-const BET = 0.01;
+export const BET = 0.01;
 const WARM_UP_S = 2;
 
 export interface ThroughputOptions {
@@ -33,14 +33,14 @@ export interface ThroughputOptions {
   clients?: number;
 }
 
-interface Target {
+export interface Target {
   method: "GET" | "POST";
   url: URL;
   headers: Record<string, string>;
   body?: string;
 }
 
-interface PhaseResult {
+export interface PhaseResult {
   perSecond: number;
   ok: number;
   failed: number;
@@ -78,7 +78,7 @@ function send(agent: Agent, target: Target): Promise<{ status: number; body: str
  * `targets[i]` is client i's request, repeated back to back until the time is up. Requests completing
  * during the warm-up are not counted; `accept` decides what counts as answered.
  */
-async function runPhase(
+export async function runPhase(
   targets: readonly Target[],
   seconds: number,
   accept: (status: number, body: string) => boolean,
@@ -121,14 +121,14 @@ async function ok<T>(what: string, reply: Promise<{ status: number; body: T }>):
   return body;
 }
 
-interface Seated {
+export interface Seated {
   player: Player;
   tableId: number;
   seatId: number;
 }
 
 /** CLIENTS players, PLAYERS_PER_TABLE to a table from table 1 up, each table at STATUS_HOLE. */
-async function setUp(
+export async function setUp(
   stack: TestStack,
   clients: number,
 ): Promise<{ seated: Seated[]; admin: Player; handOf: Map<number, number> }> {
@@ -174,7 +174,7 @@ async function auditAfter(admin: Player): Promise<AuditBody> {
   }
 }
 
-const auth = (player: Player) => ({ authorization: `Bearer ${player.token}` });
+export const auth = (player: Player) => ({ authorization: `Bearer ${player.token}` });
 
 type ProfiledResult = PhaseResult & { cpu: { text: string; total: number } };
 

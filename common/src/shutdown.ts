@@ -1,4 +1,5 @@
 import type { Logger } from "./logger.js";
+import { flushTracing } from "./tracing/flush.js";
 
 /**
  * Runs `stop` once on SIGTERM or SIGINT and exits; a second signal or a stop that outlives
@@ -17,13 +18,17 @@ export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, hard
       logger.error("shutdown took too long, exiting");
       process.exit(1);
     }, hardLimitMs).unref();
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
-      },
-    );
+    // The last spans (the shutdown's own included) go out before the process does; a no-op when
+    // tracing is off.
+    stop()
+      .then(() => flushTracing())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          logger.error({ err: error }, "shutdown failed");
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", handle);
   process.on("SIGINT", handle);

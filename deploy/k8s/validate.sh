@@ -22,10 +22,24 @@
 # `go mod download` fetches them with no other source; they are cached there too.
 # Nothing here needs the network once the cache is warm. Exits non-zero on any finding.
 #
+# `validate.sh --release` (the release pipeline, after pinning the images: see "Pinning images by
+# digest" in README.md) also requires every image of the production overlay's render to be pinned
+# by digest (`image: <name>[:<tag>]@sha256:<64 hex>`). Without it the unpinned ones are only listed.
+#
 # kube-linter, the linter the issue suggests, cannot be used: its module path
 # (golang.stackrox.io/kube-linter) is refused by the Go module proxy here (403), and it is not on
 # npm or in Debian. kube-score is the Go-installable linter with the same scope.
 set -euo pipefail
+
+release=false
+case "${1:-}" in
+  "") ;;
+  --release) release=true ;;
+  *)
+    echo "usage: validate.sh [--release]" >&2
+    exit 2
+    ;;
+esac
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 k8s="$root/deploy/k8s"
@@ -182,6 +196,21 @@ for overlay_dir in "$k8s"/overlays/*/; do
     --enable-optional-test container-memory-requests-equal-limits \
     --min-replicas-deployment "$min_replicas" \
     --exit-one-on-warning
+
+  # Digest pins (production only: the local overlay runs images loaded by hand). A tag can be moved
+  # to other content; a digest cannot.
+  if [ "$overlay" = production ]; then
+    unpinned="$(sed -n 's/^[[:space:]]*image:[[:space:]]*//p' "$out" | tr -d "\"'" | sort -u |
+      grep -v -E '@sha256:[0-9a-f]{64}$' || true)"
+    if [ -z "$unpinned" ]; then
+      echo "every image pinned by digest"
+    elif [ "$release" = true ]; then
+      echo "not pinned by digest:" $unpinned >&2
+      failures+=("$overlay: images not pinned by digest")
+    else
+      echo "not pinned by digest yet (the release step pins them; --release requires it):" $unpinned
+    fi
+  fi
 done
 
 step "result"

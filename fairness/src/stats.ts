@@ -11,7 +11,11 @@ export const Z95 = 1.959963984540054;
 export interface ChiSquareResult {
   shuffles: number;
   statistic: number;
-  /** Every row (card) and column (position) sums to the number of shuffles: df = 51 x 51. */
+  /**
+   * 52 x 51: each cell of a uniform shuffle's table is Binomial(shuffles, 1/52), so the statistic's
+   * mean is 52^2 x 51/52 = 2,652 (measured so, over repeated runs), not the (r-1)(c-1) = 2,601 of a
+   * table whose margins are estimated: both margins here are fixed by the design.
+   */
   df: number;
   /** P(chi-square >= statistic) for a uniform shuffle: tiny means non-uniform. */
   pValue: number;
@@ -48,7 +52,7 @@ export function cardPositionChiSquare(counts: ArrayLike<number>, shuffles: numbe
     statistic += r * r;
     maxAbsResidual = Math.max(maxAbsResidual, Math.abs(r));
   }
-  const df = (DECK - 1) * (DECK - 1);
+  const df = DECK * (DECK - 1);
   const cdf = chiSquareCdf(statistic, df);
   return { shuffles, statistic, df, pValue: 1 - cdf, lowerTailP: cdf, maxAbsResidual };
 }

@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { TRACING_REGISTER_MODULE, tracingEnabled } from "@pokerodds/common/tracing/enabled";
 import { describeExit, spawnChild, stopChildren, type Child, type Exit, type Output } from "./child.js";
 import { startFerretDB } from "./ferretdb.js";
 import { repoPath } from "./paths.js";
@@ -89,6 +90,8 @@ const contractVariables = [
   "TLS_CA_FILE",
   "TLS_CERT_FILE",
   "TLS_KEY_FILE",
+  // Set per process when tracing is on (childEnvironments).
+  "OTEL_SERVICE_NAME",
 ];
 /** Everything but the gateway's HTTP port is for this machine only. */
 const LOOPBACK = "127.0.0.1";
@@ -99,6 +102,16 @@ const entryPoints: Record<ServiceName, string> = {
   gateway: repoPath("gateway/dist/main.js"),
 };
 const orphanGuard = new URL("./orphan-guard.js", import.meta.url).href;
+
+/**
+ * Node's arguments for a service process. With tracing on (OTEL_* in the launcher's environment),
+ * the tracing register module is imported first, so that its loader hook sees every module the
+ * service imports; with it off, the process never loads the SDK.
+ */
+function nodeArguments(service: ServiceName, tracing: boolean): string[] {
+  const preload = tracing ? ["--import", TRACING_REGISTER_MODULE.href] : [];
+  return [...preload, "--import", orphanGuard, entryPoints[service]];
+}
 
 /** Starts the database, the odds, wallet and table services and the gateway; resolves once /api/health is 200. */
 export async function startStack(options: StackOptions): Promise<Stack> {
@@ -145,7 +158,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     }
     const service = serviceOf.get(name);
     if (!service) throw new Error(`no such service: ${name}`);
-    const child = spawnChild(name, process.execPath, ["--import", orphanGuard, entryPoints[service]], {
+    const child = spawnChild(name, process.execPath, nodeArguments(service, tracingEnabled(env)), {
       env: { ...childEnv[service](portOf(name)), METRICS_PORT: String(metricsPorts.get(name)) },
       output,
     });
@@ -298,7 +311,14 @@ function childEnvironments(
   const common = { ...env };
   for (const name of contractVariables) delete common[name];
   const hosts = { GRPC_HOST: LOOPBACK, METRICS_HOST: LOOPBACK };
-  const base = (service: ServiceName) => ({ ...common, ...hosts, ...tlsEnvironment(pki.files[service]) });
+  // With tracing on, each process names itself in its spans.
+  const tracing = (service: ServiceName) => (tracingEnabled(env) ? { OTEL_SERVICE_NAME: `pokerodds-${service}` } : {});
+  const base = (service: ServiceName) => ({
+    ...common,
+    ...hosts,
+    ...tlsEnvironment(pki.files[service]),
+    ...tracing(service),
+  });
   const optional = (...names: string[]) =>
     Object.fromEntries(names.filter((name) => env[name]).map((name) => [name, env[name]]));
   // One replica: host:port. Several: grpc-js's ipv4: list, which clients balance round-robin.

@@ -1,4 +1,6 @@
 import { BusyError, domainErrorOf } from "@pokerodds/common/errors";
+import { withSpan } from "@pokerodds/common/tracing/span";
+import type { Attributes, Span } from "@opentelemetry/api";
 import { Piscina } from "piscina";
 import type * as Tasks from "./worker.js";
 
@@ -12,6 +14,8 @@ export type Lane = "urgent" | "batch";
 interface Job {
   name: TaskName;
   args: unknown;
+  /** The task's span: it notes when the task leaves its lane for a thread. */
+  span: Span;
   resolve(result: unknown): void;
   reject(error: unknown): void;
 }
@@ -66,22 +70,28 @@ export class OddsPool {
     if (this.isFull(lane)) throw new BusyError("the odds service is busy; try again shortly");
   }
 
-  /** Runs one task; domain errors thrown in the worker come back as the same typed errors. */
-  async run<K extends TaskName>(name: K, args: TaskArgs<K>, signal?: AbortSignal): Promise<TaskValue<K>> {
-    const result = (await this.enqueue(name, args, signal)) as Tasks.TaskResult<TaskValue<K>>;
-    if ("error" in result) throw domainErrorOf(result.error.kind, result.error.message);
-    return result.ok;
+  /**
+   * Runs one task; domain errors thrown in the worker come back as the same typed errors. Its span
+   * ("odds.priceTask"...) is the only view of the equity work, which runs on a thread no
+   * instrumentation sees: the wait in the lane is up to its "dispatched" event, the computation after.
+   */
+  run<K extends TaskName>(name: K, args: TaskArgs<K>, signal?: AbortSignal): Promise<TaskValue<K>> {
+    return withSpan(`odds.${name}`, taskAttributes(name, args), async (span) => {
+      const result = (await this.enqueue(name, args, span, signal)) as Tasks.TaskResult<TaskValue<K>>;
+      if ("error" in result) throw domainErrorOf(result.error.kind, result.error.message);
+      return result.ok;
+    });
   }
 
   close(): Promise<void> {
     return this.piscina.close();
   }
 
-  private enqueue(name: TaskName, args: unknown, signal?: AbortSignal): Promise<unknown> {
+  private enqueue(name: TaskName, args: unknown, span: Span, signal?: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
       signal?.throwIfAborted();
       const lane = this.lanes[name === "bulkTask" ? "batch" : "urgent"];
-      const job: Job = { name, args, resolve, reject };
+      const job: Job = { name, args, span, resolve, reject };
       lane.push(job);
       signal?.addEventListener(
         "abort",
@@ -103,6 +113,7 @@ export class OddsPool {
       const job = this.lanes.urgent.shift() ?? this.lanes.batch.shift();
       if (!job) return;
       this.running++;
+      job.span.addEvent("dispatched", { "odds.threads_busy": this.running });
       this.piscina
         .run(job.args, { name: job.name })
         .then(job.resolve, job.reject)
@@ -112,4 +123,22 @@ export class OddsPool {
         });
     }
   }
+}
+
+/** What a task's span says of its size: hands, board cards, games; never the cards themselves. */
+function taskAttributes(name: TaskName, args: unknown): Attributes {
+  const { hands, board, numberOfHands, count } = args as {
+    hands?: unknown[];
+    board?: unknown[];
+    numberOfHands?: number;
+    count?: number;
+  };
+  return {
+    "odds.task": name,
+    "odds.lane": name === "bulkTask" ? "batch" : "urgent",
+    ...(hands ? { "odds.hands": hands.length } : {}),
+    ...(board ? { "odds.board_size": board.length } : {}),
+    ...(numberOfHands === undefined ? {} : { "odds.hands": numberOfHands }),
+    ...(count === undefined ? {} : { "odds.games": count }),
+  };
 }

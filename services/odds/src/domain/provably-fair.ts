@@ -6,7 +6,7 @@
 //
 // Pure apart from hashing (and newServerSeed, which draws from the CSPRNG).
 
-import { createHash, createHmac, randomBytes } from "node:crypto";
+import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from "node:crypto";
 import { InvalidOddsRequestError } from "./errors.js";
 import { type Card, DECK_SIZE, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
 
@@ -77,7 +77,8 @@ export function seedCommitment(seedHex: string): string {
  * indistinguishable from uniform bytes to anyone who does not know the seed.
  */
 export class DeckByteStream {
-  private readonly key: Buffer;
+  // A KeyObject, not a Buffer: OpenSSL 3.5 (Node 24) imports a raw key for every HMAC (4.7x slower).
+  private readonly key: KeyObject;
   private block: Buffer = Buffer.alloc(0);
   private position = 0;
   private counter = 0;
@@ -88,7 +89,7 @@ export class DeckByteStream {
   ) {
     assertValid(seedProblem(seedHex, "seed"));
     assertValid(gameIdProblem(gameId));
-    this.key = Buffer.from(seedHex, "hex");
+    this.key = createSecretKey(Buffer.from(seedHex, "hex"));
   }
 
   /** The next byte of the stream, 0..255. */

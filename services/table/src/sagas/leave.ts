@@ -12,7 +12,7 @@ import { findSeat } from "../domain/snapshot.js";
 import { requireIdempotencyKey } from "../limits.js";
 import { deliverOutbox, movementOf } from "../outbox.js";
 import type { TableParts } from "../parts.js";
-import { ok, runTransfer, type Driver } from "./transfer.js";
+import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
 export interface LeaveAnswer {
   creditsReturnedCents: number;
@@ -47,27 +47,27 @@ export async function leave(parts: TableParts, request: LeaveRequest, scope: Cal
 export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive }, scope) => {
   const { _id: transferId, playerId, tableId } = claim;
   const opKey = `transfer:${transferId}:leave`;
-  // Driven again, the seat may be gone because this very transfer freed it: look for its change first.
-  let left = redrive ? ((await parts.store.findOp(opKey))?.result as Left | undefined) : undefined;
-  if (!left) {
+  const left = await sagaStep(claim, "store", async () => {
+    // Driven again, the seat may be gone because this very transfer freed it: look for its change first.
+    const found = redrive ? ((await parts.store.findOp(opKey))?.result as Left | undefined) : undefined;
+    if (found) return found;
     const applied = await parts.store.apply<Left>(tableId, { key: opKey, fingerprint: transferId }, (latest, now) => {
       const { next, result } = applyLeave(latest, { playerId, transferId }, now);
       const credit = next?.outbox.find((c) => c.reason === "LEAVE" && c.reference === transferId) ?? null;
       return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit } };
     });
-    left = applied.result;
     // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its change
     // is then stored under the key); driven again after a crash, look past a missing key document.
-    if (applied.kind === "unchanged") {
-      left = ((await parts.store.findOp(opKey, { deep: redrive }))?.result as Left | undefined) ?? left;
-    }
-  }
+    if (applied.kind !== "unchanged") return applied.result;
+    return ((await parts.store.findOp(opKey, { deep: redrive }))?.result as Left | undefined) ?? applied.result;
+  });
   crashPoint("leave:after-apply");
 
   const credited = new Map<string, MovementOutcome>();
   let newAccountBalanceCents: number;
   if (left.credit) {
-    const outcome = await parts.wallet.credit(movementOf(left.credit), scope);
+    const credit = left.credit;
+    const outcome = await sagaStep(claim, "credit", () => parts.wallet.credit(movementOf(credit), scope));
     credited.set(left.credit.key, outcome);
     newAccountBalanceCents = outcome.balanceCents;
   } else {

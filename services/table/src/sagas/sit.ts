@@ -14,7 +14,7 @@ import type { CallScope } from "../dependencies.js";
 import { sitAfterDebit, sitPreconditions, type Caller, type SitResult } from "../domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
 import type { TableParts } from "../parts.js";
-import { ok, runTransfer, type Driver } from "./transfer.js";
+import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
 export const NACK_INSUFFICIENT_ACCOUNT_BALANCE = "insufficient account balance";
 
@@ -63,28 +63,31 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
 export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope) => {
   const { _id: transferId, playerId, tableId, amountCents } = claim;
   const movement = { playerId, amountCents, reference: transferId };
-  const debit = await parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.SIT }, scope);
+  const debit = await sagaStep(claim, "debit", () =>
+    parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.SIT }, scope),
+  );
   if (!debit.applied) return ok(nack(NACK_INSUFFICIENT_ACCOUNT_BALANCE));
   crashPoint("sit:after-debit");
 
-  const seated = await parts.store.apply<SitResult>(
-    tableId,
-    { key: `transfer:${transferId}:credit`, fingerprint: transferId },
-    (latest, now) =>
-      sitAfterDebit(
-        latest,
-        { playerId, playerName: claim.playerName, avatarImageUrl: claim.avatarImageUrl, amountCents, transferId },
-        now,
-      ),
+  const seated = await sagaStep(claim, "store", () =>
+    parts.store.apply<SitResult>(
+      tableId,
+      { key: `transfer:${transferId}:credit`, fingerprint: transferId },
+      (latest, now) =>
+        sitAfterDebit(
+          latest,
+          { playerId, playerName: claim.playerName, avatarImageUrl: claim.avatarImageUrl, amountCents, transferId },
+          now,
+        ),
+    ),
   );
   crashPoint("sit:after-credit");
   const result = seated.result;
   if (result.acknowledged) {
     return ok({ acknowledged: true, message: "", seatId: result.seatId, seatBalanceCents: result.seatBalanceCents });
   }
-  const refund = await parts.wallet.credit(
-    { ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.SIT_REFUND },
-    scope,
+  const refund = await sagaStep(claim, "refund", () =>
+    parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.SIT_REFUND }, scope),
   );
   // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
   if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);

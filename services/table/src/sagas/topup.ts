@@ -14,7 +14,7 @@ import { findSeat } from "../domain/snapshot.js";
 import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
 import type { TableParts } from "../parts.js";
 import { NACK_INSUFFICIENT_ACCOUNT_BALANCE } from "./sit.js";
-import { ok, runTransfer, type Driver } from "./transfer.js";
+import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
 export interface TopUpAnswer {
   acknowledged: boolean;
@@ -51,9 +51,8 @@ export async function topUp(parts: TableParts, request: TopUpRequest, scope: Cal
 export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, scope) => {
   const { _id: transferId, playerId, tableId, amountCents } = claim;
   const movement = { playerId, amountCents, reference: transferId };
-  const debit = await parts.wallet.debit(
-    { ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.TOPUP },
-    scope,
+  const debit = await sagaStep(claim, "debit", () =>
+    parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.TOPUP }, scope),
   );
   if (!debit.applied) {
     const { snapshot } = await parts.store.latest(tableId);
@@ -66,10 +65,12 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
   }
   crashPoint("topup:after-debit");
 
-  const credit = await parts.store.apply<TopUpCredit>(
-    tableId,
-    { key: `transfer:${transferId}:credit`, fingerprint: transferId },
-    (latest, now) => topUpAfterDebit(latest, { playerId, amountCents, transferId }, now),
+  const credit = await sagaStep(claim, "store", () =>
+    parts.store.apply<TopUpCredit>(
+      tableId,
+      { key: `transfer:${transferId}:credit`, fingerprint: transferId },
+      (latest, now) => topUpAfterDebit(latest, { playerId, amountCents, transferId }, now),
+    ),
   );
   const result = credit.result;
   if (result.credited) {
@@ -80,9 +81,8 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
       newAccountBalanceCents: debit.balanceCents,
     });
   }
-  const refund = await parts.wallet.credit(
-    { ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.TOPUP_REFUND },
-    scope,
+  const refund = await sagaStep(claim, "refund", () =>
+    parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.TOPUP_REFUND }, scope),
   );
   // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
   if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);

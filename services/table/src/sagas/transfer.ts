@@ -7,6 +7,7 @@
 // 3. a PENDING transfer is driven through its idempotent steps; its outcome is recorded and it
 //    leaves the pending list. Any number of drivers yield the same steps and so the same outcome.
 import { ConflictError, IdempotencyMismatchError, domainErrorOf } from "@pokerodds/common";
+import { withSpan } from "@pokerodds/common/tracing/span";
 import type { CallScope } from "../dependencies.js";
 import type { TableParts } from "../parts.js";
 import {
@@ -95,6 +96,15 @@ async function follow<R>(
   return answer(await complete(parts, existing, drive, { redrive: true }, scope));
 }
 
+/**
+ * One step of a saga (the debit, the store, the credit...) in a span of its own: the database and
+ * wallet spans under it then say which step they were, also when recovery drives the saga.
+ */
+export function sagaStep<T>(claim: TransferClaim, step: string, work: () => Promise<T>): Promise<T> {
+  const attributes = { "saga.kind": claim.kind, "saga.step": step, "table.id": claim.tableId };
+  return withSpan(`saga.${claim.kind}.${step}`, attributes, () => work());
+}
+
 export async function complete<R>(
   parts: TableParts,
   claim: TransferClaim,
@@ -102,7 +112,11 @@ export async function complete<R>(
   options: { redrive: boolean },
   scope: CallScope,
 ): Promise<TransferOutcome<R>> {
-  const outcome = await parts.transfers.recordOutcome(claim._id, await drive(parts, claim, options, scope));
-  await parts.transfers.clearPending(claim._id);
-  return outcome;
+  // Driven by the request, a retry or recovery (`redrive`): the span says which.
+  const attributes = { "saga.kind": claim.kind, "saga.redrive": options.redrive, "table.id": claim.tableId };
+  return withSpan(`saga.${claim.kind}`, attributes, async () => {
+    const outcome = await parts.transfers.recordOutcome(claim._id, await drive(parts, claim, options, scope));
+    await parts.transfers.clearPending(claim._id);
+    return outcome;
+  });
 }

@@ -1,0 +1,19 @@
+// How a process hands its last spans over before it exits, without importing the SDK: the SDK
+// registers its shutdown here when tracing starts; with tracing off there is nothing to flush.
+
+let flusher: (() => Promise<void>) | undefined;
+
+/** Called once by the SDK's start-up (sdk.ts). */
+export function setTracingFlush(flush: () => Promise<void>): void {
+  flusher = flush;
+}
+
+/** Exports the spans still batched and stops tracing; never rejects, and waits at most timeoutMs. */
+export async function flushTracing(timeoutMs = 2000): Promise<void> {
+  const flush = flusher;
+  if (!flush) return;
+  flusher = undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  await Promise.race([flush().catch(() => {}), timeout]).finally(() => clearTimeout(timer));
+}

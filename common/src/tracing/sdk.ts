@@ -1,0 +1,79 @@
+// The OpenTelemetry SDK of one process: traces only (metrics stay on Prometheus, logs on stdout),
+// configured by the standard OTEL_* variables (exporter, endpoint, protocol, service name,
+// sampler, batch sizes). Loaded by register.ts only when tracing is on.
+import type { Instrumentation } from "@opentelemetry/instrumentation";
+import { createAddHookMessageChannel } from "import-in-the-middle";
+import type { IncomingMessage } from "node:http";
+import { register } from "node:module";
+import { setTracingFlush } from "./flush.js";
+
+/** Incoming HTTP requests that are probes or scrapes, not anyone's request: no trace of their own. */
+const UNTRACED_PATHS = new Set(["/metrics", "/api/health", "/healthz", "/readyz"]);
+
+/**
+ * OTEL_TRACES_EXPORTER=discard (ours, not a standard value): every span is recorded and batched
+ * as with a real exporter, then dropped. For measuring what tracing costs a process (bench/).
+ */
+const DISCARD = "discard";
+
+/**
+ * The instrumentations, created (which hooks their modules) before the SDK is imported: the SDK's
+ * own OTLP/gRPC exporter loads @grpc/grpc-js, which must be hooked by then.
+ */
+async function instrumentations(): Promise<Instrumentation[]> {
+  const [{ HttpInstrumentation }, { ExpressInstrumentation, ExpressLayerType }, grpc, mongodb, pino] =
+    await Promise.all([
+      import("@opentelemetry/instrumentation-http"),
+      import("@opentelemetry/instrumentation-express"),
+      import("@opentelemetry/instrumentation-grpc"),
+      import("@opentelemetry/instrumentation-mongodb"),
+      import("@opentelemetry/instrumentation-pino"),
+    ]);
+  return [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (request: IncomingMessage) =>
+        UNTRACED_PATHS.has((request.url ?? "").split("?")[0] ?? ""),
+    }),
+    // A span per middleware (body parsing, headers, limits...) would triple the spans of every
+    // request and say nothing the route's span does not: routers and handlers only.
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    // Health checks (the gateway's and Kubernetes' probes) are polls, not requests.
+    new grpc.GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch"] }),
+    // Statements stay out of spans: they carry player ids and amounts.
+    new mongodb.MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
+    // trace_id and span_id in every log line; the lines themselves stay on stdout.
+    new pino.PinoInstrumentation({ disableLogSending: true }),
+  ];
+}
+
+/** A span exporter that accepts everything and keeps nothing (OTEL_TRACES_EXPORTER=discard). */
+async function discardingProcessors() {
+  const { BatchSpanProcessor } = await import("@opentelemetry/sdk-trace-base");
+  const exporter = {
+    export: (_spans: unknown, done: (result: { code: 0 }) => void) => done({ code: 0 }),
+    shutdown: () => Promise.resolve(),
+  };
+  return [new BatchSpanProcessor(exporter)];
+}
+
+/** Registers the ES module loader hook, hooks the instrumented modules and starts the SDK. */
+export async function startTracing(): Promise<void> {
+  // Only the modules an instrumentation asked for are wrapped (not every module of the process),
+  // and the entry point waits until the loader thread knows them all.
+  const { registerOptions, waitForAllMessagesAcknowledged } = createAddHookMessageChannel();
+  register("import-in-the-middle/hook.mjs", import.meta.url, registerOptions);
+
+  const hooked = await instrumentations();
+  // Traces only, unless told otherwise: metrics are Prometheus' and logs go to stdout.
+  process.env.OTEL_METRICS_EXPORTER ??= "none";
+  process.env.OTEL_LOGS_EXPORTER ??= "none";
+  const discard = process.env.OTEL_TRACES_EXPORTER?.trim() === DISCARD;
+  const { NodeSDK } = await import("@opentelemetry/sdk-node");
+  const sdk = new NodeSDK({
+    instrumentations: hooked,
+    ...(discard ? { spanProcessors: await discardingProcessors() } : {}),
+  });
+  sdk.start();
+  setTracingFlush(() => sdk.shutdown());
+  await waitForAllMessagesAcknowledged();
+}

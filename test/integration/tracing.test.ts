@@ -1,0 +1,196 @@
+// OpenTelemetry across every hop, on the whole stack: each process exports its spans to a collector
+// in this test (OTLP/HTTP JSON), and one sit and one bet are each followed as a single trace from
+// the gateway's HTTP span through table and wallet (gRPC, W3C trace context in the metadata) to
+// their database commands, with the saga steps' own spans. The log lines written meanwhile carry
+// the same trace_id and span_id.
+import test, { type ExecutionContext } from "ava";
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { Api, show, type BetReply, type Player, type SitReply, type TableState } from "../helpers/api.js";
+import { startOtlpCollector, type CollectedSpan, type OtlpCollector } from "../helpers/otlp-collector.js";
+import { eventually } from "../helpers/poll.js";
+import { startTestStack, type TestStack } from "../helpers/stack.js";
+
+const TABLE = 3;
+/** OTLP's span kinds. */
+const SERVER = 2;
+const CLIENT = 3;
+
+let collector: OtlpCollector;
+let stack: TestStack;
+let api: Api;
+let failed = false;
+
+test.before(async () => {
+  collector = await startOtlpCollector();
+  stack = await startTestStack({
+    env: {
+      OTEL_TRACES_EXPORTER: "otlp",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
+      // Batches leave every 100 ms instead of every 5 s: the test waits less.
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+    },
+  });
+  api = new Api(stack.url, stack.dataDir);
+});
+
+test.afterEach.always((t) => {
+  failed ||= !t.passed;
+});
+
+test.after.always(async (t) => {
+  if (failed && stack) t.log(`stack output (${stack.logFile}, kept):\n${await stack.logTail(40)}`);
+  await stack?.stop({ keepData: failed });
+  await collector?.close();
+});
+
+/** A W3C traceparent naming a new trace, so that the test knows which trace its request starts. */
+function newTrace(): { traceId: string; parentId: string; traceparent: string } {
+  const traceId = randomBytes(16).toString("hex");
+  const parentId = randomBytes(8).toString("hex");
+  return { traceId, parentId, traceparent: `00-${traceId}-${parentId}-01` };
+}
+
+/** The trace's spans once `complete` says every expected one has arrived. */
+function traceSpans(traceId: string, complete: (spans: CollectedSpan[]) => boolean): Promise<CollectedSpan[]> {
+  return eventually(`the spans of trace ${traceId}`, () => {
+    const spans = collector.spans.filter((span) => span.traceId === traceId);
+    return Promise.resolve(complete(spans) ? spans : undefined);
+  });
+}
+
+const isDatabase = (span: CollectedSpan) => span.scope.includes("mongodb");
+const named = (spans: CollectedSpan[], name: string) => spans.find((span) => span.name === name);
+
+/** `span`'s ancestors, nearest first, within the trace. */
+function ancestors(spans: CollectedSpan[], span: CollectedSpan): CollectedSpan[] {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const chain: CollectedSpan[] = [];
+  for (let parent = byId.get(span.parentSpanId); parent; parent = byId.get(parent.parentSpanId)) chain.push(parent);
+  return chain;
+}
+
+/** One tree: every span's parent is in the trace, but the root's, which is the caller's traceparent. */
+function assertOneTree(t: ExecutionContext, spans: CollectedSpan[], parentId: string): void {
+  const ids = new Set(spans.map((span) => span.spanId));
+  const orphans = spans.filter((span) => !ids.has(span.parentSpanId) && span.parentSpanId !== parentId);
+  t.deepEqual(orphans, [], "every span hangs from the trace's root");
+  const roots = spans.filter((span) => span.parentSpanId === parentId);
+  t.is(roots.length, 1, `one root: ${roots.map((span) => `${span.service} ${span.name}`).join(", ")}`);
+  t.is(roots[0]?.service, "pokerodds-gateway");
+  t.is(roots[0]?.kind, SERVER, "the root is the gateway's HTTP server span");
+}
+
+/** Every log line that names the trace, by the service that wrote it; each also has a span_id. */
+async function logLinesOf(traceId: string): Promise<Map<string, Record<string, unknown>[]>> {
+  const byService = new Map<string, Record<string, unknown>[]>();
+  for (const line of (await readFile(stack.logFile, "utf8")).split("\n")) {
+    if (!line.includes(traceId)) continue;
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    const service = String(entry.service);
+    byService.set(service, [...(byService.get(service) ?? []), entry]);
+  }
+  return byService;
+}
+
+async function newPlayer(id: string, role?: "ADMIN"): Promise<Player> {
+  const player = await api.player(id, role);
+  const reply = await player.profile();
+  if (reply.status !== 200) throw new Error(`first profile: ${show(reply)}`);
+  return player;
+}
+
+test.serial("a sit is one trace: gateway, table, wallet, their database commands and the saga's steps", async (t) => {
+  const alice = await newPlayer("trace-alice");
+  const { traceId, parentId, traceparent } = newTrace();
+  const reply = await alice.request<SitReply>("POST", `/api/tables/${TABLE}/sit`, {
+    body: { buyInAmount: 100 },
+    key: randomUUID(),
+    headers: { traceparent },
+  });
+  t.is(reply.status, 200, show(reply));
+  t.is(reply.body.acknowledgement, "ACK", show(reply));
+
+  const spans = await traceSpans(
+    traceId,
+    (found) =>
+      ["pokerodds-gateway", "pokerodds-table", "pokerodds-wallet"].every((service) =>
+        found.some((span) => span.service === service && isDatabase(span) === (service !== "pokerodds-gateway")),
+      ) && ["saga.sit", "saga.sit.debit", "saga.sit.store"].every((name) => named(found, name)),
+  );
+  t.log(spans.map((span) => `${span.service} ${span.scope} ${span.name}`).join("\n"));
+  assertOneTree(t, spans, parentId);
+
+  // gateway -> table and table -> wallet, each a client span in the caller and a server span in the callee.
+  const hop = (service: string, method: string, kind: number) =>
+    spans.find((span) => span.service === service && span.kind === kind && span.name.endsWith(method));
+  t.truthy(hop("pokerodds-gateway", "TableService/Sit", CLIENT), "the gateway calls the table");
+  t.truthy(hop("pokerodds-table", "TableService/Sit", SERVER), "the table serves it");
+  const debit = hop("pokerodds-wallet", "WalletService/Debit", SERVER);
+  t.truthy(debit, "the wallet serves the debit");
+  // The wallet's debit, and its database commands, sit under the saga's debit step.
+  t.true(
+    ancestors(spans, debit!).some((span) => span.name === "saga.sit.debit"),
+    "debit under saga.sit.debit",
+  );
+  t.true(
+    spans.some(
+      (span) => span.service === "pokerodds-wallet" && isDatabase(span) && ancestors(spans, span).includes(debit!),
+    ),
+    "the ledger is written under the wallet's Debit",
+  );
+  const store = named(spans, "saga.sit.store")!;
+  t.true(
+    spans.some(
+      (span) => span.service === "pokerodds-table" && isDatabase(span) && ancestors(spans, span).includes(store),
+    ),
+    "the seat is stored under saga.sit.store",
+  );
+  t.deepEqual(named(spans, "saga.sit.debit")?.attributes, {
+    "saga.kind": "sit",
+    "saga.step": "debit",
+    "table.id": TABLE,
+  });
+
+  // Every service's log lines for this request carry the trace and span ids.
+  const lines = await eventually("log lines with the trace id", async () => {
+    const found = await logLinesOf(traceId);
+    return ["gateway", "table", "wallet"].every((service) => found.has(service)) ? found : undefined;
+  });
+  for (const entries of lines.values())
+    for (const entry of entries) t.regex(String(entry.span_id), /^[0-9a-f]{16}$/, JSON.stringify(entry));
+});
+
+test.serial("a bet is one trace: gateway, table and the table's database commands", async (t) => {
+  const [bob, admin] = await Promise.all([newPlayer("trace-bob"), newPlayer("trace-admin", "ADMIN")]);
+  const sat = await bob.sit(TABLE, 50);
+  t.is(sat.body.acknowledgement, "ACK", show(sat));
+  const advanced = await admin.advance(TABLE);
+  t.is(advanced.status, 200, show(advanced));
+  const state: TableState = advanced.body;
+  const hand = state.handOdds.find((odds) => odds.odds > 0)!.handIndex;
+
+  const { traceId, parentId, traceparent } = newTrace();
+  const reply = await bob.request<BetReply>("POST", `/api/tables/${TABLE}/bet`, {
+    body: { seatIndex: sat.body.seatId, handIndex: hand, betAmount: 1 },
+    key: randomUUID(),
+    headers: { traceparent },
+  });
+  t.is(reply.status, 200, show(reply));
+  t.is(reply.body.acknowledgement, "ACK", show(reply));
+
+  const spans = await traceSpans(
+    traceId,
+    (found) =>
+      found.some((span) => span.service === "pokerodds-table" && span.kind === SERVER) &&
+      found.some((span) => span.service === "pokerodds-table" && isDatabase(span)) &&
+      found.some((span) => span.service === "pokerodds-gateway" && span.kind === SERVER),
+  );
+  t.log(spans.map((span) => `${span.service} ${span.scope} ${span.name}`).join("\n"));
+  assertOneTree(t, spans, parentId);
+  t.truthy(
+    spans.find((span) => span.service === "pokerodds-gateway" && span.kind === CLIENT && span.name.endsWith("/Bet")),
+    "the gateway calls the table's Bet",
+  );
+});
