@@ -71,8 +71,11 @@ function panelProblems(panels: HandOdds[], stage: number, state: TableState): st
     }
     return problems;
   }
-  const best = Math.max(...panels.map((p) => p.winPercentage));
-  const favourite = panels.findIndex((p) => p.winPercentage === best);
+  // The favourite is among hands that are not dead (a dead hand is DEAD_CANNOT_WIN, decisions.md),
+  // so when only ties remain (every win 0) it is the first hand that can still tie.
+  const alive = panels.filter((p) => p.winPercentage > 0 || p.drawPercentage > 0);
+  const best = Math.max(...alive.map((p) => p.winPercentage));
+  const favourite = alive.find((p) => p.winPercentage === best)?.handIndex ?? -1;
   const favourites = panels.filter((p) => p.handStatus === "IN_PLAY_FAVOURITE").map((p) => p.handIndex);
   if (favourites.join() !== String(favourite)) {
     problems.push(`${where}: favourites ${favourites.join() || "none"}, expected exactly hand ${favourite}`);

@@ -45,8 +45,14 @@ async function betOnLiveHands(
   tag: string,
 ): Promise<number> {
   const current = await state(t.context, tableId);
-  const live = current.handOdds.filter((p) => p.bettingStage === current.bettingStage && p.oddsTenths > 0);
-  t.true(live.length > 0);
+  const panels = current.handOdds.filter((p) => p.bettingStage === current.bettingStage);
+  const live = panels.filter((p) => p.oddsTenths > 0);
+  // No hand can win alone when the hands left can only tie (the same ranks): none takes bets then.
+  if (live.length === 0)
+    t.true(
+      panels.every((p) => p.winPercentage === 0),
+      "a hand that can win has odds",
+    );
   let staked = 0;
   for (const panel of live) {
     const answer = await t.context.table().bet({
