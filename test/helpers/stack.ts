@@ -36,7 +36,21 @@ const notInherited = ["NODE_OPTIONS", "MONGODB_URI", "AUTH_JWKS_URL", "AUTH_ISSU
 
 const NO_LIMITS = { RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_PLAYER: "0", BULK_MAX_CONCURRENT: "0" };
 
+/**
+ * A stack on free ports. Ports are picked free and then bound by the child processes, so a test
+ * file starting another stack in parallel can take one in between (EADDRINUSE): such a start is
+ * tried again once, on new ports; any other failure is the test's.
+ */
 export async function startTestStack(options: TestStackOptions = {}): Promise<TestStack> {
+  try {
+    return await startTestStackOnce(options);
+  } catch (error) {
+    if (!String((error as Error).message).includes("EADDRINUSE")) throw error;
+    return startTestStackOnce(options);
+  }
+}
+
+async function startTestStackOnce(options: TestStackOptions): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-stack-"));
   const logFile = join(dataDir, "stack.log");
   const log = await open(logFile, "a");
