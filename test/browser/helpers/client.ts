@@ -31,7 +31,12 @@ export async function signInWithKeyboard(page: Page, playerId: string): Promise<
 
 /** Opens a table from the lobby with the keyboard only: its number, then Enter. */
 export async function openTable(page: Page, tableId: number): Promise<void> {
-  await page.getByRole("link", { name: "Lobby" }).click();
+  if (!(await page.getByRole("heading", { level: 1, name: "Lobby" }).isVisible())) {
+    await page.getByRole("link", { name: "Lobby" }).click();
+  }
+  // A new screen moves focus to its heading once painted: an Enter pressed before that could land on
+  // the heading instead of the field (seen once in CI as a table that never opened).
+  await page.waitForFunction("document.activeElement !== null && document.activeElement.id === 'screen-title'");
   const field = page.getByLabel("Table number");
   await field.fill(String(tableId));
   await field.press("Enter");

@@ -13,12 +13,22 @@ export function parseRoute(hash: string): Route {
   return { screen: "lobby" };
 }
 
+function sameRoute(a: Route, b: Route): boolean {
+  return a.screen === b.screen && (a.screen !== "table" || (b.screen === "table" && a.tableId === b.tableId));
+}
+
 export const tableHref = (tableId: number): string => `#/table/${tableId}`;
 
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
   useEffect(() => {
-    const changed = () => setRoute(parseRoute(location.hash));
+    // A link to the screen already shown (the lobby's "#/" from a bare "/") keeps the same route
+    // object, so the screen is neither re-rendered nor has its focus moved to the heading.
+    const changed = () =>
+      setRoute((shown) => {
+        const next = parseRoute(location.hash);
+        return sameRoute(shown, next) ? shown : next;
+      });
     addEventListener("hashchange", changed);
     return () => removeEventListener("hashchange", changed);
   }, []);
