@@ -1,7 +1,7 @@
 // The gRPC clients of the three backends. A channel retries UNAVAILABLE only where repeating a call is
 // safe: reads, and movements that carry an idempotency key.
-import { createClient, methodNames, openServerStream, type TlsFiles } from "@pokerodds/common";
-import { OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { createClient, openServerStream, type PromiseClient, type TlsFiles } from "@pokerodds/common";
+import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import type { GatewayConfig } from "./config.js";
@@ -23,6 +23,21 @@ const TABLE_REPEATABLE = [
 ] as const satisfies readonly Exclude<keyof TableApi, "advance">[];
 const TABLE_METHODS = [...TABLE_REPEATABLE, "advance"] as const satisfies readonly (keyof TableApi)[];
 
+/** The gateway's view of an odds client: Deal as a promise, GenerateBulk as a stream with a deadline. */
+export function oddsApiOf(odds: {
+  raw: OddsServiceClient;
+  call: Pick<PromiseClient<OddsServiceClient>, "deal">;
+}): OddsApi {
+  return {
+    deal: odds.call.deal,
+    generateBulk: (request, { deadlineMs, ...options }) =>
+      openServerStream(
+        (metadata) => odds.raw.generateBulk(request, metadata, { deadline: Date.now() + deadlineMs }),
+        options,
+      ),
+  };
+}
+
 export interface Backends {
   odds: OddsApi;
   wallet: Required<WalletApi>;
@@ -43,10 +58,9 @@ export function connectBackends(
 ): Backends {
   const { tls } = config;
   // Deal and bulk change nothing.
-  const oddsMethods = methodNames(OddsServiceService);
-  const odds = createClient(OddsServiceClient, oddsMethods, config.oddsAddress, {
+  const odds = createClient(OddsServiceClient, ["deal"], config.oddsAddress, {
     defaultDeadlineMs: 5_000,
-    retryUnavailable: oddsMethods,
+    retryUnavailable: ["deal", "generateBulk"],
     tls,
   });
   const wallet = createClient(WalletServiceClient, WALLET_METHODS, config.walletAddress, {
@@ -60,7 +74,7 @@ export function connectBackends(
     tls,
   });
   return {
-    odds: odds.call,
+    odds: oddsApiOf(odds),
     wallet: wallet.call,
     table: table.call,
     // No deadline and no retry policy: the stream lives until the gateway cancels it, and the

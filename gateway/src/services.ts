@@ -1,7 +1,11 @@
 // The narrow views of the backends that the app needs: main.ts passes the real gRPC clients,
 // tests pass plain objects.
 import type { HealthChecker, PromiseClient, ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
-import type { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import type {
+  GenerateBulkRequest,
+  GenerateBulkResponse,
+  OddsServiceClient,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type {
   ExportGamesRequest,
   ExportGamesResponse,
@@ -11,8 +15,13 @@ import type {
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 
-/** The odds service's promise client (createClient's `call`), as far as the gateway uses it. */
-export type OddsApi = Pick<PromiseClient<OddsServiceClient>, "deal" | "generateBulk">;
+/** The odds service's Deal (createClient's `call`) and GenerateBulk stream (openServerStream), with a deadline. */
+export type OddsApi = Pick<PromiseClient<OddsServiceClient>, "deal"> & {
+  generateBulk(
+    request: GenerateBulkRequest,
+    options: ServerStreamCallOptions & { deadlineMs: number },
+  ): ServerStream<GenerateBulkResponse>;
+};
 
 export type WalletApi = Pick<PromiseClient<WalletServiceClient>, "getProfile" | "getPlayer" | "audit">;
 

@@ -4,7 +4,7 @@
 import test from "ava";
 import { connect } from "node:net";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
-import { get, post, startApp, type AppOverrides } from "./helpers/app.js";
+import { get, post, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
 
 const ORIGIN = "https://play.example.com";
 const edge = (over: Partial<EdgeSettings>): EdgeSettings => ({
@@ -161,11 +161,12 @@ test("per-IP rate limit before authentication, health exempt", async (t) => {
 test("bulk generation beyond its concurrency cap is a fast 429 with Retry-After", async (t) => {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const { bulkResponse } = await import("./helpers/fixtures.js");
-  const slowBulk = async (request: { numberOfGames: number; numberOfHands: number }) => {
-    await gate;
-    return bulkResponse(request.numberOfGames, request.numberOfHands);
-  };
+  const { bulkPieces } = await import("./helpers/fixtures.js");
+  const slowBulk = (request: { numberOfGames: number; numberOfHands: number }) =>
+    streamOf(async () => {
+      await gate;
+      return bulkPieces(request.numberOfGames, request.numberOfHands);
+    });
   await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: slowBulk } }, async (app) => {
     const first = post(app, "/api/games/bulk");
     await new Promise((resolve) => setTimeout(resolve, 100));

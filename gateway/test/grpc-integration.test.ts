@@ -1,11 +1,13 @@
 // The gateway against a real grpc-js server (a stub odds service behind common's adapter): request
-// ids travel as metadata, domain errors come back as their HTTP answer, health follows the server.
+// ids travel as metadata, domain errors come back as their HTTP answer (the bulk stream's too, before or
+// after its first piece), health follows the server.
 import {
+  BusyError,
   ConflictError,
   createClient,
   HealthChecker,
   InvalidArgumentError,
-  methodNames,
+  serverStreaming,
   startGrpcServer,
   unary,
 } from "@pokerodds/common";
@@ -19,9 +21,9 @@ import {
   type GenerateBulkResponse,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import test from "ava";
-import type { OddsApi } from "../src/services.js";
+import { oddsApiOf } from "../src/backends.js";
 import { post, serving, silentLogger, startApp } from "./helpers/app.js";
-import { bulkResponse, dealResponse } from "./helpers/fixtures.js";
+import { bulkPieces, dealResponse } from "./helpers/fixtures.js";
 
 test("deal and bulk through gRPC, with request ids, domain errors and health", async (t) => {
   const logger = silentLogger();
@@ -39,8 +41,16 @@ test("deal and bulk through gRPC, with request ids, domain errors and health", a
           if (request.numberOfHands === 3) throw new Error("secret internals");
           return dealResponse(request.numberOfHands);
         }),
-        generateBulk: unary<GenerateBulkRequest, GenerateBulkResponse>(logger, "GenerateBulk", async (request) =>
-          bulkResponse(request.numberOfGames, request.numberOfHands),
+        generateBulk: serverStreaming<GenerateBulkRequest, GenerateBulkResponse>(
+          logger,
+          "GenerateBulk",
+          async (request, _context, send) => {
+            if (request.numberOfGames === 7) throw new BusyError("busy");
+            for (const [i, piece] of bulkPieces(request.numberOfGames, request.numberOfHands, 1).entries()) {
+              if (request.numberOfGames === 5 && i === 2) throw new Error("a worker died");
+              await send(piece);
+            }
+          },
         ),
         equity: unary<unknown, EquityResponse>(logger, "Equity", async () => ({ handOdds: [] })),
       },
@@ -48,10 +58,10 @@ test("deal and bulk through gRPC, with request ids, domain errors and health", a
     { host: "127.0.0.1", port: 0, logger },
   );
   const address = `127.0.0.1:${server.port}`;
-  const client = createClient(OddsServiceClient, methodNames(OddsServiceService), address, { defaultDeadlineMs: 5000 });
+  const client = createClient(OddsServiceClient, ["deal"], address, { defaultDeadlineMs: 5000 });
   const checker = new HealthChecker(address);
   const app = await startApp({
-    odds: client.call as unknown as OddsApi,
+    odds: oddsApiOf(client),
     health: { odds: checker, wallet: serving, table: serving },
   });
   t.teardown(async () => {
@@ -79,6 +89,14 @@ test("deal and bulk through gRPC, with request ids, domain errors and health", a
     numberOfHands: 4,
     games: [{ gameId: "BULK-0001" }, { gameId: "BULK-0002" }],
   });
+  // Refused before its first piece: the status; failed after two pieces: nothing of them.
+  const busy = await post(app, "/api/games/bulk", { numberOfGames: 7, numberOfHands: 3 });
+  t.deepEqual(
+    [busy.status, busy.headers.get("retry-after"), await busy.json()],
+    [429, "1", { error: "too many requests; try again later" }],
+  );
+  const broken = await post(app, "/api/games/bulk", { numberOfGames: 5, numberOfHands: 3 });
+  t.deepEqual([broken.status, await broken.json()], [500, { error: "internal error" }]);
 
   const conflict = await post(app, "/api/deal", { numberOfHands: 6 });
   t.deepEqual([conflict.status, await conflict.json()], [409, { error: "the deck is busy" }]);

@@ -1,6 +1,6 @@
 import test from "ava";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
-import { post, startApp, type TestApp } from "./helpers/app.js";
+import { post, startApp, streamOf, type TestApp } from "./helpers/app.js";
 import { bulkResponse, COMMITMENT, dealResponse, SEED } from "./helpers/fixtures.js";
 import { assertMatchesSchema, type SchemaName } from "./helpers/schemas.js";
 
@@ -282,10 +282,8 @@ test("a reply that breaks the contract is a 500 that hides the details", async (
         ...dealResponse(4),
         handOdds: [{ ...dealResponse(4).handOdds[0]!, handStatus: HandStatus.HAND_STATUS_UNSPECIFIED }],
       }),
-      generateBulk: async () => ({
-        ...bulkResponse(1, 3),
-        games: [{ ...bulkResponse(1, 3).games[0]!, board: ["Ah"] }],
-      }),
+      generateBulk: () =>
+        streamOf(async () => [{ ...bulkResponse(1, 3), games: [{ ...bulkResponse(1, 3).games[0]!, board: ["Ah"] }] }]),
     },
   });
   t.teardown(() => broken.close());

@@ -3,7 +3,8 @@ import { callOptions, fromService } from "../http/backend-call.js";
 import type { Handlers } from "../http/mount.js";
 import type { OddsApi } from "../services.js";
 import { type oddsApi, BulkRequest, DealRequest } from "@pokerodds/api/odds";
-import { toBulkResponse, toDealResult } from "./to-api.js";
+import { requestIdOf } from "../http/request.js";
+import { bulkResponseJson, toDealResult } from "./to-api.js";
 
 const DEAL_DEADLINE_MS = 5_000;
 const BULK_DEADLINE_MS = 30_000;
@@ -22,11 +23,19 @@ export function oddsRoutes(odds: OddsApi): Handlers<typeof oddsApi> {
       );
       res.json(toDealResult(response));
     },
-    /** POST /api/games/bulk: whole pre-computed games. */
+    /** POST /api/games/bulk: whole pre-computed games, gathered as the odds service streams them. */
     generateBulk: async (req, res) => {
       const request = validateBulk(req.body);
-      const response = await fromService("odds", odds.generateBulk(request, callOptions(req, BULK_DEADLINE_MS)));
-      res.json(toBulkResponse(response, request));
+      // A caller that goes away stops the batch: its chunks still waiting are never computed.
+      const gone = new AbortController();
+      res.once("close", () => gone.abort());
+      const pieces = odds.generateBulk(request, {
+        requestId: requestIdOf(req),
+        deadlineMs: BULK_DEADLINE_MS,
+        signal: gone.signal,
+      });
+      const body = await fromService("odds", bulkResponseJson(pieces, request));
+      res.type("application/json").send(body);
     },
   };
 }

@@ -1,5 +1,5 @@
 import { createLogger } from "@pokerodds/common";
-import type { CallOptions } from "@pokerodds/common";
+import type { CallOptions, ServerStream } from "@pokerodds/common";
 import { createApp, type AppDeps } from "../../src/app.js";
 import type { Role } from "@pokerodds/api/players";
 import { readEdgeSettings } from "../../src/http/edge.js";
@@ -7,7 +7,7 @@ import { startHttpServer } from "../../src/http-server.js";
 import type { HealthProbe, OddsApi, TableApi, WalletApi } from "../../src/services.js";
 import {
   betResponse,
-  bulkResponse,
+  bulkPieces,
   dealResponse,
   leaveResponse,
   lobby,
@@ -40,7 +40,8 @@ function fakeService<T extends object>(defaults: T, overrides: Partial<T> = {}):
   const service: Record<string, unknown> = { calls };
   for (const method of Object.keys(defaults) as (keyof T & string)[]) {
     const answer = (overrides[method] ?? defaults[method]) as (request: unknown, options?: CallOptions) => unknown;
-    service[method] = async (request: unknown, options?: CallOptions) => {
+    // Not async: a stream (GenerateBulk) is answered as such, not as a promise of one.
+    service[method] = (request: unknown, options?: CallOptions) => {
       calls.push({ method, request, options });
       return answer(request, options);
     };
@@ -48,12 +49,28 @@ function fakeService<T extends object>(defaults: T, overrides: Partial<T> = {}):
   return service as Fake<T>;
 }
 
+/**
+ * A server stream of the pieces `produce` answers, as openServerStream reads one: accepted once they
+ * are there, and refused (the iteration throws) with its rejection.
+ */
+export function streamOf<T>(produce: () => Promise<T[]>): ServerStream<T> {
+  const pieces = produce();
+  const accepted = pieces.then(() => undefined);
+  accepted.catch(() => {}); // the iteration throws the same error
+  return {
+    accepted,
+    async *[Symbol.asyncIterator]() {
+      yield* await pieces;
+    },
+  };
+}
+
 /** An odds service answering from fixtures. */
 export const fakeOdds = (overrides: Partial<OddsApi> = {}) =>
   fakeService<OddsApi>(
     {
       deal: async (request) => dealResponse(request.numberOfHands),
-      generateBulk: async (request) => bulkResponse(request.numberOfGames, request.numberOfHands),
+      generateBulk: (request) => streamOf(async () => bulkPieces(request.numberOfGames, request.numberOfHands)),
     },
     overrides,
   );

@@ -87,6 +87,17 @@ export function bulkResponse(numberOfGames: number, numberOfHands: number): Gene
   };
 }
 
+/** The same batch as the odds service streams it: `perPiece` games a piece, the time on the last. */
+export function bulkPieces(numberOfGames: number, numberOfHands: number, perPiece = 2): GenerateBulkResponse[] {
+  const { games, generatedAt } = bulkResponse(numberOfGames, numberOfHands);
+  const pieces: GenerateBulkResponse[] = [];
+  for (let first = 0; first < games.length; first += perPiece) {
+    const last = first + perPiece >= games.length;
+    pieces.push({ games: games.slice(first, first + perPiece), generatedAt: last ? generatedAt : "" });
+  }
+  return pieces;
+}
+
 /** A player other than the test token's player-1, known to the fake wallet. */
 export const OTHER_PLAYER: Profile = {
   playerId: "player-2",

@@ -3,6 +3,7 @@ import { withSpan } from "@pokerodds/common/tracing/span";
 import type { Attributes, Span } from "@opentelemetry/api";
 import { Piscina } from "piscina";
 import type * as Tasks from "./worker.js";
+import type { WorkerSettings } from "./worker.js";
 
 type TaskName = keyof typeof Tasks;
 type TaskArgs<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0];
@@ -21,20 +22,27 @@ interface Job {
 }
 
 /**
+ * The nice value of the batch lane's threads (Linux, where it is per thread): the kernel gives a
+ * runnable normal thread about ten times a niced one's share of a core, so bulk chunks use what the
+ * players' deals, the event loops and the other services leave, and all of it when the machine is
+ * otherwise idle. Raising a nice value back needs privileges, hence threads of their own per lane.
+ */
+export const BATCH_THREAD_NICE = 10;
+
+/**
  * Equity work runs on worker threads sized to the machine, so one large bulk request never blocks
  * the event loop that answers other calls and health checks.
  *
- * Tasks wait here, in two first-in-first-out lanes, and go to the threads one per free thread: a
- * thread that frees up takes the oldest urgent task before any bulk chunk, so a deal waits for at
- * most one chunk per thread however many bulk games are queued. (Piscina's own queue is not used:
- * it keeps every task with an abort signal in one FIFO of its own, ahead of any custom queue.) A
- * cancelled call's waiting tasks leave their lane; one already on a thread runs to its end, which
- * is short (a chunk is a few games).
+ * Each lane has threads of its own: `threads` at normal priority for what a player waits on (deals
+ * and equity), as many at BATCH_THREAD_NICE for bulk chunks, so a deal never waits for a chunk to
+ * finish nor shares a core with one on equal terms. Tasks wait here, first in first out per lane,
+ * and go to the lane's threads one per free thread. (Piscina's own queue is not used: it keeps
+ * every task with an abort signal in one FIFO of its own, ahead of any custom queue.) A cancelled
+ * call's waiting tasks leave their lane; one already on a thread runs to its end, which is short (a
+ * chunk is a few games).
  */
 export class OddsPool {
-  private readonly piscina: Piscina;
-  private readonly lanes: Record<Lane, Job[]> = { urgent: [], batch: [] };
-  private running = 0;
+  private readonly lanes: Record<Lane, LaneThreads>;
 
   /**
    * `maxQueue`: when this many tasks wait in a lane, that lane is full and the public requests that
@@ -45,17 +53,12 @@ export class OddsPool {
     readonly threads: number,
     readonly maxQueue: number,
   ) {
-    this.piscina = new Piscina({
-      filename: new URL("./worker.js", import.meta.url).href,
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
-    });
+    this.lanes = { urgent: laneThreads(threads, 0), batch: laneThreads(threads, BATCH_THREAD_NICE) };
   }
 
   /** Tasks waiting for a thread in a lane. */
   queued(lane: Lane): number {
-    return this.lanes[lane].length;
+    return this.lanes[lane].waiting.length;
   }
 
   isFull(lane: Lane): boolean {
@@ -83,47 +86,67 @@ export class OddsPool {
     });
   }
 
-  close(): Promise<void> {
-    return this.piscina.close();
+  async close(): Promise<void> {
+    await Promise.all([this.lanes.urgent.piscina.close(), this.lanes.batch.piscina.close()]);
   }
 
   private enqueue(name: TaskName, args: unknown, span: Span, signal?: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
       signal?.throwIfAborted();
-      const lane = this.lanes[name === "bulkTask" ? "batch" : "urgent"];
+      const lane = this.lanes[laneOf(name)];
       const job: Job = { name, args, span, resolve, reject };
-      lane.push(job);
+      lane.waiting.push(job);
       signal?.addEventListener(
         "abort",
         () => {
-          const waiting = lane.indexOf(job);
+          const waiting = lane.waiting.indexOf(job);
           if (waiting === -1) return;
-          lane.splice(waiting, 1);
+          lane.waiting.splice(waiting, 1);
           reject(signal.reason);
         },
         { once: true },
       );
-      this.dispatch();
+      this.dispatch(lane);
     });
   }
 
-  /** Hands waiting tasks to free threads, urgent ones first. */
-  private dispatch(): void {
-    while (this.running < this.threads) {
-      const job = this.lanes.urgent.shift() ?? this.lanes.batch.shift();
+  /** Hands a lane's waiting tasks to its free threads. */
+  private dispatch(lane: LaneThreads): void {
+    while (lane.running < this.threads) {
+      const job = lane.waiting.shift();
       if (!job) return;
-      this.running++;
-      job.span.addEvent("dispatched", { "odds.threads_busy": this.running });
-      this.piscina
+      lane.running++;
+      job.span.addEvent("dispatched", { "odds.threads_busy": lane.running });
+      lane.piscina
         .run(job.args, { name: job.name })
         .then(job.resolve, job.reject)
         .finally(() => {
-          this.running--;
-          this.dispatch();
+          lane.running--;
+          this.dispatch(lane);
         });
     }
   }
 }
+
+/** A lane: its waiting tasks and its threads. */
+interface LaneThreads {
+  readonly piscina: Piscina;
+  readonly waiting: Job[];
+  running: number;
+}
+
+function laneThreads(threads: number, nice: number): LaneThreads {
+  const piscina = new Piscina({
+    filename: new URL("./worker.js", import.meta.url).href,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    workerData: { nice } satisfies WorkerSettings,
+  });
+  return { piscina, waiting: [], running: 0 };
+}
+
+const laneOf = (name: TaskName): Lane => (name === "bulkTask" ? "batch" : "urgent");
 
 /** What a task's span says of its size: hands, board cards, games; never the cards themselves. */
 function taskAttributes(name: TaskName, args: unknown): Attributes {
@@ -135,7 +158,7 @@ function taskAttributes(name: TaskName, args: unknown): Attributes {
   };
   return {
     "odds.task": name,
-    "odds.lane": name === "bulkTask" ? "batch" : "urgent",
+    "odds.lane": laneOf(name),
     ...(hands ? { "odds.hands": hands.length } : {}),
     ...(board ? { "odds.board_size": board.length } : {}),
     ...(numberOfHands === undefined ? {} : { "odds.hands": numberOfHands }),

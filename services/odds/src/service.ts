@@ -1,5 +1,5 @@
 // The gRPC adapter: decode, run the domain on the worker pool, encode. Rules live in domain/.
-import { unary, type Logger } from "@pokerodds/common";
+import { serverStreaming, unary, type Logger } from "@pokerodds/common";
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type {
@@ -8,7 +8,6 @@ import type {
   EquityRequest,
   EquityResponse,
   GenerateBulkRequest,
-  GenerateBulkResponse,
   OddsServiceServer,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type { ServerUnaryCall } from "@grpc/grpc-js";
@@ -27,8 +26,6 @@ const BULK_CHUNK = 2;
 function cancellation(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
   const controller = new AbortController();
   call.once("cancelled", () => controller.abort());
-  // A bulk request's chunks all listen to the one signal.
-  setMaxListeners(0, controller.signal);
   return controller.signal;
 }
 
@@ -51,22 +48,27 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
       return dealToProto(result);
     }),
 
-    generateBulk: unary(
-      logger,
-      "GenerateBulk",
-      async (request: GenerateBulkRequest, { call }): Promise<GenerateBulkResponse> => {
-        const { numberOfGames, numberOfHands, targetRtp } = validateBulkRequest(request);
-        const signal = cancellation(call);
-        pool.assertRoom("batch");
-        const chunks: Promise<CommittedBulkGame[]>[] = [];
-        for (let first = 1; first <= numberOfGames; first += BULK_CHUNK) {
-          const count = Math.min(BULK_CHUNK, numberOfGames - first + 1);
-          chunks.push(pool.run("bulkTask", { firstIndex: first, count, numberOfHands, targetRtp }, signal));
-        }
-        const games = (await Promise.all(chunks)).flat();
-        return { games: games.map(bulkGameToProto), generatedAt: new Date().toISOString() };
-      },
-    ),
+    generateBulk: serverStreaming(logger, "GenerateBulk", async (request: GenerateBulkRequest, { signal }, send) => {
+      const { numberOfGames, numberOfHands, targetRtp } = validateBulkRequest(request);
+      pool.assertRoom("batch");
+      // A failed chunk fails the call: the chunks still waiting are dropped with it.
+      const failed = new AbortController();
+      const dropped = AbortSignal.any([signal, failed.signal]);
+      // The chunks all listen to the one signal.
+      setMaxListeners(0, dropped);
+      const chunks: Promise<CommittedBulkGame[]>[] = [];
+      for (let first = 1; first <= numberOfGames; first += BULK_CHUNK) {
+        const count = Math.min(BULK_CHUNK, numberOfGames - first + 1);
+        const chunk = pool.run("bulkTask", { firstIndex: first, count, numberOfHands, targetRtp }, dropped);
+        chunk.catch(() => failed.abort());
+        chunks.push(chunk);
+      }
+      // Each chunk goes out as it is ready, in order: encoding a piece is short, the batch never is.
+      for (const [i, chunk] of chunks.entries()) {
+        const last = i === chunks.length - 1;
+        await send({ games: (await chunk).map(bulkGameToProto), generatedAt: last ? new Date().toISOString() : "" });
+      }
+    }),
 
     equity: unary(logger, "Equity", async (request: EquityRequest, { call }): Promise<EquityResponse> => {
       const { hands, board } = equityCardsFromProto(request);

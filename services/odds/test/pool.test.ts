@@ -1,7 +1,36 @@
-// The worker pool serves a player's deal before queued bulk chunks (two lanes), and refuses by lane.
-// It runs the built pool (dist), whose worker file is compiled JavaScript.
+// The worker pool serves a player's deal before queued bulk chunks (two lanes with threads of their
+// own, the batch lane's niced), and refuses by lane. It runs the built pool (dist), whose worker file
+// is compiled JavaScript.
 import test from "ava";
-import { OddsPool } from "@pokerodds/odds/pool";
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BATCH_THREAD_NICE, OddsPool } from "@pokerodds/odds/pool";
+
+/** The nice value of every thread of this process, from /proc (field 19 of each task's stat). */
+function threadNiceValues(): number[] {
+  return readdirSync("/proc/self/task").map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+}
+
+// Serial, so no other test's pool has threads in this process meanwhile. Linux only, as CI is.
+test.serial("the batch lane's threads run niced; the service's own thread and the urgent lane's do not", async (t) => {
+  const before = threadNiceValues().filter((nice) => nice === BATCH_THREAD_NICE).length;
+  const pool = new OddsPool(2, 1_000);
+  t.teardown(() => pool.close());
+  await Promise.all([
+    pool.run("dealTask", { numberOfHands: 3, targetRtp: 0.97, gameId: "T1-1" }),
+    pool.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 3, targetRtp: 0.97 }),
+  ]);
+  let niced = 0;
+  for (let tries = 0; tries < 100 && niced < 2; tries++, await sleep(50)) {
+    niced = threadNiceValues().filter((nice) => nice === BATCH_THREAD_NICE).length - before;
+  }
+  t.is(niced, 2, "exactly the two batch threads are niced; the two urgent threads are not");
+  t.is(getPriority(), 0, "the event loop's thread keeps its priority");
+});
 
 test("with one thread busy on a backlog of bulk chunks, a deal is served next, not last", async (t) => {
   const pool = new OddsPool(1, 1_000);

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -152,9 +154,10 @@ export interface BulkGame {
   seedCommitment: string;
 }
 
+/** One piece of the batch: the next games in order. */
 export interface GenerateBulkResponse {
   games: BulkGame[];
-  /** ISO 8601. */
+  /** ISO 8601, when the batch was complete: on the last piece only, empty on the others. */
   generatedAt: string;
 }
 
@@ -1597,11 +1600,15 @@ export const OddsServiceService = {
     responseSerialize: (value: DealResponse): Buffer => Buffer.from(DealResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DealResponse => DealResponse.decode(value),
   },
-  /** Pre-computes whole games with every stage's odds. */
+  /**
+   * Pre-computes whole games with every stage's odds, sent a few games at a time as they are ready
+   * (in game order), so neither end handles the whole batch in one piece. A refusal comes before
+   * the first message; a call that fails later has sent part of the batch, which is to be dropped.
+   */
   generateBulk: {
     path: "/pokerodds.odds.v1.OddsService/GenerateBulk" as const,
     requestStream: false as const,
-    responseStream: false as const,
+    responseStream: true as const,
     requestSerialize: (value: GenerateBulkRequest): Buffer => Buffer.from(GenerateBulkRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): GenerateBulkRequest => GenerateBulkRequest.decode(value),
     responseSerialize: (value: GenerateBulkResponse): Buffer =>
@@ -1623,8 +1630,12 @@ export const OddsServiceService = {
 export interface OddsServiceServer extends UntypedServiceImplementation {
   /** Shuffles a fresh deck, deals hole cards and prices them pre-flop. */
   deal: handleUnaryCall<DealRequest, DealResponse>;
-  /** Pre-computes whole games with every stage's odds. */
-  generateBulk: handleUnaryCall<GenerateBulkRequest, GenerateBulkResponse>;
+  /**
+   * Pre-computes whole games with every stage's odds, sent a few games at a time as they are ready
+   * (in game order), so neither end handles the whole batch in one piece. A refusal comes before
+   * the first message; a call that fails later has sent part of the batch, which is to be dropped.
+   */
+  generateBulk: handleServerStreamingCall<GenerateBulkRequest, GenerateBulkResponse>;
   /** Prices known hands on a known board (0, 3, 4 or 5 cards); the table service's odds panels. */
   equity: handleUnaryCall<EquityRequest, EquityResponse>;
 }
@@ -1643,22 +1654,20 @@ export interface OddsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DealResponse) => void,
   ): ClientUnaryCall;
-  /** Pre-computes whole games with every stage's odds. */
+  /**
+   * Pre-computes whole games with every stage's odds, sent a few games at a time as they are ready
+   * (in game order), so neither end handles the whole batch in one piece. A refusal comes before
+   * the first message; a call that fails later has sent part of the batch, which is to be dropped.
+   */
   generateBulk(
     request: GenerateBulkRequest,
-    callback: (error: ServiceError | null, response: GenerateBulkResponse) => void,
-  ): ClientUnaryCall;
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<GenerateBulkResponse>;
   generateBulk(
     request: GenerateBulkRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GenerateBulkResponse) => void,
-  ): ClientUnaryCall;
-  generateBulk(
-    request: GenerateBulkRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GenerateBulkResponse) => void,
-  ): ClientUnaryCall;
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<GenerateBulkResponse>;
   /** Prices known hands on a known board (0, 3, 4 or 5 cards); the table service's odds panels. */
   equity(
     request: EquityRequest,
