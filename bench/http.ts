@@ -12,7 +12,12 @@ import { percentile, runAlone } from "./latency.js";
 import type { BenchLine } from "./report.js";
 
 /** A load generator is one client on one address: the gateway's rate limits would measure themselves. */
-const NO_RATE_LIMITS = { RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_PLAYER: "0", BULK_MAX_CONCURRENT: "0" };
+const NO_RATE_LIMITS = {
+  RATE_LIMIT_PER_IP: "0",
+  RATE_LIMIT_PER_PLAYER: "0",
+  BULK_MAX_CONCURRENT: "0",
+  BULK_MAX_CONCURRENT_PER_PLAYER: "0",
+};
 
 /** Sequential requests (one at a time: latency, not throughput), after a warm-up. */
 async function latencies(send: () => Promise<Response>, count: number, warmUp: number): Promise<number[]> {

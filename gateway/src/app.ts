@@ -73,7 +73,7 @@ export function createApp(deps: AppDeps): Express {
   // heavy-route cap if heavy, then its body parsed if it takes one.
   const { mount, finish } = operationMounter(app, {
     authenticated: [requireAuth(deps.verifyToken), perPlayerLimit(edge)],
-    heavy: concurrencyCap(edge.heavyConcurrency, edge.refusalHoldMs),
+    heavy: concurrencyCap(edge),
   });
 
   app.use(requestMetrics);

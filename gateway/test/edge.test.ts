@@ -12,6 +12,7 @@ const edge = (over: Partial<EdgeSettings>): EdgeSettings => ({
   rateLimitPerIp: 0,
   rateLimitPerPlayer: 0,
   heavyConcurrency: 0,
+  heavyConcurrencyPerPlayer: 0,
   ...over,
 });
 
@@ -31,6 +32,7 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     rateLimitPerIp: 1200,
     rateLimitPerPlayer: 600,
     heavyConcurrency: 2,
+    heavyConcurrencyPerPlayer: 1,
     refusalHoldMs: 25,
     trustProxyHops: 0,
     eventStreams: 1000,
@@ -44,10 +46,12 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     RATE_LIMIT_PER_IP: "0",
     RATE_LIMIT_PER_PLAYER: "5",
     BULK_MAX_CONCURRENT: "1",
+    BULK_MAX_CONCURRENT_PER_PLAYER: "0",
     TRUST_PROXY_HOPS: "1",
     RATE_LIMIT_HOLD_MS: "0",
   });
   t.is(set.refusalHoldMs, 0);
+  t.is(set.heavyConcurrencyPerPlayer, 0);
   t.deepEqual(set.corsOrigins, ["https://a.example", "http://localhost:3000"]);
   t.deepEqual(
     [set.rateLimitWindowSeconds, set.rateLimitPerIp, set.rateLimitPerPlayer, set.heavyConcurrency, set.trustProxyHops],
@@ -158,7 +162,8 @@ test("per-IP rate limit before authentication, health exempt", async (t) => {
   });
 });
 
-test("bulk generation beyond its concurrency cap is a fast 429 with Retry-After", async (t) => {
+/** A bulk generation that answers once `release` is called. */
+async function gatedBulk() {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const { bulkPieces } = await import("./helpers/fixtures.js");
@@ -167,6 +172,11 @@ test("bulk generation beyond its concurrency cap is a fast 429 with Retry-After"
       await gate;
       return bulkPieces(request.numberOfGames, request.numberOfHands);
     });
+  return { slowBulk, release };
+}
+
+test("bulk generation beyond its concurrency cap is a fast 429 with Retry-After", async (t) => {
+  const { slowBulk, release } = await gatedBulk();
   await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: slowBulk } }, async (app) => {
     const first = post(app, "/api/games/bulk");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -180,6 +190,26 @@ test("bulk generation beyond its concurrency cap is a fast 429 with Retry-After"
     release();
     t.is((await first).status, 200);
     t.is((await post(app, "/api/games/bulk")).status, 200, "the slot is free again");
+  });
+});
+
+test("one player's bulk requests beyond the per-player cap are a fast 429; another player still gets a slot", async (t) => {
+  const { slowBulk, release } = await gatedBulk();
+  const settings = edge({ heavyConcurrency: 2, heavyConcurrencyPerPlayer: 1 });
+  await withApp({ edge: settings, odds: { generateBulk: slowBulk } }, async (app) => {
+    const first = post(app, "/api/games/bulk");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const again = await post(app, "/api/games/bulk");
+    t.is(again.status, 429);
+    t.is(again.headers.get("retry-after"), "1");
+    t.deepEqual(await again.json(), { error: "one bulk request at a time per player: wait for the one in progress" });
+    const other = post(app, "/api/games/bulk", undefined, {
+      authorization: `Bearer ${await app.tokenFor("player-2")}`,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    t.deepEqual([(await first).status, (await other).status], [200, 200], "the other player took the second slot");
+    t.is((await post(app, "/api/games/bulk")).status, 200, "the player's slot is free again");
   });
 });
 

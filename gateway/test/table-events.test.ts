@@ -98,6 +98,7 @@ const edge = (over: Partial<EdgeSettings> = {}): EdgeSettings => ({
   rateLimitPerIp: 0,
   rateLimitPerPlayer: 0,
   heavyConcurrency: 0,
+  heavyConcurrencyPerPlayer: 0,
   ...over,
 });
 

@@ -34,7 +34,12 @@ export interface TestStack extends Omit<Stack, "stop"> {
 // Tests are hermetic: no MongoDB, identity provider or tsx loader leaks in from the developer's shell.
 const notInherited = ["NODE_OPTIONS", "MONGODB_URI", "AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE", "TABLE_COUNT"];
 
-const NO_LIMITS = { RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_PLAYER: "0", BULK_MAX_CONCURRENT: "0" };
+const NO_LIMITS = {
+  RATE_LIMIT_PER_IP: "0",
+  RATE_LIMIT_PER_PLAYER: "0",
+  BULK_MAX_CONCURRENT: "0",
+  BULK_MAX_CONCURRENT_PER_PLAYER: "0",
+};
 
 /**
  * A stack on free ports. Ports are picked free and then bound by the child processes, so a test

@@ -55,7 +55,12 @@ interface Launched {
 
 // Hermetic, as test/helpers/stack.ts: nothing of the developer's shell leaks in; no rate limits.
 const notInherited = ["NODE_OPTIONS", "MONGODB_URI", "AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE", "TABLE_COUNT"];
-const NO_LIMITS = { RATE_LIMIT_PER_IP: "0", RATE_LIMIT_PER_PLAYER: "0", BULK_MAX_CONCURRENT: "0" };
+const NO_LIMITS = {
+  RATE_LIMIT_PER_IP: "0",
+  RATE_LIMIT_PER_PLAYER: "0",
+  BULK_MAX_CONCURRENT: "0",
+  BULK_MAX_CONCURRENT_PER_PLAYER: "0",
+};
 
 /** Starts the launcher as `npm start` does and waits for its "API ready" line. */
 async function launch(t: ExecutionContext, extraEnv: Record<string, string>): Promise<Launched> {

@@ -21,6 +21,8 @@ export interface EdgeSettings {
   rateLimitPerPlayer: number;
   /** Heavy requests (bulk generation) in flight at once in this gateway (0: no limit). */
   heavyConcurrency: number;
+  /** Heavy requests in flight at once by one player (0: no limit): one player cannot take every slot. */
+  heavyConcurrencyPerPlayer: number;
   /**
    * How long a 429 of the rate limits or the heavy-route cap is held before it is sent: a client that
    * ignores Retry-After and asks again at once then costs this gateway a refusal per hold per
@@ -53,6 +55,7 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     rateLimitPerIp: envInt("RATE_LIMIT_PER_IP", 1_200, {}, env),
     rateLimitPerPlayer: envInt("RATE_LIMIT_PER_PLAYER", 600, {}, env),
     heavyConcurrency: envInt("BULK_MAX_CONCURRENT", 2, {}, env),
+    heavyConcurrencyPerPlayer: envInt("BULK_MAX_CONCURRENT_PER_PLAYER", 1, {}, env),
     refusalHoldMs: envInt("RATE_LIMIT_HOLD_MS", 25, { max: 1_000 }, env),
     trustProxyHops: envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env),
     eventStreams: envInt("EVENTS_MAX_STREAMS", 1_000, { min: 1, max: 1_000_000 }, env),
@@ -129,19 +132,40 @@ export function perPlayerLimit(settings: EdgeSettings): RequestHandler {
   });
 }
 
-/** At most `max` requests of a heavy route in flight; beyond it a fast 429 instead of a queue. */
-export function concurrencyCap(max: number, holdMs = 0): RequestHandler {
-  if (max === 0) return pass;
+/**
+ * At most `settings.heavyConcurrency` requests of a heavy route in flight, and at most
+ * `heavyConcurrencyPerPlayer` of them by one player (the caller is authenticated by then); beyond
+ * either, a fast 429 instead of a queue.
+ */
+export function concurrencyCap(settings: EdgeSettings): RequestHandler {
+  const { heavyConcurrency: max, heavyConcurrencyPerPlayer: perPlayer, refusalHoldMs } = settings;
+  if (max === 0 && perPlayer === 0) return pass;
   let inFlight = 0;
+  const byPlayer = new Map<string, number>();
   return (_req, res, next) => {
-    if (inFlight >= max) {
-      return refuseAfter(holdMs, next, tooManyRequests(1, "too many bulk requests in progress; try again shortly"));
+    const playerId = String(res.locals.identity?.playerId);
+    const mine = byPlayer.get(playerId) ?? 0;
+    if (max > 0 && inFlight >= max) {
+      return refuseAfter(
+        refusalHoldMs,
+        next,
+        tooManyRequests(1, "too many bulk requests in progress; try again shortly"),
+      );
+    }
+    if (perPlayer > 0 && mine >= perPlayer) {
+      const message = "one bulk request at a time per player: wait for the one in progress";
+      return refuseAfter(refusalHoldMs, next, tooManyRequests(1, message));
     }
     inFlight++;
+    byPlayer.set(playerId, mine + 1);
     let done = false;
     res.on("close", () => {
-      if (!done) inFlight--;
+      if (done) return;
       done = true;
+      inFlight--;
+      const left = (byPlayer.get(playerId) ?? 1) - 1;
+      if (left === 0) byPlayer.delete(playerId);
+      else byPlayer.set(playerId, left);
     });
     next();
   };

@@ -140,7 +140,13 @@ export async function startApp({ host = "127.0.0.1", ...overrides }: AppOverride
   const deps: AppDeps = {
     logger: silentLogger(),
     // No limits unless a test sets them (edge.test.ts): other tests send many requests quickly.
-    edge: { ...readEdgeSettings({}), rateLimitPerIp: 0, rateLimitPerPlayer: 0, heavyConcurrency: 0 },
+    edge: {
+      ...readEdgeSettings({}),
+      rateLimitPerIp: 0,
+      rateLimitPerPlayer: 0,
+      heavyConcurrency: 0,
+      heavyConcurrencyPerPlayer: 0,
+    },
     verifyToken: verifierFor(key),
     health: { odds: serving, wallet: serving, table: serving },
     ...overrides,
