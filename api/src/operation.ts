@@ -32,7 +32,7 @@ export interface Operation<Schema extends string = string> {
   /** No bearer token needed. */
   isPublic?: boolean;
   parameters?: object[];
-  /** Expensive: at most a few in flight at once (BULK_MAX_CONCURRENT), beyond that a fast 429. */
+  /** Expensive: at most a few in flight at once, one per player (BULK_MAX_CONCURRENT[_PER_PLAYER]), beyond that a fast 429. */
   heavy?: boolean;
   /** An operation that takes a body gets the JSON body parser, and 400, 413 and 415 documented. */
   body?: { schema: Schema; required: boolean };
