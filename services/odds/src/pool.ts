@@ -3,7 +3,6 @@ import { withSpan } from "@pokerodds/common/tracing/span";
 import type { Attributes, Span } from "@opentelemetry/api";
 import { Piscina } from "piscina";
 import type * as Tasks from "./worker.js";
-import type { WorkerSettings } from "./worker.js";
 
 type TaskName = keyof typeof Tasks;
 type TaskArgs<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0];
@@ -141,7 +140,7 @@ function laneThreads(threads: number, nice: number): LaneThreads {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
-    workerData: { nice } satisfies WorkerSettings,
+    workerData: { nice } satisfies Tasks.WorkerSettings,
   });
   return { piscina, waiting: [], running: 0 };
 }
