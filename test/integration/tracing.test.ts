@@ -1,8 +1,9 @@
 // OpenTelemetry across every hop, on the whole stack: each process exports its spans to a collector
 // in this test (OTLP/HTTP JSON), and one sit and one bet are each followed as a single trace from
 // the gateway's HTTP span through table and wallet (gRPC, W3C trace context in the metadata) to
-// their database commands, with the saga steps' own spans. The log lines written meanwhile carry
-// the same trace_id and span_id.
+// their database commands (their shape, no values), with the saga steps' own spans; the gateway's
+// server span is named after its route. The log lines written meanwhile carry the same trace_id and
+// span_id.
 import test, { type ExecutionContext } from "ava";
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -147,6 +148,12 @@ test.serial("a sit is one trace: gateway, table, wallet, their database commands
     ),
     "the seat is stored under saga.sit.store",
   );
+  // A database span shows its command's shape, never a value (player ids, amounts).
+  const statements = spans.filter(isDatabase).map((span) => String(span.attributes["db.query.text"]));
+  t.true(
+    statements.every((text) => text.startsWith("{") && !text.includes("trace-alice")),
+    statements.join("\n"),
+  );
   t.deepEqual(named(spans, "saga.sit.debit")?.attributes, {
     "saga.kind": "sit",
     "saga.step": "debit",
@@ -189,6 +196,10 @@ test.serial("a bet is one trace: gateway, table and the table's database command
   );
   t.log(spans.map((span) => `${span.service} ${span.scope} ${span.name}`).join("\n"));
   assertOneTree(t, spans, parentId);
+  // The gateway's route mounting names its server span after the route template, not the URL.
+  const root = spans.find((span) => span.parentSpanId === parentId);
+  t.is(root?.name, "POST /api/tables/:tableId/bet");
+  t.is(root?.attributes["http.route"], "/api/tables/:tableId/bet");
   t.truthy(
     spans.find((span) => span.service === "pokerodds-gateway" && span.kind === CLIENT && span.name.endsWith("/Bet")),
     "the gateway calls the table's Bet",

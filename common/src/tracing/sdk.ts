@@ -6,6 +6,7 @@ import { createAddHookMessageChannel } from "import-in-the-middle";
 import type { IncomingMessage } from "node:http";
 import { register } from "node:module";
 import { setTracingFlush } from "./flush.js";
+import { statementShape } from "./statement.js";
 
 /** Incoming HTTP requests that are probes or scrapes, not anyone's request: no trace of their own. */
 const UNTRACED_PATHS = new Set(["/metrics", "/api/health", "/healthz", "/readyz"]);
@@ -21,26 +22,25 @@ const DISCARD = "discard";
  * own OTLP/gRPC exporter loads @grpc/grpc-js, which must be hooked by then.
  */
 async function instrumentations(): Promise<Instrumentation[]> {
-  const [{ HttpInstrumentation }, { ExpressInstrumentation, ExpressLayerType }, grpc, mongodb, pino] =
-    await Promise.all([
-      import("@opentelemetry/instrumentation-http"),
-      import("@opentelemetry/instrumentation-express"),
-      import("@opentelemetry/instrumentation-grpc"),
-      import("@opentelemetry/instrumentation-mongodb"),
-      import("@opentelemetry/instrumentation-pino"),
-    ]);
+  const [{ HttpInstrumentation }, grpc, mongodb, pino] = await Promise.all([
+    import("@opentelemetry/instrumentation-http"),
+    import("@opentelemetry/instrumentation-grpc"),
+    import("@opentelemetry/instrumentation-mongodb"),
+    import("@opentelemetry/instrumentation-pino"),
+  ]);
   return [
+    // Incoming requests only: the services call each other over gRPC and fetch over undici, so an
+    // outgoing http span could only be the OTLP exporter's own request. No Express instrumentation:
+    // the gateway's route mounting names the server span (route.ts).
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request: IncomingMessage) =>
         UNTRACED_PATHS.has((request.url ?? "").split("?")[0] ?? ""),
+      disableOutgoingRequestInstrumentation: true,
     }),
-    // A span per middleware (body parsing, headers, limits...) would triple the spans of every
-    // request and say nothing the route's span does not: routers and handlers only.
-    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
     // Health checks (the gateway's and Kubernetes' probes) are polls, not requests.
     new grpc.GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch"] }),
-    // Statements stay out of spans: they carry player ids and amounts.
-    new mongodb.MongoDBInstrumentation({ enhancedDatabaseReporting: false }),
+    // Statements stay out of spans (they carry player ids and amounts): their shape only.
+    new mongodb.MongoDBInstrumentation({ enhancedDatabaseReporting: false, dbStatementSerializer: statementShape }),
     // trace_id and span_id in every log line; the lines themselves stay on stdout.
     new pino.PinoInstrumentation({ disableLogSending: true }),
   ];

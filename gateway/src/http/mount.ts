@@ -1,6 +1,7 @@
 // Each operation of the contract (@pokerodds/api) mounted at its path with what it needs in front of
 // it, so the routes and the OpenAPI document cannot disagree.
 import type { ApiPart } from "@pokerodds/api/operation";
+import { setHttpRoute } from "@pokerodds/common/tracing/route";
 import type { Express, RequestHandler } from "express";
 import { methodNotAllowed } from "./errors.js";
 import { optionalJsonBody } from "./request.js";
@@ -27,12 +28,20 @@ export function operationMounter(app: Express, guards: MountGuards) {
           ...(op.body ? [optionalJsonBody] : []),
         ];
         const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-        app[op.method](path, ...before, handlers[operationId as keyof Handlers<Part>]);
+        app[op.method](path, traceRoute(path), ...before, handlers[operationId as keyof Handlers<Part>]);
         methods.set(path, [...(methods.get(path) ?? []), op.method.toUpperCase()]);
       }
     },
     finish() {
-      for (const [path, allowed] of methods) app.all(path, methodNotAllowed(allowed));
+      for (const [path, allowed] of methods) app.all(path, traceRoute(path), methodNotAllowed(allowed));
     },
+  };
+}
+
+/** Names the request's trace span after the route template, not the URL (which holds ids). */
+function traceRoute(path: string): RequestHandler {
+  return (_request, _response, next) => {
+    setHttpRoute(path);
+    next();
   };
 }
