@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { apiPart, jsonContent } from "./operation.js";
+import { apiPart, HEALTH_PATH, jsonContent } from "./operation.js";
 
 export const CHECK_VALUES = ["ok", "not_serving", "unreachable", "unavailable", "unknown"] as const;
 
@@ -28,7 +28,7 @@ export const healthApi = apiPart(
   {
     getHealth: {
       method: "get",
-      path: "/api/health",
+      path: HEALTH_PATH,
       summary: "Readiness of every service and the database",
       isPublic: true,
       ok: "HealthResponse",

@@ -88,10 +88,13 @@ export function pathsOf(parts: ApiPart[]) {
   return paths;
 }
 
+/** Probes poll it: never rate limited, never traced. */
+export const HEALTH_PATH = "/api/health";
+
 function describe(operationId: string, tag: Tag, op: Operation) {
   const authErrors: ErrorStatus[] = op.isPublic ? [] : [401];
   // Rate limits: per address on every route but health, per player behind the token.
-  const limited: ErrorStatus[] = op.path === "/api/health" ? [] : [429];
+  const limited: ErrorStatus[] = op.path === HEALTH_PATH ? [] : [429];
   const errors = [
     ...new Set([...(op.body ? [400, 413, 415] : []), ...authErrors, ...limited, ...(op.errors ?? [])]),
   ].sort((a, b) => a - b) as ErrorStatus[];

@@ -26,7 +26,7 @@ import {
 } from "./http/edge.js";
 import { errorHandler, unknownRoute } from "./http/errors.js";
 import { operationMounter } from "./http/mount.js";
-import { requestLogging, requestMetrics } from "./http/request.js";
+import { requestLogging, requestMetrics, traceRequests } from "./http/request.js";
 import { oddsRoutes } from "./odds/routes.js";
 import { openApiRoutes } from "./openapi/routes.js";
 import { playerRoutes } from "./players/routes.js";
@@ -76,6 +76,9 @@ export function createApp(deps: AppDeps): Express {
     heavy: concurrencyCap(edge),
   });
 
+  // First, so that everything after it, the request's log line included, runs inside its span.
+  const tracing = traceRequests();
+  if (tracing) app.use(tracing);
   app.use(requestMetrics);
   app.use(requestLogging(deps.logger));
   app.use(securityHeaders());

@@ -3,13 +3,9 @@
 // sampler, batch sizes). Loaded by register.ts only when tracing is on.
 import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { createAddHookMessageChannel } from "import-in-the-middle";
-import type { IncomingMessage } from "node:http";
 import { register } from "node:module";
 import { setTracingFlush } from "./flush.js";
 import { statementShape } from "./statement.js";
-
-/** Incoming HTTP requests that are probes or scrapes, not anyone's request: no trace of their own. */
-const UNTRACED_PATHS = new Set(["/metrics", "/api/health", "/healthz", "/readyz"]);
 
 /**
  * OTEL_TRACES_EXPORTER=discard (ours, not a standard value): every span is recorded and batched
@@ -22,21 +18,14 @@ const DISCARD = "discard";
  * own OTLP/gRPC exporter loads @grpc/grpc-js, which must be hooked by then.
  */
 async function instrumentations(): Promise<Instrumentation[]> {
-  const [{ HttpInstrumentation }, grpc, mongodb, pino] = await Promise.all([
-    import("@opentelemetry/instrumentation-http"),
+  const [grpc, mongodb, pino] = await Promise.all([
     import("@opentelemetry/instrumentation-grpc"),
     import("@opentelemetry/instrumentation-mongodb"),
     import("@opentelemetry/instrumentation-pino"),
   ]);
   return [
-    // Incoming requests only: the services call each other over gRPC and fetch over undici, so an
-    // outgoing http span could only be the OTLP exporter's own request. No Express instrumentation:
-    // the gateway's route mounting names the server span (route.ts).
-    new HttpInstrumentation({
-      ignoreIncomingRequestHook: (request: IncomingMessage) =>
-        UNTRACED_PATHS.has((request.url ?? "").split("?")[0] ?? ""),
-      disableOutgoingRequestInstrumentation: true,
-    }),
+    // No http or Express instrumentation: the gateway starts its HTTP server spans itself
+    // (http-span.ts), and nothing else serves or calls HTTP on a request's path.
     // Health checks (the gateway's and Kubernetes' probes) are polls, not requests.
     new grpc.GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch"] }),
     // Statements stay out of spans (they carry player ids and amounts): their shape only.

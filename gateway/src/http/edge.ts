@@ -1,6 +1,7 @@
 // The gateway's edge: security headers, CORS for the configured browser origins, and overload
 // control (per-IP and per-player rate limits, a cap on concurrent heavy requests). Every refusal is
 // an HttpError, so it gets the one `{ error }` body of the error handler.
+import { HEALTH_PATH } from "@pokerodds/api/operation";
 import { envInt, envOptional } from "@pokerodds/common";
 import cors from "cors";
 import type { NextFunction, Request, RequestHandler } from "express";
@@ -118,7 +119,7 @@ export function perIpLimit(settings: EdgeSettings): RequestHandler {
   return rateLimit({
     ...limiterOptions(settings, settings.rateLimitPerIp),
     identifier: "per-ip",
-    skip: (req) => req.path === "/api/health",
+    skip: (req) => req.path === HEALTH_PATH,
   });
 }
 

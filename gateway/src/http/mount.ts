@@ -1,7 +1,7 @@
 // Each operation of the contract (@pokerodds/api) mounted at its path with what it needs in front of
 // it, so the routes and the OpenAPI document cannot disagree.
 import type { ApiPart } from "@pokerodds/api/operation";
-import { setHttpRoute } from "@pokerodds/common/tracing/route";
+import { setHttpRoute } from "@pokerodds/common/tracing/http-span";
 import type { Express, RequestHandler } from "express";
 import { methodNotAllowed } from "./errors.js";
 import { optionalJsonBody } from "./request.js";
@@ -40,8 +40,8 @@ export function operationMounter(app: Express, guards: MountGuards) {
 
 /** Names the request's trace span after the route template, not the URL (which holds ids). */
 function traceRoute(path: string): RequestHandler {
-  return (_request, _response, next) => {
-    setHttpRoute(path);
+  return (request, _response, next) => {
+    setHttpRoute(request.method, path);
     next();
   };
 }

@@ -1,6 +1,10 @@
 // What every request gets on its way in: an id and a log line, metrics by route, its JSON body, and
 // (for money moves) its idempotency key.
+import { HEALTH_PATH } from "@pokerodds/api/operation";
 import { httpHandled, REQUEST_ID_FIELD, REQUEST_ID_KEY, type Logger } from "@pokerodds/common";
+import { tracingEnabled } from "@pokerodds/common/tracing/enabled";
+import { endHttpServerSpan, startHttpServerSpan } from "@pokerodds/common/tracing/http-span";
+import { context } from "@opentelemetry/api";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { randomUUID } from "node:crypto";
@@ -18,6 +22,20 @@ export function requestIdFor(incoming: string | string[] | undefined): string {
 
 export function requestIdOf(req: Request): string {
   return String(req.id);
+}
+
+/**
+ * Each request's trace span (only while tracing is on): the request runs inside it, so its log lines
+ * and its gRPC calls carry the trace. Health checks are polls, not anyone's request: no span.
+ */
+export function traceRequests(): RequestHandler | null {
+  if (!tracingEnabled()) return null;
+  return (req, res, next) => {
+    if (req.path === HEALTH_PATH) return next();
+    const { span, context: traced } = startHttpServerSpan(req.method, req.path, req.headers);
+    res.once("close", () => endHttpServerSpan(span, res.statusCode));
+    context.with(traced, next);
+  };
 }
 
 /** One log line per request, tagged with its id; the id is echoed in the response header. */
