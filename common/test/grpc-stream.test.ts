@@ -32,7 +32,11 @@ async function serve(handler: Handler, closing?: AbortSignal) {
   );
   const client = createClient(TableServiceClient, [], `127.0.0.1:${port}`, { defaultDeadlineMs: 5_000 });
   const watch = (afterVersion = 0, signal?: AbortSignal) =>
-    openServerStream((metadata) => client.raw.watchTable({ tableId: 1, afterVersion }, metadata), { signal });
+    openServerStream(
+      TableServiceClient.service.watchTable.path,
+      (metadata) => client.raw.watchTable({ tableId: 1, afterVersion }, metadata),
+      { signal },
+    );
   return {
     watch,
     stop: () => {

@@ -32,6 +32,7 @@ export function oddsApiOf(odds: {
     deal: odds.call.deal,
     generateBulk: (request, { deadlineMs, ...options }) =>
       openServerStream(
+        OddsServiceClient.service.generateBulk.path,
         (metadata) => odds.raw.generateBulk(request, metadata, { deadline: Date.now() + deadlineMs }),
         options,
       ),
@@ -81,13 +82,21 @@ export function connectBackends(
     // gateway itself subscribes again, from the last version it sent, when it breaks.
     tableEvents: {
       watchTable: (request, options) =>
-        openServerStream((metadata) => table.raw.watchTable(request, metadata), options),
+        openServerStream(
+          TableServiceClient.service.watchTable.path,
+          (metadata) => table.raw.watchTable(request, metadata),
+          options,
+        ),
     },
     // The same: an export lasts as long as its games take to read and send, and the gateway resumes
     // it itself, after the last game sent, when it breaks.
     gameRecords: {
       exportGames: (request, options) =>
-        openServerStream((metadata) => table.raw.exportGames(request, metadata), options),
+        openServerStream(
+          TableServiceClient.service.exportGames.path,
+          (metadata) => table.raw.exportGames(request, metadata),
+          options,
+        ),
     },
     close: () => {
       for (const client of [odds, wallet, table]) client.raw.close();

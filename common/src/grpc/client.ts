@@ -8,6 +8,7 @@ import {
   type ServerUnaryCall,
   type ServiceError,
 } from "@grpc/grpc-js";
+import { endRpcSpan, startClientSpan } from "../tracing/grpc-span.js";
 import { REQUEST_ID_KEY } from "./metadata.js";
 import { channelCredentials, channelCredentialsFromEnv, identityOfService, type TlsFiles } from "./tls.js";
 
@@ -105,11 +106,13 @@ export function createClient<C extends Client>(
   const call = {} as Record<string, unknown>;
   for (const name of methods) {
     const method = (raw as unknown as Record<string, UnaryMethod<unknown, unknown>>)[name];
-    if (typeof method !== "function") throw new Error(`client has no method ${name}`);
+    const path = Ctor.service[name]?.path;
+    if (typeof method !== "function" || !path) throw new Error(`client has no method ${name}`);
     call[name] = (request: unknown, options: CallOptions = {}) =>
       new Promise((resolve, reject) => {
         const metadata = new Metadata();
         if (options.requestId) metadata.set(REQUEST_ID_KEY, options.requestId);
+        const span = startClientSpan(path, metadata);
         const callOptions: Partial<GrpcCallOptions> = {
           deadline: Date.now() + (options.deadlineMs ?? settings.defaultDeadlineMs),
         };
@@ -117,9 +120,11 @@ export function createClient<C extends Client>(
           callOptions.parent = options.parent;
           callOptions.propagate_flags = propagate.DEFAULTS;
         }
-        method.call(raw, request, metadata, callOptions, (error, response) =>
-          error ? reject(error) : resolve(response),
-        );
+        method.call(raw, request, metadata, callOptions, (error, response) => {
+          endRpcSpan(span, error ? error.code : 0, error?.details);
+          if (error) reject(error);
+          else resolve(response);
+        });
       });
   }
   return { raw, call: call as PromiseClient<C> };

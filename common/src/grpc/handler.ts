@@ -2,6 +2,7 @@ import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from "@grpc/grpc
 import { status } from "@grpc/grpc-js";
 import { REQUEST_ID_FIELD, type Logger } from "../logger.js";
 import { rpcHandled } from "../metrics.js";
+import { endRpcSpan, inServerSpan } from "../tracing/grpc-span.js";
 import { requestIdFrom } from "./metadata.js";
 import { toStatusObject } from "./status.js";
 
@@ -23,24 +24,27 @@ export function unary<Req, Res>(
   rpc: string,
   handler: UnaryHandler<Req, Res>,
 ): handleUnaryCall<Req, Res> {
-  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-    const requestId = requestIdFrom(call.metadata);
-    const log = logger.child({ [REQUEST_ID_FIELD]: requestId, rpc });
-    const stopTimer = rpcHandled.startTimer({ rpc });
-    const ms = (seconds: number) => Math.round(seconds * 10_000) / 10;
-    handler(call.request, { logger: log, requestId, call: call as ServerUnaryCall<unknown, unknown> }).then(
-      (response) => {
-        log.info({ code: "OK", ms: ms(stopTimer({ code: "OK" })) }, "rpc done");
-        callback(null, response);
-      },
-      (error: unknown) => {
-        const result = toStatusObject(error);
-        const code = status[result.code!];
-        const took = ms(stopTimer({ code }));
-        if (result.known) log.info({ code, ms: took, reason: result.details }, "rpc refused");
-        else log.error({ err: error, ms: took }, "rpc failed");
-        callback(result);
-      },
-    );
-  };
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) =>
+    inServerSpan(call.getPath(), call.metadata, (span) => {
+      const requestId = requestIdFrom(call.metadata);
+      const log = logger.child({ [REQUEST_ID_FIELD]: requestId, rpc });
+      const stopTimer = rpcHandled.startTimer({ rpc });
+      const ms = (seconds: number) => Math.round(seconds * 10_000) / 10;
+      handler(call.request, { logger: log, requestId, call: call as ServerUnaryCall<unknown, unknown> }).then(
+        (response) => {
+          log.info({ code: "OK", ms: ms(stopTimer({ code: "OK" })) }, "rpc done");
+          endRpcSpan(span, status.OK);
+          callback(null, response);
+        },
+        (error: unknown) => {
+          const result = toStatusObject(error);
+          const code = status[result.code!];
+          const took = ms(stopTimer({ code }));
+          if (result.known) log.info({ code, ms: took, reason: result.details }, "rpc refused");
+          else log.error({ err: error, ms: took }, "rpc failed");
+          endRpcSpan(span, result.code!, result.details);
+          callback(result);
+        },
+      );
+    });
 }

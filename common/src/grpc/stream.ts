@@ -7,10 +7,12 @@ import {
   type handleServerStreamingCall,
   type ServerWritableStream,
   status,
+  type StatusObject,
 } from "@grpc/grpc-js";
 import { UnavailableError } from "../errors.js";
 import { REQUEST_ID_FIELD, type Logger } from "../logger.js";
 import { rpcHandled } from "../metrics.js";
+import { endRpcSpan, inServerSpan, startClientSpan, type RpcSpan } from "../tracing/grpc-span.js";
 import { REQUEST_ID_KEY, requestIdFrom } from "./metadata.js";
 import { toStatusObject } from "./status.js";
 
@@ -53,51 +55,69 @@ export function serverStreaming<Req, Res>(
   handler: ServerStreamHandler<Req, Res>,
   options: ServerStreamOptions = {},
 ): handleServerStreamingCall<Req, Res> {
-  return (call: ServerWritableStream<Req, Res>) => {
-    const requestId = requestIdFrom(call.metadata);
-    const log = logger.child({ [REQUEST_ID_FIELD]: requestId, rpc });
-    const stopTimer = rpcHandled.startTimer({ rpc });
-    const abort = new AbortController();
-    const onCancel = () => abort.abort(new Error("the client cancelled the call"));
-    const onClosing = () => abort.abort(new UnavailableError("the server is shutting down; subscribe again"));
-    call.once("cancelled", onCancel);
-    options.closing?.addEventListener("abort", onClosing, { once: true });
-    let accepted = false;
-    const context: StreamContext = {
-      logger: log,
-      requestId,
-      signal: abort.signal,
-      accept: () => {
-        if (accepted || abort.signal.aborted) return;
-        accepted = true;
-        call.sendMetadata(new Metadata());
-      },
-    };
-    const finish = (error: unknown) => {
-      options.closing?.removeEventListener("abort", onClosing);
-      call.off("cancelled", onCancel);
-      if (call.cancelled) {
-        log.info({ code: "CANCELLED", ms: ms(stopTimer({ code: "CANCELLED" })) }, "stream cancelled by the client");
-        return;
-      }
-      if (error === undefined) {
-        log.info({ code: "OK", ms: ms(stopTimer({ code: "OK" })) }, "stream done");
-        call.end();
-        return;
-      }
-      const result = toStatusObject(error);
-      const code = status[result.code!];
-      const took = ms(stopTimer({ code }));
-      if (result.known) log.info({ code, ms: took, reason: result.details }, "stream ended");
-      else log.error({ err: error, ms: took }, "stream failed");
-      // A server-streaming call ends with a status through its 'error' event (grpc-js's contract).
-      call.emit("error", result);
-    };
-    const send: Send<Res> = (message) => write(call, message, abort.signal);
-    // A server already closing takes no new stream: refused before it starts, so never accepted.
-    if (options.closing?.aborted) finish(new UnavailableError("the server is shutting down; subscribe again"));
-    else handler(call.request, context, send).then(() => finish(undefined), finish);
+  return (call: ServerWritableStream<Req, Res>) =>
+    inServerSpan(call.getPath(), call.metadata, (span) => serve(call, span, { logger, rpc, handler, options }));
+}
+
+interface Served<Req, Res> {
+  logger: Logger;
+  rpc: string;
+  handler: ServerStreamHandler<Req, Res>;
+  options: ServerStreamOptions;
+}
+
+/** One served stream, inside its span. */
+function serve<Req, Res>(
+  call: ServerWritableStream<Req, Res>,
+  span: RpcSpan,
+  { logger, rpc, handler, options }: Served<Req, Res>,
+): void {
+  const requestId = requestIdFrom(call.metadata);
+  const log = logger.child({ [REQUEST_ID_FIELD]: requestId, rpc });
+  const stopTimer = rpcHandled.startTimer({ rpc });
+  const abort = new AbortController();
+  const onCancel = () => abort.abort(new Error("the client cancelled the call"));
+  const onClosing = () => abort.abort(new UnavailableError("the server is shutting down; subscribe again"));
+  call.once("cancelled", onCancel);
+  options.closing?.addEventListener("abort", onClosing, { once: true });
+  let accepted = false;
+  const context: StreamContext = {
+    logger: log,
+    requestId,
+    signal: abort.signal,
+    accept: () => {
+      if (accepted || abort.signal.aborted) return;
+      accepted = true;
+      call.sendMetadata(new Metadata());
+    },
   };
+  const finish = (error: unknown) => {
+    options.closing?.removeEventListener("abort", onClosing);
+    call.off("cancelled", onCancel);
+    if (call.cancelled) {
+      log.info({ code: "CANCELLED", ms: ms(stopTimer({ code: "CANCELLED" })) }, "stream cancelled by the client");
+      endRpcSpan(span, status.CANCELLED);
+      return;
+    }
+    if (error === undefined) {
+      log.info({ code: "OK", ms: ms(stopTimer({ code: "OK" })) }, "stream done");
+      endRpcSpan(span, status.OK);
+      call.end();
+      return;
+    }
+    const result = toStatusObject(error);
+    const code = status[result.code!];
+    const took = ms(stopTimer({ code }));
+    if (result.known) log.info({ code, ms: took, reason: result.details }, "stream ended");
+    else log.error({ err: error, ms: took }, "stream failed");
+    endRpcSpan(span, result.code!, result.details);
+    // A server-streaming call ends with a status through its 'error' event (grpc-js's contract).
+    call.emit("error", result);
+  };
+  const send: Send<Res> = (message) => write(call, message, abort.signal);
+  // A server already closing takes no new stream: refused before it starts, so never accepted.
+  if (options.closing?.aborted) finish(new UnavailableError("the server is shutting down; subscribe again"));
+  else handler(call.request, context, send).then(() => finish(undefined), finish);
 }
 
 /** Writes one message, waiting for the transport to drain when its buffer is full. */
@@ -142,11 +162,13 @@ const BUFFERED = 8;
  * once, as an event a late reader would miss). Leaving the loop early cancels the call.
  */
 export function openServerStream<Res>(
+  path: string,
   open: (metadata: Metadata) => ClientReadableStream<Res>,
   options: ServerStreamCallOptions = {},
 ): ServerStream<Res> {
   const metadata = new Metadata();
   if (options.requestId) metadata.set(REQUEST_ID_KEY, options.requestId);
+  const span = startClientSpan(path, metadata);
   const call = open(metadata);
   const queue: Res[] = [];
   let outcome: { error?: Error } | undefined;
@@ -168,6 +190,7 @@ export function openServerStream<Res>(
     if (queue.length >= BUFFERED) call.pause();
     wake();
   });
+  call.on("status", ({ code, details }: StatusObject) => endRpcSpan(span, code, details));
   call.on("error", (error: Error) => {
     outcome = { error };
     refuse(error);

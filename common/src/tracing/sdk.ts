@@ -13,21 +13,16 @@ import { statementShape } from "./statement.js";
  */
 const DISCARD = "discard";
 
-/**
- * The instrumentations, created (which hooks their modules) before the SDK is imported: the SDK's
- * own OTLP/gRPC exporter loads @grpc/grpc-js, which must be hooked by then.
- */
+/** The instrumentations, created (which hooks their modules) before the SDK is imported. */
 async function instrumentations(): Promise<Instrumentation[]> {
-  const [grpc, mongodb, pino] = await Promise.all([
-    import("@opentelemetry/instrumentation-grpc"),
+  const [mongodb, pino] = await Promise.all([
     import("@opentelemetry/instrumentation-mongodb"),
     import("@opentelemetry/instrumentation-pino"),
   ]);
   return [
-    // No http or Express instrumentation: the gateway starts its HTTP server spans itself
-    // (http-span.ts), and nothing else serves or calls HTTP on a request's path.
-    // Health checks (the gateway's and Kubernetes' probes) are polls, not requests.
-    new grpc.GrpcInstrumentation({ ignoreGrpcMethods: ["Check", "Watch"] }),
+    // No http, Express or grpc instrumentation: the gateway starts its HTTP server spans itself
+    // (http-span.ts), and common's gRPC client and server wrappers start every call's spans
+    // (grpc-span.ts), each at a fraction of the instrumentation's cost per call.
     // Statements stay out of spans (they carry player ids and amounts): their shape only.
     new mongodb.MongoDBInstrumentation({ enhancedDatabaseReporting: false, dbStatementSerializer: statementShape }),
     // trace_id and span_id in every log line; the lines themselves stay on stdout.

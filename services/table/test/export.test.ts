@@ -72,6 +72,7 @@ function exportCall(
   const raw = client.raw;
   const stop = new AbortController();
   const stream = openServerStream(
+    TableServiceClient.service.exportGames.path,
     (metadata) => raw.exportGames(ExportGamesRequest.fromPartial({ caller: admin(), ...request }), metadata),
     { signal: stop.signal },
   );

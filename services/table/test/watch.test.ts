@@ -48,9 +48,13 @@ function watchClient(replica: TableReplica, identity: ServiceIdentity = "gateway
 function watch(replica: TableReplica, request: Partial<WatchTableRequest>, identity?: ServiceIdentity) {
   const stop = new AbortController();
   const raw = watchClient(replica, identity);
-  const stream = openServerStream((metadata) => raw.watchTable(WatchTableRequest.fromPartial(request), metadata), {
-    signal: stop.signal,
-  });
+  const stream = openServerStream(
+    TableServiceClient.service.watchTable.path,
+    (metadata) => raw.watchTable(WatchTableRequest.fromPartial(request), metadata),
+    {
+      signal: stop.signal,
+    },
+  );
   const events: WatchTableResponse[] = [];
   const ended = (async (): Promise<unknown> => {
     try {
