@@ -26,7 +26,7 @@ import {
 } from "./http/edge.js";
 import { errorHandler, unknownRoute } from "./http/errors.js";
 import { operationMounter } from "./http/mount.js";
-import { requestLogging, requestMetrics, traceRequests } from "./http/request.js";
+import { requestId, requestLogging, requestMetrics, traceRequests } from "./http/request.js";
 import { oddsRoutes } from "./odds/routes.js";
 import { openApiRoutes } from "./openapi/routes.js";
 import { playerRoutes } from "./players/routes.js";
@@ -79,13 +79,16 @@ export function createApp(deps: AppDeps): Express {
   // First, so that everything after it, the request's log line included, runs inside its span.
   const tracing = traceRequests();
   if (tracing) app.use(tracing);
+  app.use(requestId);
   app.use(requestMetrics);
-  app.use(requestLogging(deps.logger));
   app.use(securityHeaders());
   const corsHandler = corsFor(edge.corsOrigins);
   if (corsHandler) app.use(corsHandler);
   app.use(noStore);
+  // Before the log line: an address over its limit is refused as cheaply as can be (its refusals
+  // are counted by the request metrics, and a 429 is never logged line by line anyway).
   app.use(perIpLimit(edge));
+  app.use(requestLogging(deps.logger));
   mount(healthApi, healthRoutes(deps.health));
   mount(openApiPart, openApiRoutes());
   mount(lobbyApi, lobbyRoutes(deps.table));

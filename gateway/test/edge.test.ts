@@ -150,13 +150,16 @@ test("a rate-limit refusal is held refusalHoldMs before it is sent (a flooder's 
   });
 });
 
-test("per-IP rate limit before authentication, health exempt", async (t) => {
+test("per-IP rate limit before authentication, health exempt; its 429 carries the request id and the security headers", async (t) => {
   await withApp({ edge: edge({ rateLimitPerIp: 2 }) }, async (app) => {
     t.is((await fetch(app.url + "/api/tables")).status, 200);
     t.is((await fetch(app.url + "/api/deal", { method: "POST" })).status, 401);
-    const limited = await fetch(app.url + "/api/tables");
+    const limited = await fetch(app.url + "/api/tables", { headers: { "x-request-id": "flood-1" } });
     t.is(limited.status, 429);
     t.truthy(limited.headers.get("retry-after"));
+    t.is(limited.headers.get("x-request-id"), "flood-1");
+    t.is(limited.headers.get("x-content-type-options"), "nosniff");
+    t.is(limited.headers.get("content-type"), "application/json; charset=utf-8");
     t.deepEqual(await limited.json(), { error: "too many requests; try again later" });
     t.is((await fetch(app.url + "/api/health")).status, 200);
   });

@@ -1,13 +1,13 @@
 // The gateway's edge: security headers, CORS for the configured browser origins, and overload
-// control (per-IP and per-player rate limits, a cap on concurrent heavy requests). Every refusal is
-// an HttpError, so it gets the one `{ error }` body of the error handler.
+// control (per-IP and per-player rate limits, a cap on concurrent heavy requests). Every refusal gets
+// the one `{ error }` answer of the error handler (sendError).
 import { HEALTH_PATH } from "@pokerodds/api/operation";
 import { envInt, envOptional } from "@pokerodds/common";
 import cors from "cors";
-import type { NextFunction, Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
-import { HttpError } from "./errors.js";
+import { HttpError, sendError } from "./errors.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -88,24 +88,34 @@ export function corsFor(origins: string[]): RequestHandler | null {
   });
 }
 
-export const tooManyRequests = (retryAfterSeconds: number, message = "too many requests; try again later") =>
-  new HttpError(429, message, { headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) } });
+const RATE_LIMITED = "too many requests; try again later";
+
+const retryAfter = (seconds: number) => ({ "Retry-After": String(Math.max(1, Math.ceil(seconds))) });
+
+export const tooManyRequests = (retryAfterSeconds: number, message = RATE_LIMITED) =>
+  new HttpError(429, message, { headers: retryAfter(retryAfterSeconds) });
 
 const limiterOptions = (settings: EdgeSettings, limit: number): Partial<Options> => ({
   windowMs: settings.rateLimitWindowSeconds * 1000,
   limit,
   standardHeaders: "draft-8",
   legacyHeaders: false,
-  handler: (req, _res, next) => {
+  handler: (req, res) => {
     const resetTime = (req as Request & { rateLimit?: RateLimitInfo }).rateLimit?.resetTime;
     const seconds = resetTime ? (resetTime.getTime() - Date.now()) / 1000 : settings.rateLimitWindowSeconds;
-    refuseAfter(settings.refusalHoldMs, next, tooManyRequests(seconds));
+    refuseAfter(settings.refusalHoldMs, res, seconds, RATE_LIMITED);
   },
 });
 
-function refuseAfter(holdMs: number, next: NextFunction, refusal: HttpError): void {
-  if (holdMs === 0) return next(refusal);
-  setTimeout(() => next(refusal), holdMs);
+/**
+ * The overload refusals are answered here, in the error handler's shape, rather than passed on as
+ * errors: a flooder is refused a thousand times a second, and an Error's stack trace and Express's
+ * walk through every remaining route to the error handler were a third of a refusal's cost.
+ */
+function refuseAfter(holdMs: number, res: Response, retryAfterSeconds: number, message: string): void {
+  const refuse = () => sendError(res, 429, message, retryAfter(retryAfterSeconds));
+  if (holdMs === 0) refuse();
+  else setTimeout(refuse, holdMs);
 }
 
 const pass: RequestHandler = (_req, _res, next) => next();
@@ -147,15 +157,10 @@ export function concurrencyCap(settings: EdgeSettings): RequestHandler {
     const playerId = String(res.locals.identity?.playerId);
     const mine = byPlayer.get(playerId) ?? 0;
     if (max > 0 && inFlight >= max) {
-      return refuseAfter(
-        refusalHoldMs,
-        next,
-        tooManyRequests(1, "too many bulk requests in progress; try again shortly"),
-      );
+      return refuseAfter(refusalHoldMs, res, 1, "too many bulk requests in progress; try again shortly");
     }
     if (perPlayer > 0 && mine >= perPlayer) {
-      const message = "one bulk request at a time per player: wait for the one in progress";
-      return refuseAfter(refusalHoldMs, next, tooManyRequests(1, message));
+      return refuseAfter(refusalHoldMs, res, 1, "one bulk request at a time per player: wait for the one in progress");
     }
     inFlight++;
     byPlayer.set(playerId, mine + 1);

@@ -3,7 +3,7 @@
 import { status } from "@grpc/grpc-js";
 import { isServiceError } from "@pokerodds/common";
 import { InvalidRequest } from "@pokerodds/api/validate";
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
 
 /** An error whose status and message are fit for the client; `cause` is for the log only. */
@@ -109,16 +109,18 @@ export function methodNotAllowed(methods: string[]): RequestHandler {
   };
 }
 
+/** The one shape of every error answer: its status, its headers and `{ error }`. */
+export function sendError(res: Response, status: number, message: string, headers: Record<string, string> = {}) {
+  res.status(status).set(headers).json({ error: message });
+}
+
 /** The one place an error becomes a response: `{ error }`, and internals only in the log. */
 export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   if (res.headersSent) return next(error);
   const answer = toHttpError(error);
   // pino-http logs res.err with the request's completion line.
   if (answer.status >= 500) res.err = answer.options.cause instanceof Error ? answer.options.cause : answer;
-  res
-    .status(answer.status)
-    .set(answer.options.headers ?? {})
-    .json({ error: answer.message });
+  sendError(res, answer.status, answer.message, answer.options.headers);
 };
 
 function toHttpError(error: unknown): HttpError {

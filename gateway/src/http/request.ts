@@ -1,24 +1,31 @@
 // What every request gets on its way in: an id and a log line, metrics by route, its JSON body, and
 // (for money moves) its idempotency key.
 import { HEALTH_PATH } from "@pokerodds/api/operation";
-import { httpHandled, REQUEST_ID_FIELD, REQUEST_ID_KEY, type Logger } from "@pokerodds/common";
+import { httpHandled, REQUEST_ID_FIELD, REQUEST_ID_KEY, trustedRequestId, type Logger } from "@pokerodds/common";
 import { tracingEnabled } from "@pokerodds/common/tracing/enabled";
 import { endHttpServerSpan, startHttpServerSpan } from "@pokerodds/common/tracing/http-span";
 import { context } from "@opentelemetry/api";
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IDEMPOTENCY_KEY_PATTERN, REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { pinoHttp } from "pino-http";
 import { badRequest, HttpError } from "./errors.js";
 
-// The rule common's requestIdFrom applies to the id the services receive in metadata.
-const TRUSTED_REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-/** The caller's x-request-id when short and printable, else a fresh UUID. */
-export function requestIdFor(incoming: string | string[] | undefined): string {
-  return typeof incoming === "string" && TRUSTED_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+/** The request's id: the caller's x-request-id when it may be trusted, else a fresh one; echoed in the answer. */
+function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+  if (typeof req.id === "string") return req.id;
+  const id = trustedRequestId(req.headers[REQUEST_ID_KEY]);
+  req.id = id;
+  res.setHeader(REQUEST_ID_KEY, id);
+  return id;
 }
+
+/** Gives every request its id first: the answers refused before the request's log line carry it too. */
+export const requestId: RequestHandler = (req, res, next) => {
+  assignRequestId(req, res);
+  next();
+};
 
 export function requestIdOf(req: Request): string {
   return String(req.id);
@@ -42,11 +49,7 @@ export function traceRequests(): RequestHandler | null {
 export function requestLogging(logger: Logger) {
   return pinoHttp({
     logger,
-    genReqId: (req, res) => {
-      const id = requestIdFor(req.headers[REQUEST_ID_KEY]);
-      res.setHeader(REQUEST_ID_KEY, id);
-      return id;
-    },
+    genReqId: assignRequestId,
     quietReqLogger: true,
     // The field every service names the request by, so one request's lines join across processes.
     customAttributeKeys: { reqId: REQUEST_ID_FIELD },

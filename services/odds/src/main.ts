@@ -15,7 +15,7 @@ import { oddsService } from "./service.js";
 const logger = createLogger("odds");
 const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
 
-const pool = new OddsPool(config.workers, config.queueSize);
+const pool = new OddsPool({ urgent: config.workers, batch: config.batchWorkers }, config.queueSize);
 
 const server = await startGrpcServer(
   {

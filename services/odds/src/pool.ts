@@ -32,8 +32,8 @@ export const BATCH_THREAD_NICE = 10;
  * Equity work runs on worker threads sized to the machine, so one large bulk request never blocks
  * the event loop that answers other calls and health checks.
  *
- * Each lane has threads of its own: `threads` at normal priority for what a player waits on (deals
- * and equity), as many at BATCH_THREAD_NICE for bulk chunks, so a deal never waits for a chunk to
+ * Each lane has threads of its own: `threads.urgent` at normal priority for what a player waits on
+ * (deals and equity), `threads.batch` at BATCH_THREAD_NICE for bulk chunks, so a deal never waits for a chunk to
  * finish nor shares a core with one on equal terms. Tasks wait here, first in first out per lane,
  * and go to the lane's threads one per free thread. (Piscina's own queue is not used: it keeps
  * every task with an abort signal in one FIFO of its own, ahead of any custom queue.) A cancelled
@@ -49,10 +49,10 @@ export class OddsPool {
    */
   // Both come from config.ts, which owns their defaults (ODDS_WORKERS, ODDS_QUEUE_SIZE).
   constructor(
-    readonly threads: number,
+    readonly threads: Record<Lane, number>,
     readonly maxQueue: number,
   ) {
-    this.lanes = { urgent: laneThreads(threads, 0), batch: laneThreads(threads, BATCH_THREAD_NICE) };
+    this.lanes = { urgent: laneThreads(threads.urgent, 0), batch: laneThreads(threads.batch, BATCH_THREAD_NICE) };
   }
 
   /** Tasks waiting for a thread in a lane. */
@@ -111,7 +111,7 @@ export class OddsPool {
 
   /** Hands a lane's waiting tasks to its free threads. */
   private dispatch(lane: LaneThreads): void {
-    while (lane.running < this.threads) {
+    while (lane.running < lane.threads) {
       const job = lane.waiting.shift();
       if (!job) return;
       lane.running++;
@@ -129,6 +129,7 @@ export class OddsPool {
 
 /** A lane: its waiting tasks and its threads. */
 interface LaneThreads {
+  readonly threads: number;
   readonly piscina: Piscina;
   readonly waiting: Job[];
   running: number;
@@ -142,7 +143,7 @@ function laneThreads(threads: number, nice: number): LaneThreads {
     idleTimeout: Number.POSITIVE_INFINITY,
     workerData: { nice } satisfies Tasks.WorkerSettings,
   });
-  return { piscina, waiting: [], running: 0 };
+  return { threads, piscina, waiting: [], running: 0 };
 }
 
 const laneOf = (name: TaskName): Lane => (name === "bulkTask" ? "batch" : "urgent");

@@ -18,22 +18,22 @@ function threadNiceValues(): number[] {
 // Serial, so no other test's pool has threads in this process meanwhile. Linux only, as CI is.
 test.serial("the batch lane's threads run niced; the service's own thread and the urgent lane's do not", async (t) => {
   const before = threadNiceValues().filter((nice) => nice === BATCH_THREAD_NICE).length;
-  const pool = new OddsPool(2, 1_000);
+  const pool = new OddsPool({ urgent: 2, batch: 3 }, 1_000);
   t.teardown(() => pool.close());
   await Promise.all([
     pool.run("dealTask", { numberOfHands: 3, targetRtp: 0.97, gameId: "T1-1" }),
     pool.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 3, targetRtp: 0.97 }),
   ]);
   let niced = 0;
-  for (let tries = 0; tries < 100 && niced < 2; tries++, await sleep(50)) {
+  for (let tries = 0; tries < 100 && niced < 3; tries++, await sleep(50)) {
     niced = threadNiceValues().filter((nice) => nice === BATCH_THREAD_NICE).length - before;
   }
-  t.is(niced, 2, "exactly the two batch threads are niced; the two urgent threads are not");
+  t.is(niced, 3, "exactly the three batch threads are niced; the two urgent threads are not");
   t.is(getPriority(), 0, "the event loop's thread keeps its priority");
 });
 
 test("with the batch thread busy on a backlog of bulk chunks, a deal runs at once on its own thread", async (t) => {
-  const pool = new OddsPool(1, 1_000);
+  const pool = new OddsPool({ urgent: 1, batch: 1 }, 1_000);
   t.teardown(() => pool.close());
   // Both lanes' threads started and warm, so the comparison is of queues, not of start-up.
   await Promise.all([
@@ -52,7 +52,7 @@ test("with the batch thread busy on a backlog of bulk chunks, a deal runs at onc
 });
 
 test("each lane is full on its own: a bulk backlog does not refuse deals", async (t) => {
-  const pool = new OddsPool(1, 3);
+  const pool = new OddsPool({ urgent: 1, batch: 1 }, 3);
   t.teardown(() => pool.close());
   const bulk = Array.from({ length: 8 }, (_, i) =>
     pool.run("bulkTask", { firstIndex: i + 1, count: 1, numberOfHands: 4, targetRtp: 0.97 }),
@@ -65,7 +65,7 @@ test("each lane is full on its own: a bulk backlog does not refuse deals", async
 });
 
 test("a cancelled call's waiting tasks leave their lane and fail; the others still run", async (t) => {
-  const pool = new OddsPool(1, 1_000);
+  const pool = new OddsPool({ urgent: 1, batch: 1 }, 1_000);
   t.teardown(() => pool.close());
   const cancelled = new AbortController();
   const chunk = (i: number, signal?: AbortSignal) =>
