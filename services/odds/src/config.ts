@@ -9,13 +9,11 @@ export interface OddsServiceConfig {
   /** Worker threads for what a player waits on: deals and the tables' equity. */
   workers: number;
   /**
-   * Worker threads for bulk chunks. One fewer than `workers` by default (one core left): a bulk batch's
-   * threads are niced, but V8's shared helper threads and the encoding of their results are not, so
-   * with a chunk on every core the deals waited for a core (p99 34 ms against 21 ms with one
-   * chunk thread on 2 cores, while bulk requests ran back to back).
+   * Niced processes for bulk chunks (pool.ts). One fewer than `workers` by default, at least one:
+   * a core is left to the deals and the event loops, which encode and map every chunk's games.
    */
   batchWorkers: number;
-  /** Tasks that may wait for a thread before Deal and GenerateBulk are refused (RESOURCE_EXHAUSTED). */
+  /** Tasks that may wait in a lane before Deal and GenerateBulk are refused (RESOURCE_EXHAUSTED). */
   queueSize: number;
 }
 

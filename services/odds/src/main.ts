@@ -37,7 +37,7 @@ const server = await startGrpcServer(
 const metrics = await startMetricsServer(config.metricsPort, logger, network.metricsHost);
 // No dependencies beyond its own worker threads: ready as soon as it listens.
 server.setServing(true);
-logger.info({ threads: pool.threads }, "odds service ready");
+logger.info({ runners: pool.runners, batchPids: pool.batchPids }, "odds service ready");
 
 onShutdownSignal(logger, async () => {
   await server.shutdown(5000);

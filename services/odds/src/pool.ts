@@ -2,7 +2,8 @@ import { BusyError, domainErrorOf } from "@pokerodds/common/errors";
 import { withSpan } from "@pokerodds/common/tracing/span";
 import type { Attributes, Span } from "@opentelemetry/api";
 import { Piscina } from "piscina";
-import type * as Tasks from "./worker.js";
+import { BatchProcesses } from "./batch-processes.js";
+import type * as Tasks from "./tasks.js";
 
 type TaskName = keyof typeof Tasks;
 type TaskArgs<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0];
@@ -14,34 +15,31 @@ export type Lane = "urgent" | "batch";
 interface Job {
   name: TaskName;
   args: unknown;
-  /** The task's span: it notes when the task leaves its lane for a thread. */
+  /** The task's span: it notes when the task leaves its lane for a runner. */
   span: Span;
   resolve(result: unknown): void;
   reject(error: unknown): void;
 }
 
 /**
- * The nice value of the batch lane's threads (Linux, where it is per thread): the kernel gives a
- * runnable normal thread about ten times a niced one's share of a core, so bulk chunks use what the
- * players' deals, the event loops and the other services leave, and all of it when the machine is
- * otherwise idle. Raising a nice value back needs privileges, hence threads of their own per lane.
+ * The nice value of the batch lane's processes: the kernel gives a runnable normal thread about ten
+ * times a niced one's share of a core, so bulk chunks use what the players' deals, the event loops
+ * and the other services leave, and all of it when the machine is otherwise idle.
  */
-export const BATCH_THREAD_NICE = 10;
+export const BATCH_NICE = 10;
 
 /**
- * Equity work runs on worker threads sized to the machine, so one large bulk request never blocks
- * the event loop that answers other calls and health checks.
- *
- * Each lane has threads of its own: `threads.urgent` at normal priority for what a player waits on
- * (deals and equity), `threads.batch` at BATCH_THREAD_NICE for bulk chunks, so a deal never waits for a chunk to
- * finish nor shares a core with one on equal terms. Tasks wait here, first in first out per lane,
- * and go to the lane's threads one per free thread. (Piscina's own queue is not used: it keeps
- * every task with an abort signal in one FIFO of its own, ahead of any custom queue.) A cancelled
- * call's waiting tasks leave their lane; one already on a thread runs to its end, which is short (a
- * chunk is a few games).
+ * Equity work runs off the event loop that answers calls and health checks, in two lanes with
+ * runners of their own: `runners.urgent` worker threads at the service's priority for what a player
+ * waits on (deals and equity), `runners.batch` processes at BATCH_NICE for bulk chunks
+ * (batch-process.ts says why processes), so a deal never waits for a chunk to finish nor shares a
+ * core with one on equal terms. Tasks wait here, first in first out per lane, and go to the lane's
+ * runners one per free runner. (Piscina's own queue is not used: it keeps every task with an abort
+ * signal in one FIFO of its own, ahead of any custom queue.) A cancelled call's waiting tasks leave
+ * their lane; one already running runs to its end, which is short (a chunk is a few games).
  */
 export class OddsPool {
-  private readonly lanes: Record<Lane, LaneThreads>;
+  private readonly lanes: Record<Lane, LaneRunners>;
 
   /**
    * `maxQueue`: when this many tasks wait in a lane, that lane is full and the public requests that
@@ -49,13 +47,39 @@ export class OddsPool {
    */
   // Both come from config.ts, which owns their defaults (ODDS_WORKERS, ODDS_QUEUE_SIZE).
   constructor(
-    readonly threads: Record<Lane, number>,
+    readonly runners: Record<Lane, number>,
     readonly maxQueue: number,
   ) {
-    this.lanes = { urgent: laneThreads(threads.urgent, 0), batch: laneThreads(threads.batch, BATCH_THREAD_NICE) };
+    const threads = new Piscina({
+      filename: new URL("./tasks.js", import.meta.url).href,
+      minThreads: runners.urgent,
+      maxThreads: runners.urgent,
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+    const processes = new BatchProcesses(runners.batch, BATCH_NICE);
+    this.processes = processes;
+    this.lanes = {
+      urgent: lane(
+        runners.urgent,
+        (name, args) => threads.run(args, { name }),
+        () => threads.close(),
+      ),
+      batch: lane(
+        runners.batch,
+        (name, args) => processes.run(name, args),
+        () => processes.close(),
+      ),
+    };
   }
 
-  /** Tasks waiting for a thread in a lane. */
+  private readonly processes: BatchProcesses;
+
+  /** The batch lane's processes now (the service logs them at start-up). */
+  get batchPids(): number[] {
+    return this.processes.pids;
+  }
+
+  /** Tasks waiting for a runner in a lane. */
   queued(lane: Lane): number {
     return this.lanes[lane].waiting.length;
   }
@@ -73,9 +97,9 @@ export class OddsPool {
   }
 
   /**
-   * Runs one task; domain errors thrown in the worker come back as the same typed errors. Its span
-   * ("odds.priceTask"...) is the only view of the equity work, which runs on a thread no
-   * instrumentation sees: the wait in the lane is up to its "dispatched" event, the computation after.
+   * Runs one task; domain errors thrown in its runner come back as the same typed errors. Its span
+   * ("odds.priceTask"...) is the only view of the equity work, which runs where no instrumentation
+   * sees it: the wait in the lane is up to its "dispatched" event, the computation after.
    */
   run<K extends TaskName>(name: K, args: TaskArgs<K>, signal?: AbortSignal): Promise<TaskValue<K>> {
     return withSpan(`odds.${name}`, taskAttributes(name, args), async (span) => {
@@ -86,7 +110,7 @@ export class OddsPool {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.lanes.urgent.piscina.close(), this.lanes.batch.piscina.close()]);
+    await Promise.all([this.lanes.urgent.close(), this.lanes.batch.close()]);
   }
 
   private enqueue(name: TaskName, args: unknown, span: Span, signal?: AbortSignal): Promise<unknown> {
@@ -109,15 +133,15 @@ export class OddsPool {
     });
   }
 
-  /** Hands a lane's waiting tasks to its free threads. */
-  private dispatch(lane: LaneThreads): void {
-    while (lane.running < lane.threads) {
+  /** Hands a lane's waiting tasks to its free runners. */
+  private dispatch(lane: LaneRunners): void {
+    while (lane.running < lane.size) {
       const job = lane.waiting.shift();
       if (!job) return;
       lane.running++;
-      job.span.addEvent("dispatched", { "odds.threads_busy": lane.running });
-      lane.piscina
-        .run(job.args, { name: job.name })
+      job.span.addEvent("dispatched", { "odds.runners_busy": lane.running });
+      lane
+        .run(job.name, job.args)
         .then(job.resolve, job.reject)
         .finally(() => {
           lane.running--;
@@ -127,23 +151,17 @@ export class OddsPool {
   }
 }
 
-/** A lane: its waiting tasks and its threads. */
-interface LaneThreads {
-  readonly threads: number;
-  readonly piscina: Piscina;
+/** A lane: its waiting tasks and its runners. */
+interface LaneRunners {
+  readonly size: number;
+  run(name: TaskName, args: unknown): Promise<unknown>;
+  close(): Promise<void>;
   readonly waiting: Job[];
   running: number;
 }
 
-function laneThreads(threads: number, nice: number): LaneThreads {
-  const piscina = new Piscina({
-    filename: new URL("./worker.js", import.meta.url).href,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: Number.POSITIVE_INFINITY,
-    workerData: { nice } satisfies Tasks.WorkerSettings,
-  });
-  return { threads, piscina, waiting: [], running: 0 };
+function lane(size: number, run: LaneRunners["run"], close: LaneRunners["close"]): LaneRunners {
+  return { size, run, close, waiting: [], running: 0 };
 }
 
 const laneOf = (name: TaskName): Lane => (name === "bulkTask" ? "batch" : "urgent");

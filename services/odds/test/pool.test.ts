@@ -1,41 +1,62 @@
-// The worker pool serves a player's deal before queued bulk chunks (two lanes with threads of their
-// own, the batch lane's niced), and refuses by lane. It runs the built pool (dist), whose worker file
-// is compiled JavaScript.
+// The worker pool serves a player's deal before queued bulk chunks (two lanes with runners of their
+// own: threads for deals, niced processes for bulk chunks), and refuses by lane. It runs the built
+// pool (dist), whose runner files are compiled JavaScript.
 import test from "ava";
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
-import { setTimeout as sleep } from "node:timers/promises";
-import { BATCH_THREAD_NICE, OddsPool } from "@pokerodds/odds/pool";
+import { BATCH_NICE, OddsPool } from "@pokerodds/odds/pool";
 
-/** The nice value of every thread of this process, from /proc (field 19 of each task's stat). */
-function threadNiceValues(): number[] {
-  return readdirSync("/proc/self/task").map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+/** The nice value of every thread of a process, from /proc (field 19 of each task's stat). */
+function threadNiceValues(pid: number | "self"): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
     return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
   });
 }
 
-// Serial, so no other test's pool has threads in this process meanwhile. Linux only, as CI is.
-test.serial("the batch lane's threads run niced; the service's own thread and the urgent lane's do not", async (t) => {
-  const before = threadNiceValues().filter((nice) => nice === BATCH_THREAD_NICE).length;
+// Linux only, as CI is.
+test("the batch lane's processes run niced, every thread of them, in a session of their own; the service's threads do not", async (t) => {
   const pool = new OddsPool({ urgent: 2, batch: 3 }, 1_000);
   t.teardown(() => pool.close());
   await Promise.all([
     pool.run("dealTask", { numberOfHands: 3, targetRtp: 0.97, gameId: "T1-1" }),
-    pool.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 3, targetRtp: 0.97 }),
+    ...[1, 2, 3].map((firstIndex) => pool.run("bulkTask", { firstIndex, count: 1, numberOfHands: 3, targetRtp: 0.97 })),
   ]);
-  let niced = 0;
-  for (let tries = 0; tries < 100 && niced < 3; tries++, await sleep(50)) {
-    niced = threadNiceValues().filter((nice) => nice === BATCH_THREAD_NICE).length - before;
+  t.is(pool.batchPids.length, 3);
+  for (const pid of pool.batchPids) {
+    const values = threadNiceValues(pid);
+    t.true(values.length > 1, "a process with V8's helper threads");
+    t.deepEqual(new Set(values), new Set([BATCH_NICE]), `every thread of batch process ${pid} is niced`);
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const session = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[3]);
+    t.is(session, pid, "it leads a session of its own");
   }
-  t.is(niced, 3, "exactly the three batch threads are niced; the two urgent threads are not");
-  t.is(getPriority(), 0, "the event loop's thread keeps its priority");
+  t.deepEqual(
+    new Set(threadNiceValues("self")),
+    new Set([0]),
+    "the service's threads, the urgent lane's included, are not",
+  );
+  t.is(getPriority(), 0);
 });
 
-test("with the batch thread busy on a backlog of bulk chunks, a deal runs at once on its own thread", async (t) => {
+test("a batch process that dies fails its task and is replaced; the lane goes on", async (t) => {
   const pool = new OddsPool({ urgent: 1, batch: 1 }, 1_000);
   t.teardown(() => pool.close());
-  // Both lanes' threads started and warm, so the comparison is of queues, not of start-up.
+  const [first] = pool.batchPids;
+  const chunk = pool.run("bulkTask", { firstIndex: 1, count: 50, numberOfHands: 4, targetRtp: 0.97 });
+  process.kill(first!, "SIGKILL");
+  await t.throwsAsync(chunk, { message: /the batch process exited \(SIGKILL\)/ });
+  const [games] = await Promise.all([
+    pool.run("bulkTask", { firstIndex: 2, count: 1, numberOfHands: 3, targetRtp: 0.97 }),
+  ]);
+  t.is(games.length, 1);
+  t.not(pool.batchPids[0], first, "a new process took its place");
+});
+
+test("with the batch process busy on a backlog of bulk chunks, a deal runs at once on its own thread", async (t) => {
+  const pool = new OddsPool({ urgent: 1, batch: 1 }, 1_000);
+  t.teardown(() => pool.close());
+  // Both lanes' runners started and warm, so the comparison is of queues, not of start-up.
   await Promise.all([
     pool.run("dealTask", { numberOfHands: 4, targetRtp: 0.97, gameId: "T1-0" }),
     pool.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 4, targetRtp: 0.97 }),

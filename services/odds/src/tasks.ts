@@ -1,23 +1,12 @@
-// Runs on the pool's worker threads. Results cross the thread boundary by structured clone, which
-// drops error classes, so domain errors travel back as data and the pool rebuilds them.
+// The odds pool's tasks: what runs on its threads (the urgent lane) and in its batch processes.
+// Results cross to the service by structured clone, which drops error classes, so domain errors
+// travel back as data and the pool rebuilds them.
 import { DomainError, type ErrorKind } from "@pokerodds/common/errors";
-import { setPriority } from "node:os";
-import { workerData } from "piscina";
 import type { Card } from "./domain/cards.js";
 import { committedBulkGame, type BulkHandCount, type CommittedBulkGame } from "./domain/bulk.js";
 import { committedDeal, type CommittedDealResult } from "./domain/deal.js";
 import type { HandOdds } from "./domain/pricing.js";
 import { priceHands } from "./domain/stage-odds.js";
-
-/** What the pool tells each of its threads (pool.ts). */
-export interface WorkerSettings {
-  /** This thread's nice value; on Linux setPriority(0, ...) applies to the calling thread alone. */
-  nice: number;
-}
-
-// Elsewhere the same call would lower the whole service's priority: there the lanes only queue.
-const { nice } = workerData as WorkerSettings;
-if (nice > 0 && process.platform === "linux") setPriority(nice);
 
 export type TaskResult<T> = { ok: T } | { error: { kind: ErrorKind; message: string } };
 
