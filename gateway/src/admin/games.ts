@@ -11,12 +11,18 @@ import { GAME_RECORDS_MEDIA_TYPE, type gameRecordsApi } from "@pokerodds/api/gam
 import { isServiceError, type ServerStream } from "@pokerodds/common";
 import type { ExportGamesRequest, ExportGamesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { Request, Response } from "express";
-import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { forbidden, HttpError, httpErrorFromGrpc, internalError } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
-import { RESUBSCRIBE_ATTEMPTS, resubscribeDelayMs, streamInterrupted, untilSubscribed } from "../http/resubscribe.js";
+import {
+  RESUBSCRIBE_ATTEMPTS,
+  resubscribeDelayMs,
+  streamInterrupted,
+  untilSubscribed,
+  whenAccepted,
+  writePiece,
+} from "../http/resubscribe.js";
 import { requestIdOf } from "../http/request.js";
 import type { GameRecordsApi } from "../services.js";
 import { exportQueryOf } from "./export-query.js";
@@ -42,7 +48,10 @@ export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<
       const onClose = () => stop.abort();
       res.once("close", onClose);
       const request = { ...query, caller: callerFor(identity) };
-      const subscribe: Subscribe = (after) => subscribed(records, { ...request, ...after }, req, stop.signal);
+      const subscribe: Subscribe = (after) =>
+        whenAccepted(
+          records.exportGames({ ...request, ...after }, { requestId: requestIdOf(req), signal: stop.signal }),
+        );
       try {
         const first = await untilSubscribed(subscribe, query, stop.signal).catch((error: unknown) => {
           if (stop.signal.aborted) return undefined; // the client went away first: nobody to answer
@@ -52,7 +61,7 @@ export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<
         startLines(res);
         if (req.method === "HEAD") return;
         const games = await relay(res, { first, subscribe, start: query }, stop.signal);
-        if (games !== null) await write(res, line({ end: true, games }), stop.signal);
+        if (games !== null) await writePiece(res, line({ end: true, games }), stop.signal);
       } catch (error) {
         if (!res.headersSent) throw error;
         if (!stop.signal.aborted) await breakOff(req, res, error);
@@ -63,18 +72,6 @@ export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<
       }
     },
   };
-}
-
-/** One ExportGames call, once the table service has accepted it (or its refusal). */
-async function subscribed(
-  records: GameRecordsApi,
-  request: ExportGamesRequest,
-  req: Request,
-  signal: AbortSignal,
-): Promise<ServerStream<ExportGamesResponse>> {
-  const stream = records.exportGames(request, { requestId: requestIdOf(req), signal });
-  await stream.accepted;
-  return stream;
 }
 
 function startLines(res: Response): void {
@@ -109,7 +106,7 @@ async function relay(
         failures = 0;
         // Never twice, whatever a replica sends.
         if (game && !isAfter(game, cursor)) continue;
-        await write(res, line(toGameRecord(game)), signal);
+        await writePiece(res, line(toGameRecord(game)), signal);
         cursor = { afterTableId: game!.tableId, afterVersion: game!.version };
         games++;
       }
@@ -123,10 +120,6 @@ async function relay(
     await sleep(resubscribeDelayMs(failures), undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return null;
   }
-}
-
-async function write(res: Response, chunk: string, signal: AbortSignal): Promise<void> {
-  if (!res.write(chunk)) await once(res, "drain", { signal });
 }
 
 /** Too late for a status: the reason as a last line, then the connection cut, so no client takes it for complete. */

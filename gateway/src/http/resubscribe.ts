@@ -1,8 +1,11 @@
 // A server stream of the table service followed across a replica's death: which failures mean the
-// stream only went away (call again, after the last item sent), how many times, how long apart. The
-// event stream and the game export both follow their streams this way.
+// stream only went away (call again, after the last item sent), how many times, how long apart; and
+// its items written to the client as they come. The event stream and the game export both relay
+// their streams this way.
 import { status } from "@grpc/grpc-js";
-import { isServiceError } from "@pokerodds/common";
+import { isServiceError, type ServerStream } from "@pokerodds/common";
+import type { Response } from "express";
+import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /** Statuses after which the stream is opened again: the replica or the connection went away. */
@@ -29,4 +32,15 @@ export async function untilSubscribed<Stream, After>(
       await sleep(resubscribeDelayMs(attempt), undefined, { signal });
     }
   }
+}
+
+/** `stream` once the service has accepted the call; its refusal is thrown. */
+export async function whenAccepted<T>(stream: ServerStream<T>): Promise<ServerStream<T>> {
+  await stream.accepted;
+  return stream;
+}
+
+/** Writes one piece of a streamed answer, waiting while the client's buffer is full. */
+export async function writePiece(res: Response, piece: string, signal: AbortSignal): Promise<void> {
+  if (!res.write(piece)) await once(res, "drain", { signal });
 }

@@ -9,15 +9,21 @@
 // interval, see only the latest state, and lose the versions in between.
 import { LAST_EVENT_ID_PATTERN, type tableEventsApi } from "@pokerodds/api/table-events";
 import { gauge, isServiceError, type ServerStream } from "@pokerodds/common";
-import type { WatchTableRequest, WatchTableResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import type { WatchTableResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { Request, Response } from "express";
-import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, HttpError, httpErrorFromGrpc } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
-import { RESUBSCRIBE_ATTEMPTS, resubscribeDelayMs, streamInterrupted, untilSubscribed } from "../http/resubscribe.js";
+import {
+  RESUBSCRIBE_ATTEMPTS,
+  resubscribeDelayMs,
+  streamInterrupted,
+  untilSubscribed,
+  whenAccepted,
+  writePiece,
+} from "../http/resubscribe.js";
 import { requestIdOf } from "../http/request.js";
 import type { TableEventsApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
@@ -51,7 +57,10 @@ export function tableEventRoutes(
       const onClose = () => stop.abort();
       res.once("close", onClose);
       const watch = { caller: callerFor(identity), tableId };
-      const subscribe = (after: number) => subscribed(events, { ...watch, afterVersion: after }, req, stop.signal);
+      const subscribe = (after: number) =>
+        whenAccepted(
+          events.watchTable({ ...watch, afterVersion: after }, { requestId: requestIdOf(req), signal: stop.signal }),
+        );
       try {
         const first = await untilSubscribed(subscribe, afterVersion, stop.signal).catch((error: unknown) => {
           if (stop.signal.aborted) return undefined; // the client went away first: nobody to answer
@@ -85,18 +94,6 @@ export function lastEventIdOf(req: Request): number {
     throw badRequest("Last-Event-ID must be the id of an event received: a version in plain decimal digits");
   }
   return version;
-}
-
-/** One WatchTable call, once the table service has accepted it (or its refusal). */
-async function subscribed(
-  events: TableEventsApi,
-  request: WatchTableRequest,
-  req: Request,
-  signal: AbortSignal,
-): Promise<ServerStream<WatchTableResponse>> {
-  const stream = events.watchTable(request, { requestId: requestIdOf(req), signal });
-  await stream.accepted;
-  return stream;
 }
 
 function startEventStream(res: Response): void {
@@ -137,7 +134,7 @@ async function relay(res: Response, { first, subscribe, afterVersion, stop }: Re
           failures = 0;
           // Never twice, whatever a replica sends.
           if (event.version <= lastSent) continue;
-          await write(res, eventFrame(event), stop.signal);
+          await writePiece(res, eventFrame(event), stop.signal);
           lastSent = event.version;
         }
       } catch (error) {
@@ -160,10 +157,6 @@ async function relay(res: Response, { first, subscribe, afterVersion, stop }: Re
 /** One event: the version, and the state exactly as GET /api/tables/{tableId}/state answers it. */
 export function eventFrame(event: WatchTableResponse): string {
   return `id: ${event.version}\nevent: state\ndata: ${JSON.stringify(toTableGameState(event.state))}\n\n`;
-}
-
-async function write(res: Response, chunk: string, signal: AbortSignal): Promise<void> {
-  if (!res.write(chunk)) await once(res, "drain", { signal });
 }
 
 /** Open streams per player and in all; beyond either cap a 429. */
