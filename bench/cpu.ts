@@ -1,17 +1,34 @@
-// Where a phase's time goes: the CPU each process of the stack, and the load generator itself, used
-// while it ran, as a share of the machine's cores (read from /proc, so Linux only).
+// Where a phase's time goes: the CPU each process of the stack (with its own child processes) and
+// the load generator itself used while it ran, as a share of the machine's cores (read from /proc,
+// so Linux only).
 import { spawnSync } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 
 const TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 /** User + system CPU seconds of a process so far (fields 14 and 15 of /proc/<pid>/stat). */
-async function cpuSecondsOf(pid: number): Promise<number> {
+async function ownCpuSecondsOf(pid: number): Promise<number> {
   const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   // The command name in field 2 may hold spaces: count fields after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** The running children of a process (those of each of its threads). */
+async function childrenOf(pid: number): Promise<number[]> {
+  const tids = await readdir(`/proc/${pid}/task`).catch(() => []);
+  const lists = await Promise.all(
+    tids.map((tid) => readFile(`/proc/${pid}/task/${tid}/children`, "utf8").catch(() => "")),
+  );
+  return lists.flatMap((list) => list.split(" ").filter(Boolean).map(Number));
+}
+
+/** CPU seconds of a process and of its running descendants (the odds service's batch processes). */
+async function cpuSecondsOf(pid: number): Promise<number> {
+  const children = await childrenOf(pid);
+  const theirs = await Promise.all(children.map(cpuSecondsOf));
+  return (await ownCpuSecondsOf(pid)) + theirs.reduce((sum, seconds) => sum + seconds, 0);
 }
 
 export type CpuReading = Map<string, number>;
