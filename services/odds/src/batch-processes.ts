@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 import type { AnswerMessage, TaskMessage } from "./batch-process.js";
 
 const ENTRY = fileURLToPath(new URL("./batch-process.js", import.meta.url));
+/** A process that could not be started is tried again after this long. */
+const SPAWN_RETRY_MS = 1_000;
 
 interface Running {
   resolve(result: unknown): void;
@@ -35,7 +37,10 @@ export class BatchProcesses {
     if (!child) return Promise.reject(new Error("no batch process free"));
     return new Promise((resolve, reject) => {
       this.running.set(child, { resolve, reject });
-      child.send({ id: this.nextId++, name, args } satisfies TaskMessage);
+      // The process may have died since it was last free: its exit fails the task and replaces it.
+      child.send({ id: this.nextId++, name, args } satisfies TaskMessage, (error) => {
+        if (error) child.kill("SIGKILL");
+      });
     });
   }
 
@@ -65,6 +70,12 @@ export class BatchProcesses {
     });
     child.on("message", (answer: AnswerMessage) => this.answered(child, answer));
     child.once("exit", (code, signal) => this.exited(child, code, signal));
+    // One that could not start at all (no pid: out of processes or memory) is tried again later.
+    child.on("error", () => {
+      if (child.pid !== undefined) return;
+      this.forget(child);
+      if (!this.closing) setTimeout(() => this.closing || this.idle.push(this.start()), SPAWN_RETRY_MS).unref();
+    });
     return child;
   }
 
@@ -79,11 +90,16 @@ export class BatchProcesses {
 
   /** A process that ends fails its task, if it had one, and is replaced (unless the pool is closing). */
   private exited(child: ChildProcess, code: number | null, signal: string | null): void {
+    this.forget(child)?.reject(new Error(`the batch process exited (${signal ?? `code ${code}`}) during its task`));
+    if (!this.closing) this.idle.push(this.start());
+  }
+
+  /** Takes a process off both lists; answers the task it was running, if any. */
+  private forget(child: ChildProcess): Running | undefined {
     const running = this.running.get(child);
     this.running.delete(child);
     const at = this.idle.indexOf(child);
     if (at !== -1) this.idle.splice(at, 1);
-    running?.reject(new Error(`the batch process exited (${signal ?? `code ${code}`}) during its task`));
-    if (!this.closing) this.idle.push(this.start());
+    return running;
   }
 }
