@@ -16,11 +16,11 @@ import {
   type TextMapGetter,
   type TextMapSetter,
 } from "@opentelemetry/api";
+import { tracer } from "./span.js";
 import { tracingEnabled } from "./enabled.js";
 
 /** Decided once: with tracing off a call pays one branch, not even the no-op API. */
 const TRACING = tracingEnabled();
-const tracer = trace.getTracer("pokerodds");
 
 const STATUS_OK = 0;
 /** gRPC status codes that mean a server failed, not that it refused (OpenTelemetry's RPC conventions). */

@@ -12,9 +12,8 @@ import {
   type Context,
   type Span,
 } from "@opentelemetry/api";
+import { tracer } from "./span.js";
 import type { IncomingHttpHeaders } from "node:http";
-
-const tracer = trace.getTracer("pokerodds");
 
 /** A request's span, and the context to run the request in (the span is its active one). */
 export function startHttpServerSpan(

@@ -3,7 +3,8 @@
 // no-op one, so a span costs a function call.
 import { SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
 
-const tracer = trace.getTracer("pokerodds");
+/** The tracer of every span of our own (tasks, saga steps, HTTP requests, gRPC calls). */
+export const tracer = trace.getTracer("pokerodds");
 
 /**
  * Runs `work` inside a span named `name` (a child of the current one); an error thrown by it is
