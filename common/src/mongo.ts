@@ -35,6 +35,12 @@ export function openDatabase(options: DatabaseOptions): Database {
   const client = new MongoClient(options.uri, {
     serverSelectionTimeoutMS: 2000,
     connectTimeoutMS: 2000,
+    // A command, or a wait for a pooled connection, that never ends would hold its account's or
+    // table's writers forever (seen once after a kill -9 of the database: one account's credits
+    // waited 85 s, until the wallet was restarted). Bounded, it fails as an outage; its caller
+    // repeats it under the same idempotency key, so a write the server did apply is replayed.
+    socketTimeoutMS: 30_000,
+    waitQueueTimeoutMS: 30_000,
     appName: options.name,
     retryWrites: false,
     // Stored documents (table snapshots, answers) drop undefined fields as JSON does, not store null.
