@@ -139,12 +139,14 @@ test("the verifier refuses a changed seed, commitment or game id", (t) => {
       fc.pre(otherSeed !== game.seed);
       // Another seed against the published commitment.
       t.true(refused({ ...game, seed: otherSeed }));
-      // Another seed with its own, matching commitment: the cards give it away.
+      t.true(refused({ ...game, commitment: seedCommitment(otherSeed) }));
+      // Another seed with its own, matching commitment, or another game id: only the cards give it
+      // away, and with fewer than four revealed another deck deals the same ones too often (two
+      // cards: 1 in 1,326 as a hand), which once failed this test in CI.
       if (game.hands.length * 2 + game.board.length >= 4) {
         t.true(refused({ ...game, seed: otherSeed, commitment: seedCommitment(otherSeed) }));
+        t.true(refused({ ...game, gameId: `${game.gameId}-2` }));
       }
-      t.true(refused({ ...game, commitment: seedCommitment(otherSeed) }));
-      t.true(refused({ ...game, gameId: `${game.gameId}-2` }));
     }),
     { numRuns: 300 },
   );
