@@ -51,7 +51,7 @@ export class OddsPool {
     readonly maxQueue: number,
   ) {
     const threads = new Piscina({
-      filename: new URL("./tasks.js", import.meta.url).href,
+      filename: new URL("./thread.cjs", import.meta.url).href,
       minThreads: runners.urgent,
       maxThreads: runners.urgent,
       idleTimeout: Number.POSITIVE_INFINITY,
