@@ -1,6 +1,7 @@
 import { MongoBulkWriteError, MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
 import type { Logger } from "./logger.js";
 import { counter } from "./metrics.js";
+import { traceCommands } from "./tracing/mongodb-span.js";
 
 /** Every command sent to the database, by name: the round trips a request costs, as measured. */
 const commandsSent = counter("mongodb_commands_total", "Commands sent to the database, by command", ["command"]);
@@ -48,6 +49,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     monitorCommands: true,
   });
   client.on("commandStarted", (event) => commandsSent.inc({ command: event.commandName }));
+  traceCommands(client);
   const db = client.db(options.name);
   const log = options.logger.child({ database: options.name });
   let up = false;

@@ -29,7 +29,7 @@ interface OtlpTraces {
 /** One span as a test looks at it. */
 export interface CollectedSpan {
   service: string;
-  /** The instrumentation that made it ("@opentelemetry/instrumentation-mongodb", "pokerodds"...). */
+  /** The tracer that made it ("pokerodds": every span is one of ours). */
   scope: string;
   traceId: string;
   spanId: string;

@@ -61,7 +61,7 @@ function traceSpans(traceId: string, complete: (spans: CollectedSpan[]) => boole
   });
 }
 
-const isDatabase = (span: CollectedSpan) => span.scope.includes("mongodb");
+const isDatabase = (span: CollectedSpan) => span.attributes["db.system.name"] === "mongodb";
 const named = (spans: CollectedSpan[], name: string) => spans.find((span) => span.name === name);
 
 /** `span`'s ancestors, nearest first, within the trace. */

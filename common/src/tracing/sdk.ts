@@ -5,7 +5,6 @@ import type { Instrumentation } from "@opentelemetry/instrumentation";
 import { createAddHookMessageChannel } from "import-in-the-middle";
 import { register } from "node:module";
 import { setTracingFlush } from "./flush.js";
-import { statementShape } from "./statement.js";
 
 /**
  * OTEL_TRACES_EXPORTER=discard (ours, not a standard value): every span is recorded and batched
@@ -15,16 +14,12 @@ const DISCARD = "discard";
 
 /** The instrumentations, created (which hooks their modules) before the SDK is imported. */
 async function instrumentations(): Promise<Instrumentation[]> {
-  const [mongodb, pino] = await Promise.all([
-    import("@opentelemetry/instrumentation-mongodb"),
-    import("@opentelemetry/instrumentation-pino"),
-  ]);
+  const pino = await import("@opentelemetry/instrumentation-pino");
   return [
-    // No http, Express or grpc instrumentation: the gateway starts its HTTP server spans itself
-    // (http-span.ts), and common's gRPC client and server wrappers start every call's spans
-    // (grpc-span.ts), each at a fraction of the instrumentation's cost per call.
-    // Statements stay out of spans (they carry player ids and amounts): their shape only.
-    new mongodb.MongoDBInstrumentation({ enhancedDatabaseReporting: false, dbStatementSerializer: statementShape }),
+    // No http, Express, grpc or mongodb instrumentation: the gateway starts its HTTP server spans
+    // itself (http-span.ts), common's gRPC client and server wrappers start every call's spans
+    // (grpc-span.ts), and common's database client every command's (mongodb-span.ts), each at a
+    // fraction of the instrumentation's cost per call.
     // trace_id and span_id in every log line; the lines themselves stay on stdout.
     new pino.PinoInstrumentation({ disableLogSending: true }),
   ];
