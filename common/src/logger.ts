@@ -1,4 +1,5 @@
 import { pino, type Logger } from "pino";
+import { traceLogFields } from "./tracing/log-fields.js";
 
 export type { Logger };
 
@@ -10,8 +11,9 @@ export const REQUEST_ID_FIELD = "requestId";
 
 /**
  * JSON lines on stdout, one logger per process, in pino's standard shape (time in epoch
- * milliseconds, pid, hostname) and tagged with the service name.
+ * milliseconds, pid, hostname) and tagged with the service name; while tracing is on, a line
+ * written inside a span carries its trace_id and span_id.
  */
 export function createLogger(service: string): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? "info" }).child({ service });
+  return pino({ level: process.env.LOG_LEVEL ?? "info", mixin: traceLogFields }).child({ service });
 }

@@ -1,6 +1,6 @@
-// `node --import <this file> main.js`: starts tracing before the entry point's imports are loaded,
-// which is the only way the ES module loader hook can patch them. With tracing off this loads
-// nothing else: no SDK, no loader hook, so an image may always carry the flag.
+// `node --import <this file> main.js`: starts tracing before the entry point's first line, so that
+// every span of the process, the first one included, has the SDK behind it. With tracing off this
+// loads nothing else (no SDK), so an image may always carry the flag.
 import { isMainThread } from "node:worker_threads";
 import { tracingEnabled } from "./enabled.js";
 
