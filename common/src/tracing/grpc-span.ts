@@ -38,13 +38,21 @@ const getter: TextMapGetter<Metadata> = {
 /** A call's span and which end it is, or none while tracing is off. */
 export type RpcSpan = { span: Span; server: boolean } | undefined;
 
+/** Each method's span name and attributes, worked out once: a process calls and serves a few dozen. */
+const described = new Map<string, { name: string; attributes: Record<string, string> }>();
+
 /** "/pokerodds.table.v1.TableService/Sit" -> "grpc.pokerodds.table.v1.TableService/Sit" and its attributes. */
 function describe(path: string) {
-  const [, service = "", method = ""] = path.split("/");
-  return {
-    name: `grpc.${service}/${method}`,
-    attributes: { "rpc.system": "grpc", "rpc.service": service, "rpc.method": method },
-  };
+  let description = described.get(path);
+  if (!description) {
+    const [, service = "", method = ""] = path.split("/");
+    description = {
+      name: `grpc.${service}/${method}`,
+      attributes: { "rpc.system": "grpc", "rpc.service": service, "rpc.method": method },
+    };
+    described.set(path, description);
+  }
+  return description;
 }
 
 /** Starts the client span of a call to `path` and puts its context into the call's metadata. */
