@@ -70,12 +70,17 @@ const emptyTally = (): Tally => ({
   sampled: { perSecond: 0, failed: 0 },
 });
 
-/** Requests per second of each mode, averaged over its phases in ORDER, REPEATS times; failures counted. */
+/**
+ * Requests per second of each mode, averaged over its phases in ORDER, REPEATS times, after one phase
+ * of each to warm up; failures counted.
+ */
 async function compare(
   loads: Record<Mode, Target[]>,
   seconds: number,
   accept: (status: number, body: string) => boolean,
 ): Promise<Result> {
+  // Each stack's code is compiled by the first load it serves: that phase is not counted.
+  for (const mode of MODES) await runPhase(loads[mode], seconds, accept);
   const repeats: Tally[] = [];
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     const tally = emptyTally();

@@ -32,15 +32,16 @@ function describe(event: CommandStartedEvent) {
 }
 
 /**
- * Gives each command sent within a trace its span, a child of the span it was sent from. A command
- * outside any (the health ping) starts no trace of its own.
+ * Gives each command sent within a recorded trace its span, a child of the span it was sent from. A
+ * command outside any (the health ping) starts no trace of its own, and one inside a trace the
+ * sampler left out gets no span (the parent-based sampler would drop it anyway) and costs no work.
  */
 export function traceCommands(client: MongoClient): void {
   if (!TRACING) return;
   // The driver numbers requests across the whole process, so the number names one command.
   const open = new Map<number, Span>();
   client.on("commandStarted", (event) => {
-    if (!trace.getSpan(context.active())) return;
+    if (!trace.getSpan(context.active())?.isRecording()) return;
     const { name, attributes } = describe(event);
     open.set(event.requestId, tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }));
   });
