@@ -26,6 +26,12 @@ type Mode = (typeof MODES)[number];
 const ORDER: Mode[] = ["off", "on", "sampled", "sampled", "on", "off"];
 /** Runs of ORDER: the machine is shared and noisy, and one run's ratio moved by up to 0.15. */
 const REPEATS = 3;
+/**
+ * Load on each stack before anything is counted: a stack's first phases ran slower while its code
+ * was compiled and its heap grew to size (with 2 or 5 s of warm-up, the first repeat's ratio of
+ * tracing on to off was the lowest of the three in six runs of eight).
+ */
+const WARM_UP_S = 10;
 
 const STACK_ENV: Record<Mode, NodeJS.ProcessEnv> = {
   off: {},
@@ -71,16 +77,15 @@ const emptyTally = (): Tally => ({
 });
 
 /**
- * Requests per second of each mode, averaged over its phases in ORDER, REPEATS times, after one phase
- * of each to warm up; failures counted.
+ * Requests per second of each mode, averaged over its phases in ORDER, REPEATS times, after warming
+ * each stack up; failures counted.
  */
 async function compare(
   loads: Record<Mode, Target[]>,
   seconds: number,
   accept: (status: number, body: string) => boolean,
 ): Promise<Result> {
-  // Each stack's code is compiled by the first load it serves: that phase is not counted.
-  for (const mode of MODES) await runPhase(loads[mode], seconds, accept);
+  for (const mode of MODES) await runPhase(loads[mode], WARM_UP_S, accept);
   const repeats: Tally[] = [];
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     const tally = emptyTally();
