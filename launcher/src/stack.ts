@@ -105,8 +105,8 @@ const orphanGuard = new URL("./orphan-guard.js", import.meta.url).href;
 
 /**
  * Node's arguments for a service process. With tracing on (OTEL_* in the launcher's environment),
- * the tracing register module is imported first, so that its loader hook sees every module the
- * service imports; with it off, the process never loads the SDK.
+ * the tracing register module is imported first, so that the SDK is started before the service's
+ * first line; with it off, the process never loads the SDK.
  */
 function nodeArguments(service: ServiceName, tracing: boolean): string[] {
   const preload = tracing ? ["--import", TRACING_REGISTER_MODULE.href] : [];
