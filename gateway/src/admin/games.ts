@@ -16,10 +16,11 @@ import { callerFor, identityOf } from "../auth/caller.js";
 import { forbidden, HttpError, httpErrorFromGrpc, internalError } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import {
+  openRelay,
+  relayStop,
   RESUBSCRIBE_ATTEMPTS,
   resubscribeDelayMs,
   streamInterrupted,
-  untilSubscribed,
   whenAccepted,
   writePiece,
 } from "../http/resubscribe.js";
@@ -36,6 +37,9 @@ type Subscribe = (after: Cursor) => Promise<ServerStream<ExportGamesResponse>>;
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
+// JSON Lines are always UTF-8: no charset. Nothing may store or buffer the stream.
+const GAME_LINES_HEADERS = { "Content-Type": GAME_RECORDS_MEDIA_TYPE, "X-Accel-Buffering": "no" };
+
 export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<typeof gameRecordsApi> {
   return {
     exportGames: async (req, res) => {
@@ -43,43 +47,25 @@ export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<
       if (identity.role !== "ADMIN") throw forbidden("the game export is for an ADMIN");
       const query = exportQueryOf(req);
       if (!records) throw new HttpError(503, "table service unavailable");
-      // Aborted when the client goes or the export ends: the ExportGames call is cancelled with it.
-      const stop = new AbortController();
-      const onClose = () => stop.abort();
-      res.once("close", onClose);
+      // Stopped when the client goes or the export ends: the ExportGames call is cancelled with it.
+      const { signal, stop } = relayStop(res);
       const request = { ...query, caller: callerFor(identity) };
       const subscribe: Subscribe = (after) =>
-        whenAccepted(
-          records.exportGames({ ...request, ...after }, { requestId: requestIdOf(req), signal: stop.signal }),
-        );
+        whenAccepted(records.exportGames({ ...request, ...after }, { requestId: requestIdOf(req), signal }));
       try {
-        const first = await untilSubscribed(subscribe, query, stop.signal).catch((error: unknown) => {
-          if (stop.signal.aborted) return undefined; // the client went away first: nobody to answer
-          throw httpErrorFromGrpc(error, "table");
-        });
+        const first = await openRelay(req, res, { subscribe, start: query, signal }, GAME_LINES_HEADERS);
         if (!first) return;
-        startLines(res);
-        if (req.method === "HEAD") return;
-        const games = await relay(res, { first, subscribe, start: query }, stop.signal);
-        if (games !== null) await writePiece(res, line({ end: true, games }), stop.signal);
+        const games = await relay(res, { first, subscribe, start: query }, signal);
+        if (games !== null) await writePiece(res, line({ end: true, games }), signal);
       } catch (error) {
         if (!res.headersSent) throw error;
-        if (!stop.signal.aborted) await breakOff(req, res, error);
+        if (!signal.aborted) await breakOff(req, res, error);
       } finally {
-        res.off("close", onClose);
-        stop.abort();
+        stop();
         if (res.headersSent && !res.writableEnded && !res.destroyed) res.end();
       }
     },
   };
-}
-
-function startLines(res: Response): void {
-  res.status(200);
-  // JSON Lines are always UTF-8: no charset. Nothing may store or buffer the stream.
-  res.setHeader("Content-Type", GAME_RECORDS_MEDIA_TYPE);
-  res.setHeader("X-Accel-Buffering", "no");
-  res.flushHeaders();
 }
 
 const isAfter = (game: { tableId: number; version: number }, cursor: Cursor) =>

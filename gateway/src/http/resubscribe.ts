@@ -1,12 +1,14 @@
-// A server stream of the table service followed across a replica's death: which failures mean the
-// stream only went away (call again, after the last item sent), how many times, how long apart; and
-// its items written to the client as they come. The event stream and the game export both relay
-// their streams this way.
+// A server stream of the table service relayed to a client and followed across a replica's death:
+// the call cancelled when the client goes, the first subscription before the answer's headers,
+// which failures mean the stream only went away (call again, after the last item sent), how many
+// times, how long apart; and its items written to the client as they come. The event stream and the
+// game export both relay their streams this way.
 import { status } from "@grpc/grpc-js";
 import { isServiceError, type ServerStream } from "@pokerodds/common";
-import type { Response } from "express";
+import type { Request, Response } from "express";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
+import { httpErrorFromGrpc } from "./errors.js";
 
 /** Statuses after which the stream is opened again: the replica or the connection went away. */
 const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED]);
@@ -32,6 +34,45 @@ export async function untilSubscribed<Stream, After>(
       await sleep(resubscribeDelayMs(attempt), undefined, { signal });
     }
   }
+}
+
+/**
+ * The relay's end: `signal` aborts when the client goes or `stop()` is called (the stream has lasted
+ * its time, or the handler is done), cancelling the gRPC call made with it.
+ */
+export function relayStop(res: Response): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  const stop = () => {
+    res.off("close", stop);
+    controller.abort();
+  };
+  res.once("close", stop);
+  return { signal: controller.signal, stop };
+}
+
+/**
+ * Subscribes after `start` (again while the table service is only briefly away; a refusal is thrown
+ * as the HTTP answer), then sends the answer's status and `headers`. Undefined when there is nothing
+ * to relay: the client went away first, or asked for the headers only (HEAD).
+ */
+export async function openRelay<Stream, After>(
+  req: Request,
+  res: Response,
+  subscription: { subscribe: (after: After) => Promise<Stream>; start: After; signal: AbortSignal },
+  headers: Record<string, string>,
+): Promise<Stream | undefined> {
+  const { subscribe, start, signal } = subscription;
+  let first: Stream;
+  try {
+    first = await untilSubscribed(subscribe, start, signal);
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    throw httpErrorFromGrpc(error, "table");
+  }
+  res.status(200);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.flushHeaders();
+  return req.method === "HEAD" ? undefined : first;
 }
 
 /** `stream` once the service has accepted the call; its refusal is thrown. */

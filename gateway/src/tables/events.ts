@@ -14,13 +14,14 @@ import type { Request, Response } from "express";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { tooManyRequests, type EdgeSettings } from "../http/edge.js";
-import { badRequest, HttpError, httpErrorFromGrpc } from "../http/errors.js";
+import { badRequest, HttpError } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import {
+  openRelay,
+  relayStop,
   RESUBSCRIBE_ATTEMPTS,
   resubscribeDelayMs,
   streamInterrupted,
-  untilSubscribed,
   whenAccepted,
   writePiece,
 } from "../http/resubscribe.js";
@@ -39,6 +40,13 @@ const SLOT_RETRY_AFTER_SECONDS = 5;
 
 const openStreams = gauge("gateway_event_streams", "Table event streams open in this gateway");
 
+// Exactly text/event-stream (no charset: the format is always UTF-8); nothing may store or buffer it.
+const EVENT_STREAM_HEADERS = {
+  "Content-Type": "text/event-stream",
+  "Cache-Control": "no-store",
+  "X-Accel-Buffering": "no",
+};
+
 export function tableEventRoutes(
   events: TableEventsApi | undefined,
   settings: EventStreamSettings,
@@ -51,33 +59,25 @@ export function tableEventRoutes(
       const identity = identityOf(res);
       if (!events) throw new HttpError(503, "table service unavailable");
       const release = slots.acquire(identity.playerId);
-      // Aborted when the client goes, the stream has lasted long enough, or it ends otherwise: the
+      // Stopped when the client goes, the stream has lasted long enough, or it ends otherwise: the
       // WatchTable call is cancelled with it, and the slot freed.
-      const stop = new AbortController();
-      const onClose = () => stop.abort();
-      res.once("close", onClose);
+      const { signal, stop } = relayStop(res);
       const watch = { caller: callerFor(identity), tableId };
       const subscribe = (after: number) =>
-        whenAccepted(
-          events.watchTable({ ...watch, afterVersion: after }, { requestId: requestIdOf(req), signal: stop.signal }),
-        );
+        whenAccepted(events.watchTable({ ...watch, afterVersion: after }, { requestId: requestIdOf(req), signal }));
       try {
-        const first = await untilSubscribed(subscribe, afterVersion, stop.signal).catch((error: unknown) => {
-          if (stop.signal.aborted) return undefined; // the client went away first: nobody to answer
-          throw httpErrorFromGrpc(error, "table");
-        });
+        const first = await openRelay(req, res, { subscribe, start: afterVersion, signal }, EVENT_STREAM_HEADERS);
         if (!first) return;
-        startEventStream(res);
-        if (req.method === "HEAD") return;
-        await relay(res, { first, subscribe, afterVersion, stop }, settings);
+        openStreams.inc();
+        res.once("close", () => openStreams.dec());
+        await relay(res, { first, subscribe, afterVersion, signal, stop }, settings);
       } catch (error) {
         if (!res.headersSent) throw error;
         // Too late for a status: the stream ends, and the client's reconnection gets the answer.
         if (isServiceError(error)) req.log.warn({ err: error }, "table event stream refused on resubscribing");
         else req.log.error({ err: error }, "table event stream failed");
       } finally {
-        res.off("close", onClose);
-        stop.abort();
+        stop();
         release();
         if (res.headersSent && !res.writableEnded) res.end();
       }
@@ -96,22 +96,12 @@ export function lastEventIdOf(req: Request): number {
   return version;
 }
 
-function startEventStream(res: Response): void {
-  res.status(200);
-  // Exactly text/event-stream (no charset: the format is always UTF-8); nothing may store or buffer it.
-  res.setHeader("Content-Type", "text/event-stream");
-  res.setHeader("Cache-Control", "no-store");
-  res.setHeader("X-Accel-Buffering", "no");
-  res.flushHeaders();
-  openStreams.inc();
-  res.once("close", () => openStreams.dec());
-}
-
 interface Relay {
   first: ServerStream<WatchTableResponse>;
   subscribe: (after: number) => Promise<ServerStream<WatchTableResponse>>;
   afterVersion: number;
-  stop: AbortController;
+  signal: AbortSignal;
+  stop: () => void;
 }
 
 /**
@@ -119,13 +109,13 @@ interface Relay {
  * or the stream has lasted its time; gives up (ends the response: the client reconnects with
  * Last-Event-ID) after RESUBSCRIBE_ATTEMPTS subscriptions in a row that brought nothing.
  */
-async function relay(res: Response, { first, subscribe, afterVersion, stop }: Relay, settings: EventStreamSettings) {
+async function relay(res: Response, { first, subscribe, afterVersion, signal, stop }: Relay, settings: EventStreamSettings) {
   let lastSent = afterVersion;
   let stream: ServerStream<WatchTableResponse> | undefined = first;
   const heartbeat = setInterval(() => {
     if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
   }, settings.eventHeartbeatMs);
-  const expiry = setTimeout(() => stop.abort(), settings.eventStreamMaxMs);
+  const expiry = setTimeout(stop, settings.eventStreamMaxMs);
   try {
     for (let failures = 0; failures < RESUBSCRIBE_ATTEMPTS;) {
       try {
@@ -134,18 +124,18 @@ async function relay(res: Response, { first, subscribe, afterVersion, stop }: Re
           failures = 0;
           // Never twice, whatever a replica sends.
           if (event.version <= lastSent) continue;
-          await writePiece(res, eventFrame(event), stop.signal);
+          await writePiece(res, eventFrame(event), signal);
           lastSent = event.version;
         }
       } catch (error) {
-        if (stop.signal.aborted) return;
+        if (signal.aborted) return;
         if (!streamInterrupted(error)) throw error;
       }
       stream = undefined;
       failures++;
       res.req.log.info({ lastSent, failures }, "table event stream interrupted: subscribing again");
-      await sleep(resubscribeDelayMs(failures), undefined, { signal: stop.signal }).catch(() => undefined);
-      if (stop.signal.aborted) return;
+      await sleep(resubscribeDelayMs(failures), undefined, { signal: signal }).catch(() => undefined);
+      if (signal.aborted) return;
     }
     res.req.log.warn({ lastSent }, "table event stream: the table service stays away; ending the stream");
   } finally {
