@@ -109,7 +109,11 @@ interface Relay {
  * or the stream has lasted its time; gives up (ends the response: the client reconnects with
  * Last-Event-ID) after RESUBSCRIBE_ATTEMPTS subscriptions in a row that brought nothing.
  */
-async function relay(res: Response, { first, subscribe, afterVersion, signal, stop }: Relay, settings: EventStreamSettings) {
+async function relay(
+  res: Response,
+  { first, subscribe, afterVersion, signal, stop }: Relay,
+  settings: EventStreamSettings,
+) {
   let lastSent = afterVersion;
   let stream: ServerStream<WatchTableResponse> | undefined = first;
   const heartbeat = setInterval(() => {
