@@ -144,35 +144,55 @@ export function perPlayerLimit(settings: EdgeSettings): RequestHandler {
 }
 
 /**
+ * Requests or streams held at once, in all and per player (0: no limit). `take` gives the slot's
+ * release (safe to call twice), or says which limit is full. The heavy routes' cap and the event
+ * streams' both count this way.
+ */
+export class Slots {
+  private total = 0;
+  private readonly perPlayer = new Map<string, number>();
+
+  constructor(
+    private readonly max: number,
+    private readonly maxPerPlayer: number,
+  ) {}
+
+  take(playerId: string): (() => void) | "all full" | "player full" {
+    const held = this.perPlayer.get(playerId) ?? 0;
+    if (this.max > 0 && this.total >= this.max) return "all full";
+    if (this.maxPerPlayer > 0 && held >= this.maxPerPlayer) return "player full";
+    this.total++;
+    this.perPlayer.set(playerId, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.total--;
+      const left = (this.perPlayer.get(playerId) ?? 1) - 1;
+      if (left === 0) this.perPlayer.delete(playerId);
+      else this.perPlayer.set(playerId, left);
+    };
+  }
+}
+
+/**
  * At most `settings.heavyConcurrency` requests of a heavy route in flight, and at most
  * `heavyConcurrencyPerPlayer` of them by one player (the caller is authenticated by then); beyond
  * either, a fast 429 instead of a queue.
  */
 export function concurrencyCap(settings: EdgeSettings): RequestHandler {
-  const { heavyConcurrency: max, heavyConcurrencyPerPlayer: perPlayer, refusalHoldMs } = settings;
-  if (max === 0 && perPlayer === 0) return pass;
-  let inFlight = 0;
-  const byPlayer = new Map<string, number>();
+  const { heavyConcurrency, heavyConcurrencyPerPlayer, refusalHoldMs } = settings;
+  if (heavyConcurrency === 0 && heavyConcurrencyPerPlayer === 0) return pass;
+  const slots = new Slots(heavyConcurrency, heavyConcurrencyPerPlayer);
   return (_req, res, next) => {
-    const playerId = String(res.locals.identity?.playerId);
-    const mine = byPlayer.get(playerId) ?? 0;
-    if (max > 0 && inFlight >= max) {
+    const release = slots.take(String(res.locals.identity?.playerId));
+    if (release === "all full") {
       return refuseAfter(refusalHoldMs, res, 1, "too many bulk requests in progress; try again shortly");
     }
-    if (perPlayer > 0 && mine >= perPlayer) {
+    if (release === "player full") {
       return refuseAfter(refusalHoldMs, res, 1, "one bulk request at a time per player: wait for the one in progress");
     }
-    inFlight++;
-    byPlayer.set(playerId, mine + 1);
-    let done = false;
-    res.on("close", () => {
-      if (done) return;
-      done = true;
-      inFlight--;
-      const left = (byPlayer.get(playerId) ?? 1) - 1;
-      if (left === 0) byPlayer.delete(playerId);
-      else byPlayer.set(playerId, left);
-    });
+    res.on("close", release);
     next();
   };
 }

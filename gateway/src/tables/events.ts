@@ -13,7 +13,7 @@ import type { WatchTableResponse } from "@pokerodds/common/generated/pokerodds/t
 import type { Request, Response } from "express";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
-import { tooManyRequests, type EdgeSettings } from "../http/edge.js";
+import { Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, HttpError } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import {
@@ -51,14 +51,20 @@ export function tableEventRoutes(
   events: TableEventsApi | undefined,
   settings: EventStreamSettings,
 ): Handlers<typeof tableEventsApi> {
-  const slots = new StreamSlots(settings.eventStreams, settings.eventStreamsPerPlayer);
+  const slots = new Slots(settings.eventStreams, settings.eventStreamsPerPlayer);
   return {
     getTableEvents: async (req, res) => {
       const tableId = tableIdOf(req);
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
       if (!events) throw new HttpError(503, "table service unavailable");
-      const release = slots.acquire(identity.playerId);
+      const release = slots.take(identity.playerId);
+      if (release === "player full") {
+        throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
+      }
+      if (release === "all full") {
+        throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open; try again later");
+      }
       // Stopped when the client goes, the stream has lasted long enough, or it ends otherwise: the
       // WatchTable call is cancelled with it, and the slot freed.
       const { signal, stop } = relayStop(res);
@@ -151,42 +157,4 @@ async function relay(
 /** One event: the version, and the state exactly as GET /api/tables/{tableId}/state answers it. */
 export function eventFrame(event: WatchTableResponse): string {
   return `id: ${event.version}\nevent: state\ndata: ${JSON.stringify(toTableGameState(event.state))}\n\n`;
-}
-
-/** Open streams per player and in all; beyond either cap a 429. */
-export class StreamSlots {
-  private total = 0;
-  private readonly perPlayer = new Map<string, number>();
-
-  constructor(
-    private readonly maxTotal: number,
-    private readonly maxPerPlayer: number,
-  ) {}
-
-  /** Takes a slot for `playerId`, or throws the 429; returns its release (safe to call twice). */
-  acquire(playerId: string): () => void {
-    const held = this.perPlayer.get(playerId) ?? 0;
-    if (held >= this.maxPerPlayer) {
-      throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
-    }
-    if (this.total >= this.maxTotal) {
-      throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open; try again later");
-    }
-    this.total++;
-    this.perPlayer.set(playerId, held + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.total--;
-      const left = (this.perPlayer.get(playerId) ?? 1) - 1;
-      if (left === 0) this.perPlayer.delete(playerId);
-      else this.perPlayer.set(playerId, left);
-    };
-  }
-
-  /** Streams open now (tests). */
-  get open(): number {
-    return this.total;
-  }
 }
