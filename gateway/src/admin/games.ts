@@ -13,7 +13,7 @@ import type { ExportGamesRequest, ExportGamesResponse } from "@pokerodds/common/
 import type { Request, Response } from "express";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
-import { forbidden, HttpError, httpErrorFromGrpc, internalError } from "../http/errors.js";
+import { forbidden, HttpError, httpErrorFromGrpc, internalError, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import {
   openRelay,
@@ -46,7 +46,7 @@ export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<
       const identity = identityOf(res);
       if (identity.role !== "ADMIN") throw forbidden("the game export is for an ADMIN");
       const query = exportQueryOf(req);
-      if (!records) throw new HttpError(503, "table service unavailable");
+      if (!records) throw serviceUnavailable("table");
       // Stopped when the client goes or the export ends: the ExportGames call is cancelled with it.
       const { signal, stop } = relayStop(res);
       const request = { ...query, caller: callerFor(identity) };

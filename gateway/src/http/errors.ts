@@ -32,6 +32,10 @@ export const forbidden = (message: string) => new HttpError(403, message);
 
 export const notFound = (message: string) => new HttpError(404, message);
 
+/** `service` (e.g. "table") cannot be reached, or did not answer in time. */
+export const serviceUnavailable = (service: string, options: { cause?: unknown } = {}) =>
+  new HttpError(503, `${service} service unavailable`, options);
+
 // gRPC status -> HTTP, mirroring common/src/grpc/status.ts (domain error -> status). Statuses that
 // table produces carry a domain message written for the client; every other status may carry
 // library text, so it gets a fixed message.
@@ -70,7 +74,7 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   }
   // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client.
   if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
-    return new HttpError(503, `${service} service unavailable`, options);
+    return serviceUnavailable(service, options);
   }
   const fixed = FIXED[error.code];
   if (fixed) {

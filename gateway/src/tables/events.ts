@@ -14,7 +14,7 @@ import type { Request, Response } from "express";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
-import { badRequest, HttpError } from "../http/errors.js";
+import { badRequest, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import {
   openRelay,
@@ -57,7 +57,7 @@ export function tableEventRoutes(
       const tableId = tableIdOf(req);
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
-      if (!events) throw new HttpError(503, "table service unavailable");
+      if (!events) throw serviceUnavailable("table");
       const release = slots.take(identity.playerId);
       if (release === "player full") {
         throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
