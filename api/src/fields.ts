@@ -19,6 +19,9 @@ export const MONEY_KEYWORD = "x-money";
 /** The largest id or index the gRPC contracts can carry (int32). */
 export const INT32_MAX = 2 ** 31 - 1;
 
+/** An id as a path or a query gives it: one spelling each, no sign, exponent, fraction, space or leading zero. */
+export const CANONICAL_ID = /^[1-9][0-9]*$/;
+
 export function integerFrom(
   minimum: number,
   maximum: number,

@@ -3,7 +3,7 @@
 // value), anything else is a 400 naming the parameter. An unknown or repeated parameter is refused
 // too: a misspelt filter would otherwise export everything.
 import { GAME_CURSOR_PATTERN } from "@pokerodds/api/game-records";
-import { INT32_MAX } from "@pokerodds/api/fields";
+import { CANONICAL_ID, INT32_MAX } from "@pokerodds/api/fields";
 import type { ExportGamesRequest } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { Request } from "express";
 import { badRequest } from "../http/errors.js";
@@ -13,7 +13,6 @@ export type ExportQuery = Omit<ExportGamesRequest, "caller">;
 const PARAMETERS = ["tableId", "finishedAfter", "finishedBefore", "after"] as const;
 type Parameter = (typeof PARAMETERS)[number];
 
-const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
 // RFC 3339's date-time (the contract's format): date, T, time with optional fraction, Z or an offset.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 

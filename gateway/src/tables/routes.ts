@@ -2,7 +2,7 @@
 // key); advance moves the game on; state reads it. Every input is checked here, before the table
 // service is called, in the same order on every route: the path's tableId, the body, the
 // Idempotency-Key, then the player acted for. The rules of the game are the service's.
-import { INT32_MAX } from "@pokerodds/api/fields";
+import { CANONICAL_ID, INT32_MAX } from "@pokerodds/api/fields";
 import type { Request, Response } from "express";
 import { badRequest, notFound } from "../http/errors.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
@@ -14,9 +14,6 @@ import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
 import { type tablesApi, BetRequest, NoBody, SitRequest, TopUpRequest } from "@pokerodds/api/tables";
 import { toBetResponse, toLeaveResponse, toSitResponse, toTableGameState, toTopUpResponse } from "./to-api.js";
-
-// One spelling per table: no sign, exponent, fraction, space or leading zero.
-const CANONICAL_ID = /^[1-9][0-9]*$/;
 
 /** The path's tableId: 400 unless an integer >= 1 in plain digits; 404 above what any table can have. */
 export function tableIdOf(req: Request): number {
