@@ -9,6 +9,7 @@ import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 /** What `after` accepts: a record's `cursor`, `<tableId>:<version>` in plain decimal digits. */
 export const GAME_CURSOR_PATTERN = /^([1-9][0-9]{0,9}):([1-9][0-9]{0,15})$/;
 
+/** JSON Lines, always UTF-8: no charset parameter. */
 export const GAME_RECORDS_MEDIA_TYPE = "application/x-ndjson";
 
 const time = (description: string) => Type.String({ format: "date-time", description });

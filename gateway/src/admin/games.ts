@@ -37,9 +37,6 @@ type Subscribe = (after: Cursor) => Promise<ServerStream<ExportGamesResponse>>;
 
 const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 
-// JSON Lines are always UTF-8: no charset. Nothing may store or buffer the stream.
-const GAME_LINES_HEADERS = { "Content-Type": GAME_RECORDS_MEDIA_TYPE, "X-Accel-Buffering": "no" };
-
 export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<typeof gameRecordsApi> {
   return {
     exportGames: async (req, res) => {
@@ -53,7 +50,7 @@ export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<
       const subscribe: Subscribe = (after) =>
         whenAccepted(records.exportGames({ ...request, ...after }, { requestId: requestIdOf(req), signal }));
       try {
-        const first = await openRelay(req, res, { subscribe, start: query, signal }, GAME_LINES_HEADERS);
+        const first = await openRelay(req, res, { subscribe, start: query, signal }, GAME_RECORDS_MEDIA_TYPE);
         if (!first) return;
         const games = await relay(res, { first, subscribe, start: query }, signal);
         if (games !== null) await writePiece(res, line({ end: true, games }), signal);

@@ -52,14 +52,15 @@ export function relayStop(res: Response): { signal: AbortSignal; stop: () => voi
 
 /**
  * Subscribes after `start` (again while the table service is only briefly away; a refusal is thrown
- * as the HTTP answer), then sends the answer's status and `headers`. Undefined when there is nothing
- * to relay: the client went away first, or asked for the headers only (HEAD).
+ * as the HTTP answer), then sends the answer's status and headers: its `contentType`, and no proxy
+ * may buffer it (nothing may store it either, as no answer of this API: app.ts). Undefined when there
+ * is nothing to relay: the client went away first, or asked for the headers only (HEAD).
  */
 export async function openRelay<Stream, After>(
   req: Request,
   res: Response,
   subscription: { subscribe: (after: After) => Promise<Stream>; start: After; signal: AbortSignal },
-  headers: Record<string, string>,
+  contentType: string,
 ): Promise<Stream | undefined> {
   const { subscribe, start, signal } = subscription;
   let first: Stream;
@@ -70,7 +71,8 @@ export async function openRelay<Stream, After>(
     throw httpErrorFromGrpc(error, "table");
   }
   res.status(200);
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader("Content-Type", contentType);
+  res.setHeader("X-Accel-Buffering", "no");
   res.flushHeaders();
   return req.method === "HEAD" ? undefined : first;
 }

@@ -40,12 +40,8 @@ const SLOT_RETRY_AFTER_SECONDS = 5;
 
 const openStreams = gauge("gateway_event_streams", "Table event streams open in this gateway");
 
-// Exactly text/event-stream (no charset: the format is always UTF-8); nothing may store or buffer it.
-const EVENT_STREAM_HEADERS = {
-  "Content-Type": "text/event-stream",
-  "Cache-Control": "no-store",
-  "X-Accel-Buffering": "no",
-};
+// Exactly text/event-stream: no charset, the format is always UTF-8.
+const EVENT_STREAM = "text/event-stream";
 
 export function tableEventRoutes(
   events: TableEventsApi | undefined,
@@ -72,7 +68,7 @@ export function tableEventRoutes(
       const subscribe = (after: number) =>
         whenAccepted(events.watchTable({ ...watch, afterVersion: after }, { requestId: requestIdOf(req), signal }));
       try {
-        const first = await openRelay(req, res, { subscribe, start: afterVersion, signal }, EVENT_STREAM_HEADERS);
+        const first = await openRelay(req, res, { subscribe, start: afterVersion, signal }, EVENT_STREAM);
         if (!first) return;
         openStreams.inc();
         res.once("close", () => openStreams.dec());
