@@ -9,7 +9,7 @@ function currentSpanFields(): Record<string, string> {
   const span = trace.getSpan(context.active());
   if (!span) return {};
   const { traceId, spanId, traceFlags } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId, trace_flags: `0${traceFlags.toString(16)}` };
+  return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags.toString(16).padStart(2, "0") };
 }
 
 /** The mixin of every logger while tracing is on; none while it is off, so a line costs nothing more. */
