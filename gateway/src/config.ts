@@ -41,10 +41,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   };
 }
 
-/**
- * HOST: the interface the HTTP API listens on. Default 127.0.0.1 (this machine only); Kubernetes and
- * anyone exposing the gateway set 0.0.0.0. Separate from readConfig, whose shape tests pin.
- */
+/** AUTH_JWKS_URL names a real identity provider; without it the local development issuer signs. */
 export function readAuthSettings(env: Env = process.env): AuthSettings {
   const jwksUrl = envOptional("AUTH_JWKS_URL", env);
   if (jwksUrl === undefined) return readDevIssuerSettings(env);

@@ -59,6 +59,40 @@ test("the client's files at / with a self-only policy; the API keeps its own", a
   t.is((await fetch(`${app.url}/no-such-file.js`)).status, 404);
 });
 
+// A page whose own domain resolves to 127.0.0.1 (DNS rebinding) sends that domain as Host; a proxy on
+// this machine connects from loopback and names its caller in a forwarding header.
+test("the development sign-in refuses a rebound host name and a request through a proxy", async (t) => {
+  const app = await startApp({ client: { webRoot: await webRoot(), config: { devSignIn: true }, devSign: signer } });
+  t.teardown(() => app.close());
+  const { port } = new URL(app.url);
+  const signIn = (headers: Record<string, string>) =>
+    post(Number(port), "/api/dev/token", { "Content-Type": "application/json", ...headers }, { playerId: "mallory" });
+  const refusal = { status: 403, body: { error: "development sign-in is offered to this machine only" } };
+  t.deepEqual(await signIn({ Host: `rebound.example:${port}` }), refusal);
+  t.deepEqual(await signIn({ Host: "localhost.example.com" }), refusal);
+  t.deepEqual(await signIn({ "X-Forwarded-For": "203.0.113.7" }), refusal);
+  t.deepEqual(await signIn({ Forwarded: "for=203.0.113.7" }), refusal);
+  t.deepEqual(await signIn({ "X-Real-IP": "203.0.113.7" }), refusal);
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, "[::1]", "localhost"]) {
+    t.deepEqual(await signIn({ Host: host }), { status: 200, body: { token: "signed:mallory:-" } }, host);
+  }
+});
+
+/** A POST with exactly these headers (fetch would not send a Host of the caller's choosing). */
+async function post(port: number, path: string, headers: Record<string, string>, body: unknown) {
+  const { request } = await import("node:http");
+  return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+    const sent = request({ host: "127.0.0.1", port, path, method: "POST", headers }, (answer) => {
+      let text = "";
+      answer.setEncoding("utf8");
+      answer.on("data", (chunk: string) => (text += chunk));
+      answer.on("end", () => resolve({ status: answer.statusCode ?? 0, body: JSON.parse(text) as unknown }));
+    });
+    sent.on("error", reject);
+    sent.end(JSON.stringify(body));
+  });
+}
+
 // The socket's address decides, so the request must arrive on a non-loopback interface of this machine.
 test("the development sign-in refuses a caller from another address", async (t) => {
   const { networkInterfaces } = await import("node:os");

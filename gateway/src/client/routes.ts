@@ -19,15 +19,22 @@ export function clientConfigRoutes(config: ClientConfigBody): Handlers<typeof cl
   return { getClientConfig: (_req, res) => void res.json(config) };
 }
 
+/** Headers a proxy adds: a request through one came from wherever the proxy's caller is. */
+const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
+
 /**
- * Anyone who reaches this route may become any player, ADMIN included: it answers this machine's own
- * addresses only (the socket's, never a forwarded header), so a gateway exposed with the development
- * issuer still hands no token to the network.
+ * Anyone who reaches this route may become any player, ADMIN included: it answers only a caller on
+ * this machine (the socket's address, never a forwarded one), sent straight here (no proxy's
+ * forwarding header) to a loopback name (a page that rebinds its own domain to 127.0.0.1 sends that
+ * domain as Host), so a gateway with the development issuer hands no token to anyone else.
  */
 export function devSignInRoutes(sign: DevSigner): Handlers<typeof devSignInApi> {
   return {
     devSignIn: async (req, res) => {
-      if (!isLoopback(req.socket.remoteAddress)) throw forbidden("development sign-in is offered to this machine only");
+      const direct = FORWARDING_HEADERS.every((name) => req.headers[name] === undefined);
+      if (!isLoopback(req.socket.remoteAddress) || !direct || !isLoopbackHost(req.headers.host)) {
+        throw forbidden("development sign-in is offered to this machine only");
+      }
       const body = validateDevToken(req.body);
       res.json({ token: await sign(body.playerId, body.role) });
     },
@@ -38,6 +45,14 @@ function isLoopback(address: string | undefined): boolean {
   if (!address || isIP(address) === 0) return false;
   const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
   return v4.startsWith("127.") || address === "::1";
+}
+
+/** "localhost", a loopback address, or either with a port. */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.replace(/:\d+$/, "");
+  if (name === "localhost") return true;
+  return isLoopback(name.startsWith("[") && name.endsWith("]") ? name.slice(1, -1) : name);
 }
 
 /**
