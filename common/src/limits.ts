@@ -3,6 +3,8 @@
 // edge accepts is never refused further in, and one the edge refuses is refused with a 400 that names
 // the public field.
 
+import { InvalidArgumentError } from "./errors.js";
+
 /**
  * A playerId (a token's `sub`): 1 to 256 characters (Unicode code points, as JSON Schema's maxLength
  * counts them), not only blanks, no control characters.
@@ -79,4 +81,34 @@ export function playerIdProblem(value: string, name = "playerId"): string | null
   if ([...value].length > PLAYER_ID_MAX_LENGTH) return `${name} must be at most ${PLAYER_ID_MAX_LENGTH} characters`;
   if (CONTROL.test(value)) return `${name} must not contain control characters`;
   return null;
+}
+
+// The checks every service makes of its gRPC requests' fields, as one InvalidArgumentError each:
+// the gateway validated them already, but a wrong amount or id must never reach a balance.
+
+/** A movement or stake: a whole number of cents from MIN_AMOUNT_CENTS to MAX_AMOUNT_CENTS. */
+export function isAmountCents(value: number): boolean {
+  return Number.isSafeInteger(value) && value >= MIN_AMOUNT_CENTS && value <= MAX_AMOUNT_CENTS;
+}
+
+export function requireAmountCents(name: string, value: number): number {
+  if (!isAmountCents(value)) {
+    throw new InvalidArgumentError(`${name} must be a whole number of cents from 1 to ${MAX_AMOUNT_CENTS}`);
+  }
+  return value;
+}
+
+export function requireIdempotencyKey(value: string): string {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new InvalidArgumentError(
+      `idempotency_key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`,
+    );
+  }
+  return value;
+}
+
+export function requirePlayerId(name: string, value: string): string {
+  const problem = playerIdProblem(value, name);
+  if (problem) throw new InvalidArgumentError(problem);
+  return value;
 }

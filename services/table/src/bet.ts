@@ -7,7 +7,7 @@ import { ConflictError, IdempotencyMismatchError } from "@pokerodds/common";
 import { createHash } from "node:crypto";
 import type { CallScope } from "./dependencies.js";
 import { applyBet, type Caller } from "./domain/index.js";
-import { requireAmountCents, requireIdempotencyKey } from "./limits.js";
+import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "./parts.js";
 import type { Operation } from "./snapshot-store.js";
 

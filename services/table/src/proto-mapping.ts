@@ -17,7 +17,7 @@ import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { AuditReport } from "./audit.js";
 import type { Caller, ExportedBet, ExportedGame, GameState, PublicTableState, TableMoney } from "./domain/index.js";
 import type { ExportFilter } from "./game-export.js";
-import { requirePlayerId } from "./limits.js";
+import { requirePlayerId } from "@pokerodds/common/limits";
 import { CREDIT_REASON } from "./outbox.js";
 import type { TransferKind } from "./transfer-store.js";
 

@@ -7,12 +7,12 @@ import {
   type Logger,
   type UnaryHandler,
 } from "@pokerodds/common";
+import { requirePlayerId } from "@pokerodds/common/limits";
 import { isDatabaseOutage } from "@pokerodds/common/mongo";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { auditLedger } from "./audit.js";
 import type { RequestableKind } from "./domain/movement.js";
-import { requirePlayerId } from "./domain/player.js";
 import { findProfile, readProfile, type WalletParts } from "./profiles.js";
 import {
   auditToProto,
@@ -41,7 +41,7 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
     })),
 
     getPlayer: rpc("GetPlayer", async (request) => {
-      const profile = await findProfile(wallet, requirePlayerId(request.playerId));
+      const profile = await findProfile(wallet, requirePlayerId("player id", request.playerId));
       if (!profile) throw new NotFoundError(`no player ${request.playerId}`);
       return { profile: profileToProto(profile) };
     }),
@@ -54,7 +54,7 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
     }),
 
     getBalance: rpc("GetBalance", async (request) => {
-      const playerId = requirePlayerId(request.playerId);
+      const playerId = requirePlayerId("player id", request.playerId);
       const head = await wallet.ledger.head(playerId);
       if (!head) throw new NotFoundError(`no account for player ${playerId}`);
       return { playerId, accountBalanceCents: head.balanceAfterCents };
@@ -66,7 +66,7 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
     withdraw: movement("Withdraw", "withdraw"),
 
     listLedger: rpc("ListLedger", async (request) => {
-      const playerId = requirePlayerId(request.playerId);
+      const playerId = requirePlayerId("player id", request.playerId);
       const limit = request.limit === 0 ? DEFAULT_PAGE : request.limit;
       if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
         throw new InvalidArgumentError(`limit must be from 1 to ${MAX_PAGE}`);

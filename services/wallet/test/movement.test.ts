@@ -2,7 +2,8 @@ import { MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
 import test from "ava";
 import fc from "fast-check";
-import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, WELCOME_CREDIT_CENTS, isValidAmountCents } from "../src/domain/money.js";
+import { isAmountCents } from "@pokerodds/common/limits";
+import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
 import {
   decide,
   entryIdOf,
@@ -157,9 +158,9 @@ test("a refused outcome replays as refused", (t) => {
 });
 
 test("amounts are whole cents from 1 to 1e11", (t) => {
-  for (const valid of [1, 100, MAX_AMOUNT_CENTS]) t.true(isValidAmountCents(valid), String(valid));
+  for (const valid of [1, 100, MAX_AMOUNT_CENTS]) t.true(isAmountCents(valid), String(valid));
   for (const invalid of [0, -1, -0, 0.5, MAX_AMOUNT_CENTS + 1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-    t.false(isValidAmountCents(invalid), String(invalid));
+    t.false(isAmountCents(invalid), String(invalid));
   }
 });
 

@@ -9,7 +9,7 @@ import { crashPoint } from "../crash-point.js";
 import type { CallScope, MovementOutcome } from "../dependencies.js";
 import { applyLeave, type Caller, type OutboxCredit } from "../domain/index.js";
 import { findSeat } from "../domain/snapshot.js";
-import { requireIdempotencyKey } from "../limits.js";
+import { requireIdempotencyKey } from "@pokerodds/common/limits";
 import { deliverOutbox, movementOf } from "../outbox.js";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";

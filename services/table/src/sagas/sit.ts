@@ -12,7 +12,7 @@ import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
 import { sitAfterDebit, sitPreconditions, type Caller, type SitResult } from "../domain/index.js";
-import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
+import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 

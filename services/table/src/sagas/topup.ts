@@ -11,7 +11,7 @@ import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
 import { topUpAfterDebit, type Caller, type TopUpCredit } from "../domain/index.js";
 import { findSeat } from "../domain/snapshot.js";
-import { requireAmountCents, requireIdempotencyKey } from "../limits.js";
+import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "../parts.js";
 import { NACK_INSUFFICIENT_ACCOUNT_BALANCE } from "./sit.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";

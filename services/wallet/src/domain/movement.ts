@@ -3,9 +3,8 @@
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { entryIdOf } from "@pokerodds/common/sequenced-log";
-import { MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
-import { MAX_BALANCE_CENTS, requireAmountCents, WELCOME_CREDIT_CENTS } from "./money.js";
-import { requirePlayerId } from "./player.js";
+import { MOVEMENT_KEY_MAX_LENGTH, requireAmountCents, requirePlayerId } from "@pokerodds/common/limits";
+import { MAX_BALANCE_CENTS, WELCOME_CREDIT_CENTS } from "./money.js";
 import { requireText } from "./text.js";
 
 export type MovementKind = "welcome" | "debit" | "credit" | "deposit" | "withdraw";
@@ -72,8 +71,8 @@ export function validateMovementRequest(kind: RequestableKind, fields: Omit<Move
   }
   return {
     kind,
-    playerId: requirePlayerId(fields.playerId),
-    amountCents: requireAmountCents(fields.amountCents),
+    playerId: requirePlayerId("player id", fields.playerId),
+    amountCents: requireAmountCents("amount", fields.amountCents),
     idempotencyKey,
     reason: requireText("reason", fields.reason, { required: REASON_REQUIRED[kind], maxLength: 64 }),
     reference: requireText("reference", fields.reference, { required: false, maxLength: 200 }),

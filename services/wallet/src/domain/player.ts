@@ -1,6 +1,5 @@
 // Who a player is, from the identity provider's claims, and what their role entitles them to.
-import { InvalidArgumentError } from "@pokerodds/common";
-import { DISPLAY_NAME_MAX_LENGTH, playerIdProblem, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
+import { DISPLAY_NAME_MAX_LENGTH, requirePlayerId, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { requireText } from "./text.js";
 
@@ -22,15 +21,9 @@ export interface Player extends Claims {
 
 export const DEFAULT_AVATAR_URL = "/avatars/default.png";
 
-export function requirePlayerId(playerId: string): string {
-  const problem = playerIdProblem(playerId, "player id");
-  if (problem) throw new InvalidArgumentError(problem);
-  return playerId;
-}
-
 export function validateClaims(claims: Claims): Claims {
   return {
-    playerId: requirePlayerId(claims.playerId),
+    playerId: requirePlayerId("player id", claims.playerId),
     username: requireText("username", claims.username, { required: false, maxLength: USERNAME_MAX_LENGTH }),
     displayName: requireText("display name", claims.displayName, {
       required: false,
