@@ -1,34 +1,12 @@
-// The verified caller: who the token says it is, the player a request acts for, and how the backends
-// see it.
-import { isRole, type Role } from "@pokerodds/api/players";
+// The verified caller on a request: requireAuth puts it there, and from it come the player a request
+// acts for and how the backends see it.
+import type { Role } from "@pokerodds/api/players";
 import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { Role as WalletRole, type Claims } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
-import { DISPLAY_NAME_MAX_LENGTH, fitText, playerIdProblem, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
+import { playerIdProblem } from "@pokerodds/common/limits";
 import type { RequestHandler, Response } from "express";
-import type { JWTPayload } from "jose";
 import { badRequest, forbidden, unauthorized } from "../http/errors.js";
-import type { TokenVerifier } from "./token-verifier.js";
-
-/** The verified caller, as decisions.md maps the token's claims. */
-export interface Identity {
-  playerId: string;
-  username: string;
-  displayName: string;
-  role: Role;
-}
-
-/** Claims of a verified token; sub has been checked to be a non-empty string. */
-export function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
-  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
-  const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
-  // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
-  return {
-    playerId: claims.sub,
-    username: fitText(username, USERNAME_MAX_LENGTH),
-    displayName: fitText(text(claims.name) ?? username, DISPLAY_NAME_MAX_LENGTH),
-    role: isRole(claims.role) ? claims.role : "BASIC_USER",
-  };
-}
+import type { Identity, TokenVerifier } from "./token-verifier.js";
 
 const TO_WALLET: Record<Role, WalletRole> = {
   BASIC_USER: WalletRole.ROLE_BASIC_USER,

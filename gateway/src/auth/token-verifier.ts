@@ -1,7 +1,18 @@
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, jwtVerify, type JWK, type JWTVerifyGetKey } from "jose";
+// A bearer token to the verified caller's identity: its signature, issuer, audience and times checked
+// against the identity provider's keys, and its claims mapped as decisions.md says.
+import { isRole, type Role } from "@pokerodds/api/players";
+import { DISPLAY_NAME_MAX_LENGTH, fitText, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeJwt,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from "jose";
 import { createHash } from "node:crypto";
 import { HttpError, unauthorized } from "../http/errors.js";
-import { identityFromClaims, type Identity } from "./caller.js";
 
 /** Asymmetric signatures only: `none` and HMAC (whose secret a public key could pose as) are refused. */
 export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
@@ -9,6 +20,27 @@ export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
 const CLOCK_TOLERANCE_S = 30;
 // jose checks a future `iat` only with maxTokenAge; a day is longer than any access token lives.
 const MAX_TOKEN_AGE = "1d";
+
+/** The verified caller, as decisions.md maps the token's claims. */
+export interface Identity {
+  playerId: string;
+  username: string;
+  displayName: string;
+  role: Role;
+}
+
+/** Claims of a verified token; sub has been checked to be a non-empty string. */
+export function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
+  // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
+  return {
+    playerId: claims.sub,
+    username: fitText(username, USERNAME_MAX_LENGTH),
+    displayName: fitText(text(claims.name) ?? username, DISPLAY_NAME_MAX_LENGTH),
+    role: isRole(claims.role) ? claims.role : "BASIC_USER",
+  };
+}
 
 export type TokenVerifier = (token: string) => Promise<Identity>;
 

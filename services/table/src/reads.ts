@@ -1,7 +1,8 @@
-// The state of one table, and the lobby.
+// The state of one table, its versions as they are stored, and the lobby.
 import type { CallScope } from "./dependencies.js";
 import { lobbySummary, publicState, type Caller, type LobbySummary, type PublicTableState } from "./domain/index.js";
 import type { TableParts } from "./parts.js";
+import type { Watch } from "./table-watch.js";
 import { TableDirectory } from "./table-directory.js";
 
 /** Any player may read a public table; a personal table its owner, or an ADMIN. */
@@ -13,6 +14,18 @@ export async function tableState(
   const table = await parts.directory.require(request.tableId, scope);
   TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
   return publicState((await parts.store.latest(request.tableId)).snapshot);
+}
+
+/** WatchTable: readable by whoever may read the table's state (GetState's rule). */
+export async function watchTable(
+  parts: TableParts,
+  request: { caller: Caller; tableId: number; afterVersion: number },
+  scope: CallScope,
+  watch: Watch,
+): Promise<never> {
+  const table = await parts.directory.require(request.tableId, scope);
+  TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
+  return parts.watchers.follow(request.tableId, request.afterVersion, watch);
 }
 
 export interface Lobby {

@@ -31,10 +31,9 @@ import {
   finishedGameToProto,
   tableStateToProto,
 } from "./proto-mapping.js";
-import { lobby, tableState } from "./reads.js";
+import { lobby, tableState, watchTable } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
 import { publicState } from "./domain/index.js";
-import { watchTable } from "./table-watch.js";
 
 /**
  * `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then.

@@ -9,11 +9,8 @@
 // repeats nothing. A watcher reads at its own pace (from the feed's recent snapshots, else the log);
 // one too far behind skips to the current state rather than replaying history.
 import type { Logger } from "@pokerodds/common";
-import type { CallScope } from "./dependencies.js";
-import type { Caller, TableSnapshot } from "./domain/index.js";
-import type { TableParts } from "./parts.js";
+import type { TableSnapshot } from "./domain/index.js";
 import type { SnapshotStore } from "./snapshot-store.js";
-import { TableDirectory } from "./table-directory.js";
 import { watchStreams } from "./metrics.js";
 
 /** A watcher further behind than this many versions gets the current state instead of each one. */
@@ -184,16 +181,4 @@ export class TableWatchers {
     feed.close();
     if (this.feeds.get(feed.tableId) === feed) this.feeds.delete(feed.tableId);
   }
-}
-
-/** WatchTable: readable by whoever may read the table's state (GetState's rule). */
-export async function watchTable(
-  parts: TableParts,
-  request: { caller: Caller; tableId: number; afterVersion: number },
-  scope: CallScope,
-  watch: Watch,
-): Promise<never> {
-  const table = await parts.directory.require(request.tableId, scope);
-  TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
-  return parts.watchers.follow(request.tableId, request.afterVersion, watch);
 }
