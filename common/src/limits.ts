@@ -93,7 +93,9 @@ export function isAmountCents(value: number): boolean {
 
 export function requireAmountCents(name: string, value: number): number {
   if (!isAmountCents(value)) {
-    throw new InvalidArgumentError(`${name} must be a whole number of cents from ${MIN_AMOUNT_CENTS} to ${MAX_AMOUNT_CENTS}`);
+    throw new InvalidArgumentError(
+      `${name} must be a whole number of cents from ${MIN_AMOUNT_CENTS} to ${MAX_AMOUNT_CENTS}`,
+    );
   }
   return value;
 }
