@@ -140,7 +140,7 @@ async function relay(
       stream = undefined;
       failures++;
       res.req.log.info({ lastSent, failures }, "table event stream interrupted: subscribing again");
-      await sleep(resubscribeDelayMs(failures), undefined, { signal: signal }).catch(() => undefined);
+      await sleep(resubscribeDelayMs(failures), undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;
     }
     res.req.log.warn({ lastSent }, "table event stream: the table service stays away; ending the stream");
