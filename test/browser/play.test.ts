@@ -121,6 +121,7 @@ test.serial("two players play a whole game; the watcher sees every move live, to
   ];
   const player = await api.player("alice-web");
   let holeCommitment: string | null = null;
+  let betsPlaced = 0;
   for (const [i, stage] of stages.entries()) {
     await advance(alice.page, stage.button, stage.state);
     await waitForState(bob.page, stage.state);
@@ -136,10 +137,20 @@ test.serial("two players play a whole game; the watcher sees every move live, to
       }
     }
     const hand = await handToBackIndex(alice.page);
+    if (hand === null) {
+      // About one game in 360 the turn (one in 20,000 the flop) ties every hand, so no hand has a win
+      // chance: the page offers no bet, as the API takes none.
+      const state = await player.readState(table);
+      t.false(
+        state.handOdds.some((p) => p.bettingStage === state.bettingStage && p.odds > 0),
+        `${stage.name}: no bet offered`,
+      );
+      continue;
+    }
     const odds = await bet(alice.page, hand, "10");
     t.true(odds > 0, `the ${stage.name} bet shows its odds`);
     // The watcher's screen gets the bet without a reload: its row appears in the bets table.
-    const row = bob.page.getByTestId("bets").locator('tbody tr[data-player="alice-web"]').nth(i);
+    const row = bob.page.getByTestId("bets").locator('tbody tr[data-player="alice-web"]').nth(betsPlaced++);
     await row.waitFor();
     t.regex(await row.innerText(), new RegExp(`${stage.name}\\s+${hand + 1}\\s+10\\.00\\s+${odds.toFixed(1)}`, "i"));
     await screenshot(alice.page, `04-${i + 1}-${stage.name}`);
@@ -147,7 +158,7 @@ test.serial("two players play a whole game; the watcher sees every move live, to
     await expectAccessible(t, alice.page, `table at the ${stage.name}`);
   }
   const beforeRiver = await player.readState(table);
-  t.is(beforeRiver.bets.length, 3);
+  t.is(beforeRiver.bets.length, betsPlaced);
   t.is(await centsIn(alice.page.getByTestId("my-seat-balance")), seatCents(beforeRiver, "alice-web"));
 
   await advance(alice.page, "Deal the river", "STATUS_RIVER");
@@ -158,7 +169,7 @@ test.serial("two players play a whole game; the watcher sees every move live, to
   t.is(await centsIn(alice.page.getByTestId("my-payout")), paid, "the payout on screen is what the seat received");
   t.is(await centsIn(alice.page.getByTestId("my-seat-balance")), seatCents(river, "alice-web"));
   t.is(await seatShownTo(bob.page, "alice-web"), seatCents(river, "alice-web"), "the watcher sees the same");
-  t.is(await centsIn(alice.page.getByTestId("my-stakes")), 3_000);
+  t.is(await centsIn(alice.page.getByTestId("my-stakes")), betsPlaced * 1_000);
   // The seed is revealed at the river, and the page's own verifier (WebCrypto, no server call)
   // checks it against the commitment it kept since the hole, and the cards on screen against it.
   t.is(river.seedCommitment, holeCommitment, "the API kept its commitment");
@@ -191,7 +202,7 @@ test.serial("two players play a whole game; the watcher sees every move live, to
   }
   t.is(
     await centsIn(alice.page.getByTestId("account-balance")),
-    100_000 - 3_000 + paid,
+    100_000 - betsPlaced * 1_000 + paid,
     "alice's account: the welcome less her stakes plus her payout",
   );
   await alice.page

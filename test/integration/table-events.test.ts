@@ -6,7 +6,7 @@
 import test from "ava";
 import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Api, show, type Player, type Reply, type TableState } from "../helpers/api.js";
+import { Api, show, type BetReply, type Player, type Reply, type TableState, type TopUpReply } from "../helpers/api.js";
 import { openSse, until, type SseStream } from "../helpers/sse.js";
 import { stackPerFile } from "../helpers/stack.js";
 
@@ -65,13 +65,18 @@ async function sitOnce(player: Player, tableId: number): Promise<void> {
   if (reply.status !== 200 || reply.body.acknowledgement !== "ACK") throw new Error(show(reply));
 }
 
-/** One bet on the first hand that can win at the current stage. */
+/**
+ * One bet on the first hand that can win at the current stage. A board that ties every hand leaves
+ * none with a win chance (odds 0 take no bets): then a top-up of 1.00 is the step's one change.
+ */
 async function betOnce(player: Player, tableId: number, key: string): Promise<void> {
   const state = await stateOf(player, tableId);
   const seat = state.seats.find((s) => s.playerId === player.id)!;
-  const hand = state.handOdds.find((p) => p.bettingStage === state.bettingStage && p.odds > 0)!;
-  const reply = await answered(() =>
-    player.bet(tableId, { seatIndex: seat.seatId, handIndex: hand.handIndex, betAmount: 1 }, key),
+  const hand = state.handOdds.find((p) => p.bettingStage === state.bettingStage && p.odds > 0);
+  const reply = await answered<BetReply | TopUpReply>(() =>
+    hand
+      ? player.bet(tableId, { seatIndex: seat.seatId, handIndex: hand.handIndex, betAmount: 1 }, key)
+      : player.topup(tableId, 1, key),
   );
   if (reply.status !== 200 || reply.body.acknowledgement !== "ACK") throw new Error(show(reply));
 }

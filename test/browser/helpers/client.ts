@@ -61,8 +61,11 @@ export async function advance(page: Page, button: string, to: string): Promise<v
   await waitForState(page, to);
 }
 
-/** The hand of the favourite badge at the current stage (the first hand that can take a bet else). */
-export async function handToBackIndex(page: Page): Promise<number> {
+/**
+ * The hand of the favourite badge at the current stage (the first hand that can take a bet else);
+ * null when no hand takes a bet (a board that ties every hand leaves none with a win chance).
+ */
+export async function handToBackIndex(page: Page): Promise<number | null> {
   const hands = page.locator('[data-testid^="hand-"]');
   const count = await hands.count();
   let firstOpen: number | undefined;
@@ -72,8 +75,7 @@ export async function handToBackIndex(page: Page): Promise<number> {
     firstOpen ??= i;
     if ((await hand.locator('h3 [data-status="IN_PLAY_FAVOURITE"]').count()) > 0) return i;
   }
-  if (firstOpen === undefined) throw new Error("no hand takes a bet");
-  return firstOpen;
+  return firstOpen ?? null;
 }
 
 /** Bets on a hand with its form and waits for the bet in the bets table; returns the odds shown. */
