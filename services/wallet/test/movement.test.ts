@@ -1,9 +1,8 @@
-import { MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
 import test from "ava";
 import fc from "fast-check";
-import { isAmountCents } from "@pokerodds/common/limits";
-import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
+import { isAmountCents, MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
+import { WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
 import {
   decide,
   entryIdOf,

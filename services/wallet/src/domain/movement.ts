@@ -3,8 +3,13 @@
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { entryIdOf } from "@pokerodds/common/sequenced-log";
-import { MOVEMENT_KEY_MAX_LENGTH, requireAmountCents, requirePlayerId } from "@pokerodds/common/limits";
-import { MAX_BALANCE_CENTS, WELCOME_CREDIT_CENTS } from "./money.js";
+import {
+  MAX_BALANCE_CENTS,
+  MOVEMENT_KEY_MAX_LENGTH,
+  requireAmountCents,
+  requirePlayerId,
+} from "@pokerodds/common/limits";
+import { WELCOME_CREDIT_CENTS } from "./money.js";
 import { requireText } from "./text.js";
 
 export type MovementKind = "welcome" | "debit" | "credit" | "deposit" | "withdraw";
