@@ -76,8 +76,15 @@ test("a top-up refused after the debit (not seated) is stored as an unchanged ve
 });
 
 test("a top-up past the seat balance limit is refused the same way", (t) => {
-  const table = sit(newTable(), "p1", 10_000, T0 + 1);
-  const command = { playerId: "p1", amountCents: Number.MAX_SAFE_INTEGER, transferId: "t1" };
+  const seated = sit(newTable(), "p1", 10_000, T0 + 1);
+  // A seat (and the money credited to the table) just below the exact integer range.
+  const nearLimit = Number.MAX_SAFE_INTEGER - 100;
+  const table = {
+    ...seated,
+    seats: [{ ...seated.seats[0]!, balanceCents: nearLimit }],
+    totals: { ...seated.totals, creditedCents: nearLimit },
+  };
+  const command = { playerId: "p1", amountCents: 101, transferId: "t1" };
   const { next, result } = topUpAfterDebit(table, command, T0 + 50);
   t.deepEqual(result, { credited: false, message: "seat balance limit reached" });
   assertRefusalVersion(t, table, next);

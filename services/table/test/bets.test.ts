@@ -1,5 +1,6 @@
 import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
 import { type BetCommand, applyBet } from "../src/domain/bets.js";
 import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
 import type { GameState, TableSnapshot } from "../src/domain/types.js";
@@ -115,7 +116,7 @@ test("refusals: malformed hand index, amount, seat index or ids (400), checked b
   for (const handIndex of [4, 5]) {
     t.throws(() => applyBet(start, cmd({ handIndex }), T0), { instanceOf: ConflictError, message: /4 hands/ });
   }
-  for (const betAmountCents of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+  for (const betAmountCents of [0, -1, 2.5, Number.NaN, Number.POSITIVE_INFINITY, MAX_AMOUNT_CENTS + 1, 2 ** 53]) {
     t.throws(() => applyBet(table(), cmd({ betAmountCents }), T0), { instanceOf: InvalidArgumentError });
   }
   t.throws(() => applyBet(start, cmd({ seatIndex: 1.5 }), T0), { instanceOf: InvalidArgumentError });

@@ -1,5 +1,6 @@
 import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
 import { type SitCommand, applyLeave, applySit, applyTopUp, sitPreconditions } from "../src/domain/seats.js";
 import { markDelivered, tableMoney } from "../src/domain/snapshot.js";
 import type { TableSnapshot } from "../src/domain/types.js";
@@ -80,7 +81,7 @@ test("a replayed sit transfer answers the recorded seat and credits nothing", (t
 });
 
 test("sit validates its input (400)", (t) => {
-  for (const amountCents of [0, -5, 1.5, Number.NaN, 2 ** 53]) {
+  for (const amountCents of [0, -5, 1.5, Number.NaN, MAX_AMOUNT_CENTS + 1, 2 ** 53]) {
     t.throws(() => applySit(newTable(), sitCmd({ amountCents }), T0), { instanceOf: InvalidArgumentError });
   }
   t.throws(() => applySit(newTable(), sitCmd({ playerId: "" }), T0), { instanceOf: InvalidArgumentError });
@@ -107,8 +108,13 @@ test("top-up adds to the seat in any state; a replay credits nothing; not seated
   t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: 0, transferId: "t2" }, T0), {
     instanceOf: InvalidArgumentError,
   });
-  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: Number.MAX_SAFE_INTEGER, transferId: "t3" }, T0), {
+  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: MAX_AMOUNT_CENTS + 1, transferId: "t3" }, T0), {
+    instanceOf: InvalidArgumentError,
+  });
+  const nearLimit = { ...topped, seats: [{ ...topped.seats[0]!, balanceCents: Number.MAX_SAFE_INTEGER - 100 }] };
+  t.throws(() => applyTopUp(nearLimit, { playerId: "p1", amountCents: 101, transferId: "t3" }, T0), {
     instanceOf: ConflictError,
+    message: "seat balance limit reached",
   });
 });
 

@@ -1,8 +1,7 @@
 // Placing a bet: stake moves from the seat into the game at the odds displayed for that hand now.
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { MAX_HANDS_PER_GAME } from "@pokerodds/common/limits";
-import { assertAmountCents } from "./money.js";
+import { MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
 import { bettingStageOf, findSeat, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
@@ -44,7 +43,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   // A hand index any game may have, but this table's games have fewer: the table's state, a 409.
   const hands = snapshot.config.numberOfHands;
   if (handIndex >= hands) throw new ConflictError(`this table's games have ${hands} hands (0 to ${hands - 1})`);
-  assertAmountCents("betAmount", betAmountCents);
+  requireAmountCents("betAmount", betAmountCents);
 
   const recorded = snapshot.bets.find((b) => b.betId === betId);
   if (recorded) {

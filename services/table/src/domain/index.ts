@@ -1,7 +1,7 @@
 // The table service's pure domain: (snapshot, command, now) -> next snapshot and result. No I/O.
 
 export * from "./types.js";
-export { assertAmountCents, sumCents } from "./money.js";
+export { sumCents } from "./money.js";
 export {
   DEFAULT_MAX_PAYOUT_CENTS,
   DEFAULT_NUMBER_OF_HANDS,

@@ -1,14 +1,6 @@
-// Integer cents only. Inputs are checked here even though the gateway validated them: a wrong
-// amount must never reach a balance.
-
-import { InvalidArgumentError } from "@pokerodds/common/errors";
-
-/** Throws InvalidArgumentError unless value is a positive safe integer number of cents. */
-export function assertAmountCents(name: string, value: number): void {
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0) {
-    throw new InvalidArgumentError(`${name} must be a positive whole number of cents`);
-  }
-}
+// Integer cents only: a sum that would leave the exact integer range throws rather than lose a cent.
+// A valid amount is common's (limits.ts: requireAmountCents), checked by the domain too: a wrong
+// amount must never reach a balance, even from a caller that skipped the adapter's check.
 
 /**
  * Sums cents, throwing rather than losing a cent when the total leaves the safe-integer range

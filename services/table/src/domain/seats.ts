@@ -3,7 +3,8 @@
 // NACK so the adapter refunds the account (after-debit.ts stores that NACK as the decision).
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { assertAmountCents, sumCents } from "./money.js";
+import { requireAmountCents } from "@pokerodds/common/limits";
+import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
 import { findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
 import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
@@ -61,7 +62,7 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
   assertId("playerId", playerId);
   assertText("playerName", playerName);
   assertText("avatarImageUrl", avatarImageUrl);
-  assertAmountCents("amountCents", amountCents);
+  requireAmountCents("amountCents", amountCents);
   assertId("transferId", transferId);
   const replayed = seatWithTransfer(snapshot, transferId, playerId);
   if (replayed) {
@@ -114,7 +115,7 @@ export function applyTopUp(
 ): Outcome<{ seatBalanceCents: number }> {
   const { playerId, amountCents, transferId } = command;
   assertId("playerId", playerId);
-  assertAmountCents("amountCents", amountCents);
+  requireAmountCents("amountCents", amountCents);
   assertId("transferId", transferId);
   const replayed = seatWithTransfer(snapshot, transferId, playerId);
   if (replayed) return { next: null, result: { seatBalanceCents: replayed.balanceCents } };
