@@ -1,6 +1,7 @@
 import test, { type ExecutionContext } from "ava";
 import fc from "fast-check";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
+import { MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { refusalVersion, sitAfterDebit, topUpAfterDebit } from "../src/domain/after-debit.js";
 import { applySit, applyTopUp, type SitCommand } from "../src/domain/seats.js";
 import { isConserved, tableMoney } from "../src/domain/snapshot.js";
@@ -77,8 +78,8 @@ test("a top-up refused after the debit (not seated) is stored as an unchanged ve
 
 test("a top-up past the seat balance limit is refused the same way", (t) => {
   const seated = sit(newTable(), "p1", 10_000, T0 + 1);
-  // A seat (and the money credited to the table) just below the exact integer range.
-  const nearLimit = Number.MAX_SAFE_INTEGER - 100;
+  // A seat (and the money credited to the table) just below the largest balance.
+  const nearLimit = MAX_BALANCE_CENTS - 100;
   const table = {
     ...seated,
     seats: [{ ...seated.seats[0]!, balanceCents: nearLimit }],

@@ -1,6 +1,6 @@
 import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
+import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { type SitCommand, applyLeave, applySit, applyTopUp, sitPreconditions } from "../src/domain/seats.js";
 import { markDelivered, tableMoney } from "../src/domain/snapshot.js";
 import type { TableSnapshot } from "../src/domain/types.js";
@@ -111,7 +111,14 @@ test("top-up adds to the seat in any state; a replay credits nothing; not seated
   t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: MAX_AMOUNT_CENTS + 1, transferId: "t3" }, T0), {
     instanceOf: InvalidArgumentError,
   });
-  const nearLimit = { ...topped, seats: [{ ...topped.seats[0]!, balanceCents: Number.MAX_SAFE_INTEGER - 100 }] };
+  // A seat may hold up to the largest balance an account may, and no more.
+  const nearLimit = {
+    ...topped,
+    seats: [{ ...topped.seats[0]!, balanceCents: MAX_BALANCE_CENTS - 100 }],
+    totals: { ...topped.totals, creditedCents: MAX_BALANCE_CENTS - 100 },
+  };
+  const full = applyTopUp(nearLimit, { playerId: "p1", amountCents: 100, transferId: "t3" }, T0);
+  t.deepEqual(full.result, { seatBalanceCents: MAX_BALANCE_CENTS });
   t.throws(() => applyTopUp(nearLimit, { playerId: "p1", amountCents: 101, transferId: "t3" }, T0), {
     instanceOf: ConflictError,
     message: "seat balance limit reached",

@@ -3,7 +3,7 @@
 // NACK so the adapter refunds the account (after-debit.ts stores that NACK as the decision).
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { requireAmountCents } from "@pokerodds/common/limits";
+import { MAX_BALANCE_CENTS, requireAmountCents } from "@pokerodds/common/limits";
 import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
 import { findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
@@ -122,7 +122,8 @@ export function applyTopUp(
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
   const balanceCents = seat.balanceCents + amountCents;
-  if (!Number.isSafeInteger(balanceCents)) throw new ConflictError("seat balance limit reached");
+  // An account's limit holds for a seat too: beyond it no answer could report the balance.
+  if (balanceCents > MAX_BALANCE_CENTS) throw new ConflictError("seat balance limit reached");
   const next = sealNext(
     snapshot,
     {
