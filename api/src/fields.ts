@@ -1,4 +1,4 @@
-import { PLAYER_ID_MAX_LENGTH, PLAYER_ID_PATTERN } from "@pokerodds/common/limits";
+import { INT32_MAX, PLAYER_ID_MAX_LENGTH, PLAYER_ID_PATTERN } from "@pokerodds/common/limits";
 import { Type, type TSchema } from "@sinclair/typebox";
 import { MAX_AMOUNT, MONEY_RULE } from "./money.js";
 
@@ -15,9 +15,6 @@ export const MUST_BE = "x-must-be";
  * also refuses what multipleOf cannot see, such as 0.30000000000000004.
  */
 export const MONEY_KEYWORD = "x-money";
-
-/** The largest id or index the gRPC contracts can carry (int32). */
-export const INT32_MAX = 2 ** 31 - 1;
 
 /** An id as a path or a query gives it: one spelling each, no sign, exponent, fraction, space or leading zero. */
 export const CANONICAL_ID = /^[1-9][0-9]*$/;

@@ -35,6 +35,12 @@ export const MOVEMENT_KEY_MAX_LENGTH = 2 * PLAYER_ID_MAX_LENGTH + 256; // UTF-16
 /** The largest request body the gateway reads (its answer beyond it is a 413). */
 export const REQUEST_BODY_MAX_BYTES = 64 * 1024;
 
+/**
+ * The largest integer an int32 field of the gRPC contracts carries: the bound of every table id,
+ * index and odds (in tenths) that crosses a service boundary.
+ */
+export const INT32_MAX = 2 ** 31 - 1;
+
 /** Hands of one game: at least two to bet between, at most six (dealt from one deck with its board). */
 export const MIN_HANDS_PER_GAME = 2;
 export const MAX_HANDS_PER_GAME = 6;

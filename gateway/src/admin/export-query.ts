@@ -3,7 +3,8 @@
 // value), anything else is a 400 naming the parameter. An unknown or repeated parameter is refused
 // too: a misspelt filter would otherwise export everything.
 import { GAME_CURSOR_PATTERN } from "@pokerodds/api/game-records";
-import { CANONICAL_ID, INT32_MAX } from "@pokerodds/api/fields";
+import { CANONICAL_ID } from "@pokerodds/api/fields";
+import { INT32_MAX } from "@pokerodds/common/limits";
 import type { ExportGamesRequest } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { Request } from "express";
 import { badRequest } from "../http/errors.js";

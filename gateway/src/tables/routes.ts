@@ -2,7 +2,8 @@
 // key); advance moves the game on; state reads it. Every input is checked here, before the table
 // service is called, in the same order on every route: the path's tableId, the body, the
 // Idempotency-Key, then the player acted for. The rules of the game are the service's.
-import { CANONICAL_ID, INT32_MAX } from "@pokerodds/api/fields";
+import { CANONICAL_ID } from "@pokerodds/api/fields";
+import { INT32_MAX } from "@pokerodds/common/limits";
 import type { Request, Response } from "express";
 import { badRequest, notFound } from "../http/errors.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";

@@ -17,7 +17,7 @@ import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { AuditReport } from "./audit.js";
 import type { Caller, ExportedBet, ExportedGame, GameState, PublicTableState, TableMoney } from "./domain/index.js";
 import type { ExportFilter } from "./game-export.js";
-import { requirePlayerId } from "@pokerodds/common/limits";
+import { INT32_MAX, requirePlayerId } from "@pokerodds/common/limits";
 import { CREDIT_REASON } from "./outbox.js";
 import type { TransferKind } from "./transfer-store.js";
 
@@ -104,8 +104,6 @@ export function auditToProto(report: AuditReport): AuditResponse {
   };
 }
 
-const MAX_TABLE_ID = 2 ** 31 - 1;
-
 function timeBound(name: string, ms: number | undefined): number | null {
   if (ms === undefined) return null;
   if (!Number.isSafeInteger(ms)) throw new InvalidArgumentError(`${name} must be a time in epoch milliseconds`);
@@ -115,13 +113,13 @@ function timeBound(name: string, ms: number | undefined): number | null {
 /** ExportGames's filter: 0 and absent fields mean no filter; anything else must name a table, a time or a game. */
 export function exportFilterFromProto(request: ExportGamesRequest): ExportFilter {
   const { tableId, afterTableId, afterVersion } = request;
-  if (!Number.isInteger(tableId) || tableId < 0 || tableId > MAX_TABLE_ID) {
+  if (!Number.isInteger(tableId) || tableId < 0 || tableId > INT32_MAX) {
     throw new InvalidArgumentError("table_id must be a table id, or 0 for every table");
   }
   const noCursor = afterTableId === 0 && afterVersion === 0;
   if (
     !noCursor &&
-    !(afterTableId >= 1 && afterTableId <= MAX_TABLE_ID && Number.isSafeInteger(afterVersion) && afterVersion >= 0)
+    !(afterTableId >= 1 && afterTableId <= INT32_MAX && Number.isSafeInteger(afterVersion) && afterVersion >= 0)
   ) {
     throw new InvalidArgumentError("after_table_id and after_version must name a game received, or both be 0");
   }

@@ -2,11 +2,10 @@
 // (FIRST_PERSONAL_TABLE_ID and up) that the wallet has given to a player; and any table already written (so a table that money
 // sits on stays reachable if TABLE_COUNT is lowered).
 import { ForbiddenError, InvalidArgumentError, NotFoundError } from "@pokerodds/common";
+import { INT32_MAX } from "@pokerodds/common/limits";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { CallScope, WalletPort } from "./dependencies.js";
 import type { SnapshotStore } from "./snapshot-store.js";
-
-const MAX_TABLE_ID = 2 ** 31 - 1;
 
 export interface TableInfo {
   tableId: number;
@@ -26,7 +25,7 @@ export class TableDirectory {
 
   /** The table, or NOT_FOUND; INVALID_ARGUMENT for an id that cannot be a table. */
   async require(tableId: number, scope: CallScope): Promise<TableInfo> {
-    if (!Number.isInteger(tableId) || tableId < 1 || tableId > MAX_TABLE_ID) {
+    if (!Number.isInteger(tableId) || tableId < 1 || tableId > INT32_MAX) {
       throw new InvalidArgumentError("tableId must be an integer from 1");
     }
     if (tableId <= this.tableCount) return { tableId, ownerId: null };

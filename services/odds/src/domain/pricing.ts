@@ -22,6 +22,7 @@
 // - Best RTP: among hands with percentWin > 0, every hand with the highest oddsRounded.
 
 import type { BettingStage, HandOdds } from "@pokerodds/common/hand-odds";
+import { INT32_MAX } from "@pokerodds/common/limits";
 import type { Fraction } from "./equity-types.js";
 import { validateTargetRtp } from "./errors.js";
 
@@ -113,7 +114,7 @@ export function oddsTenths(share: Fraction, targetRtp: number): number {
   const n = 10n * rNum * BigInt(share.denominator);
   const d = rDen * BigInt(share.numerator);
   const tenths = Number((2n * n + d) / (2n * d));
-  if (!Number.isSafeInteger(tenths) || tenths > 2 ** 31 - 1) {
+  if (!Number.isSafeInteger(tenths) || tenths > INT32_MAX) {
     throw new RangeError(`odds too large for share ${share.numerator} / ${share.denominator}`);
   }
   return tenths;

@@ -2,11 +2,11 @@
 // checks their shape before storing them: a malformed answer fails the advance (an internal
 // fault), it is never stored.
 
+import { INT32_MAX } from "@pokerodds/common/limits";
 import type { BettingStage, HandOdds, HandStatus } from "./types.js";
 
 const IN_PLAY: readonly HandStatus[] = ["IN_PLAY_FAVOURITE", "IN_PLAY_BETTING_STAGE_ACTIVE", "DEAD_CANNOT_WIN"];
 const AT_RIVER: readonly HandStatus[] = ["WINNER", "LOSER"];
-const MAX_ODDS_TENTHS = 2 ** 31 - 1; // int32 on the wire
 
 const isPercent = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0 && x <= 100;
 
@@ -29,7 +29,7 @@ export function checkedPanels(panels: readonly HandOdds[], numberOfHands: number
       isPercent(p.drawPercentage) &&
       Number.isInteger(p.oddsTenths) &&
       p.oddsTenths >= 0 &&
-      p.oddsTenths <= MAX_ODDS_TENTHS &&
+      p.oddsTenths <= INT32_MAX &&
       (p.oddsTenths === 0) === (p.winPercentage === 0);
     if (!ok) throw new RangeError(`invalid odds panel for hand ${i} at stage ${stage}: ${JSON.stringify(p)}`);
     return {
