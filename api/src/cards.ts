@@ -1,12 +1,13 @@
 // What the odds and the tables features share: cards, betting stages and a hand's odds.
+import { CARD_CODE_PATTERN } from "@pokerodds/common/card-codes";
 import { Type, type Static } from "@sinclair/typebox";
 
 export const Card = Type.String({
-  pattern: "^[2-9TJQKA][cdhs]$",
+  pattern: `^${CARD_CODE_PATTERN}$`,
   description: "Rank (2-9, T, J, Q, K, A) then suit (c, d, h, s), e.g. Ah",
 });
 
-export const Hand = Type.String({ pattern: "^([2-9TJQKA][cdhs]){2}$", description: "Two hole cards, e.g. AhKd" });
+export const Hand = Type.String({ pattern: `^(${CARD_CODE_PATTERN}){2}$`, description: "Two hole cards, e.g. AhKd" });
 
 export const BettingStage = Type.Union([Type.Literal(-1), Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
   description: "-1 NON_BETTING (river, setup), 0 HOLE, 1 FLOP, 2 TURN",

@@ -1,3 +1,4 @@
+import { RANK_CHARS, SUIT_CHARS } from "@pokerodds/common/card-codes";
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, EXAMPLE_COMMITMENT, EXAMPLE_SEED, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart } from "./operation.js";
@@ -96,10 +97,9 @@ export type DealResultBody = Static<typeof DealResult>;
 export type BulkResponseBody = Static<typeof BulkResponse>;
 
 const EXAMPLE_HANDS = ["AhAd", "KsKc"];
-const RANKS = "23456789TJQKA";
 /** The 48 cards the example hands leave, in a fixed order (a real deal's order is shuffled). */
-const EXAMPLE_DECK = [...RANKS]
-  .flatMap((rank) => [..."cdhs"].map((suit) => rank + suit))
+const EXAMPLE_DECK = [...RANK_CHARS]
+  .flatMap((rank) => [...SUIT_CHARS].map((suit) => rank + suit))
   .filter((card) => !EXAMPLE_HANDS.join("").includes(card));
 
 const EXAMPLE_BULK_HANDS = [...EXAMPLE_HANDS, "QhJh"];

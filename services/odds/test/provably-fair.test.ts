@@ -1,7 +1,8 @@
 import test from "ava";
 import fc from "fast-check";
 import { createHash, createHmac } from "node:crypto";
-import { DECK_SIZE, formatCard, formatHand } from "../src/domain/cards.js";
+import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { formatCard, formatHand } from "../src/domain/cards.js";
 import { dealHoleCards } from "../src/domain/deal.js";
 import {
   DeckByteStream,

@@ -1,5 +1,5 @@
 import test from "ava";
-import { DECK_SIZE } from "../src/domain/cards.js";
+import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import { shuffledDeck } from "../src/domain/shuffle.js";
 
 test("every shuffle is a permutation of the 52 cards", (t) => {

@@ -1,11 +1,8 @@
 // A card is an integer 0..51: rank * 4 + suit, rank 0..12 for 2..A, suit 0..3 for c, d, h, s.
 // Integers keep the evaluator's table lookups and the enumeration loops cheap.
 
+import { DECK_SIZE, RANK_CHARS, SUIT_CHARS } from "@pokerodds/common/card-codes";
 import { InvalidArgumentError } from "@pokerodds/common/errors";
-
-export const RANK_CHARS = "23456789TJQKA";
-export const SUIT_CHARS = "cdhs";
-export const DECK_SIZE = 52;
 
 export type Card = number;
 

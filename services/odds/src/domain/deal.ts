@@ -1,6 +1,7 @@
 // The stand-alone deal: a fresh shuffled deck, two hole cards per hand, pre-flop odds.
 
-import { type Card, DECK_SIZE, formatCard, formatHand } from "./cards.js";
+import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { type Card, formatCard, formatHand } from "./cards.js";
 import { validateIntegerRange, validateTargetRtp } from "./errors.js";
 import { type HandOdds, Stage, handOddsPanels } from "./pricing.js";
 import { commitDeck } from "./provably-fair.js";

@@ -8,7 +8,8 @@
 
 import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from "node:crypto";
 import { InvalidOddsRequestError } from "./errors.js";
-import { type Card, DECK_SIZE, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
+import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { type Card, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
 
 /** A server seed is 32 bytes (256 bits), written as 64 hexadecimal digits. */
 export const SEED_BYTES = 32;

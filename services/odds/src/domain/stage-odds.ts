@@ -1,7 +1,8 @@
 // Prices known hands on a known board: the table service's odds panels (Equity RPC), and the
 // per-stage equities the deal and the bulk generator share.
 
-import { type Card, DECK_SIZE, formatCard } from "./cards.js";
+import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { type Card, formatCard } from "./cards.js";
 import { exactEquity } from "./equity.js";
 import { InvalidOddsRequestError, validateTargetRtp } from "./errors.js";
 import { evaluateCards } from "./evaluator.js";

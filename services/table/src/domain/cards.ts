@@ -1,12 +1,11 @@
-// Card codes exactly as the odds service sends them: rank (2-9, T, J, Q, K, A) then suit (c d h s).
+// Card codes exactly as the odds service sends them (common/src/card-codes.ts).
 // The table only stores and reveals cards, so it checks codes but never evaluates them.
 
+import { CARD_CODE_PATTERN, DECK_SIZE } from "@pokerodds/common/card-codes";
 import { createHash } from "node:crypto";
 import type { Fairness } from "./types.js";
 
-const CARD = /^[2-9TJQKA][cdhs]$/;
-
-export const DECK_SIZE = 52;
+const CARD = new RegExp(`^${CARD_CODE_PATTERN}$`);
 
 /** The two cards of a hole-card pair "AhKd", or null when it is not one. */
 function holeCards(hand: string): [string, string] | null {
