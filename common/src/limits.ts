@@ -60,11 +60,11 @@ export const MAX_BALANCE_CENTS = 1_000_000_000_000_000;
 export const USERNAME_MAX_LENGTH = 320;
 export const DISPLAY_NAME_MAX_LENGTH = 200;
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
+const CONTROLS = new RegExp(`[${CONTROL_CHARS}]`, "g");
 
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
-const CONTROLS = /[\u0000-\u001f\u007f]/g;
+/** A C0 control character or DEL: never in a playerId or a text the ledger records. */
+export const hasControlCharacters = (value: string): boolean => CONTROL.test(value);
 
 /**
  * A display text (a name from a claim) as every service accepts it: control characters become
@@ -85,7 +85,7 @@ const NOT_BLANK = new RegExp(`[^${BLANK_CHARS}]`, "u");
 export function playerIdProblem(value: string, name = "playerId"): string | null {
   if (!NOT_BLANK.test(value)) return `${name} must not be empty`;
   if ([...value].length > PLAYER_ID_MAX_LENGTH) return `${name} must be at most ${PLAYER_ID_MAX_LENGTH} characters`;
-  if (CONTROL.test(value)) return `${name} must not contain control characters`;
+  if (hasControlCharacters(value)) return `${name} must not contain control characters`;
   return null;
 }
 

@@ -1,7 +1,5 @@
 import { InvalidArgumentError } from "@pokerodds/common";
-
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-const CONTROL = /[\u0000-\u001f\u007f]/;
+import { hasControlCharacters } from "@pokerodds/common/limits";
 
 /** A caller-supplied string that the ledger records: bounded, and free of control characters. */
 export function requireText(
@@ -11,6 +9,6 @@ export function requireText(
 ): string {
   if (required && value.trim() === "") throw new InvalidArgumentError(`${name} is required`);
   if (value.length > maxLength) throw new InvalidArgumentError(`${name} must be at most ${maxLength} characters`);
-  if (CONTROL.test(value)) throw new InvalidArgumentError(`${name} must not contain control characters`);
+  if (hasControlCharacters(value)) throw new InvalidArgumentError(`${name} must not contain control characters`);
   return value;
 }
