@@ -28,7 +28,7 @@ try {
 const pids = pidFile(join(dataDir, "pids.json"));
 /** Set once the stack is up: restarts and the pid file only ever concern a started stack. */
 let stack: Stack | undefined;
-const writePids = () => void pids.write(stack?.children() ?? []);
+const writePids = () => pids.write(stack?.children() ?? []);
 
 const restarts = new Restarter({
   policy,
@@ -49,7 +49,7 @@ const starting = startStack({
   signal: startup.signal,
   onUnexpectedExit: (name, exit) => {
     restarts.exited(name, exit);
-    writePids();
+    void writePids();
   },
 });
 
@@ -83,7 +83,8 @@ for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
 
 try {
   stack = await starting;
-  writePids();
+  // Before "API ready": whoever reads the log's line finds the pid file written.
+  await writePids();
   logger.info(
     {
       url: stack.url,

@@ -75,8 +75,11 @@ export interface RestarterOptions {
   isRunning(name: string): boolean;
   /** Called once, when a child exits past the limit: the caller stops everything and exits non-zero. */
   giveUp(name: string): void;
-  /** After each successful restart. */
-  restarted?(name: string, pid: number): void;
+  /**
+   * After each successful restart, before it is logged: once the log says a child runs again, what
+   * this records (the pid file) says so too.
+   */
+  restarted?(name: string, pid: number): Promise<void> | void;
   log: Pick<Logger, "info" | "warn" | "error">;
   clock?: Clock;
 }
@@ -162,8 +165,8 @@ export class Restarter {
     if (this.stopped) return;
     if (diedMeanwhile !== undefined) this.schedule(name, `${diedMeanwhile} while starting again`);
     else if (failure === undefined) {
+      await this.options.restarted?.(name, pid!);
       this.options.log.info({ child: name, pid }, `${name} restarted, pid ${pid} (${which})`);
-      this.options.restarted?.(name, pid!);
     } else if (!this.options.isRunning(name)) this.schedule(name, `did not start again (${failure})`);
     // Still running though the wait for it failed: its exit, if it comes, is reported like any other.
     else this.options.log.warn({ child: name, reason: failure }, `${name} runs again, but ${failure}`);

@@ -80,7 +80,7 @@ function harness(overrides: Partial<RestarterOptions> = {}) {
       ),
     isRunning: (name) => running.has(name),
     giveUp: (name) => gaveUp.push(name),
-    restarted: (name, pid) => restarted.push([name, pid]),
+    restarted: (name, pid) => void restarted.push([name, pid]),
     log: { info: log("info"), warn: log("warn"), error: log("error") } as unknown as RestarterOptions["log"],
     ...overrides,
   });
@@ -278,4 +278,22 @@ test("RESTART_MAX_PER_WINDOW=0: the first exit stops everything, as before resta
     logs.at(-1)?.message,
     "table was killed by SIGKILL; restarts are off (RESTART_MAX_PER_WINDOW=0): stopping everything",
   );
+});
+
+test("a restart is logged only once what `restarted` records (the pid file) is written", async (t) => {
+  let written: () => void = () => {};
+  const { clock, starts, logs, crash } = harness({
+    restarted: () => new Promise<void>((resolve) => (written = resolve)),
+  });
+  crash("table");
+  await clock.advance(500);
+  starts[0]!.succeed(1001);
+  await settle();
+  t.false(
+    logs.some((l) => /restarted/.test(l.message)),
+    "not logged while the pid file is being written",
+  );
+  written();
+  await settle();
+  t.is(logs.filter((l) => l.level === "info")[0]?.message, "table restarted, pid 1001 (restart 1 of 5 within 60 s)");
 });
