@@ -69,12 +69,8 @@ export const GameRecord = Type.Object(
           "The fractions of a cent that rounding payouts down kept for the house, exactly (numerator / denominator cents)",
       },
     ),
-    seedCommitment: nullable(
-      seedHex(),
-      "SHA-256 of the server seed, shown before any bet; null for a game dealt before decks were committed to",
-    ),
-    serverSeed: nullable(
-      seedHex(),
+    seedCommitment: seedHex("SHA-256 of the server seed, shown before any bet"),
+    serverSeed: seedHex(
       "The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify",
     ),
     dealtAt: time("When the hole cards were dealt"),

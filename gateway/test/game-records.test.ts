@@ -239,7 +239,7 @@ test("framing: each game one line (a record of the contract), then the trailer; 
   t.is(call!.options.requestId, "export-1");
 });
 
-test("a void game, a house loss and a game without bets or seed keep to the contract", async (t) => {
+test("a void game, a house loss and a game without bets keep to the contract; a void game shows its seed", async (t) => {
   const voided = game(4, 7, {
     outcome: GameOutcome.GAME_OUTCOME_VOID,
     board: [],
@@ -250,8 +250,6 @@ test("a void game, a house loss and a game without bets or seed keep to the cont
     payoutsCents: 0,
     houseResultCents: -1_234,
     firstBetAtMs: 0,
-    seedCommitment: "",
-    serverSeed: "",
   });
   const app = await withApp(
     t,
@@ -265,8 +263,8 @@ test("a void game, a house loss and a game without bets or seed keep to the cont
     board: [],
     houseResult: -12.34,
     firstBetAt: null,
-    seedCommitment: null,
-    serverSeed: null,
+    seedCommitment: "c".repeat(64),
+    serverSeed: "5".repeat(64),
   });
 });
 
@@ -371,13 +369,13 @@ test("a failure after the first line: a last { error } line, the connection cut,
   t.deepEqual(stream.lines[1], { error: "internal error" });
   assertMatchesSchema(t, "GameRecordLine", stream.lines[1]);
 
-  // A game the contract does not allow ends it the same way.
-  const broken = fakeRecords(
-    (call) => void call.push(game(2, 4, { outcome: GameOutcome.GAME_OUTCOME_UNSPECIFIED })).end(),
-  );
-  const cut = await open(await withApp(t, broken));
-  t.deepEqual(await cut.done, { cut: true });
-  t.deepEqual(cut.lines, [{ error: "internal error" }]);
+  // A game the contract does not allow ends it the same way: an unknown outcome, a game without its seed.
+  for (const wrong of [{ outcome: GameOutcome.GAME_OUTCOME_UNSPECIFIED }, { serverSeed: "" }, { seedCommitment: "" }]) {
+    const broken = fakeRecords((call) => void call.push(game(2, 4, wrong)).end());
+    const cut = await open(await withApp(t, broken));
+    t.deepEqual(await cut.done, { cut: true }, JSON.stringify(wrong));
+    t.deepEqual(cut.lines, [{ error: "internal error" }], JSON.stringify(wrong));
+  }
 });
 
 test("an interrupted stream is resumed after the last game sent: no gap, no repeat", async (t) => {

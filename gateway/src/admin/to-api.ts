@@ -75,9 +75,8 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     refunds: toUnits(game.refundsCents),
     houseResult: signedUnits(game.houseResultCents),
     roundingRemainderCents: { numerator: game.roundingNumerator, denominator: game.roundingDenominator },
-    // Empty on the wire: a game dealt before decks were committed to.
-    seedCommitment: game.seedCommitment ? seedHex(game.seedCommitment, `game ${game.gameId} commitment`) : null,
-    serverSeed: game.serverSeed ? seedHex(game.serverSeed, `game ${game.gameId} seed`) : null,
+    seedCommitment: seedHex(game.seedCommitment, `game ${game.gameId} commitment`),
+    serverSeed: seedHex(game.serverSeed, `game ${game.gameId} seed`),
     dealtAt: timeOf(game.dealtAtMs, "a deal"),
     firstBetAt: game.firstBetAtMs === 0 ? null : timeOf(game.firstBetAtMs, "a first bet"),
     finishedAt: timeOf(game.finishedAtMs, "a game finished"),

@@ -155,6 +155,10 @@ test("a snapshot that does not show the finished game is a broken history, not a
   const [first, second] = finishing(history);
   t.throws(() => exportedGame(second!, first!, T0), { instanceOf: RangeError });
   t.throws(() => exportedGame(history[0]!, history[0]!, T0), { instanceOf: RangeError });
+  // Every game is dealt from a committed seed: a played game without one is not the game. (The
+  // first game ends at the river, so its finishing version shows its cards.)
+  t.notThrows(() => exportedGame(first!, first!, T0));
+  t.throws(() => exportedGame(first!, { ...first!, fairness: null }, T0), { instanceOf: RangeError });
 });
 
 test("filters: one table, games finished in [finishedAfter, finishedBefore), after a game received", async (t) => {

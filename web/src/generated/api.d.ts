@@ -806,10 +806,10 @@ export interface components {
                 numerator: number;
                 denominator: number;
             };
-            /** @description SHA-256 of the server seed, shown before any bet; null for a game dealt before decks were committed to */
-            seedCommitment: string | null;
+            /** @description SHA-256 of the server seed, shown before any bet */
+            seedCommitment: string;
             /** @description The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify */
-            serverSeed: string | null;
+            serverSeed: string;
             /**
              * Format: date-time
              * @description When the hole cards were dealt

@@ -30,8 +30,7 @@ export interface ExportedGame {
   readonly refundsCents: number;
   readonly houseResultCents: number;
   readonly roundingRemainder: GameRecord["roundingRemainder"];
-  /** Null for a game dealt before decks were committed to (snapshots without `fairness`). */
-  readonly fairness: Fairness | null;
+  readonly fairness: Fairness;
   readonly dealtAt: number;
   /** Null when nobody bet. */
   readonly firstBetAt: number | null;
@@ -51,7 +50,7 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
   const record = finishing.finishedGame;
   const where = `table ${finishing.tableId} version ${finishing.version}`;
   if (!record) throw new RangeError(`${where} finished no game`);
-  if (played.tableId !== finishing.tableId || played.gameId !== record.gameId || !played.hands) {
+  if (played.tableId !== finishing.tableId || played.gameId !== record.gameId || !played.hands || !played.fairness) {
     throw new RangeError(`${where}: version ${played.version} does not show game ${record.gameId}`);
   }
   if (played.bets.length !== record.bets.length) {
@@ -88,8 +87,7 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     refundsCents: record.refundsCents,
     houseResultCents: record.houseResultCents,
     roundingRemainder: { ...record.roundingRemainder },
-    // Snapshots stored before the table kept a deck's seed have no `fairness` at all.
-    fairness: played.fairness ? { ...played.fairness } : null,
+    fairness: { ...played.fairness },
     dealtAt,
     firstBetAt: bets.reduce<number | null>(
       (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),

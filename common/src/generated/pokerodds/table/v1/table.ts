@@ -507,8 +507,8 @@ export interface FinishedGame {
   roundingNumerator: number;
   roundingDenominator: number;
   /**
-   * SHA-256 of the server seed, and the seed (docs/provably-fair.md); both empty for a game dealt
-   * before decks were committed to. A void game's seed is revealed here too: the game is over.
+   * SHA-256 of the server seed, and the seed (docs/provably-fair.md). A void game's seed is revealed
+   * here too: the game is over.
    */
   seedCommitment: string;
   serverSeed: string;
