@@ -31,7 +31,7 @@ const GameRecordBet = Type.Object(
     ),
     paidTo: Type.Union([Type.Literal("SEAT"), Type.Literal("ACCOUNT"), Type.Literal("NONE")], {
       description:
-        "SEAT: the bettor's seat; ACCOUNT: the bettor's account (no longer seated, or a void's refund); NONE: nothing returned",
+        "SEAT: the bettor's seat; ACCOUNT: the bettor's account (no longer seated, the seat at the largest balance, or a void's refund); NONE: nothing returned",
     }),
   },
   { additionalProperties: false },

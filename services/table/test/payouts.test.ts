@@ -1,5 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
+import { MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { advancePlan, applyAdvance } from "../src/domain/advance.js";
 import { applyBet } from "../src/domain/bets.js";
 import { payoutOf, settleGame } from "../src/domain/payouts.js";
@@ -192,6 +193,27 @@ test("a bettor who left is paid at the river through the outbox, once per player
     ["ACCOUNT", "ACCOUNT", "NONE"],
   );
   t.is(tableMoney(river).outboxCents, 98_567 + 4_265);
+});
+
+test("a payout that would take a seat past the largest balance goes to the account instead", (t) => {
+  let s = seated();
+  s = bet(s, "p1", 0, 1_000, "y1");
+  s = bet(s, "p1", 0, 1_000, "y2");
+  // p1's seat 4,000 cents below the limit (and the table credited as much): the first payout of
+  // 3,200 fits, the second no longer does.
+  const lift = MAX_BALANCE_CENTS - 4_000 - balanceOf(s, "p1")!;
+  s = deepFreeze({
+    ...s,
+    seats: s.seats.map((seat) => (seat.playerId === "p1" ? { ...seat, balanceCents: seat.balanceCents + lift } : seat)),
+    totals: { ...s.totals, creditedCents: s.totals.creditedCents + lift },
+  });
+  const river = toRiver(s, [0]);
+  t.deepEqual(
+    river.finishedGame!.bets.map((b) => b.paidTo),
+    ["SEAT", "ACCOUNT"],
+  );
+  t.is(balanceOf(river, "p1"), MAX_BALANCE_CENTS - 800);
+  t.like(river.outbox.at(-1), { key: "table:T7-1:payout:p1", playerId: "p1", amountCents: 3_200, reason: "PAYOUT" });
 });
 
 test("a bettor who left and sat again is paid to the new seat", (t) => {

@@ -790,7 +790,7 @@ export interface components {
                 placedAt: string;
                 /** @description Paid (settled game: stake x recordedOdds / winning hands, rounded down to the cent) or refunded (void game); 0 for a losing bet, in units with at most 2 decimal places */
                 returned: number;
-                /** @description SEAT: the bettor's seat; ACCOUNT: the bettor's account (no longer seated, or a void's refund); NONE: nothing returned */
+                /** @description SEAT: the bettor's seat; ACCOUNT: the bettor's account (no longer seated, the seat at the largest balance, or a void's refund); NONE: nothing returned */
                 paidTo: "SEAT" | "ACCOUNT" | "NONE";
             }[];
             /** @description Sum of the stakes, in units with at most 2 decimal places */

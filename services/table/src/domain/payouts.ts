@@ -4,6 +4,7 @@
 // down to the cent; the fraction stays with the house and is recorded exactly as a fraction of a
 // cent over 10k. The product is formed in BigInt: 1e11 cents x 1e7 tenths exceeds 2^53.
 
+import { MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { sumCents } from "./money.js";
 import type { BetSettlement, GameRecord, HandOdds, OutboxCredit, Seat, TableSnapshot } from "./types.js";
 
@@ -71,11 +72,14 @@ export interface GameEnd {
 
 /**
  * Settles every bet of the game against the river panels: winners are the hands with status
- * WINNER. A payout goes to the bettor's seat when seated at this table, otherwise to the account.
+ * WINNER. A payout goes to the bettor's seat when seated at this table, otherwise to the account;
+ * also to the account when the seat would pass the largest balance (MAX_BALANCE_CENTS), which no
+ * answer could report.
  */
 export function settleGame(snapshot: TableSnapshot, riverPanels: readonly HandOdds[], now: number): GameEnd {
   const winningHands = riverPanels.filter((p) => p.handStatus === "WINNER").map((p) => p.handIndex);
-  const seated = new Set(snapshot.seats.map((s) => s.playerId));
+  /** What each seated player's seat may still take, in bet order. */
+  const room = new Map(snapshot.seats.map((s) => [s.playerId, MAX_BALANCE_CENTS - s.balanceCents]));
   const settlements = snapshot.bets.map((bet): BetSettlement => {
     const base = { betId: bet.betId, playerId: bet.playerId, handIndex: bet.handIndex };
     const terms = { betAmountCents: bet.betAmountCents, oddsTenths: bet.oddsTenths };
@@ -83,12 +87,15 @@ export function settleGame(snapshot: TableSnapshot, riverPanels: readonly HandOd
       return { ...base, ...terms, returnedCents: 0, remainderNumerator: 0, paidTo: "NONE" };
     }
     const payout = payoutOf(bet.betAmountCents, bet.oddsTenths, winningHands.length);
+    const seatRoom = room.get(bet.playerId);
+    const toSeat = seatRoom !== undefined && payout.payoutCents <= seatRoom;
+    if (toSeat) room.set(bet.playerId, seatRoom - payout.payoutCents);
     return {
       ...base,
       ...terms,
       returnedCents: payout.payoutCents,
       remainderNumerator: payout.remainderNumerator,
-      paidTo: seated.has(bet.playerId) ? "SEAT" : "ACCOUNT",
+      paidTo: toSeat ? "SEAT" : "ACCOUNT",
     };
   });
   const paid = (to: BetSettlement["paidTo"]) =>
