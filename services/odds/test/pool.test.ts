@@ -2,6 +2,7 @@
 // own: threads for deals, niced processes for bulk chunks), and refuses by lane. It runs the built
 // pool (dist), whose runner files are compiled JavaScript.
 import test from "ava";
+import { setMaxListeners } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
 import { BATCH_NICE, OddsPool } from "@pokerodds/odds/pool";
@@ -61,8 +62,10 @@ test("with the batch process busy on a backlog of bulk chunks, a deal runs at on
     pool.run("dealTask", { numberOfHands: 4, targetRtp: 0.97, gameId: "T1-0" }),
     pool.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 4, targetRtp: 0.97 }),
   ]);
-  // With the cancellation signal the service passes: such tasks must still wait in their lane.
+  // With the cancellation signal the service passes (one for all chunks, so it takes any number of
+  // listeners, as there): such tasks must still wait in their lane.
   const signal = new AbortController().signal;
+  setMaxListeners(0, signal);
   const bulk = Array.from({ length: 12 }, (_, i) =>
     pool.run("bulkTask", { firstIndex: i + 1, count: 1, numberOfHands: 4, targetRtp: 0.97 }, signal),
   );
