@@ -20,6 +20,7 @@ import {
   ODDS_ACCESS,
   readGrpcNetwork,
   startGrpcServer,
+  TRUST_DOMAIN,
   type RunningGrpcServer,
 } from "@pokerodds/common";
 import {
@@ -74,7 +75,7 @@ const Reflection = (
 /** A reflection ListServices call: OK when it answers, or the error's code. */
 async function listServices(port: number, creds = credentials.createInsecure()): Promise<number> {
   // The name TLS asks for, as common's clients send it: an IP address there is deprecated (DEP0123).
-  const client = new Reflection(`127.0.0.1:${port}`, creds, { "grpc.ssl_target_name_override": "pokerodds" });
+  const client = new Reflection(`127.0.0.1:${port}`, creds, { "grpc.ssl_target_name_override": TRUST_DOMAIN });
   try {
     return await new Promise<number>((resolve) => {
       const stream = client.serverReflectionInfo();

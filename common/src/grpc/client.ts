@@ -10,7 +10,13 @@ import {
 } from "@grpc/grpc-js";
 import { endRpcSpan, startClientSpan } from "../tracing/grpc-span.js";
 import { REQUEST_ID_KEY } from "./metadata.js";
-import { channelCredentials, channelCredentialsFromEnv, identityOfService, type TlsFiles } from "./tls.js";
+import {
+  channelCredentials,
+  channelCredentialsFromEnv,
+  identityOfService,
+  TRUST_DOMAIN,
+  type TlsFiles,
+} from "./tls.js";
 
 export interface CallOptions {
   /** Per-call deadline; every call has one. */
@@ -100,7 +106,7 @@ export function createClient<C extends Client>(
     "grpc.keepalive_time_ms": 30_000,
     // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
     // (rather than the IP address of the target) keeps SNI valid.
-    "grpc.ssl_target_name_override": expected ?? "pokerodds",
+    "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN,
     "grpc.max_receive_message_length": 16 * 1024 * 1024,
   });
   const call = {} as Record<string, unknown>;

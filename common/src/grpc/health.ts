@@ -1,7 +1,13 @@
 import { loadPackageDefinition, type ChannelCredentials, type Client, type ServiceError } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { protoPath } from "grpc-health-check";
-import { channelCredentials, channelCredentialsFromEnv, type ServiceIdentity, type TlsFiles } from "./tls.js";
+import {
+  channelCredentials,
+  channelCredentialsFromEnv,
+  TRUST_DOMAIN,
+  type ServiceIdentity,
+  type TlsFiles,
+} from "./tls.js";
 
 export type HealthClient = Client & {
   check(
@@ -35,7 +41,7 @@ export class HealthChecker {
    */
   constructor(address: string, tls?: TlsFiles, expected?: ServiceIdentity) {
     const creds = tls ? channelCredentials(tls, expected) : channelCredentialsFromEnv(expected);
-    this.client = healthClient(address, creds, { "grpc.ssl_target_name_override": expected ?? "pokerodds" });
+    this.client = healthClient(address, creds, { "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN });
   }
 
   check(service = "", timeoutMs = 1000): Promise<"SERVING" | "NOT_SERVING" | "UNREACHABLE"> {
