@@ -92,16 +92,13 @@ export function playerIdProblem(value: string, name = "playerId"): string | null
 // The checks every service makes of its gRPC requests' fields, as one InvalidArgumentError each:
 // the gateway validated them already, but a wrong amount or id must never reach a balance.
 
-/** A movement or stake: a whole number of cents from MIN_AMOUNT_CENTS to MAX_AMOUNT_CENTS. */
-export function isAmountCents(value: number): boolean {
-  return Number.isSafeInteger(value) && value >= MIN_AMOUNT_CENTS && value <= MAX_AMOUNT_CENTS;
-}
-
-export function requireAmountCents(name: string, value: number): number {
-  if (!isAmountCents(value)) {
-    throw new InvalidArgumentError(
-      `${name} must be a whole number of cents from ${MIN_AMOUNT_CENTS} to ${MAX_AMOUNT_CENTS}`,
-    );
+/**
+ * A stake or a movement a player asks for: a whole number of cents from MIN_AMOUNT_CENTS to `max`
+ * (MAX_AMOUNT_CENTS; a credit the table owes may be larger, see the wallet's credits).
+ */
+export function requireAmountCents(name: string, value: number, max = MAX_AMOUNT_CENTS): number {
+  if (!Number.isSafeInteger(value) || value < MIN_AMOUNT_CENTS || value > max) {
+    throw new InvalidArgumentError(`${name} must be a whole number of cents from ${MIN_AMOUNT_CENTS} to ${max}`);
   }
   return value;
 }

@@ -24,8 +24,9 @@ export const movementOf = (credit: OutboxCredit): Movement => ({
 });
 
 /**
- * Credits every pending outbox entry of the table and records the ones the wallet applied.
- * `credited` holds outcomes the caller already obtained for some keys (no second call for them).
+ * Credits every pending outbox entry of the table and records the ones the wallet applied; a call
+ * that failed is thrown after that, so it holds up no other credit. `credited` holds outcomes the
+ * caller already obtained for some keys (no second call for them).
  */
 export async function deliverOutbox(
   parts: TableParts,
@@ -35,21 +36,25 @@ export async function deliverOutbox(
 ): Promise<void> {
   const { snapshot } = await parts.store.latest(tableId);
   if (snapshot.outbox.length === 0) return;
-  const outcomes = await Promise.all(
+  const calls = await Promise.allSettled(
     snapshot.outbox.map(async (credit) => ({
       credit,
       outcome: credited.get(credit.key) ?? (await parts.wallet.credit(movementOf(credit), scope)),
     })),
   );
+  const outcomes = calls.flatMap((call) => (call.status === "fulfilled" ? [call.value] : []));
   const delivered = outcomes.filter(({ outcome }) => outcome.applied).map(({ credit }) => credit.key);
   for (const { credit, outcome } of outcomes) {
     // Refused only past the wallet's balance limit: the credit stays owed (and audited) until an operator acts.
     if (!outcome.applied) parts.logger.error({ tableId, credit }, "the wallet refused a table credit");
   }
-  if (delivered.length === 0) return;
-  await parts.store.apply(
-    tableId,
-    { key: (version) => `deliver:${tableId}:${version}`, fingerprint: "" },
-    (latest, now) => ({ next: markDelivered(latest, delivered, now), result: null }),
-  );
+  if (delivered.length > 0) {
+    await parts.store.apply(
+      tableId,
+      { key: (version) => `deliver:${tableId}:${version}`, fingerprint: "" },
+      (latest, now) => ({ next: markDelivered(latest, delivered, now), result: null }),
+    );
+  }
+  const failed = calls.find((call) => call.status === "rejected");
+  if (failed) throw failed.reason;
 }

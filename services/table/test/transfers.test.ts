@@ -4,6 +4,7 @@
 import { status } from "@grpc/grpc-js";
 import anyTest, { type TestFn } from "ava";
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
 import { statusOf } from "../../../test/helpers/grpc-services.js";
 import { balanceOf, moneyCheck, newPlayer, startTableCluster, type TableCluster } from "./helpers/table-cluster.js";
 
@@ -193,4 +194,22 @@ test("refusals: top-up when not seated, unknown tables, another player's persona
 test.after("money is conserved across every account and table", async (t) => {
   const check = await moneyCheck(t.context);
   t.true(check.conserved, JSON.stringify(check.detail));
+});
+
+test("a seat grown past one request's limit leaves whole: the wallet takes a credit as large as any balance", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const caller = await newPlayer(cluster, "whale");
+  const movement = (idempotencyKey: string) => ({
+    movement: { playerId: "whale", amountCents: MAX_AMOUNT_CENTS, idempotencyKey, reason: "", reference: "" },
+  });
+  await cluster.wallet.deposit(movement("whale-deposit-1"));
+  await cluster.wallet.deposit(movement("whale-deposit-2"));
+  await table.sit({ caller, tableId: 6, buyInCents: MAX_AMOUNT_CENTS, idempotencyKey: "whale-sit" });
+  const topped = await table.topUp({ caller, tableId: 6, amountCents: MAX_AMOUNT_CENTS, idempotencyKey: "whale-top" });
+  t.like(topped, { acknowledged: true, newSeatBalanceCents: 2 * MAX_AMOUNT_CENTS });
+
+  const left = await table.leave({ caller, tableId: 6, idempotencyKey: "whale-leave" });
+  t.like(left, { acknowledged: true, creditsReturnedCents: 2 * MAX_AMOUNT_CENTS });
+  t.is(await balanceOf(cluster, "whale"), WELCOME + 2 * MAX_AMOUNT_CENTS);
 });

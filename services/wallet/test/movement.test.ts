@@ -1,7 +1,7 @@
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
 import test from "ava";
 import fc from "fast-check";
-import { isAmountCents, MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
+import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS, MOVEMENT_KEY_MAX_LENGTH } from "@pokerodds/common/limits";
 import { WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
 import {
   decide,
@@ -156,10 +156,19 @@ test("a refused outcome replays as refused", (t) => {
   t.like(replay(refused, request()), { applied: false, balanceAfterCents: 100 });
 });
 
-test("amounts are whole cents from 1 to 1e11", (t) => {
-  for (const valid of [1, 100, MAX_AMOUNT_CENTS]) t.true(isAmountCents(valid), String(valid));
-  for (const invalid of [0, -1, -0, 0.5, MAX_AMOUNT_CENTS + 1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
-    t.false(isAmountCents(invalid), String(invalid));
+test("amounts are whole cents from 1 to 1e11; a credit (what a table owes) up to the largest balance", (t) => {
+  const fields = { playerId: "p1", idempotencyKey: "k", reason: "payout", reference: "" };
+  for (const kind of ["debit", "credit", "deposit", "withdraw"] as const) {
+    const max = kind === "credit" ? MAX_BALANCE_CENTS : MAX_AMOUNT_CENTS;
+    for (const valid of [1, 100, MAX_AMOUNT_CENTS, max]) {
+      t.is(validateMovementRequest(kind, { ...fields, amountCents: valid }).amountCents, valid, `${kind} ${valid}`);
+    }
+    for (const invalid of [0, -1, -0, 0.5, max + 1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
+      t.throws(() => validateMovementRequest(kind, { ...fields, amountCents: invalid }), {
+        instanceOf: InvalidArgumentError,
+        message: `amount must be a whole number of cents from 1 to ${max}`,
+      });
+    }
   }
 });
 

@@ -4,6 +4,7 @@ import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/commo
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { entryIdOf } from "@pokerodds/common/sequenced-log";
 import {
+  MAX_AMOUNT_CENTS,
   MAX_BALANCE_CENTS,
   MOVEMENT_KEY_MAX_LENGTH,
   requireAmountCents,
@@ -24,6 +25,17 @@ const REASON_REQUIRED: Record<RequestableKind, boolean> = {
   credit: true,
   deposit: false,
   withdraw: false,
+};
+/**
+ * The largest amount of one movement. A credit is what a table owes a player (a whole seat on leave,
+ * a game's payouts past the seat's limit), which may exceed one request's limit; none larger than the
+ * largest balance could ever apply. Debits, deposits and withdrawals are what a player asks for.
+ */
+const MAX_MOVEMENT_CENTS: Record<RequestableKind, number> = {
+  debit: MAX_AMOUNT_CENTS,
+  credit: MAX_BALANCE_CENTS,
+  deposit: MAX_AMOUNT_CENTS,
+  withdraw: MAX_AMOUNT_CENTS,
 };
 /** Keys the wallet makes itself (the welcome credit) cannot be taken by a caller first. */
 const RESERVED_KEY_PREFIX = "wallet:";
@@ -77,7 +89,7 @@ export function validateMovementRequest(kind: RequestableKind, fields: Omit<Move
   return {
     kind,
     playerId: requirePlayerId("player id", fields.playerId),
-    amountCents: requireAmountCents("amount", fields.amountCents),
+    amountCents: requireAmountCents("amount", fields.amountCents, MAX_MOVEMENT_CENTS[kind]),
     idempotencyKey,
     reason: requireText("reason", fields.reason, { required: REASON_REQUIRED[kind], maxLength: 64 }),
     reference: requireText("reference", fields.reference, { required: false, maxLength: 200 }),
