@@ -9,6 +9,7 @@ import type { CallScope } from "./dependencies.js";
 import { applyBet, type Caller } from "./domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "./parts.js";
+import { betIdOf } from "./request-ids.js";
 import type { Operation } from "./snapshot-store.js";
 
 export const BET_PLACED = "bet placed";
@@ -33,14 +34,15 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
   const betAmountCents = requireAmountCents("bet_amount_cents", request.betAmountCents);
   const key = requireIdempotencyKey(request.idempotencyKey);
   await parts.directory.require(tableId, scope);
+  const betId = betIdOf(caller.playerId, key);
   const op = {
-    key: `bet:${caller.playerId}:${key}`,
+    key: `bet:${betId}`,
     fingerprint: createHash("sha256")
       .update(JSON.stringify([tableId, seatIndex, handIndex, betAmountCents]))
       .digest("hex"),
   };
   try {
-    return await storeBet(parts, request, op, betAmountCents, key);
+    return await storeBet(parts, request, op, betAmountCents, betId);
   } catch (error) {
     // A retry after its game ended: the refusal must not hide a bet that was placed.
     if (!(error instanceof ConflictError)) throw error;
@@ -57,12 +59,12 @@ async function storeBet(
   { caller, tableId, seatIndex, handIndex }: BetRequest,
   op: Operation,
   betAmountCents: number,
-  key: string,
+  betId: string,
 ): Promise<BetAnswer> {
   const applied = await parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
     const { next, result } = applyBet(
       latest,
-      { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId: `${caller.playerId}:${key}` },
+      { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId },
       now,
     );
     return {

@@ -9,7 +9,6 @@
 //   idempotent steps yield; the wallet ledger and the table snapshot are the truth.
 // - `pendingTransfers`: small, holds the transfers in progress, written before the claim and removed
 //   after the outcome, so recovery finds unfinished work without scanning the claims.
-import { createHash } from "node:crypto";
 import type { ErrorKind } from "@pokerodds/common";
 import type { Collection, Db } from "mongodb";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
@@ -38,11 +37,6 @@ export interface TransferClaim extends TransferTerms {
   playerName: string;
   avatarImageUrl: string;
   createdAt: Date;
-}
-
-/** The transfer id: the same (player, key) always names the same transfer, so a retry finds it. */
-export function transferIdOf(playerId: string, idempotencyKey: string): string {
-  return `tr-${createHash("sha256").update(`${playerId}\n${idempotencyKey}`).digest("hex").slice(0, 40)}`;
 }
 
 export const sameTerms = (a: TransferTerms, b: TransferTerms): boolean =>

@@ -214,6 +214,63 @@ test("the last player leaving mid-game voids it: every open bet is refunded to i
   t.true(records.some((record) => record.refundsCents === catStaked + danStaked));
 });
 
+test("bets of two players are two bets even when player and key would join alike (a + b:c, a:b + c)", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const tableId = 10;
+  const a = await newPlayer(cluster, "a");
+  const ab = await newPlayer(cluster, "a:b");
+  const keeper = await newPlayer(cluster, "keeper");
+  const seatOfA = (await table.sit({ caller: a, tableId, buyInCents: 10_000, idempotencyKey: "s" })).seatId;
+  await table.sit({ caller: keeper, tableId, buyInCents: 10_000, idempotencyKey: "s" });
+  await advance(cluster, keeper, tableId);
+  await betOnLiveHands(t, a, tableId, seatOfA, 100, "b:c");
+  const backedByA = new Set((await state(cluster, tableId)).bets.map((bet) => bet.handIndex));
+
+  // The same game: a:b sits beside a and bets under the key that joins alike.
+  const seatOfAb = (await table.sit({ caller: ab, tableId, buyInCents: 10_000, idempotencyKey: "s" })).seatId;
+  const hand = [...backedByA][0]!;
+  const key = `c-${hand}`;
+  const same = await table.bet({
+    caller: ab,
+    tableId,
+    seatIndex: seatOfAb,
+    handIndex: hand,
+    betAmountCents: 100,
+    idempotencyKey: key,
+  });
+  t.like(same, { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: 9_900 });
+
+  // A later game: a leaves, a:b leaves and sits again in a's old seat, and bets as a did in the first game.
+  await table.leave({ caller: a, tableId, idempotencyKey: "l" });
+  await table.leave({ caller: ab, tableId, idempotencyKey: "l" });
+  t.is((await table.sit({ caller: ab, tableId, buyInCents: 10_000, idempotencyKey: "s2" })).seatId, seatOfA);
+  const first = await state(cluster, tableId);
+  let next = first;
+  while (next.gameId === first.gameId || next.gameState !== GameState.GAME_STATE_STATUS_HOLE) {
+    next = await advance(cluster, keeper, tableId);
+  }
+  // Another hand than a:b's first bet: a:b's own key for that one is taken by a:b.
+  const live = next.handOdds.filter(
+    (p) => p.bettingStage === 0 && p.oddsTenths > 0 && p.handIndex !== hand && backedByA.has(p.handIndex),
+  );
+  t.true(live.length > 0, "another hand a backed in the first game is live again");
+  const later = live[0]!.handIndex;
+  const again = await table.bet({
+    caller: ab,
+    tableId,
+    seatIndex: seatOfA,
+    handIndex: later,
+    betAmountCents: 100,
+    idempotencyKey: `c-${later}`,
+  });
+  t.like(again, { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: 9_900 });
+  t.deepEqual(
+    (await state(cluster, tableId)).bets.map((bet) => [bet.playerId, bet.handIndex]),
+    [["a:b", later]],
+  );
+});
+
 test("two advances from the same state collapse into one", async (t) => {
   const cluster = t.context;
   const tableId = 9;

@@ -10,13 +10,8 @@ import { ConflictError, IdempotencyMismatchError, domainErrorOf } from "@pokerod
 import { withSpan } from "@pokerodds/common/tracing/span";
 import type { CallScope } from "../dependencies.js";
 import type { TableParts } from "../parts.js";
-import {
-  sameTerms,
-  transferIdOf,
-  type TransferClaim,
-  type TransferOutcome,
-  type TransferTerms,
-} from "../transfer-store.js";
+import { transferIdOf } from "../request-ids.js";
+import { sameTerms, type TransferClaim, type TransferOutcome, type TransferTerms } from "../transfer-store.js";
 
 export type Precheck<R> =
   /** Answered now, before any money moves; recorded so that a replay answers the same. */
