@@ -143,17 +143,29 @@ test("events: id is the version, event is state, data is exactly GET .../state's
   t.is(JSON.parse(stream.events[1]!.data).gameId, "T7-4");
 });
 
-test("Last-Event-ID: asked for the versions after it, and nothing at or below it is sent", async (t) => {
-  const events = fakeTableEvents((call) => void call.push(6).push(7).push(8));
+test("Last-Event-ID: asked for the versions after it, and nothing is sent twice, whatever the service sends", async (t) => {
+  const events = fakeTableEvents((call) => void call.push(8).push(7).push(8).push(9));
   const app = await withApp(t, events);
   const stream = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "7" }));
-  await until("version 8", () => stream.events.length === 1);
+  await until("version 9", () => stream.events.length === 2);
   await sleep(50);
   t.deepEqual(
     stream.events.map((e) => e.id),
-    ["8"],
+    ["8", "9"],
   );
   t.is(events.calls[0]!.request.afterVersion, 7);
+});
+
+test("Last-Event-ID above the table's version: the current state the service sends, then the versions after it", async (t) => {
+  const events = fakeTableEvents((call) => void call.push(5).push(6));
+  const app = await withApp(t, events);
+  const stream = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "999999" }));
+  await until("versions 5 and 6", () => stream.events.length === 2);
+  t.deepEqual(
+    stream.events.map((e) => e.id),
+    ["5", "6"],
+  );
+  t.is(events.calls[0]!.request.afterVersion, 999_999);
 });
 
 test("refused before any stream, as JSON: bad Last-Event-ID or tableId, no token, the table service's refusals", async (t) => {

@@ -211,3 +211,18 @@ test.serial("reconnecting with Last-Event-ID: exactly the versions missed, then 
   t.deepEqual(events[1]!.state, missed);
   t.deepEqual(events[2]!.state, live);
 });
+
+test.serial("a Last-Event-ID above the table's version: the current state, then the live versions", async (t) => {
+  const tableId = 5;
+  const alice = await player("ev-ida");
+  const current = await alice.readState(tableId);
+  const stream = await subscribe(alice, tableId, { "last-event-id": "999999" });
+  t.teardown(() => stream.close());
+  await until("the current state", () => stream.events.length === 1);
+  await sitOnce(alice, tableId);
+  await until("the sit", () => stream.events.length === 2);
+  const [first, sat] = received(stream);
+  t.deepEqual(first!.state, current);
+  t.is(sat!.version, first!.version + 1);
+  t.deepEqual(sat!.state, await alice.readState(tableId));
+});

@@ -117,6 +117,7 @@ async function relay(
   settings: EventStreamSettings,
 ) {
   let lastSent = afterVersion;
+  let sentAny = false;
   let stream: ServerStream<WatchTableResponse> | undefined = first;
   const heartbeat = setInterval(() => {
     if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
@@ -128,10 +129,13 @@ async function relay(
         stream ??= await subscribe(lastSent);
         for await (const event of stream) {
           failures = 0;
-          // Never twice, whatever a replica sends.
-          if (event.version <= lastSent) continue;
+          // A Last-Event-ID above the table's version: the table service sends the current state,
+          // and the stream goes on from it (the contract). Else never twice, whatever a replica sends.
+          const aheadOfTable = !sentAny && event.version < afterVersion;
+          if (event.version <= lastSent && !aheadOfTable) continue;
           await writePiece(res, eventFrame(event), signal);
           lastSent = event.version;
+          sentAny = true;
         }
       } catch (error) {
         if (signal.aborted) return;
