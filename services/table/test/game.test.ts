@@ -206,6 +206,8 @@ test("the last player leaving mid-game voids it: every open bet is refunded to i
   t.is(await balanceOf(cluster, "dan"), WELCOME - danStaked);
   const voided = await table.leave({ caller: cat, tableId, idempotencyKey: "l" });
   t.is(voided.creditsReturnedCents, 10_000 - catStaked);
+  // The answer's balance holds the leaver's refund too, not only the seat's credit.
+  t.is(voided.newAccountBalanceCents, WELCOME);
   t.is(await balanceOf(cluster, "cat"), WELCOME);
   t.is(await balanceOf(cluster, "dan"), WELCOME);
   const after = await state(cluster, tableId);
@@ -256,6 +258,8 @@ test("bets of two players are two bets even when player and key would join alike
   );
   t.true(live.length > 0, "another hand a backed in the first game is live again");
   const later = live[0]!.handIndex;
+  // Its first game's bet may have won and been paid to its new seat.
+  const seatBefore = next.seats.find((seat) => seat.playerId === "a:b")!.seatBalanceCents;
   const again = await table.bet({
     caller: ab,
     tableId,
@@ -264,7 +268,7 @@ test("bets of two players are two bets even when player and key would join alike
     betAmountCents: 100,
     idempotencyKey: `c-${later}`,
   });
-  t.like(again, { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: 9_900 });
+  t.like(again, { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: seatBefore - 100 });
   t.deepEqual(
     (await state(cluster, tableId)).bets.map((bet) => [bet.playerId, bet.handIndex]),
     [["a:b", later]],

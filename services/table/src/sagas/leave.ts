@@ -4,7 +4,8 @@
 //             that a late replay of this key can never leave a later seat session;
 //   1. free the seat (operation key transfer:<transferId>:leave): the balance becomes an outbox
 //      credit (with the void refunds when the last player leaves mid-game);
-//   2. credit the account under the outbox entry's key, then deliver (and mark) the table's outbox.
+//   2. credit the account under the outbox entry's key (and the leaver's own void refund under its
+//      key), then deliver (and mark) the table's outbox.
 import { crashPoint } from "../crash-point.js";
 import type { CallScope, MovementOutcome } from "../dependencies.js";
 import { applyLeave, type Caller, type OutboxCredit } from "../domain/index.js";
@@ -25,10 +26,14 @@ export interface LeaveRequest {
   idempotencyKey: string;
 }
 
-/** What step 1 stored: the seat balance returned and the outbox credit carrying it. */
+/**
+ * What step 1 stored: the seat balance returned and the outbox credit carrying it, and the leaver's
+ * own refund when this leave voided the game (the last player leaving mid-game).
+ */
 interface Left {
   creditsReturnedCents: number;
   credit: OutboxCredit | null;
+  refund: OutboxCredit | null;
 }
 
 export async function leave(parts: TableParts, request: LeaveRequest, scope: CallScope): Promise<LeaveAnswer> {
@@ -54,7 +59,11 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
     const applied = await parts.store.apply<Left>(tableId, { key: opKey, fingerprint: transferId }, (latest, now) => {
       const { next, result } = applyLeave(latest, { playerId, transferId }, now);
       const credit = next?.outbox.find((c) => c.reason === "LEAVE" && c.reference === transferId) ?? null;
-      return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit } };
+      const refund =
+        next?.outbox.find(
+          (c) => c.reason === "VOID_REFUND" && c.playerId === playerId && c.reference === latest.gameId,
+        ) ?? null;
+      return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit, refund } };
     });
     // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its change
     // is then stored under the key); driven again after a crash, look past a missing key document.
@@ -63,17 +72,18 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
   });
   crashPoint("leave:after-apply");
 
+  // The seat balance, then the leaver's refund: the answer's balance is the account after both.
   const credited = new Map<string, MovementOutcome>();
-  let newAccountBalanceCents: number;
-  if (left.credit) {
-    const credit = left.credit;
-    const outcome = await sagaStep(claim, "credit", () => parts.wallet.credit(movementOf(credit), scope));
-    credited.set(left.credit.key, outcome);
+  let newAccountBalanceCents: number | undefined;
+  for (const owed of [left.credit, left.refund]) {
+    if (!owed) continue;
+    const outcome = await sagaStep(claim, "credit", () => parts.wallet.credit(movementOf(owed), scope));
+    credited.set(owed.key, outcome);
     newAccountBalanceCents = outcome.balanceCents;
-  } else {
-    newAccountBalanceCents = await parts.wallet.balance(playerId, scope);
   }
-  // The rest of the outbox (void refunds) is not this leave's to answer for: recovery retries it.
+  newAccountBalanceCents ??= await parts.wallet.balance(playerId, scope);
+  // The rest of the outbox (other players' refunds and payouts) is not this leave's to answer for:
+  // recovery retries it.
   await deliverOutbox(parts, tableId, scope, credited).catch((error: unknown) =>
     parts.logger.warn({ err: error, tableId }, "outbox delivery after a leave failed; recovery retries"),
   );
