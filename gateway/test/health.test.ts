@@ -78,3 +78,24 @@ test("probes are asked about the whole server with a 1 s deadline, in parallel",
     ["", 1000],
   ]);
 });
+
+test("one round of probes answers every request within a second of its start, then a new round", async (t) => {
+  let rounds = 0;
+  let answer: "SERVING" | "NOT_SERVING" = "SERVING";
+  const counted: HealthProbe = {
+    check: async () => {
+      rounds++;
+      return answer;
+    },
+  };
+  const app = await startApp({ health: { odds: counted, wallet: serving, table: serving } });
+  t.teardown(() => app.close());
+  const status = async () => (await fetch(`${app.url}/api/health`)).status;
+  t.deepEqual(await Promise.all([status(), status(), status()]), [200, 200, 200]);
+  answer = "NOT_SERVING";
+  t.is(await status(), 200, "the round of the first requests still answers");
+  t.is(rounds, 1);
+  await new Promise((resolve) => setTimeout(resolve, 1100));
+  t.is(await status(), 503);
+  t.is(rounds, 2);
+});

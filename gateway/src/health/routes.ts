@@ -10,12 +10,20 @@ type Checks = Static<typeof HealthResponse>["checks"];
 type ServiceCheck = "ok" | "not_serving" | "unreachable";
 
 const PROBE_TIMEOUT_MS = 1000;
+/**
+ * One round of probes answers every health request made within this long of its start: the route is
+ * public and exempt from the rate limits (a probe must never be refused), so a flood of it costs the
+ * services one round a second, not one per request.
+ */
+const ROUND_REUSE_MS = 1000;
 
 export function healthRoutes(probes: HealthProbes): Handlers<typeof healthApi> {
+  let round: { startedAt: number; checks: Promise<Checks> } | undefined;
   return {
     getHealth: async (_req, res) => {
-      const [odds, wallet, table] = await Promise.all([ask(probes.odds), ask(probes.wallet), ask(probes.table)]);
-      const checks: Checks = { odds, wallet, table, database: databaseCheck(wallet, table) };
+      const now = Date.now();
+      if (!round || now - round.startedAt >= ROUND_REUSE_MS) round = { startedAt: now, checks: probeAll(probes) };
+      const checks = await round.checks;
       const down = Object.entries(checks).filter(([, value]) => value !== "ok");
       if (down.length === 0) {
         res.json({ status: "ok", checks });
@@ -27,6 +35,12 @@ export function healthRoutes(probes: HealthProbes): Handlers<typeof healthApi> {
   };
 }
 
+async function probeAll(probes: HealthProbes): Promise<Checks> {
+  const [odds, wallet, table] = await Promise.all([ask(probes.odds), ask(probes.wallet), ask(probes.table)]);
+  return { odds, wallet, table, database: databaseCheck(wallet, table) };
+}
+
+/** Never throws: a probe that fails counts as unreachable. */
 async function ask(probe: HealthProbe): Promise<ServiceCheck> {
   const answer = await probe.check("", PROBE_TIMEOUT_MS).catch(() => "UNREACHABLE" as const);
   return answer === "SERVING" ? "ok" : answer === "NOT_SERVING" ? "not_serving" : "unreachable";
