@@ -1,4 +1,5 @@
 // The state of one table, its versions as they are stored, and the lobby.
+import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
 import { lobbySummary, publicState, type Caller, type LobbySummary, type PublicTableState } from "./domain/index.js";
 import type { TableParts } from "./parts.js";
@@ -33,8 +34,17 @@ export interface Lobby {
   totalActivePlayers: number;
 }
 
+/**
+ * The lobby of this process: public and unauthenticated, and a read of every table's head, so
+ * concurrent calls share reads (CoalescedRead) rather than each reading every table.
+ */
+export function lobbyReader(parts: TableParts): () => Promise<Lobby> {
+  const reads = new CoalescedRead(() => lobby(parts));
+  return () => reads.get();
+}
+
 /** Tables a player operation touched within the last 30 minutes; never-written tables are not active. */
-export async function lobby(parts: TableParts): Promise<Lobby> {
+async function lobby(parts: TableParts): Promise<Lobby> {
   const now = Date.now();
   const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
   const tables = latest

@@ -31,7 +31,7 @@ import {
   finishedGameToProto,
   tableStateToProto,
 } from "./proto-mapping.js";
-import { lobby, tableState, watchTable } from "./reads.js";
+import { lobbyReader, tableState, watchTable } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
 import { publicState } from "./domain/index.js";
 
@@ -48,8 +48,9 @@ export function tableService(
   const rpc = <Req, Res>(name: string, handler: (request: Req, scope: CallScope) => Promise<Res>) =>
     unary(logger, name, guardDependencies(databaseReady, handler));
 
+  const lobby = lobbyReader(parts);
   return {
-    listTables: rpc("ListTables", () => lobby(parts)),
+    listTables: rpc("ListTables", () => lobby()),
 
     sit: rpc("Sit", (request, scope) => sit(parts, { ...request, caller: callerFromProto(request.caller) }, scope)),
 
