@@ -17,6 +17,7 @@ interface OtlpSpan {
   name: string;
   kind: number;
   attributes?: KeyValue[];
+  links?: { traceId: string; spanId: string }[];
 }
 
 interface OtlpTraces {
@@ -38,6 +39,8 @@ export interface CollectedSpan {
   name: string;
   kind: number;
   attributes: Record<string, string | number | boolean>;
+  /** The spans it links to (not its parent), e.g. a caller's traceparent at the gateway. */
+  links: { traceId: string; spanId: string }[];
 }
 
 export interface OtlpCollector {
@@ -65,6 +68,7 @@ function flatten(body: OtlpTraces): CollectedSpan[] {
         name: span.name,
         kind: span.kind,
         attributes: attributesOf(span.attributes),
+        links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
       })),
     );
   });

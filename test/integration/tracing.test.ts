@@ -2,7 +2,8 @@
 // in this test (OTLP/HTTP JSON), and one sit and one bet are each followed as a single trace from
 // the gateway's HTTP span through table and wallet (gRPC, W3C trace context in the metadata) to
 // their database commands (their shape, no values), with the saga steps' own spans; the gateway's
-// server span is named after its route. The log lines written meanwhile carry the same trace_id and
+// server span is named after its route. A client's own traceparent is linked from the trace the
+// gateway starts, never its parent. The log lines written meanwhile carry the same trace_id and
 // span_id.
 import test, { type ExecutionContext } from "ava";
 import { randomBytes, randomUUID } from "node:crypto";
@@ -46,11 +47,41 @@ test.after.always(async (t) => {
   await collector?.close();
 });
 
-/** A W3C traceparent naming a new trace, so that the test knows which trace its request starts. */
-function newTrace(): { traceId: string; parentId: string; traceparent: string } {
+interface Caller {
+  traceId: string;
+  parentId: string;
+  traceparent: string;
+}
+
+/** A client's own W3C traceparent, so that the test can tell which trace the gateway started for its request. */
+function callerTrace(): Caller {
   const traceId = randomBytes(16).toString("hex");
   const parentId = randomBytes(8).toString("hex");
   return { traceId, parentId, traceparent: `00-${traceId}-${parentId}-01` };
+}
+
+/**
+ * The trace of a request sent with `caller`'s traceparent: a new one, whose root (the gateway's
+ * server span) links to the caller's span; no span joins the caller's own trace.
+ */
+async function requestTrace(t: ExecutionContext, caller: Caller): Promise<string> {
+  const root = await eventually(`the gateway's span linked to ${caller.traceId}`, () =>
+    Promise.resolve(
+      collector.spans.find(
+        (span) =>
+          span.service === "pokerodds-gateway" &&
+          span.links.some((link) => link.traceId === caller.traceId && link.spanId === caller.parentId),
+      ),
+    ),
+  );
+  t.like(root, { kind: SERVER, parentSpanId: "" }, "the gateway's server span starts a new trace");
+  t.not(root.traceId, caller.traceId);
+  t.deepEqual(
+    collector.spans.filter((span) => span.traceId === caller.traceId),
+    [],
+    "no span joins the caller's trace",
+  );
+  return root.traceId;
 }
 
 /** The trace's spans once `complete` says every expected one has arrived. */
@@ -72,12 +103,12 @@ function ancestors(spans: CollectedSpan[], span: CollectedSpan): CollectedSpan[]
   return chain;
 }
 
-/** One tree: every span's parent is in the trace, but the root's, which is the caller's traceparent. */
-function assertOneTree(t: ExecutionContext, spans: CollectedSpan[], parentId: string): void {
+/** One tree: every span's parent is in the trace, but the root's, which has none. */
+function assertOneTree(t: ExecutionContext, spans: CollectedSpan[]): void {
   const ids = new Set(spans.map((span) => span.spanId));
-  const orphans = spans.filter((span) => !ids.has(span.parentSpanId) && span.parentSpanId !== parentId);
+  const orphans = spans.filter((span) => !ids.has(span.parentSpanId) && span.parentSpanId !== "");
   t.deepEqual(orphans, [], "every span hangs from the trace's root");
-  const roots = spans.filter((span) => span.parentSpanId === parentId);
+  const roots = spans.filter((span) => span.parentSpanId === "");
   t.is(roots.length, 1, `one root: ${roots.map((span) => `${span.service} ${span.name}`).join(", ")}`);
   t.is(roots[0]?.service, "pokerodds-gateway");
   t.is(roots[0]?.kind, SERVER, "the root is the gateway's HTTP server span");
@@ -104,14 +135,15 @@ async function newPlayer(id: string, role?: "ADMIN"): Promise<Player> {
 
 test.serial("a sit is one trace: gateway, table, wallet, their database commands and the saga's steps", async (t) => {
   const alice = await newPlayer("trace-alice");
-  const { traceId, parentId, traceparent } = newTrace();
+  const caller = callerTrace();
   const reply = await alice.request<SitReply>("POST", `/api/tables/${TABLE}/sit`, {
     body: { buyInAmount: 100 },
     key: randomUUID(),
-    headers: { traceparent },
+    headers: { traceparent: caller.traceparent },
   });
   t.is(reply.status, 200, show(reply));
   t.is(reply.body.acknowledgement, "ACK", show(reply));
+  const traceId = await requestTrace(t, caller);
 
   const spans = await traceSpans(
     traceId,
@@ -121,7 +153,7 @@ test.serial("a sit is one trace: gateway, table, wallet, their database commands
       ) && ["saga.sit", "saga.sit.debit", "saga.sit.store"].every((name) => named(found, name)),
   );
   t.log(spans.map((span) => `${span.service} ${span.scope} ${span.name}`).join("\n"));
-  assertOneTree(t, spans, parentId);
+  assertOneTree(t, spans);
 
   // gateway -> table and table -> wallet, each a client span in the caller and a server span in the callee.
   const hop = (service: string, method: string, kind: number) =>
@@ -178,14 +210,15 @@ test.serial("a bet is one trace: gateway, table and the table's database command
   const state: TableState = advanced.body;
   const hand = state.handOdds.find((odds) => odds.odds > 0)!.handIndex;
 
-  const { traceId, parentId, traceparent } = newTrace();
+  const caller = callerTrace();
   const reply = await bob.request<BetReply>("POST", `/api/tables/${TABLE}/bet`, {
     body: { seatIndex: sat.body.seatId, handIndex: hand, betAmount: 1 },
     key: randomUUID(),
-    headers: { traceparent },
+    headers: { traceparent: caller.traceparent },
   });
   t.is(reply.status, 200, show(reply));
   t.is(reply.body.acknowledgement, "ACK", show(reply));
+  const traceId = await requestTrace(t, caller);
 
   const spans = await traceSpans(
     traceId,
@@ -195,9 +228,9 @@ test.serial("a bet is one trace: gateway, table and the table's database command
       found.some((span) => span.service === "pokerodds-gateway" && span.kind === SERVER),
   );
   t.log(spans.map((span) => `${span.service} ${span.scope} ${span.name}`).join("\n"));
-  assertOneTree(t, spans, parentId);
+  assertOneTree(t, spans);
   // The gateway's route mounting names its server span after the route template, not the URL.
-  const root = spans.find((span) => span.parentSpanId === parentId);
+  const root = spans.find((span) => span.parentSpanId === "");
   t.is(root?.name, "POST /api/tables/:tableId/bet");
   t.is(root?.attributes["http.route"], "/api/tables/:tableId/bet");
   t.truthy(

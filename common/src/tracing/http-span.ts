@@ -1,9 +1,15 @@
 // The gateway's HTTP server span, started by the gateway's own first middleware rather than the
 // OpenTelemetry http instrumentation: that one patches Node's http module and binds every request's
 // and response's listeners to the trace context, which cost a fifth of the state reads' throughput
-// (bench/tracing.ts). This span continues the caller's W3C traceparent and is named after the route.
+// (bench/tracing.ts). The span is named after the route.
+//
+// The caller is untrusted (the API is public): its W3C traceparent, if any, is a link of a new trace,
+// never its parent, so a client can neither pick a trace id (mixing its spans into another request's
+// trace) nor have its requests recorded past the sampler by sending a sampled flag. This is
+// OpenTelemetry's advice for a public boundary; the caller finds its request's trace by the link.
 import {
   context,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -15,19 +21,24 @@ import {
 import { tracer } from "./span.js";
 import type { IncomingHttpHeaders } from "node:http";
 
-/** A request's span, and the context to run the request in (the span is its active one). */
+/** A request's span, the root of a new trace, and the context to run the request in (the span is its active one). */
 export function startHttpServerSpan(
   method: string,
   path: string,
   headers: IncomingHttpHeaders,
 ): { span: Span; context: Context } {
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const caller = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers));
   const span = tracer.startSpan(
     method,
-    { kind: SpanKind.SERVER, attributes: { "http.request.method": method, "url.path": path } },
-    parent,
+    {
+      kind: SpanKind.SERVER,
+      root: true,
+      attributes: { "http.request.method": method, "url.path": path },
+      links: caller && isSpanContextValid(caller) ? [{ context: caller }] : [],
+    },
+    ROOT_CONTEXT,
   );
-  return { span, context: trace.setSpan(parent, span) };
+  return { span, context: trace.setSpan(ROOT_CONTEXT, span) };
 }
 
 /** Ends a request's span with its status code; a 5xx is an error. */
