@@ -51,7 +51,16 @@ export function HandsView({ state, seat, moves, action }: Props) {
                   button={`Bet at ${odds.odds.toFixed(1)}`}
                   initial="10"
                   busy={action.busy}
-                  onAmount={(amount) => void action.run(() => moves.bet(seat.seatId, handIndex, amount, odds.odds))}
+                  onAmount={(amount) =>
+                    void action.run(() =>
+                      moves.bet({
+                        seatIndex: seat.seatId,
+                        handIndex,
+                        betAmount: amount,
+                        shown: { gameId: state.gameId, bettingStage: state.bettingStage, odds: odds.odds },
+                      }),
+                    )
+                  }
                   onProblem={(text) => action.setMessage({ kind: "error", text })}
                   testId={`bet-${handIndex}`}
                 />

@@ -24,6 +24,8 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
   const [mode, setMode] = useState<{ mode: LiveMode; problem?: string }>({ mode: "connecting" });
   const [held, setHeld] = useState<HeldCommitment | null>(null);
   const feed = useRef<TableFeed | null>(null);
+  // One per feed, not per render: it keeps the key of a move whose outcome is not known yet.
+  const moves = useRef<TableMoves | null>(null);
   const action = useAction();
 
   useEffect(() => {
@@ -37,10 +39,10 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       mode: (next, problem) => setMode({ mode: next, ...(problem ? { problem } : {}) }),
     });
     feed.current = current;
+    moves.current = tableMoves(tableId, current, playerId);
     return () => current.stop();
-  }, [tableId]);
+  }, [tableId, playerId]);
 
-  const moves: TableMoves | null = feed.current ? tableMoves(tableId, feed.current) : null;
   const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
   const heldNow = state ? heldFor(held, state.gameId) : null;
 
@@ -63,11 +65,11 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       )}
       {heldNow ? <CommitmentChanged held={heldNow} /> : null}
       <Notice message={action.message} />
-      {state && moves ? (
+      {state && moves.current ? (
         <>
-          <SeatControls state={state} seat={mySeat} moves={moves} action={action} />
+          <SeatControls state={state} seat={mySeat} moves={moves.current} action={action} />
           <Board state={state} />
-          <HandsView state={state} seat={mySeat} moves={moves} action={action} />
+          <HandsView state={state} seat={mySeat} moves={moves.current} action={action} />
           <BetsView state={state} playerId={playerId} />
           <FairnessPanel state={state} held={heldNow} />
           <SeatsView state={state} playerId={playerId} />

@@ -1,53 +1,111 @@
 // The player's moves at one table, each with its own Idempotency-Key; a refusal (an error or a
 // NACK) arrives as an ApiError carrying the API's message.
-import { acknowledged, api, idempotencyKey, unwrap } from "../../api/client";
+import { acknowledged, api, idempotencyKey, unwrap, type TableState } from "../../api/client";
+import { keyedMoves } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
 import { formatMoney } from "../../model/money";
+import { stageName } from "../../model/stages";
+
+/** A bet as the player saw it when placing it: the game, the stage and the odds on the screen. */
+export interface BetMove {
+  seatIndex: number;
+  handIndex: number;
+  betAmount: number;
+  shown: Pick<TableState, "gameId" | "bettingStage"> & { odds: number };
+}
 
 export interface TableMoves {
   sit(buyInAmount: number): Promise<string>;
   topup(amount: number): Promise<string>;
   leave(): Promise<string>;
   advance(): Promise<void>;
-  bet(seatIndex: number, handIndex: number, betAmount: number, odds: number): Promise<string>;
+  bet(move: BetMove): Promise<string>;
 }
 
-export function tableMoves(tableId: number, feed: TableFeed): TableMoves {
+export function tableMoves(tableId: number, feed: TableFeed, playerId: string): TableMoves {
   const path = { tableId };
-  const keyed = () => ({ params: { path, header: { "Idempotency-Key": idempotencyKey() } } });
+  const header = (key: string) => ({ params: { path, header: { "Idempotency-Key": key } } });
   // Every move changes the table: read it at once rather than wait for the next poll or event.
   const after = <T>(result: T): T => {
     void feed.refresh();
     return result;
   };
+  const send = keyedMoves(idempotencyKey, () => void feed.refresh());
   return {
     async sit(buyInAmount) {
-      const reply = await acknowledged(api.POST("/api/tables/{tableId}/sit", { ...keyed(), body: { buyInAmount } }));
+      const reply = await send(`sit ${buyInAmount}`, (key) =>
+        acknowledged(api.POST("/api/tables/{tableId}/sit", { ...header(key), body: { buyInAmount } })),
+      );
       return after(`Seated at seat ${reply.seatId} with ${formatMoney(reply.seatBalance)}.`);
     },
     async topup(amount) {
-      const reply = await acknowledged(api.POST("/api/tables/{tableId}/topup", { ...keyed(), body: { amount } }));
+      const reply = await send(`topup ${amount}`, (key) =>
+        acknowledged(api.POST("/api/tables/{tableId}/topup", { ...header(key), body: { amount } })),
+      );
       return after(
         `Topped up: seat ${formatMoney(reply.newSeatBalance)}, account ${formatMoney(reply.newAccountBalance)}.`,
       );
     },
     async leave() {
-      const reply = await acknowledged(api.POST("/api/tables/{tableId}/leave", keyed()));
+      const reply = await send("leave", (key) => acknowledged(api.POST("/api/tables/{tableId}/leave", header(key))));
       return after(
         `You left the table: ${formatMoney(reply.creditsReturned)} returned, account ${formatMoney(reply.newAccountBalance)}.`,
       );
     },
     async advance() {
       const ticket = feed.ticket();
-      feed.offer(await unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path } })), ticket);
-    },
-    async bet(seatIndex, handIndex, betAmount, odds) {
-      const reply = await acknowledged(
-        api.POST("/api/tables/{tableId}/bet", { ...keyed(), body: { seatIndex, handIndex, betAmount } }),
+      const state = await send("advance", () =>
+        unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path } })),
       );
+      feed.offer(state, ticket);
+    },
+    async bet({ seatIndex, handIndex, betAmount, shown }) {
+      const move = `bet ${shown.gameId} ${shown.bettingStage} ${seatIndex} ${handIndex} ${betAmount}`;
+      const reply = await send(move, (key) =>
+        acknowledged(
+          api.POST("/api/tables/{tableId}/bet", { ...header(key), body: { seatIndex, handIndex, betAmount } }),
+        ),
+      );
+      const recorded = await recordedBet(tableId, playerId, handIndex, betAmount, shown.bettingStage);
       return after(
-        `Bet ${formatMoney(betAmount)} on hand ${handIndex + 1} at odds ${odds.toFixed(1)}. Seat balance ${formatMoney(reply.updatedSeatBalance)}.`,
+        betPlaced(handIndex, betAmount, shown, recorded) + ` Seat balance ${formatMoney(reply.updatedSeatBalance)}.`,
       );
     },
   };
+}
+
+/**
+ * The odds the bet was recorded at: the stage may have moved on between the screen and the server
+ * (another player dealt the next cards), and a bet takes the odds of the stage open when it arrives.
+ * Read back from the table: the player's bet of this hand and amount at the latest stage.
+ */
+async function recordedBet(
+  tableId: number,
+  playerId: string,
+  handIndex: number,
+  betAmount: number,
+  shownStage: number,
+): Promise<TableState["bets"][number] | undefined> {
+  const state = await unwrap(api.GET("/api/tables/{tableId}/state", { params: { path: { tableId } } })).catch(
+    () => undefined,
+  );
+  return state?.bets
+    .filter((b) => b.playerId === playerId && b.handIndex === handIndex && b.betAmount === betAmount)
+    .filter((b) => b.bettingStage >= shownStage)
+    .sort((a, b) => b.bettingStage - a.bettingStage)[0];
+}
+
+function betPlaced(
+  handIndex: number,
+  betAmount: number,
+  shown: BetMove["shown"],
+  recorded: TableState["bets"][number] | undefined,
+): string {
+  const placed = `Bet ${formatMoney(betAmount)} on hand ${handIndex + 1}`;
+  if (!recorded) return `${placed}.`;
+  if (recorded.bettingStage === shown.bettingStage) return `${placed} at odds ${recorded.recordedOdds.toFixed(1)}.`;
+  return (
+    `${placed} at odds ${recorded.recordedOdds.toFixed(1)}, the ${stageName(recorded.bettingStage)}'s: ` +
+    `the table moved on from the ${stageName(shown.bettingStage)} (odds ${shown.odds.toFixed(1)}) before it arrived.`
+  );
 }

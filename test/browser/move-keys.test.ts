@@ -1,0 +1,41 @@
+// The web client's Idempotency-Keys for a player's moves (web/src/api/move-keys.ts), run under Node:
+// a move whose outcome is unknown (no answer, or a 5xx) is sent again under the same key, so the
+// server answers its first result instead of making it twice; anything else gets a new key.
+import test from "ava";
+import { keyedMoves } from "../../web/src/api/move-keys.js";
+
+/** A failure as the client's ApiError carries it: the HTTP status, 0 for no answer. */
+const failure = (status: number) => Object.assign(new Error("refused"), { status });
+
+let keys = 0;
+const newKey = () => `key-${++keys}`;
+
+/** Sends `move`, answering with `outcome` (a status to fail with, or "ok"); the key it was sent under. */
+async function sendAs(send: ReturnType<typeof keyedMoves>, move: string, outcome: number | "ok"): Promise<string> {
+  let sentKey = "";
+  await send(move, async (key) => {
+    sentKey = key;
+    if (outcome !== "ok") throw failure(outcome);
+  }).catch(() => undefined);
+  return sentKey;
+}
+
+test("after no answer or a 5xx the same move keeps its key; after an answer, or another move, a new key", async (t) => {
+  let refreshes = 0;
+  const send = keyedMoves(newKey, () => refreshes++);
+  const first = await sendAs(send, "bet g1 0 1 2 10", 0);
+  t.is(await sendAs(send, "bet g1 0 1 2 10", 503), first, "a retry after a network fault: the same key");
+  t.is(await sendAs(send, "bet g1 0 1 2 10", "ok"), first, "and again after a 503");
+  t.is(refreshes, 2, "the table is read after each unknown outcome");
+  const next = await sendAs(send, "bet g1 0 1 2 10", "ok");
+  t.not(next, first, "the same terms after a success: a new bet");
+
+  const topUp = await sendAs(send, "topup 5", 500);
+  t.not(await sendAs(send, "leave", "ok"), topUp);
+  t.not(await sendAs(send, "topup 5", "ok"), topUp, "another move in between ends the retry");
+
+  const refused = await sendAs(send, "topup 5", 409);
+  t.not(await sendAs(send, "topup 5", "ok"), refused, "a refusal is an answer: nothing was made");
+  const limited = await sendAs(send, "topup 5", 429);
+  t.not(await sendAs(send, "topup 5", "ok"), limited);
+});
