@@ -47,7 +47,8 @@ export interface AppDeps {
   gameRecords?: GameRecordsApi;
   health: HealthProbes;
   /** The web client: its files, its sign-in config, and the development signer while that issuer is on. */
-  client?: { webRoot: string; config: ClientConfigBody; devSign?: DevSigner };
+  /** `signInOrigins`: where the OIDC sign-in connects (see signInOrigins in client/routes.ts). */
+  client?: { webRoot: string; config: ClientConfigBody; devSign?: DevSigner; signInOrigins?: string[] };
   /** CORS, rate limits and the heavy-route cap; read from the environment when absent. */
   edge?: EdgeSettings;
 }
@@ -110,6 +111,6 @@ function mountClient(app: Express, mount: ReturnType<typeof operationMounter>["m
   mount(clientApi, clientConfigRoutes(client?.config ?? { devSignIn: false }));
   if (!client) return;
   if (client.devSign) mount(devSignInApi, devSignInRoutes(client.devSign));
-  const assets = webAssets(client.webRoot, client.config.oidc?.issuer);
+  const assets = webAssets(client.webRoot, client.signInOrigins ?? []);
   if (assets) app.use(...assets);
 }

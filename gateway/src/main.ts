@@ -1,6 +1,7 @@
 import type { Role } from "@pokerodds/api/players";
 import { configOrExit, createLogger, HealthChecker, onShutdownSignal, startMetricsServer } from "@pokerodds/common";
 import { createApp } from "./app.js";
+import { signInOrigins } from "./client/routes.js";
 import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
 import { cachedTokenVerifier, createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
 import { connectBackends } from "./backends.js";
@@ -52,8 +53,9 @@ async function tokenVerifierFor(auth: AuthSettings) {
 /** The web client's sign-in: OIDC with a real identity provider, else the development issuer's. */
 async function clientFor({ auth, webRoot, oidcClientId }: GatewayConfig) {
   if (auth.mode === "remote") {
-    const oidc = oidcClientId ? { issuer: auth.issuer, clientId: oidcClientId } : undefined;
-    return { webRoot, config: { devSignIn: false, ...(oidc ? { oidc } : {}) } };
+    if (!oidcClientId) return { webRoot, config: { devSignIn: false } };
+    const oidc = { issuer: auth.issuer, clientId: oidcClientId };
+    return { webRoot, config: { devSignIn: false, oidc }, signInOrigins: await signInOrigins(auth.issuer, logger) };
   }
   const key = await loadOrCreateDevKey(auth.dataDir);
   const { issuer, audience } = auth;

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { isIP } from "node:net";
 import { forbidden } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
+import type { Logger } from "@pokerodds/common";
 
 /** Signs a development token; present only while the local development issuer is on. */
 export type DevSigner = (playerId: string, role: DevRole | undefined) => Promise<string>;
@@ -56,12 +57,33 @@ function isLoopbackHost(host: string | undefined): boolean {
 }
 
 /**
- * The client's files, with a policy that lets them load only from here (and talk to the identity
- * provider for the OIDC sign-in); undefined when the client was not built (`npm run build`).
+ * The origins the client's OIDC sign-in talks to: the issuer's (its discovery document) and its token
+ * endpoint's, which may be elsewhere (Google's is oauth2.googleapis.com). Read from the discovery
+ * document once, at start; if it cannot be read, the issuer's alone, and the log says so.
  */
-export function webAssets(root: string, oidcIssuer: string | undefined): RequestHandler[] | undefined {
+export async function signInOrigins(issuer: string, logger: Logger): Promise<string[]> {
+  const origins = new Set([new URL(issuer).origin]);
+  const discovery = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
+  try {
+    const response = await fetch(discovery, { signal: AbortSignal.timeout(DISCOVERY_TIMEOUT_MS) });
+    const tokenEndpoint = ((await response.json()) as { token_endpoint?: unknown }).token_endpoint;
+    if (typeof tokenEndpoint !== "string") throw new Error("no token_endpoint");
+    origins.add(new URL(tokenEndpoint).origin);
+  } catch (error) {
+    logger.warn({ err: error, discovery }, "the identity provider's token endpoint is unknown: sign-in may be blocked");
+  }
+  return [...origins];
+}
+
+const DISCOVERY_TIMEOUT_MS = 5_000;
+
+/**
+ * The client's files, with a policy that lets them load only from here (and talk to `signIn`, the
+ * identity provider's origins for the OIDC sign-in); undefined when the client was not built.
+ */
+export function webAssets(root: string, signIn: readonly string[]): RequestHandler[] | undefined {
   if (!existsSync(root)) return undefined;
-  const connect = ["'self'", ...(oidcIssuer ? [new URL(oidcIssuer).origin] : [])];
+  const connect = ["'self'", ...signIn];
   return [
     helmet({
       contentSecurityPolicy: {

@@ -1,9 +1,10 @@
 // A minimal OpenID Connect provider on 127.0.0.1 for the browser tests: discovery, JWKS, an
 // authorization endpoint that signs one fixed player in at once (no login form), and a token
-// endpoint that checks the PKCE verifier and issues an ID token and a JWT access token for the API.
+// endpoint (on an origin of its own, as some providers have it) that checks the PKCE verifier and
+// issues an ID token and a JWT access token for the API.
 // Only what the authorization code flow with PKCE of a public client needs.
 import { createHash, randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 
@@ -31,6 +32,8 @@ export async function startFakeIdp(subject: { sub: string; email: string; name: 
   const clientId = "pokerodds-web";
   const audience = "pokerodds-api";
   let issuer = "";
+  /** On another origin than the issuer, as some providers have it (Google's is oauth2.googleapis.com). */
+  let tokenEndpoint = "";
 
   const sign = (claims: Record<string, unknown>, aud: string) =>
     new SignJWT(claims)
@@ -47,7 +50,7 @@ export async function startFakeIdp(subject: { sub: string; email: string; name: 
       json(res, 200, {
         issuer,
         authorization_endpoint: `${issuer}/authorize`,
-        token_endpoint: `${issuer}/token`,
+        token_endpoint: tokenEndpoint,
         jwks_uri: `${issuer}/jwks`,
         response_types_supported: ["code"],
         subject_types_supported: ["public"],
@@ -92,7 +95,7 @@ export async function startFakeIdp(subject: { sub: string; email: string; name: 
     },
   };
 
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     // The client runs on the gateway's origin: discovery and the token request are cross-origin.
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Allow-Headers", "*");
@@ -101,16 +104,21 @@ export async function startFakeIdp(subject: { sub: string; email: string; name: 
     const route = routes[url.pathname];
     if (!route) return json(res, 404, { error: "not_found" });
     Promise.resolve(route(req, url, res)).catch((error: unknown) => json(res, 500, { error: String(error) }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/idp`;
+  };
+  const [server, tokenServer] = [createServer(handle), createServer(handle)];
+  const listening = (on: Server) =>
+    new Promise<number>((resolve) => on.listen(0, "127.0.0.1", () => resolve((on.address() as AddressInfo).port)));
+  issuer = `http://127.0.0.1:${await listening(server)}/idp`;
+  tokenEndpoint = `http://127.0.0.1:${await listening(tokenServer)}/idp/token`;
   return {
     issuer,
     jwksUrl: `${issuer}/jwks`,
     clientId,
     audience,
     authorizations,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await Promise.all([server, tokenServer].map((on) => new Promise<void>((resolve) => on.close(() => resolve()))));
+    },
   };
 }
 
