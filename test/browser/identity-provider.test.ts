@@ -8,7 +8,13 @@ import { expectAccessible, launchBrowser, openPage, screenshot } from "./helpers
 import { centsIn } from "./helpers/client.js";
 import { startFakeIdp } from "./helpers/fake-idp.js";
 
-const idp = await startFakeIdp({ sub: "oidc-player-7", email: "seven@example.com", name: "Player Seven" });
+// Its ID token names another subject than its access token, as some providers' do (per application).
+const idp = await startFakeIdp({
+  sub: "oidc-player-7",
+  email: "seven@example.com",
+  name: "Player Seven",
+  idTokenSub: "pairwise-0b7e",
+});
 const file = stackPerFile(test, {
   env: {
     AUTH_JWKS_URL: idp.jwksUrl,

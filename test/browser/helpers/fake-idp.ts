@@ -24,7 +24,13 @@ interface Grant {
   redirectUri: string;
 }
 
-export async function startFakeIdp(subject: { sub: string; email: string; name: string }): Promise<FakeIdp> {
+/** `idTokenSub`: the ID token's subject, when the provider gives it another one than the access token's. */
+export async function startFakeIdp(subject: {
+  sub: string;
+  email: string;
+  name: string;
+  idTokenSub?: string;
+}): Promise<FakeIdp> {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
   const jwk: JWK = { ...(await exportJWK(publicKey)), kid: "test-key", alg: "ES256", use: "sig" };
   const grants = new Map<string, Grant>();
@@ -35,11 +41,11 @@ export async function startFakeIdp(subject: { sub: string; email: string; name: 
   /** On another origin than the issuer, as some providers have it (Google's is oauth2.googleapis.com). */
   let tokenEndpoint = "";
 
-  const sign = (claims: Record<string, unknown>, aud: string) =>
+  const sign = (claims: Record<string, unknown>, aud: string, sub = subject.sub) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: "ES256", kid: jwk.kid! })
       .setIssuer(issuer)
-      .setSubject(subject.sub)
+      .setSubject(sub)
       .setAudience(aud)
       .setIssuedAt()
       .setExpirationTime("10m")
@@ -90,7 +96,11 @@ export async function startFakeIdp(subject: { sub: string; email: string; name: 
         expires_in: 600,
         scope: "openid email profile",
         access_token: await sign({ email: subject.email, name: subject.name }, audience),
-        id_token: await sign({ ...(grant.nonce ? { nonce: grant.nonce } : {}), email: subject.email }, clientId),
+        id_token: await sign(
+          { ...(grant.nonce ? { nonce: grant.nonce } : {}), email: subject.email },
+          clientId,
+          subject.idTokenSub,
+        ),
       });
     },
   };

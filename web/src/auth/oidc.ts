@@ -91,9 +91,26 @@ export async function finishSignIn(): Promise<Session> {
     expectedNonce: pending.nonce,
     requireIdToken: true,
   });
-  const claims = oauth.getValidatedIdTokenClaims(result);
-  if (!claims?.sub) throw new ApiError("The identity provider named no player.", 0);
-  return { token: result.access_token, playerId: claims.sub };
+  const playerId = accessTokenSubject(result.access_token) ?? oauth.getValidatedIdTokenClaims(result)?.sub;
+  if (!playerId) throw new ApiError("The identity provider named no player.", 0);
+  return { token: result.access_token, playerId };
+}
+
+/**
+ * The player the API acts for: the access token's subject (a JWT, which the gateway verifies). Some
+ * providers give the ID token another subject than the access token (Entra's is per application), so
+ * the ID token's is only the fallback, for an access token the client cannot read.
+ */
+function accessTokenSubject(accessToken: string): string | undefined {
+  const payload = accessToken.split(".")[1];
+  if (!payload) return undefined;
+  try {
+    const bytes = Uint8Array.from(atob(payload.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const sub = (JSON.parse(new TextDecoder().decode(bytes)) as { sub?: unknown }).sub;
+    return typeof sub === "string" && sub !== "" ? sub : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A provider's refusal in words, not a stack. */
