@@ -6,7 +6,7 @@ import express from "express";
 import { pino } from "pino";
 import { Writable } from "node:stream";
 import { startHttpServer } from "../src/http-server.js";
-import { requestLogging } from "../src/http/request.js";
+import { loggedUrl, requestLogging } from "../src/http/request.js";
 
 test("a request's log line carries its id as requestId, the id the answer echoes", async (t) => {
   const lines: Record<string, unknown>[] = [];
@@ -28,4 +28,11 @@ test("a request's log line carries its id as requestId, the id the answer echoes
   t.truthy(line);
   t.is(line?.[REQUEST_ID_FIELD], "req-42");
   t.false("reqId" in (line ?? {}));
+});
+
+test("a credential in the query is not logged: the OIDC sign-in's code and state are replaced", (t) => {
+  t.is(loggedUrl("/?code=abc123&state=xyz"), "/?code=%5Bredacted%5D&state=%5Bredacted%5D");
+  t.is(loggedUrl("/api/admin/games?tableId=7&after=7:120"), "/api/admin/games?tableId=7&after=7:120");
+  t.is(loggedUrl("/api/tables"), "/api/tables");
+  t.is(loggedUrl(undefined), undefined);
 });

@@ -65,10 +65,24 @@ export function requestLogging(logger: Logger) {
     customProps: (_req, res) => ({ playerId: (res as Response).locals?.identity?.playerId }),
     // Never the headers: they carry the bearer token.
     serializers: {
-      req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method, url: loggedUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
+}
+
+/** Query parameters that carry a credential: the OIDC sign-in lands on `/?code=...&state=...`. */
+const SECRET_PARAMETERS = ["code", "state", "id_token", "access_token"];
+
+/** The URL as logged: a credential's value in the query is replaced. */
+export function loggedUrl(url: string | undefined): string | undefined {
+  const at = url?.indexOf("?") ?? -1;
+  if (url === undefined || at === -1) return url;
+  const query = new URLSearchParams(url.slice(at + 1));
+  const secrets = SECRET_PARAMETERS.filter((name) => query.has(name));
+  if (secrets.length === 0) return url;
+  for (const name of secrets) query.set(name, "[redacted]");
+  return `${url.slice(0, at)}?${query.toString()}`;
 }
 
 /**
