@@ -34,9 +34,15 @@ export class ConflictError extends DomainError {
   readonly kind = "conflict";
 }
 
-/** An idempotency key was reused with a different request (422). */
+/**
+ * An idempotency key was reused with a different request (422). The client's message names its own
+ * key's reuse, never an id made from it.
+ */
 export class IdempotencyMismatchError extends DomainError {
   readonly kind = "idempotency_mismatch";
+  constructor(message = "this idempotency key was used for a different request") {
+    super(message);
+  }
 }
 
 /** A dependency (database, another service) cannot be reached (503). */

@@ -1,12 +1,12 @@
-// A bet: the stake moves from the seat into the game, one stored change per (player, key).
-// Within a game the domain recognises a replayed bet id and answers the recorded bet (with the
-// seat's current balance). After the game, the domain refuses the retry (409: no betting stage) or
-// would take it as new; then the bet's op record, or the operation key index, answers the first
-// result. A NACK (seat balance short) stores nothing: a retry re-evaluates it.
+// A bet: the stake moves from the seat into the game, one stored change per (player, key), and a
+// NACK (seat balance short) is stored too, as a refusal version: every replay of a key answers its
+// first result, never a bet placed later. Within a game the domain recognises a replayed bet id and
+// stores nothing; after the game it refuses the retry (409: no betting stage) or would take it as
+// new; either way the change stored under the key answers.
 import { ConflictError, IdempotencyMismatchError } from "@pokerodds/common";
 import { createHash } from "node:crypto";
 import type { CallScope } from "./dependencies.js";
-import { applyBet, type Caller } from "./domain/index.js";
+import { decideBet, type Caller } from "./domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "./parts.js";
 import { betIdOf } from "./request-ids.js";
@@ -42,16 +42,26 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
       .digest("hex"),
   };
   try {
-    return await storeBet(parts, request, op, betAmountCents, betId);
+    const applied = await storeBet(parts, request, op, betAmountCents, betId);
+    // The domain recognised a bet placed under this key in this game: the first answer, as stored.
+    if (applied.kind === "unchanged" && applied.result.acknowledged)
+      return (await firstAnswer(parts, op)) ?? applied.result;
+    return applied.result;
   } catch (error) {
     // A retry after its game ended: the refusal must not hide a bet that was placed.
     if (!(error instanceof ConflictError)) throw error;
-    const first = await parts.store.findOp(op.key);
+    const first = await firstAnswer(parts, op);
     if (!first) throw error;
-    if (first.fingerprint !== op.fingerprint)
-      throw new IdempotencyMismatchError(`bet ${key} was placed with other terms`);
-    return first.result as BetAnswer;
+    return first;
   }
+}
+
+/** The answer stored under the bet's key (a bet placed, or a NACK), or null when there is none. */
+async function firstAnswer(parts: TableParts, op: Operation & { key: string }): Promise<BetAnswer | null> {
+  const first = await parts.store.findOp(op.key);
+  if (!first) return null;
+  if (first.fingerprint !== op.fingerprint) throw new IdempotencyMismatchError();
+  return first.result as BetAnswer;
 }
 
 async function storeBet(
@@ -60,9 +70,9 @@ async function storeBet(
   op: Operation,
   betAmountCents: number,
   betId: string,
-): Promise<BetAnswer> {
-  const applied = await parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
-    const { next, result } = applyBet(
+) {
+  return parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
+    const { next, result } = decideBet(
       latest,
       { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId },
       now,
@@ -76,5 +86,4 @@ async function storeBet(
       },
     };
   });
-  return applied.result;
 }

@@ -176,7 +176,7 @@ export class SnapshotStore {
         }
         if (appended.kind === "keyTaken") {
           if (appended.first.fingerprint !== op.fingerprint) {
-            throw new IdempotencyMismatchError(`operation ${key} was made with other terms`);
+            throw new IdempotencyMismatchError();
           }
           return { kind: "replayed", result: appended.first.result as R, version: appended.first.seq };
         }

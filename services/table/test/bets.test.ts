@@ -1,7 +1,7 @@
 import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
-import { type BetCommand, applyBet } from "../src/domain/bets.js";
+import { type BetCommand, applyBet, decideBet } from "../src/domain/bets.js";
 import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
 import type { GameState, TableSnapshot } from "../src/domain/types.js";
 import {
@@ -94,6 +94,16 @@ test("insufficient seat balance is a NACK with the unchanged balance; an exact b
   const exact = applyBet(before, cmd({ playerId: "p2", seatIndex: 2, betAmountCents: 500 }), T0);
   t.true(exact.result.acknowledged);
   t.is(exact.result.seatBalanceCents, 0);
+});
+
+test("as stored, a NACK is a refusal version (nothing else changes); a bet and a replay are applyBet's", (t) => {
+  const before = table();
+  const short = decideBet(before, cmd({ playerId: "p2", seatIndex: 2, betAmountCents: 501 }), T0 + 5);
+  t.deepEqual(short.result, { acknowledged: false, message: "insufficient seat balance", seatBalanceCents: 500 });
+  t.deepEqual(short.next, { ...before, version: before.version + 1, updatedAt: T0 + 5 });
+  const placed = decideBet(before, cmd(), T0);
+  t.deepEqual(placed, applyBet(before, cmd(), T0));
+  t.is(decideBet(placed.next!, cmd(), T0).next, null, "a replayed bet id stores nothing");
 });
 
 test("refusals: not a betting stage, not seated, another seat (409)", (t) => {

@@ -131,8 +131,8 @@ test("a game through every stage: bets at hole, flop and turn, payouts at the ri
     },
   );
   const replay = { caller: ann, tableId, seatIndex: 1, handIndex: 0, betAmountCents: 1_000, idempotencyKey: "hole-0" };
-  const seatBefore = (await state(cluster, tableId)).seats.find((s) => s.playerId === "ann")!.seatBalanceCents;
-  t.like(await table.bet(replay), { acknowledged: true, updatedSeatBalanceCents: seatBefore });
+  // A replay answers the first bet's answer (its seat balance then), however many bets came since.
+  t.like(await table.bet(replay), { acknowledged: true, updatedSeatBalanceCents: 50_000 - 1_000 });
   t.is(await statusOf(table.bet({ ...replay, betAmountCents: 1_001 })), status.ALREADY_EXISTS);
 
   const flop = await advance(cluster, ben, tableId);
@@ -273,6 +273,36 @@ test("bets of two players are two bets even when player and key would join alike
     (await state(cluster, tableId)).bets.map((bet) => [bet.playerId, bet.handIndex]),
     [["a:b", later]],
   );
+});
+
+test("a bet's key answers its first result: a replay after other moves, and a NACK after a top-up", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const tableId = 11;
+  const ivy = await newPlayer(cluster, "ivy");
+  const { seatId } = await table.sit({ caller: ivy, tableId, buyInCents: 10_000, idempotencyKey: "s" });
+  const hole = await advance(cluster, ivy, tableId);
+  const hand = hole.handOdds.find((p) => p.bettingStage === 0 && p.oddsTenths > 0)!.handIndex;
+  const bet = (idempotencyKey: string, betAmountCents: number) =>
+    table.bet({ caller: ivy, tableId, seatIndex: seatId, handIndex: hand, betAmountCents, idempotencyKey });
+
+  const first = await bet("first", 500);
+  t.like(first, { acknowledged: true, updatedSeatBalanceCents: 9_500 });
+  await bet("second", 300);
+  await table.topUp({ caller: ivy, tableId, amountCents: 2_000, idempotencyKey: "t1" });
+  t.deepEqual(await bet("first", 500), first, "the first answer, not the seat balance now");
+
+  const refused = await bet("too-much", 20_000);
+  t.like(refused, { acknowledged: false, message: "insufficient seat balance", updatedSeatBalanceCents: 11_200 });
+  await table.topUp({ caller: ivy, tableId, amountCents: 10_000, idempotencyKey: "t2" });
+  t.deepEqual(await bet("too-much", 20_000), refused, "the NACK again: nothing is placed later under its key");
+  const { state } = await table.getState({ caller: ivy, tableId });
+  t.deepEqual(
+    state!.bets.map((b) => b.betAmountCents),
+    [500, 300],
+  );
+  t.is(state!.seats[0]!.seatBalanceCents, 21_200);
+  t.is(await statusOf(bet("too-much", 20_001)), status.ALREADY_EXISTS);
 });
 
 test("two advances from the same state collapse into one", async (t) => {

@@ -1,6 +1,6 @@
 // The seat steps of a sit and a top-up, which run after the account was debited.
 //
-// The rule: a NACK after money moved is a decision too. The sit's "table full" (or "already
+// The rule: a NACK after money moved is a decision too (as a bet's NACK is: bets.ts). The sit's "table full" (or "already
 // seated") after the debit, and the top-up's "not seated" after the debit, are stored as an
 // unchanged version under the step's operation key, exactly as a seat credit would be. So the
 // refund and the seat credit can never both happen: whichever of them a driver stores first is the
@@ -8,16 +8,8 @@
 
 import { ConflictError } from "@pokerodds/common/errors";
 import { applySit, applyTopUp, type SitCommand, type SitResult, type TopUpCommand } from "./seats.js";
-import { sealNext } from "./snapshot.js";
+import { refusalVersion } from "./snapshot.js";
 import type { Outcome, TableSnapshot } from "./types.js";
-
-/**
- * A refusal stored as a version: version + 1 at `now`, nothing else changed (no seat, no money, and
- * not player activity). Like every next snapshot it carries no finished game of its own.
- */
-export function refusalVersion(snapshot: TableSnapshot, now: number): TableSnapshot {
-  return sealNext(snapshot, {}, now, false);
-}
 
 /**
  * Seats the player whose buy-in was debited (applySit). Its NACK (the table filled up, the player

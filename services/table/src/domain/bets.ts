@@ -2,7 +2,7 @@
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
-import { bettingStageOf, findSeat, sealNext } from "./snapshot.js";
+import { bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
 export const NACK_INSUFFICIENT_SEAT_BALANCE = "insufficient seat balance";
@@ -47,7 +47,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
 
   const recorded = snapshot.bets.find((b) => b.betId === betId);
   if (recorded) {
-    if (!sameBet(recorded, command)) throw new IdempotencyMismatchError(`bet ${betId} was placed with other terms`);
+    if (!sameBet(recorded, command)) throw new IdempotencyMismatchError();
     const seatBalanceCents = findSeat(snapshot, playerId)?.balanceCents ?? 0;
     return { next: null, result: { acknowledged: true, bet: recorded, seatBalanceCents } };
   }
@@ -91,4 +91,15 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
     now,
   );
   return { next, result: { acknowledged: true, bet, seatBalanceCents } };
+}
+
+/**
+ * A bet as the table stores it: applyBet, and its NACK stored too, as a refusal version. A NACK is a
+ * decision: a replay of its key must answer it, not place the bet once the seat could cover it. A
+ * replayed bet id stores nothing (the adapter answers the first result).
+ */
+export function decideBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
+  const outcome = applyBet(snapshot, command, now);
+  if (outcome.next || outcome.result.acknowledged) return outcome;
+  return { next: refusalVersion(snapshot, now), result: outcome.result };
 }

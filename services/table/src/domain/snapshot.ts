@@ -125,6 +125,15 @@ export function isConserved(money: TableMoney): boolean {
 }
 
 /**
+ * A refusal stored as a version: version + 1 at `now`, nothing else changed (no seat, no money, and
+ * not player activity). Like every next snapshot it carries no finished game of its own. A NACK that
+ * must answer every replay of its key is stored so (after-debit.ts, bets.ts).
+ */
+export function refusalVersion(snapshot: TableSnapshot, now: number): TableSnapshot {
+  return sealNext(snapshot, {}, now, false);
+}
+
+/**
  * The next snapshot: prev with changes, version + 1, updatedAt (and lastActivityAt for a player's
  * operation) set to now, finishedGame reset unless this change finished a game (and then counted
  * in gamesFinished). Throws if the

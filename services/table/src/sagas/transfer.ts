@@ -79,7 +79,7 @@ async function follow<R>(
   scope: CallScope,
 ): Promise<R> {
   if (!sameTerms(existing, terms)) {
-    throw new IdempotencyMismatchError("this idempotency key was used for a different request");
+    throw new IdempotencyMismatchError();
   }
   if (existing.outcome) {
     // A pending entry this request may have added is moot: a FINAL transfer moves no money.
