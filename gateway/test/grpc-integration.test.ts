@@ -24,6 +24,7 @@ import test from "ava";
 import { oddsApiOf } from "../src/backends.js";
 import { post, serving, silentLogger, startApp } from "./helpers/app.js";
 import { bulkPieces, dealResponse } from "./helpers/fixtures.js";
+import { eventually } from "../../test/helpers/poll.js";
 
 test("deal and bulk through gRPC, with request ids, domain errors and health", async (t) => {
   const logger = silentLogger();
@@ -71,9 +72,15 @@ test("deal and bulk through gRPC, with request ids, domain errors and health", a
     await server.shutdown(100);
   });
 
+  // Health follows the server within a second (one round of probes answers a second of requests).
+  const healthBecomes = (status: number) =>
+    eventually(`health ${status}`, async () => {
+      const response = await fetch(`${app.url}/api/health`);
+      return response.status === status ? ((await response.json()) as Record<string, unknown>) : undefined;
+    });
   t.is((await fetch(`${app.url}/api/health`)).status, 503, "not serving until the service says so");
   server.setServing(true);
-  t.is((await fetch(`${app.url}/api/health`)).status, 200);
+  await healthBecomes(200);
 
   const deal = await post(app, "/api/deal", { numberOfHands: 2 }, { "x-request-id": "trace-1" });
   t.is(deal.status, 200);
@@ -108,6 +115,5 @@ test("deal and bulk through gRPC, with request ids, domain errors and health", a
   await server.shutdown(100);
   const down = await post(app, "/api/deal");
   t.deepEqual([down.status, await down.json()], [503, { error: "odds service unavailable" }]);
-  const health = await fetch(`${app.url}/api/health`);
-  t.like(await health.json(), { status: "unavailable", checks: { odds: "unreachable" } });
+  t.like(await healthBecomes(503), { status: "unavailable", checks: { odds: "unreachable" } });
 });

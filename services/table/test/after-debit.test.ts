@@ -39,7 +39,7 @@ function assertRefusalVersion(t: ExecutionContext, before: TableSnapshot, next: 
 test("a sit refused after the debit (table full) is stored as an unchanged version", (t) => {
   const full = fullTable();
   const { next, result } = sitAfterDebit(full, sitCmd(), T0 + 50);
-  t.deepEqual(result, { acknowledged: false, message: "table full" });
+  t.deepEqual(result, { acknowledged: false, message: "table full", seatId: 0, seatBalanceCents: 0 });
   assertRefusalVersion(t, full, next);
   // Plain applySit stores nothing for the same NACK: the rule is what makes it a decision.
   t.is(applySit(full, sitCmd(), T0 + 50).next, null);
@@ -48,7 +48,12 @@ test("a sit refused after the debit (table full) is stored as an unchanged versi
 test("a sit refused after the debit (seated meanwhile) is stored as an unchanged version", (t) => {
   const seated = sit(newTable(), "p7", 10_000, T0 + 1);
   const { next, result } = sitAfterDebit(seated, sitCmd({ transferId: "another-sit" }), T0 + 50);
-  t.deepEqual(result, { acknowledged: false, message: "already seated at this table" });
+  t.deepEqual(result, {
+    acknowledged: false,
+    message: "already seated at this table",
+    seatId: 1,
+    seatBalanceCents: 10_000,
+  });
   assertRefusalVersion(t, seated, next);
 });
 

@@ -54,8 +54,13 @@ test("sitPreconditions: already seated, table full, or ok", (t) => {
   let s = newTable();
   t.deepEqual(sitPreconditions(s, "p1"), { ok: true });
   for (const p of ["p1", "p2", "p3", "p4", "p5", "p6"]) s = sit(s, p);
-  t.deepEqual(sitPreconditions(s, "p1"), { ok: false, message: "already seated at this table" });
-  t.deepEqual(sitPreconditions(s, "p7"), { ok: false, message: "table full" });
+  t.deepEqual(sitPreconditions(s, "p1"), {
+    ok: false,
+    message: "already seated at this table",
+    seatId: 1,
+    seatBalanceCents: 10_000,
+  });
+  t.deepEqual(sitPreconditions(s, "p7"), { ok: false, message: "table full", seatId: 0, seatBalanceCents: 0 });
 });
 
 test("sit is a NACK (nothing stored) when the table filled up or the player got seated meanwhile", (t) => {
@@ -63,11 +68,11 @@ test("sit is a NACK (nothing stored) when the table filled up or the player got 
   for (const p of ["p1", "p2", "p3", "p4", "p5", "p6"]) s = sit(s, p);
   t.deepEqual(applySit(s, sitCmd({ playerId: "p7", transferId: "x" }), T0), {
     next: null,
-    result: { acknowledged: false, message: "table full" },
+    result: { acknowledged: false, message: "table full", seatId: 0, seatBalanceCents: 0 },
   });
   t.deepEqual(applySit(s, sitCmd({ playerId: "p2", transferId: "y" }), T0), {
     next: null,
-    result: { acknowledged: false, message: "already seated at this table" },
+    result: { acknowledged: false, message: "already seated at this table", seatId: 2, seatBalanceCents: 10_000 },
   });
 });
 

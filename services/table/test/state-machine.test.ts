@@ -247,7 +247,7 @@ test("a table with other parameters: seats and hands are configurable", (t) => {
   const full = sit(sit(s, "a"), "b");
   t.deepEqual(
     applySit(full, { playerId: "c", playerName: "", avatarImageUrl: "", amountCents: 1, transferId: "x" }, T0).result,
-    { acknowledged: false, message: "table full" },
+    { acknowledged: false, message: "table full", seatId: 0, seatBalanceCents: 0 },
   );
   const hole = applyAdvance(
     full,

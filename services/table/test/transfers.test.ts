@@ -99,9 +99,12 @@ test("NACKs move nothing: an account short of the buy-in, a second seat, a full 
   t.deepEqual(await table.sit({ caller: carol, tableId: 4, buyInCents: WELCOME + 1, idempotencyKey: "c1" }), short);
 
   await table.sit({ caller: carol, tableId: 4, buyInCents: 60_000, idempotencyKey: "c2" });
-  t.like(await table.sit({ caller: carol, tableId: 4, buyInCents: 100, idempotencyKey: "c3" }), {
+  // Already seated: the seat the player holds, as it is.
+  t.deepEqual(await table.sit({ caller: carol, tableId: 4, buyInCents: 100, idempotencyKey: "c3" }), {
     acknowledged: false,
     message: "already seated at this table",
+    seatId: 1,
+    seatBalanceCents: 60_000,
   });
   t.like(await table.topUp({ caller: carol, tableId: 4, amountCents: 40_001, idempotencyKey: "c4" }), {
     acknowledged: false,

@@ -20,13 +20,20 @@ function assertText(name: string, value: string): void {
   if (typeof value !== "string") throw new InvalidArgumentError(`${name} must be a string`);
 }
 
-export type SitCheck = { ok: true } | { ok: false; message: string };
+/** A sit refused, with the seat the player already holds (as it is now), or seat 0 and 0 when none. */
+export type SitRefusal = { message: string; seatId: number; seatBalanceCents: number };
+export type SitCheck = { ok: true } | ({ ok: false } & SitRefusal);
 
 /** Checked before the account is debited: is there a seat for this player? */
 export function sitPreconditions(snapshot: TableSnapshot, playerId: string): SitCheck {
   assertId("playerId", playerId);
-  if (findSeat(snapshot, playerId)) return { ok: false, message: NACK_ALREADY_SEATED };
-  if (snapshot.seats.length >= snapshot.config.numberOfSeats) return { ok: false, message: NACK_TABLE_FULL };
+  const seated = findSeat(snapshot, playerId);
+  if (seated) {
+    return { ok: false, message: NACK_ALREADY_SEATED, seatId: seated.seatId, seatBalanceCents: seated.balanceCents };
+  }
+  if (snapshot.seats.length >= snapshot.config.numberOfSeats) {
+    return { ok: false, message: NACK_TABLE_FULL, seatId: 0, seatBalanceCents: 0 };
+  }
   return { ok: true };
 }
 
@@ -40,7 +47,7 @@ export interface SitCommand {
 }
 
 export type SitResult =
-  { acknowledged: true; seatId: number; seatBalanceCents: number } | { acknowledged: false; message: string };
+  { acknowledged: true; seatId: number; seatBalanceCents: number } | ({ acknowledged: false } & SitRefusal);
 
 /** The seat holding transferId, refusing a transfer id reused for another operation. */
 function seatWithTransfer(snapshot: TableSnapshot, transferId: string, playerId: string): Seat | undefined {
@@ -66,14 +73,17 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
   assertId("transferId", transferId);
   const replayed = seatWithTransfer(snapshot, transferId, playerId);
   if (replayed) {
-    if (replayed.sessionId !== transferId) throw new IdempotencyMismatchError(`transfer ${transferId} was a top-up`);
+    if (replayed.sessionId !== transferId) throw new IdempotencyMismatchError();
     return {
       next: null,
       result: { acknowledged: true, seatId: replayed.seatId, seatBalanceCents: replayed.balanceCents },
     };
   }
   const check = sitPreconditions(snapshot, playerId);
-  if (!check.ok) return { next: null, result: { acknowledged: false, message: check.message } };
+  if (!check.ok) {
+    const { message, seatId, seatBalanceCents } = check;
+    return { next: null, result: { acknowledged: false, message, seatId, seatBalanceCents } };
+  }
   const taken = new Set(snapshot.seats.map((s) => s.seatId));
   let seatId = 1;
   while (taken.has(seatId)) seatId++;

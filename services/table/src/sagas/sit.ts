@@ -11,7 +11,7 @@ import { ForbiddenError } from "@pokerodds/common";
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
-import { sitAfterDebit, sitPreconditions, type Caller, type SitResult } from "../domain/index.js";
+import { sitAfterDebit, sitPreconditions, type Caller, type SitRefusal, type SitResult } from "../domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
@@ -25,7 +25,14 @@ export interface SitAnswer {
   seatBalanceCents: number;
 }
 
-const nack = (message: string): SitAnswer => ({ acknowledged: false, message, seatId: 0, seatBalanceCents: 0 });
+/** A refusal: no seat, or (already seated) the seat the player holds. */
+const nack = ({ message, seatId, seatBalanceCents }: SitRefusal): SitAnswer => ({
+  acknowledged: false,
+  message,
+  seatId,
+  seatBalanceCents,
+});
+const NO_MONEY: SitRefusal = { message: NACK_INSUFFICIENT_ACCOUNT_BALANCE, seatId: 0, seatBalanceCents: 0 };
 
 // Request and terms shaped like the top-up's (sagas/topup.ts) on purpose: each saga states its own terms.
 export interface SitRequest {
@@ -51,10 +58,10 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
     }
     const { snapshot } = await parts.store.latest(tableId);
     const check = sitPreconditions(snapshot, caller.playerId);
-    if (!check.ok) return { final: ok(nack(check.message)) };
+    if (!check.ok) return { final: ok(nack(check)) };
     // No player yet (no profile read, so no account): no money to buy in with.
     const player = await parts.wallet.player(caller.playerId, scope);
-    if (!player) return { final: ok(nack(NACK_INSUFFICIENT_ACCOUNT_BALANCE)) };
+    if (!player) return { final: ok(nack(NO_MONEY)) };
     return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveSit, scope);
@@ -66,7 +73,7 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
   const debit = await sagaStep(claim, "debit", () =>
     parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.SIT }, scope),
   );
-  if (!debit.applied) return ok(nack(NACK_INSUFFICIENT_ACCOUNT_BALANCE));
+  if (!debit.applied) return ok(nack(NO_MONEY));
   crashPoint("sit:after-debit");
 
   const seated = await sagaStep(claim, "store", () =>
@@ -91,5 +98,5 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
   );
   // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
   if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);
-  return ok(nack(result.message));
+  return ok(nack(result));
 };
