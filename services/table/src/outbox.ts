@@ -55,6 +55,8 @@ export async function deliverOutbox(
       (latest, now) => ({ next: markDelivered(latest, delivered, now), result: null }),
     );
   }
-  const failed = calls.find((call) => call.status === "rejected");
-  if (failed) throw failed.reason;
+  const failed = calls.flatMap((call) => (call.status === "rejected" ? [call.reason as unknown] : []));
+  for (const error of failed.slice(1))
+    parts.logger.warn({ err: error, tableId }, "a table credit failed; retried later");
+  if (failed.length > 0) throw failed[0];
 }

@@ -8,7 +8,7 @@
 // replica (its replica died) and asks for the versions after the last one it got misses nothing and
 // repeats nothing. A watcher reads at its own pace (from the feed's recent snapshots, else the log);
 // one too far behind skips to the current state rather than replaying history.
-import type { Logger } from "@pokerodds/common";
+import { UnavailableError, type Logger } from "@pokerodds/common";
 import type { TableSnapshot } from "./domain/index.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 import { watchStreams } from "./metrics.js";
@@ -39,7 +39,8 @@ class TableFeed {
   private readonly waiting = new Set<() => void>();
   private readonly timer: NodeJS.Timeout;
   private reading: Promise<void> | undefined;
-  private failing = false;
+  /** Whether the last read of the log failed (the database is away): the head may be behind. */
+  failing = false;
 
   constructor(
     readonly tableId: number,
@@ -145,6 +146,9 @@ export class TableWatchers {
       await feed.ready;
       // A cursor ahead of this feed may be a version another replica stored since the last poll.
       if (afterVersion > feed.head) await feed.catchUp();
+      // Still ahead after a failed read, it may be real: refuse (the caller subscribes again) rather
+      // than send this feed's head as the current state, which would take the client back.
+      if (afterVersion > feed.head && feed.failing) throw new UnavailableError("the table's log cannot be read");
       watch.ready();
       let next = firstVersion(afterVersion, feed.head);
       for (;;) {

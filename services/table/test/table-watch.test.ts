@@ -25,8 +25,12 @@ class MemoryStore {
     return snapshot ? { snapshot, stored: true } : { snapshot: emptyTable(tableId, Date.now()), stored: false };
   }
 
+  /** While true, reading a version fails, as with the database away. */
+  failing = false;
+
   async version(_tableId: number, version: number) {
     this.reads++;
+    if (this.failing) throw new Error("the database is away");
     return this.versions.get(version) ?? null;
   }
 
@@ -167,4 +171,21 @@ test("a table never written: its empty state (version 1), then its first stored 
   await until("2 and 3", () => w.seen.length === 3);
   t.deepEqual(w.seen, range(1, 3));
   w.stop();
+});
+
+test("a cursor ahead of a feed that cannot read the log is refused (UNAVAILABLE), never answered with an older state", async (t) => {
+  const { store, watchers } = setUp(20);
+  store.write(9, false); // versions 2..10
+  const first = watcher(watchers, 0);
+  await until("the current state", () => first.seen.length === 1);
+  store.write(2, false); // 11 and 12, by another replica; this feed has not read them
+  store.failing = true;
+  const ahead = watcher(watchers, 12);
+  t.like(await ahead.done, { name: "UnavailableError" });
+  t.deepEqual(ahead.seen, [], "no state of version 10 for a client that saw 12");
+  store.failing = false;
+  const again = watcher(watchers, 12);
+  await sleep(100);
+  t.deepEqual(again.seen, [], "up to date: nothing until a new version");
+  for (const w of [first, again]) w.stop();
 });

@@ -72,16 +72,17 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
   });
   crashPoint("leave:after-apply");
 
-  // The seat balance, then the leaver's refund: the answer's balance is the account after both.
+  // The seat balance, then the leaver's refund: the answer's balance is the account after both. With
+  // a refund it is read after both (either credit may be a replay answering an older balance).
   const credited = new Map<string, MovementOutcome>();
-  let newAccountBalanceCents: number | undefined;
   for (const owed of [left.credit, left.refund]) {
     if (!owed) continue;
-    const outcome = await sagaStep(claim, "credit", () => parts.wallet.credit(movementOf(owed), scope));
-    credited.set(owed.key, outcome);
-    newAccountBalanceCents = outcome.balanceCents;
+    credited.set(owed.key, await sagaStep(claim, "credit", () => parts.wallet.credit(movementOf(owed), scope)));
   }
-  newAccountBalanceCents ??= await parts.wallet.balance(playerId, scope);
+  const newAccountBalanceCents =
+    left.credit && !left.refund
+      ? credited.get(left.credit.key)!.balanceCents
+      : await parts.wallet.balance(playerId, scope);
   // The rest of the outbox (other players' refunds and payouts) is not this leave's to answer for:
   // recovery retries it.
   await deliverOutbox(parts, tableId, scope, credited).catch((error: unknown) =>

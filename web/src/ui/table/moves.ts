@@ -66,7 +66,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
           api.POST("/api/tables/{tableId}/bet", { ...header(key), body: { seatIndex, handIndex, betAmount } }),
         ),
       );
-      const recorded = await recordedBet(tableId, playerId, handIndex, betAmount, shown.bettingStage);
+      const recorded = await recordedBet(tableId, playerId, handIndex, betAmount, shown);
       return after(
         betPlaced(handIndex, betAmount, shown, recorded) + ` Seat balance ${formatMoney(reply.updatedSeatBalance)}.`,
       );
@@ -74,24 +74,28 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
   };
 }
 
+/** How long the confirmation waits to read the bet back before it says less. */
+const READ_BACK_MS = 5_000;
+
 /**
  * The odds the bet was recorded at: the stage may have moved on between the screen and the server
  * (another player dealt the next cards), and a bet takes the odds of the stage open when it arrives.
- * Read back from the table: the player's bet of this hand and amount at the latest stage.
+ * Read back from the table: the player's bet of this hand and amount at the latest stage, if the game
+ * is still the one shown.
  */
 async function recordedBet(
   tableId: number,
   playerId: string,
   handIndex: number,
   betAmount: number,
-  shownStage: number,
+  shown: BetMove["shown"],
 ): Promise<TableState["bets"][number] | undefined> {
-  const state = await unwrap(api.GET("/api/tables/{tableId}/state", { params: { path: { tableId } } })).catch(
-    () => undefined,
-  );
-  return state?.bets
+  const request = { params: { path: { tableId } }, signal: AbortSignal.timeout(READ_BACK_MS) };
+  const state = await unwrap(api.GET("/api/tables/{tableId}/state", request)).catch(() => undefined);
+  if (state?.gameId !== shown.gameId) return undefined;
+  return state.bets
     .filter((b) => b.playerId === playerId && b.handIndex === handIndex && b.betAmount === betAmount)
-    .filter((b) => b.bettingStage >= shownStage)
+    .filter((b) => b.bettingStage >= shown.bettingStage)
     .sort((a, b) => b.bettingStage - a.bettingStage)[0];
 }
 
@@ -102,7 +106,7 @@ function betPlaced(
   recorded: TableState["bets"][number] | undefined,
 ): string {
   const placed = `Bet ${formatMoney(betAmount)} on hand ${handIndex + 1}`;
-  if (!recorded) return `${placed}.`;
+  if (!recorded) return `${placed}: see the table for the odds it took.`;
   if (recorded.bettingStage === shown.bettingStage) return `${placed} at odds ${recorded.recordedOdds.toFixed(1)}.`;
   return (
     `${placed} at odds ${recorded.recordedOdds.toFixed(1)}, the ${stageName(recorded.bettingStage)}'s: ` +

@@ -4976,7 +4976,8 @@ export const TableServiceService = {
   },
   /**
    * FAILED_PRECONDITION outside a betting stage, when not seated, from another seat, on a hand that
-   * cannot win; NACK when the seat balance is short. A NACK is not recorded: a retry re-evaluates it.
+   * cannot win; NACK when the seat balance is short. A NACK is recorded like a bet: a retry with the
+   * same key answers it again.
    */
   bet: {
     path: "/pokerodds.table.v1.TableService/Bet" as const,
@@ -5087,7 +5088,8 @@ export interface TableServiceServer extends UntypedServiceImplementation {
   topUp: handleUnaryCall<TopUpRequest, TopUpResponse>;
   /**
    * FAILED_PRECONDITION outside a betting stage, when not seated, from another seat, on a hand that
-   * cannot win; NACK when the seat balance is short. A NACK is not recorded: a retry re-evaluates it.
+   * cannot win; NACK when the seat balance is short. A NACK is recorded like a bet: a retry with the
+   * same key answers it again.
    */
   bet: handleUnaryCall<BetRequest, BetResponse>;
   /** Credits the whole seat balance to the account. Not seated: OK with credits_returned_cents 0. */
@@ -5181,7 +5183,8 @@ export interface TableServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * FAILED_PRECONDITION outside a betting stage, when not seated, from another seat, on a hand that
-   * cannot win; NACK when the seat balance is short. A NACK is not recorded: a retry re-evaluates it.
+   * cannot win; NACK when the seat balance is short. A NACK is recorded like a bet: a retry with the
+   * same key answers it again.
    */
   bet(request: BetRequest, callback: (error: ServiceError | null, response: BetResponse) => void): ClientUnaryCall;
   bet(
