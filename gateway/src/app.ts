@@ -46,8 +46,10 @@ export interface AppDeps {
   /** GET /api/admin/games; without it that route answers 503. */
   gameRecords?: GameRecordsApi;
   health: HealthProbes;
-  /** The web client: its files, its sign-in config, and the development signer while that issuer is on. */
-  /** `signInOrigins`: where the OIDC sign-in connects (see signInOrigins in client/routes.ts). */
+  /**
+   * The web client: its files, its sign-in config, the development signer while that issuer is on,
+   * and the origins its OIDC sign-in connects to (signInOrigins in client/routes.ts).
+   */
   client?: { webRoot: string; config: ClientConfigBody; devSign?: DevSigner; signInOrigins?: string[] };
   /** CORS, rate limits and the heavy-route cap; read from the environment when absent. */
   edge?: EdgeSettings;

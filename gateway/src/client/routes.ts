@@ -56,6 +56,8 @@ function isLoopbackHost(host: string | undefined): boolean {
   return isLoopback(name.startsWith("[") && name.endsWith("]") ? name.slice(1, -1) : name);
 }
 
+const DISCOVERY_TIMEOUT_MS = 5_000;
+
 /**
  * The origins the client's OIDC sign-in talks to: the issuer's (its discovery document) and its token
  * endpoint's, which may be elsewhere (Google's is oauth2.googleapis.com). Read from the discovery
@@ -74,8 +76,6 @@ export async function signInOrigins(issuer: string, logger: Logger): Promise<str
   }
   return [...origins];
 }
-
-const DISCOVERY_TIMEOUT_MS = 5_000;
 
 /**
  * The client's files, with a policy that lets them load only from here (and talk to `signIn`, the

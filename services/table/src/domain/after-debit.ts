@@ -1,10 +1,10 @@
 // The seat steps of a sit and a top-up, which run after the account was debited.
 //
-// The rule: a NACK after money moved is a decision too (as a bet's NACK is: bets.ts). The sit's "table full" (or "already
-// seated") after the debit, and the top-up's "not seated" after the debit, are stored as an
-// unchanged version under the step's operation key, exactly as a seat credit would be. So the
-// refund and the seat credit can never both happen: whichever of them a driver stores first is the
-// only one any driver (a retry, another replica, recovery) will ever see.
+// The rule: a NACK after money moved is a decision too (as a bet's NACK is: bets.ts). The sit's
+// "table full" (or "already seated") after the debit, and the top-up's "not seated" after the debit,
+// are stored as an unchanged version under the step's operation key, exactly as a seat credit would
+// be. So the refund and the seat credit can never both happen: whichever of them a driver stores
+// first is the only one any driver (a retry, another replica, recovery) will ever see.
 
 import { ConflictError } from "@pokerodds/common/errors";
 import { applySit, applyTopUp, type SitCommand, type SitResult, type TopUpCommand } from "./seats.js";
