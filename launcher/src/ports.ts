@@ -27,11 +27,17 @@ export async function freePorts(count: number, host = "127.0.0.1"): Promise<numb
   }
 }
 
+/**
+ * Above 10080, the highest of the WHATWG Fetch standard's "bad ports": fetch() refuses them all
+ * ("fetch failed"), so a stack given 10080 never answered a test's health check.
+ */
+const ABOVE_FETCH_BAD_PORTS = 10_081;
+
 /** [from, to) below the ephemeral range; undefined (ask the OS) where the range cannot be read. */
 function candidateRange(): { from: number; to: number } | undefined {
   try {
     const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
-    return low !== undefined && low > 12_000 ? { from: 10_000, to: low } : undefined;
+    return low !== undefined && low > 12_000 ? { from: ABOVE_FETCH_BAD_PORTS, to: low } : undefined;
   } catch {
     return undefined;
   }
