@@ -13,6 +13,10 @@ export const ClientConfig = Type.Object(
         {
           issuer: Type.String({ description: "The identity provider; the client signs in with code + PKCE" }),
           clientId: Type.String(),
+          audience: Type.String({
+            description:
+              "The API's audience (the aud its access tokens must carry), sent with the sign-in request: a provider that issues access tokens for several APIs (Auth0) needs it to issue a verifiable one",
+          }),
         },
         { additionalProperties: false },
       ),
@@ -33,7 +37,7 @@ export const clientApi = apiPart(
       summary: "How the web client signs players in",
       isPublic: true,
       ok: "ClientConfig",
-      example: { ok: { devSignIn: false, oidc: { issuer: "https://id.example.com/", clientId: "pokerodds-web" } } },
+      example: { ok: { devSignIn: false, oidc: { issuer: "https://id.example.com/", clientId: "pokerodds-web", audience: "pokerodds-api" } } },
     },
   },
 );

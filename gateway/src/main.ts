@@ -54,7 +54,7 @@ async function tokenVerifierFor(auth: AuthSettings) {
 async function clientFor({ auth, webRoot, oidcClientId }: GatewayConfig) {
   if (auth.mode === "remote") {
     if (!oidcClientId) return { webRoot, config: { devSignIn: false } };
-    const oidc = { issuer: auth.issuer, clientId: oidcClientId };
+    const oidc = { issuer: auth.issuer, clientId: oidcClientId, audience: auth.audience };
     return { webRoot, config: { devSignIn: false, oidc }, signInOrigins: await signInOrigins(auth.issuer, logger) };
   }
   const key = await loadOrCreateDevKey(auth.dataDir);

@@ -45,7 +45,7 @@ test.serial("POST /api/dev/token is a 404 and the config offers OpenID Connect o
   t.is(typeof ((await token.json()) as { error?: unknown }).error, "string", "an { error } body");
   const config = await fetch(`${url}/api/client-config`);
   t.is(config.status, 200);
-  t.deepEqual(await config.json(), { devSignIn: false, oidc: { issuer: idp.issuer, clientId: idp.clientId } });
+  t.deepEqual(await config.json(), { devSignIn: false, oidc: { issuer: idp.issuer, clientId: idp.clientId, audience: idp.audience } });
 });
 
 test.serial("the sign-in screen offers no development sign-in; OIDC with PKCE signs the player in", async (t) => {
@@ -69,6 +69,7 @@ test.serial("the sign-in screen offers no development sign-in; OIDC with PKCE si
     t.is(sent.get("code_challenge_method"), "S256");
     t.is(sent.get("response_type"), "code");
     t.is(sent.get("redirect_uri"), `${file.stack.url}/`);
+    t.is(sent.get("audience"), idp.audience, "the API's audience, which Auth0 needs to issue a JWT for it");
     t.is(new URL(page.url()).search, "", "the code is gone from the address bar");
     t.is(await page.getByTestId("signed-in-as").innerText(), "oidc-player-7");
     const balance = page.getByTestId("account-balance");

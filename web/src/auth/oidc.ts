@@ -8,6 +8,7 @@ import type { Session } from "./session";
 export interface OidcSettings {
   issuer: string;
   clientId: string;
+  audience: string;
 }
 
 interface PendingSignIn {
@@ -53,6 +54,9 @@ export async function startSignIn(settings: OidcSettings): Promise<void> {
     redirect_uri: redirectUri(),
     response_type: "code",
     scope: "openid email profile",
+    // Auth0 issues an access token for the API (a JWT with its aud) only when asked by audience;
+    // other providers ignore a parameter they do not know (RFC 6749, 3.1).
+    audience: settings.audience,
     code_challenge: await oauth.calculatePKCECodeChallenge(pending.verifier),
     code_challenge_method: "S256",
     state: pending.state,

@@ -837,6 +837,8 @@ export interface components {
                 /** @description The identity provider; the client signs in with code + PKCE */
                 issuer: string;
                 clientId: string;
+                /** @description The API's audience (the aud its access tokens must carry), sent with the sign-in request: a provider that issues access tokens for several APIs (Auth0) needs it to issue a verifiable one */
+                audience: string;
             };
         };
     };
@@ -1093,7 +1095,8 @@ export interface operations {
                      *       "devSignIn": false,
                      *       "oidc": {
                      *         "issuer": "https://id.example.com/",
-                     *         "clientId": "pokerodds-web"
+                     *         "clientId": "pokerodds-web",
+                     *         "audience": "pokerodds-api"
                      *       }
                      *     }
                      */
