@@ -37,7 +37,12 @@ export const clientApi = apiPart(
       summary: "How the web client signs players in",
       isPublic: true,
       ok: "ClientConfig",
-      example: { ok: { devSignIn: false, oidc: { issuer: "https://id.example.com/", clientId: "pokerodds-web", audience: "pokerodds-api" } } },
+      example: {
+        ok: {
+          devSignIn: false,
+          oidc: { issuer: "https://id.example.com/", clientId: "pokerodds-web", audience: "pokerodds-api" },
+        },
+      },
     },
   },
 );

@@ -45,7 +45,10 @@ test.serial("POST /api/dev/token is a 404 and the config offers OpenID Connect o
   t.is(typeof ((await token.json()) as { error?: unknown }).error, "string", "an { error } body");
   const config = await fetch(`${url}/api/client-config`);
   t.is(config.status, 200);
-  t.deepEqual(await config.json(), { devSignIn: false, oidc: { issuer: idp.issuer, clientId: idp.clientId, audience: idp.audience } });
+  t.deepEqual(await config.json(), {
+    devSignIn: false,
+    oidc: { issuer: idp.issuer, clientId: idp.clientId, audience: idp.audience },
+  });
 });
 
 test.serial("the sign-in screen offers no development sign-in; OIDC with PKCE signs the player in", async (t) => {
