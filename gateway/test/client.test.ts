@@ -34,7 +34,7 @@ test("with the development issuer: config says so, and /api/dev/token signs for 
 });
 
 test("without it (a real identity provider): no /api/dev/token, and the config names the OIDC issuer", async (t) => {
-  const oidc = { issuer: "https://idp.example.com/", clientId: "web" };
+  const oidc = { issuer: "https://idp.example.com/", clientId: "web", audience: "pokerodds-api" };
   const app = await startApp({ client: { webRoot: await webRoot(), config: { devSignIn: false, oidc } } });
   t.teardown(() => app.close());
   t.deepEqual(await (await fetch(`${app.url}/api/client-config`)).json(), { devSignIn: false, oidc });

@@ -54,9 +54,16 @@ class KeySetUnavailableError extends Error {
 // These come from matching the token's header against the key set, so the token is at fault.
 const TOKEN_KEY_ERRORS = new Set(["ERR_JWKS_NO_MATCHING_KEY", "ERR_JWKS_MULTIPLE_MATCHING_KEYS"]);
 
+/**
+ * How long the identity provider's key set is trusted before it is fetched again. A verified token's
+ * verdict is remembered no longer (cachedTokenVerifier): a key the provider withdraws stops opening
+ * the API within this time, for tokens already seen too.
+ */
+const KEY_SET_MAX_AGE_MS = 600_000;
+
 /** The identity provider's JWKS, cached by jose; a failed fetch becomes KeySetUnavailableError. */
 export function remoteKeys(url: URL): JWTVerifyGetKey {
-  const keySet = createRemoteJWKSet(url);
+  const keySet = createRemoteJWKSet(url, { cacheMaxAge: KEY_SET_MAX_AGE_MS });
   return async (header, token) => {
     try {
       return await keySet(header, token);
@@ -118,13 +125,14 @@ const MAX_TOKEN_AGE_MS = 86_400_000;
 
 interface Verified {
   identity: Identity;
-  /** When the cached verdict stops holding: the token's expiry, or its maximum age, whichever is first. */
+  /** When the cached verdict stops holding: the token's expiry, its maximum age, or the key set's age, whichever is first. */
   untilMs: number;
 }
 
 /**
  * A signature check costs more than the rest of a refused request: a token that verified is
- * remembered (by its SHA-256, least recently used first out) until it expires, so a client sending
+ * remembered (by its SHA-256, least recently used first out) until it expires, or for as long as the
+ * key set is trusted if that is sooner, so a client sending
  * the same token again, a flooder's included, is not checked again. Failures are never remembered.
  */
 export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = Date.now): TokenVerifier {
@@ -139,7 +147,7 @@ export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = D
     }
     verified.delete(key);
     const identity = await verify(token);
-    const untilMs = verdictEnd(token);
+    const untilMs = Math.min(verdictEnd(token), now() + KEY_SET_MAX_AGE_MS);
     if (untilMs > now()) {
       verified.set(key, { identity, untilMs });
       if (verified.size > VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
