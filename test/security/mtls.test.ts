@@ -68,7 +68,7 @@ async function refusal(tls: TlsFiles | undefined, call: (wallet: ReturnType<type
   }
 }
 
-test("the Deposit call from outside the gateway fails, and credits nothing", async (t) => {
+test("the Deposit call from anyone but an operator fails, and credits nothing", async (t) => {
   const gateway = walletAs(tlsAs("gateway"));
   await gateway.call.getProfile({ claims: claims("victim") });
   gateway.raw.close();
@@ -99,9 +99,14 @@ test("the Deposit call from outside the gateway fails, and credits nothing", asy
 
   // A certificate that says "gateway", from another CA.
   t.is(await refusal(foreign, (w) => w.call.deposit(deposit("victim", "c"))), status.UNAVAILABLE);
-  // A valid certificate of the wrong service: the table may not deposit.
+  // A valid certificate of any service: no public route moves money this way, so not even the
+  // Internet-facing gateway may deposit, withdraw or list a ledger.
   t.is(await refusal(tlsAs("table"), (w) => w.call.deposit(deposit("victim", "d"))), status.PERMISSION_DENIED);
   t.is(await refusal(tlsAs("odds"), (w) => w.call.withdraw(deposit("victim", "e"))), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.deposit(deposit("victim", "f"))), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.withdraw(deposit("victim", "g"))), status.PERMISSION_DENIED);
+  const ledger = { playerId: "victim", afterSequence: 0, limit: 10 };
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.listLedger(ledger)), status.PERMISSION_DENIED);
 
   t.is(await balanceOf("victim"), before);
 });
@@ -117,7 +122,7 @@ test("each RPC answers only the services its table names", async (t) => {
   // Odds is no caller of the wallet at all.
   t.is(await refusal(tlsAs("odds"), (w) => w.call.getPlayer({ playerId: "p" })), status.PERMISSION_DENIED);
   // The allowed callers get through.
-  t.is(await refusal(tlsAs("gateway"), (w) => w.call.deposit(deposit("p2", "ok"))), status.NOT_FOUND);
+  t.is(await refusal(tlsAs("operator"), (w) => w.call.deposit(deposit("p2", "ok"))), status.NOT_FOUND);
   t.is(await refusal(tlsAs("table"), (w) => w.call.getPlayer({ playerId: "nobody" })), status.NOT_FOUND);
 });
 

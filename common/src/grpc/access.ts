@@ -21,7 +21,8 @@ export type AccessPolicy<D = Record<string, unknown>> = { readonly [K in keyof D
 
 // Derived from the callers: gateway/src/backends.ts (getProfile, getPlayer, audit) and
 // services/table/src/dependencies.ts (getPlayer, getPersonalTableOwner, getBalance, debit, credit).
-// Deposit, Withdraw and ListLedger move or show money for a player's own request: the gateway only.
+// Deposit, Withdraw and ListLedger are an operator's, by a certificate of its own: no public route
+// offers them, so the Internet-facing gateway may not mint money.
 // Claims (the end user's identity) travel in GetProfile's request, so only the gateway can assert them.
 export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
   getProfile: ["gateway"],
@@ -30,9 +31,9 @@ export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
   getBalance: ["table"],
   debit: ["table"],
   credit: ["table"],
-  deposit: ["gateway"],
-  withdraw: ["gateway"],
-  listLedger: ["gateway"],
+  deposit: ["operator"],
+  withdraw: ["operator"],
+  listLedger: ["operator"],
   audit: ["gateway"],
 };
 
@@ -51,10 +52,12 @@ export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
   exportGames: ["gateway"],
 };
 
+// Derived from the callers: gateway/src/backends.ts (deal, generateBulk) and
+// services/table/src/dependencies.ts (deal, equity).
 export const ODDS_ACCESS: AccessPolicy<typeof OddsServiceService> = {
   deal: ["gateway", "table"],
-  generateBulk: ["gateway", "table"],
-  equity: ["gateway", "table"],
+  generateBulk: ["gateway"],
+  equity: ["table"],
 };
 
 type Unary = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void;

@@ -12,8 +12,11 @@ import type { PeerCertificate } from "node:tls";
 import { ConfigError, envInt, envOptional, envPort, envString } from "../config.js";
 
 export const TRUST_DOMAIN = "pokerodds";
-export const SERVICE_IDENTITIES = ["odds", "wallet", "table", "gateway"] as const;
-/** Who a certificate names: the services, and the gateway as a client. */
+export const SERVICE_IDENTITIES = ["odds", "wallet", "table", "gateway", "operator"] as const;
+/**
+ * Who a certificate names: the services, the gateway as a client, and an operator's tool (the
+ * wallet's deposits, withdrawals and ledger, which no public route offers: no service may call them).
+ */
 export type ServiceIdentity = (typeof SERVICE_IDENTITIES)[number];
 
 export function spiffeId(service: ServiceIdentity): string {

@@ -3410,8 +3410,9 @@ export const WalletServiceService = {
     responseDeserialize: (value: Buffer): CreditResponse => CreditResponse.decode(value),
   },
   /**
-   * Operator movements (ADMIN only, enforced by the gateway); idempotent by key like Debit and
-   * Credit. A withdrawal the balance cannot cover is refused like a debit.
+   * Operator movements, for an operator's tool holding the "operator" certificate (no public route
+   * offers them); idempotent by key like Debit and Credit. A withdrawal the balance cannot cover is
+   * refused like a debit.
    */
   deposit: {
     path: "/pokerodds.wallet.v1.WalletService/Deposit" as const,
@@ -3431,7 +3432,10 @@ export const WalletServiceService = {
     responseSerialize: (value: WithdrawResponse): Buffer => Buffer.from(WithdrawResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): WithdrawResponse => WithdrawResponse.decode(value),
   },
-  /** An account's entries in sequence order, refused movements included, a page at a time. */
+  /**
+   * An account's entries in sequence order, refused movements included, a page at a time; for the
+   * operator's tool, like Deposit.
+   */
   listLedger: {
     path: "/pokerodds.wallet.v1.WalletService/ListLedger" as const,
     requestStream: false as const,
@@ -3476,12 +3480,16 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
   debit: handleUnaryCall<DebitRequest, DebitResponse>;
   credit: handleUnaryCall<CreditRequest, CreditResponse>;
   /**
-   * Operator movements (ADMIN only, enforced by the gateway); idempotent by key like Debit and
-   * Credit. A withdrawal the balance cannot cover is refused like a debit.
+   * Operator movements, for an operator's tool holding the "operator" certificate (no public route
+   * offers them); idempotent by key like Debit and Credit. A withdrawal the balance cannot cover is
+   * refused like a debit.
    */
   deposit: handleUnaryCall<DepositRequest, DepositResponse>;
   withdraw: handleUnaryCall<WithdrawRequest, WithdrawResponse>;
-  /** An account's entries in sequence order, refused movements included, a page at a time. */
+  /**
+   * An account's entries in sequence order, refused movements included, a page at a time; for the
+   * operator's tool, like Deposit.
+   */
   listLedger: handleUnaryCall<ListLedgerRequest, ListLedgerResponse>;
   /** Recomputes every balance from its ledger and checks conservation to the cent. */
   audit: handleUnaryCall<AuditRequest, AuditResponse>;
@@ -3594,8 +3602,9 @@ export interface WalletServiceClient extends Client {
     callback: (error: ServiceError | null, response: CreditResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Operator movements (ADMIN only, enforced by the gateway); idempotent by key like Debit and
-   * Credit. A withdrawal the balance cannot cover is refused like a debit.
+   * Operator movements, for an operator's tool holding the "operator" certificate (no public route
+   * offers them); idempotent by key like Debit and Credit. A withdrawal the balance cannot cover is
+   * refused like a debit.
    */
   deposit(
     request: DepositRequest,
@@ -3627,7 +3636,10 @@ export interface WalletServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: WithdrawResponse) => void,
   ): ClientUnaryCall;
-  /** An account's entries in sequence order, refused movements included, a page at a time. */
+  /**
+   * An account's entries in sequence order, refused movements included, a page at a time; for the
+   * operator's tool, like Deposit.
+   */
   listLedger(
     request: ListLedgerRequest,
     callback: (error: ServiceError | null, response: ListLedgerResponse) => void,
