@@ -44,6 +44,13 @@ export function openDatabase(options: DatabaseOptions): Database {
     waitQueueTimeoutMS: 30_000,
     appName: options.name,
     retryWrites: false,
+    // Correctness rests on an acknowledged insert never being rolled back, and on no answer built
+    // from one that may be: so majority, journaled, from the primary, whatever the URI says (options
+    // given here win over the URI's w=, journal=, readConcernLevel= and readPreference=).
+    w: "majority",
+    journal: true,
+    readConcernLevel: "majority",
+    readPreference: "primary",
     // Stored documents (table snapshots, answers) drop undefined fields as JSON does, not store null.
     ignoreUndefined: true,
     monitorCommands: true,
