@@ -1,6 +1,7 @@
 // What the odds and the tables features share: cards, betting stages and a hand's odds.
 import { CARD_CODE_PATTERN } from "@pokerodds/common/card-codes";
 import { Type, type Static } from "@sinclair/typebox";
+import { SEED_HEX } from "@pokerodds/common/limits";
 
 export const Card = Type.String({
   pattern: `^${CARD_CODE_PATTERN}$`,
@@ -47,7 +48,7 @@ export type HandOddsBody = Static<typeof HandOdds>;
 
 /** A server seed or its SHA-256 commitment (docs/provably-fair.md): 64 lowercase hexadecimal digits. */
 export const seedHex = (description?: string) =>
-  Type.String({ pattern: "^[0-9a-f]{64}$", ...(description ? { description } : {}) });
+  Type.String({ pattern: SEED_HEX.source, ...(description ? { description } : {}) });
 
 /** For the document's examples: a seed and its true commitment (the examples' cards are not dealt from it). */
 export const EXAMPLE_SEED = "5eed".repeat(16);

@@ -98,7 +98,6 @@ export const GameRecordLine = Type.Union([GameRecord, GameRecordsEnd, GameRecord
 });
 
 export type GameRecordBody = Static<typeof GameRecord>;
-export type GameRecordLineBody = Static<typeof GameRecordLine>;
 
 const LINES = [
   "JSON Lines (`application/x-ndjson`): one JSON value per line, each matching the schema GameRecordLine,",

@@ -3,9 +3,14 @@ import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, EXAMPLE_COMMITMENT, EXAMPLE_SEED, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart } from "./operation.js";
 import { integerFrom, nullable, oneOfIntegers, openInterval } from "./fields.js";
+import { DEFAULT_TARGET_RTP, MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
 
 export const DealRequest = Type.Object(
-  { numberOfHands: Type.Optional(integerFrom(2, 6, { default: 4, description: "Hands to deal" })) },
+  {
+    numberOfHands: Type.Optional(
+      integerFrom(MIN_HANDS_PER_GAME, MAX_HANDS_PER_GAME, { default: 4, description: "Hands to deal" }),
+    ),
+  },
   { additionalProperties: false, description: "The body is optional; absent fields take their defaults" },
 );
 
@@ -25,7 +30,9 @@ export const BulkRequest = Type.Object(
   {
     numberOfGames: Type.Optional(integerFrom(1, 200, { default: 50 })),
     numberOfHands: Type.Optional(oneOfIntegers([3, 4], { default: 3 })),
-    targetRtp: Type.Optional(openInterval(0, 1, { default: 0.97, description: "Target return to player" })),
+    targetRtp: Type.Optional(
+      openInterval(0, 1, { default: DEFAULT_TARGET_RTP, description: "Target return to player" }),
+    ),
   },
   { additionalProperties: false, description: "The body is optional; absent fields take their defaults" },
 );

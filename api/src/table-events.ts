@@ -36,7 +36,7 @@ const EXAMPLE_EVENT =
     flopCard3: null,
     turnCard: null,
     riverCard: null,
-    seats: [{ seatId: 0, playerId: "alice", playerName: "Alice", seatBalance: 100, avatarImageUrl: "" }],
+    seats: [{ seatId: 1, playerId: "alice", playerName: "Alice", seatBalance: 100, avatarImageUrl: "" }],
     bets: [],
     handOdds: [],
     seedCommitment: null,

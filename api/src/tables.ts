@@ -262,9 +262,9 @@ const EXAMPLE_STATE = {
   turnCard: null,
   riverCard: null,
   seats: [
-    { seatId: 0, playerId: "alice", playerName: "Alice", seatBalance: 95, avatarImageUrl: "/avatars/default.png" },
+    { seatId: 1, playerId: "alice", playerName: "Alice", seatBalance: 95, avatarImageUrl: "/avatars/default.png" },
   ],
-  bets: [{ playerId: "alice", bettingStage: 0, seatIndex: 0, handIndex: 0, betAmount: 5, recordedOdds: 2.9 }],
+  bets: [{ playerId: "alice", bettingStage: 0, seatIndex: 1, handIndex: 0, betAmount: 5, recordedOdds: 2.9 }],
   handOdds: [
     {
       handIndex: 0,
@@ -312,7 +312,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     ok: "SitResponse",
     example: {
       body: { buyInAmount: 100 },
-      ok: { acknowledgement: "ACK", seatId: 0, seatBalance: 100 },
+      ok: { acknowledgement: "ACK", seatId: 1, seatBalance: 100 },
     },
     links: {
       bet: {
@@ -347,7 +347,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     body: { schema: "BetRequest", required: true },
     ok: "BetResponse",
     example: {
-      body: { seatIndex: 0, handIndex: 1, betAmount: 5 },
+      body: { seatIndex: 1, handIndex: 1, betAmount: 5 },
       ok: { acknowledgement: "ACK", message: "bet placed", updatedSeatBalance: 90 },
     },
     links: {

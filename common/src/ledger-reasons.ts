@@ -19,8 +19,6 @@ export const LEDGER_REASON = {
   VOID_REFUND: "void-refund",
 } as const;
 
-export type LedgerReason = (typeof LEDGER_REASON)[keyof typeof LEDGER_REASON];
-
 /** Debits that move money from an account towards a seat. */
 export const TRANSFER_DEBIT_REASONS = [LEDGER_REASON.SIT, LEDGER_REASON.TOPUP] as const;
 /** Credits giving such a debit back when the seat could not take it. */

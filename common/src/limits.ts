@@ -45,6 +45,12 @@ export const INT32_MAX = 2 ** 31 - 1;
 export const MIN_HANDS_PER_GAME = 2;
 export const MAX_HANDS_PER_GAME = 6;
 
+/** The target return to player of a table, a deal or a bulk request that names none (decisions.md). */
+export const DEFAULT_TARGET_RTP = 0.97;
+
+/** A deal's server seed or commitment as stored and shown (docs/provably-fair.md): 32 bytes, lowercase hex. */
+export const SEED_HEX = /^[0-9a-f]{64}$/;
+
 /** The largest amount of one request (decisions.md): 1,000,000,000 units. */
 export const MAX_AMOUNT_UNITS = 1_000_000_000;
 export const MAX_AMOUNT_CENTS = MAX_AMOUNT_UNITS * 100;

@@ -1,15 +1,13 @@
 // The report's plots: Vega-Lite specifications (pure builders) rendered to SVG text here, at
 // generation time, so the HTML needs no script and no network to show them.
 
+import { formatCard } from "@pokerodds/odds/domain/cards";
 import * as vega from "vega";
 import { type TopLevelSpec, compile } from "vega-lite";
 import { STAGES } from "./game.js";
 import type { RtpFigures } from "./rtp.js";
 import { type Histogram, binStart, DECK } from "./stats.js";
 
-const RANKS = "23456789TJQKA";
-const SUITS = "cdhs";
-const cardName = (card: number): string => RANKS[card >> 2]! + SUITS[card & 3]!;
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json";
 /** One layer of a layered chart (vega-lite exports only its top-level spec type). */
 type Layer = Extract<TopLevelSpec, { layer: unknown }>["layer"][number];
@@ -98,7 +96,7 @@ export function heatmapSpec(residuals: ArrayLike<number>, title: string): TopLev
   for (let card = 0; card < DECK; card++) {
     for (let position = 0; position < DECK; position++) {
       values.push({
-        card: cardName(card),
+        card: formatCard(card),
         position: position + 1,
         z: Number(residuals[card * DECK + position]!.toFixed(2)),
       });
@@ -121,8 +119,8 @@ export function heatmapSpec(residuals: ArrayLike<number>, title: string): TopLev
       y: {
         field: "card",
         type: "ordinal",
-        sort: Array.from({ length: DECK }, (_, c) => cardName(c)),
-        axis: { values: Array.from({ length: 13 }, (_, r) => cardName(r * 4)) },
+        sort: Array.from({ length: DECK }, (_, c) => formatCard(c)),
+        axis: { values: Array.from({ length: 13 }, (_, r) => formatCard(r * 4)) },
       },
       color: { field: "z", type: "quantitative", scale: { scheme: "redblue", domain: [-4, 4], reverse: true } },
     },

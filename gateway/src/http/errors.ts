@@ -36,9 +36,9 @@ export const notFound = (message: string) => new HttpError(404, message);
 export const serviceUnavailable = (service: string, options: { cause?: unknown } = {}) =>
   new HttpError(503, `${service} service unavailable`, options);
 
-// gRPC status -> HTTP, mirroring common/src/grpc/status.ts (domain error -> status). Statuses that
-// table produces carry a domain message written for the client; every other status may carry
-// library text, so it gets a fixed message.
+// gRPC status -> HTTP, mirroring common/src/grpc/status.ts (domain error -> status). The statuses
+// the services make from their domain errors carry a message written for the client; every other
+// status may carry library text, so it gets a fixed message.
 const FROM_DOMAIN: Partial<Record<status, [number, string]>> = {
   [status.INVALID_ARGUMENT]: [400, "invalid request"],
   [status.NOT_FOUND]: [404, "not found"],
@@ -48,7 +48,6 @@ const FROM_DOMAIN: Partial<Record<status, [number, string]>> = {
 };
 
 const FIXED: Partial<Record<status, [number, string]>> = {
-  [status.ABORTED]: [409, "the request conflicted with another change; try again"],
   [status.UNAUTHENTICATED]: [401, "not authenticated"],
   [status.RESOURCE_EXHAUSTED]: [429, "too many requests; try again later"],
 };

@@ -11,9 +11,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { httpErrorFromGrpc } from "./errors.js";
 
 /** Statuses after which the stream is opened again: the replica or the connection went away. */
-const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED]);
+const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED]);
 
-/** Attempts in a row that bring nothing before a stream gives up (about 6 s of backoff). */
+/** Attempts in a row that bring nothing before a stream gives up (about 3 s of backoff). */
 export const RESUBSCRIBE_ATTEMPTS = 6;
 
 export const resubscribeDelayMs = (attempt: number) => Math.min(3_200, 100 * 2 ** (attempt - 1));

@@ -13,6 +13,7 @@ import {
   type HandStatus,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type { Static } from "@sinclair/typebox";
+import { SEED_HEX } from "@pokerodds/common/limits";
 
 export function toDealResult(response: DealResponse): DealResultBody {
   return {
@@ -126,8 +127,6 @@ export function toHandOdds(odds: HandOddsMessage): HandOddsBody {
 function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
   return oneOf(HAND_STATUSES, handStatusToJSON(status).replace(/^HAND_STATUS_/, ""), "hand status");
 }
-
-const SEED_HEX = /^[0-9a-f]{64}$/;
 
 /** A seed or commitment as the contract shows it (docs/provably-fair.md), else a contract violation. */
 export function seedHex(value: string, what: string): string {

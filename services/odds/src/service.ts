@@ -14,8 +14,8 @@ import type { ServerUnaryCall } from "@grpc/grpc-js";
 import { validateBulkRequest, type CommittedBulkGame } from "./domain/bulk.js";
 import type { OddsPool } from "./pool.js";
 import { bulkGameToProto, dealToProto, equityCardsFromProto, equityToProto } from "./proto-mapping.js";
+import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 
-const DEFAULT_TARGET_RTP = 0.97;
 /**
  * Games per worker task: a deal waits for at most one chunk per thread (the pool takes deals first),
  * so a chunk is kept short (~5 ms); still enough games to amortise the hop to the thread.

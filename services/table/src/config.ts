@@ -2,6 +2,7 @@
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { ConfigError, envInt, envPort, envString } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
+import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 
 export interface TableServiceConfig {
   grpcPort: number;
@@ -45,7 +46,7 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
 
 function envRtp(env: Env): number {
   const raw = env.TABLE_TARGET_RTP;
-  if (raw === undefined || raw === "") return 0.97;
+  if (raw === undefined || raw === "") return DEFAULT_TARGET_RTP;
   const value = Number(raw);
   if (!/^\d*\.?\d+$/.test(raw) || !(value > 0 && value < 1)) {
     throw new ConfigError(`TABLE_TARGET_RTP must be a number between 0 and 1 (exclusive), got ${JSON.stringify(raw)}`);

@@ -9,7 +9,6 @@ const OUTAGE = new Set<number>([
   status.DEADLINE_EXCEEDED,
   status.CANCELLED,
   status.RESOURCE_EXHAUSTED,
-  status.ABORTED,
 ]);
 
 /**

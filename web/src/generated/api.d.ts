@@ -1224,7 +1224,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "acknowledgement": "ACK",
-                     *       "seatId": 0,
+                     *       "seatId": 1,
                      *       "seatBalance": 100
                      *     }
                      */
@@ -1316,7 +1316,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "seatIndex": 0,
+                 *       "seatIndex": 1,
                  *       "handIndex": 1,
                  *       "betAmount": 5
                  *     }
@@ -1457,7 +1457,7 @@ export interface operations {
                      *       "riverCard": null,
                      *       "seats": [
                      *         {
-                     *           "seatId": 0,
+                     *           "seatId": 1,
                      *           "playerId": "alice",
                      *           "playerName": "Alice",
                      *           "seatBalance": 95,
@@ -1468,7 +1468,7 @@ export interface operations {
                      *         {
                      *           "playerId": "alice",
                      *           "bettingStage": 0,
-                     *           "seatIndex": 0,
+                     *           "seatIndex": 1,
                      *           "handIndex": 0,
                      *           "betAmount": 5,
                      *           "recordedOdds": 2.9
@@ -1570,7 +1570,7 @@ export interface operations {
                      *       "riverCard": null,
                      *       "seats": [
                      *         {
-                     *           "seatId": 0,
+                     *           "seatId": 1,
                      *           "playerId": "alice",
                      *           "playerName": "Alice",
                      *           "seatBalance": 95,
@@ -1581,7 +1581,7 @@ export interface operations {
                      *         {
                      *           "playerId": "alice",
                      *           "bettingStage": 0,
-                     *           "seatIndex": 0,
+                     *           "seatIndex": 1,
                      *           "handIndex": 0,
                      *           "betAmount": 5,
                      *           "recordedOdds": 2.9
@@ -1666,7 +1666,7 @@ export interface operations {
                     /**
                      * @example id: 42
                      *     event: state
-                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":0,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":null,"serverSeed":null}
+                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":1,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":null,"serverSeed":null}
                      *
                      *     : keep-alive
                      */

@@ -13,8 +13,6 @@ export const BULK_MIN_GAMES = 1;
 export const BULK_MAX_GAMES = 200;
 export const BULK_HAND_COUNTS = [3, 4] as const;
 export type BulkHandCount = (typeof BULK_HAND_COUNTS)[number];
-/** The API's defaults for an absent field; applying them is the caller's (gateway's) job. */
-export const BULK_DEFAULTS = { numberOfGames: 50, numberOfHands: 3, targetRtp: 0.97 } as const;
 
 export interface BulkRequest {
   numberOfGames: number;

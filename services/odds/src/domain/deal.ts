@@ -1,15 +1,13 @@
 // The stand-alone deal: a fresh shuffled deck, two hole cards per hand, pre-flop odds.
 
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { type Card, formatCard, formatHand } from "./cards.js";
 import { validateIntegerRange, validateTargetRtp } from "./errors.js";
 import { type HandOdds, Stage, handOddsPanels } from "./pricing.js";
 import { commitDeck } from "./provably-fair.js";
 import { shuffledDeck } from "./shuffle.js";
-import { MAX_HANDS, MIN_HANDS, stageEquities } from "./stage-odds.js";
-
-export const DEAL_MIN_HANDS = MIN_HANDS;
-export const DEAL_MAX_HANDS = MAX_HANDS;
+import { stageEquities } from "./stage-odds.js";
 
 /** Card codes exactly as the API shows them: hands "AhKd", remainingDeck ["Qs", ...]. */
 export interface DealResult {
@@ -46,7 +44,7 @@ export function dealHoleCards(deck: readonly Card[], numberOfHands: number): { h
  * prices them pre-flop by exact enumeration at targetRtp (0 < rtp < 1).
  */
 export function deal(numberOfHands: number, targetRtp: number, deck: readonly Card[] = shuffledDeck()): DealResult {
-  validateIntegerRange("numberOfHands", numberOfHands, DEAL_MIN_HANDS, DEAL_MAX_HANDS);
+  validateIntegerRange("numberOfHands", numberOfHands, MIN_HANDS_PER_GAME, MAX_HANDS_PER_GAME);
   validateTargetRtp(targetRtp);
   assertFullDeck(deck);
   const { hands, rest } = dealHoleCards(deck, numberOfHands);

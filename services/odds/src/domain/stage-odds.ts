@@ -2,15 +2,12 @@
 // per-stage equities the deal and the bulk generator share.
 
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { type Card, formatCard } from "./cards.js";
 import { exactEquity } from "./equity.js";
 import { InvalidOddsRequestError, validateTargetRtp } from "./errors.js";
 import { evaluateCards } from "./evaluator.js";
 import { type BettingStage, type HandEquity, type HandOdds, Stage, handOddsPanels, riverEquities } from "./pricing.js";
-
-/** Hands per priced game: at least two to bet between, at most six (the deal's limit). */
-export const MIN_HANDS = 2;
-export const MAX_HANDS = 6;
 
 const STAGE_BY_BOARD_SIZE: ReadonlyMap<number, BettingStage> = new Map([
   [0, Stage.HOLE],
@@ -31,8 +28,10 @@ const describe = (card: Card): string =>
 
 /** Throws InvalidOddsRequestError unless: 2..6 hands of 2 valid cards, a 0/3/4/5-card board, no card twice. */
 export function validateHandsAndBoard(hands: readonly (readonly Card[])[], board: readonly Card[]): void {
-  if (hands.length < MIN_HANDS || hands.length > MAX_HANDS) {
-    throw new InvalidOddsRequestError(`between ${MIN_HANDS} and ${MAX_HANDS} hands are needed, got ${hands.length}`);
+  if (hands.length < MIN_HANDS_PER_GAME || hands.length > MAX_HANDS_PER_GAME) {
+    throw new InvalidOddsRequestError(
+      `between ${MIN_HANDS_PER_GAME} and ${MAX_HANDS_PER_GAME} hands are needed, got ${hands.length}`,
+    );
   }
   stageOfBoard(board.length);
   const used = new Set<Card>();

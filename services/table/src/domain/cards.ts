@@ -4,6 +4,7 @@
 import { CARD_CODE_PATTERN, DECK_SIZE } from "@pokerodds/common/card-codes";
 import { createHash } from "node:crypto";
 import type { Fairness } from "./types.js";
+import { SEED_HEX } from "@pokerodds/common/limits";
 
 const CARD = new RegExp(`^${CARD_CODE_PATTERN}$`);
 
@@ -36,8 +37,6 @@ export function assertDealtCards(hands: readonly string[], deck: readonly string
   }
 }
 
-const HEX_64 = /^[0-9a-f]{64}$/;
-
 /**
  * The deal's seed and commitment as the odds service sent them. RangeError unless both are 64 hex
  * digits and the commitment is SHA-256 of the seed's bytes: a table never shows a commitment its
@@ -45,7 +44,7 @@ const HEX_64 = /^[0-9a-f]{64}$/;
  */
 export function checkedFairness(fairness: Fairness): Fairness {
   const { serverSeed, seedCommitment } = fairness;
-  if (!HEX_64.test(serverSeed) || !HEX_64.test(seedCommitment)) {
+  if (!SEED_HEX.test(serverSeed) || !SEED_HEX.test(seedCommitment)) {
     throw new RangeError("a deal's seed and commitment must be 64 lowercase hex digits");
   }
   if (createHash("sha256").update(Buffer.from(serverSeed, "hex")).digest("hex") !== seedCommitment) {
