@@ -17,6 +17,7 @@ import {
   channelCredentials,
   createClient,
   methodNames,
+  LIVENESS_CHECK,
   ODDS_ACCESS,
   readGrpcNetwork,
   startGrpcServer,
@@ -122,6 +123,8 @@ test("the health port answers SERVING and NOT_SERVING in plaintext, as the main 
     t.is(await probe(healthPort), "NOT_SERVING");
     t.is(await probe(healthPort, ODDS), "NOT_SERVING");
     t.is(await probe(healthPort, "pokerodds.wallet.v1.WalletService"), status.NOT_FOUND);
+    // Liveness follows nothing but the process: a database outage (NOT_SERVING) restarts nothing.
+    t.is(await probe(healthPort, LIVENESS_CHECK), "SERVING");
 
     // The main port still speaks only mutual TLS: a plaintext probe there gets nowhere.
     t.is(await probe(server.port), status.UNAVAILABLE);
@@ -178,6 +181,7 @@ test("while the server drains the health port reports NOT_SERVING, then closes w
   const stopped = server.shutdown(10_000);
   t.is(await probe(healthPort), "NOT_SERVING");
   t.is(await probe(healthPort, ODDS), "NOT_SERVING");
+  t.is(await probe(healthPort, LIVENESS_CHECK), "SERVING", "a draining process is alive");
 
   release();
   t.deepEqual((await inFlight).hands, ["AsKs"]);

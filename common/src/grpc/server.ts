@@ -7,6 +7,13 @@ import type { Logger } from "../logger.js";
 import { authorize } from "./access.js";
 import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
+/**
+ * The health key a liveness probe asks for: SERVING for as long as the process answers, whatever its
+ * database or its draining. A probe of it fails only when the event loop is stuck or the process is
+ * gone, which a TCP connect (the kernel's handshake) cannot tell.
+ */
+export const LIVENESS_CHECK = "liveness";
+
 /** proto/ at the repository root (common/dist/grpc -> ../../../proto). */
 const PROTO_ROOT = fileURLToPath(new URL("../../../proto/", import.meta.url));
 
@@ -67,7 +74,11 @@ export async function startGrpcServer(
     : registration.implementation;
   server.addService(registration.definition, implementation);
 
-  const health = new HealthImplementation({ "": "NOT_SERVING", [registration.name]: "NOT_SERVING" });
+  const health = new HealthImplementation({
+    "": "NOT_SERVING",
+    [registration.name]: "NOT_SERVING",
+    [LIVENESS_CHECK]: "SERVING",
+  });
   health.addToServer(server);
 
   if (options.reflection) {
