@@ -35,7 +35,7 @@ export interface CliIo {
  * A short-lived ADMIN token of the local development issuer (the stack's, under DATA_DIR), for when
  * AUDIT_TOKEN is unset and no real identity provider is configured. Throws NoAudit when it has none.
  */
-export type DevToken = (env: Env) => Promise<string>;
+export type DevTokenSigner = (env: Env) => Promise<string>;
 
 /** Why there is no audit to show: exit 2 with this message. */
 export class NoAudit extends Error {}
@@ -55,7 +55,7 @@ export function auditUrl(env: Env): URL {
   return url;
 }
 
-async function tokenFor(env: Env, devToken: DevToken): Promise<string> {
+async function tokenFor(env: Env, devToken: DevTokenSigner): Promise<string> {
   if (env.AUDIT_TOKEN) return env.AUDIT_TOKEN;
   if (env.AUTH_JWKS_URL) {
     throw new NoAudit("AUTH_JWKS_URL is set: set AUDIT_TOKEN to an ADMIN token of that identity provider");
@@ -98,7 +98,12 @@ async function fetchReport(url: URL, token: string): Promise<AuditReportBody> {
 }
 
 /** Runs the command; resolves to its exit code. */
-export async function runAuditCli(env: Env, args: readonly string[], io: CliIo, devToken: DevToken): Promise<number> {
+export async function runAuditCli(
+  env: Env,
+  args: readonly string[],
+  io: CliIo,
+  devToken: DevTokenSigner,
+): Promise<number> {
   const json = args.includes("--json");
   const unknown = args.filter((arg) => arg !== "--json");
   if (unknown.length > 0) {

@@ -2,11 +2,11 @@
 // pending, 2 when no audit can be had (unreachable, refused, a service down, not a report, no token).
 // The development token and the command itself: tools/test/audit.test.ts.
 import test from "ava";
-import { NoAudit, runAuditCli, type DevToken } from "../src/cli.js";
+import { NoAudit, runAuditCli, type DevTokenSigner } from "../src/cli.js";
 import { fakeGateway, report } from "./helpers/fake-gateway.js";
 
 /** For the cases that must never need a development token. */
-const noDevToken: DevToken = async () => {
+const noDevToken: DevTokenSigner = async () => {
   throw new Error("the development token was asked for");
 };
 
@@ -93,7 +93,7 @@ test("without AUDIT_TOKEN: the development token, whose refusal is exit 2", asyn
   const gateway = await fakeGateway(() => ({ status: 200, body: report("clean") }));
   t.teardown(() => gateway.close());
   const seen: Array<string | undefined> = [];
-  const devToken: DevToken = async (env) => {
+  const devToken: DevTokenSigner = async (env) => {
     seen.push(env.DATA_DIR);
     return "dev-token";
   };

@@ -10,7 +10,7 @@
 // The output holds the game records only, one per line; the trailer is the command's to check.
 // AUDIT_URL (default http://127.0.0.1:${PORT:-8080}) names the gateway and AUDIT_TOKEN an ADMIN
 // token, as for `npm run audit`; without AUDIT_TOKEN the development issuer's short-lived ADMIN token.
-import { NoAudit, type DevToken, type Env } from "@pokerodds/audit/cli";
+import { NoAudit, type DevTokenSigner, type Env } from "@pokerodds/audit/cli";
 import { once } from "node:events";
 import { open } from "node:fs/promises";
 import type { Writable } from "node:stream";
@@ -90,7 +90,7 @@ export function gamesUrl(env: Env, query: URLSearchParams): URL {
   return url;
 }
 
-async function tokenFor(env: Env, devToken: DevToken): Promise<string> {
+async function tokenFor(env: Env, devToken: DevTokenSigner): Promise<string> {
   if (env.AUDIT_TOKEN) return env.AUDIT_TOKEN;
   if (env.AUTH_JWKS_URL) {
     throw new NoExport("AUTH_JWKS_URL is set: set AUDIT_TOKEN to an ADMIN token of that identity provider");
@@ -216,7 +216,7 @@ export async function runExportCli(
   env: Env,
   args: readonly string[],
   io: ExportIo,
-  devToken: DevToken,
+  devToken: DevTokenSigner,
 ): Promise<number> {
   let copied: Copied;
   try {

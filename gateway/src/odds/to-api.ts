@@ -21,8 +21,8 @@ export function toDealResult(response: DealResponse): DealResultBody {
     handOdds: response.handOdds.map(toHandOdds),
     remainingDeck: response.remainingDeck,
     gameId: response.gameId,
-    serverSeed: seedHex(response.serverSeed, "deal seed"),
-    seedCommitment: seedHex(response.seedCommitment, "deal commitment"),
+    serverSeed: requireSeedHex(response.serverSeed, "deal seed"),
+    seedCommitment: requireSeedHex(response.seedCommitment, "deal commitment"),
   };
 }
 
@@ -78,8 +78,8 @@ function toBulkGame(game: BulkGame): Static<typeof BulkGameState> {
     bc4,
     bc5,
     handStageInfoList: game.handStageInfoList.map(toHandStageInfo),
-    serverSeed: seedHex(game.serverSeed, `game ${game.gameId} seed`),
-    seedCommitment: seedHex(game.seedCommitment, `game ${game.gameId} commitment`),
+    serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
+    seedCommitment: requireSeedHex(game.seedCommitment, `game ${game.gameId} commitment`),
   };
 }
 
@@ -129,7 +129,7 @@ function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
 }
 
 /** A seed or commitment as the contract shows it (docs/provably-fair.md), else a contract violation. */
-export function seedHex(value: string, what: string): string {
+export function requireSeedHex(value: string, what: string): string {
   if (!SEED_HEX.test(value)) throw new ContractViolation(`${what} ${JSON.stringify(value)}`);
   return value;
 }

@@ -36,28 +36,31 @@ const validateNoBody = bodyValidatorWithDefaults(NoBody);
  * What every money move sends besides its amount: the caller, acting for the body's playerId when it
  * names one (403 unless it is the caller or an ADMIN), the table and the idempotency key.
  */
-function moneyMove(req: Request, res: Response, tableId: number, named: string | undefined) {
+function moneyMoveRequest(req: Request, res: Response, tableId: number, named: string | undefined) {
   const idempotencyKey = idempotencyKeyOf(req);
   const identity = identityOf(res);
   return { caller: callerFor(identity, actingPlayerId(identity, named)), tableId, idempotencyKey };
 }
 
 // The four money moves read alike on purpose: each validates its own body and names its own fields;
-// moneyMove above holds what they share.
+// moneyMoveRequest above holds what they share.
 export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
   const fromTable = <T>(call: Promise<T>) => fromService("table", call);
   return {
     sit: async (req, res) => {
       const tableId = tableIdOf(req);
       const body = validateSit(req.body);
-      const request = { ...moneyMove(req, res, tableId, body.playerId), buyInCents: parseMoney(body.buyInAmount) };
+      const request = {
+        ...moneyMoveRequest(req, res, tableId, body.playerId),
+        buyInCents: parseMoney(body.buyInAmount),
+      };
       const response = await fromTable(table.sit(request, callOptions(req, DEADLINES_MS.moneyMove)));
       res.json(toSitResponse(response));
     },
     topUp: async (req, res) => {
       const tableId = tableIdOf(req);
       const body = validateTopUp(req.body);
-      const request = { ...moneyMove(req, res, tableId, body.playerId), amountCents: parseMoney(body.amount) };
+      const request = { ...moneyMoveRequest(req, res, tableId, body.playerId), amountCents: parseMoney(body.amount) };
       const response = await fromTable(table.topUp(request, callOptions(req, DEADLINES_MS.moneyMove)));
       res.json(toTopUpResponse(response));
     },
@@ -65,7 +68,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
       const tableId = tableIdOf(req);
       const body = validateBet(req.body);
       const request = {
-        ...moneyMove(req, res, tableId, body.playerId),
+        ...moneyMoveRequest(req, res, tableId, body.playerId),
         seatIndex: body.seatIndex,
         handIndex: body.handIndex,
         betAmountCents: parseMoney(body.betAmount),
@@ -77,7 +80,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
     leave: async (req, res) => {
       const tableId = tableIdOf(req);
       validateNoBody(req.body);
-      const request = moneyMove(req, res, tableId, undefined);
+      const request = moneyMoveRequest(req, res, tableId, undefined);
       const response = await fromTable(table.leave(request, callOptions(req, DEADLINES_MS.moneyMove)));
       res.json(toLeaveResponse(response));
     },

@@ -10,7 +10,7 @@ import {
   type TableState,
   type TopUpResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { bettingStage, seedHex, toHandOdds } from "../odds/to-api.js";
+import { bettingStage, requireSeedHex, toHandOdds } from "../odds/to-api.js";
 import { toUnits } from "@pokerodds/api/money";
 import { ContractViolation, oneOf } from "@pokerodds/api/violation";
 import {
@@ -116,7 +116,7 @@ export function toTableGameState(state: TableState | undefined): TableGameStateB
     })),
     handOdds: state.handOdds.map(toHandOdds),
     // Empty on the wire means not (yet) shown.
-    seedCommitment: state.seedCommitment ? seedHex(state.seedCommitment, "seed commitment") : null,
-    serverSeed: state.serverSeed ? seedHex(state.serverSeed, "server seed") : null,
+    seedCommitment: state.seedCommitment ? requireSeedHex(state.seedCommitment, "seed commitment") : null,
+    serverSeed: state.serverSeed ? requireSeedHex(state.serverSeed, "server seed") : null,
   };
 }

@@ -10,7 +10,7 @@ import { decideBet, type Caller } from "./domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "./parts.js";
 import { betIdOf } from "./request-ids.js";
-import type { Operation } from "./snapshot-store.js";
+import type { StoredOperation } from "./snapshot-store.js";
 
 export const BET_PLACED = "bet placed";
 
@@ -57,7 +57,7 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
 }
 
 /** The answer stored under the bet's key (a bet placed, or a NACK), or null when there is none. */
-async function firstAnswer(parts: TableParts, op: Operation & { key: string }): Promise<BetAnswer | null> {
+async function firstAnswer(parts: TableParts, op: StoredOperation & { key: string }): Promise<BetAnswer | null> {
   const first = await parts.store.findOp(op.key);
   if (!first) return null;
   if (first.fingerprint !== op.fingerprint) throw new IdempotencyMismatchError();
@@ -67,7 +67,7 @@ async function firstAnswer(parts: TableParts, op: Operation & { key: string }): 
 async function storeBet(
   parts: TableParts,
   { caller, tableId, seatIndex, handIndex }: BetRequest,
-  op: Operation,
+  op: StoredOperation,
   betAmountCents: number,
   betId: string,
 ) {

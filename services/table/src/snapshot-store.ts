@@ -39,7 +39,7 @@ export interface StoredOp {
   result: unknown;
 }
 
-export interface Operation {
+export interface StoredOperation {
   /** Unique per change ever stored; a function of the new version for housekeeping changes. */
   key: string | ((version: number) => string);
   fingerprint: string;
@@ -141,7 +141,7 @@ export class SnapshotStore {
    */
   apply<R>(
     tableId: number,
-    op: Operation,
+    op: StoredOperation,
     decide: (latest: TableSnapshot, now: number) => Outcome<R>,
   ): Promise<Applied<R>> {
     return this.queue.run(String(tableId), async () => {
