@@ -373,9 +373,10 @@ test.serial("a bet on a hand that cannot win (odds 0) is refused with 409", asyn
     await advance(t, dee, table, "STATUS_RIVER");
     await advance(t, dee, table, "STATUS_SETUP");
   }
-  t.log(`NOTE: no hand had odds 0 at any betting stage in ${games} games; the dead-hand refusal was not exercised`);
+  // A hand priced 0 comes up in most games by the turn (4 hands): 25 games without one would be a
+  // pricing fault, not luck, and the refusal would not have been exercised.
   expectAck(t, await dee.leave(table));
-  t.pass();
+  t.fail(`no hand had odds 0 at any betting stage in ${games} games`);
 });
 
 test.serial(
