@@ -7,7 +7,7 @@ import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
-import { HttpError, sendError } from "./errors.js";
+import { HttpError, RATE_LIMITED, sendError } from "./errors.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -87,8 +87,6 @@ export function corsFor(origins: string[]): RequestHandler | null {
     maxAge: 600,
   });
 }
-
-const RATE_LIMITED = "too many requests; try again later";
 
 const retryAfter = (seconds: number) => ({ "Retry-After": String(Math.max(1, Math.ceil(seconds))) });
 

@@ -47,9 +47,12 @@ const FROM_DOMAIN: Partial<Record<status, [number, string]>> = {
   [status.ALREADY_EXISTS]: [422, "idempotency key already used for a different request"],
 };
 
+/** The answer to every request refused for load: the edge's limits and a service's full queue alike. */
+export const RATE_LIMITED = "too many requests; try again later";
+
 const FIXED: Partial<Record<status, [number, string]>> = {
   [status.UNAUTHENTICATED]: [401, "not authenticated"],
-  [status.RESOURCE_EXHAUSTED]: [429, "too many requests; try again later"],
+  [status.RESOURCE_EXHAUSTED]: [429, RATE_LIMITED],
 };
 
 /**
