@@ -42,7 +42,11 @@ export class NoAudit extends Error {}
 
 const isValidReport = new Ajv({ strict: false, allErrors: false }).compile<AuditReportBody>(AuditReport);
 
-export function auditUrl(env: Env): URL {
+/**
+ * `path` on the stack the admin commands talk to: AUDIT_URL (the stack's address, or its audit's,
+ * as npm run audit has always taken it) or http://127.0.0.1:$PORT.
+ */
+export function stackUrl(env: Env, path: string): URL {
   const base = env.AUDIT_URL || `http://127.0.0.1:${env.PORT || "8080"}`;
   let url: URL;
   try {
@@ -51,11 +55,13 @@ export function auditUrl(env: Env): URL {
     throw new NoAudit(`AUDIT_URL is not a URL: ${JSON.stringify(base)}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new NoAudit("AUDIT_URL must be http or https");
-  if (!url.pathname.endsWith(AUDIT_PATH)) url.pathname = url.pathname.replace(/\/+$/, "") + AUDIT_PATH;
+  const stackPath = url.pathname.endsWith(AUDIT_PATH) ? url.pathname.slice(0, -AUDIT_PATH.length) : url.pathname;
+  url.pathname = stackPath.replace(/\/+$/, "") + path;
   return url;
 }
 
-async function tokenFor(env: Env, devToken: DevTokenSigner): Promise<string> {
+/** The ADMIN token the admin commands send: AUDIT_TOKEN, else one of the local development issuer. */
+export async function adminToken(env: Env, devToken: DevTokenSigner): Promise<string> {
   if (env.AUDIT_TOKEN) return env.AUDIT_TOKEN;
   if (env.AUTH_JWKS_URL) {
     throw new NoAudit("AUTH_JWKS_URL is set: set AUDIT_TOKEN to an ADMIN token of that identity provider");
@@ -111,8 +117,8 @@ export async function runAuditCli(
     return EXIT_NO_AUDIT;
   }
   try {
-    const url = auditUrl(env);
-    const report = await fetchReport(url, await tokenFor(env, devToken));
+    const url = stackUrl(env, AUDIT_PATH);
+    const report = await fetchReport(url, await adminToken(env, devToken));
     io.out(json ? JSON.stringify(report, null, 2) : formatAuditSummary(report));
     return report.status === "clean" ? EXIT_CLEAN : EXIT_NOT_CLEAN;
   } catch (error) {

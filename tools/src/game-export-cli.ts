@@ -10,7 +10,7 @@
 // The output holds the game records only, one per line; the trailer is the command's to check.
 // AUDIT_URL (default http://127.0.0.1:${PORT:-8080}) names the gateway and AUDIT_TOKEN an ADMIN
 // token, as for `npm run audit`; without AUDIT_TOKEN the development issuer's short-lived ADMIN token.
-import { NoAudit, type DevTokenSigner, type Env } from "@pokerodds/audit/cli";
+import { adminToken, NoAudit, stackUrl, type DevTokenSigner, type Env } from "@pokerodds/audit/cli";
 import { once } from "node:events";
 import { open } from "node:fs/promises";
 import type { Writable } from "node:stream";
@@ -75,27 +75,10 @@ function optionsOf(args: readonly string[]): ExportOptions {
   return { query, out: values.out };
 }
 
-export function gamesUrl(env: Env, query: URLSearchParams): URL {
-  const base = env.AUDIT_URL || `http://127.0.0.1:${env.PORT || "8080"}`;
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw new NoExport(`AUDIT_URL is not a URL: ${JSON.stringify(base)}`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new NoExport("AUDIT_URL must be http or https");
-  // AUDIT_URL may name the audit's own path (npm run audit's convention): the export is next to it.
-  url.pathname = url.pathname.replace(/\/api\/admin\/audit$/, "").replace(/\/+$/, "") + GAMES_PATH;
+function gamesUrl(env: Env, query: URLSearchParams): URL {
+  const url = stackUrl(env, GAMES_PATH);
   url.search = query.toString();
   return url;
-}
-
-async function tokenFor(env: Env, devToken: DevTokenSigner): Promise<string> {
-  if (env.AUDIT_TOKEN) return env.AUDIT_TOKEN;
-  if (env.AUTH_JWKS_URL) {
-    throw new NoExport("AUTH_JWKS_URL is set: set AUDIT_TOKEN to an ADMIN token of that identity provider");
-  }
-  return devToken(env);
 }
 
 /** The export's body, once the gateway answered 200; its refusal (or no answer) as NoExport. */
@@ -222,7 +205,7 @@ export async function runExportCli(
   try {
     const options = optionsOf(args);
     const url = gamesUrl(env, options.query);
-    const body = await openExport(url, await tokenFor(env, devToken));
+    const body = await openExport(url, await adminToken(env, devToken));
     const out = options.out === undefined ? io.stdout : await fileFor(options.out);
     copied = await copyTo(body, out, out !== io.stdout);
   } catch (error) {
