@@ -1,7 +1,7 @@
 // The audit's arithmetic: every amount as a BigInt, so no sum can lose a cent, and a table's money
 // figures by name (the table contract's TableMoney, listed once in common).
 import type { TableMoney } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { TABLE_MONEY_FIELDS, type TableMoneyField } from "@pokerodds/common/table-money";
+import { perMoneyField, type TableMoneyField } from "@pokerodds/common/table-money";
 import { formatCents } from "./money-text.js";
 
 export type BigMoney = Record<TableMoneyField, bigint>;
@@ -18,5 +18,5 @@ export const sum = (values: Iterable<bigint>): bigint => {
 export const units = formatCents;
 
 export function bigMoney(money: TableMoney | undefined): BigMoney {
-  return Object.fromEntries(TABLE_MONEY_FIELDS.map((field) => [field, big(money?.[field])])) as BigMoney;
+  return perMoneyField((field) => big(money?.[field]));
 }

@@ -42,7 +42,7 @@ import {
   type TableAudit,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { AuditResponse as WalletAuditResponse } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
-import { TABLE_MONEY_FIELDS } from "@pokerodds/common/table-money";
+import { perMoneyField } from "@pokerodds/common/table-money";
 import { checkConservation } from "./checks/conservation.js";
 import { noteOpenTransfers, notePendingCredits, noteSnapshot, pendingCreditsBody } from "./checks/in-flight.js";
 import {
@@ -169,8 +169,7 @@ function tablesSectionOf(
   totals: BigMoney,
   problemTables: ReadonlyMap<number, TableAudit>,
 ): AuditReportBody["tables"] {
-  const moneyBody = (money: BigMoney): TableMoneyBodyType =>
-    Object.fromEntries(TABLE_MONEY_FIELDS.map((field) => [field, findings.num(money[field])])) as TableMoneyBodyType;
+  const moneyBody = (money: BigMoney): TableMoneyBodyType => perMoneyField((field) => findings.num(money[field]));
   return {
     conserved: table.conserved,
     tableCount: table.tables.length,

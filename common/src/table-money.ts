@@ -13,6 +13,13 @@ export const TABLE_MONEY_FIELDS = [
 
 export type TableMoneyField = (typeof TABLE_MONEY_FIELDS)[number];
 
+/** Every money field, each valued by `value`: a total over tables, a copy in bigints, a report's figures. */
+export function perMoneyField<T>(value: (field: TableMoneyField) => T): Record<TableMoneyField, T> {
+  const record = {} as Record<TableMoneyField, T>;
+  for (const field of TABLE_MONEY_FIELDS) record[field] = value(field);
+  return record;
+}
+
 /** Compiles only while every field of the message is listed: a field added to the proto must join the list. */
 type Unlisted = Exclude<keyof TableMoney, TableMoneyField>;
 const _everyFieldListed: [Unlisted] extends [never] ? true : Unlisted = true;

@@ -2,7 +2,7 @@
 // (credited = seats + open stakes + outbox + delivered + house result), and the transfers between
 // wallet and tables still in progress. The wallet's own audit reconciles the accounts.
 import { ForbiddenError } from "@pokerodds/common";
-import { TABLE_MONEY_FIELDS } from "@pokerodds/common/table-money";
+import { perMoneyField } from "@pokerodds/common/table-money";
 import {
   isConserved,
   sumCents,
@@ -52,9 +52,7 @@ export async function auditTables(parts: TableParts, caller: Caller): Promise<Au
       };
     }),
   );
-  const totals = Object.fromEntries(
-    TABLE_MONEY_FIELDS.map((field) => [field, sumCents(tables.map((t) => t.money[field]))]),
-  ) as unknown as TableMoney;
+  const totals: TableMoney = perMoneyField((field) => sumCents(tables.map((t) => t.money[field])));
   const pending = await parts.transfers.listPending();
   const finished = await Promise.all(pending.map((claim) => parts.transfers.outcome(claim._id)));
   return {
