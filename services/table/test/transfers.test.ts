@@ -84,6 +84,9 @@ test("replays answer the first result and move nothing again; another request un
   t.deepEqual(await table.topUp(topRequest), topped);
   t.is(await balanceOf(cluster, "bob"), WELCOME);
   t.is(await seatOf(cluster, 2, "bob"), undefined);
+  // A replay marks its transfer pending before it finds the claim taken: it leaves no work behind
+  // for recovery to "resume".
+  t.deepEqual(await cluster.db.collection("pendingTransfers").find({ "claim.playerId": "bob" }).toArray(), []);
 });
 
 test("NACKs move nothing: an account short of the buy-in, a second seat, a full table", async (t) => {

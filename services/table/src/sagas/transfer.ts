@@ -87,7 +87,12 @@ async function follow<R>(
     return answer(existing.outcome);
   }
   const recorded = await parts.transfers.outcome(existing._id);
-  if (recorded) return answer(recorded);
+  if (recorded) {
+    // Finished: the pending entry this replay added before it lost the claim would only send
+    // recovery to drive it once more.
+    await parts.transfers.clearPending(existing._id);
+    return answer(recorded);
+  }
   return answer(await complete(parts, existing, drive, { redrive: true }, scope));
 }
 
