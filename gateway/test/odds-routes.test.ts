@@ -1,4 +1,5 @@
 import test from "ava";
+import { gzipSync } from "node:zlib";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { post, startApp, streamOf, type TestApp } from "./helpers/app.js";
 import { bulkResponse, COMMITMENT, dealResponse, SEED } from "./helpers/fixtures.js";
@@ -112,6 +113,32 @@ test("a body over 64 KiB is a 413; a body that is not JSON is a 415", async (t) 
   }
   const justUnder = JSON.stringify({ numberOfHands: 4 }) + " ".repeat(64 * 1024 - 20);
   t.is((await post(app, "/api/deal", justUnder)).status, 200);
+});
+
+test("a compressed body or one in another charset than UTF-8 is a 415: the size limit counts what is read", async (t) => {
+  // 10 MB of empty gzip members inflate to nothing: read whole, they would pass a limit on inflated bytes.
+  const empty = gzipSync(Buffer.alloc(0));
+  const bomb = Buffer.concat([...Array.from({ length: 10_000 }, () => empty), gzipSync('{"numberOfHands":3}')]);
+  const compressed = await fetch(app.url + "/api/deal", {
+    method: "POST",
+    headers: { authorization: `Bearer ${app.token}`, "content-type": "application/json", "content-encoding": "gzip" },
+    body: bomb,
+  });
+  t.is(compressed.status, 415);
+  t.deepEqual(await compressed.json(), { error: "request body must not be compressed (Content-Encoding)" });
+  for (const charset of ["utf-7", "utf-16le", "UTF-32", "latin1", '"utf-16"']) {
+    const response = await post(app, "/api/deal", '{"numberOfHands":3}', {
+      "content-type": `application/json; charset=${charset}`,
+    });
+    t.is(response.status, 415, charset);
+    t.deepEqual(await response.json(), { error: "request body must be UTF-8 JSON" });
+  }
+  for (const charset of ["utf-8", "UTF-8", '"utf-8"']) {
+    const response = await post(app, "/api/deal", '{"numberOfHands":3}', {
+      "content-type": `application/json; charset=${charset}`,
+    });
+    t.is(response.status, 200, charset);
+  }
 });
 
 test("an unknown route is a 404 with an error body, with or without a token; paths are exact", async (t) => {

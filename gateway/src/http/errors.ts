@@ -95,7 +95,7 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
 const BODY_ERRORS: Record<string, [number, string]> = {
   "entity.too.large": [413, `request body must be at most ${REQUEST_BODY_MAX_BYTES / 1024} KiB`],
   "entity.parse.failed": [400, "request body is not valid JSON"],
-  "encoding.unsupported": [415, "request body encoding is not supported"],
+  "encoding.unsupported": [415, "request body must not be compressed (Content-Encoding)"],
   "charset.unsupported": [415, "request body must be UTF-8 JSON"],
   "request.aborted": [400, "request body was cut short"],
   "request.size.invalid": [400, "request body is shorter or longer than its Content-Length"],

@@ -98,12 +98,18 @@ export const requestMetrics: RequestHandler = (req, res, next) => {
   next();
 };
 
-const parseJson = express.json({ limit: REQUEST_BODY_MAX_BYTES, strict: false, type: () => true });
+// No compressed bodies: the size limit counts the inflated bytes, so a compressed body could be read
+// without end (50 MB of empty gzip members, a stream that never ends) before anything is refused.
+const parseJson = express.json({ limit: REQUEST_BODY_MAX_BYTES, strict: false, type: () => true, inflate: false });
+
+/** A charset other than UTF-8 (which Express would decode, UTF-7 included, past filters that read UTF-8). */
+const NOT_UTF8 = /;\s*charset\s*=(?!\s*"?utf-8"?\s*(;|$))/i;
 
 /**
  * Parses an optional JSON body. No body (or an empty one) leaves req.body undefined; a body that is
- * not declared as JSON is a 415; anything JSON.parse accepts reaches the schema, which then names
- * the fault (an array or null is "must be a JSON object", not "invalid JSON").
+ * not declared as JSON, or is compressed or in another charset than UTF-8, is a 415; anything
+ * JSON.parse accepts reaches the schema, which then names the fault (an array or null is "must be a
+ * JSON object", not "invalid JSON").
  */
 export const optionalJsonBody: RequestHandler = (req, res, next) => {
   const length = req.headers["content-length"];
@@ -114,6 +120,9 @@ export const optionalJsonBody: RequestHandler = (req, res, next) => {
   }
   if (!req.is(["application/json", "application/*+json"])) {
     return next(new HttpError(415, "request body must be JSON (Content-Type: application/json)"));
+  }
+  if (NOT_UTF8.test(req.headers["content-type"] ?? "")) {
+    return next(new HttpError(415, "request body must be UTF-8 JSON"));
   }
   parseJson(req, res, next);
 };
