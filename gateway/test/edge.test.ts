@@ -216,6 +216,35 @@ test("one player's bulk requests beyond the per-player cap are a fast 429; anoth
   });
 });
 
+test("a slot is freed when the connection goes, also for a pipelined request whose answer was still queued", async (t) => {
+  const { slowBulk, release } = await gatedBulk();
+  await withApp({ edge: edge({ heavyConcurrency: 2 }), odds: { generateBulk: slowBulk } }, async (app) => {
+    // Two bulk requests pipelined on one connection: both take a slot; the second's answer waits
+    // behind the first's. The client then goes.
+    const { port } = new URL(app.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.on("error", () => {});
+    const bulk = `POST /api/games/bulk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.token}\r\nContent-Length: 0\r\n\r\n`;
+    socket.write(bulk + bulk);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    // Both slots are free again: two more requests take them (and wait for the gate) rather than
+    // one of them being refused at once.
+    const first = post(app, "/api/games/bulk");
+    const second = post(app, "/api/games/bulk");
+    const refusedAtOnce = await Promise.race([
+      second.then((response) => response.status === 429),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
+    ]);
+    t.false(refusedAtOnce, "no slot was left taken by the connection that went");
+    release();
+    t.deepEqual([(await first).status, (await second).status], [200, 200]);
+  });
+});
+
 test("a valid token whose subject is longer than a playerId may be is a 400 naming playerId", async (t) => {
   await withApp({}, async (app) => {
     for (const [subject, error] of [

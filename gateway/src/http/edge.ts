@@ -8,6 +8,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
 import { HttpError, RATE_LIMITED, sendError } from "./errors.js";
+import { whenClientGone } from "./request.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -190,7 +191,7 @@ export function concurrencyCap(settings: EdgeSettings): RequestHandler {
     if (release === "player full") {
       return refuseAfter(refusalHoldMs, res, 1, "one bulk request at a time per player: wait for the one in progress");
     }
-    res.on("close", release);
+    whenClientGone(res, release);
     next();
   };
 }

@@ -142,3 +142,29 @@ export function idempotencyKeyOf(req: Request): string {
   }
   return key;
 }
+
+/**
+ * Calls `gone` once, when this answer can no longer reach the client: its response closed (sent or
+ * cut), or its connection did, or already had. The response alone is not enough: one queued behind
+ * another on a pipelining connection never closes when the connection does, and a client that reset
+ * while its token was checked closed before any listener existed. Returns the same once-only call,
+ * for the handler that is done first.
+ */
+export function whenClientGone(res: Response, gone: () => void): () => void {
+  const socket = res.req.socket;
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    res.off("close", once);
+    socket.off("close", once);
+    gone();
+  };
+  if (res.closed || socket.destroyed) {
+    once();
+    return once;
+  }
+  res.once("close", once);
+  socket.once("close", once);
+  return once;
+}

@@ -9,6 +9,7 @@ import type { Request, Response } from "express";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { httpErrorFromGrpc } from "./errors.js";
+import { whenClientGone } from "./request.js";
 
 /** Statuses after which the stream is opened again: the replica or the connection went away. */
 const INTERRUPTED = new Set<number>([status.UNAVAILABLE, status.CANCELLED, status.DEADLINE_EXCEEDED]);
@@ -42,11 +43,7 @@ export async function untilSubscribed<Stream, After>(
  */
 export function relayStop(res: Response): { signal: AbortSignal; stop: () => void } {
   const controller = new AbortController();
-  const stop = () => {
-    res.off("close", stop);
-    controller.abort();
-  };
-  res.once("close", stop);
+  const stop = whenClientGone(res, () => controller.abort());
   return { signal: controller.signal, stop };
 }
 

@@ -25,7 +25,7 @@ import {
   whenAccepted,
   writePiece,
 } from "../http/resubscribe.js";
-import { requestIdOf } from "../http/request.js";
+import { requestIdOf, whenClientGone } from "../http/request.js";
 import type { TableEventsApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
 import { toTableGameState } from "./to-api.js";
@@ -71,7 +71,7 @@ export function tableEventRoutes(
         const first = await openRelay(req, res, { subscribe, start: afterVersion, signal }, EVENT_STREAM);
         if (!first) return;
         openStreams.inc();
-        res.once("close", () => openStreams.dec());
+        whenClientGone(res, () => openStreams.dec());
         await relay(res, { first, subscribe, afterVersion, signal, stop }, settings);
       } catch (error) {
         if (!res.headersSent) throw error;
