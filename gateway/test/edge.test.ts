@@ -162,6 +162,9 @@ test("per-IP rate limit before authentication, health exempt; its 429 carries th
     t.is(limited.headers.get("content-type"), "application/json; charset=utf-8");
     t.deepEqual(await limited.json(), { error: "too many requests; try again later" });
     t.is((await fetch(app.url + "/api/health")).status, 200);
+    t.is((await fetch(app.url + "/api/health?any=query")).status, 200);
+    // Only a health check is exempt: another method on its path is counted like any request.
+    t.is((await fetch(app.url + "/api/health", { method: "POST" })).status, 429);
   });
 });
 

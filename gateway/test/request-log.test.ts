@@ -30,6 +30,32 @@ test("a request's log line carries its id as requestId, the id the answer echoes
   t.false("reqId" in (line ?? {}));
 });
 
+test("a health check that passes is logged at debug only; one that fails, and any other request, at info or above", async (t) => {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  let healthy = true;
+  const app = express();
+  app.use(requestLogging(pino(sink)));
+  app.get("/api/health", (_req, res) => void res.status(healthy ? 200 : 503).json({}));
+  app.get("/ping", (_req, res) => void res.json({ ok: true }));
+  const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
+  t.teardown(() => server.close(100));
+  const base = `http://127.0.0.1:${server.port}`;
+  for (let i = 0; i < 5; i++) await fetch(`${base}/api/health`);
+  healthy = false;
+  await fetch(`${base}/api/health`);
+  await fetch(`${base}/ping`);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const urls = lines.map((line) => (line.req as { url: string }).url);
+  t.deepEqual(urls, ["/api/health", "/ping"], "the five passing checks wrote nothing at info");
+  t.is(lines[0]?.level, 40, "a failing health check is a warning");
+});
+
 test("a credential in the query is not logged: the OIDC sign-in's code and state are replaced", (t) => {
   t.is(loggedUrl("/?code=abc123&state=xyz"), "/?code=%5Bredacted%5D&state=%5Bredacted%5D");
   t.is(loggedUrl("/api/admin/games?tableId=7&after=7:120"), "/api/admin/games?tableId=7&after=7:120");

@@ -1,14 +1,13 @@
 // The gateway's edge: security headers, CORS for the configured browser origins, and overload
 // control (per-IP and per-player rate limits, a cap on concurrent heavy requests). Every refusal gets
 // the one `{ error }` answer of the error handler (sendError).
-import { HEALTH_PATH } from "@pokerodds/api/operation";
 import { envInt, envOptional } from "@pokerodds/common";
 import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
 import { HttpError, RATE_LIMITED, sendError } from "./errors.js";
-import { whenClientGone } from "./request.js";
+import { isHealthCheck, whenClientGone } from "./request.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -128,7 +127,7 @@ export function perIpLimit(settings: EdgeSettings): RequestHandler {
   return rateLimit({
     ...limiterOptions(settings, settings.rateLimitPerIp),
     identifier: "per-ip",
-    skip: (req) => req.path === HEALTH_PATH,
+    skip: isHealthCheck,
   });
 }
 

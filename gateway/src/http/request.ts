@@ -12,6 +12,15 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { pinoHttp } from "pino-http";
 import { badRequest, HttpError } from "./errors.js";
 
+/**
+ * A probe of GET (or HEAD) /api/health: exempt from the per-address limit and traced and logged
+ * only when it fails, so a flood of them costs neither the log nor anyone's budget. Any other method
+ * on the path is an ordinary request (a 405, counted and logged).
+ */
+export function isHealthCheck(req: IncomingMessage): boolean {
+  return (req.method === "GET" || req.method === "HEAD") && (req as Request).path === HEALTH_PATH;
+}
+
 /** The request's id: the caller's x-request-id when it may be trusted, else a fresh one; echoed in the answer. */
 function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
   if (typeof req.id === "string") return req.id;
@@ -38,7 +47,7 @@ export function requestIdOf(req: Request): string {
 export function traceRequests(): RequestHandler | null {
   if (!tracingEnabled()) return null;
   return (req, res, next) => {
-    if (req.path === HEALTH_PATH) return next();
+    if (isHealthCheck(req)) return next();
     const { span, context: traced } = startHttpServerSpan(req.method, req.path, req.headers);
     res.once("close", () => endHttpServerSpan(span, res.statusCode));
     context.with(traced, next);
@@ -55,10 +64,13 @@ export function requestLogging(logger: Logger) {
     customAttributeKeys: { reqId: REQUEST_ID_FIELD },
     // A 5xx with a cause (res.err, set by the error handler) is an error; one without, such as a
     // health check answering 503 while a service starts, is a warning with no made-up stack.
-    // A refusal for overload (429) is counted by the request metrics, not logged line by line: a
-    // flooder would otherwise cost the log a line per request it is refused.
-    customLogLevel: (_req, res, error) =>
-      error || res.err ? "error" : res.statusCode >= 500 ? "warn" : res.statusCode === 429 ? "debug" : "info",
+    // A refusal for overload (429) and a health check that passed are counted by the request
+    // metrics, not logged line by line: a flooder would otherwise cost the log a line per request.
+    customLogLevel: (req, res, error) => {
+      if (error || res.err) return "error";
+      if (res.statusCode >= 500) return "warn";
+      return res.statusCode === 429 || isHealthCheck(req) ? "debug" : "info";
+    },
     customErrorObject: (_req, res, error, value: object) =>
       res.err || !error.message.startsWith("failed with status code") ? value : { ...value, err: undefined },
     customErrorMessage: (_req, res) => `request failed with ${res.statusCode}`,
