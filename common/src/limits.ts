@@ -86,12 +86,15 @@ export function fitText(value: string, max: number): string {
 }
 
 const NOT_BLANK = new RegExp(`[^${BLANK_CHARS}]`, "u");
+/** Half a surrogate pair on its own: gRPC's UTF-8 would turn it into U+FFFD, so ids that differ only there would meet. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why `value` is not a playerId (a sentence naming `name`), or null when it is one: PLAYER_ID_PATTERN, in words. */
 export function playerIdProblem(value: string, name = "playerId"): string | null {
   if (!NOT_BLANK.test(value)) return `${name} must not be empty`;
   if ([...value].length > PLAYER_ID_MAX_LENGTH) return `${name} must be at most ${PLAYER_ID_MAX_LENGTH} characters`;
   if (hasControlCharacters(value)) return `${name} must not contain control characters`;
+  if (LONE_SURROGATE.test(value)) return `${name} must be well-formed Unicode (no lone surrogate)`;
   return null;
 }
 
