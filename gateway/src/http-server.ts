@@ -18,16 +18,27 @@ export async function startHttpServer(
     headersTimeout: 15_000,
     // Longer than the 60 s idle timeout of common load balancers, so they never reuse a socket we closed.
     keepAliveTimeout: 65_000,
+    // Checked below instead, to answer the 400 as JSON like every other refusal.
+    requireHostHeader: false,
   });
   // Node answers a request it cannot parse (headers over 16 KiB, a malformed request line, a request
   // too slow to arrive) before Express sees it, with an empty body: the same answers as JSON here.
   server.on("clientError", answerClientError);
+  // The same for what Node would answer with an empty body or not at all.
+  server.on("checkExpectation", (_req, res: ServerResponse) =>
+    answerRaw(res.socket!, 417, "only Expect: 100-continue is supported"),
+  );
+  server.on("connect", (_req, socket: Socket) => answerRaw(socket, 405, "CONNECT is not supported"));
   // Event streams (text/event-stream) never finish by themselves: close() ends them at once, and
   // their clients reconnect with Last-Event-ID (to another gateway), rather than being cut when
   // the grace period is over. Node's requestTimeout bounds receiving a request, not answering it,
   // so it never cuts a stream; the streams bound their own length (EVENTS_MAX_STREAM_SECONDS).
   const inFlight = new Set<ServerResponse>();
   server.on("request", (req, res) => {
+    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+      answerRaw(res.socket!, 400, "an HTTP/1.1 request needs a Host header");
+      return;
+    }
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
     if (closing) res.setHeader("Connection", "close");
@@ -79,6 +90,11 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
     return;
   }
   const [status, message] = CLIENT_ERRORS[error.code ?? ""] ?? [400, "malformed HTTP request"];
+  answerRaw(socket, status, message);
+}
+
+/** A whole `{ error }` answer written to the socket, which is then closed. */
+function answerRaw(socket: Socket, status: number, message: string): void {
   const body = JSON.stringify({ error: message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +

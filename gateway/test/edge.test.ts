@@ -122,6 +122,16 @@ test("headers over 16 KiB and a malformed request get a JSON { error } from the 
     const bad = await rawRequest(port, "NOT A REQUEST\r\n\r\n");
     t.regex(bad, /^HTTP\/1\.1 400 /);
     t.deepEqual(JSON.parse(bad.slice(bad.indexOf("\r\n\r\n") + 4)), { error: "malformed HTTP request" });
+    // What Node itself would answer with an empty body, or not at all.
+    for (const [request, status, error] of [
+      ["GET /api/health HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n", 417, "only Expect: 100-continue is supported"],
+      ["GET /api/health HTTP/1.1\r\n\r\n", 400, "an HTTP/1.1 request needs a Host header"],
+      ["CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 405, "CONNECT is not supported"],
+    ] as const) {
+      const answer = await rawRequest(port, request);
+      t.regex(answer, new RegExp(`^HTTP/1\\.1 ${status} `), request);
+      t.deepEqual(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), { error });
+    }
   });
 });
 
