@@ -8,7 +8,8 @@ import { Writable } from "node:stream";
 import { startHttpServer } from "../src/http-server.js";
 import { loggedUrl, requestLogging } from "../src/http/request.js";
 
-test("a request's log line carries its id as requestId, the id the answer echoes", async (t) => {
+/** A log destination that keeps each line, parsed. */
+function collectedLines() {
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -16,6 +17,11 @@ test("a request's log line carries its id as requestId, the id the answer echoes
       done();
     },
   });
+  return { lines, sink };
+}
+
+test("a request's log line carries its id as requestId, the id the answer echoes", async (t) => {
+  const { lines, sink } = collectedLines();
   const app = express();
   app.use(requestLogging(pino(sink)));
   app.get("/ping", (_req, res) => void res.json({ ok: true }));
@@ -31,13 +37,7 @@ test("a request's log line carries its id as requestId, the id the answer echoes
 });
 
 test("a health check that passes is logged at debug only; one that fails, and any other request, at info or above", async (t) => {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
+  const { lines, sink } = collectedLines();
   let healthy = true;
   const app = express();
   app.use(requestLogging(pino(sink)));
