@@ -1,16 +1,11 @@
+import { ROLES } from "@pokerodds/common/roles";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
 import { amount, playerId } from "./fields.js";
 import { apiPart } from "./operation.js";
 
-/** The roles a token may claim; any other counts as BASIC_USER. */
-export const ROLES = ["BASIC_USER", "PAYING_USER", "ANON_USER", "ADMIN"] as const;
-
-export type Role = (typeof ROLES)[number];
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
-}
+/** The roles a token may claim (common/roles.ts); any other counts as BASIC_USER. */
+export { isRole, ROLES, type Role } from "@pokerodds/common/roles";
 
 export const PlayerIdParam = playerId("The token's subject, unless the caller is an ADMIN (else 403)");
 

@@ -4,25 +4,14 @@ import type { Role } from "@pokerodds/api/players";
 import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { Role as WalletRole, type Claims } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { playerIdProblem } from "@pokerodds/common/limits";
+import { roleFromProto, roleToProto } from "@pokerodds/common/roles";
 import type { RequestHandler, Response } from "express";
 import { badRequest, forbidden, unauthorized } from "../http/errors.js";
 import type { Identity, TokenVerifier } from "./token-verifier.js";
 
-const TO_WALLET: Record<Role, WalletRole> = {
-  BASIC_USER: WalletRole.ROLE_BASIC_USER,
-  PAYING_USER: WalletRole.ROLE_PAYING_USER,
-  ANON_USER: WalletRole.ROLE_ANON_USER,
-  ADMIN: WalletRole.ROLE_ADMIN,
-};
-
-export function toWalletRole(role: Role): WalletRole {
-  return TO_WALLET[role];
-}
-
 /** The public name of a stored role; one the wallet did not set (or this gateway does not know) is the spec's error value. */
 export function roleName(role: WalletRole): Role | "UNSPECIFIED_DUE_TO_ERROR" {
-  const found = Object.entries(TO_WALLET).find(([, value]) => value === role);
-  return found ? (found[0] as Role) : "UNSPECIFIED_DUE_TO_ERROR";
+  return roleFromProto(role) ?? "UNSPECIFIED_DUE_TO_ERROR";
 }
 
 /**
@@ -47,13 +36,13 @@ export function claimsOf(identity: Identity): Claims {
     playerId: identity.playerId,
     username: identity.username,
     displayName: identity.displayName,
-    role: toWalletRole(identity.role),
+    role: roleToProto(identity.role),
   };
 }
 
 /** For the table service: the player the request acts for (actingPlayerId's), with the caller's role. */
 export function callerFor(identity: Identity, playerId: string = identity.playerId): Caller {
-  return { playerId, role: toWalletRole(identity.role) };
+  return { playerId, role: roleToProto(identity.role) };
 }
 
 declare global {

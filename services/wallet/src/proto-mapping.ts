@@ -1,9 +1,10 @@
 // Translation between the wire (ts-proto messages and enums) and the domain, in both directions.
 import { InvalidArgumentError } from "@pokerodds/common";
+import { roleFromProto, roleToProto } from "@pokerodds/common/roles";
 import {
   MovementKind as ProtoKind,
   RefusalReason as ProtoRefusal,
-  Role as ProtoRole,
+  type Role as ProtoRole,
   type AuditResponse,
   type Claims as ProtoClaims,
   type LedgerEntry as ProtoLedgerEntry,
@@ -24,13 +25,6 @@ import { validateClaims, type Claims, type Role } from "./domain/player.js";
 import type { MovementOutcome } from "./movements.js";
 import type { Profile } from "./profiles.js";
 
-const ROLE_TO_PROTO: Record<Role, ProtoRole> = {
-  BASIC_USER: ProtoRole.ROLE_BASIC_USER,
-  PAYING_USER: ProtoRole.ROLE_PAYING_USER,
-  ANON_USER: ProtoRole.ROLE_ANON_USER,
-  ADMIN: ProtoRole.ROLE_ADMIN,
-};
-
 const KIND_TO_PROTO: Record<MovementKind, ProtoKind> = {
   welcome: ProtoKind.MOVEMENT_KIND_WELCOME,
   debit: ProtoKind.MOVEMENT_KIND_DEBIT,
@@ -49,14 +43,13 @@ const refusalToProto = (refusal: Refusal | null): ProtoRefusal =>
   refusal === null ? ProtoRefusal.REFUSAL_REASON_UNSPECIFIED : REFUSAL_TO_PROTO[refusal];
 
 /** decisions.md: an absent or unknown role claim reads as BASIC_USER. */
-function roleFromProto(role: ProtoRole): Role {
-  const known = (Object.keys(ROLE_TO_PROTO) as Role[]).find((name) => ROLE_TO_PROTO[name] === role);
-  return known ?? "BASIC_USER";
+function roleOfClaims(role: ProtoRole): Role {
+  return roleFromProto(role) ?? "BASIC_USER";
 }
 
 export function claimsFromProto(claims: ProtoClaims | undefined): Claims {
   if (!claims) throw new InvalidArgumentError("claims are required");
-  return validateClaims({ ...claims, role: roleFromProto(claims.role) });
+  return validateClaims({ ...claims, role: roleOfClaims(claims.role) });
 }
 
 export function movementFromProto(kind: RequestableKind, movement: Movement | undefined): MovementRequest {
@@ -71,7 +64,7 @@ export function profileToProto(profile: Profile): ProtoProfile {
     displayName: profile.displayName,
     accountBalanceCents: profile.accountBalanceCents,
     avatarImageUrl: profile.avatarImageUrl,
-    role: ROLE_TO_PROTO[profile.role],
+    role: roleToProto(profile.role),
     isActive: profile.isActive,
     personalTableId: profile.personalTableId ?? undefined,
   };

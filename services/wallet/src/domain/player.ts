@@ -1,9 +1,10 @@
 // Who a player is, from the identity provider's claims, and what their role entitles them to.
 import { DISPLAY_NAME_MAX_LENGTH, requirePlayerId, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
+import type { Role } from "@pokerodds/common/roles";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { requireText } from "./text.js";
 
-export type Role = "BASIC_USER" | "PAYING_USER" | "ANON_USER" | "ADMIN";
+export type { Role };
 
 export interface Claims {
   playerId: string;
