@@ -36,6 +36,11 @@ export interface TransferClaim extends TransferTerms {
   /** Seat name and avatar for a sit, fixed when claimed so every driver seats the same. */
   playerName: string;
   avatarImageUrl: string;
+  /**
+   * For a leave, the seat session it was asked for (the seat's sessionId at the precheck), so that
+   * recovery never leaves a seat taken after it; empty otherwise.
+   */
+  sessionId: string;
   createdAt: Date;
 }
 

@@ -4,6 +4,8 @@
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CrashPoint } from "../src/crash-point.js";
+import { transferIdOf } from "../src/request-ids.js";
+import type { TransferClaim } from "../src/transfer-store.js";
 import {
   admin,
   balanceOf,
@@ -114,6 +116,44 @@ serial("killed after the seat was freed, before the account was credited", async
   await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
   t.like(await cluster.table().leave(request), { creditsReturnedCents: 7_000, newAccountBalanceCents: WELCOME });
   t.is(await balanceOf(cluster, "crash-leave"), WELCOME);
+});
+
+serial("a leave that waited for recovery while the player left and sat again leaves the new seat alone", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "stale-leave");
+  const first = { caller, tableId: 5, buyInCents: 2_000, idempotencyKey: "sit-1" };
+  await cluster.table().sit(first);
+  // A leave claimed for that seat session, whose process died before it freed the seat (as a kill
+  // between the claim and the table change leaves it): pending, for recovery.
+  const claim: TransferClaim = {
+    _id: transferIdOf("stale-leave", "leave-1"),
+    kind: "leave",
+    playerId: "stale-leave",
+    tableId: 5,
+    amountCents: 0,
+    idempotencyKey: "leave-1",
+    state: "PENDING",
+    outcome: null,
+    playerName: "",
+    avatarImageUrl: "",
+    sessionId: transferIdOf("stale-leave", "sit-1"),
+    createdAt: new Date(),
+  };
+  // Meanwhile the player, told the leave failed, left with another key and sat down again.
+  await cluster.table().leave({ caller, tableId: 5, idempotencyKey: "leave-2" });
+  await cluster.table().sit({ ...first, buyInCents: 3_000, idempotencyKey: "sit-2" });
+  await cluster.db.collection<TransferClaim>("transfers").insertOne(claim);
+  await cluster.db
+    .collection<{ _id: string; claim: TransferClaim; createdAt: Date }>("pendingTransfers")
+    .insertOne({ _id: claim._id, claim, createdAt: claim.createdAt });
+
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+  t.like(await seatOf(cluster, 5, "stale-leave"), { seatBalanceCents: 3_000 }, "the new seat is still there");
+  t.like(await cluster.table().leave({ caller, tableId: 5, idempotencyKey: "leave-1" }), {
+    creditsReturnedCents: 0,
+    newAccountBalanceCents: WELCOME - 3_000,
+  });
+  t.is(await balanceOf(cluster, "stale-leave"), WELCOME - 3_000);
 });
 
 serial("kill -9 at random moments during concurrent sits and leaves: every transfer completes once", async (t) => {

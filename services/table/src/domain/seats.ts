@@ -151,6 +151,12 @@ export interface LeaveCommand {
   playerId: string;
   /** The leave request's transfer id: recorded as the credit's reference. */
   transferId: string;
+  /**
+   * The seat session the leave was asked for: a later one (the player left and sat down again while
+   * this leave waited for recovery) is not left. Absent: the session the player holds (a claim
+   * stored before sessions were recorded).
+   */
+  sessionId?: string;
 }
 
 /**
@@ -163,11 +169,13 @@ export function applyLeave(
   command: LeaveCommand,
   now: number,
 ): Outcome<{ creditsReturnedCents: number }> {
-  const { playerId, transferId } = command;
+  const { playerId, transferId, sessionId } = command;
   assertId("playerId", playerId);
   assertId("transferId", transferId);
   const seat = findSeat(snapshot, playerId);
-  if (!seat) return { next: null, result: { creditsReturnedCents: 0 } };
+  if (!seat || (sessionId !== undefined && seat.sessionId !== sessionId)) {
+    return { next: null, result: { creditsReturnedCents: 0 } };
+  }
   const seats = snapshot.seats.filter((s) => s !== seat);
   // Keyed by the seat session, which can be left only once: two leaves can never share a key.
   const leaveCredit: OutboxCredit[] =

@@ -2,7 +2,8 @@
 //   precheck: not seated -> answered at once (credits 0, the current balance: 0 for a player with no
 //             account yet, before the first profile read), recorded as FINAL so
 //             that a late replay of this key can never leave a later seat session;
-//   1. free the seat (operation key transfer:<transferId>:leave): the balance becomes an outbox
+//   1. free the seat the precheck found (operation key transfer:<transferId>:leave; a later seat
+//      session is left alone, so a leave recovery finishes late never ends a new sit): the balance becomes an outbox
 //      credit (with the void refunds when the last player leaves mid-game);
 //   2. credit the account under the outbox entry's key (and the leaver's own void refund under its
 //      key), then deliver (and mark) the table's outbox.
@@ -42,7 +43,8 @@ export async function leave(parts: TableParts, request: LeaveRequest, scope: Cal
   const precheck = async () => {
     await parts.directory.require(tableId, scope);
     const { snapshot } = await parts.store.latest(tableId);
-    if (findSeat(snapshot, caller.playerId)) return { proceed: { playerName: "", avatarImageUrl: "" } };
+    const seat = findSeat(snapshot, caller.playerId);
+    if (seat) return { proceed: { playerName: "", avatarImageUrl: "", sessionId: seat.sessionId } };
     const newAccountBalanceCents = await parts.wallet.balance(caller.playerId, scope);
     return { final: ok({ creditsReturnedCents: 0, newAccountBalanceCents }) };
   };
@@ -50,14 +52,14 @@ export async function leave(parts: TableParts, request: LeaveRequest, scope: Cal
 }
 
 export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive }, scope) => {
-  const { _id: transferId, playerId, tableId } = claim;
+  const { _id: transferId, playerId, tableId, sessionId } = claim;
   const opKey = `transfer:${transferId}:leave`;
   const left = await sagaStep(claim, "store", async () => {
     // Driven again, the seat may be gone because this very transfer freed it: look for its change first.
     const found = redrive ? ((await parts.store.findOp(opKey))?.result as Left | undefined) : undefined;
     if (found) return found;
     const applied = await parts.store.apply<Left>(tableId, { key: opKey, fingerprint: transferId }, (latest, now) => {
-      const { next, result } = applyLeave(latest, { playerId, transferId }, now);
+      const { next, result } = applyLeave(latest, { playerId, transferId, sessionId }, now);
       const credit = next?.outbox.find((c) => c.reason === "LEAVE" && c.reference === transferId) ?? null;
       const refund =
         next?.outbox.find(

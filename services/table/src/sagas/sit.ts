@@ -62,7 +62,7 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
     // No player yet (no profile read, so no account): no money to buy in with.
     const player = await parts.wallet.player(caller.playerId, scope);
     if (!player) return { final: ok(nack(NO_MONEY)) };
-    return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl } };
+    return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl, sessionId: "" } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveSit, scope);
 }

@@ -43,7 +43,7 @@ export async function topUp(parts: TableParts, request: TopUpRequest, scope: Cal
     await parts.directory.require(tableId, scope);
     const { snapshot } = await parts.store.latest(tableId);
     if (!findSeat(snapshot, caller.playerId)) throw new ConflictError("not seated at this table");
-    return { proceed: { playerName: "", avatarImageUrl: "" } };
+    return { proceed: { playerName: "", avatarImageUrl: "", sessionId: "" } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveTopUp, scope);
 }

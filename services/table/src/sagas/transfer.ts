@@ -16,8 +16,8 @@ import { sameTerms, type TransferClaim, type TransferOutcome, type TransferTerms
 export type Precheck<R> =
   /** Answered now, before any money moves; recorded so that a replay answers the same. */
   | { final: TransferOutcome<R> }
-  /** Money will move; the seat name and avatar a sit will use. */
-  | { proceed: { playerName: string; avatarImageUrl: string } };
+  /** Money will move; the seat name and avatar a sit will use, the seat session a leave ends. */
+  | { proceed: { playerName: string; avatarImageUrl: string; sessionId: string } };
 
 /** Drives a PENDING transfer to its outcome; throws (leaving it pending) when a step cannot be made now. */
 export type Driver<R> = (
@@ -61,6 +61,7 @@ export async function runTransfer<R>(
     outcome: "final" in checked ? checked.final : null,
     playerName: "proceed" in checked ? checked.proceed.playerName : "",
     avatarImageUrl: "proceed" in checked ? checked.proceed.avatarImageUrl : "",
+    sessionId: "proceed" in checked ? checked.proceed.sessionId : "",
     createdAt: new Date(),
   };
   if (claim.state === "PENDING") await parts.transfers.markPending(claim);
