@@ -48,6 +48,12 @@ export const MAX_HANDS_PER_GAME = 6;
 /** The target return to player of a table, a deal or a bulk request that names none (decisions.md). */
 export const DEFAULT_TARGET_RTP = 0.97;
 
+/**
+ * A table's watcher (an event stream, a gateway's feed of one table) that missed more versions than
+ * this gets the current state instead of each one.
+ */
+export const WATCH_REPLAY_MAX = 64;
+
 /** A deal's server seed or commitment as stored and shown (docs/provably-fair.md): 32 bytes, lowercase hex. */
 export const SEED_HEX = /^[0-9a-f]{64}$/;
 

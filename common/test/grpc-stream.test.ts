@@ -34,7 +34,7 @@ async function serve(handler: Handler, closing?: AbortSignal) {
   const watch = (afterVersion = 0, signal?: AbortSignal) =>
     openServerStream(
       TableServiceClient.service.watchTable.path,
-      (metadata) => client.raw.watchTable({ tableId: 1, afterVersion }, metadata),
+      (metadata) => client.raw.watchTable({ tableId: 1, afterVersion, recentVersions: 0 }, metadata),
       { signal },
     );
   return {

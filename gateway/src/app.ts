@@ -32,8 +32,9 @@ import { openApiRoutes } from "./openapi/routes.js";
 import { playerRoutes } from "./players/routes.js";
 import { lobbyRoutes } from "./tables/lobby.js";
 import { tableEventRoutes } from "./tables/events.js";
+import type { TableFeeds } from "./tables/table-feeds.js";
 import { tableRoutes } from "./tables/routes.js";
-import type { GameRecordsApi, HealthProbes, OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
+import type { GameRecordsApi, HealthProbes, OddsApi, TableApi, WalletApi } from "./services.js";
 
 export interface AppDeps {
   logger: Logger;
@@ -41,8 +42,8 @@ export interface AppDeps {
   odds: OddsApi;
   wallet: WalletApi;
   table: TableApi;
-  /** GET /api/tables/{tableId}/events; without it that route answers 503. */
-  tableEvents?: TableEventsApi;
+  /** The tables this gateway follows, for GET /api/tables/{tableId}/events; without them that route answers 503. */
+  tableFeeds?: TableFeeds;
   /** GET /api/admin/games; without it that route answers 503. */
   gameRecords?: GameRecordsApi;
   health: HealthProbes;
@@ -97,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
   mount(lobbyApi, lobbyRoutes(deps.table));
   mount(playersApi, playerRoutes(deps.wallet));
   mount(tablesApi, tableRoutes(deps.table));
-  mount(tableEventsApi, tableEventRoutes(deps.tableEvents, edge));
+  mount(tableEventsApi, tableEventRoutes(deps.table, deps.tableFeeds, edge));
   mount(oddsApi, oddsRoutes(deps.odds));
   mount(adminApi, adminRoutes(deps.wallet, deps.table));
   mount(gameRecordsApi, gameRecordRoutes(deps.gameRecords));

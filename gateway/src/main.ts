@@ -7,6 +7,7 @@ import { cachedTokenVerifier, createTokenVerifier, localKeys, remoteKeys } from 
 import { connectBackends } from "./backends.js";
 import { readConfig, type AuthSettings, type GatewayConfig } from "./config.js";
 import { startHttpServer } from "./http-server.js";
+import { TableFeeds } from "./tables/table-feeds.js";
 
 const DRAIN_MS = 5_000;
 /** A development sign-in lasts an hour, like `npm run token`'s default. */
@@ -22,13 +23,14 @@ const health = {
   table: new HealthChecker(config.tableAddress),
 };
 
+const tableFeeds = new TableFeeds(backends.tableEvents, logger);
 const app = createApp({
   logger,
   verifyToken: await tokenVerifierFor(config.auth),
   odds: backends.odds,
   wallet: backends.wallet,
   table: backends.table,
-  tableEvents: backends.tableEvents,
+  tableFeeds,
   gameRecords: backends.gameRecords,
   health,
   client: await clientFor(config),
@@ -39,6 +41,7 @@ const metrics = await startMetricsServer(config.metricsPort, logger);
 
 onShutdownSignal(logger, async () => {
   await server.close(DRAIN_MS);
+  tableFeeds.close();
   backends.close();
   for (const checker of Object.values(health)) checker.close();
   await metrics.close();

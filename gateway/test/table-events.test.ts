@@ -1,8 +1,9 @@
 // GET /api/tables/{tableId}/events against a WatchTable the test drives: the event format (the
-// state exactly as GET .../state answers it), Last-Event-ID, refusals as JSON before the stream
-// starts, the caps on open streams (429), heartbeats, subscribing again after a replica's stream
-// breaks (no gap, no repeat), the stream's time limit, and that closing the connection cancels
-// the WatchTable call and frees the slot.
+// state exactly as GET .../state answers it), Last-Event-ID answered from the feed's recent
+// versions, refusals as JSON before the stream starts (each stream's caller checked by GetState),
+// the caps on open streams (429), heartbeats, one WatchTable call per table shared by its streams
+// and kept a while after the last (so clients that come and go cancel nothing), subscribing again
+// after a replica's stream breaks (no gap, no repeat), and the stream's time limit.
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import type { ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
 import type {
@@ -15,7 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { openSse, until, type SseStream } from "../../test/helpers/sse.js";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
 import type { TableEventsApi } from "../src/services.js";
-import { startApp, type TestApp } from "./helpers/app.js";
+import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
 import { tableState } from "./helpers/fixtures.js";
 
 /** One WatchTable call as the gateway made it; the test answers for the table service. */
@@ -56,8 +57,8 @@ class FakeWatch implements ServerStream<WatchTableResponse> {
   }
 
   fail(code: status, details = "test failure"): void {
-    const error = Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() });
-    this.outcome ??= { error: error as ServiceError };
+    const error = serviceError(code, details);
+    this.outcome ??= { error };
     this.refuse(error);
     this.wake();
   }
@@ -77,6 +78,10 @@ class FakeWatch implements ServerStream<WatchTableResponse> {
       else await new Promise<void>((resolve) => (this.wake = resolve));
     }
   }
+}
+
+function serviceError(code: status, details: string): ServiceError {
+  return Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() }) as ServiceError;
 }
 
 /** A table service whose WatchTable calls the test answers; `respond` runs on each call as it is made. */
@@ -106,8 +111,9 @@ async function withApp(
   t: ExecutionContext,
   events: ReturnType<typeof fakeTableEvents>,
   settings: Partial<EdgeSettings> = {},
+  more: AppOverrides = {},
 ): Promise<TestApp> {
-  const app = await startApp({ tableEvents: events.api, edge: edge(settings) });
+  const app = await startApp({ tableEvents: events.api, edge: edge(settings), ...more });
   t.teardown(() => app.close());
   return app;
 }
@@ -135,43 +141,91 @@ test("events: id is the version, event is state, data is exactly GET .../state's
   ).json();
   t.deepEqual(stream.events[0], { id: "5", event: "state", data: JSON.stringify(state) });
   const call = events.calls[0]!;
-  t.like(call.request, { tableId: 7, afterVersion: 0, caller: { playerId: "player-1" } });
-  t.is(call.options.requestId, "sse-1");
+  t.like(call.request, { tableId: 7, afterVersion: 0, recentVersions: 64, caller: { playerId: "player-1" } });
+  t.is(call.options.requestId, "table-feed-7");
+  t.like(app.table.calls[0], { method: "getState", request: { tableId: 7, caller: { playerId: "player-1" } } });
   events.calls[0]!.push(6, tableState({ gameId: "T7-4" }));
   await until("the next event", () => stream.events.length === 2);
   t.like(stream.events[1], { id: "6", event: "state" });
   t.is(JSON.parse(stream.events[1]!.data).gameId, "T7-4");
 });
 
-test("Last-Event-ID: asked for the versions after it, and nothing is sent twice, whatever the service sends", async (t) => {
-  const events = fakeTableEvents((call) => void call.push(8).push(7).push(8).push(9));
+test("Last-Event-ID: the versions after it, from the feed's recent ones, each once whatever the service sends", async (t) => {
+  const events = fakeTableEvents((call) => void call.push(3).push(4).push(5).push(4).push(5).push(6));
   const app = await withApp(t, events);
-  const stream = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "7" }));
-  await until("version 9", () => stream.events.length === 2);
+  const stream = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "4" }));
+  await until("5 and 6", () => stream.events.length === 2);
+  const again = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "3" }));
+  await until("4 to 6", () => again.events.length === 3);
+  events.calls[0]!.push(7);
+  await until("7 on both", () => stream.events.length === 3 && again.events.length === 4);
   await sleep(50);
   t.deepEqual(
     stream.events.map((e) => e.id),
-    ["8", "9"],
+    ["5", "6", "7"],
   );
-  t.is(events.calls[0]!.request.afterVersion, 7);
-});
-
-test("Last-Event-ID above the table's version: the current state the service sends, then the versions after it", async (t) => {
-  const events = fakeTableEvents((call) => void call.push(5).push(6));
-  const app = await withApp(t, events);
-  const stream = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "999999" }));
-  await until("versions 5 and 6", () => stream.events.length === 2);
   t.deepEqual(
-    stream.events.map((e) => e.id),
-    ["5", "6"],
+    again.events.map((e) => e.id),
+    ["4", "5", "6", "7"],
   );
-  t.is(events.calls[0]!.request.afterVersion, 999_999);
+  t.is(events.calls.length, 1, "one call for both, answered from the recent versions");
 });
 
-test("refused before any stream, as JSON: bad Last-Event-ID or tableId, no token, the table service's refusals", async (t) => {
-  const answers = [status.PERMISSION_DENIED, status.NOT_FOUND, status.INVALID_ARGUMENT];
-  const events = fakeTableEvents((call, i) => call.fail(answers[i]!, ["not yours", "no table 8", "bad"][i]));
+test("more than 64 versions missed: the current state, then the versions after it", async (t) => {
+  const events = fakeTableEvents((call) => {
+    for (let version = 37; version <= 100; version++) call.push(version);
+  });
   const app = await withApp(t, events);
+  const current = closeAfter(t, await open(app));
+  await until("the feed has the recent versions", () => current.events.at(-1)?.id === "100");
+  const far = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "35" }));
+  const near = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "36" }));
+  await until("the current state, and 64 versions", () => far.events.length === 1 && near.events.length === 64);
+  t.is(far.events[0]!.id, "100");
+  t.is(near.events[0]!.id, "37");
+  t.is(near.events.at(-1)!.id, "100");
+});
+
+test("Last-Event-ID above the table's version: waits a moment for it, else the current state; then the versions after", async (t) => {
+  const events = fakeTableEvents((call) => void call.push(5));
+  const app = await withApp(t, events);
+  const ahead = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "999999" }));
+  const soon = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "6" }));
+  await sleep(100);
+  events.calls[0]!.push(6); // another replica's version, reaching this feed late
+  await until("the current state", () => ahead.events.length === 1, 5_000);
+  events.calls[0]!.push(7);
+  await until("7 on both", () => ahead.events.length === 2 && soon.events.length === 1);
+  t.deepEqual(
+    ahead.events.map((e) => e.id),
+    ["6", "7"],
+  );
+  t.deepEqual(
+    soon.events.map((e) => e.id),
+    ["7"],
+    "nothing at or below the cursor once the feed reached it",
+  );
+});
+
+test("refused before any stream, as JSON: bad Last-Event-ID or tableId, no token, GetState's refusals", async (t) => {
+  const answers = [
+    serviceError(status.PERMISSION_DENIED, "not yours"),
+    serviceError(status.NOT_FOUND, "no table 8"),
+    serviceError(status.UNAVAILABLE, "connection refused"),
+  ];
+  const events = fakeTableEvents();
+  const app = await withApp(
+    t,
+    events,
+    {},
+    {
+      table: {
+        getState: async () => {
+          throw answers.shift()!;
+        },
+      },
+    },
+  );
   for (const id of ["abc", "-1", "007", "1.5", "99999999999999999"]) {
     const answer = await open(app, "/api/tables/7/events", { "last-event-id": id });
     t.is(answer.status, 400, id);
@@ -180,13 +234,38 @@ test("refused before any stream, as JSON: bad Last-Event-ID or tableId, no token
   t.is((await open(app, "/api/tables/07/events")).status, 400);
   const anonymous = await openSse(`${app.url}/api/tables/7/events`, null);
   t.is(anonymous.status, 401);
-  t.is(events.calls.length, 0, "nothing asked of the table service");
+  t.is(app.table.calls.length, 0, "nothing asked of the table service");
   t.deepEqual(await open(app, "/api/tables/1001/events").then((a) => [a.status, a.body]), [
     403,
     { error: "not yours" },
   ]);
   t.deepEqual(await open(app, "/api/tables/8/events").then((a) => [a.status, a.body]), [404, { error: "no table 8" }]);
-  t.is((await open(app, "/api/tables/8/events")).status, 400);
+  t.deepEqual(await open(app, "/api/tables/7/events").then((a) => [a.status, a.body]), [
+    503,
+    { error: "table service unavailable" },
+  ]);
+  t.is(events.calls.length, 0, "no table watched");
+});
+
+test("each stream's caller is checked, also on a feed another caller opened", async (t) => {
+  const events = fakeTableEvents();
+  const app = await withApp(
+    t,
+    events,
+    {},
+    {
+      table: {
+        getState: async ({ caller }) => {
+          if (caller?.playerId !== "player-1") throw serviceError(status.PERMISSION_DENIED, "not yours");
+          return { state: tableState() };
+        },
+      },
+    },
+  );
+  closeAfter(t, await open(app, "/api/tables/1001/events"));
+  const other = await open(app, "/api/tables/1001/events", {}, await app.tokenFor("player-2"));
+  t.deepEqual([other.status, other.body], [403, { error: "not yours" }]);
+  t.is(events.calls.length, 1);
 });
 
 test("a table service that stays unavailable: tried a few times, then 503", async (t) => {
@@ -214,13 +293,37 @@ test("caps: per player and in all, 429 with Retry-After and { error }; a closed 
   t.regex((overall.body as { error: string }).error, /too many event streams open; try again later/);
 
   first.close();
-  await until("the call cancelled", () => events.calls[0]!.cancelled);
   let again: SseStream | undefined;
   for (const deadline = Date.now() + 5_000; !again && Date.now() < deadline; await sleep(20)) {
     const answer = await open(app);
     if (answer.status === 200) again = closeAfter(t, answer);
   }
   t.is(again?.status, 200, "the closed stream's slot is free again");
+  t.is(events.calls.length, 1, "every stream of the table on one call");
+  t.false(events.calls[0]!.cancelled);
+});
+
+test("streams that come and go share their table's one call and cancel nothing; it closes a while after the last", async (t) => {
+  const events = fakeTableEvents();
+  const app = await withApp(t, events, {}, { feedLingerMs: 300 });
+  for (let i = 0; i < 50; i++) {
+    const stream = await open(app, "/api/tables/7/events", {}, await app.tokenFor(`player-${i}`));
+    await until("the first event", () => stream.events.length === 1);
+    stream.close();
+  }
+  const other = closeAfter(t, await open(app, "/api/tables/9/events"));
+  await until("the other table's event", () => other.events.length === 1);
+  t.deepEqual(
+    events.calls.map((call) => call.request.tableId),
+    [7, 9],
+  );
+  t.is(app.table.calls.filter((call) => call.method === "getState").length, 51, "each stream checked");
+  t.false(events.calls[0]!.cancelled);
+  await until("table 7's call cancelled, after the last stream", () => events.calls[0]!.cancelled);
+  t.false(events.calls[1]!.cancelled, "a table still watched keeps its call");
+  const back = closeAfter(t, await open(app));
+  await until("the event of a new call", () => back.events.length === 1);
+  t.is(events.calls.length, 3);
 });
 
 test("a heartbeat comment keeps an idle stream open", async (t) => {
@@ -277,19 +380,20 @@ test("a refusal after the stream started ends it; the client's reconnection gets
   );
 });
 
-test("a stream ends after its time (the client reconnects with Last-Event-ID), cancelling its call", async (t) => {
+test("a stream ends after its time (the client reconnects with Last-Event-ID); its table's call stays a while", async (t) => {
   const events = fakeTableEvents();
-  const app = await withApp(t, events, { eventStreamMaxMs: 150 });
+  const app = await withApp(t, events, { eventStreamMaxMs: 150 }, { feedLingerMs: 200 });
   const started = Date.now();
   const stream = await open(app);
   await stream.closed;
   t.true(stream.endedByServer());
   t.true(Date.now() - started >= 140);
-  t.true(events.calls[0]!.cancelled);
+  t.false(events.calls[0]!.cancelled);
+  await until("the call cancelled", () => events.calls[0]!.cancelled);
 });
 
-test("HEAD answers the stream's headers and ends", async (t) => {
-  const events = fakeTableEvents((call) => void call.open());
+test("HEAD checks the caller and answers the stream's headers, watching nothing", async (t) => {
+  const events = fakeTableEvents();
   const app = await withApp(t, events);
   const response = await fetch(`${app.url}/api/tables/7/events`, {
     method: "HEAD",
@@ -297,7 +401,8 @@ test("HEAD answers the stream's headers and ends", async (t) => {
   });
   t.is(response.status, 200);
   t.is(response.headers.get("content-type"), "text/event-stream");
-  await until("the call cancelled", () => events.calls[0]!.cancelled);
+  t.like(app.table.calls[0], { method: "getState" });
+  t.is(events.calls.length, 0);
 });
 
 test("closing the server ends open streams at once instead of waiting out the grace period", async (t) => {

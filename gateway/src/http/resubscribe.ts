@@ -67,11 +67,16 @@ export async function openRelay<Stream, After>(
     if (signal.aborted) return undefined;
     throw httpErrorFromGrpc(error, "table");
   }
+  sendStreamHeaders(res, contentType);
+  return req.method === "HEAD" ? undefined : first;
+}
+
+/** A streamed answer's status and headers: its `contentType`, and no proxy may buffer it. */
+export function sendStreamHeaders(res: Response, contentType: string): void {
   res.status(200);
   res.setHeader("Content-Type", contentType);
   res.setHeader("X-Accel-Buffering", "no");
   res.flushHeaders();
-  return req.method === "HEAD" ? undefined : first;
 }
 
 /** `stream` once the service has accepted the call; its refusal is thrown. */

@@ -1,34 +1,24 @@
-// GET /api/tables/{tableId}/events: the table's changes as Server-Sent Events, relayed from the table
-// service's WatchTable stream (see services/table/src/table-watch.ts).
+// GET /api/tables/{tableId}/events: the table's changes as Server-Sent Events, relayed from this
+// gateway's feed of the table (table-feeds.ts: one WatchTable call per table, shared by its streams).
 //
-// The gateway keeps one thing per stream: the last version it sent. When its WatchTable stream
-// breaks (the replica died or stopped, its connection was recycled), it subscribes again, on
-// whichever replica the channel picks, for the versions after that one. A table's versions are
-// contiguous and the same on every replica, so the client sees no gap and no repeat. The gateway
-// does not follow versions itself by polling GetState: that would cost a call per stream per
-// interval, see only the latest state, and lose the versions in between.
+// A stream keeps one thing: the next version to send. The feed holds the table's recent versions,
+// so a Last-Event-ID is answered from memory, and follows the table across a replica's death; a
+// stream ends when its client goes, when it has lasted its time, or when its feed ends (the client
+// reconnects with Last-Event-ID and misses nothing).
 import { LAST_EVENT_ID_PATTERN, type tableEventsApi } from "@pokerodds/api/table-events";
-import { gauge, isServiceError, type ServerStream } from "@pokerodds/common";
-import type { WatchTableResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { gauge } from "@pokerodds/common";
+import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { Request, Response } from "express";
-import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
+import { callOptions, DEADLINES_MS, fromService } from "../http/backend-call.js";
 import { Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
-import { badRequest, serviceUnavailable } from "../http/errors.js";
+import { badRequest, httpErrorFromGrpc, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
-import {
-  openRelay,
-  relayStop,
-  RESUBSCRIBE_ATTEMPTS,
-  resubscribeDelayMs,
-  streamInterrupted,
-  whenAccepted,
-  writePiece,
-} from "../http/resubscribe.js";
-import { requestIdOf, whenClientGone } from "../http/request.js";
-import type { TableEventsApi } from "../services.js";
+import { relayStop, sendStreamHeaders, writePiece } from "../http/resubscribe.js";
+import { whenClientGone } from "../http/request.js";
+import type { TableApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
-import { toTableGameState } from "./to-api.js";
+import type { TableFeed, TableFeeds } from "./table-feeds.js";
 
 export type EventStreamSettings = Pick<
   EdgeSettings,
@@ -38,13 +28,20 @@ export type EventStreamSettings = Pick<
 /** A full slot frees when some stream closes; its time is unknown. */
 const SLOT_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * How long a Last-Event-ID above the feed's version waits for it: it may be a version another
+ * replica stored that has not reached this feed yet (the table service polls for those).
+ */
+const AHEAD_WAIT_MS = 1_000;
+
 const openStreams = gauge("gateway_event_streams", "Table event streams open in this gateway");
 
 // Exactly text/event-stream: no charset, the format is always UTF-8.
 const EVENT_STREAM = "text/event-stream";
 
 export function tableEventRoutes(
-  events: TableEventsApi | undefined,
+  table: TableApi,
+  feeds: TableFeeds | undefined,
   settings: EventStreamSettings,
 ): Handlers<typeof tableEventsApi> {
   const slots = new Slots(settings.eventStreams, settings.eventStreamsPerPlayer);
@@ -53,7 +50,7 @@ export function tableEventRoutes(
       const tableId = tableIdOf(req);
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
-      if (!events) throw serviceUnavailable("table");
+      if (!feeds) throw serviceUnavailable("table");
       const release = slots.take(identity.playerId);
       if (release === "player full") {
         throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
@@ -61,27 +58,15 @@ export function tableEventRoutes(
       if (release === "all full") {
         throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open; try again later");
       }
-      // Stopped when the client goes, the stream has lasted long enough, or it ends otherwise: the
-      // WatchTable call is cancelled with it, and the slot freed.
-      const { signal, stop } = relayStop(res);
-      const watch = { caller: callerFor(identity), tableId };
-      const subscribe = (after: number) =>
-        whenAccepted(events.watchTable({ ...watch, afterVersion: after }, { requestId: requestIdOf(req), signal }));
       try {
-        const first = await openRelay(req, res, { subscribe, start: afterVersion, signal }, EVENT_STREAM);
-        if (!first) return;
-        openStreams.inc();
-        whenClientGone(res, () => openStreams.dec());
-        await relay(res, { first, subscribe, afterVersion, signal, stop }, settings);
-      } catch (error) {
-        if (!res.headersSent) throw error;
-        // Too late for a status: the stream ends, and the client's reconnection gets the answer.
-        if (isServiceError(error)) req.log.warn({ err: error }, "table event stream refused on resubscribing");
-        else req.log.error({ err: error }, "table event stream failed");
+        // The feed is shared: each stream's caller is checked by reading the state as it (the rule
+        // of the contract), a unary call that ends by itself, unlike a watch its client leaves.
+        const caller = callerFor(identity);
+        await fromService("table", table.getState({ caller, tableId }, callOptions(req, DEADLINES_MS.read)));
+        if (req.method === "HEAD") return sendStreamHeaders(res, EVENT_STREAM);
+        await streamFrom(feeds, { tableId, caller }, { req, res, afterVersion }, settings);
       } finally {
-        stop();
         release();
-        if (res.headersSent && !res.writableEnded) res.end();
       }
     },
   };
@@ -98,63 +83,78 @@ export function lastEventIdOf(req: Request): number {
   return version;
 }
 
-interface Relay {
-  first: ServerStream<WatchTableResponse>;
-  subscribe: (after: number) => Promise<ServerStream<WatchTableResponse>>;
+interface Stream {
+  req: Request;
+  res: Response;
   afterVersion: number;
-  signal: AbortSignal;
-  stop: () => void;
 }
 
-/**
- * Writes every event of the stream, and of the streams opened after it breaks, until the client goes
- * or the stream has lasted its time; gives up (ends the response: the client reconnects with
- * Last-Event-ID) after RESUBSCRIBE_ATTEMPTS subscriptions in a row that brought nothing.
- */
-async function relay(
-  res: Response,
-  { first, subscribe, afterVersion, signal, stop }: Relay,
+/** Joins the table's feed and writes its versions until the client goes, the time is up or the feed ends. */
+async function streamFrom(
+  feeds: TableFeeds,
+  { tableId, caller }: { tableId: number; caller: Caller },
+  stream: Stream,
   settings: EventStreamSettings,
-) {
-  let lastSent = afterVersion;
-  let sentAny = false;
-  let stream: ServerStream<WatchTableResponse> | undefined = first;
-  const heartbeat = setInterval(() => {
-    if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
-  }, settings.eventHeartbeatMs);
+): Promise<void> {
+  const { req, res } = stream;
+  const feed = feeds.join(tableId, caller);
+  // Stopped when the client goes, the stream has lasted long enough, or it ends otherwise.
+  const { signal, stop } = relayStop(res);
   const expiry = setTimeout(stop, settings.eventStreamMaxMs);
+  let heartbeat: NodeJS.Timeout | undefined;
   try {
-    for (let failures = 0; failures < RESUBSCRIBE_ATTEMPTS;) {
-      try {
-        stream ??= await subscribe(lastSent);
-        for await (const event of stream) {
-          failures = 0;
-          // A Last-Event-ID above the table's version: the table service sends the current state,
-          // and the stream goes on from it (the contract). Else never twice, whatever a replica sends.
-          const aheadOfTable = !sentAny && event.version < afterVersion;
-          if (event.version <= lastSent && !aheadOfTable) continue;
-          await writePiece(res, eventFrame(event), signal);
-          lastSent = event.version;
-          sentAny = true;
-        }
-      } catch (error) {
-        if (signal.aborted) return;
-        if (!streamInterrupted(error)) throw error;
-      }
-      stream = undefined;
-      failures++;
-      res.req.log.info({ lastSent, failures }, "table event stream interrupted: subscribing again");
-      await sleep(resubscribeDelayMs(failures), undefined, { signal }).catch(() => undefined);
-      if (signal.aborted) return;
-    }
-    res.req.log.warn({ lastSent }, "table event stream: the table service stays away; ending the stream");
+    await feed.ready.catch((error: unknown) => {
+      throw error === undefined ? serviceUnavailable("table") : httpErrorFromGrpc(error, "table");
+    });
+    if (signal.aborted) return;
+    sendStreamHeaders(res, EVENT_STREAM);
+    openStreams.inc();
+    whenClientGone(res, () => openStreams.dec());
+    heartbeat = setInterval(() => {
+      if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
+    }, settings.eventHeartbeatMs);
+    await writeVersions(res, feed, await firstToSend(feed, stream.afterVersion, signal), signal);
+    if (feed.ended) req.log.info({ tableId }, "table event stream ends with its feed: the client reconnects");
+  } catch (error) {
+    if (signal.aborted) return;
+    if (!res.headersSent) throw error;
+    // Too late for a status: the stream ends, and the client's reconnection gets the answer.
+    req.log.error({ err: error }, "table event stream failed");
   } finally {
     clearInterval(heartbeat);
     clearTimeout(expiry);
+    stop();
+    feeds.leave(feed);
+    if (res.headersSent && !res.writableEnded) res.end();
   }
 }
 
-/** One event: the version, and the state exactly as GET /api/tables/{tableId}/state answers it. */
-export function eventFrame(event: WatchTableResponse): string {
-  return `id: ${event.version}\nevent: state\ndata: ${JSON.stringify(toTableGameState(event.state))}\n\n`;
+/**
+ * The first version a stream sends: the current one; with Last-Event-ID, the one after it (the
+ * feed skips to the current one when more than WATCH_REPLAY_MAX were missed), or the current one
+ * when it is above the table's version (after a moment: it may not have reached this feed yet).
+ */
+async function firstToSend(feed: TableFeed, afterVersion: number, signal: AbortSignal): Promise<number> {
+  if (afterVersion === 0) return feed.head;
+  const waiting = AbortSignal.any([signal, AbortSignal.timeout(AHEAD_WAIT_MS)]);
+  while (afterVersion > feed.head && !feed.ended && !waiting.aborted) {
+    await feed.changed(waiting).catch(() => undefined);
+  }
+  signal.throwIfAborted();
+  return afterVersion > feed.head ? feed.head : afterVersion + 1;
+}
+
+/** Writes the feed's versions from `next` on, each once and in order, until the signal aborts or the feed ends. */
+async function writeVersions(res: Response, feed: TableFeed, next: number, signal: AbortSignal): Promise<void> {
+  for (;;) {
+    if (feed.ended) return;
+    next = feed.nextToSend(next);
+    const event = feed.event(next);
+    if (event === undefined) {
+      await feed.changed(signal);
+      continue;
+    }
+    await writePiece(res, event, signal);
+    next++;
+  }
 }

@@ -4,7 +4,8 @@ import { createApp, type AppDeps } from "../../src/app.js";
 import type { Role } from "@pokerodds/api/players";
 import { readEdgeSettings } from "../../src/http/edge.js";
 import { startHttpServer } from "../../src/http-server.js";
-import type { HealthProbe, OddsApi, TableApi, WalletApi } from "../../src/services.js";
+import type { HealthProbe, OddsApi, TableApi, TableEventsApi, WalletApi } from "../../src/services.js";
+import { TableFeeds } from "../../src/tables/table-feeds.js";
 import {
   betResponse,
   bulkPieces,
@@ -123,16 +124,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export type AppOverrides = Partial<Omit<AppDeps, "odds" | "wallet" | "table">> & {
+export type AppOverrides = Partial<Omit<AppDeps, "odds" | "wallet" | "table" | "tableFeeds">> & {
   odds?: Partial<OddsApi>;
   wallet?: Partial<WalletApi>;
   table?: Partial<TableApi>;
+  /** The table service's WatchTable, followed by the app's table feeds (closed with the app). */
+  tableEvents?: TableEventsApi;
+  /** How long a feed stays open after its last stream (FEED_LINGER_MS by default). */
+  feedLingerMs?: number;
   /** The listen address (default loopback). */
   host?: string;
 };
 
 /** The real app and HTTP server on a free port, with fake backends and a test issuer. */
-export async function startApp({ host = "127.0.0.1", ...overrides }: AppOverrides = {}): Promise<TestApp> {
+export async function startApp({
+  host = "127.0.0.1",
+  tableEvents,
+  feedLingerMs,
+  ...overrides
+}: AppOverrides = {}): Promise<TestApp> {
   const key = await newKey();
   const odds = fakeOdds(overrides.odds);
   const wallet = fakeWallet(overrides.wallet);
@@ -154,6 +164,7 @@ export async function startApp({ host = "127.0.0.1", ...overrides }: AppOverride
     wallet,
     table,
   };
+  if (tableEvents) deps.tableFeeds = new TableFeeds(tableEvents, deps.logger, feedLingerMs);
   const server = await startHttpServer(createApp(deps), { port: 0, host });
   return {
     url: `http://127.0.0.1:${server.port}`,
@@ -163,7 +174,10 @@ export async function startApp({ host = "127.0.0.1", ...overrides }: AppOverride
     wallet,
     table,
     backendCalls: () => odds.calls.length + wallet.calls.length + table.calls.length,
-    close: () => server.close(1000),
+    close: async () => {
+      await server.close(1000);
+      deps.tableFeeds?.close();
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
 import { lobbySummary, publicState, type Caller, type LobbySummary, type PublicTableState } from "./domain/index.js";
 import type { TableParts } from "./parts.js";
-import type { Watch } from "./table-watch.js";
+import type { Watch, WatchStart } from "./table-watch.js";
 import { TableDirectory } from "./table-directory.js";
 
 /** Any player may read a public table; a personal table its owner, or an ADMIN. */
@@ -20,13 +20,13 @@ export async function tableState(
 /** WatchTable: readable by whoever may read the table's state (GetState's rule). */
 export async function watchTable(
   parts: TableParts,
-  request: { caller: Caller; tableId: number; afterVersion: number },
+  request: { caller: Caller; tableId: number; start: WatchStart },
   scope: CallScope,
   watch: Watch,
 ): Promise<never> {
   const table = await parts.directory.require(request.tableId, scope);
   TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
-  return parts.watchers.follow(request.tableId, request.afterVersion, watch);
+  return parts.watchers.follow(request.tableId, request.start, watch);
 }
 
 export interface Lobby {

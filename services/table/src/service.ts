@@ -135,7 +135,11 @@ function watchHandler(
     try {
       await watchTable(
         parts,
-        { caller: callerFromProto(request.caller), tableId: request.tableId, afterVersion: request.afterVersion },
+        {
+          caller: callerFromProto(request.caller),
+          tableId: request.tableId,
+          start: { afterVersion: request.afterVersion, recentVersions: request.recentVersions },
+        },
         { requestId: context.requestId },
         {
           ready: context.accept,

@@ -9,12 +9,11 @@
 // repeats nothing. A watcher reads at its own pace (from the feed's recent snapshots, else the log);
 // one too far behind skips to the current state rather than replaying history.
 import { UnavailableError, type Logger } from "@pokerodds/common";
+import { WATCH_REPLAY_MAX } from "@pokerodds/common/limits";
 import type { TableSnapshot } from "./domain/index.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 import { watchStreams } from "./metrics.js";
 
-/** A watcher further behind than this many versions gets the current state instead of each one. */
-export const MAX_REPLAY = 64;
 /** Snapshots a feed keeps in memory: its watchers rarely read the log. */
 const RECENT = 16;
 
@@ -24,9 +23,18 @@ export interface WatchSettings {
   logger: Logger;
 }
 
-/** Where a watch starts: the versions after `afterVersion`, unless it is 0, unknown or too far behind. */
-export function firstVersion(afterVersion: number, head: number): number {
-  if (afterVersion <= 0 || afterVersion > head || head - afterVersion > MAX_REPLAY) return head;
+/** Where a watch begins, the watcher's cursor and what it asks without one. */
+export interface WatchStart {
+  /** The versions after this one; 0: no cursor. */
+  afterVersion: number;
+  /** Without a cursor: the last this many versions (at most WATCH_REPLAY_MAX), not the current one alone. */
+  recentVersions: number;
+}
+
+/** Where a watch starts: the versions after the cursor, unless it is unknown or too far behind. */
+export function firstVersion({ afterVersion, recentVersions }: WatchStart, head: number): number {
+  if (afterVersion <= 0) return Math.max(1, head + 1 - Math.min(Math.max(recentVersions, 1), WATCH_REPLAY_MAX));
+  if (afterVersion > head || head - afterVersion > WATCH_REPLAY_MAX) return head;
   return afterVersion + 1;
 }
 
@@ -139,8 +147,9 @@ export class TableWatchers {
     store.onStored((snapshot) => this.feeds.get(snapshot.tableId)?.stored(snapshot));
   }
 
-  /** Sends the table's versions after `afterVersion` (see firstVersion), then each new one, until the signal aborts. */
-  async follow(tableId: number, afterVersion: number, watch: Watch): Promise<never> {
+  /** Sends the table's versions from `start` (see firstVersion), then each new one, until the signal aborts. */
+  async follow(tableId: number, start: WatchStart, watch: Watch): Promise<never> {
+    const { afterVersion } = start;
     const feed = this.join(tableId);
     try {
       await feed.ready;
@@ -150,10 +159,10 @@ export class TableWatchers {
       // than send this feed's head as the current state, which would take the client back.
       if (afterVersion > feed.head && feed.failing) throw new UnavailableError("the table's log cannot be read");
       watch.ready();
-      let next = firstVersion(afterVersion, feed.head);
+      let next = firstVersion(start, feed.head);
       for (;;) {
         watch.signal.throwIfAborted();
-        if (feed.head - next >= MAX_REPLAY) next = feed.head;
+        if (feed.head - next >= WATCH_REPLAY_MAX) next = feed.head;
         if (next > feed.head) {
           await feed.changed(watch.signal);
           continue;

@@ -7,7 +7,8 @@ import test from "ava";
 import { setTimeout as sleep } from "node:timers/promises";
 import { emptyTable, type TableSnapshot } from "../src/domain/index.js";
 import type { SnapshotStore } from "../src/snapshot-store.js";
-import { firstVersion, MAX_REPLAY, TableWatchers } from "../src/table-watch.js";
+import { WATCH_REPLAY_MAX as MAX_REPLAY } from "@pokerodds/common/limits";
+import { firstVersion, TableWatchers } from "../src/table-watch.js";
 
 const logger = createLogger("table-watch-test");
 logger.level = "silent";
@@ -57,19 +58,23 @@ function setUp(pollIntervalMs: number) {
 }
 
 /** A watcher that records what it gets; `stop` ends it (its follow rejects with the reason). */
-function watcher(watchers: TableWatchers, afterVersion: number) {
+function watcher(watchers: TableWatchers, afterVersion: number, recentVersions = 0) {
   const seen: number[] = [];
   const stop = new AbortController();
   let isReady = false;
   const done = watchers
-    .follow(TABLE, afterVersion, {
-      ready: () => (isReady = true),
-      send: async (version, snapshot) => {
-        if (snapshot.version !== version) throw new Error(`version ${version} carried ${snapshot.version}`);
-        seen.push(version);
+    .follow(
+      TABLE,
+      { afterVersion, recentVersions },
+      {
+        ready: () => (isReady = true),
+        send: async (version, snapshot) => {
+          if (snapshot.version !== version) throw new Error(`version ${version} carried ${snapshot.version}`);
+          seen.push(version);
+        },
+        signal: stop.signal,
       },
-      signal: stop.signal,
-    })
+    )
     .catch((error: unknown) => error);
   return { seen, stop: () => stop.abort(new Error("stopped")), done, ready: () => isReady };
 }
@@ -85,12 +90,18 @@ async function until(what: string, check: () => boolean, timeoutMs = 3_000): Pro
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 test("where a watch starts: current state, the versions after a cursor, or the current one when too far behind", (t) => {
-  t.is(firstVersion(0, 9), 9);
-  t.is(firstVersion(5, 9), 6);
-  t.is(firstVersion(9, 9), 10, "up to date: the next version");
-  t.is(firstVersion(12, 9), 9, "a cursor this table never gave: start afresh");
-  t.is(firstVersion(100, 100 + MAX_REPLAY), 101);
-  t.is(firstVersion(100, 101 + MAX_REPLAY), 101 + MAX_REPLAY);
+  const after = (afterVersion: number, recentVersions = 0) => ({ afterVersion, recentVersions });
+  t.is(firstVersion(after(0), 9), 9);
+  t.is(firstVersion(after(5), 9), 6);
+  t.is(firstVersion(after(9), 9), 10, "up to date: the next version");
+  t.is(firstVersion(after(12), 9), 9, "a cursor this table never gave: start afresh");
+  t.is(firstVersion(after(100), 100 + MAX_REPLAY), 101);
+  t.is(firstVersion(after(100), 101 + MAX_REPLAY), 101 + MAX_REPLAY);
+  t.is(firstVersion(after(0, 1), 9), 9, "the last one: the current state");
+  t.is(firstVersion(after(0, 4), 9), 6, "the last four versions");
+  t.is(firstVersion(after(0, 20), 9), 1, "from the first");
+  t.is(firstVersion(after(0, 1_000), 200), 201 - MAX_REPLAY, "at most the versions a cursor may ask for");
+  t.is(firstVersion(after(7, 4), 9), 8, "a cursor wins");
 });
 
 test("this replica's writes go out at once, in order, without reading the log", async (t) => {
@@ -161,6 +172,20 @@ test("after_version: the versions after it, nothing until a new one when up to d
   await until("the current state", () => farBehind.seen.length === 1);
   t.deepEqual(farBehind.seen, [head]);
   for (const w of [behind, upToDate, ahead, farBehind]) w.stop();
+});
+
+test("recent_versions: the last versions, up to the cap, then each new one", async (t) => {
+  const { store, watchers } = setUp(20);
+  store.write(MAX_REPLAY + 9, false); // versions 2..MAX_REPLAY + 10
+  const head = MAX_REPLAY + 10;
+  const few = watcher(watchers, 0, 3);
+  const many = watcher(watchers, 0, 1_000);
+  await until("the recent versions", () => few.seen.length === 3 && many.seen.length === MAX_REPLAY);
+  t.deepEqual(few.seen, [head - 2, head - 1, head]);
+  t.deepEqual(many.seen, range(head + 1 - MAX_REPLAY, head), "as many as a cursor may ask for");
+  store.write(1, true);
+  await until("the new one", () => few.seen.at(-1) === head + 1 && many.seen.at(-1) === head + 1);
+  for (const w of [few, many]) w.stop();
 });
 
 test("a table never written: its empty state (version 1), then its first stored versions", async (t) => {

@@ -436,6 +436,12 @@ export interface WatchTableRequest {
   tableId: number;
   /** No version at or below this one is sent; 0 starts with the current state. */
   afterVersion: number;
+  /**
+   * With after_version 0: start with the last this many versions (the current one included, at most
+   * 64) instead of the current one alone; a gateway's feed of the table keeps them for its clients'
+   * Last-Event-ID. 0 or 1: the current one alone.
+   */
+  recentVersions: number;
 }
 
 /** One stored version of the table: versions are 1, 2, 3... per table, without gaps. */
@@ -3741,7 +3747,7 @@ export const AuditResponse: MessageFns<AuditResponse> = {
 };
 
 function createBaseWatchTableRequest(): WatchTableRequest {
-  return { caller: undefined, tableId: 0, afterVersion: 0 };
+  return { caller: undefined, tableId: 0, afterVersion: 0, recentVersions: 0 };
 }
 
 export const WatchTableRequest: MessageFns<WatchTableRequest> = {
@@ -3754,6 +3760,9 @@ export const WatchTableRequest: MessageFns<WatchTableRequest> = {
     }
     if (message.afterVersion !== 0) {
       writer.uint32(24).int64(message.afterVersion);
+    }
+    if (message.recentVersions !== 0) {
+      writer.uint32(32).uint32(message.recentVersions);
     }
     return writer;
   },
@@ -3795,6 +3804,14 @@ export const WatchTableRequest: MessageFns<WatchTableRequest> = {
             message.afterVersion = longToNumber(reader.int64());
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.recentVersions = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3820,6 +3837,11 @@ export const WatchTableRequest: MessageFns<WatchTableRequest> = {
         : isSet(object.after_version)
         ? globalThis.Number(object.after_version)
         : 0,
+      recentVersions: isSet(object.recentVersions)
+        ? globalThis.Number(object.recentVersions)
+        : isSet(object.recent_versions)
+        ? globalThis.Number(object.recent_versions)
+        : 0,
     };
   },
 
@@ -3834,6 +3856,9 @@ export const WatchTableRequest: MessageFns<WatchTableRequest> = {
     if (message.afterVersion !== 0) {
       obj.afterVersion = Math.round(message.afterVersion);
     }
+    if (message.recentVersions !== 0) {
+      obj.recentVersions = Math.round(message.recentVersions);
+    }
     return obj;
   },
 
@@ -3847,6 +3872,7 @@ export const WatchTableRequest: MessageFns<WatchTableRequest> = {
       : undefined;
     message.tableId = object.tableId ?? 0;
     message.afterVersion = object.afterVersion ?? 0;
+    message.recentVersions = object.recentVersions ?? 0;
     return message;
   },
 };
@@ -5036,8 +5062,9 @@ export const TableServiceService = {
   },
   /**
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
-   * First the current version; with after_version, the versions after it instead (only the current
-   * one when more than 64 were missed, or when after_version is above the table's version). Then
+   * First the current version (or the recent_versions last ones); with after_version, the versions
+   * after it instead (only the current one when more than 64 were missed, or when after_version is
+   * above the table's version). Then
    * each new version, in order, once. Response headers are sent once the caller is authorized; a
    * refusal comes before them. The stream ends only when the caller cancels it or the server goes
    * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
@@ -5108,8 +5135,9 @@ export interface TableServiceServer extends UntypedServiceImplementation {
   audit: handleUnaryCall<AuditRequest, AuditResponse>;
   /**
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
-   * First the current version; with after_version, the versions after it instead (only the current
-   * one when more than 64 were missed, or when after_version is above the table's version). Then
+   * First the current version (or the recent_versions last ones); with after_version, the versions
+   * after it instead (only the current one when more than 64 were missed, or when after_version is
+   * above the table's version). Then
    * each new version, in order, once. Response headers are sent once the caller is authorized; a
    * refusal comes before them. The stream ends only when the caller cancels it or the server goes
    * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
@@ -5270,8 +5298,9 @@ export interface TableServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
-   * First the current version; with after_version, the versions after it instead (only the current
-   * one when more than 64 were missed, or when after_version is above the table's version). Then
+   * First the current version (or the recent_versions last ones); with after_version, the versions
+   * after it instead (only the current one when more than 64 were missed, or when after_version is
+   * above the table's version). Then
    * each new version, in order, once. Response headers are sent once the caller is authorized; a
    * refusal comes before them. The stream ends only when the caller cancels it or the server goes
    * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the

@@ -1,0 +1,220 @@
+// One WatchTable call per watched table in this gateway, shared by every event stream on that table.
+//
+// When each stream was its own call, every client that went away cancelled one: an HTTP/2
+// RST_STREAM on the gateway's one connection to the table service, whose rapid-reset protection
+// closes the connection after about 1,000 of them in a burst, failing every call on it. A feed is
+// cancelled only once its table has had no stream here for `lingerMs`, so opening and closing
+// streams costs the table service nothing; it also sends each version once per gateway, not once
+// per client, and the gateway formats each event once.
+//
+// A feed keeps its table's last WATCH_REPLAY_MAX versions as the events its clients are sent (it
+// asks for them when it opens: recent_versions), so a client's Last-Event-ID is answered from
+// memory. When the call breaks (the replica died or stopped, its connection was recycled), the feed
+// subscribes again, on whichever replica the channel picks, for the versions after the last one it
+// got: versions are contiguous and the same on every replica, so nothing is missed or repeated.
+import { context, ROOT_CONTEXT } from "@opentelemetry/api";
+import { gauge, type Logger } from "@pokerodds/common";
+import type { Caller, WatchTableResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { WATCH_REPLAY_MAX } from "@pokerodds/common/limits";
+import { setTimeout as sleep } from "node:timers/promises";
+import { RESUBSCRIBE_ATTEMPTS, resubscribeDelayMs, streamInterrupted, whenAccepted } from "../http/resubscribe.js";
+import type { TableEventsApi } from "../services.js";
+import { toTableGameState } from "./to-api.js";
+
+/** How long a feed stays open after its table's last stream here closed. */
+export const FEED_LINGER_MS = 30_000;
+
+const openFeeds = gauge("gateway_table_feeds", "Tables this gateway follows (one WatchTable call each)");
+
+/** One event: the version, and the state exactly as GET /api/tables/{tableId}/state answers it. */
+export function eventFrame(event: WatchTableResponse): string {
+  return `id: ${event.version}\nevent: state\ndata: ${JSON.stringify(toTableGameState(event.state))}\n\n`;
+}
+
+/** One table's versions as this gateway receives them, shared by the table's streams here. */
+export class TableFeed {
+  /** The last version received; 0 before the first. */
+  head = 0;
+  /** Set when the feed has ended: the table service stayed away, refused it, or the gateway closes. */
+  ended: { error?: unknown } | undefined;
+  /** Resolves with the first version; rejects when the feed ends before it. */
+  readonly ready: Promise<void>;
+  streams = 0;
+  private readonly events = new Map<number, string>();
+  private readonly waiting = new Set<() => void>();
+  private readonly stop = new AbortController();
+  private received!: () => void;
+  private failed!: (error: unknown) => void;
+
+  constructor(
+    readonly tableId: number,
+    private readonly caller: Caller,
+    private readonly watch: TableEventsApi,
+    private readonly logger: Logger,
+    private readonly onClose: () => void,
+  ) {
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.received = resolve;
+      this.failed = reject;
+    });
+    this.ready.catch(() => {}); // each stream awaits it and answers with the error
+    // Not any one request's: its calls start traces of their own.
+    void context.with(ROOT_CONTEXT, () => this.follow());
+  }
+
+  /** The event of `version`, when this feed holds it. */
+  event(version: number): string | undefined {
+    return this.events.get(version);
+  }
+
+  /**
+   * The version a stream that has sent everything before `next` sends next: `next` itself, the
+   * current one when more than WATCH_REPLAY_MAX were missed, or the next one held after a gap (only
+   * version 1, the empty table, is never stored). Above the head when there is nothing to send yet.
+   */
+  nextToSend(next: number): number {
+    let version = this.head - next >= WATCH_REPLAY_MAX ? this.head : next;
+    while (version <= this.head && !this.events.has(version)) version++;
+    return version;
+  }
+
+  /** Resolves when the head moves or the feed ends; rejects with the signal's reason when it aborts first. */
+  changed(signal: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const moved = () => {
+        signal.removeEventListener("abort", aborted);
+        resolve();
+      };
+      const aborted = () => {
+        this.waiting.delete(moved);
+        reject(signal.reason as Error);
+      };
+      if (signal.aborted) return aborted();
+      if (this.ended) return resolve();
+      this.waiting.add(moved);
+      signal.addEventListener("abort", aborted, { once: true });
+    });
+  }
+
+  /**
+   * Ends the feed: its call is cancelled, its streams end (their clients reconnect), and a stream
+   * still waiting for its first version is answered with `error` (a 503 when there is none).
+   */
+  close(error?: unknown): void {
+    if (this.ended) return;
+    this.ended = { error };
+    this.stop.abort();
+    this.failed(error);
+    this.events.clear();
+    this.wake();
+    this.onClose();
+  }
+
+  /** Subscribes, and again after each break, until the feed is closed or the table service stays away. */
+  private async follow(): Promise<void> {
+    const signal = this.stop.signal;
+    let lastError: unknown;
+    let failures = 0;
+    try {
+      for (;;) {
+        try {
+          for await (const event of await this.subscribe(signal)) {
+            failures = 0;
+            this.add(event);
+          }
+        } catch (error) {
+          if (signal.aborted) return;
+          if (!streamInterrupted(error)) return this.close(error);
+          lastError = error;
+        }
+        if (++failures >= RESUBSCRIBE_ATTEMPTS) break;
+        this.logger.info(
+          { tableId: this.tableId, head: this.head, failures },
+          "table feed interrupted: subscribing again",
+        );
+        await sleep(resubscribeDelayMs(failures), undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return;
+      }
+      this.logger.warn({ tableId: this.tableId, head: this.head }, "table feed: the table service stays away");
+      this.close(lastError);
+    } catch (error) {
+      this.logger.error({ err: error, tableId: this.tableId }, "table feed failed");
+      this.close(error);
+    }
+  }
+
+  /** The first call asks for the recent versions too; a later one for those after the head. */
+  private subscribe(signal: AbortSignal) {
+    const first = this.head === 0;
+    const request = {
+      caller: this.caller,
+      tableId: this.tableId,
+      afterVersion: this.head,
+      recentVersions: first ? WATCH_REPLAY_MAX : 0,
+    };
+    return whenAccepted(this.watch.watchTable(request, { requestId: `table-feed-${this.tableId}`, signal }));
+  }
+
+  private add(event: WatchTableResponse): void {
+    // Never twice, whatever a replica sends.
+    if (event.version <= this.head) return;
+    this.head = event.version;
+    this.events.set(event.version, eventFrame(event));
+    for (const version of this.events.keys()) if (version <= this.head - WATCH_REPLAY_MAX) this.events.delete(version);
+    this.received();
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiting = [...this.waiting];
+    this.waiting.clear();
+    for (const moved of waiting) moved();
+  }
+}
+
+/** The tables this gateway follows: a feed opens with its table's first stream, and closes a while after its last. */
+export class TableFeeds {
+  private readonly feeds = new Map<number, TableFeed>();
+  private readonly lingering = new Map<TableFeed, NodeJS.Timeout>();
+
+  constructor(
+    private readonly watch: TableEventsApi,
+    private readonly logger: Logger,
+    private readonly lingerMs = FEED_LINGER_MS,
+  ) {}
+
+  /**
+   * The table's feed, opened for `caller` when there is none: the caller must already be allowed to
+   * read the table, and every stream that joins it after must be checked the same way.
+   */
+  join(tableId: number, caller: Caller): TableFeed {
+    let feed = this.feeds.get(tableId);
+    if (!feed) {
+      const opened: TableFeed = new TableFeed(tableId, caller, this.watch, this.logger, () => this.forget(opened));
+      feed = opened;
+      this.feeds.set(tableId, feed);
+      openFeeds.set(this.feeds.size);
+    }
+    clearTimeout(this.lingering.get(feed));
+    this.lingering.delete(feed);
+    feed.streams++;
+    return feed;
+  }
+
+  leave(feed: TableFeed): void {
+    if (--feed.streams > 0 || feed.ended) return;
+    this.lingering.set(feed, setTimeout(() => feed.close(), this.lingerMs).unref());
+  }
+
+  /** Closes every feed (the gateway stops). */
+  close(): void {
+    for (const feed of [...this.feeds.values()]) feed.close();
+  }
+
+  private forget(feed: TableFeed): void {
+    clearTimeout(this.lingering.get(feed));
+    this.lingering.delete(feed);
+    if (this.feeds.get(feed.tableId) === feed) this.feeds.delete(feed.tableId);
+    openFeeds.set(this.feeds.size);
+  }
+}
