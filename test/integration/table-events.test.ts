@@ -226,30 +226,3 @@ test.serial("a Last-Event-ID above the table's version: the current state, then 
   t.is(sat!.version, first!.version + 1);
   t.deepEqual(sat!.state, await alice.readState(tableId));
 });
-
-test.serial("streams that come and go by the thousand cancel nothing: other streams and calls go on", async (t) => {
-  // Each stream was its own WatchTable call, and each client that left cancelled one (an HTTP/2
-  // RST_STREAM): Node's table server closed the gateway's connection after about 1,000 in a burst,
-  // and every call on it failed. Now a table's streams share one call.
-  const tableId = 5;
-  const [alice, bob] = [await player("ev-ida"), await player("ev-jon")];
-  const watching = await subscribe(alice, tableId);
-  t.teardown(() => watching.close());
-  await until("the current state", () => watching.events.length === 1);
-  const comers = await Promise.all([1, 2, 3, 4].map((i) => player(`ev-storm-${i}`)));
-  await Promise.all(
-    comers.map(async (comer) => {
-      for (let i = 0; i < 400; i++) {
-        const stream = await subscribe(comer, tableId);
-        await until("its first event", () => stream.events.length === 1);
-        stream.close();
-      }
-    }),
-  );
-  await sitOnce(bob, tableId);
-  await until("the sit, on the stream open throughout", () => watching.events.length === 2);
-  t.false(watching.endedByServer());
-  t.is((await bob.state(tableId)).status, 200);
-  const log = await readFile(file.stack.logFile, "utf8");
-  t.notRegex(log, /INTERNAL|table event stream failed/);
-});
