@@ -7,9 +7,22 @@ export interface RunningHttpServer {
   close(graceMs: number): Promise<void>;
 }
 
+export interface HttpServerOptions {
+  port: number;
+  host?: string;
+  /**
+   * Open connections at most (idle keep-alive ones included): beyond it a new one is closed as it
+   * arrives, so a flood of sockets costs the clients already connected nothing and never exhausts
+   * the process's file descriptors (which its gRPC connections need too). None when absent.
+   */
+  maxConnections?: number;
+  /** Called for each connection dropped at the cap. */
+  onDrop?: () => void;
+}
+
 export async function startHttpServer(
   handler: RequestListener,
-  options: { port: number; host?: string },
+  options: HttpServerOptions,
 ): Promise<RunningHttpServer> {
   let closing = false;
   const server = createServer({
@@ -21,6 +34,8 @@ export async function startHttpServer(
     // Checked below instead, to answer the 400 as JSON like every other refusal.
     requireHostHeader: false,
   });
+  if (options.maxConnections !== undefined) server.maxConnections = options.maxConnections;
+  if (options.onDrop) server.on("drop", options.onDrop);
   // Node answers a request it cannot parse (headers over 16 KiB, a malformed request line, a request
   // too slow to arrive) before Express sees it, with an empty body: the same answers as JSON here.
   server.on("clientError", answerClientError);

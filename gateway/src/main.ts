@@ -1,5 +1,13 @@
 import type { Role } from "@pokerodds/api/players";
-import { configOrExit, createLogger, HealthChecker, onShutdownSignal, startMetricsServer } from "@pokerodds/common";
+import {
+  configOrExit,
+  counter,
+  createLogger,
+  HealthChecker,
+  onShutdownSignal,
+  startMetricsServer,
+  type Logger,
+} from "@pokerodds/common";
 import { createApp } from "./app.js";
 import { signInOrigins } from "./client/routes.js";
 import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
@@ -35,7 +43,12 @@ const app = createApp({
   health,
   client: await clientFor(config),
 });
-const server = await startHttpServer(app, { port: config.port, host: config.host });
+const server = await startHttpServer(app, {
+  port: config.port,
+  host: config.host,
+  maxConnections: config.maxConnections,
+  onDrop: connectionDrops(logger, config.maxConnections),
+});
 logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
 const metrics = await startMetricsServer(config.metricsPort, logger);
 
@@ -46,6 +59,21 @@ onShutdownSignal(logger, async () => {
   for (const checker of Object.values(health)) checker.close();
   await metrics.close();
 });
+
+/** Counts the connections dropped at the cap, and says so in the log at most once a minute. */
+function connectionDrops(log: Logger, maxConnections: number) {
+  const dropped = counter(
+    "gateway_connections_dropped_total",
+    "Client connections closed on arrival at MAX_CONNECTIONS",
+  );
+  let warnedAt = 0;
+  return () => {
+    dropped.inc();
+    if (Date.now() - warnedAt < 60_000) return;
+    warnedAt = Date.now();
+    log.warn({ maxConnections }, "connection cap reached: new connections are dropped");
+  };
+}
 
 async function tokenVerifierFor(auth: AuthSettings) {
   const keys =

@@ -7,6 +7,7 @@ test("defaults: port 8080, local services, the development issuer under ./data",
   t.deepEqual(readConfig({}), {
     port: 8080,
     host: "127.0.0.1",
+    maxConnections: 10_000,
     metricsPort: 9464,
     oddsAddress: "127.0.0.1:50051",
     walletAddress: "127.0.0.1:50052",
@@ -30,8 +31,10 @@ test("every variable is honoured", (t) => {
     AUTH_AUDIENCE: "pokerodds",
     WEB_ROOT: "/srv/web",
     AUTH_CLIENT_ID: "web-client",
+    MAX_CONNECTIONS: "500",
   });
   t.like(config, {
+    maxConnections: 500,
     webRoot: "/srv/web",
     oidcClientId: "web-client",
     port: 9000,

@@ -1,5 +1,7 @@
 import test from "ava";
 import { Agent, request } from "node:http";
+import { connect, type Socket } from "node:net";
+import { once } from "node:events";
 import { startHttpServer } from "../src/http-server.js";
 
 function get(port: number, agent: Agent): Promise<{ status: number; body: string; connection: string | undefined }> {
@@ -46,4 +48,32 @@ test("close cuts a request that outlives the grace period", async (t) => {
   await server.close(200);
   t.true(Date.now() - started < 1500);
   t.is(await hanging, "ECONNRESET");
+});
+
+test("at the connection cap a new connection is dropped; the open ones are served, and one closing makes room", async (t) => {
+  let drops = 0;
+  const server = await startHttpServer((_req, res) => res.end("ok"), {
+    port: 0,
+    host: "127.0.0.1",
+    maxConnections: 3,
+    onDrop: () => drops++,
+  });
+  t.teardown(() => server.close(100));
+  const idle: Socket[] = [];
+  for (let i = 0; i < 2; i++) {
+    const socket = connect(server.port, "127.0.0.1");
+    await once(socket, "connect");
+    idle.push(socket);
+  }
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  t.is((await get(server.port, agent)).body, "ok", "the third connection");
+  const fourth = connect(server.port, "127.0.0.1");
+  await once(fourth, "close");
+  t.is(drops, 1);
+  t.is((await get(server.port, agent)).body, "ok", "a connection already open is served");
+  idle[0]!.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.is((await get(server.port, new Agent())).body, "ok", "room again");
+  idle[1]!.destroy();
 });
