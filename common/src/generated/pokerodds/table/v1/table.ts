@@ -5064,11 +5064,10 @@ export const TableServiceService = {
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
    * First the current version (or the recent_versions last ones); with after_version, the versions
    * after it instead (only the current one when more than 64 were missed, or when after_version is
-   * above the table's version). Then
-   * each new version, in order, once. Response headers are sent once the caller is authorized; a
-   * refusal comes before them. The stream ends only when the caller cancels it or the server goes
-   * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
-   * caller watches again, anywhere, from the last version it received.
+   * above the table's version). Then each new version, in order, once. Response headers are sent
+   * once the caller is authorized; a refusal comes before them. The stream ends only when the caller
+   * cancels it or the server goes away (UNAVAILABLE, also when it shuts down): versions are the same
+   * on every replica, so the caller watches again, anywhere, from the last version it received.
    */
   watchTable: {
     path: "/pokerodds.table.v1.TableService/WatchTable" as const,
@@ -5137,11 +5136,10 @@ export interface TableServiceServer extends UntypedServiceImplementation {
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
    * First the current version (or the recent_versions last ones); with after_version, the versions
    * after it instead (only the current one when more than 64 were missed, or when after_version is
-   * above the table's version). Then
-   * each new version, in order, once. Response headers are sent once the caller is authorized; a
-   * refusal comes before them. The stream ends only when the caller cancels it or the server goes
-   * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
-   * caller watches again, anywhere, from the last version it received.
+   * above the table's version). Then each new version, in order, once. Response headers are sent
+   * once the caller is authorized; a refusal comes before them. The stream ends only when the caller
+   * cancels it or the server goes away (UNAVAILABLE, also when it shuts down): versions are the same
+   * on every replica, so the caller watches again, anywhere, from the last version it received.
    */
   watchTable: handleServerStreamingCall<WatchTableRequest, WatchTableResponse>;
   /**
@@ -5300,11 +5298,10 @@ export interface TableServiceClient extends Client {
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
    * First the current version (or the recent_versions last ones); with after_version, the versions
    * after it instead (only the current one when more than 64 were missed, or when after_version is
-   * above the table's version). Then
-   * each new version, in order, once. Response headers are sent once the caller is authorized; a
-   * refusal comes before them. The stream ends only when the caller cancels it or the server goes
-   * away (UNAVAILABLE, also when it shuts down): versions are the same on every replica, so the
-   * caller watches again, anywhere, from the last version it received.
+   * above the table's version). Then each new version, in order, once. Response headers are sent
+   * once the caller is authorized; a refusal comes before them. The stream ends only when the caller
+   * cancels it or the server goes away (UNAVAILABLE, also when it shuts down): versions are the same
+   * on every replica, so the caller watches again, anywhere, from the last version it received.
    */
   watchTable(request: WatchTableRequest, options?: Partial<CallOptions>): ClientReadableStream<WatchTableResponse>;
   watchTable(
