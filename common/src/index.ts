@@ -14,3 +14,4 @@ export * from "./grpc/access.js";
 export * from "./metrics.js";
 export * from "./backoff.js";
 export * from "./per-key-queue.js";
+export * from "./wake-list.js";

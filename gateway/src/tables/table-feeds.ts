@@ -13,7 +13,7 @@
 // subscribes again, on whichever replica the channel picks, for the versions after the last one it
 // got: versions are contiguous and the same on every replica, so nothing is missed or repeated.
 import { context, ROOT_CONTEXT } from "@opentelemetry/api";
-import { gauge, type Logger } from "@pokerodds/common";
+import { gauge, WakeList, type Logger } from "@pokerodds/common";
 import type { Caller, WatchTableResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { WATCH_REPLAY_MAX } from "@pokerodds/common/limits";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -41,7 +41,7 @@ export class TableFeed {
   readonly ready: Promise<void>;
   streams = 0;
   private readonly events = new Map<number, string>();
-  private readonly waiting = new Set<() => void>();
+  private readonly waiting = new WakeList();
   private readonly stop = new AbortController();
   private received!: () => void;
   private failed!: (error: unknown) => void;
@@ -80,20 +80,8 @@ export class TableFeed {
 
   /** Resolves when the head moves or the feed ends; rejects with the signal's reason when it aborts first. */
   changed(signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const moved = () => {
-        signal.removeEventListener("abort", aborted);
-        resolve();
-      };
-      const aborted = () => {
-        this.waiting.delete(moved);
-        reject(signal.reason as Error);
-      };
-      if (signal.aborted) return aborted();
-      if (this.ended) return resolve();
-      this.waiting.add(moved);
-      signal.addEventListener("abort", aborted, { once: true });
-    });
+    if (this.ended && !signal.aborted) return Promise.resolve();
+    return this.waiting.wait(signal);
   }
 
   /**
@@ -106,7 +94,7 @@ export class TableFeed {
     this.stop.abort();
     this.failed(error);
     this.events.clear();
-    this.wake();
+    this.waiting.wake();
     this.onClose();
   }
 
@@ -162,13 +150,7 @@ export class TableFeed {
     this.events.set(event.version, eventFrame(event));
     for (const version of this.events.keys()) if (version <= this.head - WATCH_REPLAY_MAX) this.events.delete(version);
     this.received();
-    this.wake();
-  }
-
-  private wake(): void {
-    const waiting = [...this.waiting];
-    this.waiting.clear();
-    for (const moved of waiting) moved();
+    this.waiting.wake();
   }
 }
 

@@ -8,7 +8,7 @@
 // replica (its replica died) and asks for the versions after the last one it got misses nothing and
 // repeats nothing. A watcher reads at its own pace (from the feed's recent snapshots, else the log);
 // one too far behind skips to the current state rather than replaying history.
-import { UnavailableError, type Logger } from "@pokerodds/common";
+import { UnavailableError, WakeList, type Logger } from "@pokerodds/common";
 import { WATCH_REPLAY_MAX } from "@pokerodds/common/limits";
 import type { TableSnapshot } from "./domain/index.js";
 import type { SnapshotStore } from "./snapshot-store.js";
@@ -44,7 +44,7 @@ class TableFeed {
   watchers = 0;
   readonly ready: Promise<void>;
   private readonly recent = new Map<number, TableSnapshot>();
-  private readonly waiting = new Set<() => void>();
+  private readonly waiting = new WakeList();
   private readonly timer: NodeJS.Timeout;
   private reading: Promise<void> | undefined;
   /** Whether the last read of the log failed (the database is away): the head may be behind. */
@@ -81,19 +81,7 @@ class TableFeed {
 
   /** Resolves when the head moves; rejects with the signal's reason when it aborts first. */
   changed(signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const moved = () => {
-        signal.removeEventListener("abort", aborted);
-        resolve();
-      };
-      const aborted = () => {
-        this.waiting.delete(moved);
-        reject(signal.reason as Error);
-      };
-      if (signal.aborted) return aborted();
-      this.waiting.add(moved);
-      signal.addEventListener("abort", aborted, { once: true });
-    });
+    return this.waiting.wait(signal);
   }
 
   close(): void {
@@ -123,9 +111,7 @@ class TableFeed {
     this.head = snapshot.version;
     this.recent.set(snapshot.version, snapshot);
     for (const version of this.recent.keys()) if (version <= this.head - RECENT) this.recent.delete(version);
-    const waiting = [...this.waiting];
-    this.waiting.clear();
-    for (const moved of waiting) moved();
+    this.waiting.wake();
   }
 }
 
