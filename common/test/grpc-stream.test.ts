@@ -46,7 +46,7 @@ async function serve(handler: Handler, closing?: AbortSignal) {
   };
 }
 
-const event = (version: number): WatchTableResponse => ({ version });
+const event = (version: number): WatchTableResponse => ({ version, latestVersion: version });
 
 async function readAll<T>(stream: AsyncIterable<T>): Promise<T[]> {
   const seen: T[] = [];
@@ -163,7 +163,7 @@ test("a reader slower than the server holds it back (flow control) and still get
     context.accept();
     const big = "x".repeat(64 * 1024);
     for (let v = 1; v <= 200; v++) {
-      await send({ version: v, state: TableState.fromPartial({ gameId: big }) });
+      await send({ version: v, state: TableState.fromPartial({ gameId: big }), latestVersion: v });
       sent = v;
     }
   });

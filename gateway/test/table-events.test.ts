@@ -12,6 +12,7 @@ import type {
   WatchTableResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import test, { type ExecutionContext } from "ava";
+import { Agent, request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openSse, until, type SseStream } from "../../test/helpers/sse.js";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
@@ -44,9 +45,10 @@ class FakeWatch implements ServerStream<WatchTableResponse> {
     return this.options.signal?.aborted ?? false;
   }
 
-  push(version: number, state: TableState = tableState()): this {
+  /** One version; `latestVersion` below it marks a replayed one (the feed has not caught up yet). */
+  push(version: number, state: TableState = tableState(), latestVersion = version): this {
     this.accept();
-    this.queue.push({ version, state });
+    this.queue.push({ version, state, latestVersion });
     this.wake();
     return this;
   }
@@ -171,19 +173,63 @@ test("Last-Event-ID: the versions after it, from the feed's recent ones, each on
   t.is(events.calls.length, 1, "one call for both, answered from the recent versions");
 });
 
-test("more than 64 versions missed: the current state, then the versions after it", async (t) => {
+test("a new feed catches up before any stream starts: the current state first, more than 64 missed skip to it", async (t) => {
+  // The table service replays the last 64 versions to a new feed, each marked with the latest.
   const events = fakeTableEvents((call) => {
-    for (let version = 37; version <= 100; version++) call.push(version);
+    for (let version = 37; version <= 100; version++) call.push(version, tableState(), 100);
   });
   const app = await withApp(t, events);
-  const current = closeAfter(t, await open(app));
-  await until("the feed has the recent versions", () => current.events.at(-1)?.id === "100");
-  const far = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "35" }));
-  const near = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "36" }));
+  const [current, far, near] = await Promise.all([
+    open(app),
+    open(app, "/api/tables/7/events", { "last-event-id": "35" }),
+    open(app, "/api/tables/7/events", { "last-event-id": "36" }),
+  ]);
+  for (const stream of [current, far, near]) closeAfter(t, stream);
   await until("the current state, and 64 versions", () => far.events.length === 1 && near.events.length === 64);
-  t.is(far.events[0]!.id, "100");
+  await sleep(50);
+  t.deepEqual(
+    current.events.map((e) => e.id),
+    ["100"],
+  );
+  t.deepEqual(
+    far.events.map((e) => e.id),
+    ["100"],
+  );
   t.is(near.events[0]!.id, "37");
   t.is(near.events.at(-1)!.id, "100");
+});
+
+test("a feed that cannot catch up (the table service accepted, then hangs): 503, and the next stream opens a new one", async (t) => {
+  const events = fakeTableEvents((call, i) => {
+    if (i === 0)
+      call.push(7, tableState(), 9); // a replay that never reaches the latest
+    else call.push(9);
+  });
+  const app = await withApp(t, events);
+  const started = Date.now();
+  const stuck = await open(app);
+  t.deepEqual([stuck.status, stuck.body], [503, { error: "table service unavailable" }]);
+  t.true(Date.now() - started >= 9_000, "after the catch-up time");
+  t.true(events.calls[0]!.cancelled);
+  const next = closeAfter(t, await open(app));
+  await until("the current state", () => next.events.length === 1);
+  t.is(next.events[0]!.id, "9");
+});
+
+test("a client that leaves while its feed catches up frees its slot at once", async (t) => {
+  const events = fakeTableEvents((call, i) => void (i === 0 ? call.open() : call.push(1))); // table 7's never catches up
+  const app = await withApp(t, events, { eventStreamsPerPlayer: 1 });
+  const abort = new AbortController();
+  const first = fetch(`${app.url}/api/tables/7/events`, {
+    headers: { authorization: `Bearer ${app.token}` },
+    signal: abort.signal,
+  }).catch(() => undefined);
+  await until("the feed's call", () => events.calls.length === 1);
+  abort.abort();
+  await first;
+  await sleep(100);
+  const other = closeAfter(t, await open(app, "/api/tables/9/events"));
+  t.is(other.status, 200, "the slot was freed");
 });
 
 test("Last-Event-ID above the table's version: waits a moment for it, else the current state; then the versions after", async (t) => {
@@ -338,8 +384,9 @@ test("a heartbeat comment keeps an idle stream open", async (t) => {
 test("a broken WatchTable stream: subscribed again from the last version sent, no gap and no repeat", async (t) => {
   const events = fakeTableEvents((call, i) => {
     if (i === 0) {
-      call.push(1).push(2).push(3);
-      setTimeout(() => call.fail(status.UNAVAILABLE, "Connection dropped"), 50);
+      call.push(1);
+      setTimeout(() => call.push(2).push(3), 30);
+      setTimeout(() => call.fail(status.UNAVAILABLE, "Connection dropped"), 80);
     } else if (i === 1) {
       call.fail(status.UNAVAILABLE, "connection refused"); // the dead replica, once more
     } else if (i === 2) {
@@ -392,17 +439,29 @@ test("a stream ends after its time (the client reconnects with Last-Event-ID); i
   await until("the call cancelled", () => events.calls[0]!.cancelled);
 });
 
-test("HEAD checks the caller and answers the stream's headers, watching nothing", async (t) => {
+test("HEAD checks the caller and answers the stream's headers, watching nothing; the connection serves on", async (t) => {
   const events = fakeTableEvents();
   const app = await withApp(t, events);
-  const response = await fetch(`${app.url}/api/tables/7/events`, {
-    method: "HEAD",
-    headers: { authorization: `Bearer ${app.token}` },
-  });
-  t.is(response.status, 200);
-  t.is(response.headers.get("content-type"), "text/event-stream");
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => agent.destroy());
+  const ask = (method: string, path: string) =>
+    new Promise<{ status: number; type?: string }>((resolve, reject) => {
+      const url = new URL(app.url + path);
+      request(
+        { host: url.hostname, port: url.port, path, method, agent, headers: { authorization: `Bearer ${app.token}` } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"] }));
+        },
+      )
+        .on("error", reject)
+        .end();
+    });
+  t.deepEqual(await ask("HEAD", "/api/tables/7/events"), { status: 200, type: "text/event-stream" });
   t.like(app.table.calls[0], { method: "getState" });
   t.is(events.calls.length, 0);
+  const next = await ask("GET", "/api/tables/7/state"); // on the same connection: the HEAD answer ended
+  t.is(next.status, 200);
 });
 
 test("closing the server ends open streams at once instead of waiting out the grace period", async (t) => {

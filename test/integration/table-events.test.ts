@@ -226,3 +226,29 @@ test.serial("a Last-Event-ID above the table's version: the current state, then 
   t.is(sat!.version, first!.version + 1);
   t.deepEqual(sat!.state, await alice.readState(tableId));
 });
+
+test.serial(
+  "Last-Event-ID on a table this gateway does not follow yet: the versions missed, from the table service",
+  async (t) => {
+    // The gateway opens the table's feed with its recent versions; on a young table those start at
+    // version 2 (version 1, the empty table, is never stored).
+    const tableId = 6;
+    const [alice, bob] = [await player("ev-kai"), await player("ev-lea")];
+    await sitOnce(alice, tableId);
+    const sat = await alice.readState(tableId);
+    await sitOnce(bob, tableId);
+    await advanceOnce(alice, tableId);
+    const dealt = await alice.readState(tableId);
+    const stream = await subscribe(alice, tableId, { "last-event-id": "1" });
+    t.teardown(() => stream.close());
+    await until("the versions after 1", () => stream.events.length === 3);
+    await sleep(200);
+    const events = received(stream);
+    t.deepEqual(
+      events.map((e) => e.version),
+      [2, 3, 4],
+    );
+    t.deepEqual(events[0]!.state, sat);
+    t.deepEqual(events[2]!.state, dealt);
+  },
+);

@@ -63,7 +63,11 @@ export function tableEventRoutes(
         // of the contract), a unary call that ends by itself, unlike a watch its client leaves.
         const caller = callerFor(identity);
         await fromService("table", table.getState({ caller, tableId }, callOptions(req, DEADLINES_MS.read)));
-        if (req.method === "HEAD") return sendStreamHeaders(res, EVENT_STREAM);
+        if (req.method === "HEAD") {
+          sendStreamHeaders(res, EVENT_STREAM);
+          res.end();
+          return;
+        }
         await streamFrom(feeds, { tableId, caller }, { req, res, afterVersion }, settings);
       } finally {
         release();
@@ -103,7 +107,7 @@ async function streamFrom(
   const expiry = setTimeout(stop, settings.eventStreamMaxMs);
   let heartbeat: NodeJS.Timeout | undefined;
   try {
-    await feed.ready.catch((error: unknown) => {
+    await caughtUp(feed, signal).catch((error: unknown) => {
       throw error === undefined ? serviceUnavailable("table") : httpErrorFromGrpc(error, "table");
     });
     if (signal.aborted) return;
@@ -129,6 +133,16 @@ async function streamFrom(
   }
 }
 
+/** Resolves once the feed has caught up with its table, or as soon as the stream stops (the client went). */
+function caughtUp(feed: TableFeed, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const stopped = () => resolve();
+    signal.addEventListener("abort", stopped, { once: true });
+    if (signal.aborted) stopped();
+    feed.ready.then(resolve, reject).finally(() => signal.removeEventListener("abort", stopped));
+  });
+}
+
 /**
  * The first version a stream sends: the current one; with Last-Event-ID, the one after it (the
  * feed skips to the current one when more than WATCH_REPLAY_MAX were missed), or the current one
@@ -147,7 +161,8 @@ async function firstToSend(feed: TableFeed, afterVersion: number, signal: AbortS
 /** Writes the feed's versions from `next` on, each once and in order, until the signal aborts or the feed ends. */
 async function writeVersions(res: Response, feed: TableFeed, next: number, signal: AbortSignal): Promise<void> {
   for (;;) {
-    if (feed.ended) return;
+    // Ended with its feed, or by the server's close() while this stream waited.
+    if (feed.ended || res.writableEnded) return;
     next = feed.nextToSend(next);
     const event = feed.event(next);
     if (event === undefined) {

@@ -24,6 +24,9 @@ import { toTableGameState } from "./to-api.js";
 /** How long a feed stays open after its table's last stream here closed. */
 export const FEED_LINGER_MS = 30_000;
 
+/** A feed that has not caught up with its table by then ends (its streams are answered 503). */
+const CATCH_UP_MS = 10_000;
+
 const openFeeds = gauge("gateway_table_feeds", "Tables this gateway follows (one WatchTable call each)");
 
 /** One event: the version, and the state exactly as GET /api/tables/{tableId}/state answers it. */
@@ -37,7 +40,10 @@ export class TableFeed {
   head = 0;
   /** Set when the feed has ended: the table service stayed away, refused it, or the gateway closes. */
   ended: { error?: unknown } | undefined;
-  /** Resolves with the first version; rejects when the feed ends before it. */
+  /**
+   * Resolves once the feed has caught up with its table (it has the latest version the table
+   * service knew of); rejects when the feed ends before that.
+   */
   readonly ready: Promise<void>;
   streams = 0;
   private readonly events = new Map<number, string>();
@@ -58,6 +64,9 @@ export class TableFeed {
       this.failed = reject;
     });
     this.ready.catch(() => {}); // each stream awaits it and answers with the error
+    // A table service that accepted the call and then hangs must not hold the streams for good.
+    const catchingUp = setTimeout(() => this.close(), CATCH_UP_MS).unref();
+    void this.ready.finally(() => clearTimeout(catchingUp)).catch(() => {});
     // Not any one request's: its calls start traces of their own.
     void context.with(ROOT_CONTEXT, () => this.follow());
   }
@@ -71,6 +80,7 @@ export class TableFeed {
    * The version a stream that has sent everything before `next` sends next: `next` itself, the
    * current one when more than WATCH_REPLAY_MAX were missed, or the next one held after a gap (only
    * version 1, the empty table, is never stored). Above the head when there is nothing to send yet.
+   * Asked once the feed has caught up, so its head is the table's.
    */
   nextToSend(next: number): number {
     let version = this.head - next >= WATCH_REPLAY_MAX ? this.head : next;
@@ -149,7 +159,7 @@ export class TableFeed {
     this.head = event.version;
     this.events.set(event.version, eventFrame(event));
     for (const version of this.events.keys()) if (version <= this.head - WATCH_REPLAY_MAX) this.events.delete(version);
-    this.received();
+    if (event.version >= event.latestVersion) this.received();
     this.waiting.wake();
   }
 }

@@ -143,7 +143,8 @@ function watchHandler(
         { requestId: context.requestId },
         {
           ready: context.accept,
-          send: (version, snapshot) => send({ version, state: tableStateToProto(publicState(snapshot)) }),
+          send: (version, snapshot, latestVersion) =>
+            send({ version, state: tableStateToProto(publicState(snapshot)), latestVersion }),
           signal: context.signal,
         },
       );

@@ -118,7 +118,8 @@ class TableFeed {
 export interface Watch {
   /** Called once the table's current version is known, before the first snapshot is sent. */
   ready(): void;
-  send(version: number, snapshot: TableSnapshot): Promise<void>;
+  /** Sends one version; `latestVersion` is the table's latest as this replica knows it. */
+  send(version: number, snapshot: TableSnapshot, latestVersion: number): Promise<void>;
   signal: AbortSignal;
 }
 
@@ -154,9 +155,9 @@ export class TableWatchers {
           continue;
         }
         const snapshot = await feed.snapshot(next);
-        if (snapshot) await watch.send(next, snapshot);
-        // Only version 1 (the empty table, never stored) can be missing: the head follows it.
-        next = snapshot ? next + 1 : feed.head;
+        if (snapshot) await watch.send(next, snapshot, feed.head);
+        // Only version 1 (the empty table) is never stored: the first stored version follows it.
+        next++;
       }
     } finally {
       this.leave(feed);

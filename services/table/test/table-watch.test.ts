@@ -60,6 +60,8 @@ function setUp(pollIntervalMs: number) {
 /** A watcher that records what it gets; `stop` ends it (its follow rejects with the reason). */
 function watcher(watchers: TableWatchers, afterVersion: number, recentVersions = 0) {
   const seen: number[] = [];
+  /** The latest version the feed knew as it sent each one. */
+  const latest: number[] = [];
   const stop = new AbortController();
   let isReady = false;
   const done = watchers
@@ -68,15 +70,16 @@ function watcher(watchers: TableWatchers, afterVersion: number, recentVersions =
       { afterVersion, recentVersions },
       {
         ready: () => (isReady = true),
-        send: async (version, snapshot) => {
+        send: async (version, snapshot, latestVersion) => {
           if (snapshot.version !== version) throw new Error(`version ${version} carried ${snapshot.version}`);
           seen.push(version);
+          latest.push(latestVersion);
         },
         signal: stop.signal,
       },
     )
     .catch((error: unknown) => error);
-  return { seen, stop: () => stop.abort(new Error("stopped")), done, ready: () => isReady };
+  return { seen, latest, stop: () => stop.abort(new Error("stopped")), done, ready: () => isReady };
 }
 
 async function until(what: string, check: () => boolean, timeoutMs = 3_000): Promise<void> {
@@ -183,9 +186,23 @@ test("recent_versions: the last versions, up to the cap, then each new one", asy
   await until("the recent versions", () => few.seen.length === 3 && many.seen.length === MAX_REPLAY);
   t.deepEqual(few.seen, [head - 2, head - 1, head]);
   t.deepEqual(many.seen, range(head + 1 - MAX_REPLAY, head), "as many as a cursor may ask for");
+  t.true(
+    many.latest.every((latest) => latest === head),
+    "each carries the latest version: caught up when they meet",
+  );
   store.write(1, true);
   await until("the new one", () => few.seen.at(-1) === head + 1 && many.seen.at(-1) === head + 1);
+  t.is(many.latest.at(-1), head + 1);
   for (const w of [few, many]) w.stop();
+});
+
+test("recent_versions on a young table: every stored version (version 1, the empty table, never is)", async (t) => {
+  const { store, watchers } = setUp(20);
+  store.write(9, false); // versions 2..10
+  const w = watcher(watchers, 0, MAX_REPLAY);
+  await until("the stored versions", () => w.seen.at(-1) === 10);
+  t.deepEqual(w.seen, range(2, 10));
+  w.stop();
 });
 
 test("a table never written: its empty state (version 1), then its first stored versions", async (t) => {

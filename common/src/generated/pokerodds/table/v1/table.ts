@@ -447,7 +447,14 @@ export interface WatchTableRequest {
 /** One stored version of the table: versions are 1, 2, 3... per table, without gaps. */
 export interface WatchTableResponse {
   version: number;
-  state?: TableState | undefined;
+  state?:
+    | TableState
+    | undefined;
+  /**
+   * The table's latest version as the sender knew it when it sent this one (at least `version`):
+   * a watcher given recent versions knows it has caught up when the two meet.
+   */
+  latestVersion: number;
 }
 
 export interface ExportGamesRequest {
@@ -3878,7 +3885,7 @@ export const WatchTableRequest: MessageFns<WatchTableRequest> = {
 };
 
 function createBaseWatchTableResponse(): WatchTableResponse {
-  return { version: 0, state: undefined };
+  return { version: 0, state: undefined, latestVersion: 0 };
 }
 
 export const WatchTableResponse: MessageFns<WatchTableResponse> = {
@@ -3888,6 +3895,9 @@ export const WatchTableResponse: MessageFns<WatchTableResponse> = {
     }
     if (message.state !== undefined) {
       TableState.encode(message.state, writer.uint32(18).fork()).join();
+    }
+    if (message.latestVersion !== 0) {
+      writer.uint32(24).int64(message.latestVersion);
     }
     return writer;
   },
@@ -3921,6 +3931,14 @@ export const WatchTableResponse: MessageFns<WatchTableResponse> = {
             message.state = TableState.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.latestVersion = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3937,6 +3955,11 @@ export const WatchTableResponse: MessageFns<WatchTableResponse> = {
     return {
       version: isSet(object.version) ? globalThis.Number(object.version) : 0,
       state: isSet(object.state) ? TableState.fromJSON(object.state) : undefined,
+      latestVersion: isSet(object.latestVersion)
+        ? globalThis.Number(object.latestVersion)
+        : isSet(object.latest_version)
+        ? globalThis.Number(object.latest_version)
+        : 0,
     };
   },
 
@@ -3947,6 +3970,9 @@ export const WatchTableResponse: MessageFns<WatchTableResponse> = {
     }
     if (message.state !== undefined) {
       obj.state = TableState.toJSON(message.state);
+    }
+    if (message.latestVersion !== 0) {
+      obj.latestVersion = Math.round(message.latestVersion);
     }
     return obj;
   },
@@ -3960,6 +3986,7 @@ export const WatchTableResponse: MessageFns<WatchTableResponse> = {
     message.state = (object.state !== undefined && object.state !== null)
       ? TableState.fromPartial(object.state)
       : undefined;
+    message.latestVersion = object.latestVersion ?? 0;
     return message;
   },
 };
