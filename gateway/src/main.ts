@@ -53,8 +53,8 @@ logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.iss
 const metrics = await startMetricsServer(config.metricsPort, logger);
 
 onShutdownSignal(logger, async () => {
-  await server.close(DRAIN_MS);
   tableFeeds.close();
+  await server.close(DRAIN_MS);
   backends.close();
   for (const checker of Object.values(health)) checker.close();
   await metrics.close();

@@ -13,6 +13,8 @@ import type {
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import test, { type ExecutionContext } from "ava";
 import { connect } from "node:net";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
 import { setTimeout as sleep } from "node:timers/promises";
 import { openSse, until, type SseStream } from "../../test/helpers/sse.js";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
@@ -470,6 +472,34 @@ test("closing the server ends open streams at once instead of waiting out the gr
   t.true(Date.now() - started < 500, `closed after ${Date.now() - started} ms`);
   t.true(stream.endedByServer());
   t.true(events.calls[0]!.cancelled);
+});
+
+test("closing the server answers a stream still waiting for its feed at once: 503, not cut after the grace period", async (t) => {
+  const events = fakeTableEvents((call) => void call.open()); // accepted, no version yet
+  const app = await startApp({ tableEvents: events.api, edge: edge() });
+  const answer = open(app);
+  await until("the feed's call", () => events.calls.length === 1);
+  const started = Date.now();
+  await app.close(); // a grace period of 1 s
+  const waiting = await answer;
+  t.true(Date.now() - started < 500, `answered after ${Date.now() - started} ms`);
+  t.deepEqual([waiting.status, waiting.body], [503, { error: "table service unavailable" }]);
+  t.true(events.calls[0]!.cancelled);
+});
+
+test("a Last-Event-ID above the table's version gets the current state after a moment, also across garbage collections", async (t) => {
+  // Node 20 could collect an AbortSignal.timeout combined by AbortSignal.any before it fired.
+  v8.setFlagsFromString("--expose-gc");
+  const collect = runInNewContext("gc") as () => void;
+  const events = fakeTableEvents((call) => void call.push(5));
+  const app = await withApp(t, events);
+  const stream = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "6" }));
+  for (let i = 0; i < 10; i++) {
+    collect();
+    await sleep(50);
+  }
+  await until("the current state", () => stream.events.length === 1, 3_000);
+  t.is(stream.events[0]!.id, "5");
 });
 
 test("without a table service to watch, 503", async (t) => {

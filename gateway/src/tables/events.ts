@@ -50,7 +50,8 @@ export function tableEventRoutes(
       const tableId = tableIdOf(req);
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
-      if (!feeds) throw serviceUnavailable("table");
+      // No feeds, or no more: the gateway is stopping (its clients reconnect to another).
+      if (!feeds || feeds.closed) throw serviceUnavailable("table");
       const release = slots.take(identity.playerId);
       if (release === "player full") {
         throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
@@ -150,9 +151,19 @@ function caughtUp(feed: TableFeed, signal: AbortSignal): Promise<void> {
  */
 async function firstToSend(feed: TableFeed, afterVersion: number, signal: AbortSignal): Promise<number> {
   if (afterVersion === 0) return feed.head;
-  const waiting = AbortSignal.any([signal, AbortSignal.timeout(AHEAD_WAIT_MS)]);
-  while (afterVersion > feed.head && !feed.ended && !waiting.aborted) {
-    await feed.changed(waiting).catch(() => undefined);
+  // A controller and a timer of its own: AbortSignal.timeout inside AbortSignal.any can be
+  // collected on Node 20 before it fires, and the wait would then last until the cursor is reached.
+  const waiting = new AbortController();
+  const timer = setTimeout(() => waiting.abort(), AHEAD_WAIT_MS);
+  const stopped = () => waiting.abort();
+  signal.addEventListener("abort", stopped, { once: true });
+  try {
+    while (afterVersion > feed.head && !feed.ended && !waiting.signal.aborted) {
+      await feed.changed(waiting.signal).catch(() => undefined);
+    }
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", stopped);
   }
   signal.throwIfAborted();
   return afterVersion > feed.head ? feed.head : afterVersion + 1;

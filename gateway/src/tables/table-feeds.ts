@@ -168,6 +168,8 @@ export class TableFeed {
 export class TableFeeds {
   private readonly feeds = new Map<number, TableFeed>();
   private readonly lingering = new Map<TableFeed, NodeJS.Timeout>();
+  /** Set by close(): no feed opens any more. */
+  closed = false;
 
   constructor(
     private readonly watch: TableEventsApi,
@@ -198,8 +200,12 @@ export class TableFeeds {
     this.lingering.set(feed, setTimeout(() => feed.close(), this.lingerMs).unref());
   }
 
-  /** Closes every feed (the gateway stops). */
+  /**
+   * Closes every feed for good (the gateway stops): their streams end, and those still waiting for
+   * their first version are answered 503, at once rather than cut when the drain is over.
+   */
   close(): void {
+    this.closed = true;
     for (const feed of [...this.feeds.values()]) feed.close();
   }
 

@@ -174,9 +174,10 @@ export async function startApp({
     wallet,
     table,
     backendCalls: () => odds.calls.length + wallet.calls.length + table.calls.length,
+    // As main.ts: the feeds first, so streams still waiting for their first event end at once too.
     close: async () => {
-      await server.close(1000);
       deps.tableFeeds?.close();
+      await server.close(1000);
     },
   };
 }

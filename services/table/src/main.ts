@@ -11,6 +11,7 @@ import { SnapshotStore } from "./snapshot-store.js";
 import { TableDirectory } from "./table-directory.js";
 import { TableWatchers } from "./table-watch.js";
 import { TransferStore } from "./transfer-store.js";
+import { setMaxListeners } from "node:events";
 
 const logger = createLogger("table");
 const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
@@ -44,6 +45,8 @@ await runDatabaseService({
       logger,
     };
     const closing = new AbortController();
+    // Every open WatchTable and ExportGames stream listens to it: as many as there are watched tables.
+    setMaxListeners(0, closing.signal);
     return {
       implementation: tableService(parts, logger, isSetUp, closing.signal),
       endStreams: () => closing.abort(),
