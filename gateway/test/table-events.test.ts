@@ -412,6 +412,28 @@ test("a broken WatchTable stream: subscribed again from the last version sent, n
   t.false(stream.endedByServer());
 });
 
+test("calls the table service accepted and that broke later (connections recycled) never end the feed", async (t) => {
+  const events = fakeTableEvents((call, i) => {
+    if (i === 0) call.push(1);
+    else if (i < 8)
+      call.open(); // an idle table: nothing to send before the connection goes
+    else return void call.push(2);
+    setTimeout(() => call.fail(status.UNAVAILABLE, "Connection dropped"), 20);
+  });
+  const app = await withApp(t, events);
+  const stream = closeAfter(t, await open(app));
+  await until("the version after seven breaks", () => stream.events.length === 2, 20_000);
+  t.deepEqual(
+    stream.events.map((e) => e.id),
+    ["1", "2"],
+  );
+  t.false(stream.endedByServer());
+  t.deepEqual(
+    events.calls.map((call) => call.request.afterVersion),
+    [0, 1, 1, 1, 1, 1, 1, 1, 1],
+  );
+});
+
 test("a refusal after the stream started ends it; the client's reconnection gets the answer", async (t) => {
   const events = fakeTableEvents((call, i) => {
     if (i === 0) {

@@ -112,12 +112,19 @@ export class TableFeed {
   private async follow(): Promise<void> {
     const signal = this.stop.signal;
     let lastError: unknown;
-    let failures = 0;
+    // The feed gives up after RESUBSCRIBE_ATTEMPTS calls in a row that the table service did not
+    // accept. A call it accepted and that broke later (each server recycles its connections every
+    // few minutes, also under an idle table's call) only counts towards the pause before the next.
+    let unaccepted = 0;
+    let breaks = 0;
     try {
       for (;;) {
+        let accepted = false;
         try {
-          for await (const event of await this.subscribe(signal)) {
-            failures = 0;
+          const stream = await this.subscribe(signal);
+          accepted = true;
+          for await (const event of stream) {
+            breaks = 0;
             this.add(event);
           }
         } catch (error) {
@@ -125,12 +132,14 @@ export class TableFeed {
           if (!streamInterrupted(error)) return this.close(error);
           lastError = error;
         }
-        if (++failures >= RESUBSCRIBE_ATTEMPTS) break;
+        unaccepted = accepted ? 0 : unaccepted + 1;
+        if (unaccepted >= RESUBSCRIBE_ATTEMPTS) break;
+        breaks++;
         this.logger.info(
-          { tableId: this.tableId, head: this.head, failures },
+          { tableId: this.tableId, head: this.head, breaks },
           "table feed interrupted: subscribing again",
         );
-        await sleep(resubscribeDelayMs(failures), undefined, { signal }).catch(() => undefined);
+        await sleep(resubscribeDelayMs(breaks), undefined, { signal }).catch(() => undefined);
         if (signal.aborted) return;
       }
       this.logger.warn({ tableId: this.tableId, head: this.head }, "table feed: the table service stays away");
