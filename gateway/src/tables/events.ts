@@ -50,8 +50,7 @@ export function tableEventRoutes(
       const tableId = tableIdOf(req);
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
-      // No feeds, or no more: the gateway is stopping (its clients reconnect to another).
-      if (!feeds || feeds.closed) throw serviceUnavailable("table");
+      if (!feeds) throw serviceUnavailable("table");
       const release = slots.take(identity.playerId);
       if (release === "player full") {
         throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
@@ -102,6 +101,8 @@ async function streamFrom(
   settings: EventStreamSettings,
 ): Promise<void> {
   const { req, res } = stream;
+  // No more feeds: the gateway is stopping (the client reconnects to another).
+  if (feeds.closed) throw serviceUnavailable("table");
   const feed = feeds.join(tableId, caller);
   // Stopped when the client goes, the stream has lasted long enough, or it ends otherwise.
   const { signal, stop } = relayStop(res);
