@@ -22,7 +22,7 @@ import type { TableEventsApi } from "../services.js";
 import { toTableGameState } from "./to-api.js";
 
 /** How long a feed stays open after its table's last stream here closed. */
-export const FEED_LINGER_MS = 30_000;
+const FEED_LINGER_MS = 30_000;
 
 /** A feed that has not caught up with its table by then ends (its streams are answered 503). */
 const CATCH_UP_MS = 10_000;
@@ -30,7 +30,7 @@ const CATCH_UP_MS = 10_000;
 const openFeeds = gauge("gateway_table_feeds", "Tables this gateway follows (one WatchTable call each)");
 
 /** One event: the version, and the state exactly as GET /api/tables/{tableId}/state answers it. */
-export function eventFrame(event: WatchTableResponse): string {
+function eventFrame(event: WatchTableResponse): string {
   return `id: ${event.version}\nevent: state\ndata: ${JSON.stringify(toTableGameState(event.state))}\n\n`;
 }
 
