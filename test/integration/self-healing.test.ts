@@ -62,8 +62,21 @@ const NO_LIMITS = {
   BULK_MAX_CONCURRENT_PER_PLAYER: "0",
 };
 
-/** Starts the launcher as `npm start` does and waits for its "API ready" line. */
+/**
+ * Starts the launcher as `npm start` does and waits for its "API ready" line. The launcher picks free
+ * ports that its children then bind, so a stack another test file starts meanwhile can take one in
+ * between (EADDRINUSE): such a start is tried again once, on new ports, as test/helpers/stack.ts does.
+ */
 async function launch(t: ExecutionContext, extraEnv: Record<string, string>): Promise<Launched> {
+  try {
+    return await launchOnce(t, extraEnv);
+  } catch (error) {
+    if (!String((error as Error).message).includes("EADDRINUSE")) throw error;
+    return launchOnce(t, extraEnv);
+  }
+}
+
+async function launchOnce(t: ExecutionContext, extraEnv: Record<string, string>): Promise<Launched> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-healing-"));
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, ...NO_LIMITS, ...extraEnv, PORT: String(port), DATA_DIR: dataDir };
@@ -76,9 +89,11 @@ async function launch(t: ExecutionContext, extraEnv: Record<string, string>): Pr
   const logFile = join(dataDir, "stack.log");
   const log = createWriteStream(logFile);
   const lines: LogLine[] = [];
+  let addressInUse = false;
   for (const stream of [launched.stdout, launched.stderr]) {
     createInterface({ input: stream }).on("line", (text) => {
       log.write(`${text}\n`);
+      addressInUse ||= text.includes("EADDRINUSE");
       const entry = parseJson(text);
       if (entry?.service === "launcher") lines.push(entry as unknown as LogLine);
     });
@@ -113,7 +128,10 @@ async function launch(t: ExecutionContext, extraEnv: Record<string, string>): Pr
     Promise.race([line("API ready", (l) => l.msg.startsWith("API ready"), 180_000), exited.then(() => undefined)]),
     180_000,
   );
-  if (!ready) throw new Error(`the launcher did not get ready: ${JSON.stringify(lines.slice(-5))}`);
+  if (!ready) {
+    const cause = addressInUse ? " (a child's port was taken: EADDRINUSE)" : "";
+    throw new Error(`the launcher did not get ready${cause}: ${JSON.stringify(lines.slice(-5))}`);
+  }
   await pids();
   return { pid: launched.pid!, url: `http://127.0.0.1:${port}`, dataDir, exited, lines, line, pids, seenPids };
 }
