@@ -1,8 +1,9 @@
 // A server stream of the table service relayed to a client and followed across a replica's death:
 // the call cancelled when the client goes, the first subscription before the answer's headers,
 // which failures mean the stream only went away (call again, after the last item sent), how many
-// times, how long apart; and its items written to the client as they come. The event stream and the
-// game export both relay their streams this way.
+// times, how long apart; and its items written to the client as they come. The game export relays
+// its stream this way; the event streams' table feeds (tables/table-feeds.ts) follow the same rules
+// of failure and pause, and their streams use the headers, the stop and the writes.
 import { status } from "@grpc/grpc-js";
 import { isServiceError, type ServerStream } from "@pokerodds/common";
 import type { Request, Response } from "express";
