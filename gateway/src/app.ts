@@ -16,8 +16,8 @@ import { clientConfigRoutes, devSignInRoutes, webAssets, type DevSigner } from "
 import type { TokenVerifier } from "./auth/token-verifier.js";
 import { healthRoutes } from "./health/routes.js";
 import {
-  concurrencyCap,
   corsFor,
+  heavyCap,
   perIpLimit,
   perPlayerLimit,
   readEdgeSettings,
@@ -73,11 +73,11 @@ export function createApp(deps: AppDeps): Express {
   app.set("strict routing", true);
   if (edge.trustProxyHops > 0) app.set("trust proxy", edge.trustProxyHops);
 
-  // Each operation: the token checked first unless public (then the player's rate limit), the
-  // heavy-route cap if heavy, then its body parsed if it takes one.
+  // Each operation: the token checked first unless public (then the player's rate limit), then its
+  // body parsed if it takes one, then its handler, inside the heavy-route cap if heavy.
   const { mount, finish } = operationMounter(app, {
     authenticated: [requireAuth(deps.verifyToken), perPlayerLimit(edge)],
-    heavy: concurrencyCap(edge),
+    heavy: heavyCap(edge),
   });
 
   // First, so that everything after it, the request's log line included, runs inside its span.

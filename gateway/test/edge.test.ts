@@ -4,6 +4,7 @@
 import test from "ava";
 import { connect } from "node:net";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
+import type { OddsApi } from "../src/services.js";
 import { get, post, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
 
 const ORIGIN = "https://play.example.com";
@@ -229,9 +230,14 @@ test("one player's bulk requests beyond the per-player cap are a fast 429; anoth
   });
 });
 
-test("a slot is freed when the connection goes, also for a pipelined request whose answer was still queued", async (t) => {
+test("a client that goes cancels nothing: its batch runs out and holds its slot until then, pipelined ones too", async (t) => {
   const { slowBulk, release } = await gatedBulk();
-  await withApp({ edge: edge({ heavyConcurrency: 2 }), odds: { generateBulk: slowBulk } }, async (app) => {
+  const signals: (AbortSignal | undefined)[] = [];
+  const watchedBulk: OddsApi["generateBulk"] = (request, options) => {
+    signals.push(options.signal);
+    return slowBulk(request);
+  };
+  await withApp({ edge: edge({ heavyConcurrency: 2 }), odds: { generateBulk: watchedBulk } }, async (app) => {
     // Two bulk requests pipelined on one connection: both take a slot; the second's answer waits
     // behind the first's. The client then goes.
     const { port } = new URL(app.url);
@@ -244,17 +250,34 @@ test("a slot is freed when the connection goes, also for a pipelined request who
     socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
 
-    // Both slots are free again: two more requests take them (and wait for the gate) rather than
-    // one of them being refused at once.
-    const first = post(app, "/api/games/bulk");
-    const second = post(app, "/api/games/bulk");
-    const refusedAtOnce = await Promise.race([
-      second.then((response) => response.status === 429),
-      new Promise<false>((resolve) => setTimeout(() => resolve(false), 500)),
-    ]);
-    t.false(refusedAtOnce, "no slot was left taken by the connection that went");
+    t.is(signals.length, 2, "both batches were asked for");
+    t.false(
+      signals.some((signal) => signal?.aborted),
+      "no batch was cancelled (a cancel is an RST_STREAM toward the odds service)",
+    );
+    const refused = await post(app, "/api/games/bulk");
+    t.is(refused.status, 429, "both slots are held while the batches run");
+    t.deepEqual(await refused.json(), { error: "too many bulk requests in progress; try again shortly" });
+
     release();
-    t.deepEqual([(await first).status, (await second).status], [200, 200]);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const [first, second] = await Promise.all([post(app, "/api/games/bulk"), post(app, "/api/games/bulk")]);
+    t.deepEqual([first.status, second.status], [200, 200], "both slots are free once the batches ended");
+  });
+});
+
+test("a heavy handler that fails frees its slot", async (t) => {
+  let fail = true;
+  const failingOnce = (request: { numberOfGames: number; numberOfHands: number }) =>
+    streamOf(async () => {
+      if (fail) throw new Error("the odds service broke");
+      const { bulkPieces } = await import("./helpers/fixtures.js");
+      return bulkPieces(request.numberOfGames, request.numberOfHands);
+    });
+  await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: failingOnce } }, async (app) => {
+    t.is((await post(app, "/api/games/bulk")).status, 500);
+    fail = false;
+    t.is((await post(app, "/api/games/bulk")).status, 200, "the slot was released");
   });
 });
 

@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
 import { HttpError, RATE_LIMITED, sendError } from "./errors.js";
-import { isHealthCheck, whenClientGone } from "./request.js";
+import { isHealthCheck } from "./request.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -176,13 +176,15 @@ export class Slots {
 /**
  * At most `settings.heavyConcurrency` requests of a heavy route in flight, and at most
  * `heavyConcurrencyPerPlayer` of them by one player (the caller is authenticated by then); beyond
- * either, a fast 429 instead of a queue.
+ * either, a fast 429 instead of a queue. A slot is held until the handler is done, not until its
+ * client goes: the handler's backend work runs on after a client leaves (odds/routes.ts says why),
+ * and the cap bounds that work.
  */
-export function concurrencyCap(settings: EdgeSettings): RequestHandler {
+export function heavyCap(settings: EdgeSettings): (handler: RequestHandler) => RequestHandler {
   const { heavyConcurrency, heavyConcurrencyPerPlayer, refusalHoldMs } = settings;
-  if (heavyConcurrency === 0 && heavyConcurrencyPerPlayer === 0) return pass;
+  if (heavyConcurrency === 0 && heavyConcurrencyPerPlayer === 0) return (handler) => handler;
   const slots = new Slots(heavyConcurrency, heavyConcurrencyPerPlayer);
-  return (_req, res, next) => {
+  return (handler) => async (req, res, next) => {
     const release = slots.take(String(res.locals.identity?.playerId));
     if (release === "all full") {
       return refuseAfter(refusalHoldMs, res, 1, "too many bulk requests in progress; try again shortly");
@@ -190,7 +192,10 @@ export function concurrencyCap(settings: EdgeSettings): RequestHandler {
     if (release === "player full") {
       return refuseAfter(refusalHoldMs, res, 1, "one bulk request at a time per player: wait for the one in progress");
     }
-    whenClientGone(res, release);
-    next();
+    try {
+      await handler(req, res, next);
+    } finally {
+      release();
+    }
   };
 }

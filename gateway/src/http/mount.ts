@@ -12,8 +12,8 @@ export type Handlers<Part extends ApiPart> = Record<keyof Part["operations"], Re
 export interface MountGuards {
   /** Token check (and the player's rate limit), for every operation that is not public. */
   authenticated: RequestHandler[];
-  /** The cap on heavy operations in flight. */
-  heavy: RequestHandler;
+  /** The cap on heavy operations in flight: wraps the handler, whose slot it holds until it is done. */
+  heavy: (handler: RequestHandler) => RequestHandler;
 }
 
 /** Mounts parts' operations, each behind its guards; `finish` answers 405 on their paths' other methods. */
@@ -22,13 +22,10 @@ export function operationMounter(app: Express, guards: MountGuards) {
   return {
     mount<Part extends ApiPart>(part: Part, handlers: Handlers<Part>) {
       for (const [operationId, op] of Object.entries(part.operations)) {
-        const before = [
-          ...(op.isPublic ? [] : guards.authenticated),
-          ...(op.heavy ? [guards.heavy] : []),
-          ...(op.body ? [optionalJsonBody] : []),
-        ];
+        const before = [...(op.isPublic ? [] : guards.authenticated), ...(op.body ? [optionalJsonBody] : [])];
+        const handler = handlers[operationId as keyof Handlers<Part>];
         const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-        app[op.method](path, traceRoute(path), ...before, handlers[operationId as keyof Handlers<Part>]);
+        app[op.method](path, traceRoute(path), ...before, op.heavy ? guards.heavy(handler) : handler);
         methods.set(path, [...(methods.get(path) ?? []), op.method.toUpperCase()]);
       }
     },

@@ -26,14 +26,11 @@ export function oddsRoutes(odds: OddsApi): Handlers<typeof oddsApi> {
     /** POST /api/games/bulk: whole pre-computed games, gathered as the odds service streams them. */
     generateBulk: async (req, res) => {
       const request = validateBulk(req.body);
-      // A caller that goes away stops the batch: its chunks still waiting are never computed.
-      const gone = new AbortController();
-      res.once("close", () => gone.abort());
-      const pieces = odds.generateBulk(request, {
-        requestId: requestIdOf(req),
-        deadlineMs: BULK_DEADLINE_MS,
-        signal: gone.signal,
-      });
+      // A caller that goes away does not cancel the batch: a cancel is an HTTP/2 RST_STREAM on the
+      // gateway's one connection to the odds service, and Node closes a connection that gets more
+      // than about 33 a second (its rapid-reset protection), failing every call on it. The batch
+      // runs out, holding its heavy-route slot until then (heavyCap), so leaving frees nothing early.
+      const pieces = odds.generateBulk(request, { requestId: requestIdOf(req), deadlineMs: BULK_DEADLINE_MS });
       const body = await fromService("odds", bulkResponseJson(pieces, request));
       res.type("application/json").send(body);
     },
