@@ -41,6 +41,8 @@ export interface GameOutcome {
   bets: Bet[];
   /** Hands holding the best hand at the river. */
   winners: number[];
+  /** Each hand's exact share of the pot once the turn is shown: what a player sees before the river. */
+  turnShares: number[];
   /**
    * Hands whose published win or draw percentage, or whose engine share, differs from the
    * independent enumeration (flop, turn).
@@ -102,5 +104,6 @@ export function playGame(deck: readonly number[], settings: GameSettings): GameO
         };
       }),
   );
-  return { hands: dealt.hands, board: board.map(formatCard), bets, winners, mismatches };
+  const turnShares = [...priced[2]!.shares.share];
+  return { hands: dealt.hands, board: board.map(formatCard), bets, winners, turnShares, mismatches };
 }

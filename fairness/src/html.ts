@@ -103,6 +103,15 @@ function shuffleTable(summary: FairnessSummary): string {
   );
 }
 
+/** A risk of the ruling that voids a game on its last leave, not a check: see rtp.ts (addLeaveWhenBehind). */
+function leaveWhenBehindText(summary: FairnessSummary): string {
+  const { everyHand, oneHand } = summary.rtp.leaveWhenBehind;
+  return `<p>The last seated player's leave mid-game voids the game and refunds every open bet (the product owner's ruling).
+A player alone at a table who bets at the hole, advances to the turn and leaves whenever the bets are worth less than their stake there
+(odds × the exact share at the turn) gets back <span class="bad">${withCi(everyHand)}</span> per unit with a unit on every bettable hand,
+and <span class="bad">${withCi(oneHand)}</span> per unit when each hole bet is the game's only one, against the target ${summary.rtp.targetRtp}.</p>`;
+}
+
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f3f3f3}.ok{color:#1a7f37;font-weight:bold}.bad{color:#c62828;font-weight:bold}.warn{color:#b26a00;font-weight:bold}
@@ -126,6 +135,7 @@ ${failed === 0 ? '<span class="ok">Every bound holds.</span>' : `<span class="ba
 The 95 % intervals treat games, not bets, as independent.</p>
 <figure>${plots.rtp}</figure>${rtpTable(summary)}
 <h3>Bets with the highest expected return</h3>${topSpotsTable(summary)}
+<h3>Leaving an empty table when behind</h3>${leaveWhenBehindText(summary)}
 <h3>Rounding rake and expected return per bet</h3><figure>${plots.rake}</figure><figure>${plots.expected}</figure>
 <h2>Shuffle uniformity</h2>
 <p>How often each card lands at each position. A uniform shuffle gives a chi-square near its ${summary.shuffles.plain.df} degrees of freedom and a p-value spread evenly over (0, 1).</p>

@@ -106,5 +106,10 @@ for (const check of summary.checks) {
   const mark = check.passed ? "ok  " : "FAIL";
   process.stdout.write(`${mark} ${check.name}: ${check.detail}\n`);
 }
+const { everyHand, oneHand } = summary.rtp.leaveWhenBehind;
+process.stdout.write(
+  `risk  leaving an empty table at the turn when behind (the last leave voids the game): hole bets return ` +
+    `${everyHand.value.toFixed(4)} per unit (a unit on every hand), ${oneHand.value.toFixed(4)} (each alone)\n`,
+);
 process.stdout.write(`report: ${files.html}\nsummary: ${files.json}\n`);
 process.exitCode = summary.checks.some((c) => !c.passed) ? 1 : 0;

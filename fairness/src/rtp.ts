@@ -71,6 +71,8 @@ export interface RtpTotals {
   expectedHistogram: Histogram;
   mismatches: number;
   topSpots: TopSpot[];
+  /** The hole bets of a player who leaves an empty table at the turn when behind (leaveWhenBehind). */
+  leaveWhenBehind: { everyHand: RatioSums; oneHand: RatioSums };
 }
 
 const emptyStage = (): StageTotals => ({
@@ -101,6 +103,7 @@ export function emptyRtpTotals(): RtpTotals {
     expectedHistogram: emptyHistogram(0.9, 1.05, 150),
     mismatches: 0,
     topSpots: [],
+    leaveWhenBehind: { everyHand: emptyRatio(), oneHand: emptyRatio() },
   };
 }
 
@@ -157,10 +160,29 @@ function addTopSpot(top: TopSpot[], game: GameOutcome, bet: Bet, expected: numbe
   top.sort((a, b) => b.expected - a.expected).splice(TOP_SPOTS);
 }
 
+/**
+ * The product owner's ruling voids a game when its last seated player leaves mid-game, refunding
+ * every open bet. A player alone at a table can therefore bet at the hole, advance to the turn and
+ * leave when the bets are worth less than their stake there (odds x the exact turn share), keeping
+ * them otherwise. Measured two ways: a unit on every bettable hand, judged together; and each hole
+ * bet as if it were the game's only one (mutates totals).
+ */
+function addLeaveWhenBehind(totals: RtpTotals, game: GameOutcome): void {
+  const hole = game.bets.filter((bet) => bet.stage === 0);
+  if (hole.length === 0) return;
+  const worthAtTurn = (bet: Bet) => (bet.oddsTenths / 10) * game.turnShares[bet.hand]!;
+  const kept = hole.reduce((sum, bet) => sum + worthAtTurn(bet), 0) >= hole.length;
+  const returned = hole.reduce((sum, bet) => sum + bet.returned, 0);
+  addPair(totals.leaveWhenBehind.everyHand, hole.length, kept ? returned : hole.length);
+  const alone = hole.reduce((sum, bet) => sum + (worthAtTurn(bet) >= 1 ? bet.returned : 1), 0);
+  addPair(totals.leaveWhenBehind.oneHand, hole.length, alone);
+}
+
 /** Adds one game's bets (mutates totals). */
 export function addGame(totals: RtpTotals, game: GameOutcome, targetRtp: number): void {
   totals.games++;
   totals.mismatches += game.mismatches;
+  addLeaveWhenBehind(totals, game);
   const perStage = STAGES.map(() => ({ bets: 0, returned: 0, expected: 0 }));
   for (const bet of game.bets) {
     const sums = perStage[bet.stage]!;
@@ -216,6 +238,10 @@ export function mergeRtpTotals(a: RtpTotals, b: RtpTotals): RtpTotals {
     expectedHistogram: mergeHistograms(a.expectedHistogram, b.expectedHistogram),
     mismatches: a.mismatches + b.mismatches,
     topSpots: [...a.topSpots, ...b.topSpots].sort((x, y) => y.expected - x.expected).slice(0, TOP_SPOTS),
+    leaveWhenBehind: {
+      everyHand: mergeRatio(a.leaveWhenBehind.everyHand, b.leaveWhenBehind.everyHand),
+      oneHand: mergeRatio(a.leaveWhenBehind.oneHand, b.leaveWhenBehind.oneHand),
+    },
   };
 }
 

@@ -8,7 +8,7 @@
 import { equitySummary, type EquitySummary } from "./equity-check.js";
 import { type RtpFigures, type TopSpot, rtpFigures } from "./rtp.js";
 import type { RunOptions, RunResults } from "./run.js";
-import { type ChiSquareResult, type Histogram, cardPositionChiSquare } from "./stats.js";
+import { type ChiSquareResult, type Estimate, type Histogram, cardPositionChiSquare, ratioEstimate } from "./stats.js";
 
 /** Two-sided false-alarm rate of each bound on a p-value: 1e-4 in each tail. */
 export const P_VALUE_FLOOR = 1e-4;
@@ -54,6 +54,11 @@ export interface FairnessSummary {
     topSpots: TopSpot[];
     /** Published percentages that differ from an independent enumeration (flop and turn). */
     engineMismatches: number;
+    /**
+     * Realized RTP of the hole bets of a player alone at a table who leaves at the turn when behind
+     * (the void on the last leave refunds them): not a check, a risk of the ruling (rtp.ts).
+     */
+    leaveWhenBehind: { everyHand: Estimate; oneHand: Estimate };
   };
   equity: EquitySummary;
   checks: Check[];
@@ -180,6 +185,10 @@ export function summarize(options: RunOptions, results: RunResults, now = new Da
       expectedHistogram: results.rtp.expectedHistogram,
       topSpots: results.rtp.topSpots,
       engineMismatches: results.rtp.mismatches,
+      leaveWhenBehind: {
+        everyHand: ratioEstimate(results.rtp.leaveWhenBehind.everyHand),
+        oneHand: ratioEstimate(results.rtp.leaveWhenBehind.oneHand),
+      },
     },
     equity,
     checks,

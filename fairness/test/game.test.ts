@@ -94,6 +94,7 @@ test("RTP totals: the per-stage and overall figures add up from the bets", (t) =
     board: [],
     bets,
     winners,
+    turnShares: [0.5],
     mismatches: 0,
   });
   const totals = emptyRtpTotals();
@@ -115,6 +116,38 @@ test("RTP totals: the per-stage and overall figures add up from the bets", (t) =
   t.is(stages.flop!.favourableBeyondRounding, 1);
   t.is(stages.hole!.rakeOutOfBound, 0);
   t.true(Math.abs(overall.maxExpected - 1.455) < 1e-12);
+});
+
+test("leaving an empty table when behind: hole bets worth less than their stake at the turn come back whole", (t) => {
+  const holeBet = (hand: number, oddsTenths: number, returned: number): Bet => ({
+    stage: 0,
+    hand,
+    oddsTenths,
+    win: 0.3,
+    share: 0.3,
+    returned,
+    centsKept: 0,
+  });
+  const game = (bets: Bet[], turnShares: number[]): GameOutcome => ({
+    hands: [],
+    board: [],
+    bets,
+    winners: [],
+    turnShares,
+    mismatches: 0,
+  });
+  const totals = emptyRtpTotals();
+  // Hand 0 at 3.2 is worth 3.2 x 0.1 = 0.32 at the turn, hand 1 at 1.4 is worth 1.4 x 0.9 = 1.26:
+  // together 1.58 of 2 staked, so the player leaves and both come back, though hand 1 went on to
+  // win 1.4. Alone, hand 0 is left (1 back) and hand 1 kept (1.4).
+  addGame(totals, game([holeBet(0, 32, 0), holeBet(1, 14, 1.4)], [0.1, 0.9]), 0.97);
+  // Worth 3.2 x 0.5 = 1.6 at the turn: kept either way, and lost at the river.
+  addGame(totals, game([holeBet(0, 32, 0)], [0.5]), 0.97);
+  // Flop and turn bets are not part of it.
+  addGame(totals, game([{ ...holeBet(0, 50, 0), stage: 1 }], [0]), 0.97);
+  const { everyHand, oneHand } = totals.leaveWhenBehind;
+  t.deepEqual([everyHand.n, everyHand.x, everyHand.y], [2, 3, 2]);
+  t.deepEqual([oneHand.n, oneHand.x, oneHand.y], [2, 3, 2.4]);
 });
 
 test("the rake bound accepts the real rounding and refuses a coarser one", (t) => {
