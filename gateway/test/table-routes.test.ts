@@ -6,6 +6,7 @@ import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import test from "ava";
 import fc from "fast-check";
 import { get, post, startApp, type TestApp } from "./helpers/app.js";
+import { MOVE_OUTCOME_UNKNOWN } from "../src/tables/routes.js";
 import { COMMITMENT, grpcError, tableState } from "./helpers/fixtures.js";
 import { MAX_REPORTED_CENTS } from "@pokerodds/api/money";
 import { assertMatchesSchema } from "./helpers/schemas.js";
@@ -257,11 +258,43 @@ test("the table service's refusals become their HTTP answers on every table rout
             ? await get(server, `/api/tables/99/${path}`)
             : await post(server, `/api/tables/99/${path}`, body);
         t.is(response.status, httpStatus, `${status[code]} ${path}`);
-        t.deepEqual(await response.json(), { error }, `${status[code]} ${path}`);
+        // A money move the table service did not answer may still be made: the answer says so.
+        const moneyMove = !["advance", "state"].includes(path);
+        const expected = httpStatus === 503 && moneyMove ? MOVE_OUTCOME_UNKNOWN : error;
+        t.deepEqual(await response.json(), { error: expected }, `${status[code]} ${path}`);
       }
     } finally {
       await server.close();
     }
+  }
+});
+
+test("a money move the table service did not answer is a 503 naming the key that learns its outcome", async (t) => {
+  const keys: string[] = [];
+  let answered = false;
+  const bet = async (request: { idempotencyKey: string }) => {
+    keys.push(request.idempotencyKey);
+    if (!answered) throw grpcError(status.DEADLINE_EXCEEDED, "Deadline exceeded");
+    return { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: 400 };
+  };
+  const server = await startApp({ table: { bet } });
+  try {
+    const body = { seatIndex: 0, handIndex: 1, betAmount: 1 };
+    const first = await post(server, "/api/tables/7/bet", body);
+    t.is(first.status, 503);
+    t.is(first.headers.get("retry-after"), "1");
+    t.deepEqual(await first.json(), { error: MOVE_OUTCOME_UNKNOWN });
+    const key = first.headers.get("idempotency-key");
+    t.regex(key ?? "", UUID, "the gateway's own key, since the client sent none");
+    t.is(keys[0], key ?? undefined);
+
+    answered = true;
+    const again = await post(server, "/api/tables/7/bet", body, { "idempotency-key": key! });
+    t.is(again.status, 200);
+    t.is(again.headers.get("idempotency-key"), key, "a key the client sent is named too");
+    t.deepEqual(keys, [key, key], "the follow-up reached the service under the same key");
+  } finally {
+    await server.close();
   }
 });
 

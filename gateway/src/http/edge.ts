@@ -68,7 +68,15 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
 
 /** Headers a browser client may send and read (CORS). */
 const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"];
-const EXPOSED_HEADERS = ["X-Request-Id", "Retry-After", "RateLimit", "RateLimit-Policy", "WWW-Authenticate", "Allow"];
+const EXPOSED_HEADERS = [
+  "X-Request-Id",
+  "Idempotency-Key",
+  "Retry-After",
+  "RateLimit",
+  "RateLimit-Policy",
+  "WWW-Authenticate",
+  "Allow",
+];
 
 /** A JSON API: nothing to render, frame or load; the strictest policy holds. */
 export const securityHeaders = (): RequestHandler =>

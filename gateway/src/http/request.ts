@@ -139,13 +139,15 @@ export const optionalJsonBody: RequestHandler = (req, res, next) => {
   parseJson(req, res, next);
 };
 
+export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
+
 /**
  * The client's Idempotency-Key (visible ASCII without spaces, so a header sent twice, which Node joins
  * with ", ", is refused rather than read as one key), or a fresh UUID when it sent none: every money movement reaches the
  * table service with a key, but only a client that sends one can retry safely.
  */
 export function idempotencyKeyOf(req: Request): string {
-  const key = req.headers["idempotency-key"];
+  const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
   if (key === undefined) return randomUUID();
   if (typeof key !== "string" || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw badRequest(

@@ -5,12 +5,12 @@
 import { CANONICAL_ID } from "@pokerodds/api/fields";
 import { INT32_MAX } from "@pokerodds/common/limits";
 import type { Request, Response } from "express";
-import { badRequest, notFound } from "../http/errors.js";
+import { badRequest, HttpError, notFound } from "../http/errors.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
 import { parseMoney } from "@pokerodds/api/money";
 import { bodyValidator, bodyValidatorWithDefaults } from "@pokerodds/api/validate";
 import { DEADLINES_MS, callOptions, fromService } from "../http/backend-call.js";
-import { idempotencyKeyOf } from "../http/request.js";
+import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from "../http/request.js";
 import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
 import { type tablesApi, BetRequest, NoBody, SitRequest, TopUpRequest } from "@pokerodds/api/tables";
@@ -34,12 +34,35 @@ const validateNoBody = bodyValidatorWithDefaults(NoBody);
 
 /**
  * What every money move sends besides its amount: the caller, acting for the body's playerId when it
- * names one (403 unless it is the caller or an ADMIN), the table and the idempotency key.
+ * names one (403 unless it is the caller or an ADMIN), the table and the idempotency key. The key is
+ * also in the answer's Idempotency-Key header, the gateway's own when the client sent none, so any
+ * answer can be followed up with the same key (moveOutcome).
  */
 function moneyMoveRequest(req: Request, res: Response, tableId: number, named: string | undefined) {
   const idempotencyKey = idempotencyKeyOf(req);
+  res.setHeader(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
   const identity = identityOf(res);
   return { caller: callerFor(identity, actingPlayerId(identity, named)), tableId, idempotencyKey };
+}
+
+export const MOVE_OUTCOME_UNKNOWN =
+  "table service unavailable: the move may still be made; send the same request again with this " +
+  "answer's Idempotency-Key to learn its outcome (it is never made twice)";
+
+/**
+ * A money move's call. A 503 (the table service unreachable, or no answer within the deadline) does not
+ * mean nothing happened: the call may have reached the service, which then completes the move. The
+ * answer says so; the same request with the same key replays the move's result, or makes it once.
+ */
+async function moveOutcome<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await fromService("table", call);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 503) {
+      throw new HttpError(503, MOVE_OUTCOME_UNKNOWN, { cause: error.options.cause, headers: { "Retry-After": "1" } });
+    }
+    throw error;
+  }
 }
 
 // The four money moves read alike on purpose: each validates its own body and names its own fields;
@@ -54,14 +77,14 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
         ...moneyMoveRequest(req, res, tableId, body.playerId),
         buyInCents: parseMoney(body.buyInAmount),
       };
-      const response = await fromTable(table.sit(request, callOptions(req, DEADLINES_MS.moneyMove)));
+      const response = await moveOutcome(table.sit(request, callOptions(req, DEADLINES_MS.moneyMove)));
       res.json(toSitResponse(response));
     },
     topUp: async (req, res) => {
       const tableId = tableIdOf(req);
       const body = validateTopUp(req.body);
       const request = { ...moneyMoveRequest(req, res, tableId, body.playerId), amountCents: parseMoney(body.amount) };
-      const response = await fromTable(table.topUp(request, callOptions(req, DEADLINES_MS.moneyMove)));
+      const response = await moveOutcome(table.topUp(request, callOptions(req, DEADLINES_MS.moneyMove)));
       res.json(toTopUpResponse(response));
     },
     bet: async (req, res) => {
@@ -73,7 +96,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
         handIndex: body.handIndex,
         betAmountCents: parseMoney(body.betAmount),
       };
-      const response = await fromTable(table.bet(request, callOptions(req, DEADLINES_MS.moneyMove)));
+      const response = await moveOutcome(table.bet(request, callOptions(req, DEADLINES_MS.moneyMove)));
       res.json(toBetResponse(response));
     },
     /** Leave acts for the token's subject only. */
@@ -81,7 +104,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
       const tableId = tableIdOf(req);
       validateNoBody(req.body);
       const request = moneyMoveRequest(req, res, tableId, undefined);
-      const response = await fromTable(table.leave(request, callOptions(req, DEADLINES_MS.moneyMove)));
+      const response = await moveOutcome(table.leave(request, callOptions(req, DEADLINES_MS.moneyMove)));
       res.json(toLeaveResponse(response));
     },
     /** Advance is the token's subject's (the service allows players seated there, and ADMINs). */
