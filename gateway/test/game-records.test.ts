@@ -319,6 +319,20 @@ test("filters: passed on as the service takes them; a bad, unknown or repeated o
     finishedAfterMs: Date.UTC(2027, 0, 1),
     finishedBeforeMs: new Date("0099-03-01T00:00:00Z").getTime(),
   });
+  // Games finish on whole milliseconds: a finer bound counts as the next millisecond, for both filters
+  // (a game at .004 is before .0041, not at or after it); zeros beyond the third digit change nothing.
+  const fine = await open(
+    app,
+    "?finishedAfter=2026-11-23T12:00:00.0041Z&finishedBefore=2026-11-23T12:00:00.999000001Z",
+  );
+  await fine.done;
+  t.like(records.calls[3]!.request, {
+    finishedAfterMs: Date.UTC(2026, 10, 23, 12, 0, 0, 5),
+    finishedBeforeMs: Date.UTC(2026, 10, 23, 12, 0, 1),
+  });
+  const exact = await open(app, "?finishedAfter=2026-11-23T12:00:00.004000Z");
+  await exact.done;
+  t.like(records.calls[4]!.request, { finishedAfterMs: Date.UTC(2026, 10, 23, 12, 0, 0, 4) });
   const bad = [
     "?tableId=0",
     "?tableId=07",
@@ -340,7 +354,7 @@ test("filters: passed on as the service takes them; a bad, unknown or repeated o
     t.is(refused.status, 400, query);
     t.is(typeof (refused.body as { error?: unknown }).error, "string", query);
   }
-  t.is(records.calls.length, 3);
+  t.is(records.calls.length, 5);
 });
 
 test("refusals before the first line are JSON answers: 403, and 503 when the table service stays away", async (t) => {

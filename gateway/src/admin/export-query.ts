@@ -84,6 +84,16 @@ function epochMsOf(name: Parameter, text: string): number {
   // setUTCFullYear, unlike Date.UTC, takes years 0..99 as they are.
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
-  date.setUTCHours(hour, minute, second, Number((match[7] ?? "").slice(0, 3).padEnd(3, "0")));
+  date.setUTCHours(hour, minute, second, ceilMilliseconds(match[7] ?? ""));
   return date.getTime() - offsetMinutesEast * 60_000;
+}
+
+/**
+ * A second's fraction in whole milliseconds, rounded up: games finish on whole milliseconds, so a
+ * game is at or after a finer bound (finishedAfter), or before it (finishedBefore), exactly when
+ * it is so for the bound rounded up (a game at .004 is before .0041, not at or after it).
+ */
+function ceilMilliseconds(fraction: string): number {
+  const whole = Number(fraction.slice(0, 3).padEnd(3, "0"));
+  return /[1-9]/.test(fraction.slice(3)) ? whole + 1 : whole;
 }
