@@ -1,7 +1,14 @@
 // The state of one table, its versions as they are stored, and the lobby.
 import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
-import { lobbySummary, publicState, type Caller, type LobbySummary, type PublicTableState } from "./domain/index.js";
+import {
+  lobbySummary,
+  publicState,
+  seatedPlayerCount,
+  type Caller,
+  type LobbySummary,
+  type PublicTableState,
+} from "./domain/index.js";
 import type { TableParts } from "./parts.js";
 import type { Watch, WatchStart } from "./table-watch.js";
 import { TableDirectory } from "./table-directory.js";
@@ -47,10 +54,12 @@ export function lobbyReader(parts: TableParts): () => Promise<Lobby> {
 async function lobby(parts: TableParts): Promise<Lobby> {
   const now = Date.now();
   const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
-  const tables = latest
-    .filter(({ stored }) => stored)
-    .map(({ snapshot }) => lobbySummary(snapshot, now))
-    .filter((summary) => summary.active)
-    .map(({ tableId, playerCount, gameState }) => ({ tableId, playerCount, gameState }));
-  return { tables, totalActivePlayers: tables.reduce((sum, t) => sum + t.playerCount, 0) };
+  const active = latest
+    .filter(({ stored, snapshot }) => stored && lobbySummary(snapshot, now).active)
+    .map(({ snapshot }) => snapshot);
+  const tables = active.map((snapshot) => {
+    const { tableId, playerCount, gameState } = lobbySummary(snapshot, now);
+    return { tableId, playerCount, gameState };
+  });
+  return { tables, totalActivePlayers: seatedPlayerCount(active) };
 }

@@ -1,5 +1,5 @@
 import test from "ava";
-import { ACTIVE_WINDOW_MS, lobbySummary } from "../src/domain/lobby.js";
+import { ACTIVE_WINDOW_MS, lobbySummary, seatedPlayerCount } from "../src/domain/lobby.js";
 import { applyLeave, applyTopUp } from "../src/domain/seats.js";
 import { markDelivered } from "../src/domain/snapshot.js";
 import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
@@ -198,6 +198,14 @@ test("lobby: BETTING while a betting stage is open, otherwise WAITING; players c
   }
   t.is(lobbySummary(sit(sit(newTable(), "a"), "b"), T0).playerCount, 2);
   t.is(lobbySummary(newTable(), T0).playerCount, 0);
+});
+
+test("lobby: totalActivePlayers counts players, not seats: one seated at two tables is one", (t) => {
+  const first = sit(sit(newTable(), "a"), "b");
+  const second = sit(newTable(), "a");
+  t.is(seatedPlayerCount([first, second]), 2);
+  t.is(seatedPlayerCount([second]), 1);
+  t.is(seatedPlayerCount([newTable()]), 0);
 });
 
 test("lobby: active for 30 minutes after the last player operation, inclusive", (t) => {

@@ -21,3 +21,8 @@ export function lobbySummary(snapshot: TableSnapshot, now: number): LobbySummary
     active: now - snapshot.lastActivityAt <= ACTIVE_WINDOW_MS,
   };
 }
+
+/** The lobby's totalActivePlayers: the players seated at these tables, each once however many seats they hold. */
+export function seatedPlayerCount(tables: readonly TableSnapshot[]): number {
+  return new Set(tables.flatMap((table) => table.seats.map((seat) => seat.playerId))).size;
+}
