@@ -95,8 +95,10 @@ function describe(operationId: string, tag: Tag, op: Operation) {
   const authErrors: ErrorStatus[] = op.isPublic ? [] : [401];
   // Rate limits: per address on every route but health, per player behind the token.
   const limited: ErrorStatus[] = op.path === HEALTH_PATH ? [] : [429];
+  // A query parameter the operation does not declare is a 400, on every route but health.
+  const query: ErrorStatus[] = op.path === HEALTH_PATH ? [] : [400];
   const errors = [
-    ...new Set([...(op.body ? [400, 413, 415] : []), ...authErrors, ...limited, ...(op.errors ?? [])]),
+    ...new Set([...(op.body ? [400, 413, 415] : []), ...query, ...authErrors, ...limited, ...(op.errors ?? [])]),
   ].sort((a, b) => a - b) as ErrorStatus[];
   return {
     operationId,

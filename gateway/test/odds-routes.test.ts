@@ -326,3 +326,25 @@ test("headers: no x-powered-by, no caching", async (t) => {
   t.is(response.headers.get("x-powered-by"), null);
   t.is(response.headers.get("cache-control"), "no-store");
 });
+
+test("a query parameter the operation does not declare is a 400 naming it, on every route but health", async (t) => {
+  await assertBadRequest(
+    t,
+    "/api/deal?numberOfHands=6",
+    { numberOfHands: 3 },
+    'unknown query parameter "numberOfHands"; this operation takes none',
+  );
+  for (const path of ["/api/tables?page=2", "/api/tables/1/state?v=1", "/api/openapi.json?x"]) {
+    const response = await fetch(invalid.url + path, { headers: { authorization: `Bearer ${invalid.token}` } });
+    t.is(response.status, 400, path);
+    t.regex(((await response.json()) as { error: string }).error, /^unknown query parameter "(page|v|x)"/, path);
+  }
+  const export_ = await fetch(invalid.url + "/api/admin/games?table=1", {
+    headers: { authorization: `Bearer ${await invalid.tokenFor("admin-1", "ADMIN")}` },
+  });
+  t.deepEqual(await export_.json(), {
+    error: 'unknown query parameter "table"; it takes tableId, finishedAfter, finishedBefore, after',
+  });
+  t.is(invalid.backendCalls(), 0, "no refused request reached a service");
+  t.is((await fetch(invalid.url + "/api/health?probe=1")).status, 200, "a probe is never refused");
+});

@@ -1,9 +1,9 @@
 // Each operation of the contract (@pokerodds/api) mounted at its path with what it needs in front of
 // it, so the routes and the OpenAPI document cannot disagree.
-import type { ApiPart } from "@pokerodds/api/operation";
+import { HEALTH_PATH, type ApiPart, type Operation } from "@pokerodds/api/operation";
 import { setHttpRoute } from "@pokerodds/common/tracing/http-span";
 import type { Express, RequestHandler } from "express";
-import { methodNotAllowed } from "./errors.js";
+import { badRequest, methodNotAllowed } from "./errors.js";
 import { optionalJsonBody } from "./request.js";
 
 /** A feature's handlers: one per operation, by operationId. */
@@ -22,7 +22,12 @@ export function operationMounter(app: Express, guards: MountGuards) {
   return {
     mount<Part extends ApiPart>(part: Part, handlers: Handlers<Part>) {
       for (const [operationId, op] of Object.entries(part.operations)) {
-        const before = [...(op.isPublic ? [] : guards.authenticated), ...(op.body ? [optionalJsonBody] : [])];
+        const before = [
+          ...(op.isPublic ? [] : guards.authenticated),
+          // Health probes may carry anything: a probe is never refused.
+          ...(op.path === HEALTH_PATH ? [] : [onlyDeclaredQuery(op)]),
+          ...(op.body ? [optionalJsonBody] : []),
+        ];
         const handler = handlers[operationId as keyof Handlers<Part>];
         const path = op.path.replace(/\{(\w+)\}/g, ":$1");
         app[op.method](path, traceRoute(path), ...before, op.heavy ? guards.heavy(handler) : handler);
@@ -32,6 +37,22 @@ export function operationMounter(app: Express, guards: MountGuards) {
     finish() {
       for (const [path, allowed] of methods) app.all(path, traceRoute(path), methodNotAllowed(allowed));
     },
+  };
+}
+
+/**
+ * A query parameter the operation does not declare is a 400 naming it: ignored, a misplaced one
+ * (`POST /api/deal?numberOfHands=6`) or a misspelt filter would silently mean the default.
+ */
+function onlyDeclaredQuery(op: Operation): RequestHandler {
+  const declared = (op.parameters ?? []).flatMap((p) => {
+    const parameter = p as { in?: unknown; name?: unknown };
+    return parameter.in === "query" ? [String(parameter.name)] : [];
+  });
+  const takes = declared.length === 0 ? "this operation takes none" : `it takes ${declared.join(", ")}`;
+  return (req, _res, next) => {
+    const unknown = Object.keys(req.query as object).find((name) => !declared.includes(name));
+    next(unknown === undefined ? undefined : badRequest(`unknown query parameter "${unknown}"; ${takes}`));
   };
 }
 
