@@ -11,8 +11,7 @@ import { badRequest } from "../http/errors.js";
 
 export type ExportQuery = Omit<ExportGamesRequest, "caller">;
 
-const PARAMETERS = ["tableId", "finishedAfter", "finishedBefore", "after"] as const;
-type Parameter = (typeof PARAMETERS)[number];
+type Parameter = "tableId" | "finishedAfter" | "finishedBefore" | "after";
 
 // RFC 3339's date-time (the contract's format): date, T, time with optional fraction, Z or an offset.
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
