@@ -350,7 +350,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     ok: "BetResponse",
     example: {
       body: { seatIndex: 1, handIndex: 1, betAmount: 5 },
-      ok: { acknowledgement: "ACK", message: "bet placed", updatedSeatBalance: 90 },
+      ok: { acknowledgement: "ACK", message: "bet placed: handIndex 1 at odds 3.4 (flop)", updatedSeatBalance: 90 },
     },
     links: {
       advance: { operationId: "advance", description: "Deal the next stage", parameters: SAME_TABLE },

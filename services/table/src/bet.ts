@@ -6,13 +6,11 @@
 import { ConflictError, IdempotencyMismatchError } from "@pokerodds/common";
 import { createHash } from "node:crypto";
 import type { CallScope } from "./dependencies.js";
-import { decideBet, type Caller } from "./domain/index.js";
+import { betPlacedMessage, decideBet, type Caller } from "./domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "./parts.js";
 import { betIdOf } from "./request-ids.js";
 import type { StoredOperation } from "./snapshot-store.js";
-
-export const BET_PLACED = "bet placed";
 
 export interface BetRequest {
   caller: Caller;
@@ -81,7 +79,7 @@ async function storeBet(
       next,
       result: {
         acknowledged: result.acknowledged,
-        message: result.acknowledged ? BET_PLACED : result.message,
+        message: result.acknowledged ? betPlacedMessage(result.bet) : result.message,
         updatedSeatBalanceCents: result.seatBalanceCents,
       },
     };

@@ -63,7 +63,13 @@ async function betOnLiveHands(
       betAmountCents,
       idempotencyKey: `${tag}-${panel.handIndex}`,
     });
-    t.like(answer, { acknowledged: true, message: "bet placed" });
+    // The answer names the odds and stage recorded: those read just before, no advance came between.
+    const odds = (panel.oddsTenths / 10).toFixed(1);
+    const stage = ["hole", "flop", "turn"][current.bettingStage];
+    t.like(answer, {
+      acknowledged: true,
+      message: `bet placed: handIndex ${panel.handIndex} at odds ${odds} (${stage})`,
+    });
     staked += betAmountCents;
   }
   return staked;
@@ -241,7 +247,8 @@ test("bets of two players are two bets even when player and key would join alike
     betAmountCents: 100,
     idempotencyKey: key,
   });
-  t.like(same, { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: 9_900 });
+  t.like(same, { acknowledged: true, updatedSeatBalanceCents: 9_900 });
+  t.regex(same.message, /^bet placed: handIndex \d at odds \d+\.\d \(hole\)$/);
 
   // A later game: a leaves, a:b leaves and sits again in a's old seat, and bets as a did in the first game.
   await table.leave({ caller: a, tableId, idempotencyKey: "l" });
@@ -268,7 +275,8 @@ test("bets of two players are two bets even when player and key would join alike
     betAmountCents: 100,
     idempotencyKey: `c-${later}`,
   });
-  t.like(again, { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: seatBefore - 100 });
+  t.like(again, { acknowledged: true, updatedSeatBalanceCents: seatBefore - 100 });
+  t.regex(again.message, /^bet placed: handIndex \d at odds /);
   t.deepEqual(
     (await state(cluster, tableId)).bets.map((bet) => [bet.playerId, bet.handIndex]),
     [["a:b", later]],

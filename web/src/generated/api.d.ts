@@ -1067,6 +1067,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            400: components["responses"]["E400"];
             429: components["responses"]["E429"];
         };
     };
@@ -1103,6 +1104,7 @@ export interface operations {
                     "application/json": components["schemas"]["ClientConfig"];
                 };
             };
+            400: components["responses"]["E400"];
             429: components["responses"]["E429"];
         };
     };
@@ -1141,6 +1143,7 @@ export interface operations {
                     "application/json": components["schemas"]["TablesList"];
                 };
             };
+            400: components["responses"]["E400"];
             429: components["responses"]["E429"];
         };
     };
@@ -1192,7 +1195,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
@@ -1247,7 +1250,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
@@ -1302,7 +1305,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
@@ -1336,7 +1339,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "acknowledgement": "ACK",
-                     *       "message": "bet placed",
+                     *       "message": "bet placed: handIndex 1 at odds 3.4 (flop)",
                      *       "updatedSeatBalance": 90
                      *     }
                      */
@@ -1359,7 +1362,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
@@ -2220,6 +2223,7 @@ export interface operations {
                     "application/json": components["schemas"]["AuditReport"];
                 };
             };
+            400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];

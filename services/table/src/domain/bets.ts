@@ -7,6 +7,16 @@ import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
 export const NACK_INSUFFICIENT_SEAT_BALANCE = "insufficient seat balance";
 
+const STAGE_NAMES = ["hole", "flop", "turn"] as const;
+
+/**
+ * An accepted bet's message says what was recorded: the bet takes the odds of the stage open when it
+ * arrives, which another player's advance may have moved on since this player read them.
+ */
+export function betPlacedMessage(bet: Bet): string {
+  return `bet placed: handIndex ${bet.handIndex} at odds ${(bet.oddsTenths / 10).toFixed(1)} (${STAGE_NAMES[bet.bettingStage]})`;
+}
+
 export interface BetCommand {
   playerId: string;
   /** The seatId the caller claims to bet from. */
