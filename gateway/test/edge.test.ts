@@ -266,6 +266,44 @@ test("a client that goes cancels nothing: its batch runs out and holds its slot 
   });
 });
 
+test("a batch's slot is held until its answer has left: a client that does not read keeps it", async (t) => {
+  const largest = { numberOfGames: 200, numberOfHands: 4 };
+  // Long hand descriptions make the answer about 13 MB, more than the kernel's socket buffers take in.
+  const { bulkPieces } = await import("./helpers/fixtures.js");
+  const padded: OddsApi["generateBulk"] = (request) =>
+    streamOf(async () =>
+      bulkPieces(request.numberOfGames, request.numberOfHands).map((piece) => ({
+        ...piece,
+        games: piece.games.map((game) => ({
+          ...game,
+          handStageInfoList: game.handStageInfoList.map((info) => ({ ...info, handDescLong: "x".repeat(5_000) })),
+        })),
+      })),
+    );
+  const settings = edge({ heavyConcurrency: 2, heavyConcurrencyPerPlayer: 1 });
+  await withApp({ edge: settings, odds: { generateBulk: padded } }, async (app) => {
+    const { port } = new URL(app.url);
+    const socket = connect(Number(port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.on("error", () => {});
+    socket.pause(); // never reads its answer
+    const body = JSON.stringify(largest);
+    socket.write(
+      `POST /api/games/bulk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    // Its slot is taken once the batch is asked for; a second later its answer is written (and unread).
+    while (app.odds.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const again = await post(app, "/api/games/bulk", largest);
+    t.is(again.status, 429, "the unread answer still holds the player's slot");
+    t.deepEqual(await again.json(), { error: "one bulk request at a time per player: wait for the one in progress" });
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is((await post(app, "/api/games/bulk", largest)).status, 200, "the slot is free once the connection went");
+  });
+});
+
 test("a heavy handler that fails frees its slot", async (t) => {
   let fail = true;
   const failingOnce = (request: { numberOfGames: number; numberOfHands: number }) =>

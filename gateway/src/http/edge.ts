@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from "express";
 import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
 import { HttpError, RATE_LIMITED, sendError } from "./errors.js";
-import { isHealthCheck } from "./request.js";
+import { isHealthCheck, whenClientGone } from "./request.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -184,9 +184,10 @@ export class Slots {
 /**
  * At most `settings.heavyConcurrency` requests of a heavy route in flight, and at most
  * `heavyConcurrencyPerPlayer` of them by one player (the caller is authenticated by then); beyond
- * either, a fast 429 instead of a queue. A slot is held until the handler is done, not until its
- * client goes: the handler's backend work runs on after a client leaves (odds/routes.ts says why),
- * and the cap bounds that work.
+ * either, a fast 429 instead of a queue. A slot is held until the handler is done and its answer
+ * has left (or its client has gone), whichever is later: the handler's backend work runs on after a
+ * client leaves (odds/routes.ts says why), and an answer a client does not read stays buffered; the
+ * cap bounds both.
  */
 export function heavyCap(settings: EdgeSettings): (handler: RequestHandler) => RequestHandler {
   const { heavyConcurrency, heavyConcurrencyPerPlayer, refusalHoldMs } = settings;
@@ -203,7 +204,8 @@ export function heavyCap(settings: EdgeSettings): (handler: RequestHandler) => R
     try {
       await handler(req, res, next);
     } finally {
-      release();
+      // And until its answer has left: what a client does not read, and the kernel does not take, stays here.
+      whenClientGone(res, release);
     }
   };
 }
