@@ -229,8 +229,8 @@ const IDEMPOTENCY_KEY = {
     "Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. " +
     "The same key replays the first result; with a different body it is a 422; while the first request is " +
     "still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. " +
-    "Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown " +
-    "(the move may still be made): the same request with that key learns it",
+    "Once the request is valid, its answer names the key used in its Idempotency-Key header, and a 5xx " +
+    "leaves the outcome unknown (the move may still be made): the same request with that key learns it",
   schema: { type: "string", pattern: IDEMPOTENCY_KEY_PATTERN.source },
 };
 

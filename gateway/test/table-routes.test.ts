@@ -258,9 +258,9 @@ test("the table service's refusals become their HTTP answers on every table rout
             ? await get(server, `/api/tables/99/${path}`)
             : await post(server, `/api/tables/99/${path}`, body);
         t.is(response.status, httpStatus, `${status[code]} ${path}`);
-        // A money move the table service did not answer may still be made: the answer says so.
+        // A money move answered 5xx may still be made: the answer says so.
         const moneyMove = !["advance", "state"].includes(path);
-        const expected = httpStatus === 503 && moneyMove ? MOVE_OUTCOME_UNKNOWN : error;
+        const expected = httpStatus >= 500 && moneyMove ? `${error}: ${MOVE_OUTCOME_UNKNOWN}` : error;
         t.deepEqual(await response.json(), { error: expected }, `${status[code]} ${path}`);
       }
     } finally {
@@ -283,7 +283,7 @@ test("a money move the table service did not answer is a 503 naming the key that
     const first = await post(server, "/api/tables/7/bet", body);
     t.is(first.status, 503);
     t.is(first.headers.get("retry-after"), "1");
-    t.deepEqual(await first.json(), { error: MOVE_OUTCOME_UNKNOWN });
+    t.deepEqual(await first.json(), { error: `table service unavailable: ${MOVE_OUTCOME_UNKNOWN}` });
     const key = first.headers.get("idempotency-key");
     t.regex(key ?? "", UUID, "the gateway's own key, since the client sent none");
     t.is(keys[0], key ?? undefined);
@@ -327,7 +327,11 @@ test("a reply that breaks the contract is a 500 that hides the details", async (
   });
   t.teardown(() => server.close());
   t.is((await post(server, "/api/tables/7/leave")).status, 500);
-  t.is((await post(server, "/api/tables/7/sit", { buyInAmount: 1 })).status, 500);
+  // The sit was made, and its reply broke the contract: the answer says the move may have been made.
+  const sit = await post(server, "/api/tables/7/sit", { buyInAmount: 1 });
+  t.is(sit.status, 500);
+  t.deepEqual(await sit.json(), { error: `internal error: ${MOVE_OUTCOME_UNKNOWN}` });
+  t.regex(sit.headers.get("idempotency-key") ?? "", UUID);
 });
 
 test("any amount the client sends reaches the service as its exact cents; any cents come back exactly", async (t) => {

@@ -5,7 +5,7 @@
 import { CANONICAL_ID } from "@pokerodds/api/fields";
 import { INT32_MAX } from "@pokerodds/common/limits";
 import type { Request, Response } from "express";
-import { badRequest, HttpError, notFound } from "../http/errors.js";
+import { badRequest, HttpError, internalError, notFound } from "../http/errors.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
 import { parseMoney } from "@pokerodds/api/money";
 import { bodyValidator, bodyValidatorWithDefaults } from "@pokerodds/api/validate";
@@ -46,22 +46,25 @@ function moneyMoveRequest(req: Request, res: Response, tableId: number, named: s
 }
 
 export const MOVE_OUTCOME_UNKNOWN =
-  "table service unavailable: the move may still be made; send the same request again with this " +
-  "answer's Idempotency-Key to learn its outcome (it is never made twice)";
+  "the move may still be made; send the same request again with this answer's Idempotency-Key to " +
+  "learn its outcome (it is never made twice)";
 
 /**
- * A money move's call. A 503 (the table service unreachable, or no answer within the deadline) does not
- * mean nothing happened: the call may have reached the service, which then completes the move. The
- * answer says so; the same request with the same key replays the move's result, or makes it once.
+ * A money move's call and its answer for the client. A 5xx does not mean nothing happened: the call
+ * may have reached the table service before its deadline ran out or its connection broke (503), or
+ * the move was made and its reply broke the contract (500). The answer says so; the same request with
+ * the same key replays the move's result, or makes it once.
  */
-async function moveOutcome<T>(call: Promise<T>): Promise<T> {
+async function moveOutcome<T, R>(call: Promise<T>, toApi: (response: T) => R): Promise<R> {
   try {
-    return await fromService("table", call);
+    return toApi(await fromService("table", call));
   } catch (error) {
-    if (error instanceof HttpError && error.status === 503) {
-      throw new HttpError(503, MOVE_OUTCOME_UNKNOWN, { cause: error.options.cause, headers: { "Retry-After": "1" } });
-    }
-    throw error;
+    const failure = error instanceof HttpError ? error : internalError(error);
+    if (failure.status < 500) throw failure;
+    throw new HttpError(failure.status, `${failure.message}: ${MOVE_OUTCOME_UNKNOWN}`, {
+      cause: failure.options.cause,
+      headers: { "Retry-After": "1" },
+    });
   }
 }
 
@@ -77,15 +80,13 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
         ...moneyMoveRequest(req, res, tableId, body.playerId),
         buyInCents: parseMoney(body.buyInAmount),
       };
-      const response = await moveOutcome(table.sit(request, callOptions(req, DEADLINES_MS.moneyMove)));
-      res.json(toSitResponse(response));
+      res.json(await moveOutcome(table.sit(request, callOptions(req, DEADLINES_MS.moneyMove)), toSitResponse));
     },
     topUp: async (req, res) => {
       const tableId = tableIdOf(req);
       const body = validateTopUp(req.body);
       const request = { ...moneyMoveRequest(req, res, tableId, body.playerId), amountCents: parseMoney(body.amount) };
-      const response = await moveOutcome(table.topUp(request, callOptions(req, DEADLINES_MS.moneyMove)));
-      res.json(toTopUpResponse(response));
+      res.json(await moveOutcome(table.topUp(request, callOptions(req, DEADLINES_MS.moneyMove)), toTopUpResponse));
     },
     bet: async (req, res) => {
       const tableId = tableIdOf(req);
@@ -96,16 +97,14 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
         handIndex: body.handIndex,
         betAmountCents: parseMoney(body.betAmount),
       };
-      const response = await moveOutcome(table.bet(request, callOptions(req, DEADLINES_MS.moneyMove)));
-      res.json(toBetResponse(response));
+      res.json(await moveOutcome(table.bet(request, callOptions(req, DEADLINES_MS.moneyMove)), toBetResponse));
     },
     /** Leave acts for the token's subject only. */
     leave: async (req, res) => {
       const tableId = tableIdOf(req);
       validateNoBody(req.body);
       const request = moneyMoveRequest(req, res, tableId, undefined);
-      const response = await moveOutcome(table.leave(request, callOptions(req, DEADLINES_MS.moneyMove)));
-      res.json(toLeaveResponse(response));
+      res.json(await moveOutcome(table.leave(request, callOptions(req, DEADLINES_MS.moneyMove)), toLeaveResponse));
     },
     /** Advance is the token's subject's (the service allows players seated there, and ADMINs). */
     advance: async (req, res) => {

@@ -1195,7 +1195,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Once the request is valid, its answer names the key used in its Idempotency-Key header, and a 5xx leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
@@ -1250,7 +1250,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Once the request is valid, its answer names the key used in its Idempotency-Key header, and a 5xx leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
@@ -1305,7 +1305,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Once the request is valid, its answer names the key used in its Idempotency-Key header, and a 5xx leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
@@ -1362,7 +1362,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Every answer names the key used in its own Idempotency-Key header; a 503 leaves the outcome unknown (the move may still be made): the same request with that key learns it */
+                /** @description Makes a retry safe: send a fresh key (a UUID) per intended operation and the same key on every retry of it. The same key replays the first result; with a different body it is a 422; while the first request is still running, a 409. Without one the gateway uses a fresh key, so a retry counts as a new request. Once the request is valid, its answer names the key used in its Idempotency-Key header, and a 5xx leaves the outcome unknown (the move may still be made): the same request with that key learns it */
                 "Idempotency-Key"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
