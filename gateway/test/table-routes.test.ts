@@ -46,7 +46,11 @@ test.serial("topup and bet: amounts in cents, indexes as sent, replies in units"
 
   const bet = await post(app, "/api/tables/7/bet", { seatIndex: 2, handIndex: 3, betAmount: 1_000_000_000 });
   const betJson = await bet.json();
-  t.deepEqual(betJson, { acknowledgement: "ACK", message: "bet placed", updatedSeatBalance: 40.25 });
+  t.deepEqual(betJson, {
+    acknowledgement: "ACK",
+    message: "bet placed: handIndex 3 at odds 2.5 (hole)",
+    updatedSeatBalance: 40.25,
+  });
   assertMatchesSchema(t, "BetResponse", betJson);
   t.like(lastCall(), {
     method: "bet",
@@ -275,7 +279,7 @@ test("a money move the table service did not answer is a 503 naming the key that
   const bet = async (request: { idempotencyKey: string }) => {
     keys.push(request.idempotencyKey);
     if (!answered) throw grpcError(status.DEADLINE_EXCEEDED, "Deadline exceeded");
-    return { acknowledged: true, message: "bet placed", updatedSeatBalanceCents: 400 };
+    return { acknowledged: true, message: "bet placed: handIndex 1 at odds 3.4 (flop)", updatedSeatBalanceCents: 400 };
   };
   const server = await startApp({ table: { bet } });
   try {

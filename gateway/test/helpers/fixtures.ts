@@ -144,7 +144,7 @@ export const topUpResponse = (): TopUpResponse => ({
 
 export const betResponse = (): BetResponse => ({
   acknowledged: true,
-  message: "bet placed",
+  message: "bet placed: handIndex 3 at odds 2.5 (hole)",
   updatedSeatBalanceCents: 4025,
 });
 
