@@ -183,10 +183,11 @@ test("at a table the seed is checked against the commitment held since the hole,
 });
 
 test("the page keeps the first commitment of each game and notices a different one", (t) => {
-  const shown = (gameId: string, gameState: string, seedCommitment: string | null) => ({
+  const shown = (gameId: string, gameState: string, seedCommitment: string | null, bets: unknown[] = []) => ({
     gameId,
     gameState,
     seedCommitment,
+    bets,
   });
   const a = "aa".repeat(32);
   const b = "bb".repeat(32);
@@ -194,17 +195,20 @@ test("the page keeps the first commitment of each game and notices a different o
   held = holdCommitment(held, shown("T1-1", "STATUS_START", null));
   t.is(held, null, "nothing before the deal");
   held = holdCommitment(held, shown("T1-1", "STATUS_HOLE", a));
-  t.deepEqual(held, { gameId: "T1-1", commitment: a, seenAt: "STATUS_HOLE", changedTo: null });
+  t.deepEqual(held, { gameId: "T1-1", commitment: a, seenAt: "STATUS_HOLE", betsBefore: 0, changedTo: null });
   t.is(holdCommitment(held, shown("T1-1", "STATUS_FLOP", a.toUpperCase())), held, "the same value in another case");
   t.is(holdCommitment(held, shown("T1-1", "STATUS_FLOP", null)), held, "a missing value proves nothing");
   const changed = holdCommitment(held, shown("T1-1", "STATUS_RIVER", b));
-  t.deepEqual(changed, { gameId: "T1-1", commitment: a, seenAt: "STATUS_HOLE", changedTo: b });
+  t.deepEqual(changed, { gameId: "T1-1", commitment: a, seenAt: "STATUS_HOLE", betsBefore: 0, changedTo: b });
   t.is(holdCommitment(changed, shown("T1-1", "STATUS_RIVER", a)), changed, "going back does not undo the change");
   t.deepEqual(holdCommitment(changed, shown("T1-2", "STATUS_FLOP", b)), {
     gameId: "T1-2",
     commitment: b,
     seenAt: "STATUS_FLOP",
+    betsBefore: 0,
     changedTo: null,
   });
+  // A page opened at the hole after bets were placed did not see the commitment before them.
+  t.like(holdCommitment(null, shown("T1-3", "STATUS_HOLE", a, [{}, {}])), { seenAt: "STATUS_HOLE", betsBefore: 2 });
   t.is(holdCommitment(changed, shown("T1-2", "STATUS_SETUP", null)), null, "the next game starts empty");
 });

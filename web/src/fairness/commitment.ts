@@ -10,14 +10,18 @@ export interface CommitmentShown {
   gameId: string;
   gameState: string;
   seedCommitment: string | null;
+  /** The game's bets so far. */
+  bets: readonly unknown[];
 }
 
 export interface HeldCommitment {
   gameId: string;
   /** The first commitment this page saw for the game. */
   commitment: string;
-  /** The game state it was first seen in: STATUS_HOLE when the page saw it before any bet. */
+  /** The game state it was first seen in. */
   seenAt: string;
+  /** The bets the game already had then: only with none did the page see it before every bet. */
+  betsBefore: number;
   /** The latest different commitment shown later in the same game: the house broke its word. */
   changedTo: string | null;
 }
@@ -32,7 +36,13 @@ export function holdCommitment(held: HeldCommitment | null, state: CommitmentSho
     return { ...held, changedTo: state.seedCommitment };
   }
   if (state.seedCommitment === null) return null;
-  return { gameId: state.gameId, commitment: state.seedCommitment, seenAt: state.gameState, changedTo: null };
+  return {
+    gameId: state.gameId,
+    commitment: state.seedCommitment,
+    seenAt: state.gameState,
+    betsBefore: state.bets.length,
+    changedTo: null,
+  };
 }
 
 /** The held commitment if it belongs to the game now shown. */

@@ -21,11 +21,12 @@ const SEEN_AT: Record<string, string> = {
 
 const seenAtName = (held: HeldCommitment): string => SEEN_AT[held.seenAt] ?? "deal";
 
-/** What a pass proves depends on when this page first saw the commitment: only before a bet is it the whole claim. */
+/** What a pass proves depends on when this page first saw the commitment: only before every bet is it the whole claim. */
 function verifiedText(held: HeldCommitment | null): string {
-  if (held?.seenAt === "STATUS_HOLE") return "Verified: the cards were fixed before any bet.";
+  if (held?.seenAt === "STATUS_HOLE" && held.betsBefore === 0) return "Verified: the cards were fixed before any bet.";
   if (held && held.seenAt !== "STATUS_RIVER") {
-    return `Verified: the cards were fixed before this page first saw the game, at the ${seenAtName(held)}.`;
+    const bets = held.betsBefore === 0 ? "" : `, after ${held.betsBefore} bet${held.betsBefore === 1 ? "" : "s"}`;
+    return `Verified: the cards were fixed before this page first saw the game, at the ${seenAtName(held)}${bets}.`;
   }
   return "Verified against the commitment shown now: this page did not see it before the bets, so compare it with the one you noted.";
 }
