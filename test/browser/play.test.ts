@@ -236,6 +236,11 @@ test.serial("keyboard sign-in; refusals appear as the API's messages: a NACK, a 
   const refused = carol.page.getByRole("alert").filter({ hasText: /\S/ });
   await refused.waitFor();
   t.notRegex(await refused.innerText(), /at \S+:\d+|Error:|HTTP 5/, "a 403 from advance is shown as its message");
+  // A message stays in view wherever the player scrolled to act (the hands and their bets are far below).
+  await carol.page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
+  await carol.page.waitForFunction("window.scrollY > 0");
+  const box = await refused.boundingBox();
+  t.true(box !== null && box.y >= 0 && box.y + box.height <= PHONE.height, `the message at ${JSON.stringify(box)}`);
   expectNoPageProblems(t, carol);
 });
 
