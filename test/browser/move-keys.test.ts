@@ -2,7 +2,7 @@
 // a move whose outcome is unknown (no answer, or a 5xx) is sent again under the same key, so the
 // server answers its first result instead of making it twice; anything else gets a new key.
 import test from "ava";
-import { keyedMoves } from "../../web/src/api/move-keys.js";
+import { keyedMoves, unconfirmedMessage } from "../../web/src/api/move-keys.js";
 
 /** A failure as the client's ApiError carries it: the HTTP status, 0 for no answer. */
 const failure = (status: number) => Object.assign(new Error("refused"), { status });
@@ -38,4 +38,16 @@ test("after no answer or a 5xx the same move keeps its key; after an answer, or 
   t.not(await sendAs(send, "topup 5", "ok"), refused, "a refusal is an answer: nothing was made");
   const limited = await sendAs(send, "topup 5", 429);
   t.not(await sendAs(send, "topup 5", "ok"), limited);
+});
+
+test("a move not confirmed is told in the player's words: it may have been made, and what doing it again does", (t) => {
+  for (const status of [0, 500, 503]) {
+    t.regex(unconfirmedMessage(failure(status), "keyed") ?? "", /may have been made.*will not make it twice/);
+    t.regex(
+      unconfirmedMessage(failure(status), "deal") ?? "",
+      /may have been made.*another deal would deal the next cards/,
+    );
+  }
+  for (const status of [400, 403, 409, 429]) t.is(unconfirmedMessage(failure(status), "keyed"), null, `${status}`);
+  t.is(unconfirmedMessage(new Error("no status"), "deal"), null);
 });

@@ -1,7 +1,7 @@
 // The player's moves at one table, each with its own Idempotency-Key; a refusal (an error or a
 // NACK) arrives as an ApiError carrying the API's message.
-import { acknowledged, api, idempotencyKey, unwrap, type TableState } from "../../api/client";
-import { keyedMoves } from "../../api/move-keys";
+import { acknowledged, api, ApiError, idempotencyKey, unwrap, type TableState } from "../../api/client";
+import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
 import { formatMoney } from "../../model/money";
 import { stageName } from "../../model/stages";
@@ -30,7 +30,17 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
     void feed.refresh();
     return result;
   };
-  const send = keyedMoves(idempotencyKey, () => void feed.refresh());
+  const keyed = keyedMoves(idempotencyKey, () => void feed.refresh());
+  // Every move goes through keyed (the deal's key is unused: advance takes none); a move the table
+  // did not confirm is told in the player's words.
+  const send = async <T>(move: string, request: (key: string) => Promise<T>): Promise<T> => {
+    try {
+      return await keyed(move, request);
+    } catch (error) {
+      const unconfirmed = unconfirmedMessage(error, move === "advance" ? "deal" : "keyed");
+      throw unconfirmed === null ? error : new ApiError(unconfirmed, (error as ApiError).status);
+    }
+  };
   return {
     async sit(buyInAmount) {
       const reply = await send(`sit ${buyInAmount}`, (key) =>
