@@ -241,6 +241,12 @@ test.serial("keyboard sign-in; refusals appear as the API's messages: a NACK, a 
   await carol.page.waitForFunction("window.scrollY > 0");
   const box = await refused.boundingBox();
   t.true(box !== null && box.y >= 0 && box.y + box.height <= PHONE.height, `the message at ${JSON.stringify(box)}`);
+
+  // A table that does not exist says so, and is not asked for again every 2 s.
+  await carol.page.goto("/#/table/99999");
+  const closed = carol.page.locator('[data-testid="live-mode"][data-mode="closed"]');
+  await closed.waitFor();
+  t.regex(await closed.innerText(), /cannot be shown.*99999/s);
   expectNoPageProblems(t, carol);
 });
 

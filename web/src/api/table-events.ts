@@ -3,9 +3,10 @@
 // stream is not open (refused, broken, or a gateway without it) the state is polled every 2 s, and
 // the stream is tried again; a reconnect sends Last-Event-ID so the server can resume from there.
 import { createParser } from "eventsource-parser";
-import { api, authorization, describe, errorMessage, unwrap, type TableState } from "./client";
+import { api, ApiError, authorization, describe, errorMessage, unwrap, type TableState } from "./client";
 
-export type LiveMode = "connecting" | "live" | "polling";
+/** "closed": the table cannot be shown to this player (404, 403), so nothing is followed any more. */
+export type LiveMode = "connecting" | "live" | "polling" | "closed";
 
 export interface FeedHandlers {
   state(state: TableState): void;
@@ -99,7 +100,15 @@ class Feed implements TableFeed {
       );
       this.offer(state, ticket);
     } catch (error) {
-      if (!this.stopped) this.setMode(this.current, describe(error));
+      if (this.stopped) return;
+      // No such table, or not this player's: asking again every 2 s would only say so again.
+      const status = error instanceof ApiError ? error.status : 0;
+      if (status === 404 || status === 403) {
+        this.setMode("closed", describe(error));
+        this.stop();
+        return;
+      }
+      this.setMode(this.current, describe(error));
     }
   }
 

@@ -17,6 +17,7 @@ const MODE_TEXT: Record<LiveMode, string> = {
   connecting: "Connecting…",
   live: "Live: changes appear as they happen.",
   polling: "Checking for changes every 2 seconds.",
+  closed: "This table cannot be shown.",
 };
 
 export function TableScreen({ tableId, playerId }: { tableId: number; playerId: string }) {
@@ -53,14 +54,19 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       </h1>
       <p class="live" data-testid="live-mode" data-mode={mode.mode}>
         {MODE_TEXT[mode.mode]}
-        {mode.problem ? <span class="problem"> Last problem: {mode.problem}</span> : null}
+        {mode.problem ? (
+          <span class="problem">
+            {mode.mode === "closed" ? " " : " Last problem: "}
+            {mode.problem}
+          </span>
+        ) : null}
       </p>
       {state ? (
         <p data-testid="game-state" data-state={state.gameState}>
           <strong>{stateLabel(state.gameState)}</strong>
           {state.gameId ? <span class="hint"> — game {state.gameId}</span> : null}
         </p>
-      ) : (
+      ) : mode.mode === "closed" ? null : (
         <p>Loading the table…</p>
       )}
       {heldNow ? <CommitmentChanged held={heldNow} /> : null}
