@@ -250,6 +250,26 @@ test.serial("keyboard sign-in; refusals appear as the API's messages: a NACK, a 
   expectNoPageProblems(t, carol);
 });
 
+test.serial("the last player leaving mid-game is told the game was void and the open bets refunded", async (t) => {
+  const frank = await open(DESKTOP);
+  const api = new Api(file.stack.url, file.stack.dataDir);
+  await frank.page.goto("/");
+  await signIn(frank.page, "frank-web");
+  await openTable(frank.page, 1);
+  await sit(frank.page, "100");
+  await advance(frank.page, "Deal the hole cards", "STATUS_HOLE");
+  const hand = await handToBackIndex(frank.page);
+  if (hand === null) throw new Error("no hand takes a bet at the hole");
+  await bet(frank.page, hand, "10");
+  await frank.page.getByRole("button", { name: "Leave the table" }).click();
+  const left = frank.page.getByRole("status").filter({ hasText: "You left the table" });
+  await left.waitFor();
+  t.regex(await left.innerText(), /90\.00 returned.*game was void: your open bets \(10\.00\) were refunded/s);
+  const profile = await (await api.player("frank-web")).profile();
+  t.is(cents(profile.body.accountBalance), 100_000, "the seat and the refunded bet are back in the account");
+  expectNoPageProblems(t, frank);
+});
+
 test.serial("deal and bulk screens: a stand-alone deal, and stepping through generated games", async (t) => {
   t.timeout(10 * 60_000);
   const dave = await open(DESKTOP);

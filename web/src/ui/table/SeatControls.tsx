@@ -33,7 +33,7 @@ export function SeatControls({ state, seat, moves, action }: Props) {
               onAmount={(amount) => void run(() => moves.topup(amount))}
               onProblem={fail}
             />
-            <button type="button" disabled={busy} onClick={() => void run(() => moves.leave())}>
+            <button type="button" disabled={busy} onClick={() => void run(() => moves.leave(state))}>
               Leave the table
             </button>
           </div>

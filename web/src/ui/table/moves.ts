@@ -17,7 +17,8 @@ export interface BetMove {
 export interface TableMoves {
   sit(buyInAmount: number): Promise<string>;
   topup(amount: number): Promise<string>;
-  leave(): Promise<string>;
+  /** `shown`: the table as the player saw it on leaving, for what becomes of their open bets. */
+  leave(shown: LeaveShown): Promise<string>;
   advance(): Promise<void>;
   bet(move: BetMove): Promise<string>;
 }
@@ -56,11 +57,10 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
         `Topped up: seat ${formatMoney(reply.newSeatBalance)}, account ${formatMoney(reply.newAccountBalance)}.`,
       );
     },
-    async leave() {
+    async leave(shown) {
       const reply = await send("leave", (key) => acknowledged(api.POST("/api/tables/{tableId}/leave", header(key))));
-      return after(
-        `You left the table: ${formatMoney(reply.creditsReturned)} returned, account ${formatMoney(reply.newAccountBalance)}.`,
-      );
+      const left = `You left the table: ${formatMoney(reply.creditsReturned)} returned, account ${formatMoney(reply.newAccountBalance)}.`;
+      return after(`${left}${await openBetsAfterLeaving(tableId, playerId, shown)}`);
     },
     async advance() {
       const ticket = feed.ticket();
@@ -82,6 +82,30 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
       );
     },
   };
+}
+
+export type LeaveShown = Pick<TableState, "gameId" | "gameState" | "bets" | "seats">;
+
+const BETTING = new Set(["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"]);
+
+/**
+ * What became of the leaver's open bets: they stay in play while others are seated; the last
+ * player's leave voids the game and refunds them (decisions.md), which shows as the game gone from
+ * the table. Empty when the player had none.
+ */
+async function openBetsAfterLeaving(tableId: number, playerId: string, shown: LeaveShown): Promise<string> {
+  if (!BETTING.has(shown.gameState)) return "";
+  const open = shown.bets
+    .filter((b) => b.playerId === playerId)
+    .reduce((sum, b) => sum + Math.round(b.betAmount * 100), 0);
+  if (open === 0) return "";
+  const stakes = formatMoney(open / 100);
+  const request = { params: { path: { tableId } }, signal: AbortSignal.timeout(READ_BACK_MS) };
+  const now = await unwrap(api.GET("/api/tables/{tableId}/state", request)).catch(() => undefined);
+  if (now !== undefined && now.gameId !== shown.gameId && shown.seats.length === 1) {
+    return ` You were the last player, so the game was void: your open bets (${stakes}) were refunded, and the account includes them.`;
+  }
+  return ` Your open bets (${stakes}) stay in play: what they win goes to your account.`;
 }
 
 /** How long the confirmation waits to read the bet back before it says less. */
