@@ -257,7 +257,12 @@ test.serial("the last player leaving mid-game is told the game was void and the 
   await signIn(frank.page, "frank-web");
   await openTable(frank.page, 1);
   await sit(frank.page, "100");
-  await advance(frank.page, "Deal the hole cards", "STATUS_HOLE");
+  // By keyboard: the button keeps the focus through the move, so Enter again deals the next stage.
+  await frank.page.getByRole("button", { name: "Deal the hole cards" }).focus();
+  await frank.page.keyboard.press("Enter");
+  await waitForState(frank.page, "STATUS_HOLE");
+  await frank.page.getByRole("button", { name: "Deal the flop" }).waitFor();
+  t.is(await frank.page.evaluate("document.activeElement?.textContent"), "Deal the flop", "the focus stayed");
   const hand = await handToBackIndex(frank.page);
   if (hand === null) throw new Error("no hand takes a bet at the hole");
   await bet(frank.page, hand, "10");

@@ -17,6 +17,7 @@ export function AmountForm({ label, button, initial, busy, onAmount, onProblem, 
   const [text, setText] = useState(initial);
   const submit = (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     const parsed = parseAmount(text);
     if ("problem" in parsed) onProblem(parsed.problem);
     else onAmount(parsed.amount);
@@ -33,7 +34,8 @@ export function AmountForm({ label, button, initial, busy, onAmount, onProblem, 
           onInput={(e) => setText(e.currentTarget.value)}
         />
       </label>
-      <button type="submit" disabled={busy}>
+      {/* aria-disabled, not disabled: a disabled button drops the keyboard focus. */}
+      <button type="submit" aria-disabled={busy}>
         {button}
       </button>
     </form>

@@ -1,15 +1,19 @@
-import { useCallback, useState } from "preact/hooks";
+import { useCallback, useRef, useState } from "preact/hooks";
 import { describe } from "../api/client";
 import type { Message } from "./Notice";
 
 /**
- * Runs one player action at a time: `busy` while it runs, its outcome as a message. Errors become
- * the API's message (or a plain sentence), never a stack trace.
+ * Runs one player action at a time: `busy` while it runs (another asked for meanwhile is ignored:
+ * the buttons stay focusable, aria-disabled rather than disabled), its outcome as a message. Errors
+ * become the API's message (or a plain sentence), never a stack trace.
  */
 export function useAction() {
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<Message | null>(null);
+  const running = useRef(false);
   const run = useCallback(async (action: () => Promise<string | void>): Promise<boolean> => {
+    if (running.current) return false;
+    running.current = true;
     setBusy(true);
     setMessage(null);
     try {
@@ -20,6 +24,7 @@ export function useAction() {
       setMessage({ kind: "error", text: describe(error) });
       return false;
     } finally {
+      running.current = false;
       setBusy(false);
     }
   }, []);

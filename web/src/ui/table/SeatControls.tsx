@@ -33,7 +33,7 @@ export function SeatControls({ state, seat, moves, action }: Props) {
               onAmount={(amount) => void run(() => moves.topup(amount))}
               onProblem={fail}
             />
-            <button type="button" disabled={busy} onClick={() => void run(() => moves.leave(state))}>
+            <button type="button" aria-disabled={busy} onClick={() => void run(() => moves.leave(state))}>
               Leave the table
             </button>
           </div>
@@ -50,7 +50,7 @@ export function SeatControls({ state, seat, moves, action }: Props) {
         />
       )}
       <p class="controls">
-        <button type="button" class="primary" disabled={busy} onClick={() => void run(() => moves.advance())}>
+        <button type="button" class="primary" aria-disabled={busy} onClick={() => void run(() => moves.advance())}>
           {advanceLabel(state.gameState)}
         </button>
         <span class="hint">Any seated player can move the game on.</span>
