@@ -4,6 +4,15 @@ import { formatMoney } from "../model/money";
 import { Notice, type Message } from "./Notice";
 import { tableHref } from "./route";
 
+/** The account's role in words, not the API's names. */
+const ROLE_NAMES: Record<Profile["role"], string> = {
+  BASIC_USER: "Player",
+  PAYING_USER: "Paying player",
+  ANON_USER: "Guest",
+  ADMIN: "Administrator",
+  UNSPECIFIED_DUE_TO_ERROR: "Unknown",
+};
+
 /** The spec's lobby polling interval. */
 const LOBBY_REFRESH_MS = 30_000;
 
@@ -66,7 +75,7 @@ function ProfileCard({ profile }: { profile: Profile }) {
         <dt>Username</dt>
         <dd>{profile.username || "—"}</dd>
         <dt>Role</dt>
-        <dd>{profile.role}</dd>
+        <dd>{ROLE_NAMES[profile.role]}</dd>
         {profile.personalTableId !== undefined ? (
           <>
             <dt>Your table</dt>

@@ -18,7 +18,7 @@ export function SeatControls({ state, seat, moves, action }: Props) {
   const fail = (text: string) => action.setMessage({ kind: "error", text });
   return (
     <section aria-labelledby="seat-title" class="panel">
-      <h2 id="seat-title">Your seat</h2>
+      <h2 id="seat-title">{seat ? "Your seat" : "Take a seat"}</h2>
       {seat ? (
         <>
           <p>
@@ -38,6 +38,10 @@ export function SeatControls({ state, seat, moves, action }: Props) {
             </button>
           </div>
         </>
+      ) : state.seats.length >= state.numberOfSeats ? (
+        <p data-testid="table-full">
+          This table is full ({state.seats.length} of {state.numberOfSeats} seats): watch, or come back later.
+        </p>
       ) : (
         <AmountForm
           label="Buy-in amount"
@@ -49,12 +53,19 @@ export function SeatControls({ state, seat, moves, action }: Props) {
           testId="sit-form"
         />
       )}
-      <p class="controls">
-        <button type="button" class="primary" aria-disabled={busy} onClick={() => void run(() => moves.advance())}>
-          {advanceLabel(state.gameState)}
-        </button>
-        <span class="hint">Any seated player can move the game on.</span>
-      </p>
+      {/* Only a seated player (or an admin, through the API) may move the game on. */}
+      {seat ? (
+        <p class="controls">
+          <button type="button" class="primary" aria-disabled={busy} onClick={() => void run(() => moves.advance())}>
+            {advanceLabel(state.gameState)}
+          </button>
+          <span class="hint">Any seated player can move the game on.</span>
+        </p>
+      ) : (
+        <p class="hint" data-testid="advance-hint">
+          Seated players move the game on.
+        </p>
+      )}
     </section>
   );
 }

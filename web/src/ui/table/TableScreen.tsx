@@ -62,7 +62,8 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
         ) : null}
       </p>
       {state ? (
-        <p data-testid="game-state" data-state={state.gameState}>
+        // Polite live region: cards dealt or a new game by another player are announced too.
+        <p data-testid="game-state" data-state={state.gameState} aria-live="polite">
           <strong>{stateLabel(state.gameState)}</strong>
           {state.gameId ? <span class="hint"> — game {state.gameId}</span> : null}
         </p>
