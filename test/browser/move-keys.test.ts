@@ -51,3 +51,17 @@ test("a move not confirmed is told in the player's words: it may have been made,
   for (const status of [400, 403, 409, 429]) t.is(unconfirmedMessage(failure(status), "keyed"), null, `${status}`);
   t.is(unconfirmedMessage(new Error("no status"), "deal"), null);
 });
+
+test("send learns whether it resends a move not confirmed", async (t) => {
+  const send = keyedMoves(newKey, () => {});
+  const resends: boolean[] = [];
+  const attempt = (outcome: number | "ok") =>
+    send("bet g2 0 1 2 10", async (_key, resent) => {
+      resends.push(resent);
+      if (outcome !== "ok") throw failure(outcome);
+    }).catch(() => undefined);
+  await attempt(503);
+  await attempt("ok");
+  await attempt("ok");
+  t.deepEqual(resends, [false, true, false], "only the send right after an unknown outcome resends");
+});

@@ -24,15 +24,17 @@ export function unconfirmedMessage(error: unknown, move: "keyed" | "deal"): stri
  * Sends each move under an Idempotency-Key kept until its outcome is known. After a network fault or
  * a 5xx the move may have been made, so the same move sent next carries the same key and the server
  * answers its first result rather than making it twice. Any other move, or a known outcome, ends the
- * key: a later move with the same terms is a new one.
+ * key: a later move with the same terms is a new one. `send` learns whether it resends an
+ * unconfirmed move, whose answer then confirms that one rather than a new one.
  */
 export function keyedMoves(newKey: () => string, refresh: () => void) {
   let unsettled: { move: string; key: string } | undefined;
-  return async <T>(move: string, send: (key: string) => Promise<T>): Promise<T> => {
-    const key = unsettled?.move === move ? unsettled.key : newKey();
+  return async <T>(move: string, send: (key: string, resent: boolean) => Promise<T>): Promise<T> => {
+    const resent = unsettled?.move === move;
+    const key = resent ? unsettled!.key : newKey();
     unsettled = undefined;
     try {
-      return await send(key);
+      return await send(key, resent);
     } catch (error) {
       if (uncertain(error)) {
         unsettled = { move, key };

@@ -34,7 +34,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
   const keyed = keyedMoves(idempotencyKey, () => void feed.refresh());
   // Every move goes through keyed (the deal's key is unused: advance takes none); a move the table
   // did not confirm is told in the player's words.
-  const send = async <T>(move: string, request: (key: string) => Promise<T>): Promise<T> => {
+  const send = async <T>(move: string, request: (key: string, resent: boolean) => Promise<T>): Promise<T> => {
     try {
       return await keyed(move, request);
     } catch (error) {
@@ -71,14 +71,20 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
     },
     async bet({ seatIndex, handIndex, betAmount, shown }) {
       const move = `bet ${shown.gameId} ${shown.bettingStage} ${seatIndex} ${handIndex} ${betAmount}`;
-      const reply = await send(move, (key) =>
-        acknowledged(
+      let confirms = false;
+      const reply = await send(move, (key, resent) => {
+        confirms = resent;
+        return acknowledged(
           api.POST("/api/tables/{tableId}/bet", { ...header(key), body: { seatIndex, handIndex, betAmount } }),
-        ),
-      );
+        );
+      });
       const recorded = await recordedBet(tableId, playerId, handIndex, betAmount, shown);
+      // A resent bet's answer is that of the bet not confirmed before: one bet, not a second.
+      const once = confirms ? "The bet that was not confirmed is placed, once: " : "";
       return after(
-        betPlaced(handIndex, betAmount, shown, recorded) + ` Seat balance ${formatMoney(reply.updatedSeatBalance)}.`,
+        once +
+          betPlaced(handIndex, betAmount, shown, recorded) +
+          ` Seat balance ${formatMoney(reply.updatedSeatBalance)}.`,
       );
     },
   };
