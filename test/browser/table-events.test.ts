@@ -56,6 +56,15 @@ test("a refused stream falls back to polling; a dropped one resumes from its las
     await waitForState(page, "STATUS_TURN");
     await screenshot(page, "11-events-resumed");
 
+    // The stream is refused for a while, and one poll fails: its problem shows until a poll succeeds.
+    api.nextStreams.push(...Array<number>(10).fill(429));
+    api.stateFailures = 1;
+    api.dropStream();
+    const outage = page.getByTestId("live-mode").getByText("table service unavailable");
+    await outage.waitFor();
+    await outage.waitFor({ state: "detached" });
+    t.regex(await page.getByTestId("live-mode").innerText(), /every 2 seconds/, "still polling, the stream refused");
+
     t.is(api.eventRequests[0]?.lastEventId, undefined, "the first stream starts afresh");
     t.true(
       api.eventRequests.every((request) => request.authorization === "Bearer scripted-token"),

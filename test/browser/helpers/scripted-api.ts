@@ -29,6 +29,8 @@ export interface ScriptedApi {
   eventRequests: EventsRequest[];
   /** What GET state answers. */
   state: TableState;
+  /** GET state answers 503 this many more times first (the table service unreachable). */
+  stateFailures: number;
   /** How to answer the next event stream requests: a status to refuse with, or "stream". */
   nextStreams: (number | "stream")[];
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
@@ -47,6 +49,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     url: "",
     eventRequests: [],
     state: initial,
+    stateFailures: 0,
     nextStreams: [],
     push(id, state) {
       api.state = state;
@@ -77,7 +80,8 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       "/api/client-config": () => json(res, 200, { devSignIn: true }),
       "/api/dev/token": () => json(res, 200, { token: "scripted-token" }),
       "/api/tables": () => json(res, 200, { tables: [], totalActivePlayers: 0 }),
-      "/api/tables/1/state": () => json(res, 200, api.state),
+      "/api/tables/1/state": () =>
+        api.stateFailures-- > 0 ? json(res, 503, { error: "table service unavailable" }) : json(res, 200, api.state),
       "/api/tables/1/events": () => events(req, res),
     };
     if (route[path]) return route[path]();

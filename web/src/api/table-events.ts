@@ -52,6 +52,8 @@ class Feed implements TableFeed {
    */
   private issued = 0;
   private shown = 0;
+  /** The last read of the state failed: its problem is shown until a read succeeds. */
+  private readFailed = false;
 
   constructor(
     private readonly tableId: number,
@@ -99,8 +101,14 @@ class Feed implements TableFeed {
         api.GET("/api/tables/{tableId}/state", { params: { path: { tableId: this.tableId } } }),
       );
       this.offer(state, ticket);
+      if (this.readFailed && !this.stopped) {
+        // The table answers again: its problem is over (a refused stream's stays while polling).
+        this.readFailed = false;
+        this.setMode(this.current, this.current === "polling" ? this.streamProblem : undefined);
+      }
     } catch (error) {
       if (this.stopped) return;
+      this.readFailed = true;
       // No such table, or not this player's: asking again every 2 s would only say so again.
       const status = error instanceof ApiError ? error.status : 0;
       if (status === 404 || status === 403) {

@@ -148,8 +148,10 @@ function betPlaced(
   const placed = `Bet ${formatMoney(betAmount)} on hand ${handIndex + 1}`;
   if (!recorded) return `${placed}: see the table for the odds it took.`;
   if (recorded.bettingStage === shown.bettingStage) return `${placed} at odds ${recorded.recordedOdds.toFixed(1)}.`;
+  const took = stageName(recorded.bettingStage).toLowerCase();
+  const saw = stageName(shown.bettingStage).toLowerCase();
   return (
-    `${placed} at odds ${recorded.recordedOdds.toFixed(1)}, the ${stageName(recorded.bettingStage)}'s: ` +
-    `the table moved on from the ${stageName(shown.bettingStage)} (odds ${shown.odds.toFixed(1)}) before it arrived.`
+    `${placed} at odds ${recorded.recordedOdds.toFixed(1)}: the table had moved on to the ${took} before the bet ` +
+    `arrived, so it took the ${took}'s odds, not the ${saw}'s ${shown.odds.toFixed(1)}.`
   );
 }
