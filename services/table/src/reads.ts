@@ -55,11 +55,13 @@ async function lobby(parts: TableParts): Promise<Lobby> {
   const now = Date.now();
   const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
   const active = latest
-    .filter(({ stored, snapshot }) => stored && lobbySummary(snapshot, now).active)
-    .map(({ snapshot }) => snapshot);
-  const tables = active.map((snapshot) => {
-    const { tableId, playerCount, gameState } = lobbySummary(snapshot, now);
-    return { tableId, playerCount, gameState };
-  });
-  return { tables, totalActivePlayers: seatedPlayerCount(active) };
+    .filter(({ stored }) => stored)
+    .map(({ snapshot }) => ({ snapshot, summary: lobbySummary(snapshot, now) }))
+    .filter(({ summary }) => summary.active);
+  const tables = active.map(({ summary: { tableId, playerCount, gameState } }) => ({
+    tableId,
+    playerCount,
+    gameState,
+  }));
+  return { tables, totalActivePlayers: seatedPlayerCount(active.map(({ snapshot }) => snapshot)) };
 }

@@ -3,8 +3,8 @@
 import { acknowledged, api, ApiError, idempotencyKey, unwrap, type TableState } from "../../api/client";
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
-import { formatMoney } from "../../model/money";
-import { stageName } from "../../model/stages";
+import { formatCents, formatMoney, toCents } from "../../model/money";
+import { isBettingStage, stageName } from "../../model/stages";
 
 /** A bet as the player saw it when placing it: the game, the stage and the odds on the screen. */
 export interface BetMove {
@@ -90,9 +90,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
   };
 }
 
-export type LeaveShown = Pick<TableState, "gameId" | "gameState" | "bets" | "seats">;
-
-const BETTING = new Set(["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"]);
+export type LeaveShown = Pick<TableState, "gameId" | "bettingStage" | "bets" | "seats">;
 
 /**
  * What became of the leaver's open bets: they stay in play while others are seated; the last
@@ -100,22 +98,25 @@ const BETTING = new Set(["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"]);
  * the table. Empty when the player had none.
  */
 async function openBetsAfterLeaving(tableId: number, playerId: string, shown: LeaveShown): Promise<string> {
-  if (!BETTING.has(shown.gameState)) return "";
-  const open = shown.bets
-    .filter((b) => b.playerId === playerId)
-    .reduce((sum, b) => sum + Math.round(b.betAmount * 100), 0);
+  if (!isBettingStage(shown.bettingStage)) return "";
+  const open = shown.bets.filter((b) => b.playerId === playerId).reduce((sum, b) => sum + toCents(b.betAmount), 0);
   if (open === 0) return "";
-  const stakes = formatMoney(open / 100);
-  const request = { params: { path: { tableId } }, signal: AbortSignal.timeout(READ_BACK_MS) };
-  const now = await unwrap(api.GET("/api/tables/{tableId}/state", request)).catch(() => undefined);
+  const stakes = formatCents(open);
+  const now = await readBack(tableId);
   if (now !== undefined && now.gameId !== shown.gameId && shown.seats.length === 1) {
     return ` You were the last player, so the game was void: your open bets (${stakes}) were refunded, and the account includes them.`;
   }
   return ` Your open bets (${stakes}) stay in play: what they win goes to your account.`;
 }
 
-/** How long the confirmation waits to read the bet back before it says less. */
+/** How long a confirmation waits to read the table back before it says less. */
 const READ_BACK_MS = 5_000;
+
+/** The table's state now, for a confirmation to say what the move did; undefined if it does not come in time. */
+function readBack(tableId: number): Promise<TableState | undefined> {
+  const request = { params: { path: { tableId } }, signal: AbortSignal.timeout(READ_BACK_MS) };
+  return unwrap(api.GET("/api/tables/{tableId}/state", request)).catch(() => undefined);
+}
 
 /**
  * The odds the bet was recorded at: the stage may have moved on between the screen and the server
@@ -130,8 +131,7 @@ async function recordedBet(
   betAmount: number,
   shown: BetMove["shown"],
 ): Promise<TableState["bets"][number] | undefined> {
-  const request = { params: { path: { tableId } }, signal: AbortSignal.timeout(READ_BACK_MS) };
-  const state = await unwrap(api.GET("/api/tables/{tableId}/state", request)).catch(() => undefined);
+  const state = await readBack(tableId);
   if (state?.gameId !== shown.gameId) return undefined;
   return state.bets
     .filter((b) => b.playerId === playerId && b.handIndex === handIndex && b.betAmount === betAmount)
