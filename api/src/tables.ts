@@ -1,9 +1,15 @@
-import { IDEMPOTENCY_KEY_PATTERN, MAX_HANDS_PER_GAME } from "@pokerodds/common/limits";
+import { GameState as ProtoGameState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import {
+  GAME_ID_MAX_LENGTH,
+  GAME_ID_PATTERN,
+  IDEMPOTENCY_KEY_PATTERN,
+  MAX_HANDS_PER_GAME,
+} from "@pokerodds/common/limits";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart, type Operation } from "./operation.js";
-import { amount, int32AtLeast, integerFrom, money, nullable, playerId } from "./fields.js";
+import { amount, int32AtLeast, integerFrom, money, MUST_BE, nullable, playerId } from "./fields.js";
 
 const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id needs the ADMIN role (else 403)";
 
@@ -12,12 +18,50 @@ export const TableIdParam = Type.Integer({
   description: `Public tables 1..TABLE_COUNT, personal tables from ${FIRST_PERSONAL_TABLE_ID}; plain decimal digits without a sign or leading zeros (else 400)`,
 });
 
-/** The body of leave and advance, which act for the token's subject: none, or an empty object. */
+/** The body of leave, which acts for the token's subject: none, or an empty object. */
 export const NoBody = Type.Object(
   {},
   {
     additionalProperties: false,
     description: "No body is needed; an empty object is accepted, anything else is a 400",
+  },
+);
+
+/** The states a table is ever in (the table contract's, without their prefix): those an advance moves on from. */
+const TABLE_GAME_STATES = Object.keys(ProtoGameState)
+  .filter((name) => name.startsWith("GAME_STATE_STATUS_"))
+  .map((name) => name.slice("GAME_STATE_".length));
+
+/** The body of advance: none, or the state the caller saw, which the game then moves on from only. */
+export const AdvanceRequest = Type.Object(
+  {
+    from: Type.Optional(
+      Type.Object(
+        {
+          gameId: Type.String({
+            pattern: GAME_ID_PATTERN.source,
+            description: "The gameId of the state seen",
+            [MUST_BE]: `1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`,
+          }),
+          gameState: Type.Union(
+            TABLE_GAME_STATES.map((name) => Type.Literal(name)),
+            { description: "The gameState seen", [MUST_BE]: `one of ${TABLE_GAME_STATES.join(", ")}` },
+          ),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The state the caller saw: the game moves on only from it, so a retry, or two players dealing at " +
+            "once, never moves it twice. Once the advance from it is made (by an earlier try or by another " +
+            "player) the answer is the state now and nothing moves; a 409 when the table never moved on from it " +
+            "(the game was voided, or is not there yet)",
+        },
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "No body is needed (the game moves on from whatever state it is in); an empty object is accepted",
   },
 );
 
@@ -216,6 +260,7 @@ const SCHEMAS = {
   BetResponse,
   LeaveResponse,
   NoBody,
+  AdvanceRequest,
   TableGameState,
 };
 type SchemaName = keyof typeof SCHEMAS;
@@ -371,12 +416,12 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
   advance: {
     method: "post",
     path: "/api/tables/{tableId}/advance",
-    summary: "Move the game to its next state",
+    summary: "Move the game to its next state (from the state seen, if named)",
     parameters: [TABLE_ID],
-    body: { schema: "NoBody", required: false },
+    body: { schema: "AdvanceRequest", required: false },
     ok: "TableGameState",
     errors: [403, 404, 409, 503],
-    example: { body: {}, ok: EXAMPLE_STATE },
+    example: { body: { from: { gameId: "T1-7", gameState: "STATUS_HOLE" } }, ok: EXAMPLE_STATE },
     links: {
       getTableState: {
         operationId: "getTableState",

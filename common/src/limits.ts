@@ -27,6 +27,13 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[!-~]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
 
 /**
+ * A gameId a client names (an advance's `from`): the table makes them (`T<tableId>-<game>`), and one
+ * that is not 1 to 64 visible ASCII characters names no game of it.
+ */
+export const GAME_ID_MAX_LENGTH = 64;
+export const GAME_ID_PATTERN = new RegExp(`^[!-~]{1,${GAME_ID_MAX_LENGTH}}$`);
+
+/**
  * A key of a wallet movement: made by the table service, never by a client, and some hold a playerId
  * (a payout's `table:<gameId>:<tag>:<playerId>`), so the bound is a playerId plus room for the rest.
  */
@@ -123,6 +130,13 @@ export function requireIdempotencyKey(value: string): string {
     throw new InvalidArgumentError(
       `idempotency_key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} visible ASCII characters`,
     );
+  }
+  return value;
+}
+
+export function requireGameId(name: string, value: string): string {
+  if (!GAME_ID_PATTERN.test(value)) {
+    throw new InvalidArgumentError(`${name} must be 1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`);
   }
   return value;
 }

@@ -169,7 +169,7 @@ test("malformed JSON, non-objects, an absent body and unknown properties are 400
   }
 });
 
-test("leave and advance take no body: an empty object at most", async (t) => {
+test("leave takes no body and advance no more than from: an empty object at most", async (t) => {
   for (const route of [LEAVE, ADVANCE]) {
     await assertRefused(
       t,
@@ -182,6 +182,34 @@ test("leave and advance take no body: an empty object at most", async (t) => {
     await assertRefused(t, await send(route, { body: "[]" }), 400, "request body must be a JSON object", route.name);
     await assertRefused(t, await send(route, { body: "{" }), 400, "request body is not valid JSON", route.name);
   }
+});
+
+test("advance's from names a game and a state a table is in, or is a 400", async (t) => {
+  const from = (value: unknown) => send(ADVANCE, { body: { from: value } });
+  const STATES = "one of STATUS_SETUP, STATUS_START, STATUS_HOLE, STATUS_FLOP, STATUS_TURN, STATUS_RIVER";
+  for (const gameState of ["UNCHANGED", "STATUS_FLOP_CARD1", "status_hole", 3, null]) {
+    await assertRefused(
+      t,
+      await from({ gameId: "T7-1", gameState }),
+      400,
+      `from.gameState must be ${STATES}`,
+      `${gameState}`,
+    );
+  }
+  const ID_RULE = "from.gameId must be 1 to 64 visible ASCII characters";
+  for (const gameId of ["", "T7 1", "x".repeat(65), "T7-\u00e9", 7, null]) {
+    await assertRefused(t, await from({ gameId, gameState: "STATUS_HOLE" }), 400, ID_RULE, String(gameId));
+  }
+  await assertRefused(t, await from({ gameId: "T7-1" }), 400, "from.gameState is required", "no state");
+  await assertRefused(t, await from({ gameState: "STATUS_HOLE" }), 400, "from.gameId is required", "no game");
+  await assertRefused(
+    t,
+    await from({ gameId: "T7-1", gameState: "STATUS_HOLE", stage: 0 }),
+    400,
+    'unknown property "from.stage"',
+    "more than a game and a state",
+  );
+  await assertRefused(t, await from("T7-1:STATUS_HOLE"), 400, "from must be object", "a string");
 });
 
 test("playerId, seatIndex and handIndex of the wrong type or range are 400s", async (t) => {

@@ -114,6 +114,14 @@ test.serial("advance and state: the game state in the spec's fields, validated b
     options: { deadlineMs: 15_000, requestId: "adv-1" },
   });
 
+  const fromSeen = { from: { gameId: "T7-3", gameState: "STATUS_HOLE" } };
+  t.is((await post(app, "/api/tables/7/advance", fromSeen)).status, 200);
+  t.deepEqual(lastCall()?.request, {
+    caller: PLAYER_1,
+    tableId: 7,
+    from: { gameId: "T7-3", gameState: GameState.GAME_STATE_STATUS_HOLE },
+  });
+
   const state = await get(app, "/api/tables/7/state");
   t.deepEqual(await state.json(), json);
   t.deepEqual(lastCall()?.request, { caller: PLAYER_1, tableId: 7 });

@@ -278,6 +278,39 @@ test.serial("the last player leaving mid-game is told the game was void and the 
   expectNoPageProblems(t, frank);
 });
 
+test.serial("a deal pressed on a screen that is behind deals nothing: the game never skips a stage", async (t) => {
+  const gina = await open(DESKTOP);
+  const api = new Api(file.stack.url, file.stack.dataDir);
+  const hank = await api.player("hank-web");
+  const table = 3;
+  // Gina's screen follows the table by polling its state (no event stream), until told to stop.
+  let stale = false;
+  await gina.page.route(
+    (url) => /^\/api\/tables\/\d+\/(state|events)$/.test(url.pathname),
+    (route) => (stale || route.request().url().endsWith("/events") ? route.abort() : route.continue()),
+  );
+  await gina.page.goto("/");
+  await signIn(gina.page, "gina-web");
+  await openTable(gina.page, table);
+  await sit(gina.page, "100");
+  await hank.balance(); // opens the account
+  t.is((await hank.sit(table, 100)).body.acknowledgement, "ACK");
+  await gina.page.getByTestId("seats").locator('tr[data-player="hank-web"]').waitFor();
+  stale = true;
+  // A read sent before this point could still bring the next state: wait for one that fails.
+  await gina.page.waitForEvent("requestfailed", (request) => request.url().endsWith("/state"));
+  const hole = await hank.advance(table);
+  t.is(hole.body.gameState, "STATUS_HOLE");
+  await gina.page.getByRole("button", { name: "Deal the hole cards" }).click();
+  await waitForState(gina.page, "STATUS_HOLE");
+  const now = await hank.readState(table);
+  t.is(now.gameState, "STATUS_HOLE", "Gina's deal from the start dealt nothing more: the hole stays open for bets");
+  t.deepEqual(now.hands, hole.body.hands);
+  stale = false;
+  await advance(gina.page, "Deal the flop", "STATUS_FLOP");
+  t.is((await hank.readState(table)).gameState, "STATUS_FLOP");
+});
+
 test.serial("deal and bulk screens: a stand-alone deal, and stepping through generated games", async (t) => {
   t.timeout(10 * 60_000);
   const dave = await open(DESKTOP);

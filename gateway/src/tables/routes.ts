@@ -13,7 +13,8 @@ import { DEADLINES_MS, callOptions, fromService } from "../http/backend-call.js"
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from "../http/request.js";
 import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
-import { type tablesApi, BetRequest, NoBody, SitRequest, TopUpRequest } from "@pokerodds/api/tables";
+import { type tablesApi, AdvanceRequest, BetRequest, NoBody, SitRequest, TopUpRequest } from "@pokerodds/api/tables";
+import { gameStateFromJSON } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { toBetResponse, toLeaveResponse, toSitResponse, toTableGameState, toTopUpResponse } from "./to-api.js";
 
 /** The path's tableId: 400 unless an integer >= 1 in plain digits; 404 above what any table can have. */
@@ -31,6 +32,7 @@ const validateSit = bodyValidator(SitRequest);
 const validateTopUp = bodyValidator(TopUpRequest);
 const validateBet = bodyValidator(BetRequest);
 const validateNoBody = bodyValidatorWithDefaults(NoBody);
+const validateAdvance = bodyValidator(AdvanceRequest);
 
 /**
  * What every money move sends besides its amount: the caller, acting for the body's playerId when it
@@ -109,8 +111,12 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
     /** Advance is the token's subject's (the service allows players seated there, and ADMINs). */
     advance: async (req, res) => {
       const tableId = tableIdOf(req);
-      validateNoBody(req.body);
-      const request = { caller: callerFor(identityOf(res)), tableId };
+      const { from } = validateAdvance(req.body ?? {});
+      const request = {
+        caller: callerFor(identityOf(res)),
+        tableId,
+        ...(from && { from: { gameId: from.gameId, gameState: gameStateFromJSON(`GAME_STATE_${from.gameState}`) } }),
+      };
       const response = await fromTable(table.advance(request, callOptions(req, DEADLINES_MS.advance)));
       res.json(toTableGameState(response.state));
     },

@@ -1,42 +1,55 @@
 // Moving a game on: plan on the latest snapshot, fetch what the plan needs from the odds service
 // (outside the table's write queue: bets may land meanwhile, the plan still holds), then store the
-// change under `advance:<tableId>:<gameId>:<from state>`. Two advances planned from the same state
-// collapse into one: the second finds the key taken (or the state moved on) and answers the state.
+// change under its advanceKey (the game and the state it moves on from). Two advances planned from
+// the same state collapse into one: the second finds the key taken (or the state moved on) and
+// answers the state.
+//
+// An advance that names the state it moves on `from` (the one its caller saw) moves only from that
+// state, so a retry, or two players dealing at once, never moves the game twice: once the advance
+// from it is made, by anyone, the answer is the state now.
 import { ConflictError } from "@pokerodds/common";
 import type { CallScope, OddsPort } from "./dependencies.js";
 import {
+  advanceKey,
   advancePlan,
   applyAdvance,
+  isAt,
   publicState,
+  type AdvanceFrom,
   type AdvanceInput,
   type AdvancePlan,
   type Caller,
   type PublicTableState,
+  type TableSnapshot,
 } from "./domain/index.js";
 import { deliverOutbox } from "./outbox.js";
 import type { TableParts } from "./parts.js";
 
-export async function advance(
-  parts: TableParts,
-  request: { caller: Caller; tableId: number },
-  scope: CallScope,
-): Promise<PublicTableState> {
-  const { caller, tableId } = request;
+export interface AdvanceRequest {
+  caller: Caller;
+  tableId: number;
+  from?: AdvanceFrom;
+}
+
+export async function advance(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<PublicTableState> {
+  const { caller, tableId, from } = request;
   await parts.directory.require(tableId, scope);
   const { snapshot } = await parts.store.latest(tableId);
   const plan = advancePlan(snapshot, caller);
+  if (from && !isAt(snapshot, from)) return answerMovedOn(parts, snapshot, from);
   const input = await fetchInput(parts.odds, plan, scope);
   let applied;
   try {
     applied = await parts.store.apply(
       tableId,
-      { key: `advance:${tableId}:${plan.gameId}:${plan.from}`, fingerprint: "" },
+      { key: advanceKey(tableId, { gameId: plan.gameId, gameState: plan.from }), fingerprint: "" },
       (latest, now) => ({ next: applyAdvance(latest, plan, input, now), result: null }),
     );
   } catch (error) {
     // The table moved on since the plan (another advance won, or the game was voided).
     if (!(error instanceof ConflictError)) throw error;
-    return publicState((await parts.store.latest(tableId)).snapshot);
+    const latest = (await parts.store.latest(tableId)).snapshot;
+    return from ? answerMovedOn(parts, latest, from) : publicState(latest);
   }
   if (applied.kind !== "stored") return publicState((await parts.store.latest(tableId)).snapshot);
   // Payouts to players who left: the advance is done either way; recovery retries a failed delivery.
@@ -46,6 +59,19 @@ export async function advance(
     );
   }
   return publicState(applied.snapshot);
+}
+
+/**
+ * An advance asked from a state the table is not in: the state now once the advance from that state
+ * was made (by an earlier try of the same request, or by another player), for the move asked for has
+ * happened; otherwise (the game was voided, or never reached that state) a refusal, and nothing moves.
+ */
+async function answerMovedOn(parts: TableParts, snapshot: TableSnapshot, from: AdvanceFrom): Promise<PublicTableState> {
+  if (await parts.store.findOp(advanceKey(snapshot.tableId, from))) return publicState(snapshot);
+  throw new ConflictError(
+    `the table is at ${snapshot.gameState} of game ${snapshot.gameId}, and no advance was made from ` +
+      `${from.gameState} of game ${from.gameId}: nothing moved`,
+  );
 }
 
 async function fetchInput(odds: OddsPort, plan: AdvancePlan, scope: CallScope): Promise<AdvanceInput> {

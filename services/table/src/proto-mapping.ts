@@ -5,6 +5,7 @@ import {
   GameState as ProtoGameState,
   PaidTo,
   TransferKind as ProtoTransferKind,
+  type AdvanceFrom as ProtoAdvanceFrom,
   type AuditResponse,
   type Caller as ProtoCaller,
   type ExportGamesRequest,
@@ -15,9 +16,17 @@ import {
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { AuditReport } from "./audit.js";
-import type { Caller, ExportedBet, ExportedGame, GameState, PublicTableState, TableMoney } from "./domain/index.js";
+import type {
+  AdvanceFrom,
+  Caller,
+  ExportedBet,
+  ExportedGame,
+  GameState,
+  PublicTableState,
+  TableMoney,
+} from "./domain/index.js";
 import type { ExportFilter } from "./game-export.js";
-import { INT32_MAX, requirePlayerId } from "@pokerodds/common/limits";
+import { INT32_MAX, requireGameId, requirePlayerId } from "@pokerodds/common/limits";
 import { CREDIT_REASON } from "./outbox.js";
 import type { TransferKind } from "./transfer-store.js";
 
@@ -37,6 +46,16 @@ const GAME_STATE: Record<GameState, ProtoGameState> = {
   STATUS_TURN: ProtoGameState.GAME_STATE_STATUS_TURN,
   STATUS_RIVER: ProtoGameState.GAME_STATE_STATUS_RIVER,
 };
+
+const GAME_STATE_OF = new Map(Object.entries(GAME_STATE).map(([state, proto]) => [proto, state as GameState]));
+
+/** The state an advance names to move on from, if it names one. */
+export function advanceFromProto(from: ProtoAdvanceFrom | undefined): AdvanceFrom | undefined {
+  if (!from) return undefined;
+  const gameState = GAME_STATE_OF.get(from.gameState);
+  if (!gameState) throw new InvalidArgumentError("from.game_state must be a state a table is in");
+  return { gameId: requireGameId("from.game_id", from.gameId), gameState };
+}
 
 const TRANSFER_KIND: Record<TransferKind, ProtoTransferKind> = {
   sit: ProtoTransferKind.TRANSFER_KIND_SIT,

@@ -25,6 +25,7 @@ import { toDomainError } from "./errors.js";
 import { exportGames } from "./game-export.js";
 import type { TableParts } from "./parts.js";
 import {
+  advanceFromProto,
   auditToProto,
   callerFromProto,
   exportFilterFromProto,
@@ -82,7 +83,11 @@ export function tableService(
 
     advance: rpc("Advance", async (request, scope) => ({
       state: tableStateToProto(
-        await advance(parts, { caller: callerFromProto(request.caller), tableId: request.tableId }, scope),
+        await advance(
+          parts,
+          { caller: callerFromProto(request.caller), tableId: request.tableId, from: advanceFromProto(request.from) },
+          scope,
+        ),
       ),
     })),
 

@@ -325,6 +325,55 @@ test("two advances from the same state collapse into one", async (t) => {
   t.is(flop.gameState, GameState.GAME_STATE_STATUS_FLOP);
 });
 
+test("an advance that names the state it moves on from moves the game once, whoever sends it again", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const tableId = 13;
+  const hal = await newPlayer(cluster, "hal");
+  const ida = await newPlayer(cluster, "ida");
+  await table.sit({ caller: hal, tableId, buyInCents: 1_000, idempotencyKey: "s" });
+  await table.sit({ caller: ida, tableId, buyInCents: 1_000, idempotencyKey: "s" });
+  const start = await state(cluster, tableId);
+  const from = (seen: TableState) => ({ gameId: seen.gameId, gameState: seen.gameState });
+  const advanceFrom = async (caller: Caller, seen: TableState) =>
+    (await table.advance({ caller, tableId, from: from(seen) })).state!;
+
+  const hole = await advanceFrom(hal, start);
+  t.is(hole.gameState, GameState.GAME_STATE_STATUS_HOLE);
+  t.deepEqual(await advanceFrom(hal, start), hole, "the same advance again: the state now, nothing dealt");
+  t.deepEqual(await advanceFrom(ida, start), hole, "another player's advance from the same state: nothing dealt");
+
+  // Both players deal the flop at once: one flop.
+  const [a, b] = await Promise.all([advanceFrom(hal, hole), advanceFrom(ida, hole)]);
+  t.is(a.gameState, GameState.GAME_STATE_STATUS_FLOP);
+  t.deepEqual(b, a);
+  t.deepEqual(await advanceFrom(hal, hole), a, "a late retry after the flop leaves the flop open for bets");
+  t.is((await state(cluster, tableId)).gameState, GameState.GAME_STATE_STATUS_FLOP);
+
+  // A state the table never moved on from: refused, and nothing moves.
+  const notYet = { ...a, gameState: GameState.GAME_STATE_STATUS_TURN };
+  t.is(await statusOf(advanceFrom(hal, notYet)), status.FAILED_PRECONDITION);
+  const otherGame = { ...a, gameId: `T${tableId}-99` };
+  t.is(await statusOf(advanceFrom(hal, otherGame)), status.FAILED_PRECONDITION);
+  t.deepEqual(await state(cluster, tableId), a);
+
+  // A game voided by the last leave was never moved on from its flop.
+  await table.leave({ caller: hal, tableId, idempotencyKey: "l" });
+  await table.leave({ caller: ida, tableId, idempotencyKey: "l" });
+  await table.sit({ caller: hal, tableId, buyInCents: 1_000, idempotencyKey: "s2" });
+  const voided = await state(cluster, tableId);
+  t.is(voided.gameState, GameState.GAME_STATE_STATUS_START);
+  t.is(await statusOf(advanceFrom(hal, a)), status.FAILED_PRECONDITION);
+  t.deepEqual(await state(cluster, tableId), voided);
+
+  // Who may advance is checked first, whatever state is named.
+  const outsider = await newPlayer(cluster, "jon");
+  t.is(await statusOf(advanceFrom(outsider, start)), status.PERMISSION_DENIED);
+  const unnamed = { ...voided, gameState: GameState.GAME_STATE_UNSPECIFIED };
+  t.is(await statusOf(advanceFrom(hal, unnamed)), status.INVALID_ARGUMENT);
+  t.is(await statusOf(advanceFrom(hal, { ...voided, gameId: "" })), status.INVALID_ARGUMENT);
+});
+
 test("the lobby lists tables touched within 30 minutes, with their players", async (t) => {
   const cluster = t.context;
   const table = cluster.table();

@@ -9,15 +9,13 @@ function uncertain(error: unknown): boolean {
 
 /**
  * What a player is told when a move was not confirmed (no answer, or a 5xx), in place of the
- * server's words: it may have been made, the table shows whether, and what doing it again does. A
- * keyed move is never made twice; a deal carries no key, so another deals the next cards. Null for
- * any other failure, whose own message holds.
+ * server's words: it may have been made, the table shows whether, and doing it again is safe (a
+ * keyed move is never made twice, and a deal names the state it deals from). Null for any other
+ * failure, whose own message holds.
  */
-export function unconfirmedMessage(error: unknown, move: "keyed" | "deal"): string | null {
+export function unconfirmedMessage(error: unknown): string | null {
   if (!uncertain(error)) return null;
-  return move === "keyed"
-    ? "The table did not confirm this move, so it may have been made: the table below shows whether it was. Doing the same again will not make it twice."
-    : "The table did not confirm the deal, so it may have been made: the table below shows where the game stands. Look before dealing again: another deal would deal the next cards.";
+  return "The table did not confirm this move, so it may have been made: the table below shows whether it was. Doing the same again will not make it twice.";
 }
 
 /**

@@ -166,7 +166,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Move the game to its next state */
+        /** Move the game to its next state (from the state seen, if named) */
         post: operations["advance"];
         delete?: never;
         options?: never;
@@ -498,6 +498,16 @@ export interface components {
         };
         /** @description No body is needed; an empty object is accepted, anything else is a 400 */
         NoBody: Record<string, never>;
+        /** @description No body is needed (the game moves on from whatever state it is in); an empty object is accepted */
+        AdvanceRequest: {
+            /** @description The state the caller saw: the game moves on only from it, so a retry, or two players dealing at once, never moves it twice. Once the advance from it is made (by an earlier try or by another player) the answer is the state now and nothing moves; a 409 when the table never moved on from it (the game was voided, or is not there yet) */
+            from?: {
+                /** @description The gameId of the state seen */
+                gameId: string;
+                /** @description The gameState seen */
+                gameState: "STATUS_SETUP" | "STATUS_START" | "STATUS_HOLE" | "STATUS_FLOP" | "STATUS_TURN" | "STATUS_RIVER";
+            };
+        };
         TableGameState: {
             tableId: number;
             gameId: string;
@@ -1425,8 +1435,15 @@ export interface operations {
         /** @description Optional */
         requestBody?: {
             content: {
-                /** @example {} */
-                "application/json": components["schemas"]["NoBody"];
+                /**
+                 * @example {
+                 *       "from": {
+                 *         "gameId": "T1-7",
+                 *         "gameState": "STATUS_HOLE"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdvanceRequest"];
             };
         };
         responses: {

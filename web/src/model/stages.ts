@@ -1,5 +1,5 @@
 // Names for the game's stages and states, as a player reads them.
-import type { HandOdds, TableState } from "../api/client";
+import type { HandOdds, Schemas, TableState } from "../api/client";
 
 export const STAGE_NAMES: Record<number, string> = { [-1]: "River", 0: "Hole", 1: "Flop", 2: "Turn" };
 
@@ -8,7 +8,10 @@ export const stageName = (stage: number): string => STAGE_NAMES[stage] ?? `Stage
 /** Betting is open at the hole, the flop and the turn. */
 export const isBettingStage = (stage: number): boolean => stage >= 0 && stage <= 2;
 
-const STATE_LABELS: Partial<Record<TableState["gameState"], string>> = {
+/** A state a table is in: one a deal moves on from (the contract's list also names states no table shows). */
+export type DealtFrom = NonNullable<Schemas["AdvanceRequest"]["from"]>;
+
+const STATE_LABELS: Record<DealtFrom["gameState"], string> = {
   STATUS_SETUP: "Waiting for the next deal",
   STATUS_START: "Waiting for the first deal",
   STATUS_HOLE: "Hole cards dealt: betting open",
@@ -17,7 +20,15 @@ const STATE_LABELS: Partial<Record<TableState["gameState"], string>> = {
   STATUS_RIVER: "River dealt: game settled",
 };
 
-export const stateLabel = (state: TableState["gameState"]): string => STATE_LABELS[state] ?? state;
+const isTableGameState = (state: TableState["gameState"]): state is DealtFrom["gameState"] => state in STATE_LABELS;
+
+export const stateLabel = (state: TableState["gameState"]): string =>
+  isTableGameState(state) ? STATE_LABELS[state] : state;
+
+/** The state a deal moves the game on from: the one on the screen, if it is one a table is in. */
+export function dealtFrom({ gameId, gameState }: TableState): DealtFrom | undefined {
+  return isTableGameState(gameState) ? { gameId, gameState } : undefined;
+}
 
 const ADVANCE_LABELS: Partial<Record<TableState["gameState"], string>> = {
   STATUS_HOLE: "Deal the flop",

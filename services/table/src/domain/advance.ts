@@ -44,6 +44,20 @@ export type AdvanceInput =
   | { kind: "REVEAL"; handOdds: readonly HandOdds[] }
   | { kind: "CLEAR" };
 
+/** The state an advance is asked to move the game on from: the one its caller saw. */
+export interface AdvanceFrom {
+  gameId: string;
+  gameState: GameState;
+}
+
+/** Whether the table is in the state `from` names: an advance asked from any other moves nothing. */
+export const isAt = (snapshot: TableSnapshot, from: AdvanceFrom): boolean =>
+  snapshot.gameId === from.gameId && snapshot.gameState === from.gameState;
+
+/** The key of the one advance ever stored from a game's state: two planned from it collapse into one. */
+export const advanceKey = (tableId: number, from: AdvanceFrom): string =>
+  `advance:${tableId}:${from.gameId}:${from.gameState}`;
+
 const NEXT_STATE: Record<GameState, GameState> = {
   STATUS_SETUP: "STATUS_HOLE",
   STATUS_START: "STATUS_HOLE",

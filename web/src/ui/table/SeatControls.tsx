@@ -1,6 +1,6 @@
 import type { Seat, TableState } from "../../api/client";
 import { formatMoney } from "../../model/money";
-import { advanceLabel } from "../../model/stages";
+import { advanceLabel, dealtFrom } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import type { useAction } from "../use-action";
 import type { TableMoves } from "./moves";
@@ -16,6 +16,7 @@ interface Props {
 export function SeatControls({ state, seat, moves, action }: Props) {
   const { busy, run } = action;
   const fail = (text: string) => action.setMessage({ kind: "error", text });
+  const from = dealtFrom(state);
   return (
     <section aria-labelledby="seat-title" class="panel">
       <h2 id="seat-title">{seat ? "Your seat" : "Take a seat"}</h2>
@@ -54,9 +55,14 @@ export function SeatControls({ state, seat, moves, action }: Props) {
         />
       )}
       {/* Only a seated player (or an admin, through the API) may move the game on. */}
-      {seat ? (
+      {seat && from ? (
         <p class="controls">
-          <button type="button" class="primary" aria-disabled={busy} onClick={() => void run(() => moves.advance())}>
+          <button
+            type="button"
+            class="primary"
+            aria-disabled={busy}
+            onClick={() => void run(() => moves.advance(from))}
+          >
             {advanceLabel(state.gameState)}
           </button>
           <span class="hint">Any seated player can move the game on.</span>

@@ -4,7 +4,7 @@ import { acknowledged, api, ApiError, idempotencyKey, unwrap, type TableState } 
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
 import { formatCents, formatMoney, toCents } from "../../model/money";
-import { isBettingStage, stageName } from "../../model/stages";
+import { isBettingStage, stageName, type DealtFrom } from "../../model/stages";
 
 /** A bet as the player saw it when placing it: the game, the stage and the odds on the screen. */
 export interface BetMove {
@@ -19,7 +19,8 @@ export interface TableMoves {
   topup(amount: number): Promise<string>;
   /** `shown`: the table as the player saw it on leaving, for what becomes of their open bets. */
   leave(shown: LeaveShown): Promise<string>;
-  advance(): Promise<void>;
+  /** `shown`: the state on the screen, the only one the game then moves on from. */
+  advance(shown: DealtFrom): Promise<void>;
   bet(move: BetMove): Promise<string>;
 }
 
@@ -32,13 +33,13 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
     return result;
   };
   const keyed = keyedMoves(idempotencyKey, () => void feed.refresh());
-  // Every move goes through keyed (the deal's key is unused: advance takes none); a move the table
-  // did not confirm is told in the player's words.
+  // Every move goes through keyed (the deal's key is unused: a deal names the state it moves on
+  // from instead); a move the table did not confirm is told in the player's words.
   const send = async <T>(move: string, request: (key: string, resent: boolean) => Promise<T>): Promise<T> => {
     try {
       return await keyed(move, request);
     } catch (error) {
-      const unconfirmed = unconfirmedMessage(error, move === "advance" ? "deal" : "keyed");
+      const unconfirmed = unconfirmedMessage(error);
       throw unconfirmed === null ? error : new ApiError(unconfirmed, (error as ApiError).status);
     }
   };
@@ -62,10 +63,12 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
       const left = `You left the table: ${formatMoney(reply.creditsReturned)} returned, account ${formatMoney(reply.newAccountBalance)}.`;
       return after(`${left}${await openBetsAfterLeaving(tableId, playerId, shown)}`);
     },
-    async advance() {
+    async advance(from) {
       const ticket = feed.ticket();
-      const state = await send("advance", () =>
-        unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path } })),
+      // From the state shown only: a second click, a retry or another player's deal that came first
+      // never moves the game twice (the answer is then the state now).
+      const state = await send(`advance ${from.gameId} ${from.gameState}`, () =>
+        unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path }, body: { from } })),
       );
       feed.offer(state, ticket);
     },

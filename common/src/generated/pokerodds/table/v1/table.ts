@@ -304,6 +304,17 @@ export interface LeaveResponse {
 export interface AdvanceRequest {
   caller?: Caller | undefined;
   tableId: number;
+  /**
+   * When set, the game moves on only from this state (the one the caller saw): an advance from it
+   * that was already made answers the state now and moves nothing; a table that never advanced from
+   * it is FAILED_PRECONDITION.
+   */
+  from?: AdvanceFrom | undefined;
+}
+
+export interface AdvanceFrom {
+  gameId: string;
+  gameState: GameState;
 }
 
 export interface AdvanceResponse {
@@ -1887,7 +1898,7 @@ export const LeaveResponse: MessageFns<LeaveResponse> = {
 };
 
 function createBaseAdvanceRequest(): AdvanceRequest {
-  return { caller: undefined, tableId: 0 };
+  return { caller: undefined, tableId: 0, from: undefined };
 }
 
 export const AdvanceRequest: MessageFns<AdvanceRequest> = {
@@ -1897,6 +1908,9 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
     }
     if (message.tableId !== 0) {
       writer.uint32(16).int32(message.tableId);
+    }
+    if (message.from !== undefined) {
+      AdvanceFrom.encode(message.from, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -1930,6 +1944,14 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
             message.tableId = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.from = AdvanceFrom.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1950,6 +1972,7 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
         : isSet(object.table_id)
         ? globalThis.Number(object.table_id)
         : 0,
+      from: isSet(object.from) ? AdvanceFrom.fromJSON(object.from) : undefined,
     };
   },
 
@@ -1960,6 +1983,9 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
     }
     if (message.tableId !== 0) {
       obj.tableId = Math.round(message.tableId);
+    }
+    if (message.from !== undefined) {
+      obj.from = AdvanceFrom.toJSON(message.from);
     }
     return obj;
   },
@@ -1973,6 +1999,102 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
       ? Caller.fromPartial(object.caller)
       : undefined;
     message.tableId = object.tableId ?? 0;
+    message.from = (object.from !== undefined && object.from !== null)
+      ? AdvanceFrom.fromPartial(object.from)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAdvanceFrom(): AdvanceFrom {
+  return { gameId: "", gameState: 0 };
+}
+
+export const AdvanceFrom: MessageFns<AdvanceFrom> = {
+  encode(message: AdvanceFrom, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.gameId !== "") {
+      writer.uint32(10).string(message.gameId);
+    }
+    if (message.gameState !== 0) {
+      writer.uint32(16).int32(message.gameState);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdvanceFrom {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdvanceFrom();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.gameId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.gameState = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdvanceFrom {
+    return {
+      gameId: isSet(object.gameId)
+        ? globalThis.String(object.gameId)
+        : isSet(object.game_id)
+        ? globalThis.String(object.game_id)
+        : "",
+      gameState: isSet(object.gameState)
+        ? gameStateFromJSON(object.gameState)
+        : isSet(object.game_state)
+        ? gameStateFromJSON(object.game_state)
+        : 0,
+    };
+  },
+
+  toJSON(message: AdvanceFrom): unknown {
+    const obj: any = {};
+    if (message.gameId !== "") {
+      obj.gameId = message.gameId;
+    }
+    if (message.gameState !== 0) {
+      obj.gameState = gameStateToJSON(message.gameState);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<AdvanceFrom>): AdvanceFrom {
+    return AdvanceFrom.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<AdvanceFrom>): AdvanceFrom {
+    const message = createBaseAdvanceFrom();
+    message.gameId = object.gameId ?? "";
+    message.gameState = object.gameState ?? 0;
     return message;
   },
 };
