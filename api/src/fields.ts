@@ -37,7 +37,10 @@ export function int32AtLeast(minimum: number, description?: string) {
   });
 }
 
-export function oneOfIntegers<const T extends readonly number[]>(values: T, options: { default?: T[number] } = {}) {
+export function oneOfIntegers<const T extends readonly number[]>(
+  values: T,
+  options: { default?: T[number]; description?: string } = {},
+) {
   const words = values.length === 2 ? `${values[0]} or ${values[1]}` : `one of ${values.join(", ")}`;
   return Type.Union(
     values.map((value) => Type.Literal(value)),

@@ -9,7 +9,7 @@ import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart, type Operation } from "./operation.js";
-import { amount, int32AtLeast, integerFrom, money, MUST_BE, nullable, playerId } from "./fields.js";
+import { amount, int32AtLeast, integerFrom, money, MUST_BE, nullable, oneOfIntegers, playerId } from "./fields.js";
 
 const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id needs the ADMIN role (else 403)";
 
@@ -27,6 +27,13 @@ export const NoBody = Type.Object(
   },
 );
 
+/** The gameId of a state a client saw (an advance's from, a bet's at). */
+const GameIdSeen = Type.String({
+  pattern: GAME_ID_PATTERN.source,
+  description: "The gameId of the state seen",
+  [MUST_BE]: `1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`,
+});
+
 /** The states a table is ever in (the table contract's, without their prefix): those an advance moves on from. */
 const TABLE_GAME_STATES = Object.keys(ProtoGameState)
   .filter((name) => name.startsWith("GAME_STATE_STATUS_"))
@@ -38,11 +45,7 @@ export const AdvanceRequest = Type.Object(
     from: Type.Optional(
       Type.Object(
         {
-          gameId: Type.String({
-            pattern: GAME_ID_PATTERN.source,
-            description: "The gameId of the state seen",
-            [MUST_BE]: `1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`,
-          }),
+          gameId: GameIdSeen,
           gameState: Type.Union(
             TABLE_GAME_STATES.map((name) => Type.Literal(name)),
             { description: "The gameState seen", [MUST_BE]: `one of ${TABLE_GAME_STATES.join(", ")}` },
@@ -132,6 +135,23 @@ export const BetRequest = Type.Object(
       description: "Zero-based hand to back; one beyond the table's hands is a 409",
     }),
     betAmount: money("Stake, taken from the seat balance"),
+    at: Type.Optional(
+      Type.Object(
+        {
+          gameId: GameIdSeen,
+          bettingStage: oneOfIntegers([0, 1, 2] as const, {
+            description: "The bettingStage seen: 0 hole, 1 flop, 2 turn",
+          }),
+        },
+        {
+          additionalProperties: false,
+          description:
+            "The game and stage whose odds the caller saw: the bet is placed only there, at those odds. Once " +
+            "another player has moved the table on it is a 409 and nothing is placed. Without it the bet takes " +
+            "the odds of the stage open when it arrives",
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -394,7 +414,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     body: { schema: "BetRequest", required: true },
     ok: "BetResponse",
     example: {
-      body: { seatIndex: 1, handIndex: 1, betAmount: 5 },
+      body: { seatIndex: 1, handIndex: 1, betAmount: 5, at: { gameId: "T1-7", bettingStage: 1 } },
       ok: { acknowledgement: "ACK", message: "bet placed: handIndex 1 at odds 3.4 (flop)", updatedSeatBalance: 90 },
     },
     links: {

@@ -212,6 +212,32 @@ test("advance's from names a game and a state a table is in, or is a 400", async
   await assertRefused(t, await from("T7-1:STATUS_HOLE"), 400, "from must be object", "a string");
 });
 
+test("a bet's at names a game and a betting stage, or is a 400", async (t) => {
+  const at = (value: unknown) => send(BET, { body: { ...BET.body, at: value } });
+  for (const bettingStage of [-1, 3, 0.5, "1", null]) {
+    const what = `stage ${String(bettingStage)}`;
+    await assertRefused(
+      t,
+      await at({ gameId: "T7-1", bettingStage }),
+      400,
+      "at.bettingStage must be one of 0, 1, 2",
+      what,
+    );
+  }
+  for (const gameId of ["", "T7 1", "x".repeat(65), 7]) {
+    const rule = "at.gameId must be 1 to 64 visible ASCII characters";
+    await assertRefused(t, await at({ gameId, bettingStage: 1 }), 400, rule, String(gameId));
+  }
+  await assertRefused(t, await at({ gameId: "T7-1" }), 400, "at.bettingStage is required", "no stage");
+  await assertRefused(
+    t,
+    await at({ bettingStage: 1, gameId: "T7-1", odds: 3.4 }),
+    400,
+    'unknown property "at.odds"',
+    "odds",
+  );
+});
+
 test("playerId, seatIndex and handIndex of the wrong type or range are 400s", async (t) => {
   const PLAYER_RULE = "playerId must be a string of 1 to 256 characters, not only blanks, without control characters";
   for (const route of BODY_ROUTES) {

@@ -57,6 +57,11 @@ test.serial("topup and bet: amounts in cents, indexes as sent, replies in units"
     request: { caller: PLAYER_1, tableId: 7, seatIndex: 2, handIndex: 3, betAmountCents: 100_000_000_000 },
   });
   t.is(lastCall()?.options?.deadlineMs, 10_000);
+  t.false("at" in (lastCall()!.request as object), "no stage named: none sent");
+
+  const at = { gameId: "T7-3", bettingStage: 2 };
+  await post(app, "/api/tables/7/bet", { seatIndex: 2, handIndex: 3, betAmount: 1, at });
+  t.like(lastCall(), { method: "bet", request: { seatIndex: 2, handIndex: 3, betAmountCents: 100, at } });
 });
 
 test.serial("leave: for the token's subject, with a key; an empty object is accepted as no body", async (t) => {

@@ -309,6 +309,24 @@ test.serial("a deal pressed on a screen that is behind deals nothing: the game n
   stale = false;
   await advance(gina.page, "Deal the flop", "STATUS_FLOP");
   t.is((await hank.readState(table)).gameState, "STATUS_FLOP");
+
+  // A bet at the flop's odds on a screen that is behind: Hank deals the turn first, so no bet is
+  // placed at odds the table no longer offers.
+  const hand = await handToBackIndex(gina.page);
+  if (hand === null) throw new Error("no hand takes a bet at the flop");
+  stale = true;
+  await gina.page.waitForEvent("requestfailed", (request) => request.url().endsWith("/state"));
+  t.is((await hank.advance(table)).body.gameState, "STATUS_TURN");
+  const form = gina.page.getByTestId(`bet-${hand}`);
+  await form.getByLabel(`Stake on hand ${hand + 1}`).fill("10");
+  await form.getByRole("button", { name: /^Bet at / }).click();
+  const refused = gina.page.getByRole("alert").filter({ hasText: "no bet placed" });
+  await refused.waitFor();
+  t.regex(await refused.innerText(), /is at STATUS_TURN .* not the flop/);
+  const turn = await hank.readState(table);
+  t.deepEqual(turn.bets, [], "no bet at the turn's odds either");
+  t.is(seatCents(turn, "gina-web"), 10_000);
+  stale = false;
 });
 
 test.serial("deal and bulk screens: a stand-alone deal, and stepping through generated games", async (t) => {

@@ -98,6 +98,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
         seatIndex: body.seatIndex,
         handIndex: body.handIndex,
         betAmountCents: parseMoney(body.betAmount),
+        ...(body.at && { at: body.at }),
       };
       res.json(await moveOutcome(table.bet(request, callOptions(req, DEADLINES_MS.moneyMove)), toBetResponse));
     },

@@ -6,7 +6,7 @@
 import { ConflictError, IdempotencyMismatchError } from "@pokerodds/common";
 import { createHash } from "node:crypto";
 import type { CallScope } from "./dependencies.js";
-import { betPlacedMessage, decideBet, type Caller } from "./domain/index.js";
+import { betPlacedMessage, decideBet, type BetAt, type Caller } from "./domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "./parts.js";
 import { betIdOf } from "./request-ids.js";
@@ -19,6 +19,7 @@ export interface BetRequest {
   handIndex: number;
   betAmountCents: number;
   idempotencyKey: string;
+  at?: BetAt;
 }
 
 export interface BetAnswer {
@@ -28,7 +29,7 @@ export interface BetAnswer {
 }
 
 export async function placeBet(parts: TableParts, request: BetRequest, scope: CallScope): Promise<BetAnswer> {
-  const { caller, tableId, seatIndex, handIndex } = request;
+  const { caller, tableId, seatIndex, handIndex, at } = request;
   const betAmountCents = requireAmountCents("bet_amount_cents", request.betAmountCents);
   const key = requireIdempotencyKey(request.idempotencyKey);
   await parts.directory.require(tableId, scope);
@@ -36,7 +37,9 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
   const op = {
     key: `bet:${betId}`,
     fingerprint: createHash("sha256")
-      .update(JSON.stringify([tableId, seatIndex, handIndex, betAmountCents]))
+      .update(
+        JSON.stringify([tableId, seatIndex, handIndex, betAmountCents, ...(at ? [at.gameId, at.bettingStage] : [])]),
+      )
       .digest("hex"),
   };
   try {
@@ -64,7 +67,7 @@ async function firstAnswer(parts: TableParts, op: StoredOperation & { key: strin
 
 async function storeBet(
   parts: TableParts,
-  { caller, tableId, seatIndex, handIndex }: BetRequest,
+  { caller, tableId, seatIndex, handIndex, at }: BetRequest,
   op: StoredOperation,
   betAmountCents: number,
   betId: string,
@@ -72,7 +75,7 @@ async function storeBet(
   return parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
     const { next, result } = decideBet(
       latest,
-      { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId },
+      { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId, ...(at && { at }) },
       now,
     );
     return {

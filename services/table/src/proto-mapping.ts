@@ -7,6 +7,7 @@ import {
   TransferKind as ProtoTransferKind,
   type AdvanceFrom as ProtoAdvanceFrom,
   type AuditResponse,
+  type BetAt as ProtoBetAt,
   type Caller as ProtoCaller,
   type ExportGamesRequest,
   type FinishedGame,
@@ -18,6 +19,7 @@ import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { AuditReport } from "./audit.js";
 import type {
   AdvanceFrom,
+  BetAt,
   Caller,
   ExportedBet,
   ExportedGame,
@@ -55,6 +57,12 @@ export function advanceFromProto(from: ProtoAdvanceFrom | undefined): AdvanceFro
   const gameState = GAME_STATE_OF.get(from.gameState);
   if (!gameState) throw new InvalidArgumentError("from.game_state must be a state a table is in");
   return { gameId: requireGameId("from.game_id", from.gameId), gameState };
+}
+
+/** The game and stage a bet names, if it names one (the domain checks the stage). */
+export function betAtFromProto(at: ProtoBetAt | undefined): BetAt | undefined {
+  if (!at) return undefined;
+  return { gameId: requireGameId("at.game_id", at.gameId), bettingStage: at.bettingStage };
 }
 
 const TRANSFER_KIND: Record<TransferKind, ProtoTransferKind> = {

@@ -27,6 +27,7 @@ import type { TableParts } from "./parts.js";
 import {
   advanceFromProto,
   auditToProto,
+  betAtFromProto,
   callerFromProto,
   exportFilterFromProto,
   finishedGameToProto,
@@ -69,6 +70,7 @@ export function tableService(
           handIndex: request.handIndex,
           betAmountCents: request.betAmountCents,
           idempotencyKey: request.idempotencyKey,
+          at: betAtFromProto(request.at),
         },
         scope,
       );

@@ -147,6 +147,33 @@ test("a replayed betId answers the recorded bet and changes nothing; other terms
   t.throws(() => applyBet(placed, cmd({ handIndex: 1 }), T0), { instanceOf: IdempotencyMismatchError });
 });
 
+test("a bet that names the game and stage it saw is placed there only: once the table moves on, a 409", (t) => {
+  const hole = table("STATUS_HOLE");
+  const at = { gameId: hole.gameId, bettingStage: 0 };
+  const placed = applyBet(hole, cmd({ at }), T0);
+  t.like(placed.result, { acknowledged: true, bet: { bettingStage: 0, oddsTenths: HOLE_PANELS[0]!.oddsTenths } });
+
+  const flop = advance(hole);
+  const moved = { instanceOf: ConflictError, message: /is at STATUS_FLOP of game T7-1, not the hole of game T7-1/ };
+  t.throws(() => applyBet(flop, cmd({ at }), T0), moved);
+  t.like(applyBet(flop, cmd({ at: { ...at, bettingStage: 1 } }), T0).result, { acknowledged: true });
+  t.throws(() => applyBet(flop, cmd({ at: { gameId: "T7-2", bettingStage: 1 } }), T0), {
+    instanceOf: ConflictError,
+    message: /not the flop of game T7-2/,
+  });
+  t.throws(() => applyBet(advanceTo(flop, "STATUS_RIVER"), cmd({ at: { ...at, bettingStage: 2 } }), T0), {
+    instanceOf: ConflictError,
+    message: /is at STATUS_RIVER/,
+  });
+  for (const bettingStage of [-1, 3, 0.5]) {
+    t.throws(() => applyBet(hole, cmd({ at: { ...at, bettingStage } }), T0), { instanceOf: InvalidArgumentError });
+  }
+  // A bet placed under its id answers as placed, wherever the table is now.
+  const replayed = applyBet(advance(placed.next!), cmd({ at }), T0);
+  t.is(replayed.next, null);
+  t.like(replayed.result, { acknowledged: true, bet: { betId: "b1", bettingStage: 0 } });
+});
+
 test("several bets by several players, on the same and different hands, all recorded in order", (t) => {
   let s = table();
   s = deepFreeze(applyBet(s, cmd({ betId: "a" }), T0).next!);

@@ -374,6 +374,39 @@ test("an advance that names the state it moves on from moves the game once, whoe
   t.is(await statusOf(advanceFrom(hal, { ...voided, gameId: "" })), status.INVALID_ARGUMENT);
 });
 
+test("a bet that names the stage it saw is placed at its odds, or refused once the table moved on", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const tableId = 15;
+  const kim = await newPlayer(cluster, "kim");
+  const { seatId } = await table.sit({ caller: kim, tableId, buyInCents: 5_000, idempotencyKey: "s" });
+  const hole = await advance(cluster, kim, tableId);
+  const hand = hole.handOdds.find((p) => p.oddsTenths > 0)!;
+  const bet = (key: string, bettingStage: number) =>
+    table.bet({
+      caller: kim,
+      tableId,
+      seatIndex: seatId,
+      handIndex: hand.handIndex,
+      betAmountCents: 100,
+      idempotencyKey: key,
+      at: { gameId: hole.gameId, bettingStage },
+    });
+  const placed = await bet("at-hole", 0);
+  t.true(placed.acknowledged);
+  t.regex(placed.message, new RegExp(`at odds ${(hand.oddsTenths / 10).toFixed(1)} \\(hole\\)$`));
+
+  await advance(cluster, kim, tableId);
+  t.is(await statusOf(bet("late", 0)), status.FAILED_PRECONDITION, "the hole's odds are gone at the flop");
+  t.deepEqual(await bet("at-hole", 0), placed, "a retry of the bet placed answers it, though the table moved on");
+  t.is(await statusOf(bet("at-hole", 1)), status.ALREADY_EXISTS, "the same key for a bet at another stage");
+  const { state } = await table.getState({ caller: kim, tableId });
+  t.deepEqual(
+    state!.bets.map((b) => b.bettingStage),
+    [0],
+  );
+});
+
 test("the lobby lists tables touched within 30 minutes, with their players", async (t) => {
   const cluster = t.context;
   const table = cluster.table();

@@ -477,6 +477,13 @@ export interface components {
             handIndex: number;
             /** @description Stake, taken from the seat balance; at most 2 decimal places */
             betAmount: number;
+            /** @description The game and stage whose odds the caller saw: the bet is placed only there, at those odds. Once another player has moved the table on it is a 409 and nothing is placed. Without it the bet takes the odds of the stage open when it arrives */
+            at?: {
+                /** @description The gameId of the state seen */
+                gameId: string;
+                /** @description The bettingStage seen: 0 hole, 1 flop, 2 turn */
+                bettingStage: 0 | 1 | 2;
+            };
         };
         BetResponse: {
             /** @description NACK (still HTTP 200, with a message) for insufficient balance, a full table or a second seat */
@@ -1331,7 +1338,11 @@ export interface operations {
                  * @example {
                  *       "seatIndex": 1,
                  *       "handIndex": 1,
-                 *       "betAmount": 5
+                 *       "betAmount": 5,
+                 *       "at": {
+                 *         "gameId": "T1-7",
+                 *         "bettingStage": 1
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["BetRequest"];

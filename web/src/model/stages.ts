@@ -8,6 +8,14 @@ export const stageName = (stage: number): string => STAGE_NAMES[stage] ?? `Stage
 /** Betting is open at the hole, the flop and the turn. */
 export const isBettingStage = (stage: number): boolean => stage >= 0 && stage <= 2;
 
+/** The game and betting stage a bet is placed at: those whose odds are on the screen. */
+export type BetAt = NonNullable<Schemas["BetRequest"]["at"]>;
+
+/** Where a bet would be placed now, or undefined while no betting stage is open. */
+export function bettingAt({ gameId, gameState, bettingStage }: TableState): BetAt | undefined {
+  return bettingStage !== -1 && gameState !== "STATUS_RIVER" ? { gameId, bettingStage } : undefined;
+}
+
 /** A state a table is in: one a deal moves on from (the contract's list also names states no table shows). */
 export type DealtFrom = NonNullable<Schemas["AdvanceRequest"]["from"]>;
 

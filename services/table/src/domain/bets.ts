@@ -25,6 +25,13 @@ export interface BetCommand {
   betAmountCents: number;
   /** Unique per bet request; a replay answers the recorded bet. */
   betId: string;
+  /** The game and betting stage whose odds the caller saw: the bet is placed only there, if named. */
+  at?: BetAt;
+}
+
+export interface BetAt {
+  gameId: string;
+  bettingStage: number;
 }
 
 export type BetResult =
@@ -38,8 +45,22 @@ const sameBet = (bet: Bet, c: BetCommand): boolean =>
   bet.betAmountCents === c.betAmountCents;
 
 /**
- * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; no betting
- * stage open, caller not seated, another seat, a hand that cannot win, a payout over the table
+ * A bet named for the odds of one game's stage is placed there only: once another player has moved
+ * the table on, the same hand index holds other odds (or another game's cards).
+ */
+function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void {
+  const seen = STAGE_NAMES[at.bettingStage];
+  if (seen === undefined) throw new InvalidArgumentError("at.bettingStage must be 0, 1 or 2");
+  if (at.gameId === snapshot.gameId && at.bettingStage === stage) return;
+  throw new ConflictError(
+    `the table is at ${snapshot.gameState} of game ${snapshot.gameId}, not the ${seen} of game ${at.gameId}: ` +
+      "no bet placed (its odds are gone)",
+  );
+}
+
+/**
+ * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
+ * moved on from the stage the bet names; no betting stage open, caller not seated, another seat, a hand that cannot win, a payout over the table
  * limit (409); then a NACK when the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
@@ -63,6 +84,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   }
 
   const stage = bettingStageOf(snapshot.gameState);
+  if (command.at) requireStillAt(snapshot, stage, command.at);
   if (stage === -1) throw new ConflictError("bets are accepted only while a betting stage is open");
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");

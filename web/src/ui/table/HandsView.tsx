@@ -1,6 +1,6 @@
 import type { HandOdds, Seat, TableState } from "../../api/client";
 import { holeCards } from "../../model/cards";
-import { currentOdds, isBettingStage, stageName } from "../../model/stages";
+import { bettingAt, currentOdds, stageName } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
 import { OddsHeadings, OddsRow, StatusBadge } from "../Odds";
@@ -23,16 +23,14 @@ export function HandsView({ state, seat, moves, action }: Props) {
       </section>
     );
   }
-  const bettingOpen = isBettingStage(state.bettingStage) && state.gameState !== "STATUS_RIVER";
+  const at = bettingAt(state);
   return (
     <section aria-labelledby="hands-title" class="panel">
-      <h2 id="hands-title">
-        Hands{bettingOpen ? ` — betting open at the ${stageName(state.bettingStage).toLowerCase()}` : ""}
-      </h2>
+      <h2 id="hands-title">Hands{at ? ` — betting open at the ${stageName(at.bettingStage).toLowerCase()}` : ""}</h2>
       <div class="hands">
         {state.hands.map((hand, handIndex) => {
           const odds = currentOdds(state, handIndex);
-          const canBet = bettingOpen && seat !== undefined && odds !== undefined && odds.odds > 0;
+          const canBet = at !== undefined && seat !== undefined && odds !== undefined && odds.odds > 0;
           return (
             <article
               key={handIndex}
@@ -57,7 +55,7 @@ export function HandsView({ state, seat, moves, action }: Props) {
                         seatIndex: seat.seatId,
                         handIndex,
                         betAmount: amount,
-                        shown: { gameId: state.gameId, bettingStage: state.bettingStage, odds: odds.odds },
+                        shown: { ...at, odds: odds.odds },
                       }),
                     )
                   }

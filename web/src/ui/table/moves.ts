@@ -4,14 +4,14 @@ import { acknowledged, api, ApiError, idempotencyKey, unwrap, type TableState } 
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
 import { formatCents, formatMoney, toCents } from "../../model/money";
-import { isBettingStage, stageName, type DealtFrom } from "../../model/stages";
+import { isBettingStage, type BetAt, type DealtFrom } from "../../model/stages";
 
 /** A bet as the player saw it when placing it: the game, the stage and the odds on the screen. */
 export interface BetMove {
   seatIndex: number;
   handIndex: number;
   betAmount: number;
-  shown: Pick<TableState, "gameId" | "bettingStage"> & { odds: number };
+  shown: BetAt & { odds: number };
 }
 
 export interface TableMoves {
@@ -72,23 +72,21 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
       );
       feed.offer(state, ticket);
     },
-    async bet({ seatIndex, handIndex, betAmount, shown }) {
-      const move = `bet ${shown.gameId} ${shown.bettingStage} ${seatIndex} ${handIndex} ${betAmount}`;
+    async bet({ seatIndex, handIndex, betAmount, shown: { odds, ...at } }) {
+      const move = `bet ${at.gameId} ${at.bettingStage} ${seatIndex} ${handIndex} ${betAmount}`;
       let confirms = false;
+      // At the stage on the screen only: once another player deals the next cards, its odds are gone
+      // and the table refuses the bet rather than take other odds.
       const reply = await send(move, (key, resent) => {
         confirms = resent;
         return acknowledged(
-          api.POST("/api/tables/{tableId}/bet", { ...header(key), body: { seatIndex, handIndex, betAmount } }),
+          api.POST("/api/tables/{tableId}/bet", { ...header(key), body: { seatIndex, handIndex, betAmount, at } }),
         );
       });
-      const recorded = await recordedBet(tableId, playerId, handIndex, betAmount, shown);
       // A resent bet's answer is that of the bet not confirmed before: one bet, not a second.
       const once = confirms ? "The bet that was not confirmed is placed, once: " : "";
-      return after(
-        once +
-          betPlaced(handIndex, betAmount, shown, recorded) +
-          ` Seat balance ${formatMoney(reply.updatedSeatBalance)}.`,
-      );
+      const placed = `Bet ${formatMoney(betAmount)} on hand ${handIndex + 1} at odds ${odds.toFixed(1)}.`;
+      return after(`${once}${placed} Seat balance ${formatMoney(reply.updatedSeatBalance)}.`);
     },
   };
 }
@@ -119,42 +117,4 @@ const READ_BACK_MS = 5_000;
 function readBack(tableId: number): Promise<TableState | undefined> {
   const request = { params: { path: { tableId } }, signal: AbortSignal.timeout(READ_BACK_MS) };
   return unwrap(api.GET("/api/tables/{tableId}/state", request)).catch(() => undefined);
-}
-
-/**
- * The odds the bet was recorded at: the stage may have moved on between the screen and the server
- * (another player dealt the next cards), and a bet takes the odds of the stage open when it arrives.
- * Read back from the table: the player's bet of this hand and amount at the latest stage, if the game
- * is still the one shown.
- */
-async function recordedBet(
-  tableId: number,
-  playerId: string,
-  handIndex: number,
-  betAmount: number,
-  shown: BetMove["shown"],
-): Promise<TableState["bets"][number] | undefined> {
-  const state = await readBack(tableId);
-  if (state?.gameId !== shown.gameId) return undefined;
-  return state.bets
-    .filter((b) => b.playerId === playerId && b.handIndex === handIndex && b.betAmount === betAmount)
-    .filter((b) => b.bettingStage >= shown.bettingStage)
-    .sort((a, b) => b.bettingStage - a.bettingStage)[0];
-}
-
-function betPlaced(
-  handIndex: number,
-  betAmount: number,
-  shown: BetMove["shown"],
-  recorded: TableState["bets"][number] | undefined,
-): string {
-  const placed = `Bet ${formatMoney(betAmount)} on hand ${handIndex + 1}`;
-  if (!recorded) return `${placed}: see the table for the odds it took.`;
-  if (recorded.bettingStage === shown.bettingStage) return `${placed} at odds ${recorded.recordedOdds.toFixed(1)}.`;
-  const took = stageName(recorded.bettingStage).toLowerCase();
-  const saw = stageName(shown.bettingStage).toLowerCase();
-  return (
-    `${placed} at odds ${recorded.recordedOdds.toFixed(1)}: the table had moved on to the ${took} before the bet ` +
-    `arrived, so it took the ${took}'s odds, not the ${saw}'s ${shown.odds.toFixed(1)}.`
-  );
 }

@@ -281,6 +281,17 @@ export interface BetRequest {
   handIndex: number;
   betAmountCents: number;
   idempotencyKey: string;
+  /**
+   * When set, the bet is placed only at this game's betting stage (the odds the caller saw); once the
+   * table has moved on it is FAILED_PRECONDITION and nothing is placed.
+   */
+  at?: BetAt | undefined;
+}
+
+export interface BetAt {
+  gameId: string;
+  /** 0 hole, 1 flop, 2 turn. */
+  bettingStage: number;
 }
 
 export interface BetResponse {
@@ -1402,7 +1413,15 @@ export const TopUpResponse: MessageFns<TopUpResponse> = {
 };
 
 function createBaseBetRequest(): BetRequest {
-  return { caller: undefined, tableId: 0, seatIndex: 0, handIndex: 0, betAmountCents: 0, idempotencyKey: "" };
+  return {
+    caller: undefined,
+    tableId: 0,
+    seatIndex: 0,
+    handIndex: 0,
+    betAmountCents: 0,
+    idempotencyKey: "",
+    at: undefined,
+  };
 }
 
 export const BetRequest: MessageFns<BetRequest> = {
@@ -1424,6 +1443,9 @@ export const BetRequest: MessageFns<BetRequest> = {
     }
     if (message.idempotencyKey !== "") {
       writer.uint32(50).string(message.idempotencyKey);
+    }
+    if (message.at !== undefined) {
+      BetAt.encode(message.at, writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -1489,6 +1511,14 @@ export const BetRequest: MessageFns<BetRequest> = {
             message.idempotencyKey = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.at = BetAt.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1529,6 +1559,7 @@ export const BetRequest: MessageFns<BetRequest> = {
         : isSet(object.idempotency_key)
         ? globalThis.String(object.idempotency_key)
         : "",
+      at: isSet(object.at) ? BetAt.fromJSON(object.at) : undefined,
     };
   },
 
@@ -1552,6 +1583,9 @@ export const BetRequest: MessageFns<BetRequest> = {
     if (message.idempotencyKey !== "") {
       obj.idempotencyKey = message.idempotencyKey;
     }
+    if (message.at !== undefined) {
+      obj.at = BetAt.toJSON(message.at);
+    }
     return obj;
   },
 
@@ -1568,6 +1602,100 @@ export const BetRequest: MessageFns<BetRequest> = {
     message.handIndex = object.handIndex ?? 0;
     message.betAmountCents = object.betAmountCents ?? 0;
     message.idempotencyKey = object.idempotencyKey ?? "";
+    message.at = (object.at !== undefined && object.at !== null) ? BetAt.fromPartial(object.at) : undefined;
+    return message;
+  },
+};
+
+function createBaseBetAt(): BetAt {
+  return { gameId: "", bettingStage: 0 };
+}
+
+export const BetAt: MessageFns<BetAt> = {
+  encode(message: BetAt, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.gameId !== "") {
+      writer.uint32(10).string(message.gameId);
+    }
+    if (message.bettingStage !== 0) {
+      writer.uint32(16).int32(message.bettingStage);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BetAt {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBetAt();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.gameId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.bettingStage = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BetAt {
+    return {
+      gameId: isSet(object.gameId)
+        ? globalThis.String(object.gameId)
+        : isSet(object.game_id)
+        ? globalThis.String(object.game_id)
+        : "",
+      bettingStage: isSet(object.bettingStage)
+        ? globalThis.Number(object.bettingStage)
+        : isSet(object.betting_stage)
+        ? globalThis.Number(object.betting_stage)
+        : 0,
+    };
+  },
+
+  toJSON(message: BetAt): unknown {
+    const obj: any = {};
+    if (message.gameId !== "") {
+      obj.gameId = message.gameId;
+    }
+    if (message.bettingStage !== 0) {
+      obj.bettingStage = Math.round(message.bettingStage);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<BetAt>): BetAt {
+    return BetAt.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BetAt>): BetAt {
+    const message = createBaseBetAt();
+    message.gameId = object.gameId ?? "";
+    message.bettingStage = object.bettingStage ?? 0;
     return message;
   },
 };
