@@ -41,6 +41,12 @@ export function bodyValidator<S extends TObject>(schema: S): BodyValidator<Stati
   };
 }
 
+/** For bodies that may be absent as a whole: an absent body validates as {} (a JSON null does not). */
+export function optionalBodyValidator<S extends TObject>(schema: S): BodyValidator<Static<S>> {
+  const validate = bodyValidator(schema);
+  return (body) => validate(body === undefined ? {} : body);
+}
+
 /**
  * For bodies whose every optional field has a default: Ajv fills the defaults in, so the result
  * has every field. An absent body validates as {}.
@@ -51,8 +57,8 @@ export function bodyValidatorWithDefaults<S extends TObject>(schema: S): BodyVal
     ([name, field]) => !required.has(name) && field.default === undefined,
   );
   if (lacking.length > 0) throw new Error(`no default for ${lacking.map(([name]) => name).join(", ")}`);
-  const validate = bodyValidator(schema);
-  return (body) => validate(body === undefined ? {} : body) as Required<Static<S>>;
+  const validate = optionalBodyValidator(schema);
+  return (body) => validate(body) as Required<Static<S>>;
 }
 
 function describe(error: ErrorObject | undefined, root: TSchema): string {

@@ -180,6 +180,7 @@ test("leave takes no body and advance no more than from: an empty object at most
     );
     await assertRefused(t, await send(route, { body: { x: 1 } }), 400, 'unknown property "x"', route.name);
     await assertRefused(t, await send(route, { body: "[]" }), 400, "request body must be a JSON object", route.name);
+    await assertRefused(t, await send(route, { body: "null" }), 400, "request body must be a JSON object", route.name);
     await assertRefused(t, await send(route, { body: "{" }), 400, "request body is not valid JSON", route.name);
   }
 });

@@ -327,6 +327,13 @@ test.serial("a deal pressed on a screen that is behind deals nothing: the game n
   t.deepEqual(turn.bets, [], "no bet at the turn's odds either");
   t.is(seatCents(turn, "gina-web"), 10_000);
   stale = false;
+
+  // The refusal is about that game: once the next game is dealt it leaves the screen.
+  for (const to of ["STATUS_RIVER", "STATUS_SETUP", "STATUS_HOLE"])
+    t.is((await hank.advance(table)).body.gameState, to);
+  await waitForState(gina.page, "STATUS_HOLE");
+  await refused.waitFor({ state: "detached" });
+  t.not((await hank.readState(table)).gameId, turn.gameId);
 });
 
 test.serial("deal and bulk screens: a stand-alone deal, and stepping through generated games", async (t) => {

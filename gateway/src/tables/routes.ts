@@ -8,7 +8,7 @@ import type { Request, Response } from "express";
 import { badRequest, HttpError, internalError, notFound } from "../http/errors.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
 import { parseMoney } from "@pokerodds/api/money";
-import { bodyValidator, bodyValidatorWithDefaults } from "@pokerodds/api/validate";
+import { bodyValidator, bodyValidatorWithDefaults, optionalBodyValidator } from "@pokerodds/api/validate";
 import { DEADLINES_MS, callOptions, fromService } from "../http/backend-call.js";
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from "../http/request.js";
 import type { Handlers } from "../http/mount.js";
@@ -32,7 +32,7 @@ const validateSit = bodyValidator(SitRequest);
 const validateTopUp = bodyValidator(TopUpRequest);
 const validateBet = bodyValidator(BetRequest);
 const validateNoBody = bodyValidatorWithDefaults(NoBody);
-const validateAdvance = bodyValidator(AdvanceRequest);
+const validateAdvance = optionalBodyValidator(AdvanceRequest);
 
 /**
  * What every money move sends besides its amount: the caller, acting for the body's playerId when it
@@ -112,7 +112,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
     /** Advance is the token's subject's (the service allows players seated there, and ADMINs). */
     advance: async (req, res) => {
       const tableId = tableIdOf(req);
-      const { from } = validateAdvance(req.body ?? {});
+      const { from } = validateAdvance(req.body);
       const request = {
         caller: callerFor(identityOf(res)),
         tableId,

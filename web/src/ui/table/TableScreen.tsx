@@ -44,6 +44,13 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
     return () => current.stop();
   }, [tableId, playerId]);
 
+  // A move's message is about its game: the next game's deal (by anyone) takes it away.
+  const dealtGame = state?.hands ? state.gameId : null;
+  const { setMessage } = action;
+  useEffect(() => {
+    if (dealtGame !== null) setMessage(null);
+  }, [dealtGame, setMessage]);
+
   const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
   const heldNow = state ? heldFor(held, state.gameId) : null;
 
