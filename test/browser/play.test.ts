@@ -359,7 +359,11 @@ test.serial("deal and bulk screens: a stand-alone deal, and stepping through gen
   await dave.page.getByRole("button", { name: "Generate" }).click();
   const error = dave.page.getByRole("alert").filter({ hasText: /\S/ });
   await error.waitFor();
-  t.regex(await error.innerText(), /numberOfGames/, "the API's 400 message names the field");
+  t.regex(
+    await error.innerText(),
+    /^Games must be an integer from 1 to 200/,
+    "the API's 400 message, in the form's words",
+  );
 
   await dave.page.getByLabel("Games (1–200)").fill("5");
   await dave.page.getByLabel("Hands").selectOption("4");

@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, unwrap, type BulkResponse } from "../api/client";
+import { api, ApiError, unwrap, type BulkResponse } from "../api/client";
 import { bulkReveal } from "../fairness/reveals";
 import { BulkGameView } from "./BulkGameView";
 import { RevealedGame } from "./fairness/RevealedGame";
@@ -11,6 +11,24 @@ interface Settings {
   numberOfHands: 3 | 4;
   targetRtp: string;
 }
+
+/** The form's labels for the request's fields, so a refusal reads as the form does. */
+const FIELD_LABELS: Record<keyof Settings, string> = {
+  numberOfGames: "Games",
+  numberOfHands: "Hands",
+  targetRtp: "Target return to player",
+};
+
+const inLabels = (error: unknown): unknown =>
+  error instanceof ApiError
+    ? new ApiError(
+        error.message.replace(
+          /\b(numberOfGames|numberOfHands|targetRtp)\b/g,
+          (field) => FIELD_LABELS[field as keyof Settings],
+        ),
+        error.status,
+      )
+    : error;
 
 /** Generate N pre-calculated games, then step through each one's stages. */
 export function BulkScreen() {
@@ -27,7 +45,11 @@ export function BulkScreen() {
         targetRtp: Number(settings.targetRtp),
       };
       setBatch(null);
-      setBatch(await unwrap(api.POST("/api/games/bulk", { body })));
+      setBatch(
+        await unwrap(api.POST("/api/games/bulk", { body })).catch((error: unknown) => {
+          throw inLabels(error);
+        }),
+      );
     });
   };
   const set = (patch: Partial<Settings>) => setSettings({ ...settings, ...patch });
