@@ -27,11 +27,33 @@ export const PlayerProfile = Type.Object(
 
 export type PlayerProfileBody = Static<typeof PlayerProfile>;
 
+export const PlayerSeats = Type.Object(
+  {
+    seats: Type.Array(
+      Type.Object(
+        {
+          tableId: Type.Integer({ minimum: 1 }),
+          seatId: Type.Integer({ description: "What a bet's seatIndex names" }),
+          seatBalance: amount("Chips at this seat"),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "In table id order; empty when the player sits nowhere" },
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "Where the player's chips are besides the account: every seat, however long ago the table was played",
+  },
+);
+
+export type PlayerSeatsBody = Static<typeof PlayerSeats>;
+
 const PLAYER_ID = { name: "playerId", in: "path", required: true, schema: PlayerIdParam };
 
 export const playersApi = apiPart(
   "players",
-  { PlayerProfile },
+  { PlayerProfile, PlayerSeats },
   {
     getPlayer: {
       method: "get",
@@ -59,6 +81,15 @@ export const playersApi = apiPart(
           requestBody: { buyInAmount: 100 },
         },
       },
+    },
+    getPlayerSeats: {
+      method: "get",
+      path: "/api/players/{playerId}/seats",
+      summary: "The player's seats at every table, with their chips (an extension of the spec)",
+      parameters: [PLAYER_ID],
+      ok: "PlayerSeats",
+      errors: [400, 403, 503],
+      example: { ok: { seats: [{ tableId: 3, seatId: 1, seatBalance: 150 }] } },
     },
   },
 );

@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): Express {
   mount(healthApi, healthRoutes(deps.health));
   mount(openApiPart, openApiRoutes());
   mount(lobbyApi, lobbyRoutes(deps.table));
-  mount(playersApi, playerRoutes(deps.wallet));
+  mount(playersApi, playerRoutes(deps.wallet, deps.table));
   mount(tablesApi, tableRoutes(deps.table));
   mount(tableEventsApi, tableEventRoutes(deps.table, deps.tableFeeds, edge));
   mount(oddsApi, oddsRoutes(deps.odds));

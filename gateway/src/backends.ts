@@ -14,6 +14,7 @@ const WALLET_METHODS = ["getProfile", "getPlayer", "audit"] as const satisfies r
 // on and carries no key, and an UNAVAILABLE can come after the move was made.
 const TABLE_REPEATABLE = [
   "listTables",
+  "listSeats",
   "sit",
   "topUp",
   "bet",

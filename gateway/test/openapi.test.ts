@@ -17,8 +17,9 @@ const SPEC_OPERATIONS = [
   ["post", "/api/games/bulk"],
   ["get", "/api/health"],
   ["get", "/api/openapi.json"],
-  // Ours, beyond the spec: the table's live events, the operators' money audit and game records, and
-  // how the web client signs in.
+  // Ours, beyond the spec: a player's seats, the table's live events, the operators' money audit
+  // and game records, and how the web client signs in.
+  ["get", "/api/players/{playerId}/seats"],
   ["get", "/api/tables/{tableId}/events"],
   ["get", "/api/admin/audit"],
   ["get", "/api/admin/games"],

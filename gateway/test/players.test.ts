@@ -126,3 +126,51 @@ test("ids are compared exactly, after URL decoding", async (t) => {
     t.is((await read(app, "Player-1")).status, 403);
   });
 });
+
+async function seatsOf(app: TestApp, playerId: string, caller = "player-1", role?: RoleName) {
+  const response = await fetch(`${app.url}/api/players/${encodeURIComponent(playerId)}/seats`, {
+    headers: { authorization: `Bearer ${await app.tokenFor(caller, role)}`, "x-request-id": "seats-1" },
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+test("a player's seats come from ListSeats for the player, in units; an ADMIN reads anyone's, others get a 403", async (t) => {
+  const seats = [
+    { tableId: 3, seatId: 1, seatBalanceCents: 15_050 },
+    { tableId: 1001, seatId: 2, seatBalanceCents: 1 },
+  ];
+  await withApp({ table: { listSeats: async () => ({ seats }) } }, async (app) => {
+    const own = await seatsOf(app, "player-1");
+    t.deepEqual(own, {
+      status: 200,
+      body: {
+        seats: [
+          { tableId: 3, seatId: 1, seatBalance: 150.5 },
+          { tableId: 1001, seatId: 2, seatBalance: 0.01 },
+        ],
+      },
+    });
+    assertMatchesSchema(t, "PlayerSeats", own.body);
+    t.deepEqual(app.table.calls.at(-1), {
+      method: "listSeats",
+      request: { caller: { playerId: "player-1", role: Role.ROLE_BASIC_USER } },
+      options: { deadlineMs: 3_000, requestId: "seats-1" },
+    });
+
+    t.is((await seatsOf(app, "player-2", "admin-1", "ADMIN")).status, 200);
+    t.deepEqual(app.table.calls.at(-1)?.request, { caller: { playerId: "player-2", role: Role.ROLE_ADMIN } });
+
+    const calls = app.table.calls.length;
+    t.deepEqual(await seatsOf(app, "player-2"), {
+      status: 403,
+      body: { error: "playerId must be the token's subject unless the caller is an ADMIN" },
+    });
+    t.is(app.table.calls.length, calls, "refused before the table service is asked");
+  });
+  await withApp(
+    { table: { listSeats: async () => ({ seats: [{ ...seats[0]!, seatBalanceCents: -1 }] }) } },
+    async (app) => {
+      t.deepEqual(await seatsOf(app, "player-1"), { status: 500, body: { error: "internal error" } });
+    },
+  );
+});

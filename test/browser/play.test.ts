@@ -333,7 +333,13 @@ test.serial("a deal pressed on a screen that is behind deals nothing: the game n
     t.is((await hank.advance(table)).body.gameState, to);
   await waitForState(gina.page, "STATUS_HOLE");
   await refused.waitFor({ state: "detached" });
-  t.not((await hank.readState(table)).gameId, turn.gameId);
+  const next = await hank.readState(table);
+  t.not(next.gameId, turn.gameId);
+
+  // The lobby says where Gina's chips are.
+  await gina.page.getByRole("link", { name: "Lobby" }).click();
+  const chips = gina.page.getByTestId("my-seats").locator(`li[data-table="${table}"] [data-testid="seat-chips"]`);
+  t.is(await centsIn(chips), seatCents(next, "gina-web"));
 });
 
 test.serial("deal and bulk screens: a stand-alone deal, and stepping through generated games", async (t) => {

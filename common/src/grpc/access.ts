@@ -41,6 +41,7 @@ export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
 // token, may assert one. ExportGames is for an ADMIN caller too; the table service checks the role.
 export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
   listTables: ["gateway"],
+  listSeats: ["gateway"],
   sit: ["gateway"],
   topUp: ["gateway"],
   bet: ["gateway"],

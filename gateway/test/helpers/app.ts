@@ -96,6 +96,7 @@ export const fakeTable = (overrides: Partial<TableApi> = {}) =>
   fakeService<TableApi>(
     {
       listTables: async () => lobby(),
+      listSeats: async () => ({ seats: [] }),
       sit: async () => sitResponse(),
       topUp: async () => topUpResponse(),
       bet: async () => betResponse(),

@@ -5,7 +5,9 @@ import {
   lobbySummary,
   publicState,
   seatedPlayerCount,
+  seatsOf,
   type Caller,
+  type PlayerSeat,
   type LobbySummary,
   type PublicTableState,
 } from "./domain/index.js";
@@ -34,6 +36,15 @@ export async function watchTable(
   const table = await parts.directory.require(request.tableId, scope);
   TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
   return parts.watchers.follow(request.tableId, request.start, watch);
+}
+
+/** The caller's seats at every table (one head read per table, as the lobby's), active or not. */
+export async function playerSeats(parts: TableParts, caller: Caller): Promise<PlayerSeat[]> {
+  const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
+  return seatsOf(
+    latest.map(({ snapshot }) => snapshot),
+    caller.playerId,
+  );
 }
 
 export interface Lobby {

@@ -33,7 +33,7 @@ import {
   finishedGameToProto,
   tableStateToProto,
 } from "./proto-mapping.js";
-import { lobbyReader, tableState, watchTable } from "./reads.js";
+import { lobbyReader, playerSeats, tableState, watchTable } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
 import { publicState } from "./domain/index.js";
 
@@ -97,6 +97,10 @@ export function tableService(
       state: tableStateToProto(
         await tableState(parts, { caller: callerFromProto(request.caller), tableId: request.tableId }, scope),
       ),
+    })),
+
+    listSeats: rpc("ListSeats", async (request) => ({
+      seats: await playerSeats(parts, callerFromProto(request.caller)),
     })),
 
     audit: rpc("Audit", async (request) => auditToProto(await auditTables(parts, callerFromProto(request.caller)))),

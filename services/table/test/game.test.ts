@@ -407,6 +407,31 @@ test("a bet that names the stage it saw is placed at its odds, or refused once t
   );
 });
 
+test("a player's seats at every table, with their chips, in table id order", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const lia = await newPlayer(cluster, "lia");
+  const max = await newPlayer(cluster, "max");
+  t.deepEqual((await table.listSeats({ caller: lia })).seats, [], "seated nowhere yet");
+  await table.sit({ caller: lia, tableId: 17, buyInCents: 2_500, idempotencyKey: "s" });
+  const { seatId } = await table.sit({ caller: lia, tableId: 16, buyInCents: 1_000, idempotencyKey: "s2" });
+  await table.sit({ caller: max, tableId: 16, buyInCents: 700, idempotencyKey: "s" });
+  await table.topUp({ caller: lia, tableId: 16, amountCents: 1, idempotencyKey: "t" });
+  t.deepEqual((await table.listSeats({ caller: lia })).seats, [
+    { tableId: 16, seatId, seatBalanceCents: 1_001 },
+    { tableId: 17, seatId: 1, seatBalanceCents: 2_500 },
+  ]);
+  await table.leave({ caller: lia, tableId: 17, idempotencyKey: "l" });
+  t.deepEqual(
+    (await table.listSeats({ caller: lia })).seats.map((s) => s.tableId),
+    [16],
+  );
+  t.deepEqual(
+    (await table.listSeats({ caller: max })).seats.map((s) => s.seatBalanceCents),
+    [700],
+  );
+});
+
 test("the lobby lists tables touched within 30 minutes, with their players", async (t) => {
   const cluster = t.context;
   const table = cluster.table();

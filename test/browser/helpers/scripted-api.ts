@@ -85,6 +85,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       "/api/tables/1/events": () => events(req, res),
     };
     if (route[path]) return route[path]();
+    if (/^\/api\/players\/[^/]+\/seats$/.test(path)) return json(res, 200, { seats: [] });
     if (path.startsWith("/api/players/")) return json(res, 200, profile(decodeURIComponent(path.slice(13))));
     if (path.startsWith("/api/")) return json(res, 404, { error: "no such route" });
     void serveFile(res, path === "/" ? "index.html" : path.slice(1));

@@ -9,6 +9,7 @@ export type HandOdds = TableState["handOdds"][number];
 export type Bet = TableState["bets"][number];
 export type Seat = TableState["seats"][number];
 export type Profile = Schemas["PlayerProfile"];
+export type PlayerSeats = Schemas["PlayerSeats"];
 export type TablesList = Schemas["TablesList"];
 export type DealResult = Schemas["DealResult"];
 export type BulkResponse = Schemas["BulkResponse"];

@@ -89,6 +89,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/{playerId}/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's seats at every table, with their chips (an extension of the spec) */
+        get: operations["getPlayerSeats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tables/{tableId}/sit": {
         parameters: {
             query?: never;
@@ -436,6 +453,17 @@ export interface components {
             isActive: boolean;
             /** @description PAYING_USER and ADMIN only */
             personalTableId?: number;
+        };
+        /** @description Where the player's chips are besides the account: every seat, however long ago the table was played */
+        PlayerSeats: {
+            /** @description In table id order; empty when the player sits nowhere */
+            seats: {
+                tableId: number;
+                /** @description What a bet's seatIndex names */
+                seatId: number;
+                /** @description Chips at this seat, in units with at most 2 decimal places */
+                seatBalance: number;
+            }[];
         };
         SitRequest: {
             /** @description Defaults to the token's subject; another player's id needs the ADMIN role (else 403) */
@@ -1204,6 +1232,49 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getPlayerSeats: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
+                "x-request-id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "seats": [
+                     *         {
+                     *           "tableId": 3,
+                     *           "seatId": 1,
+                     *           "seatBalance": 150
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PlayerSeats"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
         };

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { api, describe, unwrap, type Profile, type TablesList } from "../api/client";
+import { api, describe, unwrap, type PlayerSeats, type Profile, type TablesList } from "../api/client";
 import { formatMoney } from "../model/money";
 import { Notice, type Message } from "./Notice";
 import { tableHref } from "./route";
@@ -19,16 +19,20 @@ const LOBBY_REFRESH_MS = 30_000;
 export function Lobby({ playerId }: { playerId: string }) {
   const [profile, setProfile] = useState<Profile | null>(null);
   const [tables, setTables] = useState<TablesList | null>(null);
+  const [seats, setSeats] = useState<PlayerSeats | null>(null);
   const [message, setMessage] = useState<Message | null>(null);
   const [refreshedAt, setRefreshedAt] = useState<Date | null>(null);
 
   const refresh = async () => {
     try {
-      const [me, lobby] = await Promise.all([
-        unwrap(api.GET("/api/players/{playerId}", { params: { path: { playerId } } })),
+      const path = { playerId };
+      const [me, mine, lobby] = await Promise.all([
+        unwrap(api.GET("/api/players/{playerId}", { params: { path } })),
+        unwrap(api.GET("/api/players/{playerId}/seats", { params: { path } })),
         unwrap(api.GET("/api/tables")),
       ]);
       setProfile(me);
+      setSeats(mine);
       setTables(lobby);
       setRefreshedAt(new Date());
       setMessage(null);
@@ -48,7 +52,7 @@ export function Lobby({ playerId }: { playerId: string }) {
         Lobby
       </h1>
       <Notice message={message} />
-      {profile ? <ProfileCard profile={profile} /> : <p>Loading your profile…</p>}
+      {profile ? <ProfileCard profile={profile} seats={seats} /> : <p>Loading your profile…</p>}
       <section aria-labelledby="tables-title" class="panel">
         <h2 id="tables-title">Active tables</h2>
         <p class="hint">
@@ -65,7 +69,7 @@ export function Lobby({ playerId }: { playerId: string }) {
   );
 }
 
-function ProfileCard({ profile }: { profile: Profile }) {
+function ProfileCard({ profile, seats }: { profile: Profile; seats: PlayerSeats | null }) {
   return (
     <section aria-labelledby="profile-title" class="panel">
       <h2 id="profile-title">{profile.displayName || profile.playerId}</h2>
@@ -76,6 +80,21 @@ function ProfileCard({ profile }: { profile: Profile }) {
         <dd>{profile.username || "—"}</dd>
         <dt>Role</dt>
         <dd>{ROLE_NAMES[profile.role]}</dd>
+        {seats && seats.seats.length > 0 ? (
+          <>
+            <dt>Chips at tables</dt>
+            <dd>
+              <ul class="table-list" data-testid="my-seats">
+                {seats.seats.map((s) => (
+                  <li key={s.tableId} data-table={s.tableId}>
+                    <a href={tableHref(s.tableId)}>Table {s.tableId}</a>, seat {s.seatId}:{" "}
+                    <span data-testid="seat-chips">{formatMoney(s.seatBalance)}</span>
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </>
+        ) : null}
         {profile.personalTableId !== undefined ? (
           <>
             <dt>Your table</dt>

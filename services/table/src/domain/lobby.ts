@@ -22,6 +22,23 @@ export function lobbySummary(snapshot: TableSnapshot, now: number): LobbySummary
   };
 }
 
+export interface PlayerSeat {
+  tableId: number;
+  seatId: number;
+  seatBalanceCents: number;
+}
+
+/** A player's seats at these tables, in table id order: where the player's chips are. */
+export function seatsOf(tables: readonly TableSnapshot[], playerId: string): PlayerSeat[] {
+  return tables
+    .flatMap((table) =>
+      table.seats
+        .filter((seat) => seat.playerId === playerId)
+        .map((seat) => ({ tableId: table.tableId, seatId: seat.seatId, seatBalanceCents: seat.balanceCents })),
+    )
+    .sort((a, b) => a.tableId - b.tableId);
+}
+
 /** The lobby's totalActivePlayers: the players seated at these tables, each once however many seats they hold. */
 export function seatedPlayerCount(tables: readonly TableSnapshot[]): number {
   return new Set(tables.flatMap((table) => table.seats.map((seat) => seat.playerId))).size;

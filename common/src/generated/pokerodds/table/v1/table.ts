@@ -332,6 +332,20 @@ export interface AdvanceResponse {
   state?: TableState | undefined;
 }
 
+export interface ListSeatsRequest {
+  caller?: Caller | undefined;
+}
+
+export interface PlayerSeat {
+  tableId: number;
+  seatId: number;
+  seatBalanceCents: number;
+}
+
+export interface ListSeatsResponse {
+  seats: PlayerSeat[];
+}
+
 export interface GetStateRequest {
   caller?: Caller | undefined;
   tableId: number;
@@ -2292,6 +2306,257 @@ export const AdvanceResponse: MessageFns<AdvanceResponse> = {
     message.state = (object.state !== undefined && object.state !== null)
       ? TableState.fromPartial(object.state)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseListSeatsRequest(): ListSeatsRequest {
+  return { caller: undefined };
+}
+
+export const ListSeatsRequest: MessageFns<ListSeatsRequest> = {
+  encode(message: ListSeatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSeatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSeatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSeatsRequest {
+    return { caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined };
+  },
+
+  toJSON(message: ListSeatsRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListSeatsRequest>): ListSeatsRequest {
+    return ListSeatsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListSeatsRequest>): ListSeatsRequest {
+    const message = createBaseListSeatsRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    return message;
+  },
+};
+
+function createBasePlayerSeat(): PlayerSeat {
+  return { tableId: 0, seatId: 0, seatBalanceCents: 0 };
+}
+
+export const PlayerSeat: MessageFns<PlayerSeat> = {
+  encode(message: PlayerSeat, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tableId !== 0) {
+      writer.uint32(8).int32(message.tableId);
+    }
+    if (message.seatId !== 0) {
+      writer.uint32(16).int32(message.seatId);
+    }
+    if (message.seatBalanceCents !== 0) {
+      writer.uint32(24).int64(message.seatBalanceCents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PlayerSeat {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePlayerSeat();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.seatId = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.seatBalanceCents = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PlayerSeat {
+    return {
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+      seatId: isSet(object.seatId)
+        ? globalThis.Number(object.seatId)
+        : isSet(object.seat_id)
+        ? globalThis.Number(object.seat_id)
+        : 0,
+      seatBalanceCents: isSet(object.seatBalanceCents)
+        ? globalThis.Number(object.seatBalanceCents)
+        : isSet(object.seat_balance_cents)
+        ? globalThis.Number(object.seat_balance_cents)
+        : 0,
+    };
+  },
+
+  toJSON(message: PlayerSeat): unknown {
+    const obj: any = {};
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    if (message.seatId !== 0) {
+      obj.seatId = Math.round(message.seatId);
+    }
+    if (message.seatBalanceCents !== 0) {
+      obj.seatBalanceCents = Math.round(message.seatBalanceCents);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<PlayerSeat>): PlayerSeat {
+    return PlayerSeat.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PlayerSeat>): PlayerSeat {
+    const message = createBasePlayerSeat();
+    message.tableId = object.tableId ?? 0;
+    message.seatId = object.seatId ?? 0;
+    message.seatBalanceCents = object.seatBalanceCents ?? 0;
+    return message;
+  },
+};
+
+function createBaseListSeatsResponse(): ListSeatsResponse {
+  return { seats: [] };
+}
+
+export const ListSeatsResponse: MessageFns<ListSeatsResponse> = {
+  encode(message: ListSeatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.seats) {
+      PlayerSeat.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSeatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSeatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.seats.push(PlayerSeat.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSeatsResponse {
+    return {
+      seats: globalThis.Array.isArray(object?.seats) ? object.seats.map((e: any) => PlayerSeat.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListSeatsResponse): unknown {
+    const obj: any = {};
+    if (message.seats?.length) {
+      obj.seats = message.seats.map((e) => PlayerSeat.toJSON(e));
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<ListSeatsResponse>): ListSeatsResponse {
+    return ListSeatsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ListSeatsResponse>): ListSeatsResponse {
+    const message = createBaseListSeatsResponse();
+    message.seats = object.seats?.map((e) => PlayerSeat.fromPartial(e)) || [];
     return message;
   },
 };
@@ -5325,6 +5590,19 @@ export const TableServiceService = {
     responseDeserialize: (value: Buffer): GetStateResponse => GetStateResponse.decode(value),
   },
   /**
+   * The caller's seats at every table, with their chips, in table id order: where the player's
+   * money is besides the account, however long ago the table was last played.
+   */
+  listSeats: {
+    path: "/pokerodds.table.v1.TableService/ListSeats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSeatsRequest): Buffer => Buffer.from(ListSeatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSeatsRequest => ListSeatsRequest.decode(value),
+    responseSerialize: (value: ListSeatsResponse): Buffer => Buffer.from(ListSeatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSeatsResponse => ListSeatsResponse.decode(value),
+  },
+  /**
    * ADMIN only (PERMISSION_DENIED otherwise): where every table's money is, each table's
    * conservation check, and the transfers between wallet and tables still in progress.
    */
@@ -5404,6 +5682,11 @@ export interface TableServiceServer extends UntypedServiceImplementation {
   advance: handleUnaryCall<AdvanceRequest, AdvanceResponse>;
   /** Any player may read a public table; a personal table only its owner or an ADMIN. */
   getState: handleUnaryCall<GetStateRequest, GetStateResponse>;
+  /**
+   * The caller's seats at every table, with their chips, in table id order: where the player's
+   * money is besides the account, however long ago the table was last played.
+   */
+  listSeats: handleUnaryCall<ListSeatsRequest, ListSeatsResponse>;
   /**
    * ADMIN only (PERMISSION_DENIED otherwise): where every table's money is, each table's
    * conservation check, and the transfers between wallet and tables still in progress.
@@ -5551,6 +5834,25 @@ export interface TableServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The caller's seats at every table, with their chips, in table id order: where the player's
+   * money is besides the account, however long ago the table was last played.
+   */
+  listSeats(
+    request: ListSeatsRequest,
+    callback: (error: ServiceError | null, response: ListSeatsResponse) => void,
+  ): ClientUnaryCall;
+  listSeats(
+    request: ListSeatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSeatsResponse) => void,
+  ): ClientUnaryCall;
+  listSeats(
+    request: ListSeatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSeatsResponse) => void,
   ): ClientUnaryCall;
   /**
    * ADMIN only (PERMISSION_DENIED otherwise): where every table's money is, each table's
