@@ -27,7 +27,7 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[!-~]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
 
 /**
- * A gameId a client names (an advance's `from`): the table makes them (`T<tableId>-<game>`), and one
+ * A gameId a client names (an advance's `from`, a bet's `at`): the table makes them (`T<tableId>-<game>`), and one
  * that is not 1 to 64 visible ASCII characters names no game of it.
  */
 export const GAME_ID_MAX_LENGTH = 64;
