@@ -1,6 +1,6 @@
 import test from "ava";
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
-import { advancePlan, applyAdvance } from "../src/domain/advance.js";
+import { advanceKey, advancePlan, applyAdvance, isAt } from "../src/domain/advance.js";
 import { applyBet } from "../src/domain/bets.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
@@ -174,6 +174,24 @@ test("the deal stores the hands and the remaining deck in draw order; every card
   t.deepEqual(river.board, remainingDeck.slice(0, 5));
   const cards = [...river.hands!.flatMap((h) => [h.slice(0, 2), h.slice(2)]), ...river.board, ...river.deck];
   t.is(new Set(cards).size, 52);
+});
+
+test("an advance's from: SETUP and START are one place, as the last leave turns one into the other", (t) => {
+  const setup = tableIn("STATUS_SETUP");
+  const first = applyLeave(setup, { playerId: "p1", transferId: "l1" }, T0).next!;
+  const { next: emptied } = applyLeave(first, { playerId: "p2", transferId: "l2" }, T0);
+  t.like(emptied, { gameId: setup.gameId, gameState: "STATUS_START" });
+  for (const gameState of ["STATUS_SETUP", "STATUS_START"] as const) {
+    t.true(isAt(setup, { gameId: setup.gameId, gameState }));
+    t.true(isAt(emptied!, { gameId: setup.gameId, gameState }));
+    t.is(advanceKey(7, { gameId: setup.gameId, gameState }), `advance:7:${setup.gameId}:STATUS_START`);
+  }
+  t.false(isAt(setup, { gameId: setup.gameId, gameState: "STATUS_RIVER" }));
+  t.false(isAt(setup, { gameId: "T7-1", gameState: "STATUS_SETUP" }), "another game");
+  t.not(
+    advanceKey(7, { gameId: "T7-1", gameState: "STATUS_HOLE" }),
+    advanceKey(7, { gameId: "T7-1", gameState: "STATUS_FLOP" }),
+  );
 });
 
 test("a plan made before the table moved on is refused with 409; plan again", (t) => {

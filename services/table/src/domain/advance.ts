@@ -50,13 +50,19 @@ export interface AdvanceFrom {
   gameState: GameState;
 }
 
-/** Whether the table is in the state `from` names: an advance asked from any other moves nothing. */
-export const isAt = (snapshot: TableSnapshot, from: AdvanceFrom): boolean =>
-  snapshot.gameId === from.gameId && snapshot.gameState === from.gameState;
+/**
+ * SETUP and START both wait for the deal, and the last leave turns SETUP into START within the same
+ * game: for an advance they are one place, so a deal seen at SETUP and made from START is that deal.
+ */
+const placeOf = (state: GameState): GameState => (state === "STATUS_SETUP" ? "STATUS_START" : state);
 
-/** The key of the one advance ever stored from a game's state: two planned from it collapse into one. */
+/** Whether the table is where `from` names: an advance asked from anywhere else moves nothing. */
+export const isAt = (snapshot: TableSnapshot, from: AdvanceFrom): boolean =>
+  snapshot.gameId === from.gameId && placeOf(snapshot.gameState) === placeOf(from.gameState);
+
+/** The key of the one advance ever stored from a game's place: two planned from it collapse into one. */
 export const advanceKey = (tableId: number, from: AdvanceFrom): string =>
-  `advance:${tableId}:${from.gameId}:${from.gameState}`;
+  `advance:${tableId}:${from.gameId}:${placeOf(from.gameState)}`;
 
 const NEXT_STATE: Record<GameState, GameState> = {
   STATUS_SETUP: "STATUS_HOLE",
