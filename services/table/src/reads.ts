@@ -1,16 +1,7 @@
-// The state of one table, its versions as they are stored, and the lobby.
+// The state of one table, its versions as they are stored, and every table's head (the lobby, a player's seats).
 import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
-import {
-  lobbySummary,
-  publicState,
-  seatedPlayerCount,
-  seatsOf,
-  type Caller,
-  type PlayerSeat,
-  type LobbySummary,
-  type PublicTableState,
-} from "./domain/index.js";
+import { publicState, type Caller, type PublicTableState, type TableSnapshot } from "./domain/index.js";
 import type { TableParts } from "./parts.js";
 import type { Watch, WatchStart } from "./table-watch.js";
 import { TableDirectory } from "./table-directory.js";
@@ -38,41 +29,15 @@ export async function watchTable(
   return parts.watchers.follow(request.tableId, request.start, watch);
 }
 
-/** The caller's seats at every table (one head read per table, as the lobby's), active or not. */
-export async function playerSeats(parts: TableParts, caller: Caller): Promise<PlayerSeat[]> {
-  const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
-  return seatsOf(
-    latest.map(({ snapshot }) => snapshot),
-    caller.playerId,
-  );
-}
-
-export interface Lobby {
-  tables: Omit<LobbySummary, "active">[];
-  totalActivePlayers: number;
-}
-
 /**
- * The lobby of this process: public and unauthenticated, and a read of every table's head, so
- * concurrent calls share reads (CoalescedRead) rather than each reading every table.
+ * Every table's latest snapshot (never-written tables left out), for the lobby and ListSeats. The
+ * lobby is public and a read of every table's head, so concurrent calls share reads (CoalescedRead)
+ * rather than each reading every table; no answer predates its call.
  */
-export function lobbyReader(parts: TableParts): () => Promise<Lobby> {
-  const reads = new CoalescedRead(() => lobby(parts));
+export function headsReader(parts: TableParts): () => Promise<TableSnapshot[]> {
+  const reads = new CoalescedRead(async () => {
+    const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
+    return latest.filter(({ stored }) => stored).map(({ snapshot }) => snapshot);
+  });
   return () => reads.get();
-}
-
-/** Tables a player operation touched within the last 30 minutes; never-written tables are not active. */
-async function lobby(parts: TableParts): Promise<Lobby> {
-  const now = Date.now();
-  const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
-  const active = latest
-    .filter(({ stored }) => stored)
-    .map(({ snapshot }) => ({ snapshot, summary: lobbySummary(snapshot, now) }))
-    .filter(({ summary }) => summary.active);
-  const tables = active.map(({ summary: { tableId, playerCount, gameState } }) => ({
-    tableId,
-    playerCount,
-    gameState,
-  }));
-  return { tables, totalActivePlayers: seatedPlayerCount(active.map(({ snapshot }) => snapshot)) };
 }

@@ -33,9 +33,9 @@ import {
   finishedGameToProto,
   tableStateToProto,
 } from "./proto-mapping.js";
-import { lobbyReader, playerSeats, tableState, watchTable } from "./reads.js";
+import { headsReader, tableState, watchTable } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
-import { publicState } from "./domain/index.js";
+import { lobbyOf, publicState, seatsOf } from "./domain/index.js";
 
 /**
  * `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then.
@@ -50,9 +50,9 @@ export function tableService(
   const rpc = <Req, Res>(name: string, handler: (request: Req, scope: CallScope) => Promise<Res>) =>
     unary(logger, name, guardDependencies(databaseReady, handler));
 
-  const lobby = lobbyReader(parts);
+  const heads = headsReader(parts);
   return {
-    listTables: rpc("ListTables", () => lobby()),
+    listTables: rpc("ListTables", async () => lobbyOf(await heads(), Date.now())),
 
     sit: rpc("Sit", (request, scope) => sit(parts, { ...request, caller: callerFromProto(request.caller) }, scope)),
 
@@ -100,7 +100,7 @@ export function tableService(
     })),
 
     listSeats: rpc("ListSeats", async (request) => ({
-      seats: await playerSeats(parts, callerFromProto(request.caller)),
+      seats: seatsOf(await heads(), callerFromProto(request.caller).playerId),
     })),
 
     audit: rpc("Audit", async (request) => auditToProto(await auditTables(parts, callerFromProto(request.caller)))),

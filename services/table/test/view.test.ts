@@ -1,5 +1,5 @@
 import test from "ava";
-import { ACTIVE_WINDOW_MS, lobbySummary, seatedPlayerCount } from "../src/domain/lobby.js";
+import { ACTIVE_WINDOW_MS, lobbyOf, lobbySummary, seatedPlayerCount, seatsOf } from "../src/domain/lobby.js";
 import { applyLeave, applyTopUp } from "../src/domain/seats.js";
 import { markDelivered } from "../src/domain/snapshot.js";
 import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
@@ -206,6 +206,22 @@ test("lobby: totalActivePlayers counts players, not seats: one seated at two tab
   t.is(seatedPlayerCount([first, second]), 2);
   t.is(seatedPlayerCount([second]), 1);
   t.is(seatedPlayerCount([newTable()]), 0);
+});
+
+test("a player's seats: every table where the player sits, active or not, in table id order", (t) => {
+  const later = sit(sit(newTable(9), "b", 300), "a", 450);
+  const longAgo = sit(newTable(3), "a", 125, T0 - 10 * ACTIVE_WINDOW_MS);
+  const elsewhere = sit(newTable(5), "b");
+  t.deepEqual(seatsOf([later, elsewhere, longAgo], "a"), [
+    { tableId: 3, seatId: 1, seatBalanceCents: 125 },
+    { tableId: 9, seatId: 2, seatBalanceCents: 450 },
+  ]);
+  t.deepEqual(seatsOf([elsewhere], "a"), []);
+  t.deepEqual(
+    lobbyOf([later, elsewhere, longAgo], T0).tables.map((table) => table.tableId),
+    [9, 5],
+    "the lobby lists only the active tables",
+  );
 });
 
 test("lobby: active for 30 minutes after the last player operation, inclusive", (t) => {

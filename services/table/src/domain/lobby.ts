@@ -1,4 +1,4 @@
-// One table's line in the lobby list.
+// What the lobby shows: each active table's line, the players seated, and where one player's chips are.
 
 import { isBettingOpen } from "./snapshot.js";
 import type { TableSnapshot } from "./types.js";
@@ -37,6 +37,24 @@ export function seatsOf(tables: readonly TableSnapshot[], playerId: string): Pla
         .map((seat) => ({ tableId: table.tableId, seatId: seat.seatId, seatBalanceCents: seat.balanceCents })),
     )
     .sort((a, b) => a.tableId - b.tableId);
+}
+
+export interface Lobby {
+  tables: Omit<LobbySummary, "active">[];
+  totalActivePlayers: number;
+}
+
+/** Tables a player operation touched within the last 30 minutes. */
+export function lobbyOf(heads: readonly TableSnapshot[], now: number): Lobby {
+  const active = heads
+    .map((snapshot) => ({ snapshot, summary: lobbySummary(snapshot, now) }))
+    .filter(({ summary }) => summary.active);
+  const tables = active.map(({ summary: { tableId, playerCount, gameState } }) => ({
+    tableId,
+    playerCount,
+    gameState,
+  }));
+  return { tables, totalActivePlayers: seatedPlayerCount(active.map(({ snapshot }) => snapshot)) };
 }
 
 /** The lobby's totalActivePlayers: the players seated at these tables, each once however many seats they hold. */
