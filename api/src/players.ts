@@ -43,7 +43,7 @@ export const PlayerSeats = Type.Object(
   },
   {
     additionalProperties: false,
-    description: "Where the player's chips are besides the account: every seat, however long ago the table was played",
+    description: "The player's chips at seats: every seat, however long ago the table was played",
   },
 );
 

@@ -1,4 +1,8 @@
-import { GameState as ProtoGameState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import {
+  GameState as ProtoGameState,
+  gameStateFromJSON,
+  gameStateToJSON,
+} from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import {
   GAME_ID_MAX_LENGTH,
   GAME_ID_PATTERN,
@@ -34,10 +38,14 @@ const GameIdSeen = Type.String({
   [MUST_BE]: `1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`,
 });
 
-/** The states a table is ever in (the table contract's, without their prefix): those an advance moves on from. */
-const TABLE_GAME_STATES = Object.keys(ProtoGameState)
-  .filter((name) => name.startsWith("GAME_STATE_STATUS_"))
-  .map((name) => name.slice("GAME_STATE_".length));
+/** The table contract's GameState by its public name (STATUS_HOLE), and back: the prefix is the proto's. */
+export const gameStateName = (state: ProtoGameState): string => gameStateToJSON(state).replace(/^GAME_STATE_/, "");
+export const gameStateOfName = (name: string): ProtoGameState => gameStateFromJSON(`GAME_STATE_${name}`);
+
+/** The states a table is ever in (the contract's, but its unset value): those an advance moves on from. */
+const TABLE_GAME_STATES = Object.values(ProtoGameState)
+  .filter((state): state is ProtoGameState => typeof state === "number" && state > 0)
+  .map(gameStateName);
 
 /** The body of advance: none, or the state the caller saw, which the game then moves on from only. */
 export const AdvanceRequest = Type.Object(
@@ -54,8 +62,8 @@ export const AdvanceRequest = Type.Object(
         {
           additionalProperties: false,
           description:
-            "The state the caller saw: the game moves on only from it, so a retry, or two players dealing at " +
-            "once, never moves it twice. Once the advance from it is made (by an earlier try or by another " +
+            "The state the caller saw: the game moves on only from it, so a retry, or a second player's deal " +
+            "sent after the first one's, never moves it twice. Once the advance from it is made (by an earlier try or by another " +
             "player) the answer is the state now and nothing moves; a 409 when the table never moved on from it " +
             "(the game was voided, or is not there yet)",
         },

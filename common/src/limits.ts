@@ -27,10 +27,11 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[!-~]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$`);
 
 /**
- * A gameId a client names (an advance's `from`, a bet's `at`): the table makes them
- * (`T<tableId>-<game>`), and one that is not 1 to 64 visible ASCII characters names no game of it.
+ * A game id: 1 to 128 visible ASCII characters (one byte each, no encoding doubts), as the fairness
+ * procedure hashes it (docs/provably-fair.md) and as a client names one (an advance's `from`, a
+ * bet's `at`); the table makes its own as `T<tableId>-<game>`.
  */
-export const GAME_ID_MAX_LENGTH = 64;
+export const GAME_ID_MAX_LENGTH = 128;
 export const GAME_ID_PATTERN = new RegExp(`^[!-~]{1,${GAME_ID_MAX_LENGTH}}$`);
 
 /**

@@ -109,6 +109,12 @@ test("request bodies forbid unknown properties; money fields state their rules",
   for (const name of ["DealRequest", "BulkRequest", "SitRequest", "TopUpRequest", "BetRequest", "NoBody"]) {
     t.is(schemas[name]!.additionalProperties, false, name);
   }
+  // Their nested objects too: an advance's from, a bet's at.
+  const nested = (name: string, property: string) =>
+    (schemas[name]!.properties as Record<string, Json>)[property]!.additionalProperties;
+  t.is(schemas.AdvanceRequest!.additionalProperties, false);
+  t.is(nested("AdvanceRequest", "from"), false);
+  t.is(nested("BetRequest", "at"), false);
   t.like(schemas.SitRequest, {
     required: ["buyInAmount"],
     properties: { buyInAmount: { type: "number", exclusiveMinimum: 0, maximum: 1_000_000_000, multipleOf: 0.01 } },

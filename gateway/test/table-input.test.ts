@@ -197,8 +197,8 @@ test("advance's from names a game and a state a table is in, or is a 400", async
       `${gameState}`,
     );
   }
-  const ID_RULE = "from.gameId must be 1 to 64 visible ASCII characters";
-  for (const gameId of ["", "T7 1", "x".repeat(65), "T7-\u00e9", 7, null]) {
+  const ID_RULE = "from.gameId must be 1 to 128 visible ASCII characters";
+  for (const gameId of ["", "T7 1", "x".repeat(129), "T7-\u00e9", 7, null]) {
     await assertRefused(t, await from({ gameId, gameState: "STATUS_HOLE" }), 400, ID_RULE, String(gameId));
   }
   await assertRefused(t, await from({ gameId: "T7-1" }), 400, "from.gameState is required", "no state");
@@ -225,8 +225,8 @@ test("a bet's at names a game and a betting stage, or is a 400", async (t) => {
       what,
     );
   }
-  for (const gameId of ["", "T7 1", "x".repeat(65), 7]) {
-    const rule = "at.gameId must be 1 to 64 visible ASCII characters";
+  for (const gameId of ["", "T7 1", "x".repeat(129), 7]) {
+    const rule = "at.gameId must be 1 to 128 visible ASCII characters";
     await assertRefused(t, await at({ gameId, bettingStage: 1 }), 400, rule, String(gameId));
   }
   await assertRefused(t, await at({ gameId: "T7-1" }), 400, "at.bettingStage is required", "no stage");

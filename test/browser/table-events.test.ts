@@ -29,8 +29,11 @@ test("a refused stream falls back to polling; a dropped one resumes from its las
   const mode = (name: string) => page.locator(`[data-testid="live-mode"][data-mode="${name}"]`);
   try {
     api.nextStreams.push(429);
+    // The lobby shows the account even when the seats cannot be read (the table service down).
+    api.seatsFailures = 1;
     await page.goto("/");
     await signIn(page, "eve");
+    await page.getByTestId("my-seats-unavailable").waitFor();
     await page.goto("/#/table/1");
     await waitForState(page, "STATUS_START");
     await mode("polling").waitFor();

@@ -13,8 +13,15 @@ import { DEADLINES_MS, callOptions, fromService } from "../http/backend-call.js"
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from "../http/request.js";
 import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
-import { type tablesApi, AdvanceRequest, BetRequest, NoBody, SitRequest, TopUpRequest } from "@pokerodds/api/tables";
-import { gameStateFromJSON } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import {
+  type tablesApi,
+  AdvanceRequest,
+  BetRequest,
+  gameStateOfName,
+  NoBody,
+  SitRequest,
+  TopUpRequest,
+} from "@pokerodds/api/tables";
 import { toBetResponse, toLeaveResponse, toSitResponse, toTableGameState, toTopUpResponse } from "./to-api.js";
 
 /** The path's tableId: 400 unless an integer >= 1 in plain digits; 404 above what any table can have. */
@@ -116,7 +123,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
       const request = {
         caller: callerFor(identityOf(res)),
         tableId,
-        ...(from && { from: { gameId: from.gameId, gameState: gameStateFromJSON(`GAME_STATE_${from.gameState}`) } }),
+        ...(from && { from: { gameId: from.gameId, gameState: gameStateOfName(from.gameState) } }),
       };
       const response = await fromTable(table.advance(request, callOptions(req, DEADLINES_MS.advance)));
       res.json(toTableGameState(response.state));

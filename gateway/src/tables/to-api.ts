@@ -2,7 +2,6 @@
 // become odds, an empty list of hands or cards becomes null. A value the contract does not allow
 // throws a ContractViolation.
 import {
-  gameStateToJSON,
   type BetResponse,
   type LeaveResponse,
   type ListTablesResponse,
@@ -15,6 +14,7 @@ import { toUnits } from "@pokerodds/api/money";
 import { ContractViolation, oneOf } from "@pokerodds/api/violation";
 import {
   GAME_STATES,
+  gameStateName,
   LOBBY_GAME_STATES,
   type BetResponseBody,
   type LeaveResponseBody,
@@ -88,7 +88,7 @@ export function toTableGameState(state: TableState | undefined): TableGameStateB
   return {
     tableId: state.tableId,
     gameId: state.gameId,
-    gameState: oneOf(GAME_STATES, gameStateToJSON(state.gameState).replace(/^GAME_STATE_/, ""), "game state"),
+    gameState: oneOf(GAME_STATES, gameStateName(state.gameState), "game state"),
     bettingStage: bettingStage(state.bettingStage),
     numberOfHands: state.numberOfHands,
     numberOfSeats: state.numberOfSeats,

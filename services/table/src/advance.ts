@@ -5,15 +5,15 @@
 // answers the state.
 //
 // An advance that names the state it moves on `from` (the one its caller saw) moves only from that
-// state, so a retry, or two players dealing at once, never moves the game twice: once the advance
-// from it is made, by anyone, the answer is the state now.
+// state, so a retry, or a second player's deal sent after the first one's, never moves the game
+// twice: once the advance from it is made, by anyone, the answer is the state now.
 import { ConflictError } from "@pokerodds/common";
 import type { CallScope, OddsPort } from "./dependencies.js";
 import {
   advanceKey,
   advancePlan,
   applyAdvance,
-  isAt,
+  placeAgainst,
   publicState,
   type AdvanceFrom,
   type AdvanceInput,
@@ -36,7 +36,7 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
   await parts.directory.require(tableId, scope);
   const { snapshot } = await parts.store.latest(tableId);
   const plan = advancePlan(snapshot, caller);
-  if (from && !isAt(snapshot, from)) return answerMovedOn(parts, snapshot, from);
+  if (from && placeAgainst(snapshot, from) !== "at") return answerMovedOn(parts, snapshot, from);
   const input = await fetchInput(parts.odds, plan, scope);
   let applied;
   try {
@@ -49,7 +49,10 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
     // The table moved on since the plan (another advance won, or the game was voided).
     if (!(error instanceof ConflictError)) throw error;
     const latest = (await parts.store.latest(tableId)).snapshot;
-    return from ? answerMovedOn(parts, latest, from) : publicState(latest);
+    if (!from) return publicState(latest);
+    // Still at `from`: the last leave turned SETUP into START meanwhile (once a game). Plan again.
+    if (placeAgainst(latest, from) === "at") return advance(parts, request, scope);
+    return answerMovedOn(parts, latest, from);
   }
   if (applied.kind !== "stored") return publicState((await parts.store.latest(tableId)).snapshot);
   // Payouts to players who left: the advance is done either way; recovery retries a failed delivery.
@@ -64,10 +67,15 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
 /**
  * An advance asked from a state the table is not in: the state now once the advance from that state
  * was made (by an earlier try of the same request, or by another player), for the move asked for has
- * happened; otherwise (the game was voided, or never reached that state) a refusal, and nothing moves.
+ * happened; otherwise (the game was voided there, or has not got there) a refusal, and nothing moves.
+ * Within the game the table's place says which; of an earlier game, the advance's stored key.
  */
 async function answerMovedOn(parts: TableParts, snapshot: TableSnapshot, from: AdvanceFrom): Promise<PublicTableState> {
-  if (await parts.store.findOp(advanceKey(snapshot.tableId, from))) return publicState(snapshot);
+  const place = placeAgainst(snapshot, from);
+  const made =
+    place === "past" ||
+    (place === "otherGame" && (await parts.store.findOp(advanceKey(snapshot.tableId, from))) !== null);
+  if (made) return publicState(snapshot);
   throw new ConflictError(
     `the table is at ${snapshot.gameState} of game ${snapshot.gameId}, and no advance was made from ` +
       `${from.gameState} of game ${from.gameId}: nothing moved`,

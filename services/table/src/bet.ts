@@ -36,11 +36,7 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
   const betId = betIdOf(caller.playerId, key);
   const op = {
     key: `bet:${betId}`,
-    fingerprint: createHash("sha256")
-      .update(
-        JSON.stringify([tableId, seatIndex, handIndex, betAmountCents, ...(at ? [at.gameId, at.bettingStage] : [])]),
-      )
-      .digest("hex"),
+    fingerprint: betFingerprint({ tableId, seatIndex, handIndex, betAmountCents, at }),
   };
   try {
     const applied = await storeBet(parts, request, op, betAmountCents, betId);
@@ -55,6 +51,18 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
     if (!first) throw error;
     return first;
   }
+}
+
+/**
+ * A bet's terms as stored with its key, so a replay with other terms is refused. A bet that names no
+ * stage hashes as bets did before `at` existed: keys stored then replay alike.
+ */
+export function betFingerprint(terms: Omit<BetRequest, "caller" | "idempotencyKey">): string {
+  const { tableId, seatIndex, handIndex, betAmountCents, at } = terms;
+  const stage = at ? [at.gameId, at.bettingStage] : [];
+  return createHash("sha256")
+    .update(JSON.stringify([tableId, seatIndex, handIndex, betAmountCents, ...stage]))
+    .digest("hex");
 }
 
 /** The answer stored under the bet's key (a bet placed, or a NACK), or null when there is none. */

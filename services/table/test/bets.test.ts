@@ -2,6 +2,7 @@ import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
 import { type BetCommand, applyBet, decideBet } from "../src/domain/bets.js";
+import { betFingerprint } from "../src/bet.js";
 import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
 import type { GameState, TableSnapshot } from "../src/domain/types.js";
 import {
@@ -234,4 +235,15 @@ test("a hand that can only tie (win 0, draw > 0) takes no bets", (t) => {
   );
   t.throws(() => applyBet(hole, cmd({ handIndex: 1 }), T0), { instanceOf: ConflictError });
   t.true(applyBet(hole, cmd({ handIndex: 2 }), T0).result.acknowledged);
+});
+
+test("a bet's stored terms: one without a stage hashes as every bet did before at existed", (t) => {
+  const terms = { tableId: 7, seatIndex: 1, handIndex: 2, betAmountCents: 250 };
+  // sha256 of [7,1,2,250], the fingerprint of keys stored before bets could name a stage.
+  t.is(betFingerprint(terms), "3f9f736b11ebf38777e13f0c427e2ef94a2ef14f2593172466c6c46017a20a1c");
+  t.not(betFingerprint({ ...terms, at: { gameId: "T7-1", bettingStage: 0 } }), betFingerprint(terms));
+  t.not(
+    betFingerprint({ ...terms, at: { gameId: "T7-1", bettingStage: 0 } }),
+    betFingerprint({ ...terms, at: { gameId: "T7-1", bettingStage: 1 } }),
+  );
 });

@@ -79,6 +79,22 @@ serial("a state read costs one database read and a bet one read and one insert",
   for (const cost of costs.filter((c) => "update" in c)) t.deepEqual(cost, { find: 1, insert: 1, update: 1 });
 });
 
+serial("an advance from a state the table has left: one read in its game, three for an earlier game's", async (t) => {
+  const { table } = t.context;
+  const tableId = 6;
+  const caller = await newPlayer(t.context.cluster, "dealer");
+  await table.sit({ caller, tableId, buyInCents: 1_000, idempotencyKey: "sit" });
+  const { state: start } = await table.getState({ caller, tableId });
+  const from = { gameId: start!.gameId, gameState: start!.gameState };
+  const hole = await table.advance({ caller, tableId, from });
+  // Within the game the table's place says the deal was made: no key is read.
+  t.deepEqual(await commandsOf(t, () => table.advance({ caller, tableId, from })), { find: 1 });
+  t.deepEqual((await table.advance({ caller, tableId, from })).state, hole.state);
+  for (let i = 0; i < 5; i++) await table.advance({ caller, tableId }); // through the river, cleared, dealt
+  // Of an earlier game: the head, then the deal's key document and its entry.
+  t.deepEqual(await commandsOf(t, () => table.advance({ caller, tableId, from })), { find: 3 });
+});
+
 serial("sit, top-up and leave: the round trips their crash safety needs", async (t) => {
   const { table } = t.context;
   const tableId = 5;

@@ -1,6 +1,6 @@
 import test from "ava";
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
-import { advanceKey, advancePlan, applyAdvance, isAt } from "../src/domain/advance.js";
+import { advanceKey, advancePlan, applyAdvance, placeAgainst } from "../src/domain/advance.js";
 import { applyBet } from "../src/domain/bets.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
@@ -176,22 +176,31 @@ test("the deal stores the hands and the remaining deck in draw order; every card
   t.is(new Set(cards).size, 52);
 });
 
+test("an advance's from: the table is at it, past it or before it in its game, or in another game", (t) => {
+  const flop = tableIn("STATUS_FLOP");
+  const named = (gameState: GameState, gameId = flop.gameId) => placeAgainst(flop, { gameId, gameState });
+  t.is(named("STATUS_FLOP"), "at");
+  for (const state of ["STATUS_START", "STATUS_HOLE"] as const) t.is(named(state), "past", state);
+  for (const state of ["STATUS_TURN", "STATUS_RIVER"] as const) t.is(named(state), "before", state);
+  t.is(named("STATUS_FLOP", "T7-99"), "otherGame");
+  t.not(
+    advanceKey(7, { gameId: "T7-1", gameState: "STATUS_HOLE" }),
+    advanceKey(7, { gameId: "T7-1", gameState: "STATUS_FLOP" }),
+  );
+});
+
 test("an advance's from: SETUP and START are one place, as the last leave turns one into the other", (t) => {
   const setup = tableIn("STATUS_SETUP");
   const first = applyLeave(setup, { playerId: "p1", transferId: "l1" }, T0).next!;
   const { next: emptied } = applyLeave(first, { playerId: "p2", transferId: "l2" }, T0);
   t.like(emptied, { gameId: setup.gameId, gameState: "STATUS_START" });
   for (const gameState of ["STATUS_SETUP", "STATUS_START"] as const) {
-    t.true(isAt(setup, { gameId: setup.gameId, gameState }));
-    t.true(isAt(emptied!, { gameId: setup.gameId, gameState }));
+    t.is(placeAgainst(setup, { gameId: setup.gameId, gameState }), "at");
+    t.is(placeAgainst(emptied!, { gameId: setup.gameId, gameState }), "at");
     t.is(advanceKey(7, { gameId: setup.gameId, gameState }), `advance:7:${setup.gameId}:STATUS_START`);
   }
-  t.false(isAt(setup, { gameId: setup.gameId, gameState: "STATUS_RIVER" }));
-  t.false(isAt(setup, { gameId: "T7-1", gameState: "STATUS_SETUP" }), "another game");
-  t.not(
-    advanceKey(7, { gameId: "T7-1", gameState: "STATUS_HOLE" }),
-    advanceKey(7, { gameId: "T7-1", gameState: "STATUS_FLOP" }),
-  );
+  const dealt = advance(emptied!);
+  t.is(placeAgainst(dealt, { gameId: setup.gameId, gameState: "STATUS_SETUP" }), "past", "dealt from START");
 });
 
 test("a plan made before the table moved on is refused with 409; plan again", (t) => {

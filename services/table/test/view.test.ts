@@ -217,11 +217,13 @@ test("a player's seats: every table where the player sits, active or not, in tab
     { tableId: 9, seatId: 2, seatBalanceCents: 450 },
   ]);
   t.deepEqual(seatsOf([elsewhere], "a"), []);
+  const lobby = lobbyOf([later, elsewhere, longAgo, sit(newTable(4), "c", 100, T0 - 10 * ACTIVE_WINDOW_MS)], T0);
   t.deepEqual(
-    lobbyOf([later, elsewhere, longAgo], T0).tables.map((table) => table.tableId),
+    lobby.tables.map((table) => table.tableId),
     [9, 5],
     "the lobby lists only the active tables",
   );
+  t.is(lobby.totalActivePlayers, 2, "a and b; c sits only at a table nobody played for long");
 });
 
 test("lobby: active for 30 minutes after the last player operation, inclusive", (t) => {

@@ -31,6 +31,8 @@ export interface ScriptedApi {
   state: TableState;
   /** GET state answers 503 this many more times first (the table service unreachable). */
   stateFailures: number;
+  /** GET a player's seats answers 503 this many more times first. */
+  seatsFailures: number;
   /** How to answer the next event stream requests: a status to refuse with, or "stream". */
   nextStreams: (number | "stream")[];
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
@@ -50,6 +52,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     eventRequests: [],
     state: initial,
     stateFailures: 0,
+    seatsFailures: 0,
     nextStreams: [],
     push(id, state) {
       api.state = state;
@@ -85,7 +88,11 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       "/api/tables/1/events": () => events(req, res),
     };
     if (route[path]) return route[path]();
-    if (/^\/api\/players\/[^/]+\/seats$/.test(path)) return json(res, 200, { seats: [] });
+    if (/^\/api\/players\/[^/]+\/seats$/.test(path)) {
+      return api.seatsFailures-- > 0
+        ? json(res, 503, { error: "table service unavailable" })
+        : json(res, 200, { seats: [] });
+    }
     if (path.startsWith("/api/players/")) return json(res, 200, profile(decodeURIComponent(path.slice(13))));
     if (path.startsWith("/api/")) return json(res, 404, { error: "no such route" });
     void serveFile(res, path === "/" ? "index.html" : path.slice(1));

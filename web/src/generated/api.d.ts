@@ -454,7 +454,7 @@ export interface components {
             /** @description PAYING_USER and ADMIN only */
             personalTableId?: number;
         };
-        /** @description Where the player's chips are besides the account: every seat, however long ago the table was played */
+        /** @description The player's chips at seats: every seat, however long ago the table was played */
         PlayerSeats: {
             /** @description In table id order; empty when the player sits nowhere */
             seats: {
@@ -535,7 +535,7 @@ export interface components {
         NoBody: Record<string, never>;
         /** @description No body is needed (the game moves on from whatever state it is in); an empty object is accepted */
         AdvanceRequest: {
-            /** @description The state the caller saw: the game moves on only from it, so a retry, or two players dealing at once, never moves it twice. Once the advance from it is made (by an earlier try or by another player) the answer is the state now and nothing moves; a 409 when the table never moved on from it (the game was voided, or is not there yet) */
+            /** @description The state the caller saw: the game moves on only from it, so a retry, or a second player's deal sent after the first one's, never moves it twice. Once the advance from it is made (by an earlier try or by another player) the answer is the state now and nothing moves; a 409 when the table never moved on from it (the game was voided, or is not there yet) */
             from?: {
                 /** @description The gameId of the state seen */
                 gameId: string;

@@ -5,21 +5,24 @@ export const STAGE_NAMES: Record<number, string> = { [-1]: "River", 0: "Hole", 1
 
 export const stageName = (stage: number): string => STAGE_NAMES[stage] ?? `Stage ${stage}`;
 
-/** Betting is open at the hole, the flop and the turn. */
-export const isBettingStage = (stage: number): boolean => stage >= 0 && stage <= 2;
-
 /** The game and betting stage a bet is placed at: those whose odds are on the screen. */
 export type BetAt = NonNullable<Schemas["BetRequest"]["at"]>;
 
+/** Betting is open at the hole, the flop and the turn. */
+export const isBettingStage = (stage: number): stage is BetAt["bettingStage"] => stage >= 0 && stage <= 2;
+
 /** Where a bet would be placed now, or undefined while no betting stage is open. */
-export function bettingAt({ gameId, gameState, bettingStage }: TableState): BetAt | undefined {
-  return bettingStage !== -1 && gameState !== "STATUS_RIVER" ? { gameId, bettingStage } : undefined;
+export function bettingAt({ gameId, bettingStage }: TableState): BetAt | undefined {
+  return isBettingStage(bettingStage) ? { gameId, bettingStage } : undefined;
 }
 
-/** A state a table is in: one a deal moves on from (the contract's list also names states no table shows). */
-export type DealtFrom = NonNullable<Schemas["AdvanceRequest"]["from"]>;
+/** The state an advance moves the game on from: the one on the screen. */
+export type AdvanceFrom = NonNullable<Schemas["AdvanceRequest"]["from"]>;
 
-const STATE_LABELS: Record<DealtFrom["gameState"], string> = {
+/** A state a table is in (the contract's list also names states no table shows). */
+type TableGameState = AdvanceFrom["gameState"];
+
+const STATE_LABELS: Record<TableGameState, string> = {
   STATUS_SETUP: "Waiting for the next deal",
   STATUS_START: "Waiting for the first deal",
   STATUS_HOLE: "Hole cards dealt: betting open",
@@ -28,13 +31,13 @@ const STATE_LABELS: Record<DealtFrom["gameState"], string> = {
   STATUS_RIVER: "River dealt: game settled",
 };
 
-const isTableGameState = (state: TableState["gameState"]): state is DealtFrom["gameState"] => state in STATE_LABELS;
+const isTableGameState = (state: TableState["gameState"]): state is TableGameState => state in STATE_LABELS;
 
 export const stateLabel = (state: TableState["gameState"]): string =>
   isTableGameState(state) ? STATE_LABELS[state] : state;
 
-/** The state a deal moves the game on from: the one on the screen, if it is one a table is in. */
-export function dealtFrom({ gameId, gameState }: TableState): DealtFrom | undefined {
+/** The state an advance moves the game on from: the one on the screen, if it is one a table is in. */
+export function advanceFrom({ gameId, gameState }: TableState): AdvanceFrom | undefined {
   return isTableGameState(gameState) ? { gameId, gameState } : undefined;
 }
 

@@ -19,13 +19,12 @@ const FIELD_LABELS: Record<keyof Settings, string> = {
   targetRtp: "Target return to player",
 };
 
+const FIELD_NAMES = new RegExp(`\\b(${Object.keys(FIELD_LABELS).join("|")})\\b`, "g");
+
 const inLabels = (error: unknown): unknown =>
   error instanceof ApiError
     ? new ApiError(
-        error.message.replace(
-          /\b(numberOfGames|numberOfHands|targetRtp)\b/g,
-          (field) => FIELD_LABELS[field as keyof Settings],
-        ),
+        error.message.replace(FIELD_NAMES, (field) => FIELD_LABELS[field as keyof Settings]),
         error.status,
       )
     : error;

@@ -19,7 +19,7 @@ const LOBBY_REFRESH_MS = 30_000;
 export function Lobby({ playerId }: { playerId: string }) {
   const [profile, setProfile] = useState<Profile | null>(null);
   const [tables, setTables] = useState<TablesList | null>(null);
-  const [seats, setSeats] = useState<PlayerSeats | null>(null);
+  const [seats, setSeats] = useState<Seats>(null);
   const [message, setMessage] = useState<Message | null>(null);
   const [refreshedAt, setRefreshedAt] = useState<Date | null>(null);
 
@@ -28,7 +28,9 @@ export function Lobby({ playerId }: { playerId: string }) {
       const path = { playerId };
       const [me, mine, lobby] = await Promise.all([
         unwrap(api.GET("/api/players/{playerId}", { params: { path } })),
-        unwrap(api.GET("/api/players/{playerId}/seats", { params: { path } })),
+        // The seats come from the table service, which may be down while the rest answers (the
+        // lobby's list is then empty, as the spec rules): without them the lobby still shows.
+        unwrap(api.GET("/api/players/{playerId}/seats", { params: { path } })).catch(() => "unavailable" as const),
         unwrap(api.GET("/api/tables")),
       ]);
       setProfile(me);
@@ -69,7 +71,10 @@ export function Lobby({ playerId }: { playerId: string }) {
   );
 }
 
-function ProfileCard({ profile, seats }: { profile: Profile; seats: PlayerSeats | null }) {
+/** The player's seats; "unavailable" when they could not be read (the table service may be down). */
+type Seats = PlayerSeats | "unavailable" | null;
+
+function ProfileCard({ profile, seats }: { profile: Profile; seats: Seats }) {
   return (
     <section aria-labelledby="profile-title" class="panel">
       <h2 id="profile-title">{profile.displayName || profile.playerId}</h2>
@@ -80,7 +85,12 @@ function ProfileCard({ profile, seats }: { profile: Profile; seats: PlayerSeats 
         <dd>{profile.username || "—"}</dd>
         <dt>Role</dt>
         <dd>{ROLE_NAMES[profile.role]}</dd>
-        {seats && seats.seats.length > 0 ? (
+        {seats === "unavailable" ? (
+          <>
+            <dt>Chips at tables</dt>
+            <dd data-testid="my-seats-unavailable">cannot be read just now: try again shortly</dd>
+          </>
+        ) : seats && seats.seats.length > 0 ? (
           <>
             <dt>Chips at tables</dt>
             <dd>

@@ -9,17 +9,15 @@
 import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from "node:crypto";
 import { InvalidOddsRequestError } from "./errors.js";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN } from "@pokerodds/common/limits";
 import { type Card, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
 
 /** A server seed is 32 bytes (256 bits), written as 64 hexadecimal digits. */
 export const SEED_BYTES = 32;
-/** Game ids are 1..128 printable ASCII characters without spaces: one byte each, no encoding doubts. */
-export const MAX_GAME_ID_LENGTH = 128;
 /** A board is dealt in up to five cards: flop (3), turn, river. */
 export const BOARD_CARDS = 5;
 
 const HEX_64 = /^[0-9a-f]{64}$/i;
-const GAME_ID = /^[\x21-\x7e]+$/;
 
 /** What a player needs to check one game: the revealed seed, the commitment shown before the bets, the cards. */
 export interface GameReveal {
@@ -44,8 +42,8 @@ function seedProblem(seed: unknown, name: string): string | null {
 
 function gameIdProblem(gameId: unknown): string | null {
   if (typeof gameId !== "string") return "gameId must be a string";
-  if (gameId.length < 1 || gameId.length > MAX_GAME_ID_LENGTH || !GAME_ID.test(gameId)) {
-    return `gameId must be 1 to ${MAX_GAME_ID_LENGTH} printable ASCII characters without spaces, got ${describe(gameId)}`;
+  if (!GAME_ID_PATTERN.test(gameId)) {
+    return `gameId must be 1 to ${GAME_ID_MAX_LENGTH} printable ASCII characters without spaces, got ${describe(gameId)}`;
   }
   return null;
 }

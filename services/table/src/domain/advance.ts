@@ -56,9 +56,19 @@ export interface AdvanceFrom {
  */
 const placeOf = (state: GameState): GameState => (state === "STATUS_SETUP" ? "STATUS_START" : state);
 
-/** Whether the table is where `from` names: an advance asked from anywhere else moves nothing. */
-export const isAt = (snapshot: TableSnapshot, from: AdvanceFrom): boolean =>
-  snapshot.gameId === from.gameId && placeOf(snapshot.gameState) === placeOf(from.gameState);
+/** A game's places in the order its advances reach them. */
+const PLACES: readonly GameState[] = ["STATUS_START", "STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN", "STATUS_RIVER"];
+
+/**
+ * Where the table is against the state an advance names: at it, past it or before it in the same
+ * game, or in another game. Within one game only an advance moves the state on (a void and a clear
+ * start a new game), so "past" means the advance from `from` was made.
+ */
+export function placeAgainst(snapshot: TableSnapshot, from: AdvanceFrom): "at" | "past" | "before" | "otherGame" {
+  if (snapshot.gameId !== from.gameId) return "otherGame";
+  const order = PLACES.indexOf(placeOf(snapshot.gameState)) - PLACES.indexOf(placeOf(from.gameState));
+  return order === 0 ? "at" : order > 0 ? "past" : "before";
+}
 
 /** The key of the one advance ever stored from a game's place: two planned from it collapse into one. */
 export const advanceKey = (tableId: number, from: AdvanceFrom): string =>

@@ -10,8 +10,9 @@ export const NACK_INSUFFICIENT_SEAT_BALANCE = "insufficient seat balance";
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
 
 /**
- * An accepted bet's message says what was recorded: the bet takes the odds of the stage open when it
- * arrives, which another player's advance may have moved on since this player read them.
+ * An accepted bet's message says what was recorded: a bet that names no stage (`at`) takes the odds of
+ * the stage open when it arrives, which another player's advance may have moved on since this player
+ * read them.
  */
 export function betPlacedMessage(bet: Bet): string {
   return `bet placed: handIndex ${bet.handIndex} at odds ${(bet.oddsTenths / 10).toFixed(1)} (${STAGE_NAMES[bet.bettingStage]})`;
@@ -49,19 +50,17 @@ const sameBet = (bet: Bet, c: BetCommand): boolean =>
  * the table on, the same hand index holds other odds (or another game's cards).
  */
 function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void {
-  const seen = STAGE_NAMES[at.bettingStage];
-  if (seen === undefined) throw new InvalidArgumentError("at.bettingStage must be 0, 1 or 2");
   if (at.gameId === snapshot.gameId && at.bettingStage === stage) return;
-  throw new ConflictError(
-    `the table is at ${snapshot.gameState} of game ${snapshot.gameId}, not the ${seen} of game ${at.gameId}: ` +
-      "no bet placed (its odds are gone)",
-  );
+  const seen = `the ${STAGE_NAMES[at.bettingStage]} of game ${at.gameId}`;
+  const now = `${snapshot.gameState} of game ${snapshot.gameId}`;
+  throw new ConflictError(`the table is at ${now}, not ${seen}: no bet placed (its odds are gone)`);
 }
 
 /**
  * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
- * moved on from the stage the bet names; no betting stage open, caller not seated, another seat, a hand that cannot win, a payout over the table
- * limit (409); then a NACK when the seat balance is short.
+ * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, a
+ * hand that cannot win, a payout over the table limit (409); then a NACK when the seat balance is
+ * short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
   const { playerId, seatIndex, handIndex, betAmountCents, betId } = command;
@@ -75,6 +74,9 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const hands = snapshot.config.numberOfHands;
   if (handIndex >= hands) throw new ConflictError(`this table's games have ${hands} hands (0 to ${hands - 1})`);
   requireAmountCents("betAmount", betAmountCents);
+  if (command.at && STAGE_NAMES[command.at.bettingStage] === undefined) {
+    throw new InvalidArgumentError("at.bettingStage must be one of 0, 1, 2");
+  }
 
   const recorded = snapshot.bets.find((b) => b.betId === betId);
   if (recorded) {

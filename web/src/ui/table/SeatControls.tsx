@@ -1,6 +1,6 @@
 import type { Seat, TableState } from "../../api/client";
 import { formatMoney } from "../../model/money";
-import { advanceLabel, dealtFrom } from "../../model/stages";
+import { advanceFrom, advanceLabel } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import type { useAction } from "../use-action";
 import type { TableMoves } from "./moves";
@@ -16,7 +16,7 @@ interface Props {
 export function SeatControls({ state, seat, moves, action }: Props) {
   const { busy, run } = action;
   const fail = (text: string) => action.setMessage({ kind: "error", text });
-  const from = dealtFrom(state);
+  const from = advanceFrom(state);
   return (
     <section aria-labelledby="seat-title" class="panel">
       <h2 id="seat-title">{seat ? "Your seat" : "Take a seat"}</h2>

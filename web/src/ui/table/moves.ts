@@ -4,7 +4,7 @@ import { acknowledged, api, ApiError, idempotencyKey, unwrap, type TableState } 
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
 import { formatCents, formatMoney, toCents } from "../../model/money";
-import { isBettingStage, type BetAt, type DealtFrom } from "../../model/stages";
+import { isBettingStage, type AdvanceFrom, type BetAt } from "../../model/stages";
 
 /** A bet as the player saw it when placing it: the game, the stage and the odds on the screen. */
 export interface BetMove {
@@ -20,7 +20,7 @@ export interface TableMoves {
   /** `shown`: the table as the player saw it on leaving, for what becomes of their open bets. */
   leave(shown: LeaveShown): Promise<string>;
   /** `shown`: the state on the screen, the only one the game then moves on from. */
-  advance(shown: DealtFrom): Promise<void>;
+  advance(shown: AdvanceFrom): Promise<void>;
   bet(move: BetMove): Promise<string>;
 }
 

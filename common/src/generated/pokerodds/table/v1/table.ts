@@ -5590,8 +5590,8 @@ export const TableServiceService = {
     responseDeserialize: (value: Buffer): GetStateResponse => GetStateResponse.decode(value),
   },
   /**
-   * The caller's seats at every table, with their chips, in table id order: where the player's
-   * money is besides the account, however long ago the table was last played.
+   * The caller's seats at every table, with their chips, in table id order, however long ago the
+   * table was last played (open stakes are in each table's state).
    */
   listSeats: {
     path: "/pokerodds.table.v1.TableService/ListSeats" as const,
@@ -5683,8 +5683,8 @@ export interface TableServiceServer extends UntypedServiceImplementation {
   /** Any player may read a public table; a personal table only its owner or an ADMIN. */
   getState: handleUnaryCall<GetStateRequest, GetStateResponse>;
   /**
-   * The caller's seats at every table, with their chips, in table id order: where the player's
-   * money is besides the account, however long ago the table was last played.
+   * The caller's seats at every table, with their chips, in table id order, however long ago the
+   * table was last played (open stakes are in each table's state).
    */
   listSeats: handleUnaryCall<ListSeatsRequest, ListSeatsResponse>;
   /**
@@ -5836,8 +5836,8 @@ export interface TableServiceClient extends Client {
     callback: (error: ServiceError | null, response: GetStateResponse) => void,
   ): ClientUnaryCall;
   /**
-   * The caller's seats at every table, with their chips, in table id order: where the player's
-   * money is besides the account, however long ago the table was last played.
+   * The caller's seats at every table, with their chips, in table id order, however long ago the
+   * table was last played (open stakes are in each table's state).
    */
   listSeats(
     request: ListSeatsRequest,
