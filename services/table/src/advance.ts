@@ -15,6 +15,7 @@ import {
   applyAdvance,
   placeAgainst,
   publicState,
+  type Place,
   type AdvanceFrom,
   type AdvanceInput,
   type AdvancePlan,
@@ -36,7 +37,10 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
   await parts.directory.require(tableId, scope);
   const { snapshot } = await parts.store.latest(tableId);
   const plan = advancePlan(snapshot, caller);
-  if (from && placeAgainst(snapshot, from) !== "at") return answerMovedOn(parts, snapshot, from);
+  if (from) {
+    const place = placeAgainst(snapshot, from);
+    if (place !== "at") return answerMovedOn(parts, snapshot, from, place);
+  }
   const input = await fetchInput(parts.odds, plan, scope);
   let applied;
   try {
@@ -50,9 +54,10 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
     if (!(error instanceof ConflictError)) throw error;
     const latest = (await parts.store.latest(tableId)).snapshot;
     if (!from) return publicState(latest);
+    const placeNow = placeAgainst(latest, from);
     // Still at `from`: the last leave turned SETUP into START meanwhile (once a game). Plan again.
-    if (placeAgainst(latest, from) === "at") return advance(parts, request, scope);
-    return answerMovedOn(parts, latest, from);
+    if (placeNow === "at") return advance(parts, request, scope);
+    return answerMovedOn(parts, latest, from, placeNow);
   }
   if (applied.kind !== "stored") return publicState((await parts.store.latest(tableId)).snapshot);
   // Payouts to players who left: the advance is done either way; recovery retries a failed delivery.
@@ -70,8 +75,12 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
  * happened; otherwise (the game was voided there, or has not got there) a refusal, and nothing moves.
  * Within the game the table's place says which; of an earlier game, the advance's stored key.
  */
-async function answerMovedOn(parts: TableParts, snapshot: TableSnapshot, from: AdvanceFrom): Promise<PublicTableState> {
-  const place = placeAgainst(snapshot, from);
+async function answerMovedOn(
+  parts: TableParts,
+  snapshot: TableSnapshot,
+  from: AdvanceFrom,
+  place: Exclude<Place, "at">,
+): Promise<PublicTableState> {
   const made =
     place === "past" ||
     (place === "otherGame" && (await parts.store.findOp(advanceKey(snapshot.tableId, from))) !== null);

@@ -64,7 +64,9 @@ const PLACES: readonly GameState[] = ["STATUS_START", "STATUS_HOLE", "STATUS_FLO
  * game, or in another game. Within one game only an advance moves the state on (a void and a clear
  * start a new game), so "past" means the advance from `from` was made.
  */
-export function placeAgainst(snapshot: TableSnapshot, from: AdvanceFrom): "at" | "past" | "before" | "otherGame" {
+export type Place = "at" | "past" | "before" | "otherGame";
+
+export function placeAgainst(snapshot: TableSnapshot, from: AdvanceFrom): Place {
   if (snapshot.gameId !== from.gameId) return "otherGame";
   const order = PLACES.indexOf(placeOf(snapshot.gameState)) - PLACES.indexOf(placeOf(from.gameState));
   return order === 0 ? "at" : order > 0 ? "past" : "before";

@@ -9,6 +9,9 @@ export const NACK_INSUFFICIENT_SEAT_BALANCE = "insufficient seat balance";
 
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
 
+const isBettingStageNumber = (stage: number): boolean =>
+  Number.isInteger(stage) && stage >= 0 && stage < STAGE_NAMES.length;
+
 /**
  * An accepted bet's message says what was recorded: a bet that names no stage (`at`) takes the odds of
  * the stage open when it arrives, which another player's advance may have moved on since this player
@@ -74,7 +77,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const hands = snapshot.config.numberOfHands;
   if (handIndex >= hands) throw new ConflictError(`this table's games have ${hands} hands (0 to ${hands - 1})`);
   requireAmountCents("betAmount", betAmountCents);
-  if (command.at && STAGE_NAMES[command.at.bettingStage] === undefined) {
+  if (command.at && !isBettingStageNumber(command.at.bettingStage)) {
     throw new InvalidArgumentError("at.bettingStage must be one of 0, 1, 2");
   }
 
