@@ -21,7 +21,6 @@
 // only ever a place to start), so a warm stream costs one read.
 import type { Collection, Db } from "mongodb";
 import { MongoBulkWriteError } from "mongodb";
-import { CoalescedReads } from "./coalesced-read.js";
 import { isDuplicateKey } from "./mongo.js";
 
 export interface LogEntry {
@@ -75,7 +74,6 @@ export class SequencedLog<E extends LogEntry> {
   private readonly cacheSize: number;
   private readonly hintStride: number;
   private readonly firstSeq: number;
-  private readonly heads = new CoalescedReads((stream: string) => this.probeLatest(stream));
 
   constructor(collection: Collection, options: SequencedLogOptions = {}) {
     this.collection = collection as unknown as Collection<StoredDocument>;
@@ -101,21 +99,12 @@ export class SequencedLog<E extends LogEntry> {
   }
 
   /**
-   * The stream's latest entry, or null when it has none. Concurrent calls for one stream share their
-   * probes (a table's readers, an account's movements): a call made while one runs waits for the next,
-   * so no answer predates its call.
+   * The stream's latest entry, or null when it has none. Sequences have no gaps, so entries 1..L
+   * exist and none above: starting from the newest entry known (this process's cache, else the hint,
+   * else the first entry), it probes `_id`s forward, one by one for a few steps, then doubling, and
+   * closes in on L by bisection. A warm stream costs one read; a cold one about 2 log2 of its lag.
    */
-  latest(stream: string): Promise<E | null> {
-    return this.heads.get(stream);
-  }
-
-  /**
-   * Sequences have no gaps, so entries 1..L exist and none above: starting from the newest entry
-   * known (this process's cache, else the hint, else the first entry), it probes `_id`s forward, one
-   * by one for a few steps, then doubling, and closes in on L by bisection. A warm stream costs one
-   * read; a cold one about 2 log2 of its lag.
-   */
-  private async probeLatest(stream: string): Promise<E | null> {
+  async latest(stream: string): Promise<E | null> {
     let head = this.known.get(stream) ?? (await this.hintedEntry(stream));
     if (!head) return null;
     let missing = 0;

@@ -1,5 +1,5 @@
 // The state of one table, its versions as they are stored, and every table's head (the lobby, a player's seats).
-import { CoalescedReads } from "@pokerodds/common/coalesced-read";
+import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
 import { publicState, type Caller, type PublicTableState, type TableSnapshot } from "./domain/index.js";
 import type { TableParts } from "./parts.js";
@@ -35,9 +35,9 @@ export async function watchTable(
  * rather than each reading every table; no answer predates its call.
  */
 export function headsReader(parts: TableParts): () => Promise<TableSnapshot[]> {
-  const reads = new CoalescedReads(async () => {
+  const reads = new CoalescedRead(async () => {
     const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
     return latest.filter(({ stored }) => stored).map(({ snapshot }) => snapshot);
   });
-  return () => reads.get("every table");
+  return () => reads.get();
 }
