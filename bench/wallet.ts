@@ -17,9 +17,8 @@
 //    filled accounts, each against its baseline.
 // 4. The Audit RPC over the whole ledger (it must be clean), with the peak memory of the wallet and
 //    FerretDB processes: the audit streams, so the wallet's peak should stay near its RSS before.
-import { stopChildren } from "@pokerodds/launcher/child";
+import { stopChildren, type Child } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
-import { freePorts } from "@pokerodds/launcher/ports";
 import { MongoClient, type Db } from "mongodb";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -33,13 +32,7 @@ import {
 import { newPlayer } from "../services/wallet/src/domain/player.js";
 import { LedgerStore } from "../services/wallet/src/ledger-store.js";
 import { PlayerStore } from "../services/wallet/src/player-store.js";
-import {
-  claims,
-  spawnWallet,
-  waitForHealth,
-  walletClient,
-  type Wallet,
-} from "../services/wallet/test/helpers/wallet-cluster.js";
+import { claims, startWallet, walletClient, type Wallet } from "../services/wallet/test/helpers/wallet-cluster.js";
 import { latencyLines, memoryOf, runAlone, timed, WARM_UP } from "./latency.js";
 import type { BenchLine } from "./report.js";
 
@@ -195,19 +188,19 @@ async function withWallet<T>(bench: (processes: Processes) => Promise<T>): Promi
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-bench-wallet-"));
   const log = await open(join(dataDir, "wallet.log"), "a");
   const database = await startFerretDB({ dataDir: join(dataDir, "db"), output: log.fd });
-  const [port] = (await freePorts(1)) as [number];
-  const server = spawnWallet(database.uri, port, log.fd);
   const mongo = new MongoClient(database.uri);
+  let server: Child | undefined;
   let client: ReturnType<typeof walletClient> | undefined;
   try {
-    await waitForHealth(port, "SERVING");
-    client = walletClient(port);
+    const started = await startWallet(database.uri, log.fd);
+    server = started.child;
+    client = walletClient(started.port);
     const db = mongo.db("wallet");
     return await bench({ wallet: client.call, db, walletPid: server.pid, databasePid: database.child.pid });
   } finally {
     client?.raw.close();
     await mongo.close();
-    await stopChildren([[server], [database.child]], 5000);
+    await stopChildren([server ? [server] : [], [database.child]], 5000);
     await log.close();
     await rm(dataDir, { recursive: true, force: true });
   }

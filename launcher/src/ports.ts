@@ -2,8 +2,21 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 
 /**
+ * Above 10080, the highest of the WHATWG Fetch standard's "bad ports": fetch() refuses them all
+ * ("fetch failed"), so a stack given 10080 never answered a test's health check.
+ */
+const ABOVE_FETCH_BAD_PORTS = 10_081;
+
+/**
+ * Linux's default ephemeral range starts here: assumed where the range cannot be read (a sandbox
+ * hiding /proc/sys), so ports still come from below it.
+ */
+const LINUX_DEFAULT_EPHEMERAL_LOW = 32_768;
+
+/**
  * Below the kernel's ephemeral range, so a port we hand out cannot be taken meanwhile by a process
  * that binds port 0 (FerretDB, a test's server, a client socket), which the OS serves from that range.
+ * Declared after the constants it reads (read before their declaration, they throw).
  */
 const CANDIDATES = candidateRange();
 
@@ -27,17 +40,16 @@ export async function freePorts(count: number, host = "127.0.0.1"): Promise<numb
   }
 }
 
-/**
- * Above 10080, the highest of the WHATWG Fetch standard's "bad ports": fetch() refuses them all
- * ("fetch failed"), so a stack given 10080 never answered a test's health check.
- */
-const ABOVE_FETCH_BAD_PORTS = 10_081;
-
-/** [from, to) below the ephemeral range; undefined (ask the OS) where the range cannot be read. */
+/** [from, to) below the ephemeral range; undefined (ask the OS) where that range leaves no room. */
 function candidateRange(): { from: number; to: number } | undefined {
+  const low = ephemeralLow() ?? LINUX_DEFAULT_EPHEMERAL_LOW;
+  return low > 12_000 ? { from: ABOVE_FETCH_BAD_PORTS, to: low } : undefined;
+}
+
+function ephemeralLow(): number | undefined {
   try {
-    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
-    return low !== undefined && low > 12_000 ? { from: ABOVE_FETCH_BAD_PORTS, to: low } : undefined;
+    const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+    return Number.isInteger(low) ? low : undefined;
   } catch {
     return undefined;
   }

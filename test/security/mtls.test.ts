@@ -7,12 +7,12 @@ import { WalletServiceClient, WalletServiceService } from "@pokerodds/common/gen
 import { stopChildren } from "@pokerodds/launcher/child";
 import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
 import { ensurePki } from "@pokerodds/launcher/pki";
-import { freePorts } from "@pokerodds/launcher/ports";
 import test from "ava";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claims, spawnWallet, statusOf, waitForHealth } from "../../services/wallet/test/helpers/wallet-cluster.js";
+import { claims, startWallet } from "../../services/wallet/test/helpers/wallet-cluster.js";
+import { statusOf } from "../helpers/grpc-services.js";
 import { tlsAs } from "../helpers/pki.js";
 
 let dataDir: string;
@@ -25,12 +25,10 @@ let foreign: TlsFiles;
 test.before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "pokerodds-mtls-"));
   database = await startFerretDB({ dataDir: join(dataDir, "db"), output: "inherit" });
-  const [port] = (await freePorts(1)) as [number];
-  address = `127.0.0.1:${port}`;
-  const wallet = spawnWallet(database.uri, port);
-  stopWallet = () => stopChildren([[wallet]], 5000);
+  const wallet = await startWallet(database.uri);
+  address = `127.0.0.1:${wallet.port}`;
+  stopWallet = () => stopChildren([[wallet.child]], 5000);
   foreign = (await ensurePki(join(dataDir, "other-ca"))).files.gateway;
-  await waitForHealth(port, "SERVING");
 });
 
 test.after.always(async () => {

@@ -1,7 +1,8 @@
 import { status } from "@grpc/grpc-js";
 import { MovementKind, RefusalReason, type Movement } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import anyTest, { type TestFn } from "ava";
-import { claims, startWalletCluster, statusOf, type WalletCluster } from "./helpers/wallet-cluster.js";
+import { statusOf } from "../../../test/helpers/grpc-services.js";
+import { claims, startWalletCluster, type WalletCluster } from "./helpers/wallet-cluster.js";
 
 const test = anyTest as TestFn<WalletCluster>;
 

@@ -6,7 +6,8 @@ import test from "ava";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { claims, spawnWallet, statusOf, waitForHealth, walletClient } from "./helpers/wallet-cluster.js";
+import { statusOf, waitForHealth } from "../../../test/helpers/grpc-services.js";
+import { claims, spawnWallet, startWallet, walletClient } from "./helpers/wallet-cluster.js";
 
 test("without its database the wallet is NOT_SERVING and answers UNAVAILABLE, quickly", async (t) => {
   // Nothing listens on the database port.
@@ -14,7 +15,7 @@ test("without its database the wallet is NOT_SERVING and answers UNAVAILABLE, qu
   const server = spawnWallet(`mongodb://127.0.0.1:${databasePort}/?retryWrites=false`, port);
   const client = walletClient(port);
   try {
-    await waitForHealth(port, "NOT_SERVING");
+    await waitForHealth("wallet", port, "NOT_SERVING", server);
     const started = Date.now();
     t.is(await statusOf(client.call.getProfile({ claims: claims("p") })), status.UNAVAILABLE);
     t.is(await statusOf(client.call.getBalance({ playerId: "p" })), status.UNAVAILABLE);
@@ -28,15 +29,13 @@ test("without its database the wallet is NOT_SERVING and answers UNAVAILABLE, qu
 test("when the database goes away after start-up, calls answer UNAVAILABLE, not INTERNAL", async (t) => {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-wallet-"));
   const database = await startFerretDB({ dataDir });
-  const [port] = (await freePorts(1)) as [number];
-  const server = spawnWallet(database.uri, port);
+  const { port, child: server } = await startWallet(database.uri);
   const client = walletClient(port);
   try {
-    await waitForHealth(port, "SERVING");
     await client.call.getProfile({ claims: claims("p") });
     await database.stop();
     t.is(await statusOf(client.call.getBalance({ playerId: "p" })), status.UNAVAILABLE);
-    await waitForHealth(port, "NOT_SERVING");
+    await waitForHealth("wallet", port, "NOT_SERVING", server);
   } finally {
     client.raw.close();
     await stopChildren([[server], [database.child]], 5000);

@@ -8,12 +8,12 @@ import { TableServiceClient, type Caller } from "@pokerodds/common/generated/pok
 import { Role, WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { stopChildren, type Child } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
-import { freePort, freePorts } from "@pokerodds/launcher/ports";
+import { freePort } from "@pokerodds/launcher/ports";
 import { MongoClient, type Db } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnBackend, waitForHealth } from "../../../../test/helpers/grpc-services.js";
+import { startBackend } from "../../../../test/helpers/grpc-services.js";
 import { policyClient } from "../../../../test/helpers/pki.js";
 import type { GameRecord, TableSnapshot } from "../../src/domain/index.js";
 
@@ -58,17 +58,27 @@ export async function startTableCluster(options: TableClusterOptions = {}): Prom
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-table-"));
   // Below the ephemeral range, so a restart finds its port free (see launcher/src/stack.ts).
   let database = await startFerretDB({ dataDir, port: await freePort(), output: "inherit" });
-  const [oddsPort, walletPort] = await freePorts(2);
-  const odds = spawnBackend("odds", oddsPort!, { ODDS_WORKERS: "1" });
-  const wallet = spawnBackend("wallet", walletPort!, { MONGODB_URI: database.uri, MONGODB_DATABASE: "wallet" });
   const mongo = new MongoClient(database.uri);
   const replicas: TableReplica[] = [];
   const children: Child[] = [];
+  const dependencies: Child[] = [];
   const clients: { raw: { close(): void } }[] = [];
+  const stop = async () => {
+    for (const client of clients) client.raw.close();
+    await mongo.close();
+    await stopChildren([children, dependencies, [database.child]], 5000);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  const startDependency = async (...args: Parameters<typeof startBackend>) => {
+    const started = await startBackend(...args);
+    dependencies.push(started.child);
+    return started.port;
+  };
 
+  let oddsPort = 0;
+  let walletPort = 0;
   const startTable = async (env: NodeJS.ProcessEnv = {}): Promise<TableReplica> => {
-    const [port] = await freePorts(1);
-    const child = spawnBackend("table", port!, {
+    const { port, child } = await startBackend("table", {
       MONGODB_URI: database.uri,
       MONGODB_DATABASE: "table",
       ODDS_ADDR: `127.0.0.1:${oddsPort}`,
@@ -79,32 +89,25 @@ export async function startTableCluster(options: TableClusterOptions = {}): Prom
       ...env,
     });
     children.push(child);
-    await waitForHealth("table", port!);
     const client = policyClient(TableServiceClient, TABLE_ACCESS, `127.0.0.1:${port}`, { defaultDeadlineMs: 30_000 });
     clients.push(client);
-    const replica = { port: port!, client: client.call, child };
+    const replica = { port, client: client.call, child };
     replicas.push(replica);
     return replica;
   };
 
-  const walletClient = policyClient(WalletServiceClient, WALLET_ACCESS, `127.0.0.1:${walletPort}`, {
-    defaultDeadlineMs: 30_000,
-  });
-  clients.push(walletClient);
-
-  const stop = async () => {
-    for (const client of clients) client.raw.close();
-    await mongo.close();
-    await stopChildren([children, [odds, wallet], [database.child]], 5000);
-    await rm(dataDir, { recursive: true, force: true });
-  };
   try {
-    await Promise.all([waitForHealth("odds", oddsPort!), waitForHealth("wallet", walletPort!)]);
+    oddsPort = await startDependency("odds", { ODDS_WORKERS: "1" });
+    walletPort = await startDependency("wallet", { MONGODB_URI: database.uri, MONGODB_DATABASE: "wallet" });
     for (let i = 0; i < (options.tables ?? 1); i++) await startTable();
   } catch (error) {
     await stop();
     throw error;
   }
+  const walletClient = policyClient(WalletServiceClient, WALLET_ACCESS, `127.0.0.1:${walletPort}`, {
+    defaultDeadlineMs: 30_000,
+  });
+  clients.push(walletClient);
 
   return {
     wallet: walletClient.call,
