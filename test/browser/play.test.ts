@@ -170,6 +170,13 @@ test.serial("two players play a whole game; the watcher sees every move live, to
   t.is(await centsIn(alice.page.getByTestId("my-seat-balance")), seatCents(river, "alice-web"));
   t.is(await seatShownTo(bob.page, "alice-web"), seatCents(river, "alice-web"), "the watcher sees the same");
   t.is(await centsIn(alice.page.getByTestId("my-stakes")), betsPlaced * 1_000);
+  // The message at the top is now the game's result for the player, to the cent.
+  const result = await alice.page.getByRole("status").filter({ hasText: "settled" }).innerText();
+  const told =
+    betsPlaced === 0
+      ? "You placed no bets this game."
+      : `You staked ${(betsPlaced * 10).toFixed(2)} and were paid ${(paid / 100).toFixed(2)}`;
+  t.true(result.includes(told), result);
   // The seed is revealed at the river, and the page's own verifier (WebCrypto, no server call)
   // checks it against the commitment it kept since the hole, and the cards on screen against it.
   t.is(river.seedCommitment, holeCommitment, "the API kept its commitment");

@@ -35,6 +35,8 @@ export interface ScriptedApi {
   seatsFailures: number;
   /** How to answer the next event stream requests: a status to refuse with, or "stream". */
   nextStreams: (number | "stream")[];
+  /** The body of every bet sent to table 1, in order; each is acknowledged from the first seat's balance. */
+  bets: { seatIndex: number; handIndex: number; betAmount: number }[];
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
   push(id: number, state: TableState): void;
   /** Ends the open stream, as a dying replica would. */
@@ -54,6 +56,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     stateFailures: 0,
     seatsFailures: 0,
     nextStreams: [],
+    bets: [],
     push(id, state) {
       api.state = state;
       open?.write(`id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`);
@@ -77,6 +80,14 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     open = res;
     opened?.();
   };
+  const bet = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ScriptedApi["bets"][number];
+    api.bets.push(body);
+    const seat = api.state.seats[0]?.seatBalance ?? 0;
+    json(res, 200, { acknowledgement: "ACK", message: "", updatedSeatBalance: seat - body.betAmount });
+  };
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     const route: Record<string, () => void> = {
@@ -86,6 +97,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       "/api/tables/1/state": () =>
         api.stateFailures-- > 0 ? json(res, 503, { error: "table service unavailable" }) : json(res, 200, api.state),
       "/api/tables/1/events": () => events(req, res),
+      "/api/tables/1/bet": () => void bet(req, res),
     };
     if (route[path]) return route[path]();
     if (/^\/api\/players\/[^/]+\/seats$/.test(path)) {

@@ -9,6 +9,15 @@ export const formatMoney = (units: number): string => format.format(units);
 
 export const formatCents = (cents: number): string => format.format(cents / 100);
 
+const signed = new Intl.NumberFormat("en-US", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  signDisplay: "exceptZero",
+});
+
+/** "+12.50", "-3.00" or "0.00": a gain or a loss. */
+export const formatSignedCents = (cents: number): string => signed.format(cents / 100);
+
 /** A typed amount as the API takes it, or why it is not one. */
 export function parseAmount(text: string): { amount: number } | { problem: string } {
   const trimmed = text.trim();

@@ -8,6 +8,7 @@ import { useAction } from "../use-action";
 import { Board } from "./Board";
 import { BetsView } from "./BetsView";
 import { CommitmentChanged, FairnessPanel } from "./FairnessPanel";
+import { useGameMessages } from "./game-messages";
 import { HandsView } from "./HandsView";
 import { SeatControls } from "./SeatControls";
 import { SeatsView } from "./SeatsView";
@@ -44,12 +45,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
     return () => current.stop();
   }, [tableId, playerId]);
 
-  // A move's message is about its game: the next game's deal (by anyone) takes it away.
-  const dealtGame = state?.hands ? state.gameId : null;
-  const { setMessage } = action;
-  useEffect(() => {
-    if (dealtGame !== null) setMessage(null);
-  }, [dealtGame, setMessage]);
+  useGameMessages(state, playerId, action.setMessage);
 
   const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
   const heldNow = state ? heldFor(held, state.gameId) : null;

@@ -1,0 +1,124 @@
+// What the table screen tells a player, in a real headless Chromium against a scripted API
+// (helpers/scripted-api.ts) that shows the states a test needs on cue: the result of a settled game,
+// messages that never cover a control, why a hand takes no bet, what a stake would return, a table
+// that does not exist, a feed that is down, and the seat's controls laid out in one row.
+import test, { type ExecutionContext } from "ava";
+import type { Browser, Page } from "playwright-core";
+import type { TableState } from "../helpers/api.js";
+import { launchBrowser, openPage, type Watched } from "./helpers/browser.js";
+import { signIn, waitForState } from "./helpers/client.js";
+import { startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
+
+let browser: Browser | undefined;
+let api: ScriptedApi | undefined;
+
+test.before(async () => {
+  browser = await launchBrowser();
+  api = await startScriptedApi(tableState("STATUS_START", -1, []));
+});
+
+test.after.always(async () => {
+  await browser?.close();
+  await api?.close();
+});
+
+const DESKTOP = { width: 1280, height: 900 };
+const BOARD = ["Ah", "7c", "2d", "Ks", "3h"];
+type Bet = TableState["bets"][number];
+
+let eventId = 0;
+
+/** Shows `state` on the page through the event stream, and waits until the page shows it. */
+async function show(page: Page, state: TableState): Promise<void> {
+  api!.push(++eventId, state);
+  await page
+    .locator(`[data-testid="game-state"][data-state="${state.gameState}"]`)
+    .filter({ hasText: `game ${state.gameId}` })
+    .waitFor();
+}
+
+/** Eve, seated at table 1 of the scripted API, following it live; closed by the test's end. */
+async function eveAtTable(t: ExecutionContext, viewport: { width: number; height: number }): Promise<Watched> {
+  if (!browser || !api) throw new Error("the browser or the scripted API did not start");
+  api.state = tableState("STATUS_START", -1, []);
+  const watched = await openPage(browser, api.url, viewport);
+  t.teardown(() => watched.context.close());
+  await watched.page.goto("/");
+  await signIn(watched.page, "eve");
+  await watched.page.goto("/#/table/1");
+  await waitForState(watched.page, "STATUS_START");
+  await api.streamOpen();
+  await watched.page.locator('[data-testid="live-mode"][data-mode="live"]').waitFor();
+  return watched;
+}
+
+/** A game at the river: `winners` are WINNER (the rest LOSER), the hole's panels kept as history. */
+function settled(gameId: string, bets: Bet[], winners: number[], seatBalance: number): TableState {
+  const hole = tableState("STATUS_HOLE", 0, []);
+  const river = tableState("STATUS_RIVER", -1, BOARD);
+  const won = (handIndex: number) => winners.includes(handIndex);
+  return {
+    ...river,
+    gameId,
+    bets,
+    seats: river.seats.map((seat) => ({ ...seat, seatBalance })),
+    handOdds: [
+      ...hole.handOdds,
+      ...river.handOdds.map((panel) => ({
+        ...panel,
+        handStatus: won(panel.handIndex) ? ("WINNER" as const) : ("LOSER" as const),
+        winPercentage: won(panel.handIndex) && winners.length === 1 ? 100 : 0,
+        drawPercentage: won(panel.handIndex) && winners.length > 1 ? 100 : 0,
+        odds: won(panel.handIndex) ? 1 : 0,
+      })),
+    ],
+  };
+}
+
+const holeBet = (playerId: string, handIndex: number, betAmount: number, recordedOdds: number): Bet => ({
+  playerId,
+  bettingStage: 0,
+  seatIndex: playerId === "eve" ? 1 : 2,
+  handIndex,
+  betAmount,
+  recordedOdds,
+});
+
+test.serial("at the river the message at the top gives way to the player's result in that game", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(t, DESKTOP);
+  await show(page, tableState("STATUS_HOLE", 0, []));
+  const form = page.getByTestId("bet-0");
+  await form.getByLabel("Stake on hand 1").fill("15.50");
+  await form.getByRole("button", { name: /^Bet at 2\.4/ }).click();
+  await page.getByRole("status").filter({ hasText: "Bet 15.50 on hand 1 at odds 2.4" }).waitFor();
+
+  // Another player deals the river: hand 1 wins at 2.4 (15.50 x 2.4 = 37.20), hand 2 loses.
+  const bets = [holeBet("eve", 0, 15.5, 2.4), holeBet("eve", 1, 10, 4.9), holeBet("zed", 0, 5, 2.4)];
+  await show(page, settled("T1-1", bets, [0], 111.7));
+  const result = page.getByRole("status").filter({ hasText: "settled" });
+  t.is(
+    await result.innerText(),
+    "Game T1-1 settled. Hand 1 wins. You staked 25.50 and were paid 37.20, paid to your seat: net +11.70.",
+  );
+  t.is(await page.getByText("Bet 15.50 on hand 1").count(), 0, "the bet's message is gone");
+  const top = await result.boundingBox();
+  const seat = await page.getByRole("heading", { name: "Your seat" }).boundingBox();
+  t.true(top !== null && seat !== null && top.y < seat.y, "the result is at the top, above the seat");
+
+  // The next game: no bets by eve, then a tie whose winning bet shares the payout (10 x 4.9 / 2).
+  await show(page, { ...tableState("STATUS_HOLE", 0, []), gameId: "T1-2" });
+  t.is(await page.getByText("settled").count(), 0, "the next deal takes the result away");
+  await show(page, settled("T1-2", [holeBet("zed", 3, 5, 4.9)], [3], 100));
+  await page
+    .getByRole("status")
+    .filter({ hasText: "Game T1-2 settled. Hand 4 wins. You placed no bets this game." })
+    .waitFor();
+  await show(page, { ...tableState("STATUS_HOLE", 0, []), gameId: "T1-3" });
+  await show(page, settled("T1-3", [holeBet("eve", 1, 10, 4.9)], [1, 2], 114.5));
+  const tie = page.getByRole("status").filter({ hasText: "Game T1-3 settled." });
+  t.regex(
+    await tie.innerText(),
+    /Hands 2 and 3 tie: winning bets share the payout\. You staked 10\.00 and were paid 24\.50, paid to your seat: net \+14\.50\.$/,
+  );
+});

@@ -1,0 +1,41 @@
+// A settled game as a player reads it: the winning hands and what their own bets returned.
+import type { Bet, TableState } from "../api/client";
+import { formatCents, formatSignedCents, payoutCents, toCents } from "./money";
+
+/** The hands that won at the river (several on a tie), or null before the river. */
+export function winningHands(state: TableState): number[] | null {
+  if (state.gameState !== "STATUS_RIVER") return null;
+  return state.handOdds.filter((o) => o.bettingStage === -1 && o.handStatus === "WINNER").map((o) => o.handIndex);
+}
+
+/** What a bet was paid at the river, in cents: nothing unless its hand is among the winners. */
+export const paidCents = (bet: Bet, winners: number[]): number =>
+  winners.includes(bet.handIndex) ? payoutCents(bet.betAmount, bet.recordedOdds, winners.length) : 0;
+
+export const sumCents = (bets: Bet[], of: (bet: Bet) => number): number =>
+  bets.reduce((total, bet) => total + of(bet), 0);
+
+export const stakeCents = (bet: Bet): number => toCents(bet.betAmount);
+
+/** "Hand 4 wins." or, on a tie, that the winning bets share the payout. */
+export function winnersText(winners: number[]): string {
+  if (winners.length === 1) return `Hand ${winners[0]! + 1} wins.`;
+  return `Hands ${winners.map((h) => h + 1).join(" and ")} tie: winning bets share the payout.`;
+}
+
+/**
+ * The player's result once the river is dealt, or null before it. The table pays a winning bet to
+ * the bettor's seat while they are seated, to their account otherwise (decisions.md).
+ */
+export function riverSummary(state: TableState, playerId: string): string | null {
+  const winners = winningHands(state);
+  if (winners === null) return null;
+  const mine = state.bets.filter((bet) => bet.playerId === playerId);
+  const game = `Game ${state.gameId} settled. ${winnersText(winners)}`;
+  if (mine.length === 0) return `${game} You placed no bets this game.`;
+  const staked = sumCents(mine, stakeCents);
+  const paid = sumCents(mine, (bet) => paidCents(bet, winners));
+  const seated = state.seats.some((seat) => seat.playerId === playerId);
+  const to = paid === 0 ? "" : seated ? ", paid to your seat" : ", paid to your account";
+  return `${game} You staked ${formatCents(staked)} and were paid ${formatCents(paid)}${to}: net ${formatSignedCents(paid - staked)}.`;
+}
