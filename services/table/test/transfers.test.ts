@@ -6,7 +6,14 @@ import anyTest, { type TestFn } from "ava";
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
 import { statusOf } from "../../../test/helpers/grpc-services.js";
-import { balanceOf, moneyCheck, newPlayer, startTableCluster, type TableCluster } from "./helpers/table-cluster.js";
+import {
+  admin,
+  balanceOf,
+  moneyCheck,
+  newPlayer,
+  startTableCluster,
+  type TableCluster,
+} from "./helpers/table-cluster.js";
 
 const test = anyTest as TestFn<TableCluster>;
 
@@ -18,6 +25,9 @@ test.after.always(async (t) => {
 });
 
 const WELCOME = 100_000;
+
+const pendingOf = (cluster: TableCluster, playerId: string) =>
+  cluster.db.collection("pendingTransfers").find({ "claim.playerId": playerId }).toArray();
 
 async function seatOf(cluster: TableCluster, tableId: number, playerId: string) {
   const { state } = await cluster.table().getState({ caller: { playerId, role: Role.ROLE_BASIC_USER }, tableId });
@@ -72,6 +82,8 @@ test("replays answer the first result and move nothing again; another request un
   t.is(await statusOf(table.sit({ ...sitRequest, tableId: 3 })), status.ALREADY_EXISTS);
   t.is(await statusOf(table.topUp({ ...topRequest, amountCents: 999 })), status.ALREADY_EXISTS);
   t.is(await statusOf(table.leave({ caller, tableId: 2, idempotencyKey: "bob-sit" })), status.ALREADY_EXISTS);
+  // A refused request leaves no pending entry under its terms: none for recovery, none in the audit.
+  t.deepEqual(await pendingOf(cluster, "bob"), []);
 
   const leaveRequest = { caller, tableId: 2, idempotencyKey: "bob-leave" };
   const left = await table.leave(leaveRequest);
@@ -86,7 +98,7 @@ test("replays answer the first result and move nothing again; another request un
   t.is(await seatOf(cluster, 2, "bob"), undefined);
   // A replay marks its transfer pending before it finds the claim taken: it leaves no work behind
   // for recovery to "resume".
-  t.deepEqual(await cluster.db.collection("pendingTransfers").find({ "claim.playerId": "bob" }).toArray(), []);
+  t.deepEqual(await pendingOf(cluster, "bob"), []);
 });
 
 test("NACKs move nothing: an account short of the buy-in, a second seat, a full table", async (t) => {
@@ -129,6 +141,18 @@ test("NACKs move nothing: an account short of the buy-in, a second seat, a full 
     message: "table full",
   });
   t.is(await balanceOf(cluster, "late"), WELCOME);
+
+  // Seated no more, another amount under the NACK's key would move money: refused, and it shows no
+  // open transfer of that amount.
+  await table.leave({ caller: carol, tableId: 4, idempotencyKey: "c5" });
+  const underNack = table.sit({ caller: carol, tableId: 4, buyInCents: 1_000, idempotencyKey: "c3" });
+  t.is(await statusOf(underNack), status.ALREADY_EXISTS);
+  t.deepEqual(await pendingOf(cluster, "carol"), []);
+  const { openTransfers } = await table.audit({ caller: admin() });
+  t.deepEqual(
+    openTransfers.filter((transfer) => transfer.playerId === "carol"),
+    [],
+  );
 });
 
 test("refusals: top-up when not seated, unknown tables, another player's personal table, bad input", async (t) => {

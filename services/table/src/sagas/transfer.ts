@@ -79,21 +79,15 @@ async function follow<R>(
   drive: Driver<R>,
   scope: CallScope,
 ): Promise<R> {
-  if (!sameTerms(existing, terms)) {
-    throw new IdempotencyMismatchError();
-  }
-  if (existing.outcome) {
-    // A pending entry this request may have added is moot: a FINAL transfer moves no money.
-    await parts.transfers.clearPending(existing._id);
-    return answer(existing.outcome);
-  }
-  const recorded = await parts.transfers.outcome(existing._id);
-  if (recorded) {
-    // Finished: the pending entry this replay added before it lost the claim would only send
-    // recovery to drive it once more.
-    await parts.transfers.clearPending(existing._id);
-    return answer(recorded);
-  }
+  // FINAL, or PENDING and finished.
+  const outcome = existing.outcome ?? (await parts.transfers.outcome(existing._id));
+  // Then a pending entry this request added before it lost the claim, under its own terms whether
+  // they match or not, would only send recovery to drive the transfer once more, and show in the
+  // audit as an open transfer of whatever amount the request named. An unfinished transfer's own
+  // entry was there first (written before its claim), so this request added none.
+  if (outcome) await parts.transfers.clearPending(existing._id);
+  if (!sameTerms(existing, terms)) throw new IdempotencyMismatchError();
+  if (outcome) return answer(outcome);
   return answer(await complete(parts, existing, drive, { redrive: true }, scope));
 }
 
