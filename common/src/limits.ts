@@ -11,8 +11,11 @@ import { InvalidArgumentError } from "./errors.js";
  */
 export const PLAYER_ID_MAX_LENGTH = 256;
 
-/** C0 controls and DEL: never in a playerId. */
-const CONTROL_CHARS = "\\u0000-\\u001f\\u007f";
+/**
+ * The control characters never in a playerId: C0, DEL and C1, and the bidirectional controls (which
+ * can make one id display as another, as in "Trojan Source").
+ */
+const CONTROL_CHARS = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
 /**
  * The blanks JavaScript's trim() removes, listed one by one so that every regex engine (Ajv's, a
  * Python client's) reads the class alike; `\\s` differs between them (U+FEFF, for one).
@@ -83,7 +86,7 @@ export const DISPLAY_NAME_MAX_LENGTH = 200;
 const CONTROL = new RegExp(`[${CONTROL_CHARS}]`);
 const CONTROLS = new RegExp(`[${CONTROL_CHARS}]`, "g");
 
-/** A C0 control character or DEL: never in a playerId or a text the ledger records. */
+/** A control character (CONTROL_CHARS): never in a playerId or a text the ledger records. */
 export const hasControlCharacters = (value: string): boolean => CONTROL.test(value);
 
 /**

@@ -325,6 +325,9 @@ test("a valid token whose subject is longer than a playerId may be is a 400 nami
     for (const [subject, error] of [
       ["x".repeat(257), "the token's subject (playerId) must be at most 256 characters"],
       ["a\u0001b", "the token's subject (playerId) must not contain control characters"],
+      // C1, and a bidirectional override that would show "bob" reversed in another's seat list.
+      ["bob\u0085", "the token's subject (playerId) must not contain control characters"],
+      ["bob\u202e", "the token's subject (playerId) must not contain control characters"],
       // Each of these would reach the wallet as "\ufffdzz" (gRPC speaks UTF-8): one account for three subjects.
       ["\ud800zz", "the token's subject (playerId) must be well-formed Unicode (no lone surrogate)"],
       ["\udc00zz", "the token's subject (playerId) must be well-formed Unicode (no lone surrogate)"],
