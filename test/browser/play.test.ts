@@ -12,6 +12,7 @@ import {
   advance,
   bet,
   centsIn,
+  coveredControls,
   handToBackIndex,
   openTable,
   signIn,
@@ -245,11 +246,14 @@ test.serial(
     t.is(await carol.page.getByRole("button", { name: "Deal the hole cards" }).count(), 0);
     await carol.page.getByTestId("advance-hint").waitFor();
     const refused = carol.page.getByRole("alert").filter({ hasText: "at most 2 decimals" });
-    // A message stays in view wherever the player scrolled to act (the hands and their bets are far below).
+    // The message is in the page's flow, above the form it is about, and covers no control wherever
+    // the player scrolls.
+    const box = await refused.boundingBox();
+    const form = await carol.page.getByTestId("sit-form").boundingBox();
+    t.true(box !== null && form !== null && box.y + box.height <= form.y, `the message at ${JSON.stringify(box)}`);
     await carol.page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
     await carol.page.waitForFunction("window.scrollY > 0");
-    const box = await refused.boundingBox();
-    t.true(box !== null && box.y >= 0 && box.y + box.height <= PHONE.height, `the message at ${JSON.stringify(box)}`);
+    t.deepEqual(await coveredControls(carol.page), []);
 
     // A table that does not exist says so, and is not asked for again every 2 s.
     await carol.page.goto("/#/table/99999");

@@ -2,11 +2,11 @@
 // (helpers/scripted-api.ts) that shows the states a test needs on cue: the result of a settled game,
 // messages that never cover a control, why a hand takes no bet, what a stake would return, a table
 // that does not exist, a feed that is down, and the seat's controls laid out in one row.
-import test, { type ExecutionContext } from "ava";
+import test from "ava";
 import type { Browser, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
 import { launchBrowser, openPage, type Watched } from "./helpers/browser.js";
-import { signIn, waitForState } from "./helpers/client.js";
+import { coveredControls, signIn, waitForState } from "./helpers/client.js";
 import { startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
 
 let browser: Browser | undefined;
@@ -17,12 +17,17 @@ test.before(async () => {
   api = await startScriptedApi(tableState("STATUS_START", -1, []));
 });
 
+// Contexts close together at the end: this single-process Chromium ends with its first closed context.
+const opened: Watched[] = [];
+
 test.after.always(async () => {
+  await Promise.all(opened.map((watched) => watched.context.close().catch(() => {})));
   await browser?.close();
   await api?.close();
 });
 
 const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 375, height: 812 };
 const BOARD = ["Ah", "7c", "2d", "Ks", "3h"];
 type Bet = TableState["bets"][number];
 
@@ -37,12 +42,12 @@ async function show(page: Page, state: TableState): Promise<void> {
     .waitFor();
 }
 
-/** Eve, seated at table 1 of the scripted API, following it live; closed by the test's end. */
-async function eveAtTable(t: ExecutionContext, viewport: { width: number; height: number }): Promise<Watched> {
+/** Eve, seated at table 1 of the scripted API, following it live, on a page of her own. */
+async function eveAtTable(viewport: { width: number; height: number }): Promise<Watched> {
   if (!browser || !api) throw new Error("the browser or the scripted API did not start");
   api.state = tableState("STATUS_START", -1, []);
   const watched = await openPage(browser, api.url, viewport);
-  t.teardown(() => watched.context.close());
+  opened.push(watched);
   await watched.page.goto("/");
   await signIn(watched.page, "eve");
   await watched.page.goto("/#/table/1");
@@ -86,7 +91,7 @@ const holeBet = (playerId: string, handIndex: number, betAmount: number, recorde
 
 test.serial("at the river the message at the top gives way to the player's result in that game", async (t) => {
   t.timeout(2 * 60_000);
-  const { page } = await eveAtTable(t, DESKTOP);
+  const { page } = await eveAtTable(DESKTOP);
   await show(page, tableState("STATUS_HOLE", 0, []));
   const form = page.getByTestId("bet-0");
   await form.getByLabel("Stake on hand 1").fill("15.50");
@@ -108,7 +113,8 @@ test.serial("at the river the message at the top gives way to the player's resul
 
   // The next game: no bets by eve, then a tie whose winning bet shares the payout (10 x 4.9 / 2).
   await show(page, { ...tableState("STATUS_HOLE", 0, []), gameId: "T1-2" });
-  t.is(await page.getByText("settled").count(), 0, "the next deal takes the result away");
+  // The next deal takes the result away.
+  await page.getByRole("status").filter({ hasText: "Game T1-1 settled" }).waitFor({ state: "detached" });
   await show(page, settled("T1-2", [holeBet("zed", 3, 5, 4.9)], [3], 100));
   await page
     .getByRole("status")
@@ -121,4 +127,46 @@ test.serial("at the river the message at the top gives way to the player's resul
     await tie.innerText(),
     /Hands 2 and 3 tie: winning bets share the payout\. You staked 10\.00 and were paid 24\.50, paid to your seat: net \+14\.50\.$/,
   );
+});
+
+test.serial("a message shows where its move was made, covers no control, and can be dismissed", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(PHONE);
+  await show(page, tableState("STATUS_HOLE", 0, []));
+  const betsBefore = api!.bets.length;
+  // A typo in the last hand's stake, far down a phone's page: refused with a message.
+  const form = page.getByTestId("bet-3");
+  await form.getByLabel("Stake on hand 4").fill("12.345");
+  await form.getByRole("button", { name: /^Bet at / }).click();
+  await page.getByRole("alert").filter({ hasText: "at most 2 decimals" }).waitFor();
+  // Scrolled so each hand's bet button is at the top of the window: nothing covers it or any control.
+  for (const hand of [0, 1, 2, 3]) {
+    await page
+      .getByTestId(`bet-${hand}`)
+      .getByRole("button")
+      .evaluate((element) => element.scrollIntoView({ block: "start" }));
+    t.deepEqual(await coveredControls(page), [], `scrolled to hand ${hand + 1}`);
+  }
+
+  // The message is under that hand's form, where the player acted.
+  const refused = page.getByTestId("hand-3").getByRole("alert").filter({ hasText: "at most 2 decimals" });
+  await refused.waitFor();
+  const message = await refused.boundingBox();
+  const button = await form.getByRole("button", { name: /^Bet at / }).boundingBox();
+  t.true(
+    message !== null && button !== null && message.y >= button.y && message.y - button.y < 150,
+    `the message under the bet button: ${JSON.stringify({ message, button })}`,
+  );
+
+  // A placed bet's confirmation is under its hand too; Dismiss takes it away.
+  await page
+    .getByTestId("bet-1")
+    .getByRole("button", { name: /^Bet at 4\.9/ })
+    .click();
+  const placed = page.getByTestId("hand-1").getByRole("status");
+  await placed.filter({ hasText: "Bet 10.00 on hand 2 at odds 4.9. Seat balance 90.00." }).waitFor();
+  t.is(await refused.count(), 0, "the refusal gave way to the next move's message");
+  await page.getByTestId("hand-1").getByRole("button", { name: "Dismiss this message" }).click();
+  t.is(await placed.innerText(), "");
+  t.is(api!.bets.length, betsBefore + 1, "the typo sent nothing");
 });

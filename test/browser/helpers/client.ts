@@ -97,3 +97,19 @@ export async function bet(page: Page, handIndex: number, amount: string): Promis
     .waitFor();
   return odds;
 }
+
+/**
+ * The controls in view that something else covers at their centre (a person could not click
+ * them there): empty when nothing, a pinned banner say, sits over a button, field or link.
+ */
+export async function coveredControls(page: Page): Promise<string[]> {
+  // A string, not a function: the tests are type-checked without the DOM's types.
+  return page.evaluate(`[...document.querySelectorAll("button, input, select, a[href], summary")]
+    .filter((control) => {
+      const box = control.getBoundingClientRect();
+      if (box.height === 0 || box.top < 0 || box.bottom > innerHeight) return false;
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return hit === null || !(hit === control || control.contains(hit) || hit.contains(control));
+    })
+    .map((control) => control.outerHTML.slice(0, 100))`);
+}

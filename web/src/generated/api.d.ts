@@ -1785,7 +1785,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             404: components["responses"]["E404"];
-            /** @description Too many event streams open (EVENTS_MAX_STREAMS_PER_PLAYER, EVENTS_MAX_STREAMS), or a rate limit */
+            /** @description Too many event streams open (EVENTS_MAX_STREAMS_PER_PLAYER, EVENTS_MAX_STREAMS_PER_ADDRESS, EVENTS_MAX_STREAMS), or a rate limit */
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
         };

@@ -3,6 +3,7 @@ import { holeCards } from "../../model/cards";
 import { bettingAt, currentOdds, stageName } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
+import { Notice } from "../Notice";
 import { OddsHeadings, OddsRow, StatusBadge } from "../Odds";
 import type { useAction } from "../use-action";
 import type { TableMoves } from "./moves";
@@ -28,46 +29,48 @@ export function HandsView({ state, seat, moves, action }: Props) {
     <section aria-labelledby="hands-title" class="panel">
       <h2 id="hands-title">Hands{at ? ` — betting open at the ${stageName(at.bettingStage).toLowerCase()}` : ""}</h2>
       <div class="hands">
-        {state.hands.map((hand, handIndex) => {
-          const odds = currentOdds(state, handIndex);
-          const canBet = at !== undefined && seat !== undefined && odds !== undefined && odds.odds > 0;
-          return (
-            <article
-              key={handIndex}
-              class="hand"
-              aria-labelledby={`hand-${handIndex}-title`}
-              data-testid={`hand-${handIndex}`}
-            >
-              <h3 id={`hand-${handIndex}-title`}>
-                Hand {handIndex + 1} {odds ? <StatusBadge status={odds.handStatus} /> : null}
-              </h3>
-              <Cards codes={holeCards(hand)} label={`Hand ${handIndex + 1} hole cards`} />
-              <HandPanels panels={state.handOdds.filter((o) => o.handIndex === handIndex)} />
-              {canBet ? (
-                <AmountForm
-                  label={`Stake on hand ${handIndex + 1}`}
-                  button={`Bet at ${odds.odds.toFixed(1)}`}
-                  initial="10"
-                  busy={action.busy}
-                  onAmount={(amount) =>
-                    void action.run(() =>
-                      moves.bet({
-                        seatIndex: seat.seatId,
-                        handIndex,
-                        betAmount: amount,
-                        shown: { ...at, odds: odds.odds },
-                      }),
-                    )
-                  }
-                  onProblem={(text) => action.setMessage({ kind: "error", text })}
-                  testId={`bet-${handIndex}`}
-                />
-              ) : null}
-            </article>
-          );
-        })}
+        {state.hands.map((hand, handIndex) => (
+          <HandView key={handIndex} {...{ state, seat, moves, action, hand, handIndex }} />
+        ))}
       </div>
     </section>
+  );
+}
+
+/** A bet's message shows under its hand, where the player acted, not over the page. */
+const betPlace = (handIndex: number): string => `hand-${handIndex}`;
+
+function HandView({ state, seat, moves, action, hand, handIndex }: Props & { hand: string; handIndex: number }) {
+  const odds = currentOdds(state, handIndex);
+  const at = bettingAt(state);
+  const place = betPlace(handIndex);
+  const canBet = at !== undefined && seat !== undefined && odds !== undefined && odds.odds > 0;
+  return (
+    <article class="hand" aria-labelledby={`hand-${handIndex}-title`} data-testid={`hand-${handIndex}`}>
+      <h3 id={`hand-${handIndex}-title`}>
+        Hand {handIndex + 1} {odds ? <StatusBadge status={odds.handStatus} /> : null}
+      </h3>
+      <Cards codes={holeCards(hand)} label={`Hand ${handIndex + 1} hole cards`} />
+      <HandPanels panels={state.handOdds.filter((o) => o.handIndex === handIndex)} />
+      {canBet ? (
+        <AmountForm
+          label={`Stake on hand ${handIndex + 1}`}
+          button={`Bet at ${odds.odds.toFixed(1)}`}
+          initial="10"
+          busy={action.busy}
+          onAmount={(amount) =>
+            void action.run(
+              () =>
+                moves.bet({ seatIndex: seat.seatId, handIndex, betAmount: amount, shown: { ...at, odds: odds.odds } }),
+              place,
+            )
+          }
+          onProblem={(text) => action.setMessage({ kind: "error", text, place })}
+          testId={`bet-${handIndex}`}
+        />
+      ) : null}
+      <Notice message={action.message} place={place} onDismiss={() => action.setMessage(null)} />
+    </article>
   );
 }
 

@@ -74,7 +74,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
         <p>Loading the table…</p>
       )}
       {heldNow ? <CommitmentChanged held={heldNow} /> : null}
-      <Notice message={action.message} />
+      <Notice message={action.message} onDismiss={() => action.setMessage(null)} />
       {state && moves.current ? (
         <>
           <SeatControls state={state} seat={mySeat} moves={moves.current} action={action} />
