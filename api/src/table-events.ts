@@ -95,7 +95,7 @@ export const tableEventsApi = apiPart(
         429: {
           ...errorResponse(429),
           description:
-            "Too many event streams open (EVENTS_MAX_STREAMS_PER_PLAYER, EVENTS_MAX_STREAMS), or a rate limit",
+            "Too many event streams open (EVENTS_MAX_STREAMS_PER_PLAYER, EVENTS_MAX_STREAMS_PER_ADDRESS, EVENTS_MAX_STREAMS), or a rate limit",
         },
         503: errorResponse(503),
       },

@@ -38,6 +38,7 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     trustProxyHops: 0,
     eventStreams: 1000,
     eventStreamsPerPlayer: 4,
+    eventStreamsPerAddress: 100,
     eventHeartbeatMs: 15_000,
     eventStreamMaxMs: 900_000,
   });

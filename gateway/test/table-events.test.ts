@@ -351,6 +351,27 @@ test("caps: per player and in all, 429 with Retry-After and { error }; a closed 
   t.false(events.calls[0]!.cancelled);
 });
 
+test("one address cannot hold every stream with many accounts: 429 beyond its cap, and the refusal holds no slot", async (t) => {
+  const app = await withApp(t, fakeTableEvents(), { eventStreamsPerPlayer: 1, eventStreamsPerAddress: 3 });
+  const held: SseStream[] = [];
+  for (let i = 0; i < 3; i++)
+    held.push(closeAfter(t, await open(app, undefined, {}, await app.tokenFor(`account-${i}`))));
+  const late = await app.tokenFor("account-3");
+  const refused = await open(app, undefined, {}, late);
+  t.is(refused.status, 429);
+  t.is(refused.headers.get("retry-after"), "5");
+  t.deepEqual(refused.body, { error: "too many event streams open from this address; close one first" });
+
+  held[0]!.close();
+  // The refusal kept none of its player's slots (one each here): the player opens once the address has room.
+  let again: SseStream | undefined;
+  for (const deadline = Date.now() + 5_000; !again && Date.now() < deadline; await sleep(20)) {
+    const answer = await open(app, undefined, {}, late);
+    if (answer.status === 200) again = closeAfter(t, answer);
+  }
+  t.is(again?.status, 200);
+});
+
 test("streams that come and go share their table's one call and cancel nothing; it closes a while after the last", async (t) => {
   const events = fakeTableEvents();
   const app = await withApp(t, events, {}, { feedLingerMs: 300 });
@@ -535,10 +556,17 @@ test("the stream settings come from the environment", (t) => {
   const settings = readEdgeSettings({
     EVENTS_MAX_STREAMS: "10",
     EVENTS_MAX_STREAMS_PER_PLAYER: "2",
+    EVENTS_MAX_STREAMS_PER_ADDRESS: "3",
     EVENTS_HEARTBEAT_SECONDS: "5",
     EVENTS_MAX_STREAM_SECONDS: "60",
   });
-  t.like(settings, { eventStreams: 10, eventStreamsPerPlayer: 2, eventHeartbeatMs: 5_000, eventStreamMaxMs: 60_000 });
+  t.like(settings, {
+    eventStreams: 10,
+    eventStreamsPerPlayer: 2,
+    eventStreamsPerAddress: 3,
+    eventHeartbeatMs: 5_000,
+    eventStreamMaxMs: 60_000,
+  });
   t.throws(() => readEdgeSettings({ EVENTS_MAX_STREAMS: "0" }));
   t.throws(() => readEdgeSettings({ EVENTS_HEARTBEAT_SECONDS: "0" }));
 });

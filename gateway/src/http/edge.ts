@@ -36,6 +36,11 @@ export interface EdgeSettings {
   eventStreams: number;
   /** Event streams open at once by one player (the token's subject). */
   eventStreamsPerPlayer: number;
+  /**
+   * Event streams open at once from one client address: many accounts from one address cannot take
+   * every stream of the gateway (raise it where many players share an address).
+   */
+  eventStreamsPerAddress: number;
   /** A comment line on every event stream this often, so proxies keep it open. */
   eventHeartbeatMs: number;
   /**
@@ -61,6 +66,7 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     trustProxyHops: envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env),
     eventStreams: envInt("EVENTS_MAX_STREAMS", 1_000, { min: 1, max: 1_000_000 }, env),
     eventStreamsPerPlayer: envInt("EVENTS_MAX_STREAMS_PER_PLAYER", 4, { min: 1, max: 1_000 }, env),
+    eventStreamsPerAddress: envInt("EVENTS_MAX_STREAMS_PER_ADDRESS", 100, { min: 1, max: 1_000_000 }, env),
     eventHeartbeatMs: 1000 * envInt("EVENTS_HEARTBEAT_SECONDS", 15, { min: 1, max: 300 }, env),
     eventStreamMaxMs: 1000 * envInt("EVENTS_MAX_STREAM_SECONDS", 900, { min: 10, max: 86_400 }, env),
   };
@@ -150,33 +156,33 @@ export function perPlayerLimit(settings: EdgeSettings): RequestHandler {
 }
 
 /**
- * Requests or streams held at once, in all and per player (0: no limit). `take` gives the slot's
- * release (safe to call twice), or says which limit is full. The heavy routes' cap and the event
- * streams' both count this way.
+ * Requests or streams held at once, in all and per key (a player, an address; 0: no limit). `take`
+ * gives the slot's release (safe to call twice), or says which limit is full. The heavy routes' cap
+ * and the event streams' both count this way.
  */
 export class Slots {
   private total = 0;
-  private readonly perPlayer = new Map<string, number>();
+  private readonly perKey = new Map<string, number>();
 
   constructor(
     private readonly max: number,
-    private readonly maxPerPlayer: number,
+    private readonly maxPerKey: number,
   ) {}
 
-  take(playerId: string): (() => void) | "all full" | "player full" {
-    const held = this.perPlayer.get(playerId) ?? 0;
+  take(key: string): (() => void) | "all full" | "key full" {
+    const held = this.perKey.get(key) ?? 0;
     if (this.max > 0 && this.total >= this.max) return "all full";
-    if (this.maxPerPlayer > 0 && held >= this.maxPerPlayer) return "player full";
+    if (this.maxPerKey > 0 && held >= this.maxPerKey) return "key full";
     this.total++;
-    this.perPlayer.set(playerId, held + 1);
+    this.perKey.set(key, held + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.total--;
-      const left = (this.perPlayer.get(playerId) ?? 1) - 1;
-      if (left === 0) this.perPlayer.delete(playerId);
-      else this.perPlayer.set(playerId, left);
+      const left = (this.perKey.get(key) ?? 1) - 1;
+      if (left === 0) this.perKey.delete(key);
+      else this.perKey.set(key, left);
     };
   }
 }
@@ -198,7 +204,7 @@ export function heavyCap(settings: EdgeSettings): (handler: RequestHandler) => R
     if (release === "all full") {
       return refuseAfter(refusalHoldMs, res, 1, "too many bulk requests in progress; try again shortly");
     }
-    if (release === "player full") {
+    if (release === "key full") {
       return refuseAfter(refusalHoldMs, res, 1, "one bulk request at a time per player: wait for the one in progress");
     }
     try {

@@ -22,7 +22,7 @@ import type { TableFeed, TableFeeds } from "./table-feeds.js";
 
 export type EventStreamSettings = Pick<
   EdgeSettings,
-  "eventStreams" | "eventStreamsPerPlayer" | "eventHeartbeatMs" | "eventStreamMaxMs"
+  "eventStreams" | "eventStreamsPerPlayer" | "eventStreamsPerAddress" | "eventHeartbeatMs" | "eventStreamMaxMs"
 >;
 
 /** A full slot frees when some stream closes; its time is unknown. */
@@ -44,20 +44,14 @@ export function tableEventRoutes(
   feeds: TableFeeds | undefined,
   settings: EventStreamSettings,
 ): Handlers<typeof tableEventsApi> {
-  const slots = new Slots(settings.eventStreams, settings.eventStreamsPerPlayer);
+  const slots = streamSlots(settings);
   return {
     getTableEvents: async (req, res) => {
       const tableId = tableIdOf(req);
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
       if (!feeds) throw serviceUnavailable("table");
-      const release = slots.take(identity.playerId);
-      if (release === "player full") {
-        throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open for this player; close one first");
-      }
-      if (release === "all full") {
-        throw tooManyRequests(SLOT_RETRY_AFTER_SECONDS, "too many event streams open; try again later");
-      }
+      const release = slots.take(identity.playerId, req.ip ?? "");
       try {
         // The feed is shared: each stream's caller is checked by reading the state as it (the rule
         // of the contract), a unary call that ends by itself, unlike a watch its client leaves.
@@ -72,6 +66,32 @@ export function tableEventRoutes(
       } finally {
         release();
       }
+    },
+  };
+}
+
+/**
+ * A stream's slots: one of its player's, one of its client address's, one of the gateway's. Takes
+ * all three or throws the 429 of the first that is full.
+ */
+function streamSlots(settings: EventStreamSettings) {
+  const byPlayer = new Slots(settings.eventStreams, settings.eventStreamsPerPlayer);
+  const byAddress = new Slots(0, settings.eventStreamsPerAddress);
+  const full = (message: string) => tooManyRequests(SLOT_RETRY_AFTER_SECONDS, message);
+  return {
+    take(playerId: string, address: string): () => void {
+      const player = byPlayer.take(playerId);
+      if (player === "key full") throw full("too many event streams open for this player; close one first");
+      if (player === "all full") throw full("too many event streams open; try again later");
+      const fromAddress = byAddress.take(address);
+      if (typeof fromAddress !== "function") {
+        player();
+        throw full("too many event streams open from this address; close one first");
+      }
+      return () => {
+        player();
+        fromAddress();
+      };
     },
   };
 }
