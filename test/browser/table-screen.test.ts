@@ -170,3 +170,32 @@ test.serial("a message shows where its move was made, covers no control, and can
   t.is(await placed.innerText(), "");
   t.is(api!.bets.length, betsBefore + 1, "the typo sent nothing");
 });
+
+test.serial("a hand that takes no bet says why; the river shows no odds once betting is closed", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(DESKTOP);
+  const flop = tableState("STATUS_FLOP", 1, BOARD.slice(0, 3));
+  // Hand 2 can only tie (no win chance, some draw chance); hand 3 is dead.
+  const handOdds = flop.handOdds.map((panel) => {
+    if (panel.handIndex === 1) return { ...panel, winPercentage: 0, drawPercentage: 2.1, odds: 0 };
+    if (panel.handIndex !== 2) return panel;
+    return { ...panel, winPercentage: 0, drawPercentage: 0, odds: 0, handStatus: "DEAD_CANNOT_WIN" as const };
+  });
+  await show(page, { ...flop, handOdds });
+  const tieHand = page.getByTestId("hand-1");
+  t.is(await tieHand.getByTestId("bet-1").count(), 0, "no bet form");
+  t.is(await tieHand.getByTestId("no-bet-1").innerText(), "Can only tie: takes no bets.");
+  t.is(await page.getByTestId("hand-2").getByTestId("no-bet-2").innerText(), "Cannot win: takes no bets.");
+  t.is(await page.getByTestId("hand-0").getByTestId("no-bet-0").count(), 0, "a hand that takes bets has its form");
+  await page.getByTestId("bet-0").waitFor();
+
+  await show(page, settled("T1-1", [], [0], 100));
+  const riverOdds = page.getByTestId("hand-0").locator('tr[data-stage="-1"] td').nth(2);
+  t.is(await riverOdds.innerText(), "—", "the winner's river row shows no odds");
+  t.is(
+    await page.getByTestId("hand-0").locator('tr[data-stage="0"] td').nth(2).innerText(),
+    "2.4",
+    "the hole's odds stay",
+  );
+  t.is(await page.locator('[data-testid^="no-bet-"]').count(), 0, "no reason once betting is closed");
+});

@@ -67,3 +67,12 @@ const STATUS_LABELS: Record<HandOdds["handStatus"], string> = {
 };
 
 export const statusLabel = (status: HandOdds["handStatus"]): string => STATUS_LABELS[status];
+
+/**
+ * Why a hand takes no bet while betting is open, or null when it takes one: a hand with no chance
+ * to win outright is priced at 0 and refused (decisions.md), even when it can still tie.
+ */
+export function noBetReason(panel: HandOdds): string | null {
+  if (panel.odds > 0) return null;
+  return panel.drawPercentage > 0 ? "Can only tie: takes no bets." : "Cannot win: takes no bets.";
+}

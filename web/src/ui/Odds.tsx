@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import type { HandOdds } from "../api/client";
-import { stageName, statusLabel } from "../model/stages";
+import { isBettingStage, stageName, statusLabel } from "../model/stages";
 
 const BADGE_CLASS: Record<HandOdds["handStatus"], string> = {
   IN_PLAY_FAVOURITE: "badge badge--favourite",
@@ -74,11 +74,12 @@ export function PanelCells({ panel }: { panel: HandOdds }) {
   );
 }
 
+/** One stage's row of a table's hand; the river's shows no odds, since betting is closed there. */
 export function OddsRow({ panel }: { panel: HandOdds }) {
   return (
     <tr data-stage={panel.bettingStage}>
       <th scope="row">{stageName(panel.bettingStage)}</th>
-      <PanelCells panel={panel} />
+      <PanelCells panel={isBettingStage(panel.bettingStage) ? panel : { ...panel, odds: 0 }} />
     </tr>
   );
 }

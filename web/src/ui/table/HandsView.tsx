@@ -1,6 +1,6 @@
 import type { HandOdds, Seat, TableState } from "../../api/client";
 import { holeCards } from "../../model/cards";
-import { bettingAt, currentOdds, stageName } from "../../model/stages";
+import { bettingAt, currentOdds, noBetReason, stageName } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
 import { Notice } from "../Notice";
@@ -44,7 +44,8 @@ function HandView({ state, seat, moves, action, hand, handIndex }: Props & { han
   const odds = currentOdds(state, handIndex);
   const at = bettingAt(state);
   const place = betPlace(handIndex);
-  const canBet = at !== undefined && seat !== undefined && odds !== undefined && odds.odds > 0;
+  const reason = at !== undefined && odds !== undefined ? noBetReason(odds) : null;
+  const canBet = at !== undefined && seat !== undefined && odds !== undefined && reason === null;
   return (
     <article class="hand" aria-labelledby={`hand-${handIndex}-title`} data-testid={`hand-${handIndex}`}>
       <h3 id={`hand-${handIndex}-title`}>
@@ -68,6 +69,10 @@ function HandView({ state, seat, moves, action, hand, handIndex }: Props & { han
           onProblem={(text) => action.setMessage({ kind: "error", text, place })}
           testId={`bet-${handIndex}`}
         />
+      ) : reason ? (
+        <p class="hint" data-testid={`no-bet-${handIndex}`}>
+          {reason}
+        </p>
       ) : null}
       <Notice message={action.message} place={place} onDismiss={() => action.setMessage(null)} />
     </article>
