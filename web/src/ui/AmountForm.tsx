@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
 import { parseAmount } from "../model/money";
 
 interface Props {
@@ -9,16 +9,19 @@ interface Props {
   /** The parsed amount; a typo is refused here with a message, before any request. */
   onAmount(amount: number): void;
   onProblem(text: string): void;
+  /** Said beside the button about the amount typed (what a stake would return); nothing for a typo. */
+  hint?: (amount: number) => string;
   testId?: string;
 }
 
 /** A labelled amount field and its button, submitted by Enter as well. */
-export function AmountForm({ label, button, initial, busy, onAmount, onProblem, testId }: Props) {
+export function AmountForm({ label, button, initial, busy, onAmount, onProblem, hint, testId }: Props) {
   const [text, setText] = useState(initial);
+  const hintId = useId();
+  const parsed = parseAmount(text);
   const submit = (event: Event) => {
     event.preventDefault();
     if (busy) return;
-    const parsed = parseAmount(text);
     if ("problem" in parsed) onProblem(parsed.problem);
     else onAmount(parsed.amount);
   };
@@ -35,9 +38,14 @@ export function AmountForm({ label, button, initial, busy, onAmount, onProblem, 
         />
       </label>
       {/* aria-disabled, not disabled: a disabled button drops the keyboard focus. */}
-      <button type="submit" aria-disabled={busy}>
+      <button type="submit" aria-disabled={busy} aria-describedby={hint ? hintId : undefined}>
         {button}
       </button>
+      {hint ? (
+        <span id={hintId} class="hint amount-hint" data-testid={testId ? `${testId}-hint` : undefined}>
+          {"amount" in parsed ? hint(parsed.amount) : ""}
+        </span>
+      ) : null}
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import type { HandOdds, Seat, TableState } from "../../api/client";
 import { holeCards } from "../../model/cards";
+import { formatCents, payoutCents } from "../../model/money";
 import { bettingAt, currentOdds, noBetReason, stageName } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
@@ -37,6 +38,16 @@ export function HandsView({ state, seat, moves, action }: Props) {
   );
 }
 
+/**
+ * What a stake would return if the hand wins: stake x the odds shown, rounded down to the cent as the
+ * table pays it; a tie pays a share (dead heat), so that is said when one is possible.
+ */
+function returnHint(stake: number, odds: HandOdds): string {
+  if (odds.odds === 1) return "A win only returns the stake.";
+  const returns = `Returns ${formatCents(payoutCents(stake, odds.odds, 1))} if it wins`;
+  return odds.drawPercentage > 0 ? `${returns} alone; a tie pays a share.` : `${returns}.`;
+}
+
 /** A bet's message shows under its hand, where the player acted, not over the page. */
 const betPlace = (handIndex: number): string => `hand-${handIndex}`;
 
@@ -67,6 +78,7 @@ function HandView({ state, seat, moves, action, hand, handIndex }: Props & { han
             )
           }
           onProblem={(text) => action.setMessage({ kind: "error", text, place })}
+          hint={(stake) => returnHint(stake, odds)}
           testId={`bet-${handIndex}`}
         />
       ) : reason ? (
