@@ -226,3 +226,23 @@ test.serial("before a bet, the form says what the stake would return, rounded do
   const described = await button.getAttribute("aria-describedby");
   t.is(await page.locator(`[id="${described}"]`).innerText(), "Returns 49.00 if it wins.", "the button's description");
 });
+
+test.serial("a table that cannot be shown says why in a sentence and links back to the lobby", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(PHONE);
+  await page.goto("/#/table/41");
+  const closed = page.locator('[data-testid="live-mode"][data-mode="closed"]');
+  await closed.waitFor();
+  t.is(await closed.getByRole("paragraph").first().innerText(), "There is no table 41.");
+  t.is(await page.getByRole("alert").filter({ hasText: "There is no table 41." }).count(), 1, "announced");
+  await closed.getByRole("link", { name: "Back to the lobby" }).click();
+  await page.getByRole("heading", { level: 1, name: "Lobby" }).waitFor();
+
+  // Someone else's personal table (403).
+  await page.route("**/api/tables/1001/**", (route) =>
+    route.fulfill({ status: 403, contentType: "application/json", body: '{"error":"not your table"}' }),
+  );
+  await page.goto("/#/table/1001");
+  await closed.waitFor();
+  t.regex(await closed.innerText(), /^Table 1001 is another player's personal table\.\s+Back to the lobby$/);
+});

@@ -8,10 +8,18 @@ import { api, ApiError, authorization, describe, errorMessage, unwrap, type Tabl
 /** "closed": the table cannot be shown to this player (404, 403), so nothing is followed any more. */
 export type LiveMode = "connecting" | "live" | "polling" | "closed";
 
+/** How changes arrive now. */
+export interface FeedStatus {
+  mode: LiveMode;
+  /** The last problem, if any (shown, never thrown). */
+  problem?: string;
+  /** Why the table cannot be shown (mode "closed"): 404 no such table, 403 not this player's. */
+  refused?: 403 | 404;
+}
+
 export interface FeedHandlers {
   state(state: TableState): void;
-  /** How changes arrive now, and the last problem if any (shown, never thrown). */
-  mode(mode: LiveMode, problem?: string): void;
+  status(status: FeedStatus): void;
 }
 
 export interface TableFeed {
@@ -112,7 +120,7 @@ class Feed implements TableFeed {
       // No such table, or not this player's: asking again every 2 s would only say so again.
       const status = error instanceof ApiError ? error.status : 0;
       if (status === 404 || status === 403) {
-        this.setMode("closed", describe(error));
+        this.setMode("closed", describe(error), status);
         this.stop();
         return;
       }
@@ -120,9 +128,9 @@ class Feed implements TableFeed {
     }
   }
 
-  private setMode(mode: LiveMode, problem?: string): void {
+  private setMode(mode: LiveMode, problem?: string, refused?: 403 | 404): void {
     this.current = mode;
-    this.handlers.mode(mode, problem);
+    this.handlers.status({ mode, ...(problem ? { problem } : {}), ...(refused ? { refused } : {}) });
   }
 
   private startPolling(): void {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { TableState } from "../../api/client";
-import { followTable, type LiveMode, type TableFeed } from "../../api/table-events";
+import { followTable, type FeedStatus, type TableFeed } from "../../api/table-events";
 import { heldFor, holdCommitment, type HeldCommitment } from "../../fairness/commitment";
 import { stateLabel } from "../../model/stages";
 import { Notice } from "../Notice";
@@ -9,21 +9,15 @@ import { Board } from "./Board";
 import { BetsView } from "./BetsView";
 import { CommitmentChanged, FairnessPanel } from "./FairnessPanel";
 import { useGameMessages } from "./game-messages";
+import { FeedStatusView } from "./FeedStatusView";
 import { HandsView } from "./HandsView";
 import { SeatControls } from "./SeatControls";
 import { SeatsView } from "./SeatsView";
 import { tableMoves, type TableMoves } from "./moves";
 
-const MODE_TEXT: Record<LiveMode, string> = {
-  connecting: "Connecting…",
-  live: "Live: changes appear as they happen.",
-  polling: "Checking for changes every 2 seconds.",
-  closed: "This table cannot be shown.",
-};
-
 export function TableScreen({ tableId, playerId }: { tableId: number; playerId: string }) {
   const [state, setState] = useState<TableState | null>(null);
-  const [mode, setMode] = useState<{ mode: LiveMode; problem?: string }>({ mode: "connecting" });
+  const [feedStatus, setFeedStatus] = useState<FeedStatus>({ mode: "connecting" });
   const [held, setHeld] = useState<HeldCommitment | null>(null);
   const feed = useRef<TableFeed | null>(null);
   // One per feed, not per render: it keeps the key of a move whose outcome is not known yet.
@@ -38,7 +32,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
         setHeld((kept) => holdCommitment(kept, next));
         setState(next);
       },
-      mode: (next, problem) => setMode({ mode: next, ...(problem ? { problem } : {}) }),
+      status: setFeedStatus,
     });
     feed.current = current;
     moves.current = tableMoves(tableId, current, playerId);
@@ -55,22 +49,14 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       <h1 id="screen-title" tabIndex={-1}>
         Table {tableId}
       </h1>
-      <p class="live" data-testid="live-mode" data-mode={mode.mode}>
-        {MODE_TEXT[mode.mode]}
-        {mode.problem ? (
-          <span class="problem">
-            {mode.mode === "closed" ? " " : " Last problem: "}
-            {mode.problem}
-          </span>
-        ) : null}
-      </p>
+      <FeedStatusView status={feedStatus} tableId={tableId} />
       {state ? (
         // Polite live region: cards dealt or a new game by another player are announced too.
         <p data-testid="game-state" data-state={state.gameState} aria-live="polite">
           <strong>{stateLabel(state.gameState)}</strong>
           {state.gameId ? <span class="hint"> — game {state.gameId}</span> : null}
         </p>
-      ) : mode.mode === "closed" ? null : (
+      ) : feedStatus.mode === "closed" ? null : (
         <p>Loading the table…</p>
       )}
       {heldNow ? <CommitmentChanged held={heldNow} /> : null}

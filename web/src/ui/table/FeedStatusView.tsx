@@ -1,0 +1,32 @@
+import type { FeedStatus, LiveMode } from "../../api/table-events";
+
+const MODE_TEXT: Record<Exclude<LiveMode, "closed">, string> = {
+  connecting: "Connecting…",
+  live: "Live: changes appear as they happen.",
+  polling: "Checking for changes every 2 seconds.",
+};
+
+/** How the table's changes arrive, and the last problem if any; or why the table cannot be shown. */
+export function FeedStatusView({ status, tableId }: { status: FeedStatus; tableId: number }) {
+  if (status.mode === "closed") return <TableClosed status={status} tableId={tableId} />;
+  return (
+    <p class="live" data-testid="live-mode" data-mode={status.mode}>
+      {MODE_TEXT[status.mode]}
+      {status.problem ? <span class="problem"> Last problem: {status.problem}</span> : null}
+    </p>
+  );
+}
+
+/** The table is not asked for again (404 or 403), so the page says why and offers the way back. */
+function TableClosed({ status, tableId }: { status: FeedStatus; tableId: number }) {
+  const why =
+    status.refused === 403 ? `Table ${tableId} is another player's personal table.` : `There is no table ${tableId}.`;
+  return (
+    <div role="alert" class="notice notice--error" data-testid="live-mode" data-mode="closed">
+      <p class="notice-line">{why}</p>
+      <p class="notice-line">
+        <a href="#/">Back to the lobby</a>
+      </p>
+    </div>
+  );
+}
