@@ -246,3 +246,28 @@ test.serial("a table that cannot be shown says why in a sentence and links back 
   await closed.waitFor();
   t.regex(await closed.innerText(), /^Table 1001 is another player's personal table\.\s+Back to the lobby$/);
 });
+
+test.serial("while the table cannot be read, a warning near the top says the figures may be out of date", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(PHONE);
+  await show(page, tableState("STATUS_HOLE", 0, []));
+  const warning = page.getByTestId("stale");
+  // The stream is refused but the state is read every 2 s: slower, not out of date.
+  api!.nextStreams.push(...Array<number>(50).fill(429));
+  api!.dropStream();
+  await page.locator('[data-testid="live-mode"][data-mode="polling"]').waitFor();
+  await page.waitForResponse((response) => response.url().endsWith("/api/tables/1/state") && response.ok());
+  t.is(await warning.count(), 0, "polling that works warns of nothing");
+
+  api!.stateFailures = 1_000;
+  await warning.waitFor();
+  t.regex(await warning.innerText(), /^Not up to date: .*may be out of date\./);
+  const box = await warning.boundingBox();
+  const seat = await page.getByRole("heading", { name: "Your seat" }).boundingBox();
+  t.true(box !== null && seat !== null && box.y + box.height <= seat.y && box.y >= 0, "in view, above the seat");
+  t.deepEqual(await coveredControls(page), []);
+
+  api!.stateFailures = 0;
+  await warning.waitFor({ state: "detached" });
+  api!.nextStreams.length = 0;
+});

@@ -15,6 +15,8 @@ export interface FeedStatus {
   problem?: string;
   /** Why the table cannot be shown (mode "closed"): 404 no such table, 403 not this player's. */
   refused?: 403 | 404;
+  /** The last read of the table failed and no stream is open: the state shown may be out of date. */
+  stale: boolean;
 }
 
 export interface FeedHandlers {
@@ -130,7 +132,9 @@ class Feed implements TableFeed {
 
   private setMode(mode: LiveMode, problem?: string, refused?: 403 | 404): void {
     this.current = mode;
-    this.handlers.status({ mode, ...(problem ? { problem } : {}), ...(refused ? { refused } : {}) });
+    // While the stream is open its events bring every change, whatever a single read did.
+    const stale = this.readFailed && mode !== "live";
+    this.handlers.status({ mode, stale, ...(problem ? { problem } : {}), ...(refused ? { refused } : {}) });
   }
 
   private startPolling(): void {

@@ -30,3 +30,20 @@ function TableClosed({ status, tableId }: { status: FeedStatus; tableId: number 
     </div>
   );
 }
+
+/**
+ * Near the top, and loud, while the table cannot be read: the grey status line alone scrolls away,
+ * and a player must not bet on figures that may be old. A polite live region, always rendered.
+ */
+export function StaleWarning({ stale }: { stale: boolean }) {
+  return (
+    <div aria-live="polite">
+      {stale ? (
+        <p class="notice notice--error" data-testid="stale">
+          <strong>Not up to date:</strong> the table cannot be reached just now, so the balances, odds and bets below
+          may be out of date. This page keeps trying and updates once the table answers.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -9,7 +9,7 @@ import { Board } from "./Board";
 import { BetsView } from "./BetsView";
 import { CommitmentChanged, FairnessPanel } from "./FairnessPanel";
 import { useGameMessages } from "./game-messages";
-import { FeedStatusView } from "./FeedStatusView";
+import { FeedStatusView, StaleWarning } from "./FeedStatusView";
 import { HandsView } from "./HandsView";
 import { SeatControls } from "./SeatControls";
 import { SeatsView } from "./SeatsView";
@@ -17,7 +17,7 @@ import { tableMoves, type TableMoves } from "./moves";
 
 export function TableScreen({ tableId, playerId }: { tableId: number; playerId: string }) {
   const [state, setState] = useState<TableState | null>(null);
-  const [feedStatus, setFeedStatus] = useState<FeedStatus>({ mode: "connecting" });
+  const [feedStatus, setFeedStatus] = useState<FeedStatus>({ mode: "connecting", stale: false });
   const [held, setHeld] = useState<HeldCommitment | null>(null);
   const feed = useRef<TableFeed | null>(null);
   // One per feed, not per render: it keeps the key of a move whose outcome is not known yet.
@@ -50,6 +50,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
         Table {tableId}
       </h1>
       <FeedStatusView status={feedStatus} tableId={tableId} />
+      <StaleWarning stale={feedStatus.stale && state !== null} />
       {state ? (
         // Polite live region: cards dealt or a new game by another player are announced too.
         <p data-testid="game-state" data-state={state.gameState} aria-live="polite">
