@@ -271,3 +271,37 @@ test.serial("while the table cannot be read, a warning near the top says the fig
   await warning.waitFor({ state: "detached" });
   api!.nextStreams.length = 0;
 });
+
+/** The shortest distance between two boxes, 0 when they touch or overlap. */
+function gap(a: Box, b: Box): number {
+  const dx = Math.max(0, a.x - (b.x + b.width), b.x - (a.x + a.width));
+  const dy = Math.max(0, a.y - (b.y + b.height), b.y - (a.y + a.height));
+  return Math.hypot(dx, dy);
+}
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+test.serial("the seat's controls: Top up and Leave in one row, Leave set apart from the deal button", async (t) => {
+  t.timeout(2 * 60_000);
+  for (const viewport of [DESKTOP, PHONE]) {
+    const { page } = await eveAtTable(viewport);
+    await show(page, tableState("STATUS_HOLE", 0, []));
+    const box = async (name: string) => {
+      const found = await page.getByRole("button", { name }).boundingBox();
+      if (!found) throw new Error(`no ${name} button`);
+      return found;
+    };
+    const [topUp, leave, deal] = [await box("Top up"), await box("Leave the table"), await box("Deal the flop")];
+    const on = `${viewport.width}px wide`;
+    if (viewport === DESKTOP) {
+      t.true(Math.abs(topUp.y - leave.y) <= 1 && Math.abs(topUp.height - leave.height) <= 1, `one row, ${on}`);
+    }
+    t.true(gap(leave, deal) >= 24, `Leave ${Math.round(gap(leave, deal))}px from the deal button, ${on}`);
+    t.true(deal.y < topUp.y, `the deal button first, ${on}`);
+  }
+});

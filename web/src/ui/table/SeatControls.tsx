@@ -14,9 +14,6 @@ interface Props {
 
 /** Sit, top up, leave, and move the game on. */
 export function SeatControls({ state, seat, moves, action }: Props) {
-  const { busy, run } = action;
-  const fail = (text: string) => action.setMessage({ kind: "error", text });
-  const from = advanceFrom(state);
   return (
     <section aria-labelledby="seat-title" class="panel">
       <h2 id="seat-title">{seat ? "Your seat" : "Take a seat"}</h2>
@@ -25,53 +22,80 @@ export function SeatControls({ state, seat, moves, action }: Props) {
           <p>
             Seat {seat.seatId}, balance <strong data-testid="my-seat-balance">{formatMoney(seat.seatBalance)}</strong>
           </p>
-          <div class="controls">
-            <AmountForm
-              label="Top-up amount"
-              button="Top up"
-              initial="50"
-              busy={busy}
-              onAmount={(amount) => void run(() => moves.topup(amount))}
-              onProblem={fail}
-            />
-            <button type="button" aria-disabled={busy} onClick={() => void run(() => moves.leave(state))}>
-              Leave the table
-            </button>
-          </div>
+          <AdvanceControl state={state} moves={moves} action={action} />
+          <SeatMoney state={state} moves={moves} action={action} />
         </>
-      ) : state.seats.length >= state.numberOfSeats ? (
-        <p data-testid="table-full">
-          This table is full ({state.seats.length} of {state.numberOfSeats} seats): watch, or come back later.
-        </p>
       ) : (
-        <AmountForm
-          label="Buy-in amount"
-          button="Sit down"
-          initial="100"
-          busy={busy}
-          onAmount={(amount) => void run(() => moves.sit(amount))}
-          onProblem={fail}
-          testId="sit-form"
-        />
-      )}
-      {/* Only a seated player (or an admin, through the API) may move the game on. */}
-      {seat && from ? (
-        <p class="controls">
-          <button
-            type="button"
-            class="primary"
-            aria-disabled={busy}
-            onClick={() => void run(() => moves.advance(from))}
-          >
-            {advanceLabel(state.gameState)}
-          </button>
-          <span class="hint">Any seated player can move the game on.</span>
-        </p>
-      ) : (
-        <p class="hint" data-testid="advance-hint">
-          Seated players move the game on.
-        </p>
+        <>
+          <SitDown state={state} moves={moves} action={action} />
+          {/* Only a seated player (or an admin, through the API) may move the game on. */}
+          <p class="hint" data-testid="advance-hint">
+            Seated players move the game on.
+          </p>
+        </>
       )}
     </section>
+  );
+}
+
+type Part = Omit<Props, "seat">;
+
+/** The game's main action, first under the balance. */
+function AdvanceControl({ state, moves, action }: Part) {
+  const from = advanceFrom(state);
+  if (!from) return null;
+  return (
+    <p class="controls">
+      <button
+        type="button"
+        class="primary"
+        aria-disabled={action.busy}
+        onClick={() => void action.run(() => moves.advance(from))}
+      >
+        {advanceLabel(state.gameState)}
+      </button>
+      <span class="hint">Any seated player can move the game on.</span>
+    </p>
+  );
+}
+
+/** Top up and leave in one row, set apart from the deal button so Leave is not pressed in its place. */
+function SeatMoney({ state, moves, action }: Part) {
+  const { busy, run } = action;
+  return (
+    <div class="controls seat-money">
+      <AmountForm
+        label="Top-up amount"
+        button="Top up"
+        initial="50"
+        busy={busy}
+        onAmount={(amount) => void run(() => moves.topup(amount))}
+        onProblem={(text) => action.setMessage({ kind: "error", text })}
+      />
+      <button type="button" class="leave" aria-disabled={busy} onClick={() => void run(() => moves.leave(state))}>
+        Leave the table
+      </button>
+    </div>
+  );
+}
+
+function SitDown({ state, moves, action }: Part) {
+  if (state.seats.length >= state.numberOfSeats) {
+    return (
+      <p data-testid="table-full">
+        This table is full ({state.seats.length} of {state.numberOfSeats} seats): watch, or come back later.
+      </p>
+    );
+  }
+  return (
+    <AmountForm
+      label="Buy-in amount"
+      button="Sit down"
+      initial="100"
+      busy={action.busy}
+      onAmount={(amount) => void action.run(() => moves.sit(amount))}
+      onProblem={(text) => action.setMessage({ kind: "error", text })}
+      testId="sit-form"
+    />
   );
 }
