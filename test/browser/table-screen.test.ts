@@ -1,7 +1,8 @@
 // What the table screen tells a player, in a real headless Chromium against a scripted API
 // (helpers/scripted-api.ts) that shows the states a test needs on cue: the result of a settled game,
 // messages that never cover a control, why a hand takes no bet, what a stake would return, a table
-// that does not exist, a feed that is down, and the seat's controls laid out in one row.
+// that does not exist, a feed that is down, the seat's controls laid out in one row, and the account
+// balance beside the seat's.
 import test from "ava";
 import type { Browser, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
@@ -46,6 +47,10 @@ async function show(page: Page, state: TableState): Promise<void> {
 async function eveAtTable(viewport: { width: number; height: number }): Promise<Watched> {
   if (!browser || !api) throw new Error("the browser or the scripted API did not start");
   api.state = tableState("STATUS_START", -1, []);
+  api.account = 1000;
+  // Earlier tests' pages stop following the table: their streams would hold the browser's few
+  // connections to the scripted API (and one of them could get the events meant for this page).
+  await Promise.all(opened.map((earlier) => earlier.page.goto("about:blank")));
   const watched = await openPage(browser, api.url, viewport);
   opened.push(watched);
   await watched.page.goto("/");
@@ -304,4 +309,35 @@ test.serial("the seat's controls: Top up and Leave in one row, Leave set apart f
     t.true(gap(leave, deal) >= 24, `Leave ${Math.round(gap(leave, deal))}px from the deal button, ${on}`);
     t.true(deal.y < topUp.y, `the deal button first, ${on}`);
   }
+});
+
+test.serial("the account shows beside the seat, read again after sit, top-up, leave and payouts", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(PHONE);
+  const shows = (amount: string) => page.getByTestId("my-account-balance").filter({ hasText: amount }).waitFor();
+  await shows("1,000.00");
+  const balances = page.locator("p", { has: page.getByTestId("my-seat-balance") });
+  t.regex(await balances.innerText(), /^Seat 1, balance 100\.00\s+Account: 1,000\.00$/, "side by side");
+
+  // Each move's confirmation before the next: a move asked for while one runs is ignored.
+  const move = async (button: string, confirmed: string) => {
+    await page.getByRole("button", { name: button }).click();
+    await page.getByRole("status").filter({ hasText: confirmed }).waitFor();
+  };
+  await page.getByLabel("Top-up amount").fill("50.25");
+  await move("Top up", "Topped up");
+  await shows("949.75");
+  await move("Leave the table", "You left the table");
+  await shows("1,100.00");
+  await page.getByLabel("Buy-in amount").fill("200");
+  await move("Sit down", "Seated at seat 1 with 200.00.");
+  await shows("900.00");
+
+  // Eve leaves with a bet open; the river pays it to her account.
+  await move("Leave the table", "You left the table");
+  await shows("1,100.00");
+  api!.account = 1124;
+  const river = settled("T1-1", [holeBet("eve", 0, 10, 2.4)], [0], 100);
+  await show(page, { ...river, seats: [] });
+  await shows("1,124.00");
 });

@@ -1,7 +1,8 @@
 // A scripted stand-in for the gateway, for what the real stack cannot be made to do on cue: refuse an
 // event stream with 429, drop one mid-game, show what the client sends when it reconnects, and
 // cheat at provably fair dealing (change the deck's commitment mid-game, deal other cards). It
-// serves the built client (web/dist) at "/" and just enough of the API for a player to open table 1.
+// serves the built client (web/dist) at "/" and just enough of the API for a player to open table 1
+// and move money between her account and her seat there (sit, top up, leave; the player is eve).
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -37,6 +38,8 @@ export interface ScriptedApi {
   nextStreams: (number | "stream")[];
   /** The body of every bet sent to table 1, in order; each is acknowledged from the first seat's balance. */
   bets: { seatIndex: number; handIndex: number; betAmount: number }[];
+  /** The account balance every player's profile shows; sit, top up and leave move money from and to it. */
+  account: number;
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
   push(id: number, state: TableState): void;
   /** Ends the open stream, as a dying replica would. */
@@ -57,6 +60,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     seatsFailures: 0,
     nextStreams: [],
     bets: [],
+    account: 1000,
     push(id, state) {
       api.state = state;
       open?.write(`id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`);
@@ -88,6 +92,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     const seat = api.state.seats[0]?.seatBalance ?? 0;
     json(res, 200, { acknowledgement: "ACK", message: "", updatedSeatBalance: seat - body.betAmount });
   };
+  const money = moneyMoves(api);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     const route: Record<string, () => void> = {
@@ -98,6 +103,9 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
         api.stateFailures-- > 0 ? json(res, 503, { error: "table service unavailable" }) : json(res, 200, api.state),
       "/api/tables/1/events": () => events(req, res),
       "/api/tables/1/bet": () => void bet(req, res),
+      "/api/tables/1/sit": () => void money.sit(req, res),
+      "/api/tables/1/topup": () => void money.topup(req, res),
+      "/api/tables/1/leave": () => money.leave(res),
     };
     if (route[path]) return route[path]();
     if (/^\/api\/players\/[^/]+\/seats$/.test(path)) {
@@ -105,13 +113,68 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
         ? json(res, 503, { error: "table service unavailable" })
         : json(res, 200, { seats: [] });
     }
-    if (path.startsWith("/api/players/")) return json(res, 200, profile(decodeURIComponent(path.slice(13))));
+    if (path.startsWith("/api/players/")) {
+      return json(res, 200, { ...profile(decodeURIComponent(path.slice(13))), accountBalance: api.account });
+    }
     if (path.startsWith("/api/")) return json(res, 404, { error: "no such route" });
     void serveFile(res, path === "/" ? "index.html" : path.slice(1));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return api;
+}
+
+async function body<T>(req: IncomingMessage): Promise<T> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as T;
+}
+
+/** a + b, in units, summed in cents. */
+const plus = (a: number, b: number): number => (Math.round(a * 100) + Math.round(b * 100)) / 100;
+
+/** Eve's sit, top-up and leave at table 1, between api.account and her seat in api.state. */
+function moneyMoves(api: ScriptedApi) {
+  const seatOf = () => api.state.seats.find((seat) => seat.playerId === "eve");
+  const setSeats = (seats: TableState["seats"]) => (api.state = { ...api.state, seats });
+  return {
+    async sit(req: IncomingMessage, res: ServerResponse) {
+      const { buyInAmount } = await body<{ buyInAmount: number }>(req);
+      if (buyInAmount > api.account) {
+        return json(res, 200, {
+          acknowledgement: "NACK",
+          message: "insufficient account balance",
+          seatId: 0,
+          seatBalance: 0,
+        });
+      }
+      api.account = plus(api.account, -buyInAmount);
+      const seat = { seatId: 1, playerId: "eve", playerName: "eve", seatBalance: buyInAmount, avatarImageUrl: "" };
+      setSeats([...api.state.seats, seat]);
+      json(res, 200, { acknowledgement: "ACK", message: "", seatId: 1, seatBalance: buyInAmount });
+    },
+    async topup(req: IncomingMessage, res: ServerResponse) {
+      const { amount } = await body<{ amount: number }>(req);
+      const seat = seatOf()!;
+      const refused = amount > api.account;
+      if (!refused) {
+        api.account = plus(api.account, -amount);
+        setSeats(api.state.seats.map((s) => (s === seat ? { ...s, seatBalance: plus(s.seatBalance, amount) } : s)));
+      }
+      json(res, 200, {
+        acknowledgement: refused ? "NACK" : "ACK",
+        message: refused ? "insufficient account balance" : "",
+        newSeatBalance: seatOf()!.seatBalance,
+        newAccountBalance: api.account,
+      });
+    },
+    leave(res: ServerResponse) {
+      const creditsReturned = seatOf()?.seatBalance ?? 0;
+      api.account = plus(api.account, creditsReturned);
+      setSeats(api.state.seats.filter((seat) => seat.playerId !== "eve"));
+      json(res, 200, { acknowledgement: "ACK", creditsReturned, newAccountBalance: api.account });
+    },
+  };
 }
 
 const profile = (playerId: string) => ({

@@ -3,30 +3,38 @@ import { formatMoney } from "../../model/money";
 import { advanceFrom, advanceLabel } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import type { useAction } from "../use-action";
+import type { AccountBalance } from "./account";
 import type { TableMoves } from "./moves";
 
 interface Props {
   state: TableState;
   seat: Seat | undefined;
+  account: AccountBalance;
   moves: TableMoves;
   action: ReturnType<typeof useAction>;
 }
 
 /** Sit, top up, leave, and move the game on. */
-export function SeatControls({ state, seat, moves, action }: Props) {
+export function SeatControls({ state, seat, account, moves, action }: Props) {
   return (
     <section aria-labelledby="seat-title" class="panel">
       <h2 id="seat-title">{seat ? "Your seat" : "Take a seat"}</h2>
       {seat ? (
         <>
-          <p>
-            Seat {seat.seatId}, balance <strong data-testid="my-seat-balance">{formatMoney(seat.seatBalance)}</strong>
+          <p class="balances">
+            <span>
+              Seat {seat.seatId}, balance <strong data-testid="my-seat-balance">{formatMoney(seat.seatBalance)}</strong>
+            </span>
+            <Account balance={account} />
           </p>
           <AdvanceControl state={state} moves={moves} action={action} />
           <SeatMoney state={state} moves={moves} action={action} />
         </>
       ) : (
         <>
+          <p class="balances">
+            <Account balance={account} />
+          </p>
           <SitDown state={state} moves={moves} action={action} />
           {/* Only a seated player (or an admin, through the API) may move the game on. */}
           <p class="hint" data-testid="advance-hint">
@@ -38,7 +46,20 @@ export function SeatControls({ state, seat, moves, action }: Props) {
   );
 }
 
-type Part = Omit<Props, "seat">;
+type Part = Omit<Props, "seat" | "account">;
+
+/** The lobby's account, beside the seat: buy-ins and top-ups come from it, leaving pays into it. */
+function Account({ balance }: { balance: AccountBalance }) {
+  if (balance === null) return null;
+  return (
+    <span>
+      Account:{" "}
+      <strong data-testid="my-account-balance">
+        {balance === "unavailable" ? "cannot be read just now" : formatMoney(balance)}
+      </strong>
+    </span>
+  );
+}
 
 /** The game's main action, first under the balance. */
 function AdvanceControl({ state, moves, action }: Part) {

@@ -8,6 +8,7 @@ import { useAction } from "../use-action";
 import { Board } from "./Board";
 import { BetsView } from "./BetsView";
 import { CommitmentChanged, FairnessPanel } from "./FairnessPanel";
+import { useAccountBalance } from "./account";
 import { useGameMessages } from "./game-messages";
 import { FeedStatusView, StaleWarning } from "./FeedStatusView";
 import { HandsView } from "./HandsView";
@@ -23,6 +24,8 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
   // One per feed, not per render: it keeps the key of a move whose outcome is not known yet.
   const moves = useRef<TableMoves | null>(null);
   const action = useAction();
+  const account = useAccountBalance(playerId, state);
+  const accountChanged = account.reread;
 
   useEffect(() => {
     const current = followTable(tableId, {
@@ -35,9 +38,9 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       status: setFeedStatus,
     });
     feed.current = current;
-    moves.current = tableMoves(tableId, current, playerId);
+    moves.current = tableMoves(tableId, current, playerId, accountChanged);
     return () => current.stop();
-  }, [tableId, playerId]);
+  }, [tableId, playerId, accountChanged]);
 
   useGameMessages(state, playerId, action.setMessage);
 
@@ -64,7 +67,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       <Notice message={action.message} onDismiss={() => action.setMessage(null)} />
       {state && moves.current ? (
         <>
-          <SeatControls state={state} seat={mySeat} moves={moves.current} action={action} />
+          <SeatControls state={state} seat={mySeat} account={account.balance} moves={moves.current} action={action} />
           <Board state={state} />
           <HandsView state={state} seat={mySeat} moves={moves.current} action={action} />
           <BetsView state={state} playerId={playerId} />

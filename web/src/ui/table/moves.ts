@@ -24,7 +24,8 @@ export interface TableMoves {
   bet(move: BetMove): Promise<string>;
 }
 
-export function tableMoves(tableId: number, feed: TableFeed, playerId: string): TableMoves {
+/** `accountChanged`: told after each move that may have changed the account, whatever its answer. */
+export function tableMoves(tableId: number, feed: TableFeed, playerId: string, accountChanged: () => void): TableMoves {
   const path = { tableId };
   const header = (key: string) => ({ params: { path, header: { "Idempotency-Key": key } } });
   // Every move changes the table: read it at once rather than wait for the next poll or event.
@@ -43,23 +44,31 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string): 
       throw unconfirmed === null ? error : new ApiError(unconfirmed, (error as ApiError).status);
     }
   };
+  // A buy-in and a top-up come from the account and leaving pays into it.
+  const fromAccount = <T>(move: Promise<T>): Promise<T> => move.finally(accountChanged);
   return {
     async sit(buyInAmount) {
-      const reply = await send(`sit ${buyInAmount}`, (key) =>
-        acknowledged(api.POST("/api/tables/{tableId}/sit", { ...header(key), body: { buyInAmount } })),
+      const reply = await fromAccount(
+        send(`sit ${buyInAmount}`, (key) =>
+          acknowledged(api.POST("/api/tables/{tableId}/sit", { ...header(key), body: { buyInAmount } })),
+        ),
       );
       return after(`Seated at seat ${reply.seatId} with ${formatMoney(reply.seatBalance)}.`);
     },
     async topup(amount) {
-      const reply = await send(`topup ${amount}`, (key) =>
-        acknowledged(api.POST("/api/tables/{tableId}/topup", { ...header(key), body: { amount } })),
+      const reply = await fromAccount(
+        send(`topup ${amount}`, (key) =>
+          acknowledged(api.POST("/api/tables/{tableId}/topup", { ...header(key), body: { amount } })),
+        ),
       );
       return after(
         `Topped up: seat ${formatMoney(reply.newSeatBalance)}, account ${formatMoney(reply.newAccountBalance)}.`,
       );
     },
     async leave(shown) {
-      const reply = await send("leave", (key) => acknowledged(api.POST("/api/tables/{tableId}/leave", header(key))));
+      const reply = await fromAccount(
+        send("leave", (key) => acknowledged(api.POST("/api/tables/{tableId}/leave", header(key)))),
+      );
       const left = `You left the table: ${formatMoney(reply.creditsReturned)} returned, account ${formatMoney(reply.newAccountBalance)}.`;
       return after(`${left}${await openBetsAfterLeaving(tableId, playerId, shown)}`);
     },

@@ -1,0 +1,32 @@
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { api, unwrap, type TableState } from "../../api/client";
+
+/** The account balance as last read from the profile: null until read, "unavailable" when a read failed. */
+export type AccountBalance = number | "unavailable" | null;
+
+/**
+ * The player's account balance at the table, read from the profile (the lobby's source) rather than
+ * worked out from answers: on opening, after each move that may change it (`reread`), and each time
+ * the game moves on while the player is not seated, since payouts and a void game's refunds then go
+ * to the account.
+ */
+export function useAccountBalance(playerId: string, state: TableState | null) {
+  const [balance, setBalance] = useState<AccountBalance>(null);
+  const [reads, setReads] = useState(0);
+  const reread = useCallback(() => setReads((n) => n + 1), []);
+  const seated = state?.seats.some((seat) => seat.playerId === playerId) ?? false;
+  const unseatedGame = state && !seated ? `${state.gameId} ${state.gameState}` : null;
+  // Only the latest read is shown: an earlier one answering late would show an older balance.
+  const latest = useRef(0);
+
+  useEffect(() => {
+    const read = ++latest.current;
+    const request = unwrap(api.GET("/api/players/{playerId}", { params: { path: { playerId } } }));
+    request.then(
+      (profile) => read === latest.current && setBalance(profile.accountBalance),
+      () => read === latest.current && setBalance("unavailable"),
+    );
+  }, [playerId, reads, unseatedGame]);
+
+  return { balance, reread };
+}
