@@ -9,7 +9,7 @@ import { newServerSeed, seedCommitment } from "../../services/odds/src/domain/pr
 import type { TableState } from "../helpers/api.js";
 import { expectAccessible, launchBrowser, openPage, screenshot } from "./helpers/browser.js";
 import { signIn, waitForState } from "./helpers/client.js";
-import { committedState, startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
+import { committedState, showState, startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
 
 let browser: Browser | undefined;
 let api: ScriptedApi | undefined;
@@ -24,16 +24,7 @@ test.after.always(async () => {
   await api?.close();
 });
 
-let eventId = 0;
-
-/** Shows `state` on the page through the event stream, and waits until the page shows it. */
-async function show(page: Page, state: TableState): Promise<void> {
-  api!.push(++eventId, state);
-  await page
-    .locator(`[data-testid="game-state"][data-state="${state.gameState}"]`)
-    .filter({ hasText: `game ${state.gameId}` })
-    .waitFor();
-}
+const show = (page: Page, state: TableState) => showState(api!, page, state);
 
 async function verify(page: Page): Promise<{ verdict: string | null; text: string }> {
   const panel = page.getByTestId("fairness");

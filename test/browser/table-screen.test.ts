@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
 import { launchBrowser, openPage, type Watched } from "./helpers/browser.js";
 import { coveredControls, signIn, waitForState } from "./helpers/client.js";
-import { startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
+import { showState, startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
 
 let browser: Browser | undefined;
 let api: ScriptedApi | undefined;
@@ -32,16 +32,7 @@ const PHONE = { width: 375, height: 812 };
 const BOARD = ["Ah", "7c", "2d", "Ks", "3h"];
 type Bet = TableState["bets"][number];
 
-let eventId = 0;
-
-/** Shows `state` on the page through the event stream, and waits until the page shows it. */
-async function show(page: Page, state: TableState): Promise<void> {
-  api!.push(++eventId, state);
-  await page
-    .locator(`[data-testid="game-state"][data-state="${state.gameState}"]`)
-    .filter({ hasText: `game ${state.gameId}` })
-    .waitFor();
-}
+const show = (page: Page, state: TableState) => showState(api!, page, state);
 
 /** Eve, seated at table 1 of the scripted API, following it live, on a page of her own. */
 async function eveAtTable(viewport: { width: number; height: number }): Promise<Watched> {

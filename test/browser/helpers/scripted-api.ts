@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
 import { derivedCards, seedCommitment } from "../../../services/odds/src/domain/provably-fair.js";
 import type { TableState } from "../../helpers/api.js";
 
@@ -47,6 +48,17 @@ export interface ScriptedApi {
   /** Resolves once a stream is open. */
   streamOpen(): Promise<void>;
   close(): Promise<void>;
+}
+
+let shownEvents = 0;
+
+/** Shows `state` on the page through `api`'s event stream, and waits until the page shows it. */
+export async function showState(api: ScriptedApi, page: Page, state: TableState): Promise<void> {
+  api.push(++shownEvents, state);
+  await page
+    .locator(`[data-testid="game-state"][data-state="${state.gameState}"]`)
+    .filter({ hasText: `game ${state.gameId}` })
+    .waitFor();
 }
 
 export async function startScriptedApi(initial: TableState): Promise<ScriptedApi> {
