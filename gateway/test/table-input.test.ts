@@ -169,6 +169,31 @@ test("malformed JSON, non-objects, an absent body and unknown properties are 400
   }
 });
 
+test("a body naming a field twice is refused, whichever value comes first", async (t) => {
+  for (const [route, field] of MONEY_ROUTES) {
+    const once = JSON.stringify(route.body);
+    // Also spelled with an escape: JSON.parse reads both as one name and keeps the last value.
+    for (const spelling of [JSON.stringify(field), `"\\u00${field.charCodeAt(0).toString(16)}${field.slice(1)}"`]) {
+      const body = `{${spelling}:900,${once.slice(1)}`;
+      await assertRefused(
+        t,
+        await send(route, { body }),
+        400,
+        `request body has the field "${field}" more than once`,
+        body,
+      );
+    }
+  }
+  const nested = '{"buyInAmount":50,"x":{"a":1,"a":2}}';
+  await assertRefused(
+    t,
+    await send(SIT, { body: nested }),
+    400,
+    'request body has the field "a" more than once',
+    nested,
+  );
+});
+
 test("leave takes no body and advance no more than from: an empty object at most", async (t) => {
   for (const route of [LEAVE, ADVANCE]) {
     await assertRefused(

@@ -1,6 +1,7 @@
 // What every request gets on its way in: an id and a log line, metrics by route, its JSON body, and
 // (for money moves) its idempotency key.
 import { HEALTH_PATH } from "@pokerodds/api/operation";
+import { InvalidRequest } from "@pokerodds/api/validate";
 import { httpHandled, REQUEST_ID_FIELD, REQUEST_ID_KEY, trustedRequestId, type Logger } from "@pokerodds/common";
 import { tracingEnabled } from "@pokerodds/common/tracing/enabled";
 import { endHttpServerSpan, startHttpServerSpan } from "@pokerodds/common/tracing/http-span";
@@ -11,6 +12,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pinoHttp } from "pino-http";
 import { badRequest, HttpError } from "./errors.js";
+import { duplicateJsonName } from "./json-keys.js";
 
 /**
  * A probe of GET (or HEAD) /api/health: exempt from the per-address limit and traced and logged
@@ -112,7 +114,19 @@ export const requestMetrics: RequestHandler = (req, res, next) => {
 
 // No compressed bodies: the size limit counts the inflated bytes, so a compressed body could be read
 // without end (50 MB of empty gzip members, a stream that never ends) before anything is refused.
-const parseJson = express.json({ limit: REQUEST_BODY_MAX_BYTES, strict: false, type: () => true, inflate: false });
+const parseJson = express.json({
+  limit: REQUEST_BODY_MAX_BYTES,
+  strict: false,
+  type: () => true,
+  inflate: false,
+  verify: refuseDuplicateNames,
+});
+
+/** Runs on the raw body before it is parsed; what it throws becomes the answer (a 400). */
+function refuseDuplicateNames(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
+  const name = duplicateJsonName(body.toString("utf8"));
+  if (name !== undefined) throw new InvalidRequest(`request body has the field ${JSON.stringify(name)} more than once`);
+}
 
 /** A charset other than UTF-8 (which Express would decode, UTF-7 included, past filters that read UTF-8). */
 const NOT_UTF8 = /;\s*charset\s*=(?!\s*"?utf-8"?\s*(;|$))/i;
