@@ -1,10 +1,10 @@
 // What the table screen tells a player, in a real headless Chromium against a scripted API
 // (helpers/scripted-api.ts) that shows the states a test needs on cue: the result of a settled game,
 // messages that never cover a control, why a hand takes no bet, what a stake would return, a table
-// that does not exist, a feed that is down, the seat's controls laid out in one row, and the account
-// balance beside the seat's.
-import test from "ava";
-import type { Browser, Page } from "playwright-core";
+// that does not exist, a feed that is down, the seat's controls laid out in one row, the account
+// balance beside the seat's, and refusals that name the amounts beside their form.
+import test, { type ExecutionContext } from "ava";
+import type { Browser, Locator, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
 import { launchBrowser, openPage, type Watched } from "./helpers/browser.js";
 import { coveredControls, signIn, waitForState } from "./helpers/client.js";
@@ -331,4 +331,76 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   const river = settled("T1-1", [holeBet("eve", 0, 10, 2.4)], [0], 100);
   await show(page, { ...river, seats: [] });
   await shows("1,124.00");
+});
+
+/**
+ * The refusal at `field`'s form says `text`: in an alert just under the form, the field marked
+ * invalid (`invalid`) and described by it, and nowhere else on the page.
+ */
+async function refusedBeside(t: ExecutionContext, form: Locator, field: Locator, text: string, invalid = true) {
+  const message = form.page().getByRole("alert").filter({ hasText: text });
+  await message.waitFor();
+  t.is(await message.count(), 1, `${text}: shown once`);
+  t.is(await message.innerText(), text);
+  const [box, formBox] = [await message.boundingBox(), await form.boundingBox()];
+  t.true(
+    box !== null &&
+      formBox !== null &&
+      box.y >= formBox.y + formBox.height &&
+      box.y - (formBox.y + formBox.height) < 60,
+    `${text}: just under its form ${JSON.stringify({ box, formBox })}`,
+  );
+  t.is(await field.getAttribute("aria-invalid"), invalid ? "true" : null, `${text}: the amount marked`);
+  const described = invalid ? await field.getAttribute("aria-describedby") : null;
+  if (invalid) t.is(await form.page().locator(`[id="${described}"]`).innerText(), text, "the field's description");
+}
+
+test.serial("a refusal names the amounts, beside the form that asked, and marks its amount", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(PHONE);
+  const hole = tableState("STATUS_HOLE", 0, []);
+  await show(page, { ...hole, seats: hole.seats.map((seat) => ({ ...seat, seatBalance: 12 })) });
+  await page.getByTestId("my-account-balance").filter({ hasText: "1,000.00" }).waitFor();
+  const betForm = page.getByTestId("bet-1");
+  const stake = betForm.getByLabel("Stake on hand 2");
+  const placeBet = () => betForm.getByRole("button", { name: /^Bet at / }).click();
+  await stake.fill("50");
+  await placeBet();
+  await refusedBeside(t, betForm, stake, "Your seat holds 12.00; this bet is 50.00.");
+
+  // Editing the amount takes the refusal away; so does the next request that succeeds.
+  await stake.fill("60");
+  t.is(await page.getByRole("alert").filter({ hasText: "Your seat holds" }).count(), 0, "gone once edited");
+  t.is(await stake.getAttribute("aria-invalid"), null);
+  await placeBet();
+  await refusedBeside(t, betForm, stake, "Your seat holds 12.00; this bet is 60.00.");
+  const topUpField = page.getByLabel("Top-up amount");
+  const topUpForm = page.locator("form", { has: topUpField });
+  await topUpField.fill("50");
+  await page.getByRole("button", { name: "Top up" }).click();
+  await page.getByRole("status").filter({ hasText: "Topped up" }).waitFor();
+  t.is(await page.getByRole("alert").filter({ hasText: "Your seat holds" }).count(), 0, "gone after a success");
+  t.is(await stake.getAttribute("aria-invalid"), null);
+
+  // The top-up's NACK carries the account's balance.
+  await topUpField.fill("5000");
+  await page.getByRole("button", { name: "Top up" }).click();
+  await refusedBeside(t, topUpForm, topUpField, "Your account holds 950.00; this top-up is 5,000.00.");
+
+  // The sit's NACK does not: the account as the table screen shows it.
+  await page.getByRole("button", { name: "Leave the table" }).click();
+  await page.getByTestId("my-account-balance").filter({ hasText: "1,012.00" }).waitFor();
+  const buyIn = page.getByLabel("Buy-in amount");
+  await buyIn.fill("5000");
+  await page.getByRole("button", { name: "Sit down" }).click();
+  await refusedBeside(t, page.getByTestId("sit-form"), buyIn, "Your account holds 1,012.00; this buy-in is 5,000.00.");
+
+  // A reason the client does not know is the server's text.
+  await page.route("**/api/tables/1/sit", (route) =>
+    route.fulfill({ json: { acknowledgement: "NACK", message: "the pit boss says no", seatId: 0, seatBalance: 0 } }),
+  );
+  await buyIn.fill("20");
+  await page.getByRole("button", { name: "Sit down" }).click();
+  await refusedBeside(t, page.getByTestId("sit-form"), buyIn, "Refused: the pit boss says no.", false);
+  await page.unroute("**/api/tables/1/sit");
 });

@@ -37,7 +37,7 @@ export interface ScriptedApi {
   seatsFailures: number;
   /** How to answer the next event stream requests: a status to refuse with, or "stream". */
   nextStreams: (number | "stream")[];
-  /** The body of every bet sent to table 1, in order; each is acknowledged from the first seat's balance. */
+  /** The body of every bet sent to table 1, in order; each is acknowledged from the first seat's balance, or refused (NACK) when it does not cover the stake. */
   bets: { seatIndex: number; handIndex: number; betAmount: number }[];
   /** The account balance every player's profile shows; sit, top up and leave move money from and to it. */
   account: number;
@@ -97,12 +97,18 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     opened?.();
   };
   const bet = async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as ScriptedApi["bets"][number];
-    api.bets.push(body);
+    const placed = await body<ScriptedApi["bets"][number]>(req);
+    api.bets.push(placed);
     const seat = api.state.seats[0]?.seatBalance ?? 0;
-    json(res, 200, { acknowledgement: "ACK", message: "", updatedSeatBalance: seat - body.betAmount });
+    // The table's refusal of a stake the seat does not cover: the seat's balance, unchanged.
+    if (placed.betAmount > seat) {
+      return json(res, 200, {
+        acknowledgement: "NACK",
+        message: "insufficient seat balance",
+        updatedSeatBalance: seat,
+      });
+    }
+    json(res, 200, { acknowledgement: "ACK", message: "", updatedSeatBalance: plus(seat, -placed.betAmount) });
   };
   const money = moneyMoves(api);
   const server = createServer((req, res) => {

@@ -2,6 +2,7 @@
 // same origin as the page, with the session's bearer token on every request.
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api";
+import { serverRefusal, type Explained } from "../model/refusals";
 
 export type Schemas = components["schemas"];
 export type TableState = Schemas["TableGameState"];
@@ -92,17 +93,32 @@ export async function unwrap<T>(pending: Promise<Outcome<T>>): Promise<T> {
   return data;
 }
 
+/** A NACK: the table refused the move (still HTTP 200), told in the player's words. */
+export class Refused extends ApiError {
+  readonly amountAtFault: boolean;
+
+  constructor({ text, amountAtFault }: Explained) {
+    super(text, 200);
+    this.name = "Refused";
+    this.amountAtFault = amountAtFault;
+  }
+}
+
 interface Acknowledged {
   acknowledgement: "ACK" | "NACK";
   message?: string;
 }
 
-/** As unwrap, and a NACK (a 200 refusal) becomes an ApiError carrying its message. */
-export async function acknowledged<T extends Acknowledged>(pending: Promise<Outcome<T>>): Promise<T> {
+/**
+ * As unwrap, and a NACK becomes a Refused error: `explain` words its reason with the figures the
+ * answer carries (the server's text when not given).
+ */
+export async function acknowledged<T extends Acknowledged>(
+  pending: Promise<Outcome<T>>,
+  explain: (reason: string, reply: T) => Explained = serverRefusal,
+): Promise<T> {
   const data = await unwrap(pending);
-  if (data.acknowledgement === "NACK") {
-    throw new ApiError(data.message ? `Refused: ${data.message}.` : "The table refused the request.", 200);
-  }
+  if (data.acknowledgement === "NACK") throw new Refused(explain(data.message ?? "", data));
   return data;
 }
 

@@ -11,11 +11,26 @@ interface Props {
   onProblem(text: string): void;
   /** Said beside the button about the amount typed (what a stake would return); nothing for a typo. */
   hint?: (amount: number) => string;
+  /** The id of a message refusing the amount typed: the field is marked invalid and described by it. */
+  refusal?: string;
+  /** The amount was edited (a refusal of the one before no longer holds). */
+  onEdit?: () => void;
   testId?: string;
 }
 
 /** A labelled amount field and its button, submitted by Enter as well. */
-export function AmountForm({ label, button, initial, busy, onAmount, onProblem, hint, testId }: Props) {
+export function AmountForm({
+  label,
+  button,
+  initial,
+  busy,
+  onAmount,
+  onProblem,
+  hint,
+  refusal,
+  onEdit,
+  testId,
+}: Props) {
   const [text, setText] = useState(initial);
   const hintId = useId();
   const parsed = parseAmount(text);
@@ -34,7 +49,12 @@ export function AmountForm({ label, button, initial, busy, onAmount, onProblem, 
           autoComplete="off"
           size={8}
           value={text}
-          onInput={(e) => setText(e.currentTarget.value)}
+          aria-invalid={refusal ? "true" : undefined}
+          aria-describedby={refusal}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            onEdit?.();
+          }}
         />
       </label>
       {/* aria-disabled, not disabled: a disabled button drops the keyboard focus. */}

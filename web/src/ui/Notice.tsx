@@ -6,7 +6,16 @@ export interface Message {
   text: string;
   /** Where the move was made (a hand's bet form), when not at the top of the screen. */
   place?: string;
+  /** It refuses the amount typed in the form at its place, which is marked invalid and described by it. */
+  refusesAmount?: boolean;
 }
+
+/** The id of the message shown at `place`. */
+const noticeId = (place: string): string => `${place}-message`;
+
+/** The id of the message refusing the amount of the form at `place`, while one is shown. */
+export const refusalAt = (message: Message | null, place: string): string | undefined =>
+  message?.place === place && message.refusesAmount ? noticeId(place) : undefined;
 
 interface Props {
   message: Message | null;
@@ -21,7 +30,9 @@ export function Notice({ message, place, onDismiss }: Props) {
   // The live regions stay rendered, empty, so a screen reader announces what is written into them.
   return (
     <div class={shown ? `notice notice--${shown.kind} notice--shown` : "notice-area"}>
-      <p role="alert">{shown?.kind === "error" ? shown.text : ""}</p>
+      <p role="alert" id={place === undefined ? undefined : noticeId(place)}>
+        {shown?.kind === "error" ? shown.text : ""}
+      </p>
       <p role="status">{shown?.kind === "info" ? shown.text : ""}</p>
       {shown && onDismiss ? (
         <button type="button" class="notice-dismiss" aria-label="Dismiss this message" onClick={onDismiss}>

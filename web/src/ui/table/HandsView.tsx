@@ -74,10 +74,10 @@ function HandView({ state, seat, moves, action, hand, handIndex }: Props & { han
             void action.run(
               () =>
                 moves.bet({ seatIndex: seat.seatId, handIndex, betAmount: amount, shown: { ...at, odds: odds.odds } }),
-              place,
+              { place },
             )
           }
-          onProblem={(text) => action.setMessage({ kind: "error", text, place })}
+          {...action.amountField(place)}
           hint={(stake) => returnHint(stake, odds)}
           testId={`bet-${handIndex}`}
         />

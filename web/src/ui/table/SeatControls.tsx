@@ -1,7 +1,9 @@
+import type { JSX } from "preact";
 import type { Seat, TableState } from "../../api/client";
 import { formatMoney } from "../../model/money";
 import { advanceFrom, advanceLabel } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
+import { Notice } from "../Notice";
 import type { useAction } from "../use-action";
 import type { AccountBalance } from "./account";
 import type { TableMoves } from "./moves";
@@ -14,8 +16,12 @@ interface Props {
   action: ReturnType<typeof useAction>;
 }
 
+/** Where a refused buy-in or top-up (a NACK or a typo) is told: beside its form. */
+const SEAT_FORM = "seat-form";
+
 /** Sit, top up, leave, and move the game on. */
 export function SeatControls({ state, seat, account, moves, action }: Props) {
+  const refusal = <Notice message={action.message} place={SEAT_FORM} onDismiss={() => action.setMessage(null)} />;
   return (
     <section aria-labelledby="seat-title" class="panel">
       <h2 id="seat-title">{seat ? "Your seat" : "Take a seat"}</h2>
@@ -28,7 +34,7 @@ export function SeatControls({ state, seat, account, moves, action }: Props) {
             <Account balance={account} />
           </p>
           <AdvanceControl state={state} moves={moves} action={action} />
-          <SeatMoney state={state} moves={moves} action={action} />
+          <SeatMoney state={state} moves={moves} action={action} refusal={refusal} />
         </>
       ) : (
         <>
@@ -36,6 +42,7 @@ export function SeatControls({ state, seat, account, moves, action }: Props) {
             <Account balance={account} />
           </p>
           <SitDown state={state} moves={moves} action={action} />
+          {refusal}
           {/* Only a seated player (or an admin, through the API) may move the game on. */}
           <p class="hint" data-testid="advance-hint">
             Seated players move the game on.
@@ -80,8 +87,11 @@ function AdvanceControl({ state, moves, action }: Part) {
   );
 }
 
-/** Top up and leave in one row, set apart from the deal button so Leave is not pressed in its place. */
-function SeatMoney({ state, moves, action }: Part) {
+/**
+ * Top up and leave in one row, set apart from the deal button so Leave is not pressed in its place;
+ * a refusal of the top-up shows under its form, Leave then under the refusal.
+ */
+function SeatMoney({ state, moves, action, refusal }: Part & { refusal: JSX.Element }) {
   const { busy, run } = action;
   return (
     <div class="controls seat-money">
@@ -90,9 +100,10 @@ function SeatMoney({ state, moves, action }: Part) {
         button="Top up"
         initial="50"
         busy={busy}
-        onAmount={(amount) => void run(() => moves.topup(amount))}
-        onProblem={(text) => action.setMessage({ kind: "error", text })}
+        onAmount={(amount) => void run(() => moves.topup(amount), { form: SEAT_FORM })}
+        {...action.amountField(SEAT_FORM)}
       />
+      {refusal}
       <button type="button" class="leave" aria-disabled={busy} onClick={() => void run(() => moves.leave(state))}>
         Leave the table
       </button>
@@ -114,8 +125,8 @@ function SitDown({ state, moves, action }: Part) {
       button="Sit down"
       initial="100"
       busy={action.busy}
-      onAmount={(amount) => void action.run(() => moves.sit(amount))}
-      onProblem={(text) => action.setMessage({ kind: "error", text })}
+      onAmount={(amount) => void action.run(() => moves.sit(amount), { form: SEAT_FORM })}
+      {...action.amountField(SEAT_FORM)}
       testId="sit-form"
     />
   );

@@ -25,7 +25,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
   const moves = useRef<TableMoves | null>(null);
   const action = useAction();
   const account = useAccountBalance(playerId, state);
-  const accountChanged = account.reread;
+  const { reread, shown } = account;
 
   useEffect(() => {
     const current = followTable(tableId, {
@@ -38,9 +38,9 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       status: setFeedStatus,
     });
     feed.current = current;
-    moves.current = tableMoves(tableId, current, playerId, accountChanged);
+    moves.current = tableMoves(tableId, current, playerId, { reread, shown });
     return () => current.stop();
-  }, [tableId, playerId, accountChanged]);
+  }, [tableId, playerId, reread, shown]);
 
   useGameMessages(state, playerId, action.setMessage);
 

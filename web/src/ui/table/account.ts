@@ -28,5 +28,13 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
     );
   }, [playerId, reads, unseatedGame]);
 
-  return { balance, reread };
+  // For a move's refusal to name the balance on the screen when it answers, not at its start.
+  const current = useRef(balance);
+  current.current = balance;
+  const shown = useCallback(() => (typeof current.current === "number" ? current.current : undefined), []);
+
+  return { balance, reread, shown };
 }
+
+/** What the table's moves know of the account: to read it again, and its balance as shown. */
+export type AccountLink = Pick<ReturnType<typeof useAccountBalance>, "reread" | "shown">;

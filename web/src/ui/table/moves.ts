@@ -1,10 +1,12 @@
-// The player's moves at one table, each with its own Idempotency-Key; a refusal (an error or a
-// NACK) arrives as an ApiError carrying the API's message.
-import { acknowledged, api, ApiError, idempotencyKey, unwrap, type TableState } from "../../api/client";
+// The player's moves at one table, each with its own Idempotency-Key; a refusal arrives as an
+// ApiError carrying the API's message, or a NACK as a Refused naming the amounts.
+import { acknowledged, api, ApiError, idempotencyKey, unwrap, type Schemas, type TableState } from "../../api/client";
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
 import { formatCents, formatMoney, toCents } from "../../model/money";
+import { explainRefusal } from "../../model/refusals";
 import { isBettingStage, type AdvanceFrom, type BetAt } from "../../model/stages";
+import type { AccountLink } from "./account";
 
 /** A bet as the player saw it when placing it: the game, the stage and the odds on the screen. */
 export interface BetMove {
@@ -24,8 +26,8 @@ export interface TableMoves {
   bet(move: BetMove): Promise<string>;
 }
 
-/** `accountChanged`: told after each move that may have changed the account, whatever its answer. */
-export function tableMoves(tableId: number, feed: TableFeed, playerId: string, accountChanged: () => void): TableMoves {
+/** `account`: read again after each move that may have changed it, whatever its answer. */
+export function tableMoves(tableId: number, feed: TableFeed, playerId: string, account: AccountLink): TableMoves {
   const path = { tableId };
   const header = (key: string) => ({ params: { path, header: { "Idempotency-Key": key } } });
   // Every move changes the table: read it at once rather than wait for the next poll or event.
@@ -45,12 +47,15 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
     }
   };
   // A buy-in and a top-up come from the account and leaving pays into it.
-  const fromAccount = <T>(move: Promise<T>): Promise<T> => move.finally(accountChanged);
+  const fromAccount = <T>(move: Promise<T>): Promise<T> => move.finally(account.reread);
   return {
     async sit(buyInAmount) {
       const reply = await fromAccount(
         send(`sit ${buyInAmount}`, (key) =>
-          acknowledged(api.POST("/api/tables/{tableId}/sit", { ...header(key), body: { buyInAmount } })),
+          acknowledged(
+            api.POST("/api/tables/{tableId}/sit", { ...header(key), body: { buyInAmount } }),
+            sitRefusal(buyInAmount, account.shown),
+          ),
         ),
       );
       return after(`Seated at seat ${reply.seatId} with ${formatMoney(reply.seatBalance)}.`);
@@ -58,7 +63,10 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
     async topup(amount) {
       const reply = await fromAccount(
         send(`topup ${amount}`, (key) =>
-          acknowledged(api.POST("/api/tables/{tableId}/topup", { ...header(key), body: { amount } })),
+          acknowledged(
+            api.POST("/api/tables/{tableId}/topup", { ...header(key), body: { amount } }),
+            topUpRefusal(amount),
+          ),
         ),
       );
       return after(
@@ -90,6 +98,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
         confirms = resent;
         return acknowledged(
           api.POST("/api/tables/{tableId}/bet", { ...header(key), body: { seatIndex, handIndex, betAmount, at } }),
+          betRefusal(betAmount),
         );
       });
       // A resent bet's answer is that of the bet not confirmed before: one bet, not a second.
@@ -99,6 +108,23 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
     },
   };
 }
+
+// Each move's NACK with the amount it asked for and the balances its answer carries.
+const sitRefusal =
+  (amount: number, account: () => number | undefined) =>
+  (reason: string, { seatId, seatBalance }: Schemas["SitResponse"]) =>
+    // The sit's answer gives no account balance: the one on the screen.
+    explainRefusal({ reason, move: "sit", amount, seatId, seatBalance, accountBalance: account() });
+
+const topUpRefusal =
+  (amount: number) =>
+  (reason: string, { newSeatBalance, newAccountBalance }: Schemas["TopUpResponse"]) =>
+    explainRefusal({ reason, move: "topup", amount, seatBalance: newSeatBalance, accountBalance: newAccountBalance });
+
+const betRefusal =
+  (amount: number) =>
+  (reason: string, { updatedSeatBalance }: Schemas["BetResponse"]) =>
+    explainRefusal({ reason, move: "bet", amount, seatBalance: updatedSeatBalance });
 
 export type LeaveShown = Pick<TableState, "gameId" | "bettingStage" | "bets" | "seats">;
 

@@ -1,0 +1,60 @@
+// A table's refusal (a NACK: still HTTP 200, with one of a few fixed reasons) in the player's words,
+// with the amounts the client knows: what was asked for and the balance that falls short of it.
+import { formatMoney } from "./money";
+
+/** A refused move: what it asked for, and what its answer (or the screen) says of the balances. */
+export interface Refusal {
+  /** The server's reason, as the NACK gives it. */
+  reason: string;
+  move: "sit" | "topup" | "bet";
+  /** The buy-in, the top-up or the stake. */
+  amount: number;
+  seatBalance?: number;
+  /** The seat the player already holds, on a sit refused for that. */
+  seatId?: number;
+  accountBalance?: number;
+}
+
+export interface Explained {
+  text: string;
+  /** The amount asked for is what the table refused (a balance falls short of it). */
+  amountAtFault: boolean;
+}
+
+const MOVE_NAMES: Record<Refusal["move"], string> = { sit: "buy-in", topup: "top-up", bet: "bet" };
+
+/** "Your seat holds 12.00; this bet is 50.00.", or less when the balance is not known. */
+function shortOf(holder: string, balance: number | undefined, { move, amount }: Refusal): Explained {
+  const asked = `this ${MOVE_NAMES[move]}`;
+  const text =
+    balance === undefined
+      ? `${holder} does not cover ${asked} of ${formatMoney(amount)}.`
+      : `${holder} holds ${formatMoney(balance)}; ${asked} is ${formatMoney(amount)}.`;
+  return { text, amountAtFault: true };
+}
+
+/** A reason this client does not know: the server's own text. */
+export function serverRefusal(reason: string): Explained {
+  return { text: reason ? `Refused: ${reason}.` : "The table refused the request.", amountAtFault: false };
+}
+
+/** The server's reasons are fixed strings (services/table: NACK_*). */
+export function explainRefusal(refusal: Refusal): Explained {
+  switch (refusal.reason) {
+    case "insufficient seat balance":
+      return shortOf("Your seat", refusal.seatBalance, refusal);
+    case "insufficient account balance":
+      return shortOf("Your account", refusal.accountBalance, refusal);
+    case "table full":
+      return { text: "This table is full: another player took the last seat first.", amountAtFault: false };
+    case "already seated at this table":
+      return { text: alreadySeated(refusal), amountAtFault: false };
+    default:
+      return serverRefusal(refusal.reason);
+  }
+}
+
+function alreadySeated({ seatId, seatBalance }: Refusal): string {
+  if (seatId === undefined || seatBalance === undefined) return "You already hold a seat at this table.";
+  return `You already hold seat ${seatId} at this table, with ${formatMoney(seatBalance)}.`;
+}
