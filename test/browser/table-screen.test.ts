@@ -2,7 +2,8 @@
 // (helpers/scripted-api.ts) that shows the states a test needs on cue: the result of a settled game,
 // messages that never cover a control, why a hand takes no bet, what a stake would return, a table
 // that does not exist, a feed that is down, the seat's controls laid out in one row, the account
-// balance beside the seat's, and refusals that name the amounts beside their form.
+// balance beside the seat's, refusals that name the amounts beside their form, and the player's own
+// stake on each hand.
 import test, { type ExecutionContext } from "ava";
 import type { Browser, Locator, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
@@ -403,4 +404,36 @@ test.serial("a refusal names the amounts, beside the form that asked, and marks 
   await page.getByRole("button", { name: "Sit down" }).click();
   await refusedBeside(t, page.getByTestId("sit-form"), buyIn, "Refused: the pit boss says no.", false);
   await page.unroute("**/api/tables/1/sit");
+});
+
+test.serial("each hand card shows the player's own stake on it and what that returns if it wins", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(PHONE);
+  const flop = tableState("STATUS_FLOP", 1, BOARD.slice(0, 3));
+  // Eve backs hand 1 twice (15.50 x 2.4 + 5 x 3.1 = 52.70) and hand 3 once (1.05 x 4.9 = 5.145,
+  // rounded down); zed alone backs hand 2.
+  const bets = [
+    holeBet("eve", 0, 15.5, 2.4),
+    { ...holeBet("eve", 0, 5, 3.1), bettingStage: 1 },
+    holeBet("zed", 1, 20, 4.9),
+    holeBet("eve", 2, 1.05, 4.9),
+  ];
+  await show(page, { ...flop, bets });
+  const stakes = () =>
+    Promise.all(
+      [0, 1, 2, 3].map(async (hand) => {
+        const shown = page.getByTestId(`hand-${hand}`).getByTestId("my-stake");
+        return (await shown.count()) === 0 ? null : await shown.innerText();
+      }),
+    );
+  t.deepEqual(await stakes(), [
+    "Your stake: 20.50. Returns 52.70 if it wins alone.",
+    null,
+    "Your stake: 1.05. Returns 5.14 if it wins alone.",
+    null,
+  ]);
+
+  // Settled at the river, the stakes are no longer open: the result says what they did.
+  await show(page, settled("T1-1", bets, [0], 100));
+  t.deepEqual(await stakes(), [null, null, null, null]);
 });

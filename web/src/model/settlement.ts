@@ -1,4 +1,5 @@
-// A settled game as a player reads it: the winning hands and what their own bets returned.
+// A game's bets as a player reads them: their open stake on a hand, and once the game is settled,
+// the winning hands and what their own bets returned.
 import type { Bet, TableState } from "../api/client";
 import { formatCents, formatSignedCents, payoutCents, toCents } from "./money";
 
@@ -16,6 +17,16 @@ export const sumCents = (bets: Bet[], of: (bet: Bet) => number): number =>
   bets.reduce((total, bet) => total + of(bet), 0);
 
 export const stakeCents = (bet: Bet): number => toCents(bet.betAmount);
+
+/**
+ * The player's open stake on a hand, in cents, and what it returns if that hand wins alone (a dead
+ * heat shares it); null once the game is settled or without a bet of theirs on it.
+ */
+export function openStake(state: TableState, playerId: string, handIndex: number) {
+  const mine = state.bets.filter((bet) => bet.playerId === playerId && bet.handIndex === handIndex);
+  if (winningHands(state) !== null || mine.length === 0) return null;
+  return { staked: sumCents(mine, stakeCents), returns: sumCents(mine, (bet) => paidCents(bet, [handIndex])) };
+}
 
 /** "Hand 4 wins." or, on a tie, that the winning bets share the payout. */
 export function winnersText(winners: number[]): string {

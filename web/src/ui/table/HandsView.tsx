@@ -1,6 +1,7 @@
 import type { HandOdds, Seat, TableState } from "../../api/client";
 import { holeCards } from "../../model/cards";
 import { formatCents, payoutCents } from "../../model/money";
+import { openStake } from "../../model/settlement";
 import { bettingAt, currentOdds, noBetReason, stageName } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
@@ -11,12 +12,13 @@ import type { TableMoves } from "./moves";
 
 interface Props {
   state: TableState;
+  playerId: string;
   seat: Seat | undefined;
   moves: TableMoves;
   action: ReturnType<typeof useAction>;
 }
 
-export function HandsView({ state, seat, moves, action }: Props) {
+export function HandsView({ state, playerId, seat, moves, action }: Props) {
   if (!state.hands) {
     return (
       <section aria-labelledby="hands-title" class="panel">
@@ -31,7 +33,7 @@ export function HandsView({ state, seat, moves, action }: Props) {
       <h2 id="hands-title">Hands{at ? ` — betting open at the ${stageName(at.bettingStage).toLowerCase()}` : ""}</h2>
       <div class="hands">
         {state.hands.map((hand, handIndex) => (
-          <HandView key={handIndex} {...{ state, seat, moves, action, hand, handIndex }} />
+          <HandView key={handIndex} {...{ state, playerId, seat, moves, action, hand, handIndex }} />
         ))}
       </div>
     </section>
@@ -51,7 +53,15 @@ function returnHint(stake: number, odds: HandOdds): string {
 /** A bet's message shows under its hand, where the player acted, not over the page. */
 const betPlace = (handIndex: number): string => `hand-${handIndex}`;
 
-function HandView({ state, seat, moves, action, hand, handIndex }: Props & { hand: string; handIndex: number }) {
+function HandView({
+  state,
+  playerId,
+  seat,
+  moves,
+  action,
+  hand,
+  handIndex,
+}: Props & { hand: string; handIndex: number }) {
   const odds = currentOdds(state, handIndex);
   const at = bettingAt(state);
   const place = betPlace(handIndex);
@@ -64,6 +74,7 @@ function HandView({ state, seat, moves, action, hand, handIndex }: Props & { han
       </h3>
       <Cards codes={holeCards(hand)} label={`Hand ${handIndex + 1} hole cards`} />
       <HandPanels panels={state.handOdds.filter((o) => o.handIndex === handIndex)} />
+      <MyStake state={state} playerId={playerId} handIndex={handIndex} />
       {canBet ? (
         <AmountForm
           label={`Stake on hand ${handIndex + 1}`}
@@ -88,6 +99,18 @@ function HandView({ state, seat, moves, action, hand, handIndex }: Props & { han
       ) : null}
       <Notice message={action.message} place={place} onDismiss={() => action.setMessage(null)} />
     </article>
+  );
+}
+
+/** The player's own open stake on the hand, and what it returns: "alone", since a dead heat pays a share. */
+function MyStake({ state, playerId, handIndex }: { state: TableState; playerId: string; handIndex: number }) {
+  const stake = openStake(state, playerId, handIndex);
+  if (!stake) return null;
+  return (
+    <p data-testid="my-stake">
+      Your stake: <strong>{formatCents(stake.staked)}</strong>. Returns <strong>{formatCents(stake.returns)}</strong> if
+      it wins alone.
+    </p>
   );
 }
 

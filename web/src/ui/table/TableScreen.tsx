@@ -69,7 +69,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
         <>
           <SeatControls state={state} seat={mySeat} account={account.balance} moves={moves.current} action={action} />
           <Board state={state} />
-          <HandsView state={state} seat={mySeat} moves={moves.current} action={action} />
+          <HandsView state={state} playerId={playerId} seat={mySeat} moves={moves.current} action={action} />
           <BetsView state={state} playerId={playerId} />
           <FairnessPanel state={state} held={heldNow} />
           <SeatsView state={state} playerId={playerId} />
