@@ -10,6 +10,7 @@ import {
   MAX_HANDS_PER_GAME,
 } from "@pokerodds/common/limits";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
+import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart, type Operation } from "./operation.js";
@@ -101,6 +102,12 @@ export const TablesList = Type.Object(
   },
 );
 
+/** A NACK's message on sit, top-up and bet: one of the table's fixed reasons. */
+export const TableRefusal = Type.Union(
+  Object.values(TABLE_REFUSALS).map((reason) => Type.Literal(reason)),
+  { description: "Why the table refused a sit, a top-up or a bet: the message of its NACK" },
+);
+
 const Acknowledgement = Type.Union([Type.Literal("ACK"), Type.Literal("NACK")], {
   description: "NACK (still HTTP 200, with a message) for insufficient balance, a full table or a second seat",
 });
@@ -113,7 +120,7 @@ export const SitRequest = Type.Object(
 export const SitResponse = Type.Object(
   {
     acknowledgement: Acknowledgement,
-    message: Type.Optional(Type.String({ description: "Why a NACK was given" })),
+    message: Type.Optional(Type.String({ description: "Why a NACK was given: a TableRefusal" })),
     seatId: Type.Integer({ description: "What a bet's seatIndex names" }),
     seatBalance: amount("The seat balance after the buy-in"),
   },
@@ -128,7 +135,7 @@ export const TopUpRequest = Type.Object(
 export const TopUpResponse = Type.Object(
   {
     acknowledgement: Acknowledgement,
-    message: Type.Optional(Type.String()),
+    message: Type.Optional(Type.String({ description: "Why a NACK was given: a TableRefusal" })),
     newSeatBalance: amount("Seat balance after the top-up"),
     newAccountBalance: amount("Account balance after the top-up"),
   },
@@ -167,7 +174,7 @@ export const BetRequest = Type.Object(
 export const BetResponse = Type.Object(
   {
     acknowledgement: Acknowledgement,
-    message: Type.String(),
+    message: Type.String({ description: "What was recorded (ACK), or why it was refused (NACK: a TableRefusal)" }),
     updatedSeatBalance: amount("Seat balance after the stake"),
   },
   { additionalProperties: false },
@@ -280,6 +287,7 @@ export const lobbyApi = apiPart(
 );
 
 const SCHEMAS = {
+  TableRefusal,
   SitRequest,
   SitResponse,
   TopUpRequest,

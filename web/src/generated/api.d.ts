@@ -465,6 +465,8 @@ export interface components {
                 seatBalance: number;
             }[];
         };
+        /** @description Why the table refused a sit, a top-up or a bet: the message of its NACK */
+        TableRefusal: "insufficient seat balance" | "insufficient account balance" | "table full" | "already seated at this table";
         SitRequest: {
             /** @description Defaults to the token's subject; another player's id needs the ADMIN role (else 403) */
             playerId?: string;
@@ -474,7 +476,7 @@ export interface components {
         SitResponse: {
             /** @description NACK (still HTTP 200, with a message) for insufficient balance, a full table or a second seat */
             acknowledgement: "ACK" | "NACK";
-            /** @description Why a NACK was given */
+            /** @description Why a NACK was given: a TableRefusal */
             message?: string;
             /** @description What a bet's seatIndex names */
             seatId: number;
@@ -490,6 +492,7 @@ export interface components {
         TopUpResponse: {
             /** @description NACK (still HTTP 200, with a message) for insufficient balance, a full table or a second seat */
             acknowledgement: "ACK" | "NACK";
+            /** @description Why a NACK was given: a TableRefusal */
             message?: string;
             /** @description Seat balance after the top-up, in units with at most 2 decimal places */
             newSeatBalance: number;
@@ -516,6 +519,7 @@ export interface components {
         BetResponse: {
             /** @description NACK (still HTTP 200, with a message) for insufficient balance, a full table or a second seat */
             acknowledgement: "ACK" | "NACK";
+            /** @description What was recorded (ACK), or why it was refused (NACK: a TableRefusal) */
             message: string;
             /** @description Seat balance after the stake, in units with at most 2 decimal places */
             updatedSeatBalance: number;

@@ -2,10 +2,9 @@
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
+import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import { bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
-
-export const NACK_INSUFFICIENT_SEAT_BALANCE = "insufficient seat balance";
 
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
 
@@ -104,7 +103,11 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   if (seat.balanceCents < betAmountCents) {
     return {
       next: null,
-      result: { acknowledged: false, message: NACK_INSUFFICIENT_SEAT_BALANCE, seatBalanceCents: seat.balanceCents },
+      result: {
+        acknowledged: false,
+        message: TABLE_REFUSALS.insufficientSeatBalance,
+        seatBalanceCents: seat.balanceCents,
+      },
     };
   }
 

@@ -4,13 +4,11 @@
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_BALANCE_CENTS, requireAmountCents } from "@pokerodds/common/limits";
+import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
 import { findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
 import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
-
-export const NACK_TABLE_FULL = "table full";
-export const NACK_ALREADY_SEATED = "already seated at this table";
 
 function assertId(name: string, value: string): void {
   if (typeof value !== "string" || value.length === 0) throw new InvalidArgumentError(`${name} is required`);
@@ -29,10 +27,15 @@ export function sitPreconditions(snapshot: TableSnapshot, playerId: string): Sit
   assertId("playerId", playerId);
   const seated = findSeat(snapshot, playerId);
   if (seated) {
-    return { ok: false, message: NACK_ALREADY_SEATED, seatId: seated.seatId, seatBalanceCents: seated.balanceCents };
+    return {
+      ok: false,
+      message: TABLE_REFUSALS.alreadySeated,
+      seatId: seated.seatId,
+      seatBalanceCents: seated.balanceCents,
+    };
   }
   if (snapshot.seats.length >= snapshot.config.numberOfSeats) {
-    return { ok: false, message: NACK_TABLE_FULL, seatId: 0, seatBalanceCents: 0 };
+    return { ok: false, message: TABLE_REFUSALS.tableFull, seatId: 0, seatBalanceCents: 0 };
   }
   return { ok: true };
 }

@@ -13,10 +13,9 @@ import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
 import { sitAfterDebit, sitPreconditions, type Caller, type SitRefusal, type SitResult } from "../domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
+import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
-
-export const NACK_INSUFFICIENT_ACCOUNT_BALANCE = "insufficient account balance";
 
 export interface SitAnswer {
   acknowledged: boolean;
@@ -32,7 +31,7 @@ const nack = ({ message, seatId, seatBalanceCents }: SitRefusal): SitAnswer => (
   seatId,
   seatBalanceCents,
 });
-const NO_MONEY: SitRefusal = { message: NACK_INSUFFICIENT_ACCOUNT_BALANCE, seatId: 0, seatBalanceCents: 0 };
+const NO_MONEY: SitRefusal = { message: TABLE_REFUSALS.insufficientAccountBalance, seatId: 0, seatBalanceCents: 0 };
 
 // Request and terms shaped like the top-up's (sagas/topup.ts) on purpose: each saga states its own terms.
 export interface SitRequest {

@@ -13,7 +13,7 @@ import { topUpAfterDebit, type Caller, type TopUpCredit } from "../domain/index.
 import { findSeat } from "../domain/snapshot.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "../parts.js";
-import { NACK_INSUFFICIENT_ACCOUNT_BALANCE } from "./sit.js";
+import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
 export interface TopUpAnswer {
@@ -58,7 +58,7 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
     const { snapshot } = await parts.store.latest(tableId);
     return ok({
       acknowledged: false,
-      message: NACK_INSUFFICIENT_ACCOUNT_BALANCE,
+      message: TABLE_REFUSALS.insufficientAccountBalance,
       newSeatBalanceCents: findSeat(snapshot, playerId)?.balanceCents ?? 0,
       newAccountBalanceCents: debit.balanceCents,
     });
