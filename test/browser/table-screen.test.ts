@@ -2,8 +2,8 @@
 // (helpers/scripted-api.ts) that shows the states a test needs on cue: the result of a settled game,
 // messages that never cover a control, why a hand takes no bet, what a stake would return, a table
 // that does not exist, a feed that is down, the seat's controls laid out in one row, the account
-// balance beside the seat's, refusals that name the amounts beside their form, and the player's own
-// stake on each hand.
+// balance beside the seat's, refusals that name the amounts beside their form, the player's own
+// stake on each hand, and a 320 px wide screen that does not scroll sideways.
 import test, { type ExecutionContext } from "ava";
 import type { Browser, Locator, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
@@ -436,4 +436,29 @@ test.serial("each hand card shows the player's own stake on it and what that ret
   // Settled at the river, the stakes are no longer open: the result says what they did.
   await show(page, settled("T1-1", bets, [0], 100));
   t.deepEqual(await stakes(), [null, null, null, null]);
+});
+
+test.serial("at 320 px wide the table screen does not scroll sideways", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable({ width: 320, height: 640 });
+  const sideways = async (shown: string) => {
+    const overflow = (await page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")) as number;
+    t.true(overflow <= 0, `${shown}: the page is ${overflow}px wider than the window`);
+  };
+  await sideways("seated, no game");
+  const bets = [holeBet("eve", 0, 1234.56, 2.4), holeBet("zed", 3, 15.5, 4.9)];
+  await show(page, { ...tableState("STATUS_HOLE", 0, []), bets });
+  await sideways("the hole, bet forms and bets");
+  await show(page, { ...tableState("STATUS_FLOP", 1, BOARD.slice(0, 3)), bets });
+  await sideways("the flop, two odds rows");
+  await show(page, settled("T1-1", bets, [0], 100));
+  await sideways("the river, payouts");
+  // Payouts in the thousands are too wide even so: the bets scroll in their own box, which the
+  // keyboard can then reach; the tables that fit take no tab stop.
+  const betsBox = page.getByRole("region", { name: "Bets table" });
+  t.is(await betsBox.getAttribute("tabindex"), "0", "the bets' box takes the focus");
+  t.true(await betsBox.evaluate((box) => box.scrollWidth > box.clientWidth), "the bets scroll in their box");
+  t.is(await page.getByRole("region", { name: /odds table$/ }).count(), 0, "the hands' odds fit");
+  await show(page, { ...settled("T1-1", bets, [0], 100), seats: [] });
+  await sideways("not seated, the sit form");
 });

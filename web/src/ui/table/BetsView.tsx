@@ -3,6 +3,7 @@ import { formatCents, formatMoney } from "../../model/money";
 import { paidCents, stakeCents, sumCents, winnersText, winningHands } from "../../model/settlement";
 import { stageName } from "../../model/stages";
 import { oddsText } from "../Odds";
+import { ScrollBox } from "../ScrollBox";
 
 export function BetsView({ state, playerId }: { state: TableState; playerId: string }) {
   const winners = winningHands(state);
@@ -13,38 +14,40 @@ export function BetsView({ state, playerId }: { state: TableState; playerId: str
       {state.bets.length === 0 ? (
         <p>No bets yet.</p>
       ) : (
-        <table data-testid="bets">
-          <thead>
-            <tr>
-              <th scope="col">Player</th>
-              <th scope="col">Stage</th>
-              <th scope="col">Hand</th>
-              <th scope="col" class="num">
-                Stake
-              </th>
-              <th scope="col" class="num">
-                Odds
-              </th>
-              {winners ? (
+        <ScrollBox label="Bets table">
+          <table data-testid="bets">
+            <thead>
+              <tr>
+                <th scope="col">Player</th>
+                <th scope="col">Stage</th>
+                <th scope="col">Hand</th>
                 <th scope="col" class="num">
-                  Payout
+                  Stake
                 </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {state.bets.map((bet, i) => (
-              <tr key={i} data-player={bet.playerId}>
-                <td>{bet.playerId === playerId ? "You" : bet.playerId}</td>
-                <td>{stageName(bet.bettingStage)}</td>
-                <td>{bet.handIndex + 1}</td>
-                <td class="num">{formatMoney(bet.betAmount)}</td>
-                <td class="num">{oddsText(bet.recordedOdds)}</td>
-                {winners ? <td class="num">{formatCents(paidCents(bet, winners))}</td> : null}
+                <th scope="col" class="num">
+                  Odds
+                </th>
+                {winners ? (
+                  <th scope="col" class="num">
+                    Payout
+                  </th>
+                ) : null}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {state.bets.map((bet, i) => (
+                <tr key={i} data-player={bet.playerId}>
+                  <td>{bet.playerId === playerId ? "You" : bet.playerId}</td>
+                  <td>{stageName(bet.bettingStage)}</td>
+                  <td>{bet.handIndex + 1}</td>
+                  <td class="num">{formatMoney(bet.betAmount)}</td>
+                  <td class="num">{oddsText(bet.recordedOdds)}</td>
+                  {winners ? <td class="num">{formatCents(paidCents(bet, winners))}</td> : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       )}
       {mine.length > 0 ? (
         <p>

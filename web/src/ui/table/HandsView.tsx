@@ -7,6 +7,7 @@ import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
 import { Notice } from "../Notice";
 import { OddsHeadings, OddsRow, StatusBadge } from "../Odds";
+import { ScrollBox } from "../ScrollBox";
 import type { useAction } from "../use-action";
 import type { TableMoves } from "./moves";
 
@@ -73,7 +74,7 @@ function HandView({
         Hand {handIndex + 1} {odds ? <StatusBadge status={odds.handStatus} /> : null}
       </h3>
       <Cards codes={holeCards(hand)} label={`Hand ${handIndex + 1} hole cards`} />
-      <HandPanels panels={state.handOdds.filter((o) => o.handIndex === handIndex)} />
+      <HandPanels panels={state.handOdds.filter((o) => o.handIndex === handIndex)} handIndex={handIndex} />
       <MyStake state={state} playerId={playerId} handIndex={handIndex} />
       {canBet ? (
         <AmountForm
@@ -115,21 +116,23 @@ function MyStake({ state, playerId, handIndex }: { state: TableState; playerId: 
 }
 
 /** The hand's odds at every stage so far, the latest last. */
-function HandPanels({ panels }: { panels: HandOdds[] }) {
+function HandPanels({ panels, handIndex }: { panels: HandOdds[]; handIndex: number }) {
   if (panels.length === 0) return null;
   return (
-    <table class="odds">
-      <thead>
-        <tr>
-          <th scope="col">Stage</th>
-          <OddsHeadings />
-        </tr>
-      </thead>
-      <tbody>
-        {panels.map((panel) => (
-          <OddsRow key={panel.bettingStage} panel={panel} />
-        ))}
-      </tbody>
-    </table>
+    <ScrollBox label={`Hand ${handIndex + 1} odds table`}>
+      <table class="odds">
+        <thead>
+          <tr>
+            <th scope="col">Stage</th>
+            <OddsHeadings />
+          </tr>
+        </thead>
+        <tbody>
+          {panels.map((panel) => (
+            <OddsRow key={panel.bettingStage} panel={panel} />
+          ))}
+        </tbody>
+      </table>
+    </ScrollBox>
   );
 }

@@ -1,5 +1,6 @@
 import type { TableState } from "../../api/client";
 import { formatMoney } from "../../model/money";
+import { ScrollBox } from "../ScrollBox";
 
 export function SeatsView({ state, playerId }: { state: TableState; playerId: string }) {
   return (
@@ -10,31 +11,33 @@ export function SeatsView({ state, playerId }: { state: TableState; playerId: st
       {state.seats.length === 0 ? (
         <p>Nobody is seated.</p>
       ) : (
-        <table data-testid="seats">
-          <thead>
-            <tr>
-              <th scope="col">Seat</th>
-              <th scope="col">Player</th>
-              <th scope="col" class="num">
-                Balance
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.seats.map((seat) => (
-              <tr key={seat.seatId} data-player={seat.playerId}>
-                <td>{seat.seatId}</td>
-                <td>
-                  {seat.playerName || seat.playerId}
-                  {seat.playerId === playerId ? " (you)" : ""}
-                </td>
-                <td class="num" data-testid="seat-balance">
-                  {formatMoney(seat.seatBalance)}
-                </td>
+        <ScrollBox label="Seats table">
+          <table data-testid="seats">
+            <thead>
+              <tr>
+                <th scope="col">Seat</th>
+                <th scope="col">Player</th>
+                <th scope="col" class="num">
+                  Balance
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {state.seats.map((seat) => (
+                <tr key={seat.seatId} data-player={seat.playerId}>
+                  <td>{seat.seatId}</td>
+                  <td>
+                    {seat.playerName || seat.playerId}
+                    {seat.playerId === playerId ? " (you)" : ""}
+                  </td>
+                  <td class="num" data-testid="seat-balance">
+                    {formatMoney(seat.seatBalance)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
       )}
     </section>
   );
