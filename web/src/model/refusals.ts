@@ -1,5 +1,7 @@
-// A table's refusal (a NACK: still HTTP 200, with one of a few fixed reasons) in the player's words,
-// with the amounts the client knows: what was asked for and the balance that falls short of it.
+// A table's refusal (a NACK: still HTTP 200, with one of the contract's fixed reasons, TableRefusal)
+// in the player's words, with the amounts the client knows: what was asked for and the balance that
+// falls short of it.
+import type { Schemas } from "../api/client";
 import { formatMoney } from "./money";
 
 /** A refused move: what it asked for, and what its answer (or the screen) says of the balances. */
@@ -38,20 +40,20 @@ export function serverRefusal(reason: string): Explained {
   return { text: reason ? `Refused: ${reason}.` : "The table refused the request.", amountAtFault: false };
 }
 
-/** The server's reasons are fixed strings (services/table: NACK_*). */
+type Reason = Schemas["TableRefusal"];
+
+/** Every reason the contract lists, worded: one it adds fails the typecheck until it is worded here. */
+const WORDED: Record<Reason, (refusal: Refusal) => Explained> = {
+  "insufficient seat balance": (refusal) => shortOf("Your seat", refusal.seatBalance, refusal),
+  "insufficient account balance": (refusal) => shortOf("Your account", refusal.accountBalance, refusal),
+  "table full": () => ({ text: "This table is full: another player took the last seat first.", amountAtFault: false }),
+  "already seated at this table": (refusal) => ({ text: alreadySeated(refusal), amountAtFault: false }),
+};
+
+const isReason = (reason: string): reason is Reason => Object.hasOwn(WORDED, reason);
+
 export function explainRefusal(refusal: Refusal): Explained {
-  switch (refusal.reason) {
-    case "insufficient seat balance":
-      return shortOf("Your seat", refusal.seatBalance, refusal);
-    case "insufficient account balance":
-      return shortOf("Your account", refusal.accountBalance, refusal);
-    case "table full":
-      return { text: "This table is full: another player took the last seat first.", amountAtFault: false };
-    case "already seated at this table":
-      return { text: alreadySeated(refusal), amountAtFault: false };
-    default:
-      return serverRefusal(refusal.reason);
-  }
+  return isReason(refusal.reason) ? WORDED[refusal.reason](refusal) : serverRefusal(refusal.reason);
 }
 
 function alreadySeated({ seatId, seatBalance }: Refusal): string {
