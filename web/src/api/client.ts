@@ -74,21 +74,22 @@ export function describe(error: unknown): string {
   return "The server could not be reached. Check the connection and try again.";
 }
 
-interface Outcome<T> {
+/** What an openapi-fetch call resolves to. */
+interface FetchResult<T> {
   data?: T;
   error?: unknown;
   response: Response;
 }
 
 /** The data of a successful answer; otherwise an ApiError with the API's message. */
-export async function unwrap<T>(pending: Promise<Outcome<T>>): Promise<T> {
-  let outcome: Outcome<T>;
+export async function unwrap<T>(pending: Promise<FetchResult<T>>): Promise<T> {
+  let result: FetchResult<T>;
   try {
-    outcome = await pending;
+    result = await pending;
   } catch (error) {
     throw new ApiError(describe(error), 0);
   }
-  const { data, error, response } = outcome;
+  const { data, error, response } = result;
   if (!response.ok || data === undefined) throw new ApiError(errorMessage(response.status, error), response.status);
   return data;
 }
@@ -114,7 +115,7 @@ interface Acknowledged {
  * answer carries (the server's text when not given).
  */
 export async function acknowledged<T extends Acknowledged>(
-  pending: Promise<Outcome<T>>,
+  pending: Promise<FetchResult<T>>,
   explain: (reason: string, reply: T) => Explained = serverRefusal,
 ): Promise<T> {
   const data = await unwrap(pending);

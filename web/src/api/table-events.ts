@@ -39,7 +39,8 @@ const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 /** Heartbeats arrive well within this; silence this long means a dead connection. */
 const IDLE_MS = 60_000;
 
-type Outcome = "ended" | "failed" | "unsupported";
+/** How one event stream connection ended. */
+type StreamEnd = "ended" | "failed" | "unsupported";
 
 export function followTable(tableId: number, handlers: FeedHandlers): TableFeed {
   const feed = new Feed(tableId, handlers);
@@ -74,13 +75,13 @@ class Feed implements TableFeed {
     this.setMode("connecting");
     await this.refresh();
     while (!this.stopped) {
-      const outcome = await this.streamOnce().catch((error: unknown): Outcome => {
+      const end = await this.streamOnce().catch((error: unknown): StreamEnd => {
         this.streamProblem = `Live updates interrupted: ${describe(error)}`;
         return "failed";
       });
       if (this.stopped) return;
       this.startPolling();
-      if (outcome === "unsupported") return;
+      if (end === "unsupported") return;
       const delay = RETRY_MS[Math.min(this.failures, RETRY_MS.length - 1)]!;
       this.failures += 1;
       await sleep(delay, this.stopping.signal);
@@ -149,7 +150,7 @@ class Feed implements TableFeed {
   }
 
   /** One connection, until it ends or fails. */
-  private async streamOnce(): Promise<Outcome> {
+  private async streamOnce(): Promise<StreamEnd> {
     const connection = new AbortController();
     const abort = () => connection.abort();
     this.stopping.signal.addEventListener("abort", abort);

@@ -4,7 +4,8 @@ import type { VerifyResult } from "../../fairness/verify";
 /** A reason ends a sentence; one that already ends in a shortened hash ("…") needs no second stop. */
 const sentence = (reason: string): string => (/[.…]$/.test(reason) ? reason : `${reason}.`);
 
-type Outcome = { kind: "idle" } | { kind: "running" } | { kind: "done"; result: VerifyResult };
+/** Where the on-demand check is: not run, running, or run with its verdict. */
+type Check = { kind: "idle" } | { kind: "running" } | { kind: "done"; result: VerifyResult };
 
 interface Props {
   /** The button's text, e.g. "Verify this game". */
@@ -20,20 +21,20 @@ interface Props {
  * announce whatever appears in them.
  */
 export function VerifyAction({ button, verify, verified }: Props) {
-  const [outcome, setOutcome] = useState<Outcome>({ kind: "idle" });
+  const [check, setCheck] = useState<Check>({ kind: "idle" });
   const run = async () => {
-    setOutcome({ kind: "running" });
-    setOutcome({ kind: "done", result: await verify() });
+    setCheck({ kind: "running" });
+    setCheck({ kind: "done", result: await verify() });
   };
-  const result = outcome.kind === "done" ? outcome.result : null;
+  const result = check.kind === "done" ? check.result : null;
   const verdict = result === null ? undefined : result.ok ? "verified" : "failed";
   return (
     <div class="verify" data-testid="verify" data-verdict={verdict}>
-      <button type="button" disabled={outcome.kind === "running"} onClick={() => void run()}>
+      <button type="button" disabled={check.kind === "running"} onClick={() => void run()}>
         {button}
       </button>
       <p role="status" class={result?.ok ? "notice notice--info" : "notice--empty"}>
-        {outcome.kind === "running" ? "Checking in this browser…" : result?.ok ? verified : ""}
+        {check.kind === "running" ? "Checking in this browser…" : result?.ok ? verified : ""}
       </p>
       <p role="alert" class={result && !result.ok ? "notice notice--error" : "notice--empty"}>
         {result && !result.ok ? <strong>Not verified: {sentence(result.reason)}</strong> : ""}
