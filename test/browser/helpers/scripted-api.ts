@@ -2,15 +2,22 @@
 // event stream with 429, drop one mid-game, show what the client sends when it reconnects, and
 // cheat at provably fair dealing (change the deck's commitment mid-game, deal other cards). It
 // serves the built client (web/dist) at "/" and just enough of the API for a player to open table 1
-// and move money between her account and her seat there (sit, top up, leave; the player is eve).
+// and move money between her account and her seat there (sit, top up, leave; the player is eve), to
+// see a lobby of the tables and seats a test sets, and to deal and generate bulk games (real ones,
+// from the odds service's code and the gateway's mapping to JSON).
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
+import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
+import { bulkResponseJson, toDealResult } from "../../../gateway/src/odds/to-api.js";
+import { committedBulkGame, type BulkHandCount } from "../../../services/odds/src/domain/bulk.js";
+import { committedDeal } from "../../../services/odds/src/domain/deal.js";
 import { derivedCards, seedCommitment } from "../../../services/odds/src/domain/provably-fair.js";
-import type { TableState } from "../../helpers/api.js";
+import { bulkGameToProto, dealToProto } from "../../../services/odds/src/proto-mapping.js";
+import type { Lobby, TableState } from "../../helpers/api.js";
 
 const webDist = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 const TYPES: Record<string, string> = {
@@ -41,6 +48,10 @@ export interface ScriptedApi {
   bets: { seatIndex: number; handIndex: number; betAmount: number }[];
   /** The account balance every player's profile shows; sit, top up and leave move money from and to it. */
   account: number;
+  /** What GET /api/tables answers. */
+  lobby: Lobby;
+  /** What GET a player's seats answers (once seatsFailures are spent). */
+  seats: { tableId: number; seatId: number; seatBalance: number }[];
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
   push(id: number, state: TableState): void;
   /** Ends the open stream, as a dying replica would. */
@@ -73,6 +84,8 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     nextStreams: [],
     bets: [],
     account: 1000,
+    lobby: { tables: [], totalActivePlayers: 0 },
+    seats: [],
     push(id, state) {
       api.state = state;
       open?.write(`id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`);
@@ -116,7 +129,9 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     const route: Record<string, () => void> = {
       "/api/client-config": () => json(res, 200, { devSignIn: true }),
       "/api/dev/token": () => json(res, 200, { token: "scripted-token" }),
-      "/api/tables": () => json(res, 200, { tables: [], totalActivePlayers: 0 }),
+      "/api/tables": () => json(res, 200, api.lobby),
+      "/api/deal": () => void deal(req, res),
+      "/api/games/bulk": () => void bulk(req, res),
       "/api/tables/1/state": () =>
         api.stateFailures-- > 0 ? json(res, 503, { error: "table service unavailable" }) : json(res, 200, api.state),
       "/api/tables/1/events": () => events(req, res),
@@ -129,7 +144,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     if (/^\/api\/players\/[^/]+\/seats$/.test(path)) {
       return api.seatsFailures-- > 0
         ? json(res, 503, { error: "table service unavailable" })
-        : json(res, 200, { seats: [] });
+        : json(res, 200, { seats: api.seats });
     }
     if (path.startsWith("/api/players/")) {
       return json(res, 200, { ...profile(decodeURIComponent(path.slice(13))), accountBalance: api.account });
@@ -140,6 +155,24 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return api;
+}
+
+/** A fresh deal of the hands asked for, as the odds service deals it and the gateway shows it. */
+async function deal(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { numberOfHands } = await body<{ numberOfHands: number }>(req);
+  json(res, 200, toDealResult(dealToProto(committedDeal(numberOfHands, DEFAULT_TARGET_RTP, `DEAL-${Date.now()}`))));
+}
+
+/** A batch of whole games, as the odds service generates it and the gateway shows it. */
+async function bulk(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const request = await body<{ numberOfGames: number; numberOfHands: BulkHandCount; targetRtp: number }>(req);
+  const games = Array.from({ length: request.numberOfGames }, (_, i) =>
+    bulkGameToProto(committedBulkGame(i + 1, request.numberOfHands, request.targetRtp)),
+  );
+  async function* pieces() {
+    yield { games, generatedAt: new Date().toISOString() };
+  }
+  res.writeHead(200, { "content-type": "application/json" }).end(await bulkResponseJson(pieces(), request));
 }
 
 async function body<T>(req: IncomingMessage): Promise<T> {

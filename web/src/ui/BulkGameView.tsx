@@ -4,6 +4,7 @@ import { cardList } from "../model/cards";
 import { Cards } from "./Card";
 import { HandCells, HandHeadings } from "./HandCells";
 import { OddsCells, OddsHeadings } from "./Odds";
+import { ScrollBox } from "./ScrollBox";
 
 const STAGES = ["Hole", "Flop", "Turn", "River"];
 
@@ -28,6 +29,7 @@ export function BulkGameView({ game }: { game: BulkGame }) {
   const n = game.numberOfHands;
   // Ordered by stage, then hand: the stage's entries are one slice.
   const entries = game.handStageInfoList.slice(stage * n, stage * n + n);
+  const stageName = STAGES[stage]?.toLowerCase();
   return (
     <div data-testid="bulk-game">
       <div class="controls" role="group" aria-label="Stage">
@@ -39,9 +41,9 @@ export function BulkGameView({ game }: { game: BulkGame }) {
       </div>
       <h3 data-testid="bulk-stage">{STAGES[stage]}</h3>
       <p>
-        Board: <Cards codes={boardAt(game, stage)} label={`Board at the ${STAGES[stage]?.toLowerCase()}`} />
+        Board: <Cards codes={boardAt(game, stage)} label={`Board at the ${stageName}`} />
       </p>
-      <div class="scroll">
+      <ScrollBox label={`Odds at the ${stageName} table`}>
         <table>
           <thead>
             <tr>
@@ -74,7 +76,7 @@ export function BulkGameView({ game }: { game: BulkGame }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollBox>
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { RevealedGame } from "./fairness/RevealedGame";
 import { HandCells, HandHeadings } from "./HandCells";
 import { Notice } from "./Notice";
 import { OddsHeadings, PanelCells } from "./Odds";
+import { ScrollBox } from "./ScrollBox";
 import { useAction } from "./use-action";
 
 const HAND_COUNTS = [2, 3, 4, 5, 6];
@@ -57,25 +58,27 @@ function DealView({ deal }: { deal: DealResult }) {
   return (
     <section aria-labelledby="deal-title" class="panel" data-testid="deal-result">
       <h2 id="deal-title">Pre-flop odds</h2>
-      <table>
-        <thead>
-          <tr>
-            <HandHeadings />
-            <OddsHeadings />
-          </tr>
-        </thead>
-        <tbody>
-          {deal.hands.map((hand, i) => {
-            const panel = deal.handOdds.find((o) => o.handIndex === i);
-            return (
-              <tr key={i}>
-                <HandCells handIndex={i} hand={hand} />
-                {panel ? <PanelCells panel={panel} /> : null}
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <ScrollBox label="Pre-flop odds table">
+        <table>
+          <thead>
+            <tr>
+              <HandHeadings />
+              <OddsHeadings />
+            </tr>
+          </thead>
+          <tbody>
+            {deal.hands.map((hand, i) => {
+              const panel = deal.handOdds.find((o) => o.handIndex === i);
+              return (
+                <tr key={i}>
+                  <HandCells handIndex={i} hand={hand} />
+                  {panel ? <PanelCells panel={panel} /> : null}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </ScrollBox>
       <p>{deal.remainingDeck.length} cards remain in the deck for the board.</p>
     </section>
   );

@@ -16,7 +16,7 @@ export function HandCells({ handIndex, hand }: { handIndex: number; hand: string
   return (
     <>
       <th scope="row">{handIndex + 1}</th>
-      <td>
+      <td class="hole-cards">
         <Cards codes={holeCards(hand)} label={`Hand ${handIndex + 1}`} />
       </td>
     </>

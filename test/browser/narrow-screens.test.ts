@@ -1,0 +1,119 @@
+// The screens other than the table's on a 320 px wide phone, in a real headless Chromium against the
+// scripted API (helpers/scripted-api.ts): sign-in, a lobby of several tables and seats, a deal of 6
+// hands, and a batch of bulk games at every stage. None may make the page scroll sideways; a table
+// too wide for the phone scrolls in its own box, which the keyboard can then reach (axe-core).
+import test, { type ExecutionContext } from "ava";
+import type { Browser, Page } from "playwright-core";
+import { expectAccessible, launchBrowser, openPage, screenshot, type Watched } from "./helpers/browser.js";
+import { signIn } from "./helpers/client.js";
+import { startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
+
+let browser: Browser | undefined;
+let api: ScriptedApi | undefined;
+
+test.before(async () => {
+  browser = await launchBrowser();
+  api = await startScriptedApi(tableState("STATUS_START", -1, []));
+  const tableIds = [1, 2, 7, 12, 48, 105, 1337, 20481];
+  api.lobby = {
+    tables: tableIds.map((tableId, i) => ({ tableId, playerCount: i + 1, gameState: i % 2 ? "BETTING" : "WAITING" })),
+    totalActivePlayers: 36,
+  };
+  api.seats = [
+    { tableId: 2, seatId: 3, seatBalance: 1234.56 },
+    { tableId: 105, seatId: 6, seatBalance: 20.5 },
+    { tableId: 20481, seatId: 1, seatBalance: 99999.99 },
+  ];
+});
+
+// Contexts close together at the end: this single-process Chromium ends with its first closed context.
+const opened: Watched[] = [];
+
+test.after.always(async () => {
+  await Promise.all(opened.map((watched) => watched.context.close().catch(() => {})));
+  await browser?.close();
+  await api?.close();
+});
+
+const PHONE_320 = { width: 320, height: 640 };
+
+/** A page of its own at 320 px, on the sign-in screen. */
+async function narrowPage(): Promise<Page> {
+  if (!browser || !api) throw new Error("the browser or the scripted API did not start");
+  const watched = await openPage(browser, api.url, PHONE_320);
+  opened.push(watched);
+  await watched.page.goto("/");
+  return watched.page;
+}
+
+async function noSidewaysScroll(t: ExecutionContext, page: Page, shown: string): Promise<void> {
+  const overflow = (await page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")) as number;
+  t.true(overflow <= 0, `${shown}: the page is ${overflow}px wider than the window`);
+}
+
+test("at 320 px wide the sign-in screen does not scroll sideways", async (t) => {
+  const page = await narrowPage();
+  await page.getByTestId("dev-sign-in").getByLabel("Role").waitFor();
+  await noSidewaysScroll(t, page, "sign-in");
+});
+
+test("at 320 px wide the lobby does not scroll sideways", async (t) => {
+  const page = await narrowPage();
+  await signIn(page, "eve");
+  await page.getByTestId("active-tables").getByRole("link", { name: "Table 20481" }).waitFor();
+  t.is(await page.getByTestId("active-tables").getByRole("listitem").count(), 8, "every active table is listed");
+  t.is(await page.getByTestId("seat-chips").count(), 3, "every seat is listed");
+  await noSidewaysScroll(t, page, "the lobby");
+});
+
+test("at 320 px wide the deal screen does not scroll sideways", async (t) => {
+  const page = await narrowPage();
+  await signIn(page, "eve");
+  await page.getByRole("link", { name: "Deal" }).click();
+  await page.getByLabel("Number of hands").selectOption("6");
+  await page.getByRole("button", { name: "Deal", exact: true }).click();
+  const result = page.getByTestId("deal-result");
+  await result.waitFor();
+  t.is(await result.locator("tbody tr").count(), 6, "six hands");
+  await noSidewaysScroll(t, page, "a deal of 6 hands");
+  t.is(await page.getByRole("region", { name: "Pre-flop odds table" }).count(), 0, "the deal's odds fit");
+  // The verdict, the deck it derives and the full seed are the widest things the screen shows.
+  const fairness = page.getByTestId("fairness");
+  await fairness.getByRole("button", { name: "Verify this deal" }).click();
+  await fairness.locator('[data-testid="verify"][data-verdict="verified"]').waitFor();
+  for (const summary of await fairness.locator("summary").all()) await summary.click();
+  await noSidewaysScroll(t, page, "the deal verified, its full values and deck open");
+  await screenshot(page, "narrow-deal");
+  await expectAccessible(t, page, "deal at 320 px");
+});
+
+test("at 320 px wide the bulk screen does not scroll sideways at any stage", async (t) => {
+  const page = await narrowPage();
+  await signIn(page, "eve");
+  await page.getByRole("link", { name: "Bulk games" }).click();
+  await page.getByLabel("Games (1–200)").fill("5");
+  // Four hands: the most the API deals in a bulk game.
+  await page.getByLabel("Hands").selectOption("4");
+  await page.getByRole("button", { name: "Generate" }).click();
+  const batch = page.getByTestId("bulk-batch");
+  await batch.getByRole("heading", { name: "Game 1 of 5: BULK-0001" }).waitFor();
+  await noSidewaysScroll(t, page, "a batch of 5 games, before a stage is picked");
+  for (const stage of ["Hole", "Flop", "Turn", "River"]) {
+    await batch.getByRole("button", { name: stage }).click();
+    await batch.getByTestId("bulk-stage").filter({ hasText: stage }).waitFor();
+    t.is(await batch.locator("tbody tr").count(), 4, `four hands at the ${stage}`);
+    await noSidewaysScroll(t, page, `bulk game 1 at the ${stage}`);
+  }
+  t.regex(await batch.locator("tbody").innerText(), /Winner/, "the river names its winner");
+  // Five cards of a best hand are too wide for the phone: the table scrolls in its own box, which
+  // the keyboard can reach.
+  const box = batch.getByRole("region", { name: "Odds at the river table" });
+  t.is(await box.getAttribute("tabindex"), "0", "the odds' box takes the focus");
+  t.true(await box.evaluate((element) => element.scrollWidth > element.clientWidth), "the odds scroll in their box");
+  await batch.getByRole("button", { name: "Verify this game" }).click();
+  await batch.locator('[data-testid="verify"][data-verdict="verified"]').waitFor();
+  for (const summary of await batch.locator("summary").all()) await summary.click();
+  await noSidewaysScroll(t, page, "bulk game 1 verified, its full values and deck open");
+  await screenshot(page, "narrow-bulk-river");
+  await expectAccessible(t, page, "bulk at 320 px");
+});
