@@ -5,6 +5,7 @@
 // a river card that the seed does not deal is named.
 import test, { type ExecutionContext } from "ava";
 import type { Browser, Page } from "playwright-core";
+import { formatCard, fullDeck } from "../../services/odds/src/domain/cards.js";
 import { newServerSeed, seedCommitment } from "../../services/odds/src/domain/provably-fair.js";
 import type { TableState } from "../helpers/api.js";
 import { expectAccessible, launchBrowser, openPage, screenshot } from "./helpers/browser.js";
@@ -93,10 +94,13 @@ test("the river's seed is checked against the commitment kept since the hole", a
     const seed = newServerSeed();
     await show(page, committedState("STATUS_HOLE", "T1-3", seed));
     const honest = committedState("STATUS_RIVER", "T1-3", seed);
-    const other = ["2c", "2d", "2h"].find(
-      (card) => card !== honest.riverCard && !honest.hands!.join("").includes(card),
-    );
-    await show(page, { ...honest, riverCard: other! });
+    // A card this game deals nowhere: three fixed candidates could all be dealt (seen once).
+    const { hands, flopCard1, flopCard2, flopCard3, turnCard, riverCard } = honest;
+    const dealt = [...hands!, flopCard1, flopCard2, flopCard3, turnCard, riverCard].join("");
+    const other = fullDeck()
+      .map(formatCard)
+      .find((card) => !dealt.includes(card))!;
+    await show(page, { ...honest, riverCard: other });
     t.is(await page.getByTestId("commitment-changed").count(), 0);
     const cardVerdict = await verify(page);
     t.is(cardVerdict.verdict, "failed");
