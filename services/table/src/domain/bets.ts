@@ -2,7 +2,7 @@
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
-import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
+import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
@@ -39,7 +39,7 @@ export interface BetAt {
 
 export type BetResult =
   | { acknowledged: true; bet: Bet; seatBalanceCents: number }
-  | { acknowledged: false; message: string; seatBalanceCents: number };
+  | { acknowledged: false; message: TableRefusal; seatBalanceCents: number };
 
 const sameBet = (bet: Bet, c: BetCommand): boolean =>
   bet.playerId === c.playerId &&

@@ -4,7 +4,7 @@
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_BALANCE_CENTS, requireAmountCents } from "@pokerodds/common/limits";
-import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
+import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
 import { findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
@@ -19,7 +19,7 @@ function assertText(name: string, value: string): void {
 }
 
 /** A sit refused, with the seat the player already holds (as it is now), or seat 0 and 0 when none. */
-export type SitRefusal = { message: string; seatId: number; seatBalanceCents: number };
+export type SitRefusal = { message: TableRefusal; seatId: number; seatBalanceCents: number };
 export type SitCheck = { ok: true } | ({ ok: false } & SitRefusal);
 
 /** Checked before the account is debited: is there a seat for this player? */
