@@ -4,28 +4,18 @@
 // and the cards that seed deals, is caught because the page kept the commitment shown at the hole;
 // a river card that the seed does not deal is named.
 import test, { type ExecutionContext } from "ava";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { formatCard, fullDeck } from "../../services/odds/src/domain/cards.js";
 import { newServerSeed, seedCommitment } from "../../services/odds/src/domain/provably-fair.js";
 import type { TableState } from "../helpers/api.js";
-import { expectAccessible, launchBrowser, openPage, screenshot } from "./helpers/browser.js";
+import { expectAccessible, screenshot } from "./helpers/browser.js";
 import { signIn, waitForState } from "./helpers/client.js";
-import { committedState, showState, startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
+import { committedState, showState } from "./helpers/scripted-api.js";
+import { useScriptedBrowser } from "./helpers/scripted-browser.js";
 
-let browser: Browser | undefined;
-let api: ScriptedApi | undefined;
+const scripted = useScriptedBrowser(test);
 
-test.before(async () => {
-  browser = await launchBrowser();
-  api = await startScriptedApi(tableState("STATUS_START", -1, []));
-});
-
-test.after.always(async () => {
-  await browser?.close();
-  await api?.close();
-});
-
-const show = (page: Page, state: TableState) => showState(api!, page, state);
+const show = (page: Page, state: TableState) => showState(scripted.api, page, state);
 
 async function verify(page: Page): Promise<{ verdict: string | null; text: string }> {
   const panel = page.getByTestId("fairness");
@@ -61,55 +51,48 @@ async function honestGame(t: ExecutionContext, page: Page): Promise<void> {
 
 test("the river's seed is checked against the commitment kept since the hole", async (t) => {
   t.timeout(5 * 60_000);
-  if (!browser || !api) throw new Error("the browser or the scripted API did not start");
-  const watched = await openPage(browser, api.url, { width: 375, height: 812 });
+  const watched = await scripted.openPage({ width: 375, height: 812 });
   const { page } = watched;
-  try {
-    await page.goto("/");
-    await signIn(page, "eve");
-    await page.goto("/#/table/1");
-    await waitForState(page, "STATUS_START");
-    await api.streamOpen();
-    await page.locator('[data-testid="live-mode"][data-mode="live"]').waitFor();
-    await honestGame(t, page);
+  const api = scripted.api;
+  await page.goto("/");
+  await signIn(page, "eve");
+  await page.goto("/#/table/1");
+  await waitForState(page, "STATUS_START");
+  await api.streamOpen();
+  await page.locator('[data-testid="live-mode"][data-mode="live"]').waitFor();
+  await honestGame(t, page);
 
-    // Game 2: the hole commits to one seed; the river reveals another, with that seed's own
-    // commitment and the cards it deals. The river state alone would verify.
-    const committed = newServerSeed();
-    const swapped = newServerSeed();
-    await show(page, committedState("STATUS_HOLE", "T1-2", committed));
-    t.is(await page.getByTestId("commitment-changed").count(), 0, "no alarm while the commitment holds");
-    await show(page, committedState("STATUS_RIVER", "T1-2", swapped));
-    const alarm = page.getByRole("alert").filter({ hasText: "the deck commitment changed during game T1-2" });
-    await alarm.waitFor();
-    t.regex(await alarm.innerText(), new RegExp(`${seedCommitment(committed)}[\\s\\S]*${seedCommitment(swapped)}`));
-    t.is(await shownCommitment(page), seedCommitment(committed), "the panel keeps showing the hole's commitment");
-    const swappedVerdict = await verify(page);
-    t.is(swappedVerdict.verdict, "failed");
-    t.regex(swappedVerdict.text, /Not verified: the commitment changed during the game/);
-    await screenshot(page, "13-fairness-commitment-changed");
-    await expectAccessible(t, page, "table with a changed commitment");
+  // Game 2: the hole commits to one seed; the river reveals another, with that seed's own
+  // commitment and the cards it deals. The river state alone would verify.
+  const committed = newServerSeed();
+  const swapped = newServerSeed();
+  await show(page, committedState("STATUS_HOLE", "T1-2", committed));
+  t.is(await page.getByTestId("commitment-changed").count(), 0, "no alarm while the commitment holds");
+  await show(page, committedState("STATUS_RIVER", "T1-2", swapped));
+  const alarm = page.getByRole("alert").filter({ hasText: "the deck commitment changed during game T1-2" });
+  await alarm.waitFor();
+  t.regex(await alarm.innerText(), new RegExp(`${seedCommitment(committed)}[\\s\\S]*${seedCommitment(swapped)}`));
+  t.is(await shownCommitment(page), seedCommitment(committed), "the panel keeps showing the hole's commitment");
+  const swappedVerdict = await verify(page);
+  t.is(swappedVerdict.verdict, "failed");
+  t.regex(swappedVerdict.text, /Not verified: the commitment changed during the game/);
+  await screenshot(page, "13-fairness-commitment-changed");
+  await expectAccessible(t, page, "table with a changed commitment");
 
-    // Game 3: the commitment holds, but the river card is not the one the seed deals.
-    const seed = newServerSeed();
-    await show(page, committedState("STATUS_HOLE", "T1-3", seed));
-    const honest = committedState("STATUS_RIVER", "T1-3", seed);
-    // A card this game deals nowhere: three fixed candidates could all be dealt (seen once).
-    const { hands, flopCard1, flopCard2, flopCard3, turnCard, riverCard } = honest;
-    const dealt = [...hands!, flopCard1, flopCard2, flopCard3, turnCard, riverCard].join("");
-    const other = fullDeck()
-      .map(formatCard)
-      .find((card) => !dealt.includes(card))!;
-    await show(page, { ...honest, riverCard: other });
-    t.is(await page.getByTestId("commitment-changed").count(), 0);
-    const cardVerdict = await verify(page);
-    t.is(cardVerdict.verdict, "failed");
-    t.regex(
-      cardVerdict.text,
-      new RegExp(`Not verified: the river is ${other}, but the deck deals ${honest.riverCard}`),
-    );
-    t.deepEqual(watched.problems, []);
-  } finally {
-    await watched.context.close();
-  }
+  // Game 3: the commitment holds, but the river card is not the one the seed deals.
+  const seed = newServerSeed();
+  await show(page, committedState("STATUS_HOLE", "T1-3", seed));
+  const honest = committedState("STATUS_RIVER", "T1-3", seed);
+  // A card this game deals nowhere: three fixed candidates could all be dealt (seen once).
+  const { hands, flopCard1, flopCard2, flopCard3, turnCard, riverCard } = honest;
+  const dealt = [...hands!, flopCard1, flopCard2, flopCard3, turnCard, riverCard].join("");
+  const other = fullDeck()
+    .map(formatCard)
+    .find((card) => !dealt.includes(card))!;
+  await show(page, { ...honest, riverCard: other });
+  t.is(await page.getByTestId("commitment-changed").count(), 0);
+  const cardVerdict = await verify(page);
+  t.is(cardVerdict.verdict, "failed");
+  t.regex(cardVerdict.text, new RegExp(`Not verified: the river is ${other}, but the deck deals ${honest.riverCard}`));
+  t.deepEqual(watched.problems, []);
 });

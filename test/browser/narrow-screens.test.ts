@@ -3,17 +3,12 @@
 // hands, and a batch of bulk games at every stage. None may make the page scroll sideways; a table
 // too wide for the phone scrolls in its own box, which the keyboard can then reach (axe-core).
 import test, { type ExecutionContext } from "ava";
-import type { Browser, Page } from "playwright-core";
-import { expectAccessible, launchBrowser, openPage, screenshot, type Watched } from "./helpers/browser.js";
+import type { Page } from "playwright-core";
+import { expectAccessible, screenshot } from "./helpers/browser.js";
 import { signIn } from "./helpers/client.js";
-import { startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
+import { useScriptedBrowser } from "./helpers/scripted-browser.js";
 
-let browser: Browser | undefined;
-let api: ScriptedApi | undefined;
-
-test.before(async () => {
-  browser = await launchBrowser();
-  api = await startScriptedApi(tableState("STATUS_START", -1, []));
+const scripted = useScriptedBrowser(test, (api) => {
   const tableIds = [1, 2, 7, 12, 48, 105, 1337, 20481];
   api.lobby = {
     tables: tableIds.map((tableId, i) => ({ tableId, playerCount: i + 1, gameState: i % 2 ? "BETTING" : "WAITING" })),
@@ -26,24 +21,13 @@ test.before(async () => {
   ];
 });
 
-// Contexts close together at the end: this single-process Chromium ends with its first closed context.
-const opened: Watched[] = [];
-
-test.after.always(async () => {
-  await Promise.all(opened.map((watched) => watched.context.close().catch(() => {})));
-  await browser?.close();
-  await api?.close();
-});
-
 const PHONE_320 = { width: 320, height: 640 };
 
 /** A page of its own at 320 px, on the sign-in screen. */
 async function narrowPage(): Promise<Page> {
-  if (!browser || !api) throw new Error("the browser or the scripted API did not start");
-  const watched = await openPage(browser, api.url, PHONE_320);
-  opened.push(watched);
-  await watched.page.goto("/");
-  return watched.page;
+  const { page } = await scripted.openPage(PHONE_320);
+  await page.goto("/");
+  return page;
 }
 
 async function noSidewaysScroll(t: ExecutionContext, page: Page, shown: string): Promise<void> {

@@ -5,46 +5,31 @@
 // balance beside the seat's, refusals that name the amounts beside their form, the player's own
 // stake on each hand, and a 320 px wide screen that does not scroll sideways.
 import test, { type ExecutionContext } from "ava";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
-import { launchBrowser, openPage, type Watched } from "./helpers/browser.js";
+import type { Watched } from "./helpers/browser.js";
 import { coveredControls, signIn, waitForState } from "./helpers/client.js";
-import { showState, startScriptedApi, tableState, type ScriptedApi } from "./helpers/scripted-api.js";
+import { showState, tableState } from "./helpers/scripted-api.js";
+import { useScriptedBrowser } from "./helpers/scripted-browser.js";
 
-let browser: Browser | undefined;
-let api: ScriptedApi | undefined;
-
-test.before(async () => {
-  browser = await launchBrowser();
-  api = await startScriptedApi(tableState("STATUS_START", -1, []));
-});
-
-// Contexts close together at the end: this single-process Chromium ends with its first closed context.
-const opened: Watched[] = [];
-
-test.after.always(async () => {
-  await Promise.all(opened.map((watched) => watched.context.close().catch(() => {})));
-  await browser?.close();
-  await api?.close();
-});
+const scripted = useScriptedBrowser(test);
 
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 375, height: 812 };
 const BOARD = ["Ah", "7c", "2d", "Ks", "3h"];
 type Bet = TableState["bets"][number];
 
-const show = (page: Page, state: TableState) => showState(api!, page, state);
+const show = (page: Page, state: TableState) => showState(scripted.api, page, state);
 
 /** Eve, seated at table 1 of the scripted API, following it live, on a page of her own. */
 async function eveAtTable(viewport: { width: number; height: number }): Promise<Watched> {
-  if (!browser || !api) throw new Error("the browser or the scripted API did not start");
+  const api = scripted.api;
   api.state = tableState("STATUS_START", -1, []);
   api.account = 1000;
   // Earlier tests' pages stop following the table: their streams would hold the browser's few
   // connections to the scripted API (and one of them could get the events meant for this page).
-  await Promise.all(opened.map((earlier) => earlier.page.goto("about:blank")));
-  const watched = await openPage(browser, api.url, viewport);
-  opened.push(watched);
+  await Promise.all(scripted.opened.map((earlier) => earlier.page.goto("about:blank")));
+  const watched = await scripted.openPage(viewport);
   await watched.page.goto("/");
   await signIn(watched.page, "eve");
   await watched.page.goto("/#/table/1");
@@ -130,7 +115,7 @@ test.serial("a message shows where its move was made, covers no control, and can
   t.timeout(2 * 60_000);
   const { page } = await eveAtTable(PHONE);
   await show(page, tableState("STATUS_HOLE", 0, []));
-  const betsBefore = api!.bets.length;
+  const betsBefore = scripted.api.bets.length;
   // A typo in the last hand's stake, far down a phone's page: refused with a message.
   const form = page.getByTestId("bet-3");
   await form.getByLabel("Stake on hand 4").fill("12.345");
@@ -165,7 +150,7 @@ test.serial("a message shows where its move was made, covers no control, and can
   t.is(await refused.count(), 0, "the refusal gave way to the next move's message");
   await page.getByTestId("hand-1").getByRole("button", { name: "Dismiss this message" }).click();
   t.is(await placed.innerText(), "");
-  t.is(api!.bets.length, betsBefore + 1, "the typo sent nothing");
+  t.is(scripted.api.bets.length, betsBefore + 1, "the typo sent nothing");
 });
 
 test.serial("a hand that takes no bet says why; the river shows no odds once betting is closed", async (t) => {
@@ -250,13 +235,13 @@ test.serial("while the table cannot be read, a warning near the top says the fig
   await show(page, tableState("STATUS_HOLE", 0, []));
   const warning = page.getByTestId("stale");
   // The stream is refused but the state is read every 2 s: slower, not out of date.
-  api!.nextStreams.push(...Array<number>(50).fill(429));
-  api!.dropStream();
+  scripted.api.nextStreams.push(...Array<number>(50).fill(429));
+  scripted.api.dropStream();
   await page.locator('[data-testid="live-mode"][data-mode="polling"]').waitFor();
   await page.waitForResponse((response) => response.url().endsWith("/api/tables/1/state") && response.ok());
   t.is(await warning.count(), 0, "polling that works warns of nothing");
 
-  api!.stateFailures = 1_000;
+  scripted.api.stateFailures = 1_000;
   await warning.waitFor();
   t.regex(await warning.innerText(), /^Not up to date: .*may be out of date\./);
   const box = await warning.boundingBox();
@@ -264,9 +249,9 @@ test.serial("while the table cannot be read, a warning near the top says the fig
   t.true(box !== null && seat !== null && box.y + box.height <= seat.y && box.y >= 0, "in view, above the seat");
   t.deepEqual(await coveredControls(page), []);
 
-  api!.stateFailures = 0;
+  scripted.api.stateFailures = 0;
   await warning.waitFor({ state: "detached" });
-  api!.nextStreams.length = 0;
+  scripted.api.nextStreams.length = 0;
 });
 
 /** The shortest distance between two boxes, 0 when they touch or overlap. */
@@ -328,7 +313,7 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   // Eve leaves with a bet open; the river pays it to her account.
   await move("Leave the table", "You left the table");
   await shows("1,100.00");
-  api!.account = 1124;
+  scripted.api.account = 1124;
   const river = settled("T1-1", [holeBet("eve", 0, 10, 2.4)], [0], 100);
   await show(page, { ...river, seats: [] });
   await shows("1,124.00");
