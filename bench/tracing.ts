@@ -7,10 +7,13 @@
 //
 //   node --import=tsx/esm bench/tracing.ts        (after `npm run build`)
 //
-// The stacks run throughout; the phases go off, on, sampled, sampled, on, off so that a drift of
-// the machine (they share it with the load generator) weighs on each alike, and that sequence runs
-// REPEATS times: each repeat's ratio is printed too, as the measure of the noise. The goal: every
-// span recorded within 10% of off, over all repeats.
+// Each round starts the three stacks anew, in a rotated order, and stops them after: a process's
+// speed differs by a few percent from one start to the next (what its JIT chose to optimise), and
+// with three stacks kept for the whole run, a run with tracing off in all three once had a later
+// stack 4 % ahead of the first in every repeat. Within a round the phases go off, on, sampled,
+// sampled, on, off, so that a drift of the machine (the stacks share it with the load generator)
+// weighs on each alike. Each round's ratio is printed too, as the measure of the noise. The goal:
+// every span recorded within 10% of off, over all rounds.
 import { pathToFileURL } from "node:url";
 import { startTestStack, type TestStack } from "../test/helpers/stack.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
@@ -24,12 +27,12 @@ const MODES = ["off", "on", "sampled"] as const;
 type Mode = (typeof MODES)[number];
 /** Each mode measured twice, on both sides of the others. */
 const ORDER: Mode[] = ["off", "on", "sampled", "sampled", "on", "off"];
-/** Runs of ORDER: the machine is shared and noisy, and one run's ratio moved by up to 0.15. */
-const REPEATS = 3;
+/** Rounds of fresh stacks: the machine is shared and noisy, and one round's ratio moved by up to 0.15. */
+const ROUNDS = 3;
 /**
  * Load on each stack before anything is counted: a stack's first phases ran slower while its code
- * was compiled and its heap grew to size (with 2 or 5 s of warm-up, the first repeat's ratio of
- * tracing on to off was the lowest of the three in six runs of eight).
+ * was compiled and its heap grew to size (with 2 or 5 s of warm-up, the first run of ORDER had the
+ * lowest ratio of tracing on to off in six runs of eight).
  */
 const WARM_UP_S = 10;
 
@@ -44,8 +47,8 @@ const STACK_ENV: Record<Mode, NodeJS.ProcessEnv> = {
 };
 
 type Tally = Record<Mode, { perSecond: number; failed: number }>;
-/** Over all repeats, and each repeat's own. */
-type Result = { all: Tally; repeats: Tally[] };
+/** Over all rounds, and each round's own. */
+type Result = { all: Tally; rounds: Tally[] };
 
 interface Workload {
   states: Target[];
@@ -76,39 +79,37 @@ const emptyTally = (): Tally => ({
   sampled: { perSecond: 0, failed: 0 },
 });
 
-/**
- * Requests per second of each mode, averaged over its phases in ORDER, REPEATS times, after warming
- * each stack up; failures counted.
- */
+/** Requests per second of each mode on one round's stacks, averaged over its phases in ORDER after warming each up; failures counted. */
 async function compare(
   loads: Record<Mode, Target[]>,
   seconds: number,
   accept: (status: number, body: string) => boolean,
-): Promise<Result> {
+): Promise<Tally> {
   for (const mode of MODES) await runPhase(loads[mode], WARM_UP_S, accept);
-  const repeats: Tally[] = [];
-  for (let repeat = 0; repeat < REPEATS; repeat++) {
-    const tally = emptyTally();
-    for (const mode of ORDER) {
-      const phase = await runPhase(loads[mode], seconds, accept);
-      tally[mode].perSecond += phase.perSecond / 2;
-      tally[mode].failed += phase.failed;
-    }
-    repeats.push(tally);
+  const tally = emptyTally();
+  for (const mode of ORDER) {
+    const phase = await runPhase(loads[mode], seconds, accept);
+    tally[mode].perSecond += phase.perSecond / 2;
+    tally[mode].failed += phase.failed;
   }
+  return tally;
+}
+
+/** The rounds' tallies and their mean. */
+function overRounds(rounds: Tally[]): Result {
   const all = emptyTally();
-  for (const tally of repeats) {
+  for (const tally of rounds) {
     for (const mode of MODES) {
-      all[mode].perSecond += tally[mode].perSecond / REPEATS;
+      all[mode].perSecond += tally[mode].perSecond / rounds.length;
       all[mode].failed += tally[mode].failed;
     }
   }
-  return { all, repeats };
+  return { all, rounds };
 }
 
-function lines(what: string, { all, repeats }: Result, spread: string): BenchLine[] {
+function lines(what: string, { all, rounds }: Result, spread: string): BenchLine[] {
   const share = (tally: Tally, mode: Mode) => tally[mode].perSecond / tally.off.perSecond;
-  const each = (mode: Mode) => `repeats ${repeats.map((tally) => share(tally, mode).toFixed(2)).join(" / ")}`;
+  const each = (mode: Mode) => `rounds ${rounds.map((tally) => share(tally, mode).toFixed(2)).join(" / ")}`;
   const failed = (mode: Mode) => (all[mode].failed ? `; ${all[mode].failed} failed` : "");
   return [
     { name: `${what}, tracing off, ${spread}${failed("off")}`, value: all.off.perSecond, unit: "req/s" },
@@ -129,28 +130,39 @@ function lines(what: string, { all, repeats }: Result, spread: string): BenchLin
   ];
 }
 
-export async function benchTracing(options: { seconds?: number; clients?: number } = {}): Promise<BenchLine[]> {
-  const seconds = options.seconds ?? 3;
-  const clients = options.clients ?? CLIENTS;
+/** One round: the three stacks started in `order`, each mode's state reads and bets measured, the stacks stopped. */
+async function oneRound(order: readonly Mode[], seconds: number, clients: number) {
   const stacks: TestStack[] = [];
   try {
     const loads = {} as Record<Mode, Workload>;
-    for (const mode of MODES) {
+    for (const mode of order) {
       const stack = await startTestStack({ env: STACK_ENV[mode] });
       stacks.push(stack);
       loads[mode] = await workload(stack, clients);
     }
-    const spread = `${clients} clients, ${seconds} s x ${2 * REPEATS} phases each`;
     const of = (part: keyof Workload) => ({ off: loads.off[part], on: loads.on[part], sampled: loads.sampled[part] });
-    const states = await compare(of("states"), seconds, (s) => s === 200);
-    const bets = await compare(of("bets"), seconds, (status, body) => status === 200 && body.includes('"ACK"'));
-    return [
-      ...lines("GET /api/tables/{id}/state", states, spread),
-      ...lines(`POST /api/tables/{id}/bet (${BET} each)`, bets, spread),
-    ];
+    return {
+      states: await compare(of("states"), seconds, (s) => s === 200),
+      bets: await compare(of("bets"), seconds, (status, body) => status === 200 && body.includes('"ACK"')),
+    };
   } finally {
     await Promise.all(stacks.map((stack) => stack.stop()));
   }
+}
+
+export async function benchTracing(options: { seconds?: number; clients?: number } = {}): Promise<BenchLine[]> {
+  const seconds = options.seconds ?? 3;
+  const clients = options.clients ?? CLIENTS;
+  const rounds = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = [...MODES.slice(round % MODES.length), ...MODES.slice(0, round % MODES.length)];
+    rounds.push(await oneRound(order, seconds, clients));
+  }
+  const spread = `${clients} clients, ${seconds} s x 2 phases each in each of ${ROUNDS} rounds of fresh stacks`;
+  return [
+    ...lines("GET /api/tables/{id}/state", overRounds(rounds.map((r) => r.states)), spread),
+    ...lines(`POST /api/tables/{id}/bet (${BET} each)`, overRounds(rounds.map((r) => r.bets)), spread),
+  ];
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
