@@ -43,6 +43,8 @@ export interface Target {
 export interface PhaseResult {
   perSecond: number;
   ok: number;
+  /** Every request that ended, in the warm-up too: the requests behind a reading of CPU over the whole phase. */
+  answered: number;
   failed: number;
   /** Statuses and bodies of the first few failures. */
   failures: string[];
@@ -89,6 +91,7 @@ export async function runPhase(
   const end = measureFrom + seconds * 1000;
   let ok = 0;
   let failed = 0;
+  let answered = 0;
   const failures: string[] = [];
   const client = async (target: Target) => {
     while (performance.now() < end) {
@@ -99,6 +102,7 @@ export async function runPhase(
         answer = { status: 0, body: (error as Error).message };
       }
       const done = performance.now();
+      answered++;
       if (done < measureFrom || done > end) continue;
       if (accept(answer.status, answer.body)) ok++;
       else {
@@ -112,7 +116,7 @@ export async function runPhase(
   } finally {
     agent.destroy();
   }
-  return { perSecond: ok / seconds, ok, failed, failures };
+  return { perSecond: ok / seconds, ok, answered, failed, failures };
 }
 
 async function ok<T>(what: string, reply: Promise<{ status: number; body: T }>): Promise<T> {

@@ -13,9 +13,11 @@
 // stack 4 % ahead of the first in every repeat. Within a round the phases go off, on, sampled,
 // sampled, on, off, so that a drift of the machine (the stacks share it with the load generator)
 // weighs on each alike. Each round's ratio is printed too, as the measure of the noise. The goal:
-// every span recorded within 10% of off, over all rounds.
+// every span recorded within 10% of off, over all rounds. A last line per workload says where the
+// cost falls: each process's CPU per request (from /proc), off against every span recorded.
 import { pathToFileURL } from "node:url";
 import { startTestStack, type TestStack } from "../test/helpers/stack.js";
+import { readCpu } from "./cpu.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
 import { auth, BET, runPhase, setUp, type Target } from "./throughput.js";
 
@@ -46,7 +48,11 @@ const STACK_ENV: Record<Mode, NodeJS.ProcessEnv> = {
   },
 };
 
-type Tally = Record<Mode, { perSecond: number; failed: number }>;
+/**
+ * A mode's requests per second and failures over its phases, and the CPU seconds each process of its
+ * stack used in them with the requests that ended meanwhile (the warm-up's included).
+ */
+type Tally = Record<Mode, { perSecond: number; failed: number; cpu: Map<string, number>; requests: number }>;
 /** Over all rounds, and each round's own. */
 type Result = { all: Tally; rounds: Tally[] };
 
@@ -74,23 +80,37 @@ async function workload(stack: TestStack, clients: number): Promise<Workload> {
 }
 
 const emptyTally = (): Tally => ({
-  off: { perSecond: 0, failed: 0 },
-  on: { perSecond: 0, failed: 0 },
-  sampled: { perSecond: 0, failed: 0 },
+  off: { perSecond: 0, failed: 0, cpu: new Map(), requests: 0 },
+  on: { perSecond: 0, failed: 0, cpu: new Map(), requests: 0 },
+  sampled: { perSecond: 0, failed: 0, cpu: new Map(), requests: 0 },
 });
 
-/** Requests per second of each mode on one round's stacks, averaged over its phases in ORDER after warming each up; failures counted. */
+/** Adds the CPU seconds each process used between two readings (the load generator's is not the stack's). */
+function addCpu(to: Map<string, number>, before: Map<string, number>, after: Map<string, number>): void {
+  for (const [name, seconds] of after) {
+    if (name !== "load generator") to.set(name, (to.get(name) ?? 0) + seconds - (before.get(name) ?? 0));
+  }
+}
+
+/**
+ * Requests per second of each mode on one round's stacks, averaged over its phases in ORDER after
+ * warming each up; failures counted, and the CPU of each stack's processes read from /proc.
+ */
 async function compare(
-  loads: Record<Mode, Target[]>,
+  loads: Record<Mode, { stack: TestStack; targets: Target[] }>,
   seconds: number,
   accept: (status: number, body: string) => boolean,
 ): Promise<Tally> {
-  for (const mode of MODES) await runPhase(loads[mode], WARM_UP_S, accept);
+  for (const mode of MODES) await runPhase(loads[mode].targets, WARM_UP_S, accept);
   const tally = emptyTally();
   for (const mode of ORDER) {
-    const phase = await runPhase(loads[mode], seconds, accept);
+    const { stack, targets } = loads[mode];
+    const before = await readCpu(stack.children());
+    const phase = await runPhase(targets, seconds, accept);
+    addCpu(tally[mode].cpu, before, await readCpu(stack.children()));
     tally[mode].perSecond += phase.perSecond / 2;
     tally[mode].failed += phase.failed;
+    tally[mode].requests += phase.answered;
   }
   return tally;
 }
@@ -102,6 +122,8 @@ function overRounds(rounds: Tally[]): Result {
     for (const mode of MODES) {
       all[mode].perSecond += tally[mode].perSecond / rounds.length;
       all[mode].failed += tally[mode].failed;
+      all[mode].requests += tally[mode].requests;
+      addCpu(all[mode].cpu, new Map(), tally[mode].cpu);
     }
   }
   return { all, rounds };
@@ -127,20 +149,40 @@ function lines(what: string, { all, rounds }: Result, spread: string): BenchLine
       unit: "req/s",
       ratio: { to: "tracing off", value: share(all, "sampled") },
     },
+    cpuLine(what, all),
   ];
+}
+
+/** Where the cost falls: each process's CPU per request, tracing off -> every span recorded, over every phase of every round. */
+function cpuLine(what: string, all: Tally): BenchLine {
+  const perRequest = (mode: Mode, name: string) => (1e6 * (all[mode].cpu.get(name) ?? 0)) / all[mode].requests;
+  const total = (mode: Mode) => [...all[mode].cpu.keys()].reduce((sum, name) => sum + perRequest(mode, name), 0);
+  const byProcess = [...all.off.cpu.keys()]
+    .filter((name) => perRequest("off", name) >= 1)
+    .map((name) => `${name} ${perRequest("off", name).toFixed(0)} -> ${perRequest("on", name).toFixed(0)}`)
+    .join(", ");
+  return {
+    name: `  ${what}: CPU per request (µs), tracing off -> every span recorded: ${byProcess}; all of the stack`,
+    value: total("on"),
+    unit: "µs",
+    ratio: { to: "tracing off", value: total("on") / total("off") },
+  };
 }
 
 /** One round: the three stacks started in `order`, each mode's state reads and bets measured, the stacks stopped. */
 async function oneRound(order: readonly Mode[], seconds: number, clients: number) {
   const stacks: TestStack[] = [];
   try {
-    const loads = {} as Record<Mode, Workload>;
+    const loads = {} as Record<Mode, { stack: TestStack; workload: Workload }>;
     for (const mode of order) {
       const stack = await startTestStack({ env: STACK_ENV[mode] });
       stacks.push(stack);
-      loads[mode] = await workload(stack, clients);
+      loads[mode] = { stack, workload: await workload(stack, clients) };
     }
-    const of = (part: keyof Workload) => ({ off: loads.off[part], on: loads.on[part], sampled: loads.sampled[part] });
+    const of = (part: keyof Workload) => {
+      const targets = (mode: Mode) => ({ stack: loads[mode].stack, targets: loads[mode].workload[part] });
+      return { off: targets("off"), on: targets("on"), sampled: targets("sampled") };
+    };
     return {
       states: await compare(of("states"), seconds, (s) => s === 200),
       bets: await compare(of("bets"), seconds, (status, body) => status === 200 && body.includes('"ACK"')),
