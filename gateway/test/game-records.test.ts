@@ -3,8 +3,7 @@
 // passed on or refused with 400 before any call, refusals before the first line as JSON answers, a
 // failure after it as a last `{ error }` line and a cut connection (no trailer), an interrupted stream
 // resumed after the last game sent (no gap, no repeat), and closing the connection cancelling the call.
-import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import type { ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
+import { status } from "@grpc/grpc-js";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import {
   GameOutcome,
@@ -18,63 +17,13 @@ import test, { type ExecutionContext } from "ava";
 import { openLines, until, type LineStream } from "../../test/helpers/ndjson.js";
 import type { GameRecordsApi } from "../src/services.js";
 import { startApp, type TestApp } from "./helpers/app.js";
+import { FakeServerStream } from "./helpers/fake-stream.js";
 import { assertMatchesSchema } from "./helpers/schemas.js";
 
 /** One ExportGames call as the gateway made it; the test answers for the table service. */
-class FakeExport implements ServerStream<ExportGamesResponse> {
-  readonly accepted: Promise<void>;
-  private accept!: () => void;
-  private refuse!: (error: Error) => void;
-  private readonly queue: ExportGamesResponse[] = [];
-  private outcome: { error?: Error } | undefined;
-  private wake = () => {};
-
-  constructor(
-    readonly request: ExportGamesRequest,
-    readonly options: ServerStreamCallOptions,
-  ) {
-    this.accepted = new Promise<void>((resolve, reject) => {
-      this.accept = resolve;
-      this.refuse = reject;
-    });
-    this.accepted.catch(() => {});
-    options.signal?.addEventListener("abort", () => this.fail(status.CANCELLED, "Cancelled on client"));
-  }
-
-  get cancelled(): boolean {
-    return this.options.signal?.aborted ?? false;
-  }
-
+class FakeExport extends FakeServerStream<ExportGamesRequest, ExportGamesResponse> {
   push(...games: FinishedGame[]): this {
-    this.accept();
-    for (const game of games) this.queue.push({ game });
-    this.wake();
-    return this;
-  }
-
-  fail(code: status, details = "test failure"): this {
-    const error = Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() });
-    this.outcome ??= { error: error as ServiceError };
-    this.refuse(error);
-    this.wake();
-    return this;
-  }
-
-  end(): this {
-    this.outcome ??= {};
-    this.accept();
-    this.wake();
-    return this;
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<ExportGamesResponse> {
-    for (;;) {
-      const next = this.queue.shift();
-      if (next) yield next;
-      else if (this.outcome?.error) throw this.outcome.error;
-      else if (this.outcome) return;
-      else await new Promise<void>((resolve) => (this.wake = resolve));
-    }
+    return this.send(...games.map((game) => ({ game })));
   }
 }
 

@@ -4,8 +4,7 @@
 // the caps on open streams (429), heartbeats, one WatchTable call per table shared by its streams
 // and kept a while after the last (so clients that come and go cancel nothing), subscribing again
 // after a replica's stream breaks (no gap, no repeat), and the stream's time limit.
-import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import type { ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
+import { status } from "@grpc/grpc-js";
 import type {
   TableState,
   WatchTableRequest,
@@ -20,72 +19,15 @@ import { openSse, until, type SseStream } from "../../test/helpers/sse.js";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
 import type { TableEventsApi } from "../src/services.js";
 import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
+import { FakeServerStream, serviceError } from "./helpers/fake-stream.js";
 import { tableState } from "./helpers/fixtures.js";
 
 /** One WatchTable call as the gateway made it; the test answers for the table service. */
-class FakeWatch implements ServerStream<WatchTableResponse> {
-  readonly accepted: Promise<void>;
-  private accept!: () => void;
-  private refuse!: (error: Error) => void;
-  private readonly queue: WatchTableResponse[] = [];
-  private outcome: { error?: Error } | undefined;
-  private wake = () => {};
-
-  constructor(
-    readonly request: WatchTableRequest,
-    readonly options: ServerStreamCallOptions,
-  ) {
-    this.accepted = new Promise<void>((resolve, reject) => {
-      this.accept = resolve;
-      this.refuse = reject;
-    });
-    this.accepted.catch(() => {});
-    options.signal?.addEventListener("abort", () => this.fail(status.CANCELLED, "Cancelled on client"));
-  }
-
-  get cancelled(): boolean {
-    return this.options.signal?.aborted ?? false;
-  }
-
+class FakeWatch extends FakeServerStream<WatchTableRequest, WatchTableResponse> {
   /** One version; `latestVersion` below it marks a replayed one (the feed has not caught up yet). */
   push(version: number, state: TableState = tableState(), latestVersion = version): this {
-    this.accept();
-    this.queue.push({ version, state, latestVersion });
-    this.wake();
-    return this;
+    return this.send({ version, state, latestVersion });
   }
-
-  open(): this {
-    this.accept();
-    return this;
-  }
-
-  fail(code: status, details = "test failure"): void {
-    const error = serviceError(code, details);
-    this.outcome ??= { error };
-    this.refuse(error);
-    this.wake();
-  }
-
-  end(): void {
-    this.outcome ??= {};
-    this.accept();
-    this.wake();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncGenerator<WatchTableResponse> {
-    for (;;) {
-      const next = this.queue.shift();
-      if (next) yield next;
-      else if (this.outcome?.error) throw this.outcome.error;
-      else if (this.outcome) return;
-      else await new Promise<void>((resolve) => (this.wake = resolve));
-    }
-  }
-}
-
-function serviceError(code: status, details: string): ServiceError {
-  return Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() }) as ServiceError;
 }
 
 /** A table service whose WatchTable calls the test answers; `respond` runs on each call as it is made. */

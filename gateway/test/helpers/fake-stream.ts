@@ -1,0 +1,73 @@
+// A backend's server stream as the gateway sees it (common's ServerStream), answered by the test: it
+// is accepted by the first item sent or by end(), refused or broken by fail(), and ends with a
+// CANCELLED error when the gateway aborts the call.
+import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import type { ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
+
+export function serviceError(code: status, details: string): ServiceError {
+  return Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() }) as ServiceError;
+}
+
+export class FakeServerStream<Request, Item> implements ServerStream<Item> {
+  readonly accepted: Promise<void>;
+  private accept!: () => void;
+  private refuse!: (error: Error) => void;
+  private readonly queue: Item[] = [];
+  private outcome: { error?: ServiceError } | undefined;
+  private wake = () => {};
+
+  constructor(
+    readonly request: Request,
+    readonly options: ServerStreamCallOptions,
+  ) {
+    this.accepted = new Promise<void>((resolve, reject) => {
+      this.accept = resolve;
+      this.refuse = reject;
+    });
+    this.accepted.catch(() => {});
+    options.signal?.addEventListener("abort", () => this.fail(status.CANCELLED, "Cancelled on client"));
+  }
+
+  get cancelled(): boolean {
+    return this.options.signal?.aborted ?? false;
+  }
+
+  /** Accepts the call without sending anything yet. */
+  open(): this {
+    this.accept();
+    return this;
+  }
+
+  send(...items: Item[]): this {
+    this.accept();
+    this.queue.push(...items);
+    this.wake();
+    return this;
+  }
+
+  /** Refuses the call, or breaks it after what was sent. */
+  fail(code: status, details = "test failure"): this {
+    const error = serviceError(code, details);
+    this.outcome ??= { error };
+    this.refuse(error);
+    this.wake();
+    return this;
+  }
+
+  end(): this {
+    this.outcome ??= {};
+    this.accept();
+    this.wake();
+    return this;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next !== undefined) yield next;
+      else if (this.outcome?.error) throw this.outcome.error;
+      else if (this.outcome) return;
+      else await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
