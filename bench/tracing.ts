@@ -7,10 +7,9 @@
 //
 //   node --import=tsx/esm bench/tracing.ts        (after `npm run build`)
 //
-// Each round starts the three stacks anew, in a rotated order, and stops them after: a process's
-// speed differs by a few percent from one start to the next (what its JIT chose to optimise), and
-// with three stacks kept for the whole run, a run with tracing off in all three once had a later
-// stack 4 % ahead of the first in every repeat. Within a round the phases go off, on, sampled,
+// Each round starts the three stacks anew, in a rotated order, and stops them after: with three
+// stacks kept for the whole run, a run with tracing off in all three had a later stack 4 % ahead of
+// the first in every repeat (a run of this design, so untraced, read 0.99x). Within a round the phases go off, on, sampled,
 // sampled, on, off, so that a drift of the machine (the stacks share it with the load generator)
 // weighs on each alike. Each round's ratio is printed too, as the measure of the noise. The goal:
 // every span recorded within 10% of off, over all rounds. A last line per workload says where the
@@ -29,7 +28,7 @@ const MODES = ["off", "on", "sampled"] as const;
 type Mode = (typeof MODES)[number];
 /** Each mode measured twice, on both sides of the others. */
 const ORDER: Mode[] = ["off", "on", "sampled", "sampled", "on", "off"];
-/** Rounds of fresh stacks: the machine is shared and noisy, and one round's ratio moved by up to 0.15. */
+/** Rounds of fresh stacks: the machine is shared and noisy, and the rounds of one run differed by up to 0.16. */
 const ROUNDS = 3;
 /**
  * Load on each stack before anything is counted: a stack's first phases ran slower while its code
