@@ -3,7 +3,7 @@
 // hands, and a batch of bulk games at every stage. None may make the page scroll sideways; a table
 // too wide for the phone scrolls in its own box, which the keyboard can then reach (axe-core).
 import test, { type ExecutionContext } from "ava";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { expectAccessible, screenshot } from "./helpers/browser.js";
 import { signIn } from "./helpers/client.js";
 import { useScriptedBrowser } from "./helpers/scripted-browser.js";
@@ -35,6 +35,14 @@ async function noSidewaysScroll(t: ExecutionContext, page: Page, shown: string):
   t.true(overflow <= 0, `${shown}: the page is ${overflow}px wider than the window`);
 }
 
+/** Verifies the game in `panel` with its `button`, opens every folded value and deck, and checks the page still fits. */
+async function verifiedWithAllOpen(t: ExecutionContext, page: Page, panel: Locator, button: string, shown: string) {
+  await panel.getByRole("button", { name: button }).click();
+  await panel.locator('[data-testid="verify"][data-verdict="verified"]').waitFor();
+  for (const summary of await panel.locator("summary").all()) await summary.click();
+  await noSidewaysScroll(t, page, `${shown} verified, its full values and deck open`);
+}
+
 test("at 320 px wide the sign-in screen does not scroll sideways", async (t) => {
   const page = await narrowPage();
   await page.getByTestId("dev-sign-in").getByLabel("Role").waitFor();
@@ -62,11 +70,7 @@ test("at 320 px wide the deal screen does not scroll sideways", async (t) => {
   await noSidewaysScroll(t, page, "a deal of 6 hands");
   t.is(await page.getByRole("region", { name: "Pre-flop odds table" }).count(), 0, "the deal's odds fit");
   // The verdict, the deck it derives and the full seed are the widest things the screen shows.
-  const fairness = page.getByTestId("fairness");
-  await fairness.getByRole("button", { name: "Verify this deal" }).click();
-  await fairness.locator('[data-testid="verify"][data-verdict="verified"]').waitFor();
-  for (const summary of await fairness.locator("summary").all()) await summary.click();
-  await noSidewaysScroll(t, page, "the deal verified, its full values and deck open");
+  await verifiedWithAllOpen(t, page, page.getByTestId("fairness"), "Verify this deal", "the deal");
   await screenshot(page, "narrow-deal");
   await expectAccessible(t, page, "deal at 320 px");
 });
@@ -94,10 +98,7 @@ test("at 320 px wide the bulk screen does not scroll sideways at any stage", asy
   const box = batch.getByRole("region", { name: "Odds at the river table" });
   t.is(await box.getAttribute("tabindex"), "0", "the odds' box takes the focus");
   t.true(await box.evaluate((element) => element.scrollWidth > element.clientWidth), "the odds scroll in their box");
-  await batch.getByRole("button", { name: "Verify this game" }).click();
-  await batch.locator('[data-testid="verify"][data-verdict="verified"]').waitFor();
-  for (const summary of await batch.locator("summary").all()) await summary.click();
-  await noSidewaysScroll(t, page, "bulk game 1 verified, its full values and deck open");
+  await verifiedWithAllOpen(t, page, batch, "Verify this game", "bulk game 1");
   await screenshot(page, "narrow-bulk-river");
   await expectAccessible(t, page, "bulk at 320 px");
 });
