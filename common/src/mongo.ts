@@ -1,6 +1,7 @@
 import { MongoBulkWriteError, MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
 import type { Logger } from "./logger.js";
 import { counter } from "./metrics.js";
+import { endWritesWhenConnectionsClose } from "./mongo-closed-write.js";
 import { traceCommands } from "./tracing/mongodb-span.js";
 
 /** Every command sent to the database, by name: the round trips a request costs, as measured. */
@@ -31,15 +32,16 @@ export interface DatabaseOptions {
  * NOT_SERVING through health until the set-up has run and pings succeed, and follows later outages.
  */
 export function openDatabase(options: DatabaseOptions): Database {
+  endWritesWhenConnectionsClose();
   // No driver-retried writes: FerretDB cannot deduplicate them, and every write of ours that may
   // be repeated carries its own idempotency key instead.
   const client = new MongoClient(options.uri, {
     serverSelectionTimeoutMS: 2000,
     connectTimeoutMS: 2000,
-    // A command, or a wait for a pooled connection, that never ends would hold its account's or
-    // table's writers forever (seen once after a kill -9 of the database: one account's credits
-    // waited 85 s, until the wallet was restarted). Bounded, it fails as an outage; its caller
+    // A server that stops answering, or a pool that never frees a connection, would hold its
+    // account's or table's writers forever. Bounded, the command fails as an outage; its caller
     // repeats it under the same idempotency key, so a write the server did apply is replayed.
+    // (A write on a connection the server has just closed is ended by mongo-closed-write.ts.)
     socketTimeoutMS: 30_000,
     waitQueueTimeoutMS: 30_000,
     appName: options.name,
