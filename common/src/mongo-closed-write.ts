@@ -25,7 +25,6 @@ export const writesEndedByClose = counter(
 
 /** The parts of the driver's internal Connection (lib/cmap/connection.js) this relies on. */
 interface DriverConnection extends EventEmitter {
-  closed: boolean;
   /** Set by the connection's clean-up, before it emits "close". */
   error?: Error;
   writeCommand(...args: unknown[]): Promise<void>;
@@ -47,8 +46,8 @@ export function endWritesWhenConnectionsClose(): void {
   }
   const writeCommand = prototype.writeCommand;
   prototype.writeCommand = function (this: DriverConnection, ...args: unknown[]): Promise<void> {
+    // Its one caller has just checked that the connection is open.
     const closedError = () => this.error ?? new MongoNetworkError("the connection closed during a write");
-    if (this.closed) return Promise.reject(closedError());
     let onClose = () => {};
     const closed = new Promise<never>((_, reject) => {
       onClose = () => {
