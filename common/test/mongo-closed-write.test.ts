@@ -60,8 +60,8 @@ test("a write on a connection the server has just closed fails as an outage inst
     const outcomes: string[] = [];
     const ended = async () => (await writesEndedByClose.get()).values[0]?.value ?? 0;
     const endedBefore = await ended();
-    // The window lasts one turn of the event loop, a turn or two after the server's FIN: writing a
-    // few turns later each round opens it in some rounds (the second, on the machines measured).
+    // The window lasts one turn of the event loop, a turn or two after the server's FIN: writing 0 to
+    // 7 turns later, round by round, meets it in some (two turns later, round 2, on this machine).
     for (let round = 0; round < 24; round++) {
       await notes.findOne({}); // the connection is up and idle in the pool
       proxy.endAll();
