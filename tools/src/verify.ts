@@ -4,8 +4,8 @@
 //   npm run verify -- --json game.json        (or --json - for standard input)
 //
 // The JSON is a table state, a deal result or a bulk game as the API returns them once they carry
-// the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, hands, and the board as
-// flopCard1..riverCard, bc1..bc5 or board. A bulk response ({ games: [...] }) checks every game.
+// the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, hands, the board as
+// flopCard1..riverCard, bc1..bc5 or board, and a deal's remainingDeck (every card checked). A bulk response ({ games: [...] }) checks every game.
 // Exit 0 and "verified"; exit 1 and the reason when a game does not verify; exit 2 on bad usage.
 // The check itself is the odds domain's verifyGame, so this command and the service agree.
 import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
@@ -49,6 +49,7 @@ function revealOf(value: unknown): GameReveal {
     gameId: record.gameId,
     hands,
     board: boardOf(record),
+    ...(record.remainingDeck === undefined ? {} : { remainingDeck: record.remainingDeck }),
   } as GameReveal;
 }
 

@@ -1,6 +1,7 @@
 // `npm run verify`: a derived game verifies from flags or from the API's JSON; a changed card, a
 // wrong commitment or bad usage does not, with the exit codes the command documents.
-import { derivedCards, newServerSeed, seedCommitment } from "@pokerodds/odds/domain/provably-fair";
+import { formatCard } from "@pokerodds/odds/domain/cards";
+import { deriveDeck, derivedCards, newServerSeed, seedCommitment } from "@pokerodds/odds/domain/provably-fair";
 import test from "ava";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -69,6 +70,19 @@ test("JSON: a table state on standard input, and a bulk response game by game", 
   t.is(result.code, 1);
   t.is(result.stdout, "BULK-0001: verified\n");
   t.regex(result.stderr, /^BULK-0002: NOT verified: hand 0 is /);
+});
+
+test("JSON: a deal result's remaining deck is checked too, so a changed flop card does not verify", async (t) => {
+  const g = game("DEAL-1");
+  const remainingDeck = deriveDeck(g.seed, g.gameId)
+    .slice(2 * g.hands.length)
+    .map(formatCard);
+  const deal = { gameId: g.gameId, serverSeed: g.seed, seedCommitment: g.commitment, hands: g.hands, remainingDeck };
+  t.deepEqual(await verify(["--json", "-"], JSON.stringify(deal)), { code: 0, stdout: "verified\n", stderr: "" });
+  const tampered = [remainingDeck[43]!, ...remainingDeck.slice(1, 43), remainingDeck[0]!];
+  const result = await verify(["--json", "-"], JSON.stringify({ ...deal, remainingDeck: tampered }));
+  t.is(result.code, 1);
+  t.regex(result.stderr, /^NOT verified: card 1 of the remaining deck is /);
 });
 
 test("usage errors exit 2", async (t) => {

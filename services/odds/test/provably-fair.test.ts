@@ -162,6 +162,32 @@ test("the verifier refuses a changed seed, commitment or game id", (t) => {
   });
 });
 
+test("a deal's remaining deck is checked card by card: every card after the hole cards, in order", (t) => {
+  const remainingDeck = VECTOR.deck.split(" ").slice(2 * VECTOR.hands.length);
+  const deal = { ...VECTOR, board: [], remainingDeck };
+  t.deepEqual(verifyGame(deal), { ok: true });
+  fc.assert(
+    fc.property(fc.nat(), fc.nat(), (i, j) => {
+      const a = i % remainingDeck.length;
+      const b = j % remainingDeck.length;
+      fc.pre(a !== b);
+      const swapped = [...remainingDeck];
+      [swapped[a], swapped[b]] = [swapped[b]!, swapped[a]!];
+      const result = verifyGame({ ...deal, remainingDeck: swapped });
+      t.deepEqual(result, {
+        ok: false,
+        reason: `card ${Math.min(a, b) + 1} of the remaining deck is "${swapped[Math.min(a, b)]}" (2 characters), but the deck has ${remainingDeck[Math.min(a, b)]}`,
+      });
+    }),
+  );
+  t.regex(
+    String((verifyGame({ ...deal, remainingDeck: remainingDeck.slice(1) }) as { reason: string }).reason),
+    /the 44 cards/,
+  );
+  t.false(verifyGame({ ...deal, remainingDeck: [...remainingDeck.slice(0, -1), 7] } as unknown as GameReveal).ok);
+  t.false(verifyGame({ ...deal, remainingDeck: "3d 5c" } as unknown as GameReveal).ok);
+});
+
 test("hostile input is refused with a reason, never thrown", (t) => {
   const cases: [string, unknown][] = [
     ["seed", { ...VECTOR, seed: VECTOR.seed.slice(2) }],

@@ -30,6 +30,8 @@ export interface GameReveal {
   hands: readonly string[];
   /** Board cards dealt so far, in order (flop 1-3, turn, river): any prefix of the five. */
   board: readonly string[];
+  /** A deal's undealt cards in deck order (after the hole cards), when shown: checked in full. */
+  remainingDeck?: readonly string[];
 }
 
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
@@ -206,11 +208,12 @@ export function verifyGame(game: GameReveal): VerifyResult {
     gameIdProblem(input.gameId) ??
     cardsProblem(input.hands, input.board);
   if (problem !== null) return { ok: false, reason: problem };
-  const { seed, commitment, gameId, hands, board } = game;
+  const { seed, commitment, gameId, hands, board, remainingDeck } = game;
   if (seedCommitment(seed) !== commitment.toLowerCase()) {
     return { ok: false, reason: "the commitment is not SHA-256 of the seed: the seed is not the one committed to" };
   }
-  const dealt = dealtFrom(deriveDeck(seed, gameId), hands.length);
+  const deck = deriveDeck(seed, gameId);
+  const dealt = dealtFrom(deck, hands.length);
   for (let h = 0; h < hands.length; h++) {
     if (hands[h] !== dealt.hands[h]) {
       return { ok: false, reason: `hand ${h} is ${hands[h]}, but the deck deals it ${dealt.hands[h]}` };
@@ -221,7 +224,21 @@ export function verifyGame(game: GameReveal): VerifyResult {
       return { ok: false, reason: `the ${BOARD_NAMES[k]} is ${board[k]}, but the deck deals ${dealt.board[k]}` };
     }
   }
-  return { ok: true };
+  const restProblem = remainingDeck === undefined ? null : remainingDeckProblem(deck, hands.length, remainingDeck);
+  return restProblem === null ? { ok: true } : { ok: false, reason: restProblem };
+}
+
+/** A shown remaining deck against the deck's cards after the hole cards, every one in order. */
+function remainingDeckProblem(deck: readonly Card[], n: number, shown: unknown): string | null {
+  const rest = deck.slice(2 * n).map(formatCard);
+  if (!Array.isArray(shown) || shown.length !== rest.length) {
+    return `the remaining deck must list the ${rest.length} cards not dealt to the hands`;
+  }
+  const off = rest.findIndex((card, i) => shown[i] !== card);
+  if (off < 0) return null;
+  const card: unknown = shown[off];
+  const what = typeof card === "string" ? describe(card) : `not a card code (${typeof card})`;
+  return `card ${off + 1} of the remaining deck is ${what}, but the deck has ${rest[off]}`;
 }
 
 /** A game's deck fixed before any bet: a fresh seed, its commitment, and the deck derived from them. */
