@@ -31,8 +31,14 @@ export interface MovementOutcome {
 }
 
 export interface WalletPort {
-  /** Name and avatar of a player created by a profile read; null before the player's first profile read. */
-  player(playerId: string, scope: CallScope): Promise<{ displayName: string; avatarImageUrl: string } | null>;
+  /**
+   * Name, avatar and account balance of a player created by a profile read (0 while the first read
+   * has not yet opened the account); null before the player's first profile read.
+   */
+  player(
+    playerId: string,
+    scope: CallScope,
+  ): Promise<{ displayName: string; avatarImageUrl: string; accountBalanceCents: number } | null>;
   /** The owner of a personal table, or null when no player has it. */
   personalTableOwner(tableId: number, scope: CallScope): Promise<string | null>;
   /**
@@ -85,7 +91,8 @@ export function walletPort(
       const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile);
       if (profile === null) return null;
       if (!profile) throw new Error("the wallet answered GetPlayer without a profile");
-      return { displayName: profile.displayName, avatarImageUrl: profile.avatarImageUrl };
+      const { displayName, avatarImageUrl, accountBalanceCents } = profile;
+      return { displayName, avatarImageUrl, accountBalanceCents };
     },
     personalTableOwner: async (tableId, scope) =>
       orNull(async () => (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId),

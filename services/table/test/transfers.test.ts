@@ -155,6 +155,33 @@ test("NACKs move nothing: an account short of the buy-in, a second seat, a full 
   );
 });
 
+test("a player whose first profile read stopped before its welcome credit is refused a seat, never seated later", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  // What a first profile read leaves when cut short between its two writes: the player, no account.
+  await cluster.walletDb.collection("players").insertOne({
+    _id: "halfway" as never,
+    username: "halfway@example.com",
+    displayName: "Player halfway",
+    role: "BASIC_USER",
+    avatarImageUrl: "/avatars/default.png",
+    isActive: true,
+    createdAt: new Date(),
+  });
+  const caller = { playerId: "halfway", role: Role.ROLE_BASIC_USER };
+  t.like(await table.sit({ caller, tableId: 7, buyInCents: 30_000, idempotencyKey: "h1" }), {
+    acknowledged: false,
+    message: "insufficient account balance",
+  });
+  // Nothing left for recovery: the sit was refused before it became a transfer. (It used to stay
+  // pending behind a 404, and recovery seated the player once the next profile read opened the account.)
+  t.deepEqual(await pendingOf(cluster, "halfway"), []);
+  await newPlayer(cluster, "halfway");
+  await new Promise((resolve) => setTimeout(resolve, 3_000)); // past recovery's grace (1.5 s) and a few passes
+  t.is(await balanceOf(cluster, "halfway"), WELCOME);
+  t.is(await seatOf(cluster, 7, "halfway"), undefined);
+});
+
 test("refusals: top-up when not seated, unknown tables, another player's personal table, bad input", async (t) => {
   const cluster = t.context;
   const table = cluster.table();

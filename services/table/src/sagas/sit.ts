@@ -1,7 +1,7 @@
 // SIT: the buy-in moves from the account to a new seat.
 //   precheck: the table exists and is the player's (a personal table), there is a seat for the
-//             player (else NACK before any money moves), the seat name from the wallet (no player
-//             yet, before the first profile read: no account, so NACK insufficient balance);
+//             player (else NACK before any money moves), the seat name from the wallet, and an
+//             account holding the buy-in (else NACK insufficient balance: see the precheck);
 //   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
 //   2. seat the player (operation key transfer:<transferId>:credit): `sitAfterDebit`, whose NACK
 //      (the table filled up meanwhile) is stored too, so that it is the one decision every driver
@@ -58,9 +58,13 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
     const { snapshot } = await parts.store.latest(tableId);
     const check = sitPreconditions(snapshot, caller.playerId);
     if (!check.ok) return { final: ok(nack(check)) };
-    // No player yet (no profile read, so no account): no money to buy in with.
+    // Refused here, before the transfer is pending, when the account cannot cover the buy-in. It
+    // matters for an account not opened yet (no player, or a first profile read cut short before its
+    // welcome credit): its debit would be refused NOT_FOUND and retried by recovery until the next
+    // profile read opened the account, seating the player long after a 404. An account once opened
+    // stays, so the debit below never meets that refusal.
     const player = await parts.wallet.player(caller.playerId, scope);
-    if (!player) return { final: ok(nack(NO_MONEY)) };
+    if (!player || player.accountBalanceCents < terms.amountCents) return { final: ok(nack(NO_MONEY)) };
     return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl, sessionId: "" } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveSit, scope);
