@@ -4,7 +4,7 @@ import test from "ava";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startApp } from "./helpers/app.js";
+import { rawRequest, startApp } from "./helpers/app.js";
 
 const signer = async (playerId: string, role?: string) => `signed:${playerId}:${role ?? "-"}`;
 
@@ -31,6 +31,25 @@ test("with the development issuer: config says so, and /api/dev/token signs for 
     body: JSON.stringify({ playerId: "alice", role: "KING" }),
   });
   t.is(refused.status, 400);
+  // What comes through a proxy on this machine is refused: a forwarding header, or HTTP/1.0 with none
+  // (nginx's default proxy_pass, which also sends Host: 127.0.0.1).
+  for (const header of ["Via", "X-Forwarded-Host", "X-Forwarded-For"]) {
+    const proxied = await fetch(`${app.url}/api/dev/token`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", [header]: "1.1 proxy" },
+      body: JSON.stringify({ playerId: "mallory", role: "ADMIN" }),
+    });
+    t.is(proxied.status, 403, header);
+  }
+  const body = JSON.stringify({ playerId: "mallory", role: "ADMIN" });
+  const port = Number(new URL(app.url).port);
+  const http10 = await rawRequest(
+    port,
+    `POST /api/dev/token HTTP/1.0\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  );
+  t.regex(http10, /^HTTP\/1\.1 403 /);
+  t.notRegex(http10, /token/);
 });
 
 test("without it (a real identity provider): no /api/dev/token, and the config names the OIDC issuer", async (t) => {

@@ -3,9 +3,9 @@
 // subject longer than a playerId may be (400 naming the public field).
 import test from "ava";
 import { connect } from "node:net";
-import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
+import { clientAddressKey, readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
 import type { OddsApi } from "../src/services.js";
-import { get, post, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
+import { get, post, rawRequest, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
 
 const ORIGIN = "https://play.example.com";
 const edge = (over: Partial<EdgeSettings>): EdgeSettings => ({
@@ -102,17 +102,6 @@ test("CORS: none by default; an allow-listed origin gets its headers and a prefl
   });
 });
 
-/** A raw request, for what fetch will not send; answers the whole response text. */
-function rawRequest(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.write(text));
-    let answer = "";
-    socket.on("data", (chunk) => (answer += chunk.toString()));
-    socket.on("end", () => resolve(answer));
-    socket.on("error", reject);
-  });
-}
-
 test("headers over 16 KiB and a malformed request get a JSON { error } from the server itself", async (t) => {
   await withApp({}, async (app) => {
     const port = Number(new URL(app.url).port);
@@ -136,6 +125,30 @@ test("headers over 16 KiB and a malformed request get a JSON { error } from the 
       t.deepEqual(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), { error });
     }
   });
+});
+
+test("a body declared over 64 KiB is a 413 at once, before any of it is read, and the connection closes", async (t) => {
+  await withApp({}, async (app) => {
+    const port = Number(new URL(app.url).port);
+    // 1 GB declared, 2 bytes sent: the answer cannot wait for the rest (which never comes).
+    const answer = await rawRequest(
+      port,
+      `POST /api/deal HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.token}\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{}`,
+    );
+    t.regex(answer, /^HTTP\/1\.1 413 /);
+    t.regex(answer, /connection: close/i);
+    t.deepEqual(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), {
+      error: "request body must be at most 64 KiB",
+    });
+  });
+});
+
+test("a limit counts an IPv6 client by its /56 (a client holds a /64 or more), an IPv4 client by its address", (t) => {
+  t.is(clientAddressKey("2001:db8:1:ff00::1"), clientAddressKey("2001:db8:1:ffaa:1234::9"));
+  t.not(clientAddressKey("2001:db8:1:ff00::1"), clientAddressKey("2001:db8:1:fe00::1"));
+  t.is(clientAddressKey("192.0.2.7"), "192.0.2.7");
+  t.is(clientAddressKey("::ffff:192.0.2.7"), "192.0.2.7");
+  t.not(clientAddressKey("192.0.2.7"), clientAddressKey("192.0.2.8"));
 });
 
 test("per-player rate limit: 429 with Retry-After and { error }, counted per token subject", async (t) => {

@@ -21,18 +21,26 @@ export function clientConfigRoutes(config: ClientConfigBody): Handlers<typeof cl
 }
 
 /** Headers a proxy adds: a request through one came from wherever the proxy's caller is. */
-const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
+const FORWARDING_HEADERS = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-real-ip",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "via",
+];
 
 /**
  * Anyone who reaches this route may become any player, ADMIN included: it answers only a caller on
  * this machine (the socket's address, never a forwarded one), sent straight here (no proxy's
- * forwarding header) to a loopback name (a page that rebinds its own domain to 127.0.0.1 sends that
- * domain as Host), so a gateway with the development issuer hands no token to anyone else.
+ * forwarding header, and HTTP/1.1: nginx's default proxy_pass speaks HTTP/1.0 and adds no header)
+ * to a loopback name (a page that rebinds its own domain to 127.0.0.1 sends that domain as Host),
+ * so a gateway with the development issuer hands no token to anyone else.
  */
 export function devSignInRoutes(sign: DevSigner): Handlers<typeof devSignInApi> {
   return {
     devSignIn: async (req, res) => {
-      const direct = FORWARDING_HEADERS.every((name) => req.headers[name] === undefined);
+      const direct = req.httpVersion !== "1.0" && FORWARDING_HEADERS.every((name) => req.headers[name] === undefined);
       if (!isLoopback(req.socket.remoteAddress) || !direct || !isLoopbackHost(req.headers.host)) {
         throw forbidden("development sign-in is offered to this machine only");
       }

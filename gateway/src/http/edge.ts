@@ -4,7 +4,7 @@
 import { envInt, envOptional } from "@pokerodds/common";
 import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
-import { rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
+import { ipKeyGenerator, rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
 import { HttpError, RATE_LIMITED, sendError } from "./errors.js";
 import { isHealthCheck, whenClientGone } from "./request.js";
@@ -131,6 +131,12 @@ function refuseAfter(holdMs: number, res: Response, retryAfterSeconds: number, m
 }
 
 const pass: RequestHandler = (_req, _res, next) => next();
+
+/**
+ * The client a limit counts by its address: an IPv4 address, or an IPv6 one's /56 (one client
+ * commonly holds a whole /64 or more), as the rate limiters count by default.
+ */
+export const clientAddressKey = (address: string): string => ipKeyGenerator(address);
 
 /**
  * Before authentication, by the client's address (the socket's: set Express's "trust proxy" behind a

@@ -150,6 +150,14 @@ export const optionalJsonBody: RequestHandler = (req, res, next) => {
   if (NOT_UTF8.test(req.headers["content-type"] ?? "")) {
     return next(new HttpError(415, "request body must be UTF-8 JSON"));
   }
+  // A declared length over the limit is refused before a byte is read: body-parser would first read
+  // the whole body and throw it away, so a client sending 1 GB slowly had no answer until the
+  // request timed out. The connection closes after the answer: the unread body is no next request.
+  const compressed = (req.headers["content-encoding"] ?? "identity").toLowerCase() !== "identity"; // body-parser's 415
+  if (!compressed && length !== undefined && Number(length) > REQUEST_BODY_MAX_BYTES) {
+    res.setHeader("Connection", "close");
+    return next(Object.assign(new Error("request body over the limit"), { type: "entity.too.large" }));
+  }
   parseJson(req, res, next);
 };
 

@@ -11,7 +11,7 @@ import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/tabl
 import type { Request, Response } from "express";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { callOptions, DEADLINES_MS, fromService } from "../http/backend-call.js";
-import { Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
+import { clientAddressKey, Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, httpErrorFromGrpc, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import { relayStop, sendStreamHeaders, writePiece } from "../http/resubscribe.js";
@@ -51,7 +51,7 @@ export function tableEventRoutes(
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
       if (!feeds) throw serviceUnavailable("table");
-      const release = slots.take(identity.playerId, req.ip ?? "");
+      const release = slots.take(identity.playerId, clientAddressKey(req.ip ?? ""));
       try {
         // The feed is shared: each stream's caller is checked by reading the state as it (the rule
         // of the contract), a unary call that ends by itself, unlike a watch its client leaves.

@@ -19,6 +19,7 @@ import {
   topUpResponse,
   unknownPlayer,
 } from "./fixtures.js";
+import { connect } from "node:net";
 import { newKey, validToken, verifierFor } from "./tokens.js";
 
 export const silentLogger = () => {
@@ -197,4 +198,15 @@ export function post(app: TestApp, path: string, body?: unknown, headers: Record
 
 export function get(app: TestApp, path: string, headers: Record<string, string> = {}) {
   return fetch(app.url + path, { headers: { authorization: `Bearer ${app.token}`, ...headers } });
+}
+
+/** A raw request, for what fetch will not send (malformed, HTTP/1.0, a body shorter than declared); answers the whole response text. */
+export function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.write(text));
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString()));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
 }
