@@ -1,7 +1,8 @@
 // What the odds and the tables features share: cards, betting stages and a hand's odds.
 import { CARD_CODE_PATTERN } from "@pokerodds/common/card-codes";
 import { Type, type Static } from "@sinclair/typebox";
-import { SEED_HEX } from "@pokerodds/common/limits";
+import { CLIENT_SEED_MAX_LENGTH, CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
+import { MUST_BE } from "./fields.js";
 
 export const Card = Type.String({
   pattern: `^${CARD_CODE_PATTERN}$`,
@@ -49,6 +50,15 @@ export type HandOddsBody = Static<typeof HandOdds>;
 /** A server seed or its SHA-256 commitment (docs/provably-fair.md): 64 lowercase hexadecimal digits. */
 export const seedHex = (description?: string) =>
   Type.String({ pattern: SEED_HEX.source, ...(description ? { description } : {}) });
+
+/** A player's client seed, mixed into a table game's deck (docs/provably-fair.md). */
+export const clientSeed = (description: string) =>
+  Type.String({
+    pattern: CLIENT_SEED_PATTERN.source,
+    maxLength: CLIENT_SEED_MAX_LENGTH,
+    description,
+    [MUST_BE]: `1 to ${CLIENT_SEED_MAX_LENGTH} letters, digits, - or _`,
+  });
 
 /** For the document's examples: a seed and its true commitment (the examples' cards are not dealt from it). */
 export const EXAMPLE_SEED = "5eed".repeat(16);

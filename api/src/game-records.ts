@@ -2,7 +2,7 @@
 // one JSON value: a game's record, then, once every game was sent, a trailer that says so. The
 // schema registered here is that of one line.
 import { Type, type Static } from "@sinclair/typebox";
-import { BettingStage, Card, Hand, HandOdds, seedHex } from "./cards.js";
+import { BettingStage, Card, clientSeed, Hand, HandOdds, seedHex } from "./cards.js";
 import { amount, int32AtLeast, nullable } from "./fields.js";
 import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 
@@ -69,10 +69,11 @@ export const GameRecord = Type.Object(
           "The fractions of a cent that rounding payouts down kept for the house, exactly (numerator / denominator cents)",
       },
     ),
-    seedCommitment: seedHex("SHA-256 of the server seed, shown before any bet"),
+    seedCommitment: seedHex("SHA-256 of the server seed, shown from the game's start, before any client seed or bet"),
     serverSeed: seedHex(
       "The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify",
     ),
+    clientSeed: nullable(clientSeed("The client seed"), "The client seed mixed into the deck; null when none"),
     dealtAt: time("When the hole cards were dealt"),
     firstBetAt: nullable(time("When the first bet was placed"), "Null when nobody bet"),
     finishedAt: time("When the game was settled or voided"),
@@ -176,6 +177,7 @@ const EXAMPLE_RECORD: GameRecordBody = {
   roundingRemainderCents: { numerator: 0, denominator: 10 },
   seedCommitment: "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
   serverSeed: "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+  clientSeed: null,
   dealtAt: "2026-11-23T12:00:01.002Z",
   firstBetAt: "2026-11-23T12:00:04.120Z",
   finishedAt: "2026-11-23T12:00:15.310Z",

@@ -1,5 +1,6 @@
 // GET /api/tables/{tableId}/events: a table's changes as Server-Sent Events, each the new version and
 // the state GET /api/tables/{tableId}/state would answer at that version.
+import { EXAMPLE_COMMITMENT } from "./cards.js";
 import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 import { TableIdParam } from "./tables.js";
 
@@ -39,8 +40,9 @@ const EXAMPLE_EVENT =
     seats: [{ seatId: 1, playerId: "alice", playerName: "Alice", seatBalance: 100, avatarImageUrl: "" }],
     bets: [],
     handOdds: [],
-    seedCommitment: null,
+    seedCommitment: EXAMPLE_COMMITMENT,
     serverSeed: null,
+    clientSeed: null,
   }) +
   "\n\n: keep-alive\n\n";
 

@@ -12,7 +12,7 @@ import {
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import { Type, type Static } from "@sinclair/typebox";
-import { BettingStage, Card, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
+import { BettingStage, Card, clientSeed, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart, type Operation } from "./operation.js";
 import { amount, int32AtLeast, integerFrom, money, MUST_BE, nullable, oneOfIntegers, playerId } from "./fields.js";
 
@@ -68,6 +68,13 @@ export const AdvanceRequest = Type.Object(
             "player) the answer is the state now and nothing moves; a 409 when the table never moved on from it " +
             "(the game was voided, or is not there yet)",
         },
+      ),
+    ),
+    clientSeed: Type.Optional(
+      clientSeed(
+        "Mixed into the deck by the advance that deals (from STATUS_SETUP or STATUS_START), after the house committed " +
+          "to its seed (seedCommitment), so neither side alone chooses the cards (docs/provably-fair.md); any other " +
+          "advance ignores it. Send fresh random text, e.g. 32 hex digits",
       ),
     ),
   },
@@ -251,11 +258,16 @@ export const TableGameState = Type.Object(
     handOdds: Type.Array(HandOdds, { description: "Per hand per stage, for the current and earlier stages" }),
     seedCommitment: nullable(
       seedHex(),
-      "SHA-256 of the server seed the deck is derived from, from the hole on (before any bet); null before the deal",
+      "SHA-256 of the server seed the deck is derived from, from the game's start (STATUS_SETUP or STATUS_START), before " +
+        "any client seed or bet; null only at a table where nothing has happened yet, until its deal",
     ),
     serverSeed: nullable(
       seedHex(),
       "The seed, at the river only (null otherwise): check the deck with docs/provably-fair.md or npm run verify",
+    ),
+    clientSeed: nullable(
+      clientSeed("The client seed"),
+      "The client seed the dealing advance mixed into the deck, from the hole on; null when it named none",
     ),
   },
   { additionalProperties: false },
@@ -384,6 +396,7 @@ const EXAMPLE_STATE = {
   ],
   seedCommitment: EXAMPLE_COMMITMENT,
   serverSeed: null,
+  clientSeed: "3f9c2a61d07b4e85a1c6f0d29b87e354",
 };
 
 /** The table session and game flow under /api/tables/{tableId}/ (each entry alike on purpose: a route each). */

@@ -68,6 +68,14 @@ export const WATCH_REPLAY_MAX = 64;
 /** A deal's server seed or commitment as stored and shown (docs/provably-fair.md): 32 bytes, lowercase hex. */
 export const SEED_HEX = /^[0-9a-f]{64}$/;
 
+/**
+ * A player's client seed, mixed into a table game's deck by the advance that deals it
+ * (docs/provably-fair.md): 1 to 64 letters, digits, `-` or `_`, so any random hex or base64url text
+ * fits and its bytes are its characters.
+ */
+export const CLIENT_SEED_MAX_LENGTH = 64;
+export const CLIENT_SEED_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${CLIENT_SEED_MAX_LENGTH}}$`);
+
 /** The largest amount of one request (decisions.md): 1,000,000,000 units. */
 export const MAX_AMOUNT_UNITS = 1_000_000_000;
 export const MAX_AMOUNT_CENTS = MAX_AMOUNT_UNITS * 100;
@@ -141,6 +149,13 @@ export function requireIdempotencyKey(value: string): string {
 export function requireGameId(name: string, value: string): string {
   if (!GAME_ID_PATTERN.test(value)) {
     throw new InvalidArgumentError(`${name} must be 1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`);
+  }
+  return value;
+}
+
+export function requireClientSeed(name: string, value: string): string {
+  if (!CLIENT_SEED_PATTERN.test(value)) {
+    throw new InvalidArgumentError(`${name} must be 1 to ${CLIENT_SEED_MAX_LENGTH} letters, digits, - or _`);
   }
   return value;
 }

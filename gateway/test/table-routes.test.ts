@@ -96,6 +96,7 @@ const STATE_AT_FLOP = {
   // Provably fair: the deck's commitment before the river, no seed yet.
   seedCommitment: COMMITMENT,
   serverSeed: null,
+  clientSeed: null,
 };
 
 test.serial("advance and state: the game state in the spec's fields, validated by the document", async (t) => {
@@ -126,6 +127,16 @@ test.serial("advance and state: the game state in the spec's fields, validated b
     tableId: 7,
     from: { gameId: "T7-3", gameState: GameState.GAME_STATE_STATUS_HOLE },
   });
+
+  // A client seed is passed on as it is; one outside the contract's alphabet or length is a 400.
+  const seeded = { clientSeed: "3f9c2a61d07b4e85-a1c6_f0d29b87e354" };
+  t.is((await post(app, "/api/tables/7/advance", seeded)).status, 200);
+  t.deepEqual(lastCall()?.request, { caller: PLAYER_1, tableId: 7, clientSeed: seeded.clientSeed });
+  for (const clientSeed of ["", "x".repeat(65), "a b", "é", 42]) {
+    const refused = await post(app, "/api/tables/7/advance", { clientSeed });
+    t.is(refused.status, 400, String(clientSeed));
+    t.regex(((await refused.json()) as { error: string }).error, /clientSeed/);
+  }
 
   const state = await get(app, "/api/tables/7/state");
   t.deepEqual(await state.json(), json);

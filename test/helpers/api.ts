@@ -60,6 +60,7 @@ export interface TableState {
   handOdds: HandOdds[];
   seedCommitment: string | null;
   serverSeed: string | null;
+  clientSeed: string | null;
 }
 
 export interface Profile {

@@ -156,19 +156,22 @@ export function stateProblems(state: TableState): string[] {
 const SEED_HEX = /^[0-9a-f]{64}$/;
 
 /**
- * Provably fair: no commitment before the deal; from the hole a commitment, and at the river the
- * seed, from which the documented procedure must rebuild every card shown.
+ * Provably fair: before the deal a commitment at most (none only where nothing was stored yet), no
+ * seed; from the hole a commitment and perhaps a client seed, and at the river the seed, from which
+ * the documented procedure must rebuild every card shown.
  */
 function fairnessProblems(state: TableState, dealt: boolean): string[] {
-  const { seedCommitment, serverSeed, gameState } = state;
-  if (!dealt) return seedCommitment === null && serverSeed === null ? [] : [`${gameState} shows a seed or commitment`];
-  if (seedCommitment === null || !SEED_HEX.test(seedCommitment)) return [`${gameState} commitment ${seedCommitment}`];
+  const { seedCommitment, serverSeed, clientSeed, gameState } = state;
+  if (seedCommitment !== null && !SEED_HEX.test(seedCommitment)) return [`${gameState} commitment ${seedCommitment}`];
+  if (!dealt) return serverSeed === null && clientSeed === null ? [] : [`${gameState} shows a seed`];
+  if (seedCommitment === null) return [`${gameState} shows no commitment`];
   if (gameState !== "STATUS_RIVER") return serverSeed === null ? [] : [`${gameState} reveals the seed`];
   if (serverSeed === null) return ["the river does not reveal the seed"];
   const verdict = verifyGame({
     seed: serverSeed,
     commitment: seedCommitment,
     gameId: state.gameId,
+    clientSeed,
     hands: state.hands ?? [],
     board: boardOf(state),
   });

@@ -9,6 +9,7 @@ import { expectMoneyConserved, settle } from "../helpers/money.js";
 import { eventually } from "../helpers/poll.js";
 import { stackPerFile } from "../helpers/stack.js";
 import { stateProblems } from "../helpers/state-checks.js";
+import { verifyGame } from "../../services/odds/src/domain/provably-fair.js";
 
 const file = stackPerFile(test);
 let api: Api;
@@ -490,6 +491,58 @@ test.serial(
     t.is(await seatCents(table, ivy), 2000, "the new seat is untouched");
     expectError(t, await ivy.leave(table + 1, "ivy-leave"), 422);
     for (const player of [ivy, jon]) expectAck(t, await player.leave(table));
+  },
+);
+
+test.serial(
+  "provably fair with a client seed: the commitment shows before the deal and stays; the deck mixes the dealer's seed",
+  async (t) => {
+    const table = 12;
+    tablesUsed.add(table);
+    const dealer = await newPlayer("seed-dealer");
+    expectAck(t, await dealer.sit(table, 10), "ACK");
+    const start = await checkedState(t, dealer, table);
+    t.is(start.gameState, "STATUS_START");
+    t.regex(start.seedCommitment ?? "", /^[0-9a-f]{64}$/, "committed before any client seed or bet");
+    t.like(start, { serverSeed: null, clientSeed: null });
+
+    const clientSeed = "c1ient-SEED_0123456789abcdef";
+    const dealt = await dealer.request<TableState>("POST", `/api/tables/${table}/advance`, { body: { clientSeed } });
+    t.is(dealt.status, 200, show(dealt));
+    t.like(dealt.body, {
+      gameState: "STATUS_HOLE",
+      seedCommitment: start.seedCommitment,
+      clientSeed,
+      serverSeed: null,
+    });
+    // A client seed on any other advance is ignored: the game keeps the dealer's.
+    const flop = await dealer.request<TableState>("POST", `/api/tables/${table}/advance`, {
+      body: { clientSeed: "x" },
+    });
+    t.like(flop.body, { gameState: "STATUS_FLOP", clientSeed });
+    await advance(t, dealer, table, "STATUS_TURN");
+    const river = await advance(t, dealer, table, "STATUS_RIVER"); // stateProblems verifies it with the client seed
+    const game = {
+      seed: river.serverSeed!,
+      commitment: start.seedCommitment!,
+      gameId: river.gameId,
+      hands: river.hands!,
+      board: [river.flopCard1!, river.flopCard2!, river.flopCard3!, river.turnCard!, river.riverCard!],
+    };
+    t.deepEqual(verifyGame({ ...game, clientSeed }), { ok: true });
+    t.false(verifyGame(game).ok, "the deck is not the server seed's alone");
+
+    // The next game is committed to as soon as it begins, to a new seed.
+    const next = await advance(t, dealer, table, "STATUS_SETUP");
+    t.regex(next.seedCommitment ?? "", /^[0-9a-f]{64}$/);
+    t.not(next.seedCommitment, start.seedCommitment);
+    t.is(next.clientSeed, null);
+    expectError(
+      t,
+      await dealer.request("POST", `/api/tables/${table}/advance`, { body: { clientSeed: "no spaces" } }),
+      400,
+    );
+    expectAck(t, await dealer.leave(table), "ACK");
   },
 );
 

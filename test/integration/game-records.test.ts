@@ -46,6 +46,7 @@ interface GameRecord {
   houseResult: number;
   seedCommitment: string | null;
   serverSeed: string | null;
+  clientSeed: string | null;
   dealtAt: string;
   firstBetAt: string | null;
   finishedAt: string;
@@ -116,6 +117,7 @@ function assertVerifies(t: ExecutionContext, record: GameRecord): void {
     seed: record.serverSeed!,
     commitment: record.seedCommitment!,
     gameId: record.gameId,
+    clientSeed: record.clientSeed,
     hands: record.hands,
     board: record.board,
   });
@@ -129,6 +131,7 @@ function assertSettledAsPlayed(t: ExecutionContext, record: GameRecord, { before
   t.deepEqual(record.handOdds, river.handOdds);
   t.is(record.seedCommitment, river.seedCommitment);
   t.is(record.serverSeed, river.serverSeed);
+  t.is(record.clientSeed, river.clientSeed);
   const strip = ({ playerId, seatIndex, handIndex, bettingStage, betAmount, recordedOdds }: GameRecord["bets"][0]) => ({
     playerId,
     seatIndex,

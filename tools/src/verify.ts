@@ -1,11 +1,13 @@
 // `npm run verify`: checks a provably fair game from its revealed seed (docs/provably-fair.md).
 //
 //   npm run verify -- --seed <hex> --commitment <hex> --game-id T1-7 --hands AhKd,QsQc --board 2c3d4h5s6c
+//   npm run verify -- ... --client-seed <text>   (a table game dealt with a client seed)
 //   npm run verify -- --json game.json        (or --json - for standard input)
 //
-// The JSON is a table state, a deal result or a bulk game as the API returns them once they carry
-// the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, hands, the board as
-// flopCard1..riverCard, bc1..bc5 or board, and a deal's remainingDeck (every card checked). A bulk response ({ games: [...] }) checks every game.
+// The JSON is a table state, a deal result, a bulk game or a game record as the API returns them
+// once they carry the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, clientSeed
+// (absent or null: none), hands, the board as flopCard1..riverCard, bc1..bc5 or board, and a deal's
+// remainingDeck (every card checked). A bulk response ({ games: [...] }) checks every game.
 // Exit 0 and "verified"; exit 1 and the reason when a game does not verify; exit 2 on bad usage.
 // The check itself is the odds domain's verifyGame, so this command and the service agree.
 import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
@@ -14,6 +16,7 @@ import { parseArgs } from "node:util";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
+  "                            [--client-seed <text>]\n" +
   "       npm run verify -- --json <file | ->";
 
 function fail(message: string, code = 2): never {
@@ -47,6 +50,7 @@ function revealOf(value: unknown): GameReveal {
     seed: record.serverSeed ?? record.seed,
     commitment: record.seedCommitment ?? record.commitment,
     gameId: record.gameId,
+    clientSeed: record.clientSeed ?? null,
     hands,
     board: boardOf(record),
     ...(record.remainingDeck === undefined ? {} : { remainingDeck: record.remainingDeck }),
@@ -70,6 +74,7 @@ function parseCommandLine() {
         "game-id": { type: "string" },
         hands: { type: "string" },
         board: { type: "string", default: "" },
+        "client-seed": { type: "string" },
         json: { type: "string" },
       },
     }).values;
@@ -82,17 +87,21 @@ function parseCommandLine() {
 function gamesToVerify(): GameReveal[] {
   const values = parseCommandLine();
   if (values.json !== undefined) {
-    const flagged = ["seed", "commitment", "game-id", "hands"].some((f) => values[f as keyof typeof values]);
+    const flagged = ["seed", "commitment", "game-id", "hands", "client-seed"].some(
+      (f) => values[f as keyof typeof values] !== undefined,
+    );
     if (flagged) fail(`--json takes every field from the JSON; give no other option\n${USAGE}`);
     const document = readJson(values.json);
     const games = (document as { games?: unknown } | null)?.games;
     return Array.isArray(games) ? games.map(revealOf) : [revealOf(document)];
   }
-  const { seed, commitment, "game-id": gameId, hands, board } = values;
+  const { seed, commitment, "game-id": gameId, "client-seed": clientSeed, hands, board } = values;
   if (seed === undefined || commitment === undefined || gameId === undefined || hands === undefined) {
     fail(`--seed, --commitment, --game-id and --hands are required\n${USAGE}`);
   }
-  return [{ seed, commitment, gameId, hands: handCodes(hands), board: boardCodes(board) }];
+  return [
+    { seed, commitment, gameId, clientSeed: clientSeed ?? null, hands: handCodes(hands), board: boardCodes(board) },
+  ];
 }
 
 const games = gamesToVerify();

@@ -13,7 +13,7 @@ import {
   type HandStatus,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type { Static } from "@sinclair/typebox";
-import { SEED_HEX } from "@pokerodds/common/limits";
+import { CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
 
 export function toDealResult(response: DealResponse): DealResultBody {
   return {
@@ -131,5 +131,12 @@ function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
 /** A seed or commitment as the contract shows it (docs/provably-fair.md), else a contract violation. */
 export function requireSeedHex(value: string, what: string): string {
   if (!SEED_HEX.test(value)) throw new ContractViolation(`${what} ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** A client seed as the contract shows it: empty on the wire is none (null). */
+export function clientSeedOrNull(value: string, what: string): string | null {
+  if (value === "") return null;
+  if (!CLIENT_SEED_PATTERN.test(value)) throw new ContractViolation(`${what} ${JSON.stringify(value)}`);
   return value;
 }

@@ -119,11 +119,12 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
     /** Advance is the token's subject's (the service allows players seated there, and ADMINs). */
     advance: async (req, res) => {
       const tableId = tableIdOf(req);
-      const { from } = validateAdvance(req.body);
+      const { from, clientSeed } = validateAdvance(req.body);
       const request = {
         caller: callerFor(identityOf(res)),
         tableId,
         ...(from && { from: { gameId: from.gameId, gameState: gameStateOfName(from.gameState) } }),
+        ...(clientSeed !== undefined && { clientSeed }),
       };
       const response = await fromTable(table.advance(request, callOptions(req, DEADLINES_MS.advance)));
       res.json(toTableGameState(response.state));

@@ -194,6 +194,7 @@ export function tableState(overrides: Partial<TableState> = {}): TableState {
     handOdds: [0, 1].flatMap((stage) => [0, 1, 2, 3].map((hand) => handOdds(hand, stage))),
     seedCommitment: COMMITMENT,
     serverSeed: "",
+    clientSeed: "",
     ...overrides,
   };
 }

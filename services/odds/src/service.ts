@@ -42,6 +42,8 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
           targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP,
           // A stand-alone deal has no game of its own: it gets an id, so its deck can be verified too.
           gameId: request.gameId || `DEAL-${randomUUID()}`,
+          // A table's game: the seed committed when it began, and the dealing player's client seed.
+          seeds: { serverSeed: request.serverSeed || undefined, clientSeed: request.clientSeed || null },
         },
         cancellation(call),
       );

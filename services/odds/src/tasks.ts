@@ -4,7 +4,7 @@
 import { DomainError, type ErrorKind } from "@pokerodds/common/errors";
 import type { Card } from "./domain/cards.js";
 import { committedBulkGame, type BulkHandCount, type CommittedBulkGame } from "./domain/bulk.js";
-import { committedDeal, type CommittedDealResult } from "./domain/deal.js";
+import { committedDeal, type CommittedDealResult, type DealSeeds } from "./domain/deal.js";
 import type { HandOdds } from "./domain/pricing.js";
 import { priceHands } from "./domain/stage-odds.js";
 
@@ -23,8 +23,8 @@ function domainErrorsAsData<A, R>(task: (args: A) => R): (args: A) => TaskResult
 }
 
 export const dealTask = domainErrorsAsData(
-  (args: { numberOfHands: number; targetRtp: number; gameId: string }): CommittedDealResult =>
-    committedDeal(args.numberOfHands, args.targetRtp, args.gameId),
+  (args: { numberOfHands: number; targetRtp: number; gameId: string; seeds?: DealSeeds }): CommittedDealResult =>
+    committedDeal(args.numberOfHands, args.targetRtp, args.gameId, args.seeds),
 );
 
 /** Games firstIndex .. firstIndex + count - 1 of a batch (ids follow the index). */

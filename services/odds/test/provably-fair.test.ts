@@ -8,7 +8,9 @@ import {
   DeckByteStream,
   type GameReveal,
   byteBelow,
+  commitDeck,
   deriveDeck,
+  effectiveSeed,
   derivedCards,
   newServerSeed,
   seedCommitment,
@@ -48,6 +50,24 @@ test("known-answer vector: commitment, deck order and dealt cards", (t) => {
   t.deepEqual(verifyGame({ ...VECTOR, seed: VECTOR.seed.toUpperCase(), commitment: VECTOR.commitment.toUpperCase() }), {
     ok: true,
   });
+});
+
+test("known-answer vector with a client seed (docs/provably-fair.md section 9)", (t) => {
+  const clientSeed = "player-chosen_42";
+  t.is(effectiveSeed(VECTOR.seed, clientSeed), "fd11d8191daf22ba139ca7a690f00fca9ab17183245b849833fb8558bd51f96c");
+  const deck = commitDeck(VECTOR.gameId, VECTOR.seed, clientSeed).deck.map(formatCard).join(" ");
+  t.is(
+    deck,
+    "Qd 8c 5d Td 4d Qc 8d Tc Js 5c Kd 6d 6c 9h 8s 6h Qs Kh 9c 4s Kc Ks 3c 3d 5s 4c " +
+      "2s 4h Jc Jh 7d 8h 2d 7s 3s As 6s 7h Ac Ah Jd 5h Ts 2c 9s Th 3h Qh 7c 2h Ad 9d",
+  );
+  const game = {
+    ...VECTOR,
+    clientSeed,
+    hands: ["Qd4d", "8cQc", "5d8d", "TdTc"],
+    board: ["Js", "5c", "Kd", "6d", "6c"],
+  };
+  t.deepEqual(verifyGame(game), { ok: true });
 });
 
 test("the commitment is SHA-256 of the seed's 32 bytes, not of its hex text", (t) => {
@@ -186,6 +206,32 @@ test("a deal's remaining deck is checked card by card: every card after the hole
   );
   t.false(verifyGame({ ...deal, remainingDeck: [...remainingDeck.slice(0, -1), 7] } as unknown as GameReveal).ok);
   t.false(verifyGame({ ...deal, remainingDeck: "3d 5c" } as unknown as GameReveal).ok);
+});
+
+test("a client seed: the deck comes from HMAC-SHA256(server seed's bytes, client seed), and only that pair verifies", (t) => {
+  const clientSeed = "player-chosen_42";
+  const mixed = createHmac("sha256", Buffer.from(VECTOR.seed, "hex")).update(clientSeed, "ascii").digest("hex");
+  t.is(effectiveSeed(VECTOR.seed, clientSeed), mixed);
+  t.is(effectiveSeed(VECTOR.seed), VECTOR.seed, "no client seed: the server seed itself");
+  t.is(effectiveSeed(VECTOR.seed.toUpperCase(), clientSeed), mixed);
+  const committed = commitDeck(VECTOR.gameId, VECTOR.seed, clientSeed);
+  t.is(committed.seedCommitment, VECTOR.commitment, "the commitment is to the server seed alone");
+  t.deepEqual(committed.deck, deriveDeck(mixed, VECTOR.gameId));
+  t.notDeepEqual(committed.deck, deriveDeck(VECTOR.seed, VECTOR.gameId));
+  const dealt = dealHoleCards(committed.deck, 4);
+  const hands = dealt.hands.map(formatHand);
+  const game: GameReveal = { ...VECTOR, clientSeed, hands, board: dealt.rest.slice(0, 5).map(formatCard) };
+  t.deepEqual(verifyGame(game), { ok: true });
+  t.false(verifyGame({ ...game, clientSeed: "player-chosen_43" }).ok);
+  t.false(verifyGame({ ...game, clientSeed: null }).ok);
+  t.deepEqual(verifyGame({ ...VECTOR, clientSeed: null }), { ok: true }, "null: none");
+  for (const bad of ["", "x".repeat(65), "a b", "é", 42]) {
+    const result = verifyGame({ ...game, clientSeed: bad } as unknown as GameReveal);
+    t.false(result.ok);
+    if (!result.ok) t.regex(result.reason, /client seed/);
+    t.throws(() => commitDeck(VECTOR.gameId, VECTOR.seed, bad as string), { message: /client seed/ });
+  }
+  t.throws(() => commitDeck(VECTOR.gameId, "abc"), { message: /server seed/ });
 });
 
 test("hostile input is refused with a reason, never thrown", (t) => {

@@ -30,13 +30,15 @@ export interface AdvanceRequest {
   caller: Caller;
   tableId: number;
   from?: AdvanceFrom;
+  /** Mixed into the deck by an advance that deals (docs/provably-fair.md); ignored by any other. */
+  clientSeed?: string;
 }
 
 export async function advance(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<PublicTableState> {
   const { caller, tableId, from } = request;
   await parts.directory.require(tableId, scope);
   const { snapshot } = await parts.store.latest(tableId);
-  const plan = advancePlan(snapshot, caller);
+  const plan = advancePlan(snapshot, caller, request.clientSeed ?? null);
   if (from) {
     const place = placeAgainst(snapshot, from);
     if (place !== "at") return answerMovedOn(parts, snapshot, from, place);
@@ -94,7 +96,7 @@ async function answerMovedOn(
 async function fetchInput(odds: OddsPort, plan: AdvancePlan, scope: CallScope): Promise<AdvanceInput> {
   switch (plan.kind) {
     case "DEAL":
-      return { kind: "DEAL", ...(await odds.deal(plan.numberOfHands, plan.gameId, scope)) };
+      return { kind: "DEAL", ...(await odds.deal(plan.numberOfHands, plan.gameId, plan, scope)) };
     case "REVEAL":
       return { kind: "REVEAL", handOdds: await odds.equity(plan.hands, plan.board, scope) };
     case "CLEAR":

@@ -7,7 +7,7 @@ import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsFromProto } from "@pokerodds/common/hand-odds";
 import { status, type ServerUnaryCall } from "@grpc/grpc-js";
-import type { Fairness, HandOdds } from "./domain/index.js";
+import type { DealtSeed, HandOdds } from "./domain/index.js";
 
 /** Who a dependency call is made for: the incoming call (deadline, cancellation) and its request id. */
 export interface CallScope {
@@ -54,12 +54,18 @@ export interface Deal {
   hands: string[];
   remainingDeck: string[];
   handOdds: HandOdds[];
-  fairness: Fairness;
+  fairness: DealtSeed;
+}
+
+/** The seeds of a table's deal: the one its game committed to (null: a fresh one), the client's. */
+export interface DealSeeds {
+  serverSeed: string | null;
+  clientSeed: string | null;
 }
 
 export interface OddsPort {
-  /** Deals gameId's cards from a deck derived from a fresh seed (docs/provably-fair.md). */
-  deal(numberOfHands: number, gameId: string, scope: CallScope): Promise<Deal>;
+  /** Deals gameId's cards from a deck derived from the seeds (docs/provably-fair.md). */
+  deal(numberOfHands: number, gameId: string, seeds: DealSeeds, scope: CallScope): Promise<Deal>;
   equity(hands: readonly string[], board: readonly string[], scope: CallScope): Promise<HandOdds[]>;
 }
 
@@ -127,8 +133,9 @@ export function oddsPort(
   targetRtp: number,
 ): OddsPort {
   return {
-    deal: async (numberOfHands, gameId, scope) => {
-      const response = await odds.deal({ numberOfHands, targetRtp, gameId }, scope);
+    deal: async (numberOfHands, gameId, { serverSeed, clientSeed }, scope) => {
+      const seeds = { serverSeed: serverSeed ?? undefined, clientSeed: clientSeed ?? undefined };
+      const response = await odds.deal({ numberOfHands, targetRtp, gameId, ...seeds }, scope);
       return {
         hands: response.hands,
         remainingDeck: response.remainingDeck,

@@ -28,7 +28,7 @@ import type {
   TableMoney,
 } from "./domain/index.js";
 import type { ExportFilter } from "./game-export.js";
-import { INT32_MAX, requireGameId, requirePlayerId } from "@pokerodds/common/limits";
+import { INT32_MAX, requireClientSeed, requireGameId, requirePlayerId } from "@pokerodds/common/limits";
 import { CREDIT_REASON } from "./outbox.js";
 import type { TransferKind } from "./transfer-store.js";
 
@@ -57,6 +57,11 @@ export function advanceFromProto(from: ProtoAdvanceFrom | undefined): AdvanceFro
   const gameState = GAME_STATE_OF.get(from.gameState);
   if (!gameState) throw new InvalidArgumentError("from.game_state must be a state a table is in");
   return { gameId: requireGameId("from.game_id", from.gameId), gameState };
+}
+
+/** The client seed an advance names, if it names one. */
+export function clientSeedFromProto(clientSeed: string | undefined): string | undefined {
+  return clientSeed === undefined ? undefined : requireClientSeed("client_seed", clientSeed);
 }
 
 /** The game and stage a bet names, if it names one (the domain checks the stage). */
@@ -88,6 +93,7 @@ export function tableStateToProto(state: PublicTableState): TableState {
     handOdds: state.handOdds.map(handOddsToProto),
     seedCommitment: state.seedCommitment ?? "",
     serverSeed: state.serverSeed ?? "",
+    clientSeed: state.clientSeed ?? "",
   };
 }
 
@@ -199,6 +205,7 @@ export function finishedGameToProto(game: ExportedGame): FinishedGame {
     roundingDenominator: game.roundingRemainder.denominator,
     seedCommitment: game.fairness.seedCommitment,
     serverSeed: game.fairness.serverSeed,
+    clientSeed: game.fairness.clientSeed ?? "",
     dealtAtMs: game.dealtAt,
     firstBetAtMs: game.firstBetAt ?? 0,
     finishedAtMs: game.finishedAt,

@@ -26,6 +26,7 @@ import { exportGames } from "./game-export.js";
 import type { TableParts } from "./parts.js";
 import {
   advanceFromProto,
+  clientSeedFromProto,
   auditToProto,
   betAtFromProto,
   callerFromProto,
@@ -87,7 +88,12 @@ export function tableService(
       state: tableStateToProto(
         await advance(
           parts,
-          { caller: callerFromProto(request.caller), tableId: request.tableId, from: advanceFromProto(request.from) },
+          {
+            caller: callerFromProto(request.caller),
+            tableId: request.tableId,
+            from: advanceFromProto(request.from),
+            clientSeed: clientSeedFromProto(request.clientSeed),
+          },
           scope,
         ),
       ),

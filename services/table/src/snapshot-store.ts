@@ -14,7 +14,8 @@ import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError } from
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
-import { emptyTable, type Outcome, type TableSnapshot } from "./domain/index.js";
+import { randomBytes } from "node:crypto";
+import { emptyTable, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
 
 export const HISTORY = "history";
@@ -148,8 +149,11 @@ export class SnapshotStore {
       let base = await this.latest(tableId);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         const now = Date.now();
-        const { next, result } = decide(base.snapshot, now);
-        if (!next) return { kind: "unchanged", result, snapshot: base.snapshot };
+        const decided = decide(base.snapshot, now);
+        const { result } = decided;
+        if (!decided.next) return { kind: "unchanged", result, snapshot: base.snapshot };
+        // Every game is committed to its deck in the first version that stores it (docs/provably-fair.md).
+        const next = withCommittedDeck(decided.next, newServerSeed);
         if (next.tableId !== tableId || next.version !== base.snapshot.version + 1) {
           throw new Error(
             `table ${tableId}: the domain produced version ${next.version} from ${base.snapshot.version}`,
@@ -188,6 +192,9 @@ export class SnapshotStore {
     });
   }
 }
+
+/** A fresh server seed from the operating system's CSPRNG: 32 bytes, as 64 lowercase hex digits. */
+const newServerSeed = (): string => randomBytes(32).toString("hex");
 
 function countFinishedGame(snapshot: TableSnapshot): void {
   const record = snapshot.finishedGame;

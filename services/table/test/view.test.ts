@@ -31,9 +31,11 @@ const VIEW_FIELDS = [
   "seats",
   "bets",
   "handOdds",
-  // Provably fair: the commitment from the hole, the seed at the river (null otherwise).
+  // Provably fair: the commitment from the game's start, the seed at the river (null otherwise), the
+  // client seed from the hole.
   "seedCommitment",
   "serverSeed",
+  "clientSeed",
 ].sort();
 
 const STATES: GameState[] = [

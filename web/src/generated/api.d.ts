@@ -546,6 +546,8 @@ export interface components {
                 /** @description The gameState seen */
                 gameState: "STATUS_SETUP" | "STATUS_START" | "STATUS_HOLE" | "STATUS_FLOP" | "STATUS_TURN" | "STATUS_RIVER";
             };
+            /** @description Mixed into the deck by the advance that deals (from STATUS_SETUP or STATUS_START), after the house committed to its seed (seedCommitment), so neither side alone chooses the cards (docs/provably-fair.md); any other advance ignores it. Send fresh random text, e.g. 32 hex digits */
+            clientSeed?: string;
         };
         TableGameState: {
             tableId: number;
@@ -598,10 +600,12 @@ export interface components {
                 /** @description Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP, where the win probability is the hand's dead-heat share (P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, as a k-way tie pays odds / k); 0 when the hand cannot win alone */
                 odds: number;
             }[];
-            /** @description SHA-256 of the server seed the deck is derived from, from the hole on (before any bet); null before the deal */
+            /** @description SHA-256 of the server seed the deck is derived from, from the game's start (STATUS_SETUP or STATUS_START), before any client seed or bet; null only at a table where nothing has happened yet, until its deal */
             seedCommitment: string | null;
             /** @description The seed, at the river only (null otherwise): check the deck with docs/provably-fair.md or npm run verify */
             serverSeed: string | null;
+            /** @description The client seed the dealing advance mixed into the deck, from the hole on; null when it named none */
+            clientSeed: string | null;
         };
         /** @description Conservation: accountBalances + seats + openStakes + owedToAccounts + houseResult = welcomeCredits + deposits - withdrawals, with both sides' own audits and the wallet-table cross-checks */
         AuditReport: {
@@ -855,10 +859,12 @@ export interface components {
                 numerator: number;
                 denominator: number;
             };
-            /** @description SHA-256 of the server seed, shown before any bet */
+            /** @description SHA-256 of the server seed, shown from the game's start, before any client seed or bet */
             seedCommitment: string;
             /** @description The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify */
             serverSeed: string;
+            /** @description The client seed mixed into the deck; null when none */
+            clientSeed: string | null;
             /**
              * Format: date-time
              * @description When the hole cards were dealt
@@ -1615,7 +1621,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136",
-                     *       "serverSeed": null
+                     *       "serverSeed": null,
+                     *       "clientSeed": "3f9c2a61d07b4e85a1c6f0d29b87e354"
                      *     }
                      */
                     "application/json": components["schemas"]["TableGameState"];
@@ -1728,7 +1735,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136",
-                     *       "serverSeed": null
+                     *       "serverSeed": null,
+                     *       "clientSeed": "3f9c2a61d07b4e85a1c6f0d29b87e354"
                      *     }
                      */
                     "application/json": components["schemas"]["TableGameState"];
@@ -1772,7 +1780,7 @@ export interface operations {
                     /**
                      * @example id: 42
                      *     event: state
-                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":1,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":null,"serverSeed":null}
+                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":1,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":"f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136","serverSeed":null,"clientSeed":null}
                      *
                      *     : keep-alive
                      */
@@ -2366,7 +2374,7 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"tableId":1,"gameId":"T1-1","version":9,"cursor":"1:9","outcome":"SETTLED","numberOfHands":4,"hands":["3d9s","5c4d","KhTs","2c3c"],"board":["Kc","5h","Td","Ks","Tc"],"handOdds":[{"handIndex":0,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.6367,"drawPercentage":2.4835,"odds":6.2},{"handIndex":1,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":23.2192,"drawPercentage":0.4675,"odds":4.2},{"handIndex":2,"bettingStage":0,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":45.6359,"drawPercentage":0.4675,"odds":2.1},{"handIndex":3,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.0248,"drawPercentage":2.4835,"odds":6.4},{"handIndex":0,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":2.1951,"drawPercentage":0.122,"odds":43},{"handIndex":1,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":9.0244,"drawPercentage":0,"odds":10.7},{"handIndex":2,"bettingStage":1,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":82.1951,"drawPercentage":0,"odds":1.2},{"handIndex":3,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":6.4634,"drawPercentage":0.122,"odds":14.9},{"handIndex":0,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":2,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":0,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":-1,"handStatus":"WINNER","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0}],"winningHands":[2],"bets":[{"playerId":"alice","seatIndex":1,"handIndex":1,"bettingStage":0,"betAmount":5,"recordedOdds":4.2,"placedAt":"2026-11-23T12:00:04.120Z","returned":0,"paidTo":"NONE"},{"playerId":"bob","seatIndex":2,"handIndex":2,"bettingStage":1,"betAmount":10,"recordedOdds":1.2,"placedAt":"2026-11-23T12:00:09.870Z","returned":12,"paidTo":"SEAT"}],"stakes":15,"payouts":12,"refunds":0,"houseResult":3,"roundingRemainderCents":{"numerator":0,"denominator":10},"seedCommitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","serverSeed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","dealtAt":"2026-11-23T12:00:01.002Z","firstBetAt":"2026-11-23T12:00:04.120Z","finishedAt":"2026-11-23T12:00:15.310Z"}
+                     * @example {"tableId":1,"gameId":"T1-1","version":9,"cursor":"1:9","outcome":"SETTLED","numberOfHands":4,"hands":["3d9s","5c4d","KhTs","2c3c"],"board":["Kc","5h","Td","Ks","Tc"],"handOdds":[{"handIndex":0,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.6367,"drawPercentage":2.4835,"odds":6.2},{"handIndex":1,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":23.2192,"drawPercentage":0.4675,"odds":4.2},{"handIndex":2,"bettingStage":0,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":45.6359,"drawPercentage":0.4675,"odds":2.1},{"handIndex":3,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.0248,"drawPercentage":2.4835,"odds":6.4},{"handIndex":0,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":2.1951,"drawPercentage":0.122,"odds":43},{"handIndex":1,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":9.0244,"drawPercentage":0,"odds":10.7},{"handIndex":2,"bettingStage":1,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":82.1951,"drawPercentage":0,"odds":1.2},{"handIndex":3,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":6.4634,"drawPercentage":0.122,"odds":14.9},{"handIndex":0,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":2,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":0,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":-1,"handStatus":"WINNER","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0}],"winningHands":[2],"bets":[{"playerId":"alice","seatIndex":1,"handIndex":1,"bettingStage":0,"betAmount":5,"recordedOdds":4.2,"placedAt":"2026-11-23T12:00:04.120Z","returned":0,"paidTo":"NONE"},{"playerId":"bob","seatIndex":2,"handIndex":2,"bettingStage":1,"betAmount":10,"recordedOdds":1.2,"placedAt":"2026-11-23T12:00:09.870Z","returned":12,"paidTo":"SEAT"}],"stakes":15,"payouts":12,"refunds":0,"houseResult":3,"roundingRemainderCents":{"numerator":0,"denominator":10},"seedCommitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","serverSeed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","clientSeed":null,"dealtAt":"2026-11-23T12:00:01.002Z","firstBetAt":"2026-11-23T12:00:04.120Z","finishedAt":"2026-11-23T12:00:15.310Z"}
                      *     {"end":true,"games":1}
                      */
                     "application/x-ndjson": components["schemas"]["GameRecordLine"];

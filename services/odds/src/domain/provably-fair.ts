@@ -9,7 +9,12 @@
 import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from "node:crypto";
 import { InvalidOddsRequestError } from "./errors.js";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
-import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN } from "@pokerodds/common/limits";
+import {
+  CLIENT_SEED_MAX_LENGTH,
+  CLIENT_SEED_PATTERN,
+  GAME_ID_MAX_LENGTH,
+  GAME_ID_PATTERN,
+} from "@pokerodds/common/limits";
 import { type Card, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
 
 /** A server seed is 32 bytes (256 bits), written as 64 hexadecimal digits. */
@@ -26,6 +31,8 @@ export interface GameReveal {
   /** SHA-256 of the seed's 32 bytes, 64 hex digits, published before any bet. */
   commitment: string;
   gameId: string;
+  /** The client seed the deck was mixed with (a table game's dealing advance), or none. */
+  clientSeed?: string | null;
   /** Hole cards as the API shows them, in hand order: "AhKd" (first card dealt, then second). */
   hands: readonly string[];
   /** Board cards dealt so far, in order (flop 1-3, turn, river): any prefix of the five. */
@@ -69,6 +76,26 @@ export function newServerSeed(): string {
 export function seedCommitment(seedHex: string): string {
   assertValid(seedProblem(seedHex, "seed"));
   return createHash("sha256").update(Buffer.from(seedHex, "hex")).digest("hex");
+}
+
+/** The reason a client seed is not acceptable, or null; none (undefined or null) is acceptable. */
+function clientSeedProblem(clientSeed: unknown): string | null {
+  if (clientSeed === undefined || clientSeed === null) return null;
+  if (typeof clientSeed === "string" && CLIENT_SEED_PATTERN.test(clientSeed)) return null;
+  const shown = typeof clientSeed === "string" ? describe(clientSeed) : typeof clientSeed;
+  return `the client seed must be 1 to ${CLIENT_SEED_MAX_LENGTH} letters, digits, - or _, got ${shown}`;
+}
+
+/**
+ * The seed a deck is derived from: the server seed itself, or, with a client seed, HMAC-SHA256(key =
+ * the server seed's 32 bytes, message = the client seed's characters), 64 lowercase hex digits. The
+ * house commits to its seed before the player picks the client seed, so neither alone chooses the deck.
+ */
+export function effectiveSeed(serverSeedHex: string, clientSeed: string | null = null): string {
+  assertValid(seedProblem(serverSeedHex, "seed"));
+  assertValid(clientSeedProblem(clientSeed));
+  if (clientSeed === null) return serverSeedHex.toLowerCase();
+  return createHmac("sha256", Buffer.from(serverSeedHex, "hex")).update(clientSeed, "ascii").digest("hex");
 }
 
 /**
@@ -206,13 +233,14 @@ export function verifyGame(game: GameReveal): VerifyResult {
     seedProblem(input.seed, "seed") ??
     seedProblem(input.commitment, "commitment") ??
     gameIdProblem(input.gameId) ??
+    clientSeedProblem(input.clientSeed) ??
     cardsProblem(input.hands, input.board);
   if (problem !== null) return { ok: false, reason: problem };
-  const { seed, commitment, gameId, hands, board, remainingDeck } = game;
+  const { seed, commitment, gameId, clientSeed, hands, board, remainingDeck } = game;
   if (seedCommitment(seed) !== commitment.toLowerCase()) {
     return { ok: false, reason: "the commitment is not SHA-256 of the seed: the seed is not the one committed to" };
   }
-  const deck = deriveDeck(seed, gameId);
+  const deck = deriveDeck(effectiveSeed(seed, clientSeed ?? null), gameId);
   const dealt = dealtFrom(deck, hands.length);
   for (let h = 0; h < hands.length; h++) {
     if (hands[h] !== dealt.hands[h]) {
@@ -241,17 +269,27 @@ function remainingDeckProblem(deck: readonly Card[], n: number, shown: unknown):
   return `card ${off + 1} of the remaining deck is ${what}, but the deck has ${rest[off]}`;
 }
 
-/** A game's deck fixed before any bet: a fresh seed, its commitment, and the deck derived from them. */
+/** A game's deck fixed before any bet: its seed (fresh, or committed to earlier), the client seed, the deck. */
 export interface CommittedDeck {
   gameId: string;
   serverSeed: string;
   seedCommitment: string;
+  clientSeed: string | null;
   deck: Card[];
 }
 
-/** Commits to a deck for gameId; InvalidOddsRequestError for a game id the procedure does not admit. */
-export function commitDeck(gameId: string, serverSeed: string = newServerSeed()): CommittedDeck {
-  const problem = gameIdProblem(gameId);
+/**
+ * The deck of gameId from serverSeed (by default a fresh one) mixed with clientSeed, if any;
+ * InvalidOddsRequestError for a game id, seed or client seed the procedure does not admit.
+ */
+export function commitDeck(
+  gameId: string,
+  serverSeed: string = newServerSeed(),
+  clientSeed: string | null = null,
+): CommittedDeck {
+  const problem = gameIdProblem(gameId) ?? seedProblem(serverSeed, "server seed") ?? clientSeedProblem(clientSeed);
   if (problem) throw new InvalidOddsRequestError(problem);
-  return { gameId, serverSeed, seedCommitment: seedCommitment(serverSeed), deck: deriveDeck(serverSeed, gameId) };
+  const seed = serverSeed.toLowerCase();
+  const deck = deriveDeck(effectiveSeed(seed, clientSeed), gameId);
+  return { gameId, serverSeed: seed, seedCommitment: seedCommitment(seed), clientSeed, deck };
 }

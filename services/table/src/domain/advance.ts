@@ -10,7 +10,8 @@ import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
 import { sumCents } from "./money.js";
 import { bettingStageOf, findSeat, freshGame, sealNext } from "./snapshot.js";
-import type { Fairness, GameState, HandOdds, TableSnapshot } from "./types.js";
+import type { DealtSeed } from "./cards.js";
+import type { GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface Caller {
   playerId: string;
@@ -26,8 +27,12 @@ interface PlanBase {
 }
 
 export type AdvancePlan =
-  /** Ask the odds service for a Deal of numberOfHands (hands, remaining deck, pre-flop panels). */
-  | (PlanBase & { kind: "DEAL"; numberOfHands: number })
+  /**
+   * Ask the odds service for a Deal of numberOfHands (hands, remaining deck, pre-flop panels) from
+   * the seed the game committed to (null at a table nothing was stored at: a fresh one) mixed with
+   * the dealing player's client seed, if any.
+   */
+  | (PlanBase & { kind: "DEAL"; numberOfHands: number; serverSeed: string | null; clientSeed: string | null })
   /** Reveal these cards from the front of the deck; ask the odds service's Equity(hands, board). */
   | (PlanBase & { kind: "REVEAL"; hands: readonly string[]; reveal: readonly string[]; board: readonly string[] })
   /** Clear the table: nothing to fetch. */
@@ -39,7 +44,7 @@ export type AdvanceInput =
       hands: readonly string[];
       remainingDeck: readonly string[];
       handOdds: readonly HandOdds[];
-      fairness: Fairness;
+      fairness: DealtSeed;
     }
   | { kind: "REVEAL"; handOdds: readonly HandOdds[] }
   | { kind: "CLEAR" };
@@ -94,12 +99,18 @@ function authorize(snapshot: TableSnapshot, caller: Caller): void {
   }
 }
 
-/** What the adapter must fetch to advance. ForbiddenError unless the caller is seated or an admin. */
-export function advancePlan(snapshot: TableSnapshot, caller: Caller): AdvancePlan {
+/**
+ * What the adapter must fetch to advance; a deal takes the caller's client seed (any other advance
+ * ignores it). ForbiddenError unless the caller is seated or an admin.
+ */
+export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed: string | null = null): AdvancePlan {
   authorize(snapshot, caller);
   const base = { caller, gameId: snapshot.gameId, from: snapshot.gameState, to: NEXT_STATE[snapshot.gameState] };
   const count = REVEALED[base.to];
-  if (base.to === "STATUS_HOLE") return { ...base, kind: "DEAL", numberOfHands: snapshot.config.numberOfHands };
+  if (base.to === "STATUS_HOLE") {
+    const { numberOfHands } = snapshot.config;
+    return { ...base, kind: "DEAL", numberOfHands, serverSeed: snapshot.fairness?.serverSeed ?? null, clientSeed };
+  }
   if (count === undefined) return { ...base, kind: "CLEAR" };
   const reveal = snapshot.deck.slice(0, count);
   return { ...base, kind: "REVEAL", hands: snapshot.hands ?? [], reveal, board: [...snapshot.board, ...reveal] };
@@ -121,6 +132,10 @@ export function applyAdvance(
   }
   const n = snapshot.config.numberOfHands;
   if (plan.kind === "DEAL" && input.kind === "DEAL") {
+    // A table nothing was stored at got its commitment (a sit) since the plan: deal from that one.
+    if ((snapshot.fairness?.serverSeed ?? null) !== plan.serverSeed) {
+      throw new ConflictError("the game committed to its deck since this advance was planned");
+    }
     assertDealtCards(input.hands, input.remainingDeck, n);
     return sealNext(
       snapshot,
@@ -129,7 +144,7 @@ export function applyAdvance(
         hands: [...input.hands],
         board: [],
         deck: [...input.remainingDeck],
-        fairness: checkedFairness(input.fairness),
+        fairness: checkedFairness(input.fairness, snapshot.fairness, plan.clientSeed),
         handOdds: checkedPanels(input.handOdds, n, 0),
       },
       now,

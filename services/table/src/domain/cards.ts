@@ -3,8 +3,8 @@
 
 import { CARD_CODE_PATTERN, DECK_SIZE } from "@pokerodds/common/card-codes";
 import { createHash } from "node:crypto";
-import type { Fairness } from "./types.js";
-import { SEED_HEX } from "@pokerodds/common/limits";
+import type { Fairness, TableSnapshot } from "./types.js";
+import { CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
 
 const CARD = new RegExp(`^${CARD_CODE_PATTERN}$`);
 
@@ -37,18 +37,41 @@ export function assertDealtCards(hands: readonly string[], deck: readonly string
   }
 }
 
+/** A deal's seed and its commitment, as the odds service answers them. */
+export type DealtSeed = Pick<Fairness, "serverSeed" | "seedCommitment">;
+
 /**
- * The deal's seed and commitment as the odds service sent them. RangeError unless both are 64 hex
- * digits and the commitment is SHA-256 of the seed's bytes: a table never shows a commitment its
- * seed cannot keep. (That the deck derives from the seed is the verifier's check, after the river.)
+ * The deal's seed and commitment as the odds service sent them, with the client seed the deal was
+ * asked with. RangeError unless both are 64 hex digits, the commitment is SHA-256 of the seed's bytes
+ * and the seed is the one the game committed to (if any): a table never shows a commitment its seed
+ * cannot keep. (That the deck derives from the seeds is the verifier's check, after the river.)
  */
-export function checkedFairness(fairness: Fairness): Fairness {
-  const { serverSeed, seedCommitment } = fairness;
+export function checkedFairness(dealt: DealtSeed, committed: Fairness | null, clientSeed: string | null): Fairness {
+  const { serverSeed, seedCommitment } = dealt;
   if (!SEED_HEX.test(serverSeed) || !SEED_HEX.test(seedCommitment)) {
     throw new RangeError("a deal's seed and commitment must be 64 lowercase hex digits");
   }
-  if (createHash("sha256").update(Buffer.from(serverSeed, "hex")).digest("hex") !== seedCommitment) {
+  if (commitmentOf(serverSeed) !== seedCommitment) {
     throw new RangeError("the deal's commitment is not SHA-256 of its seed");
   }
-  return { serverSeed, seedCommitment };
+  if (committed && committed.serverSeed !== serverSeed) {
+    throw new RangeError("the deal is not from the seed the game committed to");
+  }
+  if (clientSeed !== null && !CLIENT_SEED_PATTERN.test(clientSeed)) throw new RangeError("invalid client seed");
+  return { serverSeed, seedCommitment, clientSeed };
+}
+
+const commitmentOf = (serverSeed: string): string =>
+  createHash("sha256").update(Buffer.from(serverSeed, "hex")).digest("hex");
+
+/**
+ * The snapshot with its game's deck committed to: a game not dealt yet and without a commitment gets
+ * `drawSeed()`'s seed and its commitment, which its state shows from then on, before any client seed
+ * or bet. Any other snapshot is returned as it is.
+ */
+export function withCommittedDeck(snapshot: TableSnapshot, drawSeed: () => string): TableSnapshot {
+  if (snapshot.hands !== null || snapshot.fairness !== null) return snapshot;
+  const serverSeed = drawSeed();
+  if (!SEED_HEX.test(serverSeed)) throw new RangeError("a server seed must be 64 lowercase hex digits");
+  return { ...snapshot, fairness: { serverSeed, seedCommitment: commitmentOf(serverSeed), clientSeed: null } };
 }

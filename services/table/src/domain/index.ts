@@ -23,3 +23,4 @@ export { type Payout, payoutOf } from "./payouts.js";
 export * from "./lobby.js";
 export * from "./view.js";
 export * from "./exported-game.js";
+export { type DealtSeed, withCommittedDeck } from "./cards.js";

@@ -89,10 +89,15 @@ export interface GameRecord {
   readonly bets: readonly BetSettlement[];
 }
 
-/** The deck's server seed (secret until the river) and its SHA-256 commitment (public from the hole). */
+/**
+ * The game's server seed (secret until the river) and its SHA-256 commitment, public from the game's
+ * start (docs/provably-fair.md); from the deal on, the client seed the dealing player mixed in.
+ */
 export interface Fairness {
   readonly serverSeed: string;
   readonly seedCommitment: string;
+  /** Null before the deal, and for a deal that named none. */
+  readonly clientSeed: string | null;
 }
 
 export interface TableConfig {

@@ -35,10 +35,15 @@ export interface PublicTableState {
   seats: PublicSeat[];
   bets: PublicBet[];
   handOdds: HandOdds[];
-  /** SHA-256 of the deck's seed, from the hole on (fixed before any bet); null before the deal. */
+  /**
+   * SHA-256 of the deck's seed, from the game's start (fixed before any client seed or bet); null
+   * only at a table nothing was stored at, until its deal.
+   */
   seedCommitment: string | null;
   /** The seed itself, at the river only: anyone can then check the deck (docs/provably-fair.md). */
   serverSeed: string | null;
+  /** The client seed the dealing player mixed into the deck, from the hole on; null when none. */
+  clientSeed: string | null;
 }
 
 export function publicState(snapshot: TableSnapshot): PublicTableState {
@@ -70,5 +75,6 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
     handOdds: snapshot.handOdds.map((p) => ({ ...p })),
     seedCommitment: snapshot.fairness?.seedCommitment ?? null,
     serverSeed: snapshot.gameState === "STATUS_RIVER" ? (snapshot.fairness?.serverSeed ?? null) : null,
+    clientSeed: snapshot.fairness?.clientSeed ?? null,
   };
 }

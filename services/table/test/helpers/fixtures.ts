@@ -30,6 +30,7 @@ export const FAIRNESS: Fairness = {
   seedCommitment: createHash("sha256")
     .update(Buffer.from("ab".repeat(32), "hex"))
     .digest("hex"),
+  clientSeed: null,
 };
 
 export function dealFrom(

@@ -101,6 +101,12 @@ export interface DealRequest {
     | undefined;
   /** The game the deck is derived for (docs/provably-fair.md); empty: a fresh DEAL-<uuid>. */
   gameId: string;
+  /** The seed a table committed to when its game began (64 hex digits); absent: a fresh one. */
+  serverSeed?:
+    | string
+    | undefined;
+  /** The player's client seed mixed into the deck (docs/provably-fair.md); absent: none. */
+  clientSeed?: string | undefined;
 }
 
 export interface DealResponse {
@@ -347,7 +353,7 @@ export const HandOdds: MessageFns<HandOdds> = {
 };
 
 function createBaseDealRequest(): DealRequest {
-  return { numberOfHands: 0, targetRtp: undefined, gameId: "" };
+  return { numberOfHands: 0, targetRtp: undefined, gameId: "", serverSeed: undefined, clientSeed: undefined };
 }
 
 export const DealRequest: MessageFns<DealRequest> = {
@@ -360,6 +366,12 @@ export const DealRequest: MessageFns<DealRequest> = {
     }
     if (message.gameId !== "") {
       writer.uint32(26).string(message.gameId);
+    }
+    if (message.serverSeed !== undefined) {
+      writer.uint32(34).string(message.serverSeed);
+    }
+    if (message.clientSeed !== undefined) {
+      writer.uint32(42).string(message.clientSeed);
     }
     return writer;
   },
@@ -401,6 +413,22 @@ export const DealRequest: MessageFns<DealRequest> = {
             message.gameId = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.serverSeed = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.clientSeed = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -430,6 +458,16 @@ export const DealRequest: MessageFns<DealRequest> = {
         : isSet(object.game_id)
         ? globalThis.String(object.game_id)
         : "",
+      serverSeed: isSet(object.serverSeed)
+        ? globalThis.String(object.serverSeed)
+        : isSet(object.server_seed)
+        ? globalThis.String(object.server_seed)
+        : undefined,
+      clientSeed: isSet(object.clientSeed)
+        ? globalThis.String(object.clientSeed)
+        : isSet(object.client_seed)
+        ? globalThis.String(object.client_seed)
+        : undefined,
     };
   },
 
@@ -444,6 +482,12 @@ export const DealRequest: MessageFns<DealRequest> = {
     if (message.gameId !== "") {
       obj.gameId = message.gameId;
     }
+    if (message.serverSeed !== undefined) {
+      obj.serverSeed = message.serverSeed;
+    }
+    if (message.clientSeed !== undefined) {
+      obj.clientSeed = message.clientSeed;
+    }
     return obj;
   },
 
@@ -455,6 +499,8 @@ export const DealRequest: MessageFns<DealRequest> = {
     message.numberOfHands = object.numberOfHands ?? 0;
     message.targetRtp = object.targetRtp ?? undefined;
     message.gameId = object.gameId ?? "";
+    message.serverSeed = object.serverSeed ?? undefined;
+    message.clientSeed = object.clientSeed ?? undefined;
     return message;
   },
 };

@@ -320,7 +320,14 @@ export interface AdvanceRequest {
    * that was already made answers the state now and moves nothing; a table that never advanced from
    * it is FAILED_PRECONDITION.
    */
-  from?: AdvanceFrom | undefined;
+  from?:
+    | AdvanceFrom
+    | undefined;
+  /**
+   * The player's client seed, mixed into the deck by the advance that deals (docs/provably-fair.md);
+   * ignored by any other advance. Absent: none.
+   */
+  clientSeed?: string | undefined;
 }
 
 export interface AdvanceFrom {
@@ -389,12 +396,14 @@ export interface TableState {
   bets: BetRecord[];
   handOdds: HandOdds[];
   /**
-   * SHA-256 of the server seed the deck was derived from (docs/provably-fair.md): from the hole on,
-   * fixed before any bet. Empty before the deal.
+   * SHA-256 of the server seed the deck is derived from (docs/provably-fair.md): from the game's
+   * start, fixed before any client seed or bet. Empty only at a table where nothing was ever stored.
    */
   seedCommitment: string;
   /** The seed itself, revealed at the river only; empty before. */
   serverSeed: string;
+  /** The client seed the dealing advance mixed into the deck, from the hole on; empty when none. */
+  clientSeed: string;
 }
 
 export interface AuditRequest {
@@ -561,6 +570,8 @@ export interface FinishedGame {
    */
   seedCommitment: string;
   serverSeed: string;
+  /** The client seed mixed into the deck; empty when none (or the game ended before its deal). */
+  clientSeed: string;
   /** When the hole cards were dealt, the first bet placed (0: no bet) and the game finished. */
   dealtAtMs: number;
   firstBetAtMs: number;
@@ -2040,7 +2051,7 @@ export const LeaveResponse: MessageFns<LeaveResponse> = {
 };
 
 function createBaseAdvanceRequest(): AdvanceRequest {
-  return { caller: undefined, tableId: 0, from: undefined };
+  return { caller: undefined, tableId: 0, from: undefined, clientSeed: undefined };
 }
 
 export const AdvanceRequest: MessageFns<AdvanceRequest> = {
@@ -2053,6 +2064,9 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
     }
     if (message.from !== undefined) {
       AdvanceFrom.encode(message.from, writer.uint32(26).fork()).join();
+    }
+    if (message.clientSeed !== undefined) {
+      writer.uint32(34).string(message.clientSeed);
     }
     return writer;
   },
@@ -2094,6 +2108,14 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
             message.from = AdvanceFrom.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.clientSeed = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2115,6 +2137,11 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
         ? globalThis.Number(object.table_id)
         : 0,
       from: isSet(object.from) ? AdvanceFrom.fromJSON(object.from) : undefined,
+      clientSeed: isSet(object.clientSeed)
+        ? globalThis.String(object.clientSeed)
+        : isSet(object.client_seed)
+        ? globalThis.String(object.client_seed)
+        : undefined,
     };
   },
 
@@ -2128,6 +2155,9 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
     }
     if (message.from !== undefined) {
       obj.from = AdvanceFrom.toJSON(message.from);
+    }
+    if (message.clientSeed !== undefined) {
+      obj.clientSeed = message.clientSeed;
     }
     return obj;
   },
@@ -2144,6 +2174,7 @@ export const AdvanceRequest: MessageFns<AdvanceRequest> = {
     message.from = (object.from !== undefined && object.from !== null)
       ? AdvanceFrom.fromPartial(object.from)
       : undefined;
+    message.clientSeed = object.clientSeed ?? undefined;
     return message;
   },
 };
@@ -3063,6 +3094,7 @@ function createBaseTableState(): TableState {
     handOdds: [],
     seedCommitment: "",
     serverSeed: "",
+    clientSeed: "",
   };
 }
 
@@ -3109,6 +3141,9 @@ export const TableState: MessageFns<TableState> = {
     }
     if (message.serverSeed !== "") {
       writer.uint32(114).string(message.serverSeed);
+    }
+    if (message.clientSeed !== "") {
+      writer.uint32(122).string(message.clientSeed);
     }
     return writer;
   },
@@ -3238,6 +3273,14 @@ export const TableState: MessageFns<TableState> = {
             message.serverSeed = reader.string();
             continue;
           }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.clientSeed = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3314,6 +3357,11 @@ export const TableState: MessageFns<TableState> = {
         : isSet(object.server_seed)
         ? globalThis.String(object.server_seed)
         : "",
+      clientSeed: isSet(object.clientSeed)
+        ? globalThis.String(object.clientSeed)
+        : isSet(object.client_seed)
+        ? globalThis.String(object.client_seed)
+        : "",
     };
   },
 
@@ -3361,6 +3409,9 @@ export const TableState: MessageFns<TableState> = {
     if (message.serverSeed !== "") {
       obj.serverSeed = message.serverSeed;
     }
+    if (message.clientSeed !== "") {
+      obj.clientSeed = message.clientSeed;
+    }
     return obj;
   },
 
@@ -3383,6 +3434,7 @@ export const TableState: MessageFns<TableState> = {
     message.handOdds = object.handOdds?.map((e) => HandOdds.fromPartial(e)) || [];
     message.seedCommitment = object.seedCommitment ?? "";
     message.serverSeed = object.serverSeed ?? "";
+    message.clientSeed = object.clientSeed ?? "";
     return message;
   },
 };
@@ -4947,6 +4999,7 @@ function createBaseFinishedGame(): FinishedGame {
     roundingDenominator: 0,
     seedCommitment: "",
     serverSeed: "",
+    clientSeed: "",
     dealtAtMs: 0,
     firstBetAtMs: 0,
     finishedAtMs: 0,
@@ -5012,6 +5065,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     }
     if (message.serverSeed !== "") {
       writer.uint32(146).string(message.serverSeed);
+    }
+    if (message.clientSeed !== "") {
+      writer.uint32(178).string(message.clientSeed);
     }
     if (message.dealtAtMs !== 0) {
       writer.uint32(152).int64(message.dealtAtMs);
@@ -5192,6 +5248,14 @@ export const FinishedGame: MessageFns<FinishedGame> = {
             message.serverSeed = reader.string();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.clientSeed = reader.string();
+            continue;
+          }
           case 19: {
             if (tag !== 152) {
               break;
@@ -5302,6 +5366,11 @@ export const FinishedGame: MessageFns<FinishedGame> = {
         : isSet(object.server_seed)
         ? globalThis.String(object.server_seed)
         : "",
+      clientSeed: isSet(object.clientSeed)
+        ? globalThis.String(object.clientSeed)
+        : isSet(object.client_seed)
+        ? globalThis.String(object.client_seed)
+        : "",
       dealtAtMs: isSet(object.dealtAtMs)
         ? globalThis.Number(object.dealtAtMs)
         : isSet(object.dealt_at_ms)
@@ -5376,6 +5445,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     if (message.serverSeed !== "") {
       obj.serverSeed = message.serverSeed;
     }
+    if (message.clientSeed !== "") {
+      obj.clientSeed = message.clientSeed;
+    }
     if (message.dealtAtMs !== 0) {
       obj.dealtAtMs = Math.round(message.dealtAtMs);
     }
@@ -5411,6 +5483,7 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     message.roundingDenominator = object.roundingDenominator ?? 0;
     message.seedCommitment = object.seedCommitment ?? "";
     message.serverSeed = object.serverSeed ?? "";
+    message.clientSeed = object.clientSeed ?? "";
     message.dealtAtMs = object.dealtAtMs ?? 0;
     message.firstBetAtMs = object.firstBetAtMs ?? 0;
     message.finishedAtMs = object.finishedAtMs ?? 0;
