@@ -1,16 +1,19 @@
 // The web client's provably fair verifier (web/src/fairness/verify.ts), run under Node, whose
 // globalThis.crypto.subtle is the same WebCrypto API as the browser's. It is written from
-// docs/provably-fair.md alone, so it is checked against that page's test vector and then against
-// the server's reference implementation on random seeds, game ids and tampered games.
+// docs/provably-fair.md alone, so it is checked against that page's test vectors (without and with a
+// client seed) and then against the server's reference implementation on random seeds, client
+// seeds, game ids and tampered games.
 import test from "ava";
 import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { formatCard } from "../../services/odds/src/domain/cards.js";
 import * as server from "../../services/odds/src/domain/provably-fair.js";
+import { dealClientSeeds, isDealingState, newClientSeed } from "../../web/src/fairness/client-seed.js";
 import { holdCommitment, type HeldCommitment } from "../../web/src/fairness/commitment.js";
 import {
   commitmentOf,
   deriveDeck,
+  effectiveSeedOf,
   type GameReveal,
   verifyAgainstHeld,
   verifyGame,
@@ -28,16 +31,42 @@ const VECTOR = {
   board: ["Kc", "5h", "Td", "Ks", "Tc"],
 };
 
+// Its second vector: the same game dealt with a client seed, copied from the page.
+const CLIENT_VECTOR = {
+  seed: VECTOR.seed,
+  commitment: VECTOR.commitment,
+  gameId: "T1-1",
+  clientSeed: "player-chosen_42",
+  effective: "fd11d8191daf22ba139ca7a690f00fca9ab17183245b849833fb8558bd51f96c",
+  deck:
+    "Qd 8c 5d Td 4d Qc 8d Tc Js 5c Kd 6d 6c 9h 8s 6h Qs Kh 9c 4s Kc Ks 3c 3d 5s 4c " +
+    "2s 4h Jc Jh 7d 8h 2d 7s 3s As 6s 7h Ac Ah Jd 5h Ts 2c 9s Th 3h Qh 7c 2h Ad 9d",
+  hands: ["Qd4d", "8cQc", "5d8d", "TdTc"],
+  board: ["Js", "5c", "Kd", "6d", "6c"],
+};
+
 const hex32 = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString("hex"));
 // Every admissible character, lengths up to the 128 limit: ":" and digits too, which also separate the counter.
 const gameIdArb = fc.stringMatching(/^[\x21-\x7e]{1,128}$/);
+// Every admissible client seed (section 1), up to the 64 limit.
+const clientSeedArb = fc.stringMatching(/^[A-Za-z0-9_-]{1,64}$/);
 
-/** A game as the server deals it from a committed deck, shown with a board prefix of 0..5 cards. */
+/**
+ * A game as the server deals it from a committed deck, mixed with a client seed or not, shown with a
+ * board prefix of 0..5 cards.
+ */
 const dealtGame = fc
-  .record({ seed: hex32, gameId: gameIdArb, n: fc.integer({ min: 1, max: 23 }), boardLength: fc.nat({ max: 5 }) })
-  .map(({ seed, gameId, n, boardLength }): GameReveal => {
-    const { hands, board } = server.derivedCards(seed, gameId, n);
-    return { seed, commitment: server.seedCommitment(seed), gameId, hands, board: board.slice(0, boardLength) };
+  .record({
+    seed: hex32,
+    gameId: gameIdArb,
+    clientSeed: fc.option(clientSeedArb, { nil: null }),
+    n: fc.integer({ min: 1, max: 23 }),
+    boardLength: fc.nat({ max: 5 }),
+  })
+  .map(({ seed, gameId, clientSeed, n, boardLength }): GameReveal => {
+    const { hands, board } = server.derivedCards(server.effectiveSeed(seed, clientSeed), gameId, n);
+    const commitment = server.seedCommitment(seed);
+    return { seed, commitment, gameId, clientSeed, hands, board: board.slice(0, boardLength) };
   });
 
 test.serial("without WebCrypto (an insecure context) the verdict says so instead of throwing", async (t) => {
@@ -64,6 +93,33 @@ test("the documented test vector: commitment, deck order, and the dealt cards ve
   t.true((await verifyGame({ ...VECTOR, board: VECTOR.board.slice(0, 3) })).ok, "a board prefix (the flop)");
 });
 
+test("the documented client seed vector: effective seed, deck order; only that client seed verifies", async (t) => {
+  const { effective, deck, ...game } = CLIENT_VECTOR;
+  t.is(await effectiveSeedOf(game.seed, game.clientSeed), effective);
+  t.is(await effectiveSeedOf(game.seed.toUpperCase(), game.clientSeed), effective, "either case of the seed");
+  t.is(await effectiveSeedOf(game.seed, null), game.seed, "without a client seed, the server seed itself");
+  t.is(await commitmentOf(game.seed), game.commitment, "the commitment is of the server seed, not the effective one");
+  t.is((await deriveDeck(effective, game.gameId)).join(" "), deck);
+  const result = await verifyGame(game);
+  t.true(result.ok, result.ok ? "" : result.reason);
+  t.is(result.ok ? result.deck.join(" ") : "", deck);
+  t.true((await verifyGame({ ...game, board: game.board.slice(0, 4) })).ok, "a board prefix (the turn)");
+  // Not without it, not with another (section 8).
+  const without = await verifyGame({ ...game, clientSeed: null });
+  t.is(without.ok ? "verified" : without.reason, "hand 1 is Qd4d, but the deck deals it 3d9s");
+  const altered = await verifyGame({ ...game, clientSeed: "player-chosen_43" });
+  t.false(altered.ok);
+  t.regex(
+    altered.ok ? "" : altered.reason,
+    /^hand 1 is Qd4d, but the deck deals it \w{4} \(mixed with the client seed "player-chosen_43"\)$/,
+  );
+  t.false(
+    (await verifyGame({ ...VECTOR, clientSeed: game.clientSeed })).ok,
+    "the first vector's cards with a client seed",
+  );
+  t.true((await verifyGame({ ...VECTOR, clientSeed: null })).ok, "a null client seed is none");
+});
+
 test("the same deck as the server's reference implementation, on random seeds and game ids", async (t) => {
   await fc.assert(
     fc.asyncProperty(hex32, gameIdArb, async (seed, gameId) => {
@@ -73,6 +129,35 @@ test("the same deck as the server's reference implementation, on random seeds an
     }),
     { numRuns: 200 },
   );
+});
+
+test("the same effective seed as the server's, on random seeds and client seeds", async (t) => {
+  await fc.assert(
+    fc.asyncProperty(hex32, clientSeedArb, async (seed, clientSeed) => {
+      t.is(await effectiveSeedOf(seed, clientSeed), server.effectiveSeed(seed, clientSeed));
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test("the page's client seeds are fresh, random and admissible, and sent with the deal only", (t) => {
+  const seeds = Array.from({ length: 50 }, newClientSeed);
+  for (const seed of seeds) t.regex(seed, /^[0-9a-f]{32}$/);
+  t.is(new Set(seeds).size, seeds.length);
+  t.true(isDealingState("STATUS_SETUP") && isDealingState("STATUS_START"));
+  for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN", "STATUS_RIVER"]) t.false(isDealingState(state));
+  // A deal resent after no answer sends the same client seed; a new deal, a fresh one.
+  const deals = dealClientSeeds();
+  t.is(deals.sentFor("T1-1"), null);
+  const first = deals.forDeal("T1-1", false);
+  t.is(deals.forDeal("T1-1", true), first, "resent: the same");
+  t.is(deals.sentFor("T1-1"), first);
+  const again = deals.forDeal("T1-1", false);
+  t.not(again, first, "a new try: a fresh one");
+  const next = deals.forDeal("T1-2", true);
+  t.not(next, again, "another game's deal: a fresh one");
+  t.is(deals.sentFor("T1-1"), null, "only the latest deal is remembered");
+  t.is(deals.sentFor("T1-2"), next);
 });
 
 test("every game the server deals verifies in the browser's verifier too", async (t) => {
@@ -87,14 +172,24 @@ test("every game the server deals verifies in the browser's verifier too", async
 
 /** One thing changed in a dealt game, as a dishonest or broken server might. */
 const tampered = fc
-  .tuple(dealtGame, hex32, fc.nat(), fc.nat({ max: 51 }), fc.constantFrom("card", "seed", "commitment", "gameId"))
-  .map(([game, otherSeed, where, card, what]): GameReveal => {
+  .tuple(
+    dealtGame,
+    hex32,
+    fc.nat(),
+    fc.nat({ max: 51 }),
+    fc.constantFrom("card", "seed", "commitment", "gameId", "clientSeed"),
+    clientSeedArb,
+  )
+  .map(([game, otherSeed, where, card, what, otherClientSeed]): GameReveal => {
     const code = formatCard(card);
     const slots = [...game.hands.map((_, h) => `h${h}`), ...game.board.map((_, k) => `b${k}`)];
     const slot = slots[where % slots.length]!;
     if (what === "seed") return { ...game, seed: otherSeed, commitment: server.seedCommitment(otherSeed) };
     if (what === "commitment") return { ...game, commitment: server.seedCommitment(otherSeed) };
     if (what === "gameId") return { ...game, gameId: `${game.gameId.slice(0, 127)}x` };
+    // Another client seed, or none in place of one, or one in place of none (may rarely be the same).
+    if (what === "clientSeed")
+      return { ...game, clientSeed: game.clientSeed === otherClientSeed ? null : otherClientSeed };
     const hands = [...game.hands];
     const board = [...game.board];
     if (slot.startsWith("h")) hands[Number(slot.slice(1))] = `${code}${hands[Number(slot.slice(1))]!.slice(2)}`;
@@ -142,6 +237,12 @@ test("a failing check names the precise reason", async (t) => {
   t.regex(await reason({ ...VECTOR, hands: ["3d9", "5c4d"] }), /^hand 1 is "3d9", not two card codes/);
   t.regex(await reason({ ...VECTOR, board: ["Kc", "5h", "1d"] }), /^the third flop card is "1d", not a card code/);
   t.regex(await reason({ ...VECTOR, hands: [] }), /^there must be 1 to 23 hands/);
+  t.regex(
+    await reason({ ...VECTOR, clientSeed: "not ok" }),
+    /^the client seed must be 1 to 64 letters, digits, - or _/,
+  );
+  t.regex(await reason({ ...VECTOR, clientSeed: "" }), /^the client seed must be/);
+  t.regex(await reason({ ...VECTOR, clientSeed: "x".repeat(65) }), /^the client seed must be/);
 });
 
 test("a stand-alone deal checks the rest of the deck in order too", async (t) => {
@@ -211,4 +312,15 @@ test("the page keeps the first commitment of each game and notices a different o
   // A page opened at the hole after bets were placed did not see the commitment before them.
   t.like(holdCommitment(null, shown("T1-3", "STATUS_HOLE", a, [{}, {}])), { seenAt: "STATUS_HOLE", betsBefore: 2 });
   t.is(holdCommitment(changed, shown("T1-2", "STATUS_SETUP", null)), null, "the next game starts empty");
+
+  // A table shows the commitment from the game's start, before the deal and its client seed: kept
+  // from there, it must be the river's.
+  let early: HeldCommitment | null = holdCommitment(null, shown("T1-4", "STATUS_START", a));
+  t.deepEqual(early, { gameId: "T1-4", commitment: a, seenAt: "STATUS_START", betsBefore: 0, changedTo: null });
+  for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN", "STATUS_RIVER"]) {
+    t.is(holdCommitment(early, shown("T1-4", state, a)), early, `the same at the ${state}`);
+  }
+  early = holdCommitment(early, shown("T1-4", "STATUS_HOLE", b));
+  t.like(early, { seenAt: "STATUS_START", commitment: a, changedTo: b }, "changed at the deal: flagged");
+  t.like(holdCommitment(held, shown("T1-5", "STATUS_SETUP", b)), { gameId: "T1-5", seenAt: "STATUS_SETUP" });
 });

@@ -2,14 +2,15 @@
 // (helpers/scripted-api.ts) that deals from real committed decks and can cheat on cue: an honest
 // game verifies in the page; a river that reveals another seed, with its own matching commitment
 // and the cards that seed deals, is caught because the page kept the commitment shown at the hole;
-// a river card that the seed does not deal is named.
+// a river card that the seed does not deal is named. The page's own deal sends a fresh client seed,
+// and the game dealt with it verifies; a river that shows another client seed does not.
 import test, { type ExecutionContext } from "ava";
 import type { Page } from "playwright-core";
 import { formatCard, fullDeck } from "../../services/odds/src/domain/cards.js";
 import { newServerSeed, seedCommitment } from "../../services/odds/src/domain/provably-fair.js";
 import type { TableState } from "../helpers/api.js";
-import { expectAccessible, screenshot } from "./helpers/browser.js";
-import { signIn, waitForState } from "./helpers/client.js";
+import { expectAccessible, screenshot, type Watched } from "./helpers/browser.js";
+import { advance, signIn, waitForState } from "./helpers/client.js";
 import { committedState, showState } from "./helpers/scripted-api.js";
 import { useScriptedBrowser } from "./helpers/scripted-browser.js";
 
@@ -29,38 +30,55 @@ async function shownCommitment(page: Page): Promise<string | null> {
   return page.getByTestId("fairness").getByTestId("seed-commitment").getAttribute("data-value");
 }
 
-async function honestGame(t: ExecutionContext, page: Page): Promise<void> {
-  const seed = newServerSeed();
+/** Opens table 1 for eve in a new page, showing `start` and following its event stream. */
+async function openTable(start: TableState): Promise<Watched> {
+  const watched = await scripted.openPage({ width: 375, height: 812 });
+  const { page } = watched;
+  scripted.api.state = start;
+  await page.goto("/");
+  await signIn(page, "eve");
+  await page.goto("/#/table/1");
+  await page
+    .getByTestId("game-state")
+    .filter({ hasText: `game ${start.gameId}` })
+    .waitFor();
+  await waitForState(page, start.gameState);
+  await scripted.api.streamOpen();
+  await page.locator('[data-testid="live-mode"][data-mode="live"]').waitFor();
+  return watched;
+}
+
+/** A game dealt without a client seed (as by another client through the API), seen from its start. */
+async function honestGame(t: ExecutionContext, page: Page, seed: string): Promise<void> {
   const panel = page.getByTestId("fairness");
-  t.regex(await panel.innerText(), /before any bet/, "before the deal the panel says what will appear");
-  await show(page, committedState("STATUS_HOLE", "T1-1", seed));
-  t.is(await shownCommitment(page), seedCommitment(seed), "the commitment from the hole on");
+  t.is(await shownCommitment(page), seedCommitment(seed), "the commitment from the game's start, before the deal");
   t.regex(await panel.innerText(), /Deck commitment \(SHA-256 of the server seed\)/);
-  t.regex(await panel.getByTestId("commitment-seen").innerText(), /since the hole/);
+  t.regex(await panel.getByTestId("commitment-seen").innerText(), /since the start of the game/);
+  t.regex(await panel.innerText(), /A deal from this page sends a fresh random client seed/);
+  t.is(await panel.getByTestId("client-seed-shown").count(), 0, "no client seed before the deal");
+  await show(page, committedState("STATUS_HOLE", "T1-1", seed));
+  t.is(await shownCommitment(page), seedCommitment(seed), "the same commitment from the hole on");
+  t.regex(await panel.getByTestId("commitment-seen").innerText(), /since the start of the game/);
+  t.regex(await panel.getByTestId("client-seed-shown").innerText(), /None: the deck comes from the server seed alone/);
   t.is(await panel.getByRole("button", { name: "Verify this game" }).count(), 0, "nothing to verify before the river");
   await show(page, committedState("STATUS_FLOP", "T1-1", seed));
   await show(page, committedState("STATUS_TURN", "T1-1", seed));
   await show(page, committedState("STATUS_RIVER", "T1-1", seed));
   t.is(await panel.getByTestId("server-seed").getAttribute("data-value"), seed, "the seed at the river");
+  t.is(await page.getByTestId("commitment-changed").count(), 0, "no alarm: the start's commitment is the river's");
   const { verdict, text } = await verify(page);
   t.is(verdict, "verified", text);
-  t.regex(text, /Verified: the cards were fixed before any bet\./);
+  t.regex(text, /Verified: the cards were fixed before any bet\. No client seed was used/);
   await screenshot(page, "12-fairness-verified");
   await expectAccessible(t, page, "table with a verified game");
 }
 
-test("the river's seed is checked against the commitment kept since the hole", async (t) => {
+test.serial("the river's seed is checked against the commitment kept since the game's start", async (t) => {
   t.timeout(5 * 60_000);
-  const watched = await scripted.openPage({ width: 375, height: 812 });
+  const first = newServerSeed();
+  const watched = await openTable(committedState("STATUS_START", "T1-1", first));
   const { page } = watched;
-  const api = scripted.api;
-  await page.goto("/");
-  await signIn(page, "eve");
-  await page.goto("/#/table/1");
-  await waitForState(page, "STATUS_START");
-  await api.streamOpen();
-  await page.locator('[data-testid="live-mode"][data-mode="live"]').waitFor();
-  await honestGame(t, page);
+  await honestGame(t, page, first);
 
   // Game 2: the hole commits to one seed; the river reveals another, with that seed's own
   // commitment and the cards it deals. The river state alone would verify.
@@ -94,5 +112,75 @@ test("the river's seed is checked against the commitment kept since the hole", a
   const cardVerdict = await verify(page);
   t.is(cardVerdict.verdict, "failed");
   t.regex(cardVerdict.text, new RegExp(`Not verified: the river is ${other}, but the deck deals ${honest.riverCard}`));
+  t.deepEqual(watched.problems, []);
+});
+
+test.serial("the page's deal sends a fresh client seed; its game verifies with it, and not with another", async (t) => {
+  t.timeout(5 * 60_000);
+  const api = scripted.api;
+  const seed = newServerSeed();
+  api.serverSeed = seed;
+  api.advances.length = 0;
+  const watched = await openTable(committedState("STATUS_START", "T1-7", seed));
+  const { page } = watched;
+  const panel = page.getByTestId("fairness");
+  t.is(await shownCommitment(page), seedCommitment(seed), "the commitment before the deal");
+
+  await advance(page, "Deal the hole cards", "STATUS_HOLE");
+  const deal = api.advances[0];
+  t.deepEqual(deal?.from, { gameId: "T1-7", gameState: "STATUS_START" }, "the deal names the state it deals from");
+  const clientSeed = deal?.clientSeed ?? "";
+  t.regex(clientSeed, /^[0-9a-f]{32}$/, "and carries a fresh random client seed");
+  t.is(await panel.getByTestId("client-seed").getAttribute("data-value"), clientSeed, "shown from the hole on");
+  t.is(await panel.getByTestId("client-seed-source").innerText(), "The one this page sent with its deal.");
+  t.is(await shownCommitment(page), seedCommitment(seed), "the commitment kept from before the deal");
+  for (const [button, to] of [
+    ["Deal the flop", "STATUS_FLOP"],
+    ["Deal the turn", "STATUS_TURN"],
+    ["Deal the river", "STATUS_RIVER"],
+  ] as const) {
+    await advance(page, button, to);
+  }
+  t.deepEqual(
+    api.advances.map((sent) => sent.clientSeed),
+    [clientSeed, undefined, undefined, undefined],
+    "only the deal sends a client seed",
+  );
+  const { verdict, text } = await verify(page);
+  t.is(verdict, "verified", text);
+  t.regex(
+    text,
+    new RegExp(
+      `Verified: the cards were fixed before any bet\\. The house committed to its seed before the client seed ${clientSeed} was chosen`,
+    ),
+  );
+  await screenshot(page, "14-fairness-client-seed-verified");
+  await expectAccessible(t, page, "table with a game dealt with a client seed");
+
+  // The next game, dealt by the page the same way; its river shows a client seed other than the one
+  // the deck was mixed with (whatever else it shows checks out): the cards are not that seed's.
+  const next = newServerSeed();
+  api.serverSeed = next;
+  await show(page, committedState("STATUS_START", "T1-8", next));
+  await advance(page, "Deal the hole cards", "STATUS_HOLE");
+  const sent = api.advances.at(-1)?.clientSeed ?? "";
+  t.regex(sent, /^[0-9a-f]{32}$/);
+  t.not(sent, clientSeed, "a fresh client seed for every deal");
+  const altered = "0123456789abcdef0123456789abcdef";
+  await show(page, { ...committedState("STATUS_RIVER", "T1-8", next, sent), clientSeed: altered });
+  t.is(await page.getByTestId("commitment-changed").count(), 0, "the commitment held");
+  t.regex(
+    await panel.getByTestId("client-seed-source").innerText(),
+    new RegExp(`^Not the one this page sent with its deal \\(${sent}\\)`),
+  );
+  const alteredVerdict = await verify(page);
+  t.is(alteredVerdict.verdict, "failed");
+  t.regex(
+    alteredVerdict.text,
+    new RegExp(
+      `Not verified: hand \\d+ is \\w{4}, but the deck deals it \\w{4} \\(mixed with the client seed "${altered}"\\)`,
+    ),
+  );
+  await expectAccessible(t, page, "table with an altered client seed");
   t.deepEqual(watched.problems, []);
 });

@@ -121,7 +121,15 @@ test.serial("two players play a whole game; the watcher sees every move live, to
     { button: "Deal the turn", state: "STATUS_TURN", name: "turn" },
   ];
   const player = await api.player("alice-web");
+  // The body of every advance alice's page sends: only the deal carries a client seed.
+  const advances: { from?: unknown; clientSeed?: string }[] = [];
+  alice.page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().endsWith(`/api/tables/${table}/advance`)) {
+      advances.push(request.postDataJSON() as (typeof advances)[number]);
+    }
+  });
   let holeCommitment: string | null = null;
+  let clientSeed = "";
   let betsPlaced = 0;
   for (const [i, stage] of stages.entries()) {
     await advance(alice.page, stage.button, stage.state);
@@ -136,6 +144,21 @@ test.serial("two players play a whole game; the watcher sees every move live, to
           holeCommitment,
         );
       }
+      // Alice's deal sent a fresh random client seed, which the table mixed into the deck and shows.
+      clientSeed = advances[0]?.clientSeed ?? "";
+      t.regex(clientSeed, /^[0-9a-f]{32}$/, "the deal sends a client seed");
+      t.is((await player.readState(table)).clientSeed, clientSeed, "the table shows the client seed sent");
+      for (const page of [alice.page, bob.page]) {
+        t.is(await page.getByTestId("fairness").getByTestId("client-seed").getAttribute("data-value"), clientSeed);
+      }
+      t.is(
+        await alice.page.getByTestId("fairness").getByTestId("client-seed-source").innerText(),
+        "The one this page sent with its deal.",
+      );
+      t.is(
+        await bob.page.getByTestId("fairness").getByTestId("client-seed-source").innerText(),
+        "Chosen by the player who dealt.",
+      );
     }
     const hand = await handToBackIndex(alice.page);
     if (hand === null) {
@@ -181,6 +204,12 @@ test.serial("two players play a whole game; the watcher sees every move live, to
   // The seed is revealed at the river, and the page's own verifier (WebCrypto, no server call)
   // checks it against the commitment it kept since the hole, and the cards on screen against it.
   t.is(river.seedCommitment, holeCommitment, "the API kept its commitment");
+  t.is(river.clientSeed, clientSeed, "and the client seed");
+  t.deepEqual(
+    advances.map((sent) => sent.clientSeed),
+    [clientSeed, undefined, undefined, undefined],
+    "only the deal sent a client seed",
+  );
   for (const page of [alice.page, bob.page]) {
     const fairness = page.getByTestId("fairness");
     t.is(await fairness.getByTestId("server-seed").getAttribute("data-value"), river.serverSeed);
@@ -189,6 +218,7 @@ test.serial("two players play a whole game; the watcher sees every move live, to
     await verdict.waitFor();
     t.is(await verdict.getAttribute("data-verdict"), "verified", await verdict.innerText());
     t.regex(await verdict.innerText(), /Verified: the cards were fixed before any bet\./);
+    t.regex(await verdict.innerText(), new RegExp(`client seed ${clientSeed}`), "the verdict names the client seed");
   }
   await screenshot(alice.page, "05-river");
   await screenshot(bob.page, "05-river-phone");

@@ -3,8 +3,9 @@
 // cheat at provably fair dealing (change the deck's commitment mid-game, deal other cards). It
 // serves the built client (web/dist) at "/" and just enough of the API for a player to open table 1
 // and move money between her account and her seat there (sit, top up, leave; the player is eve), to
-// see a lobby of the tables and seats a test sets, and to deal and generate bulk games (real ones,
-// from the odds service's code and the gateway's mapping to JSON).
+// see a lobby of the tables and seats a test sets, to deal and generate bulk games (real ones,
+// from the odds service's code and the gateway's mapping to JSON), and to advance a game dealt from
+// a real committed deck (committedState), mixed with the client seed the page's deal sends.
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +16,7 @@ import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 import { bulkResponseJson, toDealResult } from "../../../gateway/src/odds/to-api.js";
 import { committedBulkGame, type BulkHandCount } from "../../../services/odds/src/domain/bulk.js";
 import { committedDeal } from "../../../services/odds/src/domain/deal.js";
-import { derivedCards, seedCommitment } from "../../../services/odds/src/domain/provably-fair.js";
+import { derivedCards, effectiveSeed, seedCommitment } from "../../../services/odds/src/domain/provably-fair.js";
 import { bulkGameToProto, dealToProto } from "../../../services/odds/src/proto-mapping.js";
 import type { Lobby, TableState } from "../../helpers/api.js";
 
@@ -44,6 +45,14 @@ export interface ScriptedApi {
   seatsFailures: number;
   /** How to answer the next event stream requests: a status to refuse with, or "stream". */
   nextStreams: (number | "stream")[];
+  /**
+   * The body of every advance sent to table 1, in order. From a committed game's state (one with
+   * `serverSeed` set below), the advance deals its next stage from that seed, the deal mixing in the
+   * client seed sent; otherwise it answers 409.
+   */
+  advances: { from?: { gameId: string; gameState: string }; clientSeed?: string }[];
+  /** The server seed the game now shown was committed to, for advances to deal from; null: none. */
+  serverSeed: string | null;
   /** The body of every bet sent to table 1, in order; each is acknowledged from the first seat's balance, or refused (NACK) when it does not cover the stake. */
   bets: { seatIndex: number; handIndex: number; betAmount: number }[];
   /** The account balance every player's profile shows; sit, top up and leave move money from and to it. */
@@ -82,6 +91,8 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     stateFailures: 0,
     seatsFailures: 0,
     nextStreams: [],
+    advances: [],
+    serverSeed: null,
     bets: [],
     account: 1000,
     lobby: { tables: [], totalActivePlayers: 0 },
@@ -123,6 +134,19 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     }
     json(res, 200, { acknowledgement: "ACK", message: "", updatedSeatBalance: plus(seat, -placed.betAmount) });
   };
+  // The next stage of the committed game shown, dealt as the table would: the client seed is the
+  // dealing advance's, and the stages after keep it.
+  const advance = async (req: IncomingMessage, res: ServerResponse) => {
+    const sent = await body<ScriptedApi["advances"][number]>(req);
+    api.advances.push(sent);
+    const next = NEXT_STAGE[api.state.gameState];
+    if (api.serverSeed === null || next === undefined) return json(res, 409, { error: "no scripted advance" });
+    const dealing = api.state.gameState === "STATUS_SETUP" || api.state.gameState === "STATUS_START";
+    const clientSeed = dealing ? (sent.clientSeed ?? null) : api.state.clientSeed;
+    const state = committedState(next, api.state.gameId, api.serverSeed, clientSeed);
+    api.push(++shownEvents, { ...state, seats: api.state.seats });
+    json(res, 200, api.state);
+  };
   const money = moneyMoves(api);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
@@ -136,6 +160,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
         api.stateFailures-- > 0 ? json(res, 503, { error: "table service unavailable" }) : json(res, 200, api.state),
       "/api/tables/1/events": () => events(req, res),
       "/api/tables/1/bet": () => void bet(req, res),
+      "/api/tables/1/advance": () => void advance(req, res),
       "/api/tables/1/sit": () => void money.sit(req, res),
       "/api/tables/1/topup": () => void money.topup(req, res),
       "/api/tables/1/leave": () => money.leave(res),
@@ -282,38 +307,58 @@ export function tableState(gameState: TableState["gameState"], bettingStage: num
           odds: handIndex === 0 ? 2.4 : 4.9,
         }))
       : [],
-    seedCommitment: dealt ? "c0".repeat(32) : null,
+    seedCommitment: "c0".repeat(32),
     serverSeed: null,
+    clientSeed: null,
   };
 }
 
 const STAGES: Partial<Record<TableState["gameState"], { bettingStage: number; boardCards: number }>> = {
+  STATUS_SETUP: { bettingStage: -1, boardCards: 0 },
+  STATUS_START: { bettingStage: -1, boardCards: 0 },
   STATUS_HOLE: { bettingStage: 0, boardCards: 0 },
   STATUS_FLOP: { bettingStage: 1, boardCards: 3 },
   STATUS_TURN: { bettingStage: 2, boardCards: 4 },
   STATUS_RIVER: { bettingStage: -1, boardCards: 5 },
 };
 
+const NEXT_STAGE: Partial<Record<TableState["gameState"], TableState["gameState"]>> = {
+  STATUS_SETUP: "STATUS_HOLE",
+  STATUS_START: "STATUS_HOLE",
+  STATUS_HOLE: "STATUS_FLOP",
+  STATUS_FLOP: "STATUS_TURN",
+  STATUS_TURN: "STATUS_RIVER",
+};
+
 /**
- * A game dealt from a real committed deck (the server's provably-fair.ts), as the table shows it at
- * a stage: its commitment from the hole on, the seed at the river only. Tests then change what a
- * dishonest server would.
+ * A game dealt from a real committed deck (the server's provably-fair.ts), mixed with `clientSeed`
+ * if any, as the table shows it at a stage: its commitment from the start, the client seed from the
+ * hole on, the seed at the river only. Tests then change what a dishonest server would.
  */
-export function committedState(gameState: TableState["gameState"], gameId: string, seed: string): TableState {
+export function committedState(
+  gameState: TableState["gameState"],
+  gameId: string,
+  seed: string,
+  clientSeed: string | null = null,
+): TableState {
   const stage = STAGES[gameState];
-  if (!stage) throw new Error(`no dealt cards at ${gameState}`);
-  const { hands, board } = derivedCards(seed, gameId, 4);
-  const state = tableState(gameState, stage.bettingStage, board.slice(0, stage.boardCards));
+  if (!stage) throw new Error(`no committed state at ${gameState}`);
+  const dealt = gameState !== "STATUS_SETUP" && gameState !== "STATUS_START";
+  const { hands, board } = derivedCards(effectiveSeed(seed, clientSeed), gameId, 4);
+  const state = tableState(gameState, stage.bettingStage, dealt ? board.slice(0, stage.boardCards) : []);
   const river = gameState === "STATUS_RIVER";
   return {
     ...state,
     gameId,
-    hands,
+    hands: dealt ? hands : null,
     // A settled game names its winner, as the real table does at the river.
     handOdds: river
       ? state.handOdds.map((odds) => ({ ...odds, handStatus: odds.handIndex === 0 ? "WINNER" : "LOSER" }))
-      : state.handOdds,
+      : dealt
+        ? state.handOdds
+        : [],
     seedCommitment: seedCommitment(seed),
     serverSeed: river ? seed : null,
+    clientSeed: dealt ? clientSeed : null,
   };
 }

@@ -1,7 +1,9 @@
 // The commitment a player saw before the bets, kept in memory for the game. Commit and reveal only
 // bind the house if someone remembers the commitment: the river state carries one too, but a house
 // that changed the deck mid-game would send a new commitment with it. So the page keeps the first
-// value it saw for each game and notices any other value shown later in that game.
+// value it saw for each game and notices any other value shown later in that game. A table shows it
+// from the game's start (STATUS_SETUP or STATUS_START), before the deal and its client seed: the
+// value kept then must be the one the river shows.
 //
 // Pure and without imports, so it can be unit-tested under Node.
 
@@ -18,7 +20,7 @@ export interface HeldCommitment {
   gameId: string;
   /** The first commitment this page saw for the game. */
   commitment: string;
-  /** The game state it was first seen in. */
+  /** The game state it was first seen in: STATUS_SETUP or STATUS_START when seen before the deal. */
   seenAt: string;
   /** The bets the game already had then: only with none did the page see it before every bet. */
   betsBefore: number;

@@ -17,6 +17,8 @@ export const tableReveal = (state: TableState): GameReveal => ({
   seed: state.serverSeed ?? "",
   commitment: state.seedCommitment ?? "",
   gameId: state.gameId,
+  // The dealing player's client seed, mixed into the deck; null when the deal named none.
+  clientSeed: state.clientSeed,
   hands: state.hands ?? [],
   board: boardSoFar([state.flopCard1, state.flopCard2, state.flopCard3, state.turnCard, state.riverCard]),
 });

@@ -12,6 +12,11 @@ export interface GameReveal {
   /** SHA-256 of the seed's 32 bytes, 64 hex digits, as shown before any bet. */
   commitment: string;
   gameId: string;
+  /**
+   * The client seed the dealing player mixed into the deck (a table game), or null/absent when none
+   * was: the deck then comes from the effective seed HMAC-SHA256(server seed, ASCII(client seed)).
+   */
+  clientSeed?: string | null;
   /** Hole cards in the API's hand order, "AhKd": the first card dealt, then the second. */
   hands: readonly string[];
   /** Board cards dealt so far, in order (flop 1-3, turn, river): any prefix of the five. */
@@ -24,6 +29,8 @@ export interface GameReveal {
 export type VerifyResult = { ok: true; deck: string[] } | { ok: false; reason: string };
 
 const HEX_64 = /^[0-9a-f]{64}$/i;
+/** Section 1: 1 to 64 of A-Z a-z 0-9 - _; so its bytes are its ASCII codes. */
+const CLIENT_SEED = /^[A-Za-z0-9_-]{1,64}$/;
 /** Section 2: 1 to 128 printable ASCII characters, no spaces; so its bytes are its character codes. */
 const GAME_ID = /^[\x21-\x7e]{1,128}$/;
 const CARD = /^[2-9TJQKA][cdhs]$/;
@@ -85,7 +92,22 @@ export async function commitmentOf(seedHex: string): Promise<string> {
 }
 
 /**
- * Section 3: block k = HMAC-SHA256(seed, ASCII(gameId ":" k)), the blocks read byte after byte.
+ * Section 1: the seed the deck is derived from. With a client seed, HMAC-SHA256 keyed with the
+ * server seed's 32 bytes over the client seed's ASCII bytes, as 64 lowercase hex digits; without
+ * one, the server seed itself.
+ */
+export async function effectiveSeedOf(seedHex: string, clientSeed: string | null = null): Promise<string> {
+  assertSeed(seedHex);
+  if (clientSeed === null) return seedHex.toLowerCase();
+  if (!CLIENT_SEED.test(clientSeed)) throw new RangeError(clientSeedProblem(clientSeed));
+  const webCrypto = subtle();
+  const key = await webCrypto.importKey("raw", bytesOf(seedHex), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  // Checked above: ASCII only, so its UTF-8 bytes are its ASCII bytes.
+  return hexOf(await webCrypto.sign("HMAC", key, new TextEncoder().encode(clientSeed)));
+}
+
+/**
+ * Section 3: block k = HMAC-SHA256(effective seed, ASCII(gameId ":" k)), the blocks read byte after byte.
  * Section 4: a uniform integer below m takes the next byte b < 256 - (256 mod m), as b mod m.
  */
 class DeckBytes {
@@ -122,7 +144,8 @@ const cardCode = (card: number): string => `${RANKS[Math.floor(card / 4)]}${SUIT
 
 /**
  * Section 6: the deck in numbering order, then for i = 51 down to 1, swap deck[i] with deck[j], j
- * uniform in 0..i. Returns card codes, deck[0] (the first card dealt) first.
+ * uniform in 0..i. Returns card codes, deck[0] (the first card dealt) first. `seedHex` is the
+ * effective seed (effectiveSeedOf): the server seed itself for a game without a client seed.
  */
 export async function deriveDeck(seedHex: string, gameId: string): Promise<string[]> {
   assertSeed(seedHex);
@@ -141,6 +164,9 @@ export async function deriveDeck(seedHex: string, gameId: string): Promise<strin
 const gameIdProblem = (gameId: unknown): string =>
   `the game id must be 1 to 128 printable ASCII characters without spaces, not ${quoted(gameId)}`;
 
+const clientSeedProblem = (clientSeed: unknown): string =>
+  `the client seed must be 1 to 64 letters, digits, - or _, not ${quoted(clientSeed)}`;
+
 /** Section 8 step 1, and the shape of the cards: the first problem found, or null. */
 function shapeProblem(game: GameReveal): string | null {
   if (typeof game.seed !== "string" || !HEX_64.test(game.seed)) {
@@ -150,6 +176,10 @@ function shapeProblem(game: GameReveal): string | null {
     return `the commitment must be 64 hexadecimal digits, not ${quoted(game.commitment)}`;
   }
   if (typeof game.gameId !== "string" || !GAME_ID.test(game.gameId)) return gameIdProblem(game.gameId);
+  const clientSeed = game.clientSeed ?? null;
+  if (clientSeed !== null && (typeof clientSeed !== "string" || !CLIENT_SEED.test(clientSeed))) {
+    return clientSeedProblem(clientSeed);
+  }
   if (!Array.isArray(game.hands) || game.hands.length < 1 || game.hands.length > MAX_HANDS) {
     return `there must be 1 to ${MAX_HANDS} hands to check`;
   }
@@ -187,7 +217,8 @@ const failed = (reason: string): VerifyResult => ({ ok: false, reason });
 
 /**
  * Section 8: the seed and commitment are well formed, SHA-256 of the seed is the commitment, and the
- * deck derived from seed and game id deals exactly the hands and board shown. Never throws: every
+ * deck derived from the effective seed (the server seed mixed with the client seed, if any) and the
+ * game id deals exactly the hands and board shown. Never throws: every
  * malformed or hostile input, and a browser without WebCrypto, is answered with the reason.
  */
 export async function verifyGame(game: GameReveal): Promise<VerifyResult> {
@@ -201,9 +232,12 @@ export async function verifyGame(game: GameReveal): Promise<VerifyResult> {
           "this is not the seed that was committed to",
       );
     }
-    const deck = await deriveDeck(game.seed, game.gameId);
+    const deck = await deriveDeck(await effectiveSeedOf(game.seed, game.clientSeed ?? null), game.gameId);
     const mismatch = dealtProblem(deck, game);
-    return mismatch === null ? { ok: true, deck } : failed(mismatch);
+    if (mismatch === null) return { ok: true, deck };
+    // With a client seed, the deck is the server seed's mixed with it: say so, since a client seed
+    // other than the one dealt with deals other cards.
+    return failed(game.clientSeed ? `${mismatch} (mixed with the client seed ${quoted(game.clientSeed)})` : mismatch);
   } catch (error) {
     return failed(
       error instanceof NoWebCryptoError ? error.message : `the browser's cryptography failed: ${String(error)}`,

@@ -41,7 +41,7 @@ export function VerifyAction({ button, verify, verified }: Props) {
       </p>
       {result?.ok ? (
         <details>
-          <summary>The deck this seed deals, first card first</summary>
+          <summary>The derived deck, first card first</summary>
           <code class="deck" data-testid="derived-deck">
             {result.deck.join(" ")}
           </code>

@@ -1,4 +1,5 @@
 import type { TableState } from "../../api/client";
+import { isDealingState } from "../../fairness/client-seed";
 import type { HeldCommitment } from "../../fairness/commitment";
 import { tableReveal } from "../../fairness/reveals";
 import { verifyAgainstHeld, verifyGame, type VerifyResult } from "../../fairness/verify";
@@ -10,9 +11,13 @@ interface Props {
   state: TableState;
   /** The commitment this page saw first in the game now shown, or null. */
   held: HeldCommitment | null;
+  /** The client seed this page sent with this game's deal, or null when it did not deal it. */
+  clientSeedSent: string | null;
 }
 
 const SEEN_AT: Record<string, string> = {
+  STATUS_SETUP: "start of the game",
+  STATUS_START: "start of the game",
   STATUS_HOLE: "hole",
   STATUS_FLOP: "flop",
   STATUS_TURN: "turn",
@@ -21,14 +26,39 @@ const SEEN_AT: Record<string, string> = {
 
 const seenAtName = (held: HeldCommitment): string => SEEN_AT[held.seenAt] ?? "deal";
 
+/** Seen before the deal: then before every bet and before the client seed was chosen too. */
+const seenBeforeDeal = (held: HeldCommitment | null): boolean => held !== null && isDealingState(held.seenAt);
+
 /** What a pass proves depends on when this page first saw the commitment: only before every bet is it the whole claim. */
-function verifiedText(held: HeldCommitment | null): string {
-  if (held?.seenAt === "STATUS_HOLE" && held.betsBefore === 0) return "Verified: the cards were fixed before any bet.";
+function cardsText(held: HeldCommitment | null): string {
+  if (held && (seenBeforeDeal(held) || held.seenAt === "STATUS_HOLE") && held.betsBefore === 0) {
+    return "Verified: the cards were fixed before any bet.";
+  }
   if (held && held.seenAt !== "STATUS_RIVER") {
     const bets = held.betsBefore === 0 ? "" : `, after ${held.betsBefore} bet${held.betsBefore === 1 ? "" : "s"}`;
     return `Verified: the cards were fixed before this page first saw the game, at the ${seenAtName(held)}${bets}.`;
   }
   return "Verified against the commitment shown now: this page did not see it before the bets, so compare it with the one you noted.";
+}
+
+/** The client seed's part in a pass: which seed the deck came from, and whether the house committed before it. */
+function clientSeedText(held: HeldCommitment | null, clientSeed: string | null): string {
+  if (clientSeed === null) return "No client seed was used: the deck comes from the server seed alone.";
+  if (seenBeforeDeal(held)) {
+    return `The house committed to its seed before the client seed ${clientSeed} was chosen, and the deck comes from both.`;
+  }
+  return `The deck comes from the server seed mixed with the client seed ${clientSeed}.`;
+}
+
+const verifiedText = (held: HeldCommitment | null, clientSeed: string | null): string =>
+  `${cardsText(held)} ${clientSeedText(held, clientSeed)}`;
+
+/** Whose client seed the deck was mixed with, as far as this page knows. */
+function clientSeedSource(shown: string | null, sent: string | null): string {
+  if (sent === null) return shown === null ? "" : "Chosen by the player who dealt.";
+  if (shown === sent) return "The one this page sent with its deal.";
+  // Another player's deal may have come first, or the house did not use this page's seed.
+  return `Not the one this page sent with its deal (${sent}): another player's deal came first, or the table did not use it.`;
 }
 
 /** The river's seed against the commitment held since the page first saw it, not only the river's own. */
@@ -37,14 +67,18 @@ function verifyTable(state: TableState, held: HeldCommitment | null): Promise<Ve
   return held ? verifyAgainstHeld(reveal, held.commitment) : verifyGame(reveal);
 }
 
-/** The deck's commitment from the hole on; at the river the seed, and the check in this browser. */
-export function FairnessPanel({ state, held }: Props) {
+/**
+ * The deck's commitment from the game's start; the client seed from the deal on; at the river the
+ * seed, and the check in this browser.
+ */
+export function FairnessPanel({ state, held, clientSeedSent }: Props) {
   const commitment = held?.commitment ?? state.seedCommitment;
+  const dealt = !isDealingState(state.gameState);
   return (
     <section aria-labelledby="fairness-title" class="panel" data-testid="fairness">
       <h2 id="fairness-title">Provably fair deck</h2>
       {commitment === null ? (
-        <p>When the hole cards are dealt, the house shows a commitment to this game's deck here, before any bet.</p>
+        <p>The house shows a commitment to this game's deck here before the deal, and so before any bet.</p>
       ) : (
         <dl class="facts facts--stacked">
           <dt>{COMMITMENT_NAME}</dt>
@@ -54,6 +88,21 @@ export function FairnessPanel({ state, held }: Props) {
               {held ? `Kept by this page since the ${seenAtName(held)}.` : ""}
             </span>
           </dd>
+          {dealt ? (
+            <>
+              <dt>Client seed (mixed into the deck)</dt>
+              <dd data-testid="client-seed-shown">
+                {state.clientSeed === null ? (
+                  <span data-testid="no-client-seed">None: the deck comes from the server seed alone.</span>
+                ) : (
+                  <HexValue value={state.clientSeed} name="client seed" testId="client-seed" />
+                )}
+                <span class="hint" data-testid="client-seed-source">
+                  {clientSeedSource(state.clientSeed, clientSeedSent)}
+                </span>
+              </dd>
+            </>
+          ) : null}
           {state.serverSeed ? (
             <>
               <dt>Server seed (revealed at the river)</dt>
@@ -69,12 +118,16 @@ export function FairnessPanel({ state, held }: Props) {
           key={state.gameId}
           button="Verify this game"
           verify={() => verifyTable(state, held)}
-          verified={verifiedText(held)}
+          verified={verifiedText(held, state.clientSeed)}
         />
       ) : commitment !== null ? (
         <p class="hint">
+          {dealt
+            ? ""
+            : "A deal from this page sends a fresh random client seed, which the table mixes into the deck: the house committed to its seed first, so it cannot choose the cards. "}
           The seed is revealed at the river. This page keeps the commitment above and then checks, in this browser, that
-          the seed matches it and deals exactly these cards.
+          the seed matches it and{dealt && state.clientSeed !== null ? ", mixed with the client seed," : ""} deals
+          exactly these cards.
         </p>
       ) : null}
     </section>

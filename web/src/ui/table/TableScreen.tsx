@@ -71,7 +71,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
           <Board state={state} />
           <HandsView state={state} playerId={playerId} seat={mySeat} moves={moves.current} action={action} />
           <BetsView state={state} playerId={playerId} />
-          <FairnessPanel state={state} held={heldNow} />
+          <FairnessPanel state={state} held={heldNow} clientSeedSent={moves.current.clientSeedSent(state.gameId)} />
           <SeatsView state={state} playerId={playerId} />
         </>
       ) : null}

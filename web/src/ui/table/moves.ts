@@ -3,6 +3,7 @@
 import { acknowledged, api, ApiError, idempotencyKey, unwrap, type Schemas, type TableState } from "../../api/client";
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
+import { dealClientSeeds, isDealingState } from "../../fairness/client-seed";
 import { formatCents, formatMoney, toCents } from "../../model/money";
 import { explainRefusal } from "../../model/refusals";
 import { isBettingStage, type AdvanceFrom, type BetAt } from "../../model/stages";
@@ -24,6 +25,8 @@ export interface TableMoves {
   /** `shown`: the state on the screen, the only one the game then moves on from. */
   advance(shown: AdvanceFrom): Promise<void>;
   bet(move: BetMove): Promise<string>;
+  /** The client seed this page sent with the deal of `gameId`, if it sent that deal. */
+  clientSeedSent(gameId: string): string | null;
 }
 
 /** `account`: read again after each move that may have changed it, whatever its answer. */
@@ -48,6 +51,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
   };
   // A buy-in and a top-up come from the account and leaving pays into it.
   const fromAccount = <T>(move: Promise<T>): Promise<T> => move.finally(account.reread);
+  const seeds = dealClientSeeds();
   return {
     async sit(buyInAmount) {
       const reply = await fromAccount(
@@ -84,11 +88,17 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
       const ticket = feed.ticket();
       // From the state shown only: a second click, a retry or another player's deal that came first
       // never moves the game twice (the answer is then the state now).
-      const state = await send(`advance ${from.gameId} ${from.gameState}`, () =>
-        unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path }, body: { from } })),
-      );
+      // The deal mixes a fresh random client seed into the deck, after the house committed to its
+      // seed (docs/provably-fair.md); any other advance takes none.
+      const state = await send(`advance ${from.gameId} ${from.gameState}`, (_key, resent) => {
+        const body = isDealingState(from.gameState)
+          ? { from, clientSeed: seeds.forDeal(from.gameId, resent) }
+          : { from };
+        return unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path }, body }));
+      });
       feed.offer(state, ticket);
     },
+    clientSeedSent: seeds.sentFor,
     async bet({ seatIndex, handIndex, betAmount, shown: { odds, ...at } }) {
       const move = `bet ${at.gameId} ${at.bettingStage} ${seatIndex} ${handIndex} ${betAmount}`;
       let confirms = false;

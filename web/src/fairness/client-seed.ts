@@ -1,0 +1,33 @@
+// The client seed a player's deal mixes into the deck (docs/provably-fair.md, section 1): fresh and
+// random for every deal, chosen after the house committed to its server seed, so that neither side
+// alone chooses the cards.
+//
+// No imports, so it can be unit-tested under Node (which has the same crypto.getRandomValues).
+
+/** The states the dealing advance moves on from: only it takes a client seed (any other ignores one). */
+export const DEALING_STATES: readonly string[] = ["STATUS_SETUP", "STATUS_START"];
+
+export const isDealingState = (gameState: string): boolean => DEALING_STATES.includes(gameState);
+
+/** 16 bytes from the browser's CSPRNG as 32 lowercase hex digits: within the API's 1 to 64 of A-Z a-z 0-9 - _. */
+export function newClientSeed(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The client seed of this page's latest deal. A deal sent again after no answer (`resent`) sends the
+ * same one, so the table sees the same deal whichever of the two it made; any other deal a fresh one.
+ */
+export function dealClientSeeds(fresh: () => string = newClientSeed) {
+  let sent: { gameId: string; clientSeed: string } | null = null;
+  return {
+    /** The client seed to send with the deal of `gameId`. */
+    forDeal(gameId: string, resent: boolean): string {
+      if (!resent || sent?.gameId !== gameId) sent = { gameId, clientSeed: fresh() };
+      return sent.clientSeed;
+    },
+    /** The client seed this page sent with the deal of `gameId`, or null when it sent none. */
+    sentFor: (gameId: string): string | null => (sent?.gameId === gameId ? sent.clientSeed : null),
+  };
+}
