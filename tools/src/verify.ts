@@ -8,11 +8,16 @@
 // once they carry the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, clientSeed
 // (absent or null: none), hands, the board as flopCard1..riverCard, bc1..bc5 or board, and a deal's
 // remainingDeck (every card checked). A bulk response ({ games: [...] }) checks every game.
-// Exit 0 and "verified"; exit 1 and the reason when a game does not verify; exit 2 on bad usage.
-// The check itself is the odds domain's verifyGame, so this command and the service agree.
+// A game record (one line of GET /api/admin/games) with its full board, a void one with any board,
+// or a river table state has its outcome checked too: winners, each bet's returned and paidTo, and
+// the totals, by the house's rules (verify-outcome.ts).
+// Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
+// the reason when a game does not verify; exit 2 on bad usage.
+// The card check itself is the odds domain's verifyGame, so this command and the service agree.
 import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { checkOutcome } from "./verify-outcome.js";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
@@ -42,11 +47,17 @@ function boardOf(record: Record<string, unknown>): unknown {
   return cards;
 }
 
+/** A game to check: its cards, and the JSON it came from (none from flags) for its outcome. */
+interface GameToVerify {
+  reveal: GameReveal;
+  record?: Record<string, unknown>;
+}
+
 /** A game as the API shows it -> the verifier's input; the verifier refuses whatever is malformed. */
-function revealOf(value: unknown): GameReveal {
+function gameOf(value: unknown): GameToVerify {
   const record = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
   const hands = typeof record.hands === "string" ? handCodes(record.hands) : record.hands;
-  return {
+  const reveal = {
     seed: record.serverSeed ?? record.seed,
     commitment: record.seedCommitment ?? record.commitment,
     gameId: record.gameId,
@@ -55,6 +66,7 @@ function revealOf(value: unknown): GameReveal {
     board: boardOf(record),
     ...(record.remainingDeck === undefined ? {} : { remainingDeck: record.remainingDeck }),
   } as GameReveal;
+  return { reveal, record };
 }
 
 function readJson(path: string): unknown {
@@ -84,7 +96,7 @@ function parseCommandLine() {
 }
 
 /** The games named on the command line or in the JSON. */
-function gamesToVerify(): GameReveal[] {
+function gamesToVerify(): GameToVerify[] {
   const values = parseCommandLine();
   if (values.json !== undefined) {
     const flagged = ["seed", "commitment", "game-id", "hands", "client-seed"].some(
@@ -93,24 +105,34 @@ function gamesToVerify(): GameReveal[] {
     if (flagged) fail(`--json takes every field from the JSON; give no other option\n${USAGE}`);
     const document = readJson(values.json);
     const games = (document as { games?: unknown } | null)?.games;
-    return Array.isArray(games) ? games.map(revealOf) : [revealOf(document)];
+    return Array.isArray(games) ? games.map(gameOf) : [gameOf(document)];
   }
   const { seed, commitment, "game-id": gameId, "client-seed": clientSeed, hands, board } = values;
   if (seed === undefined || commitment === undefined || gameId === undefined || hands === undefined) {
     fail(`--seed, --commitment, --game-id and --hands are required\n${USAGE}`);
   }
-  return [
-    { seed, commitment, gameId, clientSeed: clientSeed ?? null, hands: handCodes(hands), board: boardCodes(board) },
-  ];
+  const reveal = { seed, commitment, gameId, clientSeed: clientSeed ?? null, hands: handCodes(hands) };
+  return [{ reveal: { ...reveal, board: boardCodes(board) } }];
+}
+
+/** The cards first; once they verify, the outcome the JSON shows, if any. */
+function verdict({ reveal, record }: GameToVerify): { ok: true; what: string } | { ok: false; reason: string } {
+  const cards = verifyGame(reveal);
+  if (!cards.ok) return cards;
+  const outcome = record === undefined ? { checked: false as const } : checkOutcome(record, reveal.hands, reveal.board);
+  if (!outcome.checked) return { ok: true, what: "verified" };
+  return outcome.problem === null
+    ? { ok: true, what: "verified (cards and outcome)" }
+    : { ok: false, reason: outcome.problem };
 }
 
 const games = gamesToVerify();
 if (games.length === 0) fail("the JSON holds no game");
 let failures = 0;
 for (const game of games) {
-  const result = verifyGame(game);
-  const label = games.length > 1 ? `${String(game.gameId)}: ` : "";
-  if (result.ok) process.stdout.write(`${label}verified\n`);
+  const result = verdict(game);
+  const label = games.length > 1 ? `${String(game.reveal.gameId)}: ` : "";
+  if (result.ok) process.stdout.write(`${label}${result.what}\n`);
   else {
     failures++;
     process.stderr.write(`${label}NOT verified: ${result.reason}\n`);

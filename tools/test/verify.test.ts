@@ -1,7 +1,9 @@
 // `npm run verify`: a derived game verifies from flags or from the API's JSON; a changed card, a
 // wrong commitment, a missing or other client seed, or bad usage does not, with the exit codes the
-// command documents.
-import { formatCard } from "@pokerodds/odds/domain/cards";
+// command documents. A game record or a river state whose outcome (winners, a bet's payout, paidTo,
+// the totals) the cards do not give does not verify either.
+import { formatCard, parseCard, parseHand } from "@pokerodds/odds/domain/cards";
+import { evaluateCards } from "@pokerodds/odds/domain/evaluator";
 import {
   commitDeck,
   deriveDeck,
@@ -36,6 +38,13 @@ function clientSeededGame(clientSeed: string, gameId = "T5-3", n = 3) {
   const cards = deck.map(formatCard);
   const hands = Array.from({ length: n }, (_, h) => `${cards[h]}${cards[n + h]}`);
   return { seed: serverSeed, commitment, gameId, clientSeed, hands, board: cards.slice(2 * n, 2 * n + 5) };
+}
+
+/** Hands tied for the best seven cards, by the evaluator alone (higher value wins). */
+function winnersOf(hands: readonly string[], board: readonly string[]): number[] {
+  const values = hands.map((hand) => evaluateCards([...parseHand(hand), ...board.map(parseCard)]));
+  const best = Math.max(...values);
+  return values.flatMap((v, h) => (v === best ? [h] : []));
 }
 
 test("flags: a dealt game verifies, a changed card or commitment does not", async (t) => {
@@ -154,12 +163,19 @@ test("JSON: a table state and a game record carry the client seed; null or anoth
     seedCommitment: x.commitment,
     hands: x.hands,
     board: x.board,
+    winningHands: winnersOf(x.hands, x.board),
+    bets: [],
+    ...{ stakes: 0, payouts: 0, refunds: 0, houseResult: 0 },
   });
   for (const line of [
     { ...record(g), clientSeed: g.clientSeed },
     { ...record(plain), clientSeed: null },
   ]) {
-    t.deepEqual(await verify(["--json", "-"], JSON.stringify(line)), { code: 0, stdout: "verified\n", stderr: "" });
+    t.deepEqual(await verify(["--json", "-"], JSON.stringify(line)), {
+      code: 0,
+      stdout: "verified (cards and outcome)\n",
+      stderr: "",
+    });
   }
   const swapped = { ...record(plain), clientSeed: g.clientSeed };
   t.is((await verify(["--json", "-"], JSON.stringify(swapped))).code, 1, "a client seed the deal did not use");
@@ -176,4 +192,178 @@ test("usage errors exit 2", async (t) => {
   const hostile = await verify(["--seed", "zz", "--commitment", "00", "--game-id", "T1-1", "--hands", "AhKd,QsQc"]);
   t.is(hostile.code, 1);
   t.regex(hostile.stderr, /seed must be 64 hexadecimal digits/);
+});
+
+// docs/provably-fair.md's first vector, dealt from its seed: hand 2 (KhTs, Kings full of Tens) wins alone.
+const VECTOR_SEED = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+
+function vectorGame(gameId = "T1-1") {
+  const dealt = commitDeck(gameId, VECTOR_SEED);
+  return { ...dealt, ...derivedCards(VECTOR_SEED, gameId, 4) };
+}
+
+/** A line of GET /api/admin/games: a losing bet of 5.00 at 4.2 and a winning one of 3.33 at 4.7. */
+function exportLine(x: ReturnType<typeof vectorGame>, winningHands: number[], winnerPays: number) {
+  const loser = [0, 1, 2, 3].find((h) => !winningHands.includes(h))!;
+  const bet = (handIndex: number, betAmount: number, recordedOdds: number, returned: number) => ({
+    ...{ playerId: "alice", seatIndex: 1, handIndex, bettingStage: 0, betAmount, recordedOdds },
+    ...{ placedAt: "2026-11-23T12:00:04.120Z", returned, paidTo: returned === 0 ? "NONE" : "SEAT" },
+  });
+  const river = [0, 1, 2, 3].map((handIndex) => ({
+    ...{ handIndex, bettingStage: -1, winPercentage: 0, drawPercentage: 0, odds: 0 },
+    handStatus: winningHands.includes(handIndex) ? "WINNER" : "LOSER",
+  }));
+  return {
+    ...{ tableId: 1, gameId: x.gameId, version: 9, cursor: "1:9", outcome: "SETTLED", numberOfHands: 4 },
+    ...{ hands: x.hands, board: x.board, handOdds: river, winningHands },
+    bets: [bet(loser, 5, 4.2, 0), bet(winningHands[0]!, 3.33, 4.7, winnerPays)],
+    ...{ stakes: 8.33, payouts: winnerPays, refunds: 0, houseResult: Math.round(833 - winnerPays * 100) / 100 },
+    ...{ seedCommitment: x.seedCommitment, serverSeed: x.serverSeed, clientSeed: null },
+  };
+}
+
+const json = (value: unknown) => verify(["--json", "-"], JSON.stringify(value));
+
+test("outcome: a game record's winners, payouts, paidTo and totals are checked against the cards", async (t) => {
+  const x = vectorGame();
+  t.deepEqual(x.hands, ["3d9s", "5c4d", "KhTs", "2c3c"]);
+  t.deepEqual(winnersOf(x.hands, x.board), [2]);
+  // 3.33 at 4.7 alone: 333 x 47 / 10 = 1565.1 cents, rounded down to 15.65.
+  const line = exportLine(x, [2], 15.65);
+  t.deepEqual(await json(line), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
+
+  const cases: [string, unknown, RegExp][] = [
+    [
+      "winners",
+      { ...line, winningHands: [0] },
+      /^NOT verified: winningHands is \[0\], but the cards make it \[2\]: hand 2 \(KhTs: Full House/,
+    ],
+    [
+      "a cent more",
+      { ...line, bets: [line.bets[0], { ...line.bets[1], returned: 15.66 }], payouts: 15.66, houseResult: -7.33 },
+      /^NOT verified: bets\[1\] \(hand 2, 3\.33 at 4\.7\) returned 15\.66, but the rules pay \(hand 2 .* wins\) 15\.65/,
+    ],
+    [
+      "paid to nobody",
+      { ...line, bets: [line.bets[0], { ...line.bets[1], paidTo: "NONE" }] },
+      /^NOT verified: bets\[1\]\.paidTo is NONE, but a bet that returned 15\.65 is paid to SEAT or ACCOUNT/,
+    ],
+    [
+      "house result",
+      { ...line, houseResult: -7.31 },
+      /^NOT verified: houseResult is -7\.31, but the bets make it -7\.32/,
+    ],
+    ["stakes", { ...line, stakes: 8.34 }, /^NOT verified: stakes is 8\.34, but the bets make it 8\.33/],
+    [
+      "a losing bet paid",
+      { ...line, bets: [{ ...line.bets[0], returned: 21, paidTo: "ACCOUNT" }, line.bets[1]] },
+      /^NOT verified: bets\[0\] \(hand \d, 5\.00 at 4\.2\) returned 21\.00, but the rules pay .* 0\.00/,
+    ],
+    [
+      "river panel",
+      { ...line, handOdds: line.handOdds.map((p) => ({ ...p, handStatus: "LOSER" })) },
+      /^NOT verified: the river shows hand 2 as LOSER, but the cards make it a WINNER/,
+    ],
+    ["outcome", { ...line, outcome: "WON" }, /^NOT verified: outcome is "WON", but a game ends SETTLED or VOID/],
+  ];
+  for (const [what, tampered, reason] of cases) {
+    const result = await json(tampered);
+    t.is(result.code, 1, what);
+    t.is(result.stdout, "", what);
+    t.regex(result.stderr, reason, what);
+  }
+  // Before the river nothing was settled: a settled line without its river is checked for its cards only.
+  t.deepEqual(await json({ ...line, board: line.board.slice(0, 4), winningHands: [0] }), {
+    code: 0,
+    stdout: "verified\n",
+    stderr: "",
+  });
+});
+
+test("outcome: a dead heat pays each tied winner's bet stake x odds / k, rounded down", async (t) => {
+  const tied = Array.from({ length: 3000 }, (_, i) => vectorGame(`T9-${i + 1}`)).find(
+    (x) => winnersOf(x.hands, x.board).length === 2,
+  );
+  if (tied === undefined) return t.fail("no two-way tie in 3000 derived games");
+  const winners = winnersOf(tied.hands, tied.board);
+  // 3.33 at 4.7 shared by 2: 333 x 47 / 20 = 782.55 cents, rounded down to 7.82.
+  t.deepEqual(await json(exportLine(tied, winners, 7.82)), {
+    code: 0,
+    stdout: "verified (cards and outcome)\n",
+    stderr: "",
+  });
+  const undivided = await json(exportLine(tied, winners, 15.65));
+  t.is(undivided.code, 1);
+  t.regex(undivided.stderr, /^NOT verified: bets\[1\] .* returned 15\.65, but the rules pay \(.* tie\) 7\.82/);
+});
+
+test("outcome: a river table state's WINNER and LOSER panels are checked against the cards", async (t) => {
+  const x = vectorGame();
+  const panels = (winner: number) =>
+    [0, 1, 2, 3].map((handIndex) => ({
+      ...{ handIndex, bettingStage: -1, winPercentage: 0, drawPercentage: 0, odds: 0 },
+      handStatus: handIndex === winner ? "WINNER" : "LOSER",
+    }));
+  const state = {
+    ...{ gameId: x.gameId, gameState: "STATUS_RIVER", serverSeed: x.serverSeed, seedCommitment: x.seedCommitment },
+    ...{ clientSeed: null, hands: x.hands, bets: [] },
+    ...Object.fromEntries(
+      ["flopCard1", "flopCard2", "flopCard3", "turnCard", "riverCard"].map((f, i) => [f, x.board[i]]),
+    ),
+  };
+  const ok = { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" };
+  t.deepEqual(await json({ ...state, handOdds: panels(2) }), ok);
+  const wrong = await json({ ...state, handOdds: panels(0) });
+  t.is(wrong.code, 1);
+  t.regex(
+    wrong.stderr,
+    /^NOT verified: the river shows hand 0 as WINNER, but the cards make it a LOSER: hand 2 \(KhTs/,
+  );
+  const missing = await json({ ...state, handOdds: panels(2).slice(0, 3) });
+  t.regex(missing.stderr, /^NOT verified: the river panels do not show hand 3/);
+  // A state before the river shows no river panels: its cards only.
+  t.deepEqual(await json({ ...state, gameState: "STATUS_TURN", riverCard: null, handOdds: [] }), {
+    code: 0,
+    stdout: "verified\n",
+    stderr: "",
+  });
+});
+
+test("outcome: a void game refunds every stake to the account, whatever its board", async (t) => {
+  const x = vectorGame();
+  const line = exportLine(x, [2], 15.65);
+  const refund = (b: (typeof line.bets)[number]) => ({ ...b, returned: b.betAmount, paidTo: "ACCOUNT" });
+  const voided = {
+    ...line,
+    outcome: "VOID",
+    board: x.board.slice(0, 3),
+    handOdds: line.handOdds.filter((p) => p.bettingStage !== -1),
+    winningHands: [],
+    bets: line.bets.map(refund),
+    ...{ stakes: 8.33, payouts: 0, refunds: 8.33, houseResult: 0 },
+  };
+  t.deepEqual(await json(voided), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
+  const cases: [string, unknown, RegExp][] = [
+    [
+      "kept a stake",
+      { ...voided, bets: [voided.bets[0], { ...voided.bets[1], returned: 0, paidTo: "NONE" }] },
+      /^NOT verified: bets\[1\] \(hand 2, 3\.33 at 4\.7\) returned 0\.00, but a void refunds the stake, 3\.33/,
+    ],
+    ["refunds", { ...voided, refunds: 5 }, /^NOT verified: refunds is 5\.00, but the bets make it 8\.33/],
+    [
+      "winners",
+      { ...voided, winningHands: [2] },
+      /^NOT verified: winningHands is \[2\], but a void game has no winners/,
+    ],
+    [
+      "to the seat",
+      { ...voided, bets: [{ ...voided.bets[0], paidTo: "SEAT" }, voided.bets[1]] },
+      /^NOT verified: bets\[0\]\.paidTo is SEAT, but a bet that returned 5\.00 is paid to ACCOUNT/,
+    ],
+  ];
+  for (const [what, tampered, reason] of cases) {
+    const result = await json(tampered);
+    t.is(result.code, 1, what);
+    t.regex(result.stderr, reason, what);
+  }
 });

@@ -1,0 +1,201 @@
+// The outcome half of `npm run verify`: once the cards verify, who won and what each bet returned
+// follow from them by the house's rules (docs/decisions.md), so a game export line or a river table
+// state that claims otherwise does not verify. Winners come from the odds domain's evaluator and
+// river equities, as the table's river panels do; a payout is the table's own rule (payoutOf:
+// floor(stake cents x odds tenths / (10 x tied winners))).
+import { parseCard, parseHand } from "@pokerodds/odds/domain/cards";
+import { describeHand } from "@pokerodds/odds/domain/describe";
+import { evaluateCards } from "@pokerodds/odds/domain/evaluator";
+import { riverEquities } from "@pokerodds/odds/domain/pricing";
+import { payoutOf } from "@pokerodds/table/domain/payouts";
+
+/** Not checked (no outcome shown, or a settled game without its river); else the first problem, if any. */
+export type OutcomeCheck = { checked: false } | { checked: true; problem: string | null };
+
+type Fields = Record<string, unknown>;
+
+const RIVER = -1;
+
+/** Hand indexes tied for the best seven cards, in hand order: a tied winner is a WINNER. */
+function winnersOf(hands: readonly string[], board: readonly string[]): number[] {
+  const boardCards = board.map(parseCard);
+  const values = hands.map((hand) => evaluateCards([...parseHand(hand), ...boardCards]));
+  return riverEquities(values).flatMap((e, h) => (e.share.numerator > 0 ? [h] : []));
+}
+
+function winnersText(winners: readonly number[], hands: readonly string[], board: readonly string[]): string {
+  const named = winners.map((h) => {
+    const cards = [...parseHand(hands[h]!), ...board.map(parseCard)];
+    return `hand ${h} (${hands[h]}: ${describeHand(cards).long})`;
+  });
+  return winners.length === 1 ? `${named[0]} wins` : `${named.join(" and ")} tie`;
+}
+
+/** Integer cents of an amount shown in units with at most 2 decimals, or undefined. */
+function centsOf(value: unknown, signed = false): number | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  const cents = Math.round(value * 100);
+  const exact = cents / 100 === value && Number.isSafeInteger(cents);
+  return exact && (signed || cents >= 0) ? cents : undefined;
+}
+
+/** Integer tenths of odds shown to one decimal, or undefined. */
+function tenthsOf(value: unknown): number | undefined {
+  if (typeof value !== "number" || !Number.isFinite(value)) return undefined;
+  const tenths = Math.round(value * 10);
+  return tenths / 10 === value && Number.isSafeInteger(tenths) && tenths >= 0 ? tenths : undefined;
+}
+
+const units = (cents: number): string => `${cents < 0 ? "-" : ""}${(Math.abs(cents) / 100).toFixed(2)}`;
+
+/** The river panels (bettingStage -1) of the JSON's handOdds; none when it shows no river. */
+function riverPanelsOf(record: Fields): unknown[] {
+  const odds = record.handOdds;
+  if (!Array.isArray(odds)) return [];
+  return odds.filter((p: unknown) => (p as Fields | null)?.bettingStage === RIVER);
+}
+
+/** Each hand once at the river, WINNER when the cards make it win or tie, LOSER otherwise. */
+function panelsProblem(panels: readonly unknown[], winners: readonly number[], n: number): string | null {
+  const status = new Map<number, unknown>();
+  for (const panel of panels) {
+    const { handIndex, handStatus } = (panel ?? {}) as Fields;
+    if (typeof handIndex !== "number" || !Number.isInteger(handIndex) || handIndex < 0 || handIndex >= n) {
+      return `a river panel names hand ${String(handIndex)}, but the game has hands 0 to ${n - 1}`;
+    }
+    if (status.has(handIndex)) return `the river panels show hand ${handIndex} twice`;
+    status.set(handIndex, handStatus);
+  }
+  for (let h = 0; h < n; h++) {
+    const expected = winners.includes(h) ? "WINNER" : "LOSER";
+    if (!status.has(h)) return `the river panels do not show hand ${h}`;
+    if (status.get(h) !== expected) {
+      return `the river shows hand ${h} as ${String(status.get(h))}, but the cards make it a ${expected}`;
+    }
+  }
+  return null;
+}
+
+/** A bet of the line, its money in cents and odds in tenths; a string says what is malformed. */
+interface Bet {
+  handIndex: number;
+  stakeCents: number;
+  oddsTenths: number;
+  returnedCents: number;
+  paidTo: unknown;
+}
+
+function betOf(value: unknown, i: number, n: number): Bet | string {
+  const bet = (typeof value === "object" && value !== null ? value : {}) as Fields;
+  const { handIndex, paidTo } = bet;
+  const stakeCents = centsOf(bet.betAmount);
+  const oddsTenths = tenthsOf(bet.recordedOdds);
+  const returnedCents = centsOf(bet.returned);
+  if (typeof handIndex !== "number" || !Number.isInteger(handIndex) || handIndex < 0 || handIndex >= n) {
+    return `bets[${i}] names hand ${String(handIndex)}, but the game has hands 0 to ${n - 1}`;
+  }
+  if (stakeCents === undefined || stakeCents === 0) return `bets[${i}].betAmount must be an amount above 0`;
+  if (oddsTenths === undefined) return `bets[${i}].recordedOdds must be odds with at most 1 decimal`;
+  if (returnedCents === undefined) return `bets[${i}].returned must be an amount with at most 2 decimals`;
+  return { handIndex, stakeCents, oddsTenths, returnedCents, paidTo };
+}
+
+/** What a bet returns by the rulings: its stake on a void; on a settlement its dead-heat payout or 0. */
+function dueCents(bet: Bet, winners: readonly number[] | null): number {
+  if (winners === null) return bet.stakeCents;
+  if (!winners.includes(bet.handIndex)) return 0;
+  return payoutOf(bet.stakeCents, bet.oddsTenths, winners.length).payoutCents;
+}
+
+/** paidTo by the rulings: NONE when nothing came back; a void's refund goes to the account. */
+function paidToProblem(bet: Bet, i: number, isVoid: boolean): string | null {
+  const allowed = bet.returnedCents === 0 ? ["NONE"] : isVoid ? ["ACCOUNT"] : ["SEAT", "ACCOUNT"];
+  if (allowed.includes(bet.paidTo as string)) return null;
+  return `bets[${i}].paidTo is ${String(bet.paidTo)}, but a bet that returned ${units(bet.returnedCents)} is paid to ${allowed.join(" or ")}`;
+}
+
+/** Every bet's returned and paidTo against the rules (who won in `why`); the bets, or the first problem. */
+function betsOf(record: Fields, winners: readonly number[] | null, n: number, why: string): Bet[] | string {
+  if (!Array.isArray(record.bets)) return "bets must be a list";
+  const bets: Bet[] = [];
+  for (const [i, value] of record.bets.entries()) {
+    const bet = betOf(value, i, n);
+    if (typeof bet === "string") return bet;
+    const due = dueCents(bet, winners);
+    if (bet.returnedCents !== due) {
+      const terms = `hand ${bet.handIndex}, ${units(bet.stakeCents)} at ${bet.oddsTenths / 10}`;
+      const rule = winners === null ? "a void refunds the stake," : `the rules pay (${why})`;
+      return `bets[${i}] (${terms}) returned ${units(bet.returnedCents)}, but ${rule} ${units(due)}`;
+    }
+    const problem = paidToProblem(bet, i, winners === null);
+    if (problem !== null) return problem;
+    bets.push(bet);
+  }
+  return bets;
+}
+
+/** stakes, payouts, refunds and houseResult against the bets, to the cent. */
+function totalsProblem(record: Fields, bets: readonly Bet[], isVoid: boolean): string | null {
+  const stakes = bets.reduce((sum, b) => sum + b.stakeCents, 0);
+  const returned = bets.reduce((sum, b) => sum + b.returnedCents, 0);
+  const payouts = isVoid ? 0 : returned;
+  const refunds = isVoid ? returned : 0;
+  const expected: [string, number][] = [
+    ["stakes", stakes],
+    ["payouts", payouts],
+    ["refunds", refunds],
+    ["houseResult", stakes - payouts - refunds],
+  ];
+  for (const [field, cents] of expected) {
+    const shown = centsOf(record[field], field === "houseResult");
+    if (shown === cents) continue;
+    const what = shown === undefined ? `not an amount (${JSON.stringify(record[field]) ?? "absent"})` : units(shown);
+    return `${field} is ${what}, but the bets make it ${units(cents)}`;
+  }
+  return null;
+}
+
+/** The same hand indexes in any order, each once. */
+function sameHands(shown: unknown, expected: readonly number[]): boolean {
+  if (!Array.isArray(shown) || shown.length !== expected.length) return false;
+  const sorted = [...(shown as unknown[])].sort((x, y) => Number(x) - Number(y));
+  return sorted.every((v, i) => v === expected[i]);
+}
+
+/** An export line's winners, bets and totals; winners null for a void game. */
+function lineProblem(record: Fields, winners: readonly number[] | null, n: number, why: string): string | null {
+  const shown = JSON.stringify(record.winningHands) ?? "absent";
+  if (winners === null && !sameHands(record.winningHands, [])) {
+    return `winningHands is ${shown}, but a void game has no winners`;
+  }
+  if (winners !== null && !sameHands(record.winningHands, winners)) {
+    return `winningHands is ${shown}, but the cards make it ${JSON.stringify(winners)}: ${why}`;
+  }
+  const bets = betsOf(record, winners, n, why);
+  return typeof bets === "string" ? bets : totalsProblem(record, bets, winners === null);
+}
+
+/**
+ * The outcome a verified game's JSON shows, against its cards: an export line (outcome,
+ * winningHands, bets, totals) and any river panels. Hands and board must have verified already.
+ * A settled game or a river state is checked with its full board; a void line with any board.
+ */
+export function checkOutcome(record: Fields, hands: readonly string[], board: readonly string[]): OutcomeCheck {
+  const isLine = "outcome" in record || "winningHands" in record;
+  const isVoid = isLine && record.outcome === "VOID";
+  const panels = riverPanelsOf(record);
+  const complete = board.length === 5;
+  if (!isVoid && (!complete || (!isLine && panels.length === 0))) return { checked: false };
+  const winners = complete ? winnersOf(hands, board) : [];
+  const why = complete ? winnersText(winners, hands, board) : "";
+  const panelProblem = complete && panels.length > 0 ? panelsProblem(panels, winners, hands.length) : null;
+  const outcomeProblem =
+    isLine && !isVoid && record.outcome !== "SETTLED"
+      ? `outcome is ${JSON.stringify(record.outcome) ?? "absent"}, but a game ends SETTLED or VOID`
+      : null;
+  const problem =
+    outcomeProblem ??
+    (panelProblem === null ? null : `${panelProblem}: ${why}`) ??
+    (isLine ? lineProblem(record, isVoid ? null : winners, hands.length, why) : null);
+  return { checked: true, problem };
+}
