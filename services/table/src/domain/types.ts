@@ -132,7 +132,10 @@ export interface TableSnapshot {
   readonly board: readonly string[];
   /** The undealt cards in draw order. Secret: never in the public view. */
   readonly deck: readonly string[];
-  /** What proves the deck was fixed before any bet (docs/provably-fair.md); null before the deal. */
+  /**
+   * What proves the deck was fixed before any bet (docs/provably-fair.md): the game's committed seed,
+   * drawn by its first stored version; null until then (and at a table nothing was stored at).
+   */
   readonly fairness: Fairness | null;
   /** Panels of every stage of the current game, stage by stage, in hand order within a stage. */
   readonly handOdds: readonly HandOdds[];
