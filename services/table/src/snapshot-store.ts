@@ -14,7 +14,7 @@ import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError } from
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
-import { randomBytes } from "node:crypto";
+import { newServerSeed } from "@pokerodds/common/server-seed";
 import { emptyTable, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
 
@@ -192,9 +192,6 @@ export class SnapshotStore {
     });
   }
 }
-
-/** A fresh server seed from the operating system's CSPRNG: 32 bytes, as 64 lowercase hex digits. */
-const newServerSeed = (): string => randomBytes(32).toString("hex");
 
 function countFinishedGame(snapshot: TableSnapshot): void {
   const record = snapshot.finishedGame;

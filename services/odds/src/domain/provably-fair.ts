@@ -4,9 +4,9 @@
 // procedure is specified byte for byte in docs/provably-fair.md, so that a third party can write
 // an independent verifier: any change here must change that document and its test vector too.
 //
-// Pure apart from hashing (and newServerSeed, which draws from the CSPRNG).
+// Pure apart from hashing (and commitDeck without a seed, which draws one from the CSPRNG).
 
-import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from "node:crypto";
+import { createHash, createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { InvalidOddsRequestError } from "./errors.js";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import {
@@ -15,10 +15,11 @@ import {
   GAME_ID_MAX_LENGTH,
   GAME_ID_PATTERN,
 } from "@pokerodds/common/limits";
+import { newServerSeed } from "@pokerodds/common/server-seed";
 import { type Card, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
 
-/** A server seed is 32 bytes (256 bits), written as 64 hexadecimal digits. */
-export const SEED_BYTES = 32;
+// Part of the procedure's surface: the fairness report and the tests draw their seeds with it here.
+export { newServerSeed };
 /** A board is dealt in up to five cards: flop (3), turn, river. */
 export const BOARD_CARDS = 5;
 
@@ -65,11 +66,6 @@ function describe(value: string): string {
 
 function assertValid(problem: string | null): void {
   if (problem !== null) throw new RangeError(problem);
-}
-
-/** A fresh server seed from the operating system's CSPRNG: 64 lowercase hex digits. */
-export function newServerSeed(): string {
-  return randomBytes(SEED_BYTES).toString("hex");
 }
 
 /** The commitment to a seed: SHA-256 of its 32 bytes (not of its hex text), 64 lowercase hex digits. */
