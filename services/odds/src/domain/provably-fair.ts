@@ -6,7 +6,7 @@
 //
 // Pure apart from hashing (and commitDeck without a seed, which draws one from the CSPRNG).
 
-import { createHash, createHmac, createSecretKey, type KeyObject } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { InvalidOddsRequestError } from "./errors.js";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import {
@@ -15,7 +15,7 @@ import {
   GAME_ID_MAX_LENGTH,
   GAME_ID_PATTERN,
 } from "@pokerodds/common/limits";
-import { newServerSeed } from "@pokerodds/common/server-seed";
+import { commitmentOf, newServerSeed } from "@pokerodds/common/server-seed";
 import { type Card, formatCard, formatHand, fullDeck, parseCard, parseHand } from "./cards.js";
 
 // Part of the procedure's surface: the fairness report and the tests draw their seeds with it here.
@@ -71,7 +71,7 @@ function assertValid(problem: string | null): void {
 /** The commitment to a seed: SHA-256 of its 32 bytes (not of its hex text), 64 lowercase hex digits. */
 export function seedCommitment(seedHex: string): string {
   assertValid(seedProblem(seedHex, "seed"));
-  return createHash("sha256").update(Buffer.from(seedHex, "hex")).digest("hex");
+  return commitmentOf(seedHex);
 }
 
 /** The reason a client seed is not acceptable, or null; none (undefined or null) is acceptable. */

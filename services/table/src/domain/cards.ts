@@ -2,7 +2,7 @@
 // The table only stores and reveals cards, so it checks codes but never evaluates them.
 
 import { CARD_CODE_PATTERN, DECK_SIZE } from "@pokerodds/common/card-codes";
-import { createHash } from "node:crypto";
+import { commitmentOf } from "@pokerodds/common/server-seed";
 import type { Fairness, TableSnapshot } from "./types.js";
 import { CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
 
@@ -60,9 +60,6 @@ export function checkedFairness(dealt: DealtSeed, committed: Fairness | null, cl
   if (clientSeed !== null && !CLIENT_SEED_PATTERN.test(clientSeed)) throw new RangeError("invalid client seed");
   return { serverSeed, seedCommitment, clientSeed };
 }
-
-const commitmentOf = (serverSeed: string): string =>
-  createHash("sha256").update(Buffer.from(serverSeed, "hex")).digest("hex");
 
 /**
  * The snapshot with its game's deck committed to: a game not dealt yet and without a commitment gets
