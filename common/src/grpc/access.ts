@@ -48,6 +48,7 @@ export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
   leave: ["gateway"],
   advance: ["gateway"],
   getState: ["gateway"],
+  getGame: ["gateway"],
   audit: ["gateway"],
   watchTable: ["gateway"],
   exportGames: ["gateway"],

@@ -1,4 +1,5 @@
-// ExportGames (ADMIN): the record of every finished game, for an external audit.
+// ExportGames (ADMIN): the record of every finished game, for an external audit; and GetGame: one
+// finished game's record, for a player verifying the game after it left the table's state.
 //
 // A game's record is in the snapshot of the change that finished it, and nothing indexes those
 // versions: `_id` point reads are the only reads the embedded database serves from an index. So the
@@ -10,11 +11,13 @@
 // Positioning without reading what comes before: a table's versions are stamped in time order (up
 // to the replicas' clock skew), so the first version that can hold a game finished at or after a
 // time is found by bisection; so is the version that dealt a game whose deal came before the walk
-// started (its time is the record's dealtAt).
+// started (its time is the record's dealtAt). One game is found the same way: a table's game
+// numbers only grow, and a game finishes at its river or, void, with the change that clears it.
 import { ForbiddenError } from "@pokerodds/common";
 import {
   dealtBy,
   exportedGame,
+  gameNumberOf,
   holdsCardsOf,
   type Caller,
   type ExportedGame,
@@ -103,6 +106,28 @@ async function exportTable(log: GameLog, tableId: number, filter: ExportFilter, 
     previous = snapshot;
   }
   return sent;
+}
+
+/**
+ * The record of game `gameId` of the table, found by bisection (about 2 log2(versions) point reads);
+ * null while it is not over, and for a game id the table never had (another table's included).
+ */
+export async function findGame(log: GameLog, tableId: number, gameId: string): Promise<ExportedGame | null> {
+  const gameNumber = gameNumberOf(tableId, gameId);
+  if (gameNumber === null) return null;
+  const { snapshot: head, stored } = await log.latest(tableId);
+  if (!stored || gameNumber > head.gameNumber) return null;
+  const { snapshot: finishing } = await firstVersionWhere(
+    log,
+    tableId,
+    FIRST_VERSION,
+    head.version,
+    (s) => s.gameNumber > gameNumber || (s.gameNumber === gameNumber && s.gameState === "STATUS_RIVER"),
+  );
+  // A game cleared before its deal (never played) finished nothing.
+  if (!finishing || finishing.finishedGame?.gameId !== gameId) return null;
+  const played = holdsCardsOf(finishing) === "this" ? finishing : await mustRead(log, tableId, finishing.version - 1);
+  return exportedGame(finishing, played, await dealtAtOf(log, tableId, played));
 }
 
 const inWindow = (finishedAt: number, { finishedAfter, finishedBefore }: ExportFilter): boolean =>

@@ -1,7 +1,15 @@
 // The state of one table, its versions as they are stored, and every table's head (the lobby, a player's seats).
+import { NotFoundError } from "@pokerodds/common";
 import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
-import { publicState, type Caller, type PublicTableState, type TableSnapshot } from "./domain/index.js";
+import {
+  publicState,
+  type Caller,
+  type ExportedGame,
+  type PublicTableState,
+  type TableSnapshot,
+} from "./domain/index.js";
+import { findGame } from "./game-export.js";
 import type { TableParts } from "./parts.js";
 import type { Watch, WatchStart } from "./table-watch.js";
 import { TableDirectory } from "./table-directory.js";
@@ -15,6 +23,19 @@ export async function tableState(
   const table = await parts.directory.require(request.tableId, scope);
   TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
   return publicState((await parts.store.latest(request.tableId)).snapshot);
+}
+
+/** GetGame: one finished game's record, readable by whoever may read the table's state (GetState's rule). */
+export async function finishedGame(
+  parts: TableParts,
+  request: { caller: Caller; tableId: number; gameId: string },
+  scope: CallScope,
+): Promise<ExportedGame> {
+  const table = await parts.directory.require(request.tableId, scope);
+  TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
+  const game = await findGame(parts.store, request.tableId, request.gameId);
+  if (!game) throw new NotFoundError(`table ${request.tableId} has no finished game ${request.gameId}`);
+  return game;
 }
 
 /** WatchTable: readable by whoever may read the table's state (GetState's rule). */

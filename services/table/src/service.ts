@@ -34,7 +34,7 @@ import {
   finishedGameToProto,
   tableStateToProto,
 } from "./proto-mapping.js";
-import { headsReader, tableState, watchTable } from "./reads.js";
+import { finishedGame, headsReader, tableState, watchTable } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
 import { lobbyOf, publicState, seatsOf } from "./domain/index.js";
 
@@ -102,6 +102,16 @@ export function tableService(
     getState: rpc("GetState", async (request, scope) => ({
       state: tableStateToProto(
         await tableState(parts, { caller: callerFromProto(request.caller), tableId: request.tableId }, scope),
+      ),
+    })),
+
+    getGame: rpc("GetGame", async (request, scope) => ({
+      game: finishedGameToProto(
+        await finishedGame(
+          parts,
+          { caller: callerFromProto(request.caller), tableId: request.tableId, gameId: request.gameId },
+          scope,
+        ),
       ),
     })),
 

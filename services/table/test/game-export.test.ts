@@ -7,7 +7,14 @@ import { ForbiddenError } from "@pokerodds/common";
 import test from "ava";
 import { setImmediate as tick } from "node:timers/promises";
 import { emptyTable, exportedGame, type Caller, type ExportedGame, type TableSnapshot } from "../src/domain/index.js";
-import { CLOCK_MARGIN_MS, exportGames, READ_AHEAD, type ExportFilter, type GameLog } from "../src/game-export.js";
+import {
+  CLOCK_MARGIN_MS,
+  exportGames,
+  findGame,
+  READ_AHEAD,
+  type ExportFilter,
+  type GameLog,
+} from "../src/game-export.js";
 import { ADMIN, FAIRNESS, T0 } from "./helpers/fixtures.js";
 import { PLAYER, playedHistory, STAKE_CENTS } from "./helpers/played-history.js";
 
@@ -296,4 +303,40 @@ test("a cancelled export stops: it rejects, and reads nothing more", async (t) =
   await t.throwsAsync(run.done, { message: "cancelled" });
   await settle();
   t.is(log.reads, held);
+});
+
+test("one game by its id: the export's record of it, settled or void, found by bisection", async (t) => {
+  const history = playedHistory(7, 300, { voidEvery: 7 });
+  const { games } = await exported(new MemoryLog(history));
+  for (const gameId of ["T7-1", "T7-7", "T7-150", "T7-299", "T7-300"]) {
+    const log = new MemoryLog(history);
+    const game = await findGame(log, 7, gameId);
+    t.deepEqual(
+      game,
+      games.find((g) => g.gameId === gameId),
+      gameId,
+    );
+    // Two bisections (the finishing version, then the deal's) and the version before a void.
+    t.true(log.reads <= 2 * Math.ceil(Math.log2(history.length)) + 3, `${gameId}: ${log.reads} reads`);
+  }
+  t.is((await findGame(new MemoryLog(history), 7, "T7-7"))!.outcome, "VOID");
+});
+
+test("no record: a game not over yet, a game the table never had, another table's, a malformed id", async (t) => {
+  const history = playedHistory(7, 3);
+  const flop = history.findIndex((s) => s.gameId === "T7-3" && s.gameState === "STATUS_FLOP");
+  const log = new MemoryLog(history.slice(0, flop + 1));
+  t.is((await findGame(log, 7, "T7-2"))?.gameId, "T7-2");
+  t.is(await findGame(log, 7, "T7-3"), null, "at its flop");
+  t.is(await findGame(log, 7, "T7-4"), null, "not dealt yet");
+  for (const gameId of ["T3-1", "T7-0", "T7-02", "t7-2", "T7-2 ", "T7-", "7-2", "T7-99999999999999999999"]) {
+    t.is(await findGame(log, 7, gameId), null, gameId);
+  }
+  t.is(await findGame(log, 3, "T3-1"), null, "a table never written");
+  const river = history.findIndex((s) => s.gameId === "T7-3" && s.gameState === "STATUS_RIVER");
+  t.is(
+    (await findGame(new MemoryLog(history.slice(0, river + 1)), 7, "T7-3"))?.outcome,
+    "SETTLED",
+    "from its river on",
+  );
 });

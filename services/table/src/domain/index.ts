@@ -10,6 +10,7 @@ export {
   bettingStageOf,
   emptyTable,
   gameIdOf,
+  gameNumberOf,
   isBettingOpen,
   isConserved,
   markDelivered,

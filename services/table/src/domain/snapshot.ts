@@ -14,6 +14,14 @@ export const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
 /** Game ids are per table and sequential, so the domain stays deterministic: T7-1, T7-2, ... */
 export const gameIdOf = (tableId: number, gameNumber: number): string => `T${tableId}-${gameNumber}`;
 
+/** The game number a game id of this table names (gameIdOf's inverse), or null when it names none. */
+export function gameNumberOf(tableId: number, gameId: string): number | null {
+  const match = /^T([1-9][0-9]*)-([1-9][0-9]*)$/.exec(gameId);
+  if (!match || Number(match[1]) !== tableId) return null;
+  const gameNumber = Number(match[2]);
+  return Number.isSafeInteger(gameNumber) ? gameNumber : null;
+}
+
 function assertTime(now: number): void {
   if (!Number.isSafeInteger(now) || now < 0) throw new RangeError(`invalid time: ${now}`);
 }

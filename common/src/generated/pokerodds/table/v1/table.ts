@@ -362,6 +362,17 @@ export interface GetStateResponse {
   state?: TableState | undefined;
 }
 
+export interface GetGameRequest {
+  caller?: Caller | undefined;
+  tableId: number;
+  /** As the state shows it: T<table_id>-<game number>. */
+  gameId: string;
+}
+
+export interface GetGameResponse {
+  game?: FinishedGame | undefined;
+}
+
 export interface Seat {
   seatId: number;
   playerId: string;
@@ -2747,6 +2758,186 @@ export const GetStateResponse: MessageFns<GetStateResponse> = {
     const message = createBaseGetStateResponse();
     message.state = (object.state !== undefined && object.state !== null)
       ? TableState.fromPartial(object.state)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetGameRequest(): GetGameRequest {
+  return { caller: undefined, tableId: 0, gameId: "" };
+}
+
+export const GetGameRequest: MessageFns<GetGameRequest> = {
+  encode(message: GetGameRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.caller !== undefined) {
+      Caller.encode(message.caller, writer.uint32(10).fork()).join();
+    }
+    if (message.tableId !== 0) {
+      writer.uint32(16).int32(message.tableId);
+    }
+    if (message.gameId !== "") {
+      writer.uint32(26).string(message.gameId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGameRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGameRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.caller = Caller.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.gameId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGameRequest {
+    return {
+      caller: isSet(object.caller) ? Caller.fromJSON(object.caller) : undefined,
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : 0,
+      gameId: isSet(object.gameId)
+        ? globalThis.String(object.gameId)
+        : isSet(object.game_id)
+        ? globalThis.String(object.game_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetGameRequest): unknown {
+    const obj: any = {};
+    if (message.caller !== undefined) {
+      obj.caller = Caller.toJSON(message.caller);
+    }
+    if (message.tableId !== 0) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    if (message.gameId !== "") {
+      obj.gameId = message.gameId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetGameRequest>): GetGameRequest {
+    return GetGameRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetGameRequest>): GetGameRequest {
+    const message = createBaseGetGameRequest();
+    message.caller = (object.caller !== undefined && object.caller !== null)
+      ? Caller.fromPartial(object.caller)
+      : undefined;
+    message.tableId = object.tableId ?? 0;
+    message.gameId = object.gameId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetGameResponse(): GetGameResponse {
+  return { game: undefined };
+}
+
+export const GetGameResponse: MessageFns<GetGameResponse> = {
+  encode(message: GetGameResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.game !== undefined) {
+      FinishedGame.encode(message.game, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGameResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGameResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.game = FinishedGame.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGameResponse {
+    return { game: isSet(object.game) ? FinishedGame.fromJSON(object.game) : undefined };
+  },
+
+  toJSON(message: GetGameResponse): unknown {
+    const obj: any = {};
+    if (message.game !== undefined) {
+      obj.game = FinishedGame.toJSON(message.game);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetGameResponse>): GetGameResponse {
+    return GetGameResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetGameResponse>): GetGameResponse {
+    const message = createBaseGetGameResponse();
+    message.game = (object.game !== undefined && object.game !== null)
+      ? FinishedGame.fromPartial(object.game)
       : undefined;
     return message;
   },
@@ -5663,6 +5854,20 @@ export const TableServiceService = {
     responseDeserialize: (value: Buffer): GetStateResponse => GetStateResponse.decode(value),
   },
   /**
+   * The record of one finished game of the table (settled at the river, or void), with its seeds,
+   * for whoever may read the table's state (GetState's rule). NOT_FOUND while the game is not over,
+   * and for a game the table never played.
+   */
+  getGame: {
+    path: "/pokerodds.table.v1.TableService/GetGame" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGameRequest): Buffer => Buffer.from(GetGameRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGameRequest => GetGameRequest.decode(value),
+    responseSerialize: (value: GetGameResponse): Buffer => Buffer.from(GetGameResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGameResponse => GetGameResponse.decode(value),
+  },
+  /**
    * The caller's seats at every table, with their chips, in table id order, however long ago the
    * table was last played (open stakes are in each table's state).
    */
@@ -5755,6 +5960,12 @@ export interface TableServiceServer extends UntypedServiceImplementation {
   advance: handleUnaryCall<AdvanceRequest, AdvanceResponse>;
   /** Any player may read a public table; a personal table only its owner or an ADMIN. */
   getState: handleUnaryCall<GetStateRequest, GetStateResponse>;
+  /**
+   * The record of one finished game of the table (settled at the river, or void), with its seeds,
+   * for whoever may read the table's state (GetState's rule). NOT_FOUND while the game is not over,
+   * and for a game the table never played.
+   */
+  getGame: handleUnaryCall<GetGameRequest, GetGameResponse>;
   /**
    * The caller's seats at every table, with their chips, in table id order, however long ago the
    * table was last played (open stakes are in each table's state).
@@ -5907,6 +6118,26 @@ export interface TableServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetStateResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The record of one finished game of the table (settled at the river, or void), with its seeds,
+   * for whoever may read the table's state (GetState's rule). NOT_FOUND while the game is not over,
+   * and for a game the table never played.
+   */
+  getGame(
+    request: GetGameRequest,
+    callback: (error: ServiceError | null, response: GetGameResponse) => void,
+  ): ClientUnaryCall;
+  getGame(
+    request: GetGameRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGameResponse) => void,
+  ): ClientUnaryCall;
+  getGame(
+    request: GetGameRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGameResponse) => void,
   ): ClientUnaryCall;
   /**
    * The caller's seats at every table, with their chips, in table id order, however long ago the
