@@ -111,7 +111,7 @@ const LINES = [
 ].join(" ");
 
 /** The test vector of docs/provably-fair.md, played: hand 2 (KhTs, a full house) wins. Odds at RTP 0.97. */
-const EXAMPLE_RECORD: GameRecordBody = {
+export const EXAMPLE_RECORD: GameRecordBody = {
   tableId: 1,
   gameId: "T1-1",
   version: 9,

@@ -13,6 +13,7 @@ import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, clientSeed, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
+import { EXAMPLE_RECORD, GameRecord } from "./game-records.js";
 import { apiPart, type Operation } from "./operation.js";
 import { amount, int32AtLeast, integerFrom, money, MUST_BE, nullable, oneOfIntegers, playerId } from "./fields.js";
 
@@ -299,6 +300,7 @@ export const lobbyApi = apiPart(
 );
 
 const SCHEMAS = {
+  GameRecord,
   TableRefusal,
   SitRequest,
   SitResponse,
@@ -341,6 +343,13 @@ function moneyMove(
 
 /** The path's table, for a link to the next call at the same table. */
 const SAME_TABLE = { tableId: "$request.path.tableId" };
+const GAME_ID = {
+  name: "gameId",
+  in: "path",
+  required: true,
+  description: "A game of this table, as its state shows it (`T1-7`)",
+  schema: { type: "string", pattern: GAME_ID_PATTERN.source },
+};
 
 const EXAMPLE_STATE = {
   tableId: 1,
@@ -491,6 +500,21 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     example: { ok: EXAMPLE_STATE },
     links: {
       advance: { operationId: "advance", description: "Move this table's game on", parameters: SAME_TABLE },
+      getGame: {
+        operationId: "getGame",
+        description: "The game's record, with its seeds, once it is over",
+        parameters: { ...SAME_TABLE, gameId: "$response.body#/gameId" },
+      },
     },
+  },
+  getGame: {
+    method: "get",
+    path: "/api/tables/{tableId}/games/{gameId}",
+    summary:
+      "A finished game's record (settled at the river, or void): cards, odds of every stage, bets, payouts and the deck's seeds, to verify it (docs/provably-fair.md); the same record as a line of GET /api/admin/games. Readable by whoever may read the table's state; 404 while the game is not over",
+    parameters: [TABLE_ID, GAME_ID],
+    ok: "GameRecord",
+    errors: [400, 403, 404, 503],
+    example: { ok: EXAMPLE_RECORD },
   },
 });

@@ -20,6 +20,7 @@ const TABLE_REPEATABLE = [
   "bet",
   "leave",
   "getState",
+  "getGame",
   "audit",
 ] as const satisfies readonly Exclude<keyof TableApi, "advance">[];
 const TABLE_METHODS = [...TABLE_REPEATABLE, "advance"] as const satisfies readonly (keyof TableApi)[];

@@ -27,7 +27,7 @@ export type WalletApi = Pick<PromiseClient<WalletServiceClient>, "getProfile" | 
 
 export type TableApi = Pick<
   PromiseClient<TableServiceClient>,
-  "listTables" | "listSeats" | "sit" | "topUp" | "bet" | "leave" | "advance" | "getState" | "audit"
+  "listTables" | "listSeats" | "sit" | "topUp" | "bet" | "leave" | "advance" | "getState" | "getGame" | "audit"
 >;
 
 /** The table service's WatchTable stream (openServerStream over the table channel). */

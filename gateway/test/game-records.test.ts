@@ -3,6 +3,7 @@
 // passed on or refused with 400 before any call, refusals before the first line as JSON answers, a
 // failure after it as a last `{ error }` line and a cut connection (no trailer), an interrupted stream
 // resumed after the last game sent (no gap, no repeat), and closing the connection cancelling the call.
+// And GET /api/tables/{tableId}/games/{gameId}, one game's record as a player reads it (GetGame).
 import { status } from "@grpc/grpc-js";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import {
@@ -16,8 +17,8 @@ import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import test, { type ExecutionContext } from "ava";
 import { openLines, until, type LineStream } from "../../test/helpers/ndjson.js";
 import type { GameRecordsApi } from "../src/services.js";
-import { startApp, type TestApp } from "./helpers/app.js";
-import { FakeServerStream } from "./helpers/fake-stream.js";
+import { get, startApp, type TestApp } from "./helpers/app.js";
+import { FakeServerStream, serviceError } from "./helpers/fake-stream.js";
 import { assertMatchesSchema } from "./helpers/schemas.js";
 
 /** One ExportGames call as the gateway made it; the test answers for the table service. */
@@ -368,4 +369,53 @@ test("closing the connection cancels the ExportGames call", async (t) => {
   stream.close();
   await until("the call cancelled", () => records.calls[0]!.cancelled);
   t.pass();
+});
+
+test("one game: GetGame for the token's player, answered as the export's record of it", async (t) => {
+  const app = await startApp({ table: { getGame: async () => ({ game: game(3, 12, { gameId: "T3-7" }) }) } });
+  t.teardown(() => app.close());
+  const response = await get(app, "/api/tables/3/games/T3-7");
+  t.is(response.status, 200);
+  const record = await response.json();
+  assertMatchesSchema(t, "GameRecord", record);
+  t.like(record, { tableId: 3, gameId: "T3-7", outcome: "SETTLED", serverSeed: "5".repeat(64), clientSeed: null });
+  t.deepEqual(app.table.calls.at(-1)?.request, {
+    caller: { playerId: "player-1", role: Role.ROLE_BASIC_USER },
+    tableId: 3,
+    gameId: "T3-7",
+  });
+});
+
+test("one game: the service's refusals as answers; a malformed id or no token refused before any call", async (t) => {
+  const refusals = [
+    serviceError(status.NOT_FOUND, "table 3 has no finished game T3-9"),
+    serviceError(status.PERMISSION_DENIED, "not yours"),
+  ];
+  const app = await startApp({
+    table: {
+      getGame: async () => {
+        throw refusals.shift();
+      },
+    },
+  });
+  t.teardown(() => app.close());
+  const missing = await get(app, "/api/tables/3/games/T3-9");
+  t.is(missing.status, 404);
+  t.deepEqual(await missing.json(), { error: "table 3 has no finished game T3-9" });
+  const forbidden = await get(app, "/api/tables/1001/games/T1001-1");
+  t.is(forbidden.status, 403);
+  t.deepEqual(await forbidden.json(), { error: "not yours" });
+  const calls = app.table.calls.length;
+  for (const [path, status] of [
+    ["/api/tables/3/games/T3%201", 400],
+    [`/api/tables/3/games/${"T".repeat(129)}`, 400],
+    ["/api/tables/03/games/T3-1", 400],
+    ["/api/tables/x/games/T3-1", 400],
+  ] as const) {
+    const response = await get(app, path);
+    t.is(response.status, status, path);
+    t.truthy(((await response.json()) as { error?: string }).error, path);
+  }
+  t.is((await fetch(`${app.url}/api/tables/3/games/T3-1`)).status, 401);
+  t.is(app.table.calls.length, calls, "no call for a refused request");
 });

@@ -17,10 +17,11 @@ const SPEC_OPERATIONS = [
   ["post", "/api/games/bulk"],
   ["get", "/api/health"],
   ["get", "/api/openapi.json"],
-  // Ours, beyond the spec: a player's seats, the table's live events, the operators' money audit
-  // and game records, and how the web client signs in.
+  // Ours, beyond the spec: a player's seats, the table's live events, a finished game's record, the
+  // operators' money audit and game records, and how the web client signs in.
   ["get", "/api/players/{playerId}/seats"],
   ["get", "/api/tables/{tableId}/events"],
+  ["get", "/api/tables/{tableId}/games/{gameId}"],
   ["get", "/api/admin/audit"],
   ["get", "/api/admin/games"],
   ["get", "/api/client-config"],

@@ -3,6 +3,7 @@
 // against an independent evaluation, leaving, personal tables and the lobby. Every money answer is
 // checked against the account (profile) and the seat (state) it claims to have moved.
 import test, { type ExecutionContext } from "ava";
+import type { GameRecordBody as GameRecord } from "@pokerodds/api/game-records";
 import { Api, cents, show, WELCOME_CENTS, type Player, type Role, type TableState } from "../helpers/api.js";
 import { expectAck, expectError } from "../helpers/expect.js";
 import { expectMoneyConserved, settle } from "../helpers/money.js";
@@ -542,6 +543,27 @@ test.serial(
       await dealer.request("POST", `/api/tables/${table}/advance`, { body: { clientSeed: "no spaces" } }),
       400,
     );
+
+    // Once the state has moved on, the finished game's record still reveals its seeds, to anyone who
+    // may read the table; the game in play has none yet.
+    const watcher = await newPlayer("seed-watcher");
+    const record = await watcher.request<GameRecord>("GET", `/api/tables/${table}/games/${river.gameId}`);
+    t.is(record.status, 200, show(record));
+    t.like(record.body, {
+      tableId: table,
+      gameId: river.gameId,
+      outcome: "SETTLED",
+      hands: river.hands,
+      board: game.board,
+      seedCommitment: start.seedCommitment,
+      serverSeed: river.serverSeed,
+      clientSeed,
+    });
+    const { serverSeed, seedCommitment, gameId, hands, board } = record.body;
+    t.deepEqual(verifyGame({ seed: serverSeed, commitment: seedCommitment, gameId, hands, board, clientSeed }), {
+      ok: true,
+    });
+    expectError(t, await watcher.request("GET", `/api/tables/${table}/games/${next.gameId}`), 404);
     expectAck(t, await dealer.leave(table), "ACK");
   },
 );
@@ -567,6 +589,7 @@ test.serial("personal tables: 1001 and up for PAYING_USER and ADMIN, only the ow
   t.is(await admin.balance(), WELCOME_CENTS);
   expectError(t, await guest.advance(own), 403);
   expectError(t, await guest.state(own), 403);
+  expectError(t, await guest.request("GET", `/api/tables/${own}/games/T${own}-1`), 403);
   // Not the guest's table and not seated there: decisions.md answers either with 403 or with 409.
   for (const reply of [
     await guest.topup(own, 1),

@@ -27,7 +27,7 @@ import {
 import { requestIdOf } from "../http/request.js";
 import type { GameRecordsApi } from "../services.js";
 import { exportQueryOf } from "./export-query.js";
-import { toGameRecord } from "./to-api.js";
+import { toGameRecord } from "../tables/game-record.js";
 
 /** How long the `{ error }` line may take to leave before the connection is cut anyway. */
 const ERROR_LINE_MS = 1_000;

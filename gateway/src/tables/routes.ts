@@ -1,9 +1,9 @@
 // The table session and game flow: sit, topup, bet and leave move money (each with an idempotency
-// key); advance moves the game on; state reads it. Every input is checked here, before the table
+// key); advance moves the game on; state reads it; games/{gameId} reads a finished game's record. Every input is checked here, before the table
 // service is called, in the same order on every route: the path's tableId, the body, the
 // Idempotency-Key, then the player acted for. The rules of the game are the service's.
 import { CANONICAL_ID } from "@pokerodds/api/fields";
-import { INT32_MAX } from "@pokerodds/common/limits";
+import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN, INT32_MAX } from "@pokerodds/common/limits";
 import type { Request, Response } from "express";
 import { badRequest, HttpError, internalError, notFound } from "../http/errors.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
@@ -23,6 +23,7 @@ import {
   TopUpRequest,
 } from "@pokerodds/api/tables";
 import { toBetResponse, toLeaveResponse, toSitResponse, toTableGameState, toTopUpResponse } from "./to-api.js";
+import { toGameRecord } from "./game-record.js";
 
 /** The path's tableId: 400 unless an integer >= 1 in plain digits; 404 above what any table can have. */
 export function tableIdOf(req: Request): number {
@@ -33,6 +34,14 @@ export function tableIdOf(req: Request): number {
   const tableId = Number(text);
   if (tableId > INT32_MAX) throw notFound("no such table");
   return tableId;
+}
+
+/** The path's gameId: its form only (the table service knows which games it played). */
+function gameIdOf(req: Request): string {
+  const text = String(req.params.gameId);
+  if (!GAME_ID_PATTERN.test(text))
+    throw badRequest(`gameId must be 1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`);
+  return text;
 }
 
 const validateSit = bodyValidator(SitRequest);
@@ -133,6 +142,11 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
       const request = { caller: callerFor(identityOf(res)), tableId: tableIdOf(req) };
       const response = await fromTable(table.getState(request, callOptions(req, DEADLINES_MS.read)));
       res.json(toTableGameState(response.state));
+    },
+    getGame: async (req, res) => {
+      const request = { caller: callerFor(identityOf(res)), tableId: tableIdOf(req), gameId: gameIdOf(req) };
+      const response = await fromTable(table.getGame(request, callOptions(req, DEADLINES_MS.read)));
+      res.json(toGameRecord(response.game));
     },
   };
 }

@@ -104,6 +104,9 @@ export const fakeTable = (overrides: Partial<TableApi> = {}) =>
       leave: async () => leaveResponse(),
       advance: async () => ({ state: tableState() }),
       getState: async () => ({ state: tableState() }),
+      getGame: async () => {
+        throw new Error("no game faked");
+      },
       audit: async () => {
         throw new Error("no table audit faked");
       },

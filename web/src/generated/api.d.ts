@@ -208,6 +208,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tables/{tableId}/games/{gameId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A finished game's record (settled at the river, or void): cards, odds of every stage, bets, payouts and the deck's seeds, to verify it (docs/provably-fair.md); the same record as a line of GET /api/admin/games. Readable by whoever may read the table's state; 404 while the game is not over */
+        get: operations["getGame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tables/{tableId}/events": {
         parameters: {
             query?: never;
@@ -464,6 +481,89 @@ export interface components {
                 /** @description Chips at this seat, in units with at most 2 decimal places */
                 seatBalance: number;
             }[];
+        };
+        GameRecord: {
+            tableId: number;
+            gameId: string;
+            /** @description The table's version whose change finished the game */
+            version: number;
+            /** @description `<tableId>:<version>`: pass it as `after` to resume an export after this game */
+            cursor: string;
+            /** @description SETTLED at the river; VOID when the last player left mid-game (every bet refunded) */
+            outcome: "SETTLED" | "VOID";
+            numberOfHands: number;
+            /** @description In hand order, each as dealt (first card, then second) */
+            hands: string[];
+            /** @description Flop, turn and river in order; a void game's cards so far */
+            board: string[];
+            /** @description Every stage the game reached, stage by stage, in hand order */
+            handOdds: {
+                /** @description Zero-based */
+                handIndex: number;
+                /** @description -1 NON_BETTING (river, setup), 0 HOLE, 1 FLOP, 2 TURN */
+                bettingStage: -1 | 0 | 1 | 2;
+                /** @description IN_PLAY_FAVOURITE: highest winPercentage (lowest handIndex on a tie); DEAD_CANNOT_WIN: cannot win or tie; WINNER and LOSER at the river */
+                handStatus: "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
+                winPercentage: number;
+                drawPercentage: number;
+                /** @description Displayed decimal odds: nearest 0.1 of (1 / win probability) x target RTP, where the win probability is the hand's dead-heat share (P(wins alone) + the sum over ties of P(tie with k - 1 other hands) / k, as a k-way tie pays odds / k); 0 when the hand cannot win alone */
+                odds: number;
+            }[];
+            /** @description Hands that won at the river (ties: several) */
+            winningHands: number[];
+            /** @description In the order they were placed */
+            bets: {
+                playerId: string;
+                /** @description The seat the bet was placed from */
+                seatIndex: number;
+                handIndex: number;
+                /** @description -1 NON_BETTING (river, setup), 0 HOLE, 1 FLOP, 2 TURN */
+                bettingStage: -1 | 0 | 1 | 2;
+                /** @description Stake, in units with at most 2 decimal places */
+                betAmount: number;
+                /** @description The odds shown when the bet was placed: what it is paid at */
+                recordedOdds: number;
+                /**
+                 * Format: date-time
+                 * @description When the bet was placed
+                 */
+                placedAt: string;
+                /** @description Paid (settled game: stake x recordedOdds / winning hands, rounded down to the cent) or refunded (void game); 0 for a losing bet, in units with at most 2 decimal places */
+                returned: number;
+                /** @description SEAT: the bettor's seat; ACCOUNT: the bettor's account (no longer seated, the seat at the largest balance, or a void's refund); NONE: nothing returned */
+                paidTo: "SEAT" | "ACCOUNT" | "NONE";
+            }[];
+            /** @description Sum of the stakes, in units with at most 2 decimal places */
+            stakes: number;
+            /** @description Sum paid on winning bets, in units with at most 2 decimal places */
+            payouts: number;
+            /** @description Sum refunded (a void game's stakes), in units with at most 2 decimal places */
+            refunds: number;
+            /** @description stakes - payouts - refunds, in units: negative when the house lost */
+            houseResult: number;
+            /** @description The fractions of a cent that rounding payouts down kept for the house, exactly (numerator / denominator cents) */
+            roundingRemainderCents: {
+                numerator: number;
+                denominator: number;
+            };
+            /** @description SHA-256 of the server seed, shown from the game's start, before any client seed or bet */
+            seedCommitment: string;
+            /** @description The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify */
+            serverSeed: string;
+            /** @description The client seed mixed into the deck; null when none */
+            clientSeed: string | null;
+            /**
+             * Format: date-time
+             * @description When the hole cards were dealt
+             */
+            dealtAt: string;
+            /** @description Null when nobody bet */
+            firstBetAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the game was settled or voided
+             */
+            finishedAt: string;
         };
         /** @description Why the table refused a sit, a top-up or a bet: the message of its NACK */
         TableRefusal: "insufficient seat balance" | "insufficient account balance" | "table full" | "already seated at this table";
@@ -1740,6 +1840,235 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["TableGameState"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
+                "x-request-id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                tableId: number;
+                /** @description A game of this table, as its state shows it (`T1-7`) */
+                gameId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tableId": 1,
+                     *       "gameId": "T1-1",
+                     *       "version": 9,
+                     *       "cursor": "1:9",
+                     *       "outcome": "SETTLED",
+                     *       "numberOfHands": 4,
+                     *       "hands": [
+                     *         "3d9s",
+                     *         "5c4d",
+                     *         "KhTs",
+                     *         "2c3c"
+                     *       ],
+                     *       "board": [
+                     *         "Kc",
+                     *         "5h",
+                     *         "Td",
+                     *         "Ks",
+                     *         "Tc"
+                     *       ],
+                     *       "handOdds": [
+                     *         {
+                     *           "handIndex": 0,
+                     *           "bettingStage": 0,
+                     *           "handStatus": "IN_PLAY_BETTING_STAGE_ACTIVE",
+                     *           "winPercentage": 14.6367,
+                     *           "drawPercentage": 2.4835,
+                     *           "odds": 6.2
+                     *         },
+                     *         {
+                     *           "handIndex": 1,
+                     *           "bettingStage": 0,
+                     *           "handStatus": "IN_PLAY_BETTING_STAGE_ACTIVE",
+                     *           "winPercentage": 23.2192,
+                     *           "drawPercentage": 0.4675,
+                     *           "odds": 4.2
+                     *         },
+                     *         {
+                     *           "handIndex": 2,
+                     *           "bettingStage": 0,
+                     *           "handStatus": "IN_PLAY_FAVOURITE",
+                     *           "winPercentage": 45.6359,
+                     *           "drawPercentage": 0.4675,
+                     *           "odds": 2.1
+                     *         },
+                     *         {
+                     *           "handIndex": 3,
+                     *           "bettingStage": 0,
+                     *           "handStatus": "IN_PLAY_BETTING_STAGE_ACTIVE",
+                     *           "winPercentage": 14.0248,
+                     *           "drawPercentage": 2.4835,
+                     *           "odds": 6.4
+                     *         },
+                     *         {
+                     *           "handIndex": 0,
+                     *           "bettingStage": 1,
+                     *           "handStatus": "IN_PLAY_BETTING_STAGE_ACTIVE",
+                     *           "winPercentage": 2.1951,
+                     *           "drawPercentage": 0.122,
+                     *           "odds": 43
+                     *         },
+                     *         {
+                     *           "handIndex": 1,
+                     *           "bettingStage": 1,
+                     *           "handStatus": "IN_PLAY_BETTING_STAGE_ACTIVE",
+                     *           "winPercentage": 9.0244,
+                     *           "drawPercentage": 0,
+                     *           "odds": 10.7
+                     *         },
+                     *         {
+                     *           "handIndex": 2,
+                     *           "bettingStage": 1,
+                     *           "handStatus": "IN_PLAY_FAVOURITE",
+                     *           "winPercentage": 82.1951,
+                     *           "drawPercentage": 0,
+                     *           "odds": 1.2
+                     *         },
+                     *         {
+                     *           "handIndex": 3,
+                     *           "bettingStage": 1,
+                     *           "handStatus": "IN_PLAY_BETTING_STAGE_ACTIVE",
+                     *           "winPercentage": 6.4634,
+                     *           "drawPercentage": 0.122,
+                     *           "odds": 14.9
+                     *         },
+                     *         {
+                     *           "handIndex": 0,
+                     *           "bettingStage": 2,
+                     *           "handStatus": "DEAD_CANNOT_WIN",
+                     *           "winPercentage": 0,
+                     *           "drawPercentage": 0,
+                     *           "odds": 0
+                     *         },
+                     *         {
+                     *           "handIndex": 1,
+                     *           "bettingStage": 2,
+                     *           "handStatus": "DEAD_CANNOT_WIN",
+                     *           "winPercentage": 0,
+                     *           "drawPercentage": 0,
+                     *           "odds": 0
+                     *         },
+                     *         {
+                     *           "handIndex": 2,
+                     *           "bettingStage": 2,
+                     *           "handStatus": "IN_PLAY_FAVOURITE",
+                     *           "winPercentage": 100,
+                     *           "drawPercentage": 0,
+                     *           "odds": 1
+                     *         },
+                     *         {
+                     *           "handIndex": 3,
+                     *           "bettingStage": 2,
+                     *           "handStatus": "DEAD_CANNOT_WIN",
+                     *           "winPercentage": 0,
+                     *           "drawPercentage": 0,
+                     *           "odds": 0
+                     *         },
+                     *         {
+                     *           "handIndex": 0,
+                     *           "bettingStage": -1,
+                     *           "handStatus": "LOSER",
+                     *           "winPercentage": 0,
+                     *           "drawPercentage": 0,
+                     *           "odds": 0
+                     *         },
+                     *         {
+                     *           "handIndex": 1,
+                     *           "bettingStage": -1,
+                     *           "handStatus": "LOSER",
+                     *           "winPercentage": 0,
+                     *           "drawPercentage": 0,
+                     *           "odds": 0
+                     *         },
+                     *         {
+                     *           "handIndex": 2,
+                     *           "bettingStage": -1,
+                     *           "handStatus": "WINNER",
+                     *           "winPercentage": 100,
+                     *           "drawPercentage": 0,
+                     *           "odds": 1
+                     *         },
+                     *         {
+                     *           "handIndex": 3,
+                     *           "bettingStage": -1,
+                     *           "handStatus": "LOSER",
+                     *           "winPercentage": 0,
+                     *           "drawPercentage": 0,
+                     *           "odds": 0
+                     *         }
+                     *       ],
+                     *       "winningHands": [
+                     *         2
+                     *       ],
+                     *       "bets": [
+                     *         {
+                     *           "playerId": "alice",
+                     *           "seatIndex": 1,
+                     *           "handIndex": 1,
+                     *           "bettingStage": 0,
+                     *           "betAmount": 5,
+                     *           "recordedOdds": 4.2,
+                     *           "placedAt": "2026-11-23T12:00:04.120Z",
+                     *           "returned": 0,
+                     *           "paidTo": "NONE"
+                     *         },
+                     *         {
+                     *           "playerId": "bob",
+                     *           "seatIndex": 2,
+                     *           "handIndex": 2,
+                     *           "bettingStage": 1,
+                     *           "betAmount": 10,
+                     *           "recordedOdds": 1.2,
+                     *           "placedAt": "2026-11-23T12:00:09.870Z",
+                     *           "returned": 12,
+                     *           "paidTo": "SEAT"
+                     *         }
+                     *       ],
+                     *       "stakes": 15,
+                     *       "payouts": 12,
+                     *       "refunds": 0,
+                     *       "houseResult": 3,
+                     *       "roundingRemainderCents": {
+                     *         "numerator": 0,
+                     *         "denominator": 10
+                     *       },
+                     *       "seedCommitment": "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
+                     *       "serverSeed": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+                     *       "clientSeed": null,
+                     *       "dealtAt": "2026-11-23T12:00:01.002Z",
+                     *       "firstBetAt": "2026-11-23T12:00:04.120Z",
+                     *       "finishedAt": "2026-11-23T12:00:15.310Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["GameRecord"];
                 };
             };
             400: components["responses"]["E400"];

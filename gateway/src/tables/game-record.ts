@@ -1,5 +1,5 @@
-// A finished game from the table service's ExportGames -> one line of GET /api/admin/games: cents
-// become units, tenths become odds, epoch milliseconds become RFC 3339 times, empty seeds null. A value
+// A finished game from the table service (GetGame, or ExportGames' messages) -> the JSON record of
+// GET /api/tables/{tableId}/games/{gameId} and of each line of GET /api/admin/games: cents become units, tenths become odds, epoch milliseconds become RFC 3339 times, empty seeds null. A value
 // the contract does not allow throws a ContractViolation.
 import type { GameRecordBody } from "@pokerodds/api/game-records";
 import { toUnits } from "@pokerodds/api/money";
@@ -39,7 +39,7 @@ function timeOf(ms: number, what: string): string {
 const signedUnits = (cents: number) => (cents < 0 ? -toUnits(-cents) : toUnits(cents));
 
 /** Where the export resumes after this game: `after=<tableId>:<version>`. */
-export const cursorOf = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
+const cursorOf = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
 
 function toBet(bet: GameBet): GameRecordBody["bets"][number] {
   return {
@@ -56,7 +56,7 @@ function toBet(bet: GameBet): GameRecordBody["bets"][number] {
 }
 
 export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
-  if (!game) throw new ContractViolation("an export message without its game");
+  if (!game) throw new ContractViolation("an answer without its game");
   if (game.board.length > 5) throw new ContractViolation(`a board of ${game.board.length} cards`);
   return {
     tableId: game.tableId,
