@@ -9,7 +9,12 @@ import { createHash } from "node:crypto";
 import { formatCard } from "../../services/odds/src/domain/cards.js";
 import * as server from "../../services/odds/src/domain/provably-fair.js";
 import { dealClientSeeds, isDealingState, newClientSeed } from "../../web/src/fairness/client-seed.js";
-import { holdCommitment, type HeldCommitment } from "../../web/src/fairness/commitment.js";
+import {
+  holdCommitment,
+  holdCommitments,
+  type HeldCommitment,
+  type HeldCommitments,
+} from "../../web/src/fairness/commitment.js";
 import {
   commitmentOf,
   deriveDeck,
@@ -323,4 +328,32 @@ test("the page keeps the first commitment of each game and notices a different o
   early = holdCommitment(early, shown("T1-4", "STATUS_HOLE", b));
   t.like(early, { seenAt: "STATUS_START", commitment: a, changedTo: b }, "changed at the deal: flagged");
   t.like(holdCommitment(held, shown("T1-5", "STATUS_SETUP", b)), { gameId: "T1-5", seenAt: "STATUS_SETUP" });
+});
+
+test("when the table moves on, the game the page followed becomes the previous one, with what it kept", (t) => {
+  const shown = (gameId: string, gameState: string, seedCommitment: string | null) => ({
+    gameId,
+    gameState,
+    seedCommitment,
+    bets: [],
+  });
+  const a = "aa".repeat(32);
+  const b = "bb".repeat(32);
+  let held: HeldCommitments = { current: null, previous: null };
+  held = holdCommitments(held, shown("T1-1", "STATUS_START", a));
+  held = holdCommitments(held, shown("T1-1", "STATUS_FLOP", b));
+  t.deepEqual(held.previous, null, "no previous game yet");
+  const followed = held.current;
+  t.like(followed, { gameId: "T1-1", commitment: a, seenAt: "STATUS_START", changedTo: b });
+  held = holdCommitments(held, shown("T1-2", "STATUS_START", b));
+  t.is(held.previous, followed, "kept as it was, the change it saw included");
+  t.like(held.current, { gameId: "T1-2", commitment: b });
+  t.is(holdCommitments(held, shown("T1-2", "STATUS_HOLE", b)).previous, followed, "until the next game");
+  held = holdCommitments(held, shown("T1-3", "STATUS_SETUP", null));
+  t.like(held, { current: null, previous: { gameId: "T1-2" } });
+  t.like(
+    holdCommitments(held, shown("T1-4", "STATUS_SETUP", a)),
+    { previous: { gameId: "T1-2" } },
+    "a game never held is no previous one",
+  );
 });

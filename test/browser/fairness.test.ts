@@ -3,7 +3,9 @@
 // game verifies in the page; a river that reveals another seed, with its own matching commitment
 // and the cards that seed deals, is caught because the page kept the commitment shown at the hole;
 // a river card that the seed does not deal is named. The page's own deal sends a fresh client seed,
-// and the game dealt with it verifies; a river that shows another client seed does not.
+// and the game dealt with it verifies; a river that shows another client seed does not. A game the
+// table moved on from before the page saw its river is verified from its record, against the
+// commitment the page kept.
 import test, { type ExecutionContext } from "ava";
 import type { Page } from "playwright-core";
 import { formatCard, fullDeck } from "../../services/odds/src/domain/cards.js";
@@ -11,7 +13,7 @@ import { newServerSeed, seedCommitment } from "../../services/odds/src/domain/pr
 import type { TableState } from "../helpers/api.js";
 import { expectAccessible, screenshot, type Watched } from "./helpers/browser.js";
 import { advance, signIn, waitForState } from "./helpers/client.js";
-import { committedState, showState } from "./helpers/scripted-api.js";
+import { committedState, recordOf, showState } from "./helpers/scripted-api.js";
 import { useScriptedBrowser } from "./helpers/scripted-browser.js";
 
 const scripted = useScriptedBrowser(test);
@@ -182,5 +184,49 @@ test.serial("the page's deal sends a fresh client seed; its game verifies with i
     ),
   );
   await expectAccessible(t, page, "table with an altered client seed");
+  t.deepEqual(watched.problems, []);
+});
+
+test.serial("a game the table moved on from before its river is verified from its record", async (t) => {
+  t.timeout(5 * 60_000);
+  const seed = newServerSeed();
+  const watched = await openTable(committedState("STATUS_START", "T1-20", seed));
+  const { page } = watched;
+  const panel = page.getByTestId("fairness");
+  await show(page, committedState("STATUS_FLOP", "T1-20", seed));
+  // Another player dealt the turn and the river and cleared the table before this page saw them.
+  const next = newServerSeed();
+  await show(page, committedState("STATUS_START", "T1-21", next));
+  const previous = panel.getByTestId("previous-game");
+  t.regex(await previous.innerText(), /Previous game T1-20[\s\S]*since the start of the game/);
+  scripted.api.records.set("T1-20", recordOf(committedState("STATUS_RIVER", "T1-20", seed)));
+  await previous.getByRole("button", { name: "Verify game T1-20" }).click();
+  const done = previous.locator('[data-testid="verify"][data-verdict]');
+  await done.waitFor();
+  t.is(await done.getAttribute("data-verdict"), "verified", await done.innerText());
+  t.regex(await done.innerText(), /Verified: the cards were fixed before any bet\./);
+  await screenshot(page, "15-fairness-previous-game-verified");
+  await expectAccessible(t, page, "table with a previous game verified");
+
+  // The next game's record reveals another seed than the one committed to at its start (with that
+  // seed's own commitment and cards): caught against the commitment the page kept.
+  await show(page, committedState("STATUS_HOLE", "T1-21", next));
+  await show(page, committedState("STATUS_START", "T1-22", newServerSeed()));
+  scripted.api.records.set("T1-21", recordOf(committedState("STATUS_RIVER", "T1-21", newServerSeed())));
+  await previous.getByRole("button", { name: "Verify game T1-21" }).click();
+  const swapped = previous.locator('[data-testid="verify"][data-verdict]');
+  await swapped.waitFor();
+  t.is(await swapped.getAttribute("data-verdict"), "failed");
+  t.regex(await swapped.innerText(), /Not verified: the commitment changed during the game/);
+
+  // A record the table does not have: the verdict says so.
+  await show(page, committedState("STATUS_START", "T1-23", newServerSeed()));
+  await previous.getByRole("button", { name: "Verify game T1-22" }).click();
+  const missing = previous.locator('[data-testid="verify"][data-verdict]');
+  await missing.waitFor();
+  t.regex(
+    await missing.innerText(),
+    /Not verified: the game's record could not be read: table 1 has no finished game T1-22/,
+  );
   t.deepEqual(watched.problems, []);
 });

@@ -5,13 +5,15 @@
 // and move money between her account and her seat there (sit, top up, leave; the player is eve), to
 // see a lobby of the tables and seats a test sets, to deal and generate bulk games (real ones,
 // from the odds service's code and the gateway's mapping to JSON), and to advance a game dealt from
-// a real committed deck (committedState), mixed with the client seed the page's deal sends.
+// a real committed deck (committedState), mixed with the client seed the page's deal sends, and to
+// read a finished game's record (recordOf).
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
+import type { GameRecordBody } from "@pokerodds/api/game-records";
 import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 import { bulkResponseJson, toDealResult } from "../../../gateway/src/odds/to-api.js";
 import { committedBulkGame, type BulkHandCount } from "../../../services/odds/src/domain/bulk.js";
@@ -59,6 +61,8 @@ export interface ScriptedApi {
   account: number;
   /** What GET /api/tables answers. */
   lobby: Lobby;
+  /** What GET /api/tables/1/games/{gameId} answers, by game id; 404 for any other. */
+  records: Map<string, GameRecordBody>;
   /** What GET a player's seats answers (once seatsFailures are spent). */
   seats: { tableId: number; seatId: number; seatBalance: number }[];
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
@@ -96,6 +100,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     bets: [],
     account: 1000,
     lobby: { tables: [], totalActivePlayers: 0 },
+    records: new Map(),
     seats: [],
     push(id, state) {
       api.state = state;
@@ -166,6 +171,11 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       "/api/tables/1/leave": () => money.leave(res),
     };
     if (route[path]) return route[path]();
+    const game = /^\/api\/tables\/1\/games\/([^/]+)$/.exec(path)?.[1];
+    if (game !== undefined) {
+      const record = api.records.get(decodeURIComponent(game));
+      return record ? json(res, 200, record) : json(res, 404, { error: `table 1 has no finished game ${game}` });
+    }
     if (/^\/api\/players\/[^/]+\/seats$/.test(path)) {
       return api.seatsFailures-- > 0
         ? json(res, 503, { error: "table service unavailable" })
@@ -360,5 +370,35 @@ export function committedState(
     seedCommitment: seedCommitment(seed),
     serverSeed: river ? seed : null,
     clientSeed: dealt ? clientSeed : null,
+  };
+}
+
+/** The record the table keeps of a game settled at `river` (a committed state), without bets. */
+export function recordOf(river: TableState): GameRecordBody {
+  const at = new Date().toISOString();
+  const board = [river.flopCard1, river.flopCard2, river.flopCard3, river.turnCard, river.riverCard];
+  return {
+    tableId: river.tableId,
+    gameId: river.gameId,
+    version: 9,
+    cursor: `${river.tableId}:9`,
+    outcome: "SETTLED",
+    numberOfHands: river.numberOfHands,
+    hands: river.hands ?? [],
+    board: board.filter((card): card is string => card !== null),
+    handOdds: river.handOdds as GameRecordBody["handOdds"],
+    winningHands: river.handOdds.filter((odds) => odds.handStatus === "WINNER").map((odds) => odds.handIndex),
+    bets: [],
+    stakes: 0,
+    payouts: 0,
+    refunds: 0,
+    houseResult: 0,
+    roundingRemainderCents: { numerator: 0, denominator: 1 },
+    seedCommitment: river.seedCommitment ?? "",
+    serverSeed: river.serverSeed ?? "",
+    clientSeed: river.clientSeed,
+    dealtAt: at,
+    firstBetAt: null,
+    finishedAt: at,
   };
 }

@@ -12,6 +12,7 @@ export type Seat = TableState["seats"][number];
 export type Profile = Schemas["PlayerProfile"];
 export type PlayerSeats = Schemas["PlayerSeats"];
 export type TablesList = Schemas["TablesList"];
+export type GameRecord = Schemas["GameRecord"];
 export type DealResult = Schemas["DealResult"];
 export type BulkResponse = Schemas["BulkResponse"];
 export type BulkGame = BulkResponse["games"][number];

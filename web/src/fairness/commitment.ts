@@ -50,3 +50,19 @@ export function holdCommitment(held: HeldCommitment | null, state: CommitmentSho
 /** The held commitment if it belongs to the game now shown. */
 export const heldFor = (held: HeldCommitment | null, gameId: string): HeldCommitment | null =>
   held !== null && held.gameId === gameId ? held : null;
+
+/** The commitment of the game shown, and of the game before it, which may still be verified from its record. */
+export interface HeldCommitments {
+  current: HeldCommitment | null;
+  previous: HeldCommitment | null;
+}
+
+/**
+ * Both held commitments after `state` was shown: when the table moves on to a new game (another
+ * player may clear the river at once), the game this page was following becomes the previous one.
+ */
+export function holdCommitments(held: HeldCommitments, state: CommitmentShown): HeldCommitments {
+  const current = holdCommitment(held.current, state);
+  const movedOn = held.current !== null && held.current.gameId !== state.gameId;
+  return { current, previous: movedOn ? held.current : held.previous };
+}

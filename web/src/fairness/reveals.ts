@@ -1,5 +1,5 @@
 // What each screen's API answer says about its game, in the verifier's terms (verify.ts).
-import type { BulkGame, DealResult, TableState } from "../api/client";
+import type { BulkGame, DealResult, GameRecord, TableState } from "../api/client";
 import type { GameReveal } from "./verify";
 
 /**
@@ -21,6 +21,16 @@ export const tableReveal = (state: TableState): GameReveal => ({
   clientSeed: state.clientSeed,
   hands: state.hands ?? [],
   board: boardSoFar([state.flopCard1, state.flopCard2, state.flopCard3, state.turnCard, state.riverCard]),
+});
+
+/** A finished table game's record (GET /api/tables/{tableId}/games/{gameId}): its whole board, or a void game's cards so far. */
+export const recordReveal = (record: GameRecord): GameReveal => ({
+  seed: record.serverSeed,
+  commitment: record.seedCommitment,
+  gameId: record.gameId,
+  clientSeed: record.clientSeed,
+  hands: record.hands,
+  board: record.board,
 });
 
 /** A stand-alone deal: no board, and the rest of the deck as the API lists it, in deck order. */

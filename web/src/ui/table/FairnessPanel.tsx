@@ -1,7 +1,7 @@
-import type { TableState } from "../../api/client";
+import { api, describe, unwrap, type TableState } from "../../api/client";
 import { isDealingState } from "../../fairness/client-seed";
 import type { HeldCommitment } from "../../fairness/commitment";
-import { tableReveal } from "../../fairness/reveals";
+import { recordReveal, tableReveal } from "../../fairness/reveals";
 import { verifyAgainstHeld, verifyGame, type VerifyResult } from "../../fairness/verify";
 import { COMMITMENT_NAME } from "../fairness/RevealedGame";
 import { HexValue } from "../fairness/HexValue";
@@ -11,6 +11,8 @@ interface Props {
   state: TableState;
   /** The commitment this page saw first in the game now shown, or null. */
   held: HeldCommitment | null;
+  /** The commitment this page kept for the game before it, or null. */
+  previous: HeldCommitment | null;
   /** The client seed this page sent with this game's deal, or null when it did not deal it. */
   clientSeedSent: string | null;
 }
@@ -67,11 +69,46 @@ function verifyTable(state: TableState, held: HeldCommitment | null): Promise<Ve
   return held ? verifyAgainstHeld(reveal, held.commitment) : verifyGame(reveal);
 }
 
+/** A finished game's record from the table, checked against the commitment this page kept for it. */
+async function verifyRecord(tableId: number, held: HeldCommitment): Promise<VerifyResult> {
+  try {
+    const record = await unwrap(
+      api.GET("/api/tables/{tableId}/games/{gameId}", { params: { path: { tableId, gameId: held.gameId } } }),
+    );
+    if (record.gameId !== held.gameId)
+      return { ok: false, reason: `the table sent the record of game ${record.gameId}` };
+    return verifyAgainstHeld(recordReveal(record), held.commitment);
+  } catch (error) {
+    return { ok: false, reason: `the game's record could not be read: ${describe(error)}` };
+  }
+}
+
+/**
+ * The game this page followed before the one shown: the table may have moved on before its river
+ * was checked here (another player cleared it), so its record, seeds included, is read on demand.
+ */
+function PreviousGame({ tableId, held }: { tableId: number; held: HeldCommitment }) {
+  return (
+    <div data-testid="previous-game">
+      <h3>Previous game {held.gameId}</h3>
+      <p class="hint">
+        Over. Its record reveals the seed behind the commitment this page kept since the {seenAtName(held)}.
+      </p>
+      <VerifyAction
+        key={held.gameId}
+        button={`Verify game ${held.gameId}`}
+        verify={() => verifyRecord(tableId, held)}
+        verified={cardsText(held)}
+      />
+    </div>
+  );
+}
+
 /**
  * The deck's commitment from the game's start; the client seed from the deal on; at the river the
  * seed, and the check in this browser.
  */
-export function FairnessPanel({ state, held, clientSeedSent }: Props) {
+export function FairnessPanel({ state, held, previous, clientSeedSent }: Props) {
   const commitment = held?.commitment ?? state.seedCommitment;
   const dealt = !isDealingState(state.gameState);
   return (
@@ -130,6 +167,7 @@ export function FairnessPanel({ state, held, clientSeedSent }: Props) {
           exactly these cards.
         </p>
       ) : null}
+      {previous && previous.gameId !== state.gameId ? <PreviousGame tableId={state.tableId} held={previous} /> : null}
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { TableState } from "../../api/client";
 import { followTable, type FeedStatus, type TableFeed } from "../../api/table-events";
-import { heldFor, holdCommitment, type HeldCommitment } from "../../fairness/commitment";
+import { heldFor, holdCommitments, type HeldCommitments } from "../../fairness/commitment";
 import { stateLabel } from "../../model/stages";
 import { Notice } from "../Notice";
 import { useAction } from "../use-action";
@@ -19,7 +19,7 @@ import { tableMoves, type TableMoves } from "./moves";
 export function TableScreen({ tableId, playerId }: { tableId: number; playerId: string }) {
   const [state, setState] = useState<TableState | null>(null);
   const [feedStatus, setFeedStatus] = useState<FeedStatus>({ mode: "connecting", stale: false });
-  const [held, setHeld] = useState<HeldCommitment | null>(null);
+  const [held, setHeld] = useState<HeldCommitments>({ current: null, previous: null });
   const feed = useRef<TableFeed | null>(null);
   // One per feed, not per render: it keeps the key of a move whose outcome is not known yet.
   const moves = useRef<TableMoves | null>(null);
@@ -32,7 +32,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       state: (next) => {
         // Every state the feed shows, in order (an updater runs even when renders are batched), so
         // no commitment shown between two renders escapes the comparison.
-        setHeld((kept) => holdCommitment(kept, next));
+        setHeld((kept) => holdCommitments(kept, next));
         setState(next);
       },
       status: setFeedStatus,
@@ -45,7 +45,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
   useGameMessages(state, playerId, action.setMessage);
 
   const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
-  const heldNow = state ? heldFor(held, state.gameId) : null;
+  const heldNow = state ? heldFor(held.current, state.gameId) : null;
 
   return (
     <>
@@ -71,7 +71,12 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
           <Board state={state} />
           <HandsView state={state} playerId={playerId} seat={mySeat} moves={moves.current} action={action} />
           <BetsView state={state} playerId={playerId} />
-          <FairnessPanel state={state} held={heldNow} clientSeedSent={moves.current.clientSeedSent(state.gameId)} />
+          <FairnessPanel
+            state={state}
+            held={heldNow}
+            previous={held.previous}
+            clientSeedSent={moves.current.clientSeedSent(state.gameId)}
+          />
           <SeatsView state={state} playerId={playerId} />
         </>
       ) : null}
