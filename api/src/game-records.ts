@@ -81,6 +81,8 @@ export const GameRecord = Type.Object(
   { additionalProperties: false },
 );
 
+export type GameRecordBody = Static<typeof GameRecord>;
+
 const GameRecordsEnd = Type.Object(
   {
     end: Type.Literal(true),
@@ -94,11 +96,14 @@ const GameRecordsError = Type.Object(
   { additionalProperties: false, description: "Why an export broke off; the connection is then cut" },
 );
 
-export const GameRecordLine = Type.Union([GameRecord, GameRecordsEnd, GameRecordsError], {
-  description: "One line of GET /api/admin/games",
-});
-
-export type GameRecordBody = Static<typeof GameRecord>;
+// The record by reference: the document describes it once, as GameRecord (registered by the tables
+// part, whose GET /api/tables/{tableId}/games/{gameId} answers one).
+export const GameRecordLine = Type.Union(
+  [Type.Unsafe<GameRecordBody>({ $ref: "#/components/schemas/GameRecord" }), GameRecordsEnd, GameRecordsError],
+  {
+    description: "One line of GET /api/admin/games",
+  },
+);
 
 const LINES = [
   "JSON Lines (`application/x-ndjson`): one JSON value per line, each matching the schema GameRecordLine,",
