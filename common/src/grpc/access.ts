@@ -21,8 +21,9 @@ export type AccessPolicy<D = Record<string, unknown>> = { readonly [K in keyof D
 
 // Derived from the callers: gateway/src/backends.ts (getProfile, getPlayer, audit) and
 // services/table/src/dependencies.ts (getPlayer, getPersonalTableOwner, getBalance, debit, credit).
-// Deposit, Withdraw and ListLedger are an operator's, by a certificate of its own: no public route
-// offers them, so the Internet-facing gateway may not mint money.
+// Deposit and Withdraw are an operator's, by a certificate of its own: no public route offers them,
+// so the Internet-facing gateway may not mint money. ListLedger only reads: the operator's tool and
+// the gateway's account statement (a player's own account).
 // Claims (the end user's identity) travel in GetProfile's request, so only the gateway can assert them.
 export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
   getProfile: ["gateway"],
@@ -33,7 +34,7 @@ export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
   credit: ["table"],
   deposit: ["operator"],
   withdraw: ["operator"],
-  listLedger: ["operator"],
+  listLedger: ["operator", "gateway"],
   audit: ["gateway"],
 };
 

@@ -62,6 +62,15 @@ export class LedgerStore {
     return entries.filter((entry) => entry !== null).map(fromStored);
   }
 
+  /** Up to `limit` entries below `beforeSequence` (null: from the newest), newest first: `_id` reads too. */
+  async pageBefore(playerId: string, beforeSequence: number | null, limit: number): Promise<LedgerEntry[]> {
+    const latest = (await this.log.latest(playerId))?.seq ?? 0;
+    const first = Math.min(latest, (beforeSequence ?? latest + 1) - 1);
+    const sequences = Array.from({ length: Math.max(0, Math.min(limit, first)) }, (_, i) => first - i);
+    const entries = await Promise.all(sequences.map((seq) => this.log.entry(playerId, seq)));
+    return entries.filter((entry) => entry !== null).map(fromStored);
+  }
+
   /** Loads entries in bulk (benchmarks, fixtures), failing on the first one an index refuses. */
   async load(entries: readonly LedgerEntry[]): Promise<void> {
     await this.log.load(entries.map(toStored));

@@ -73,14 +73,22 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
       if (!Number.isSafeInteger(request.afterSequence) || request.afterSequence < 0) {
         throw new InvalidArgumentError("after_sequence must not be negative");
       }
+      const before = request.beforeSequence ?? null;
+      if (before !== null && (!Number.isSafeInteger(before) || before < 1)) {
+        throw new InvalidArgumentError("before_sequence must be a sequence number (1 or more)");
+      }
       // One more than asked says whether another page follows.
-      const entries = await wallet.ledger.page(playerId, request.afterSequence, limit + 1);
+      const entries = request.newestFirst
+        ? await wallet.ledger.pageBefore(playerId, before, limit + 1)
+        : await wallet.ledger.page(playerId, request.afterSequence, limit + 1);
       if (entries.length === 0 && !(await wallet.ledger.head(playerId)))
         throw new NotFoundError(`no account for player ${playerId}`);
       const page = entries.slice(0, limit);
+      const next = entries.length > limit ? page[page.length - 1]!.sequence : 0;
       return {
         entries: page.map(ledgerEntryToProto),
-        nextAfterSequence: entries.length > limit ? page[page.length - 1]!.sequence : 0,
+        nextAfterSequence: request.newestFirst ? 0 : next,
+        nextBeforeSequence: request.newestFirst ? next : 0,
       };
     }),
 

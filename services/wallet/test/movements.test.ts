@@ -214,3 +214,40 @@ test("the ledger pages by sequence", async (t) => {
   );
   t.is(await statusOf(wallet.listLedger({ playerId: "pages", afterSequence: -1, limit: 10 })), status.INVALID_ARGUMENT);
 });
+
+test("the ledger newest first, a page at a time: each page older than the last, none skipped", async (t) => {
+  const { wallet } = t.context;
+  await newPlayer(t, "statement");
+  for (let i = 1; i <= 6; i++) await wallet.debit({ movement: movement("statement", i, `statement-${i}`) });
+  const newest = (beforeSequence?: number, limit = 3) =>
+    wallet.listLedger({ playerId: "statement", afterSequence: 0, limit, newestFirst: true, beforeSequence });
+  const first = await newest();
+  t.deepEqual(
+    first.entries.map((e) => [e.sequence, e.amountCents]),
+    [
+      [7, -6],
+      [6, -5],
+      [5, -4],
+    ],
+  );
+  t.like(first, { nextBeforeSequence: 5, nextAfterSequence: 0 });
+  const second = await newest(first.nextBeforeSequence);
+  t.deepEqual(
+    second.entries.map((e) => e.sequence),
+    [4, 3, 2],
+  );
+  const last = await newest(second.nextBeforeSequence);
+  t.deepEqual(
+    last.entries.map((e) => [e.sequence, e.reason]),
+    [[1, "welcome"]],
+  );
+  t.is(last.nextBeforeSequence, 0, "the last page says so");
+  t.is((await newest(4, 3)).entries[0]!.sequence, 3, "below before_sequence");
+  t.is((await newest(1_000, 1)).entries[0]!.sequence, 7, "from the newest when above it");
+  t.is((await newest(1)).entries.length, 0, "nothing below the first");
+  for (const bad of [0, -1]) t.is(await statusOf(newest(bad)), status.INVALID_ARGUMENT, String(bad));
+  t.is(
+    await statusOf(wallet.listLedger({ playerId: "nobody", afterSequence: 0, limit: 3, newestFirst: true })),
+    status.NOT_FOUND,
+  );
+});

@@ -296,10 +296,13 @@ export interface WithdrawResponse {
 
 export interface ListLedgerRequest {
   playerId: string;
-  /** Entries with a sequence number above this one; 0 from the start. */
+  /** Entries with a sequence number above this one; 0 from the start. Not with newest_first. */
   afterSequence: number;
   /** 1 to 1000; 0 means 100. */
   limit: number;
+  /** Newest first: the entries below before_sequence (absent: from the newest), in falling sequence order. */
+  newestFirst?: boolean | undefined;
+  beforeSequence?: number | undefined;
 }
 
 export interface LedgerEntry {
@@ -324,8 +327,10 @@ export interface LedgerEntry {
 
 export interface ListLedgerResponse {
   entries: LedgerEntry[];
-  /** Pass as after_sequence for the next page; 0 when this page is the last. */
+  /** Pass as after_sequence for the next page; 0 when this page is the last (or newest_first). */
   nextAfterSequence: number;
+  /** Newest first: pass as before_sequence for the next (older) page; 0 when this page is the last. */
+  nextBeforeSequence: number;
 }
 
 export interface AuditRequest {
@@ -2166,7 +2171,7 @@ export const WithdrawResponse: MessageFns<WithdrawResponse> = {
 };
 
 function createBaseListLedgerRequest(): ListLedgerRequest {
-  return { playerId: "", afterSequence: 0, limit: 0 };
+  return { playerId: "", afterSequence: 0, limit: 0, newestFirst: undefined, beforeSequence: undefined };
 }
 
 export const ListLedgerRequest: MessageFns<ListLedgerRequest> = {
@@ -2179,6 +2184,12 @@ export const ListLedgerRequest: MessageFns<ListLedgerRequest> = {
     }
     if (message.limit !== 0) {
       writer.uint32(24).int32(message.limit);
+    }
+    if (message.newestFirst !== undefined) {
+      writer.uint32(32).bool(message.newestFirst);
+    }
+    if (message.beforeSequence !== undefined) {
+      writer.uint32(40).int64(message.beforeSequence);
     }
     return writer;
   },
@@ -2220,6 +2231,22 @@ export const ListLedgerRequest: MessageFns<ListLedgerRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.newestFirst = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.beforeSequence = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2245,6 +2272,16 @@ export const ListLedgerRequest: MessageFns<ListLedgerRequest> = {
         ? globalThis.Number(object.after_sequence)
         : 0,
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      newestFirst: isSet(object.newestFirst)
+        ? globalThis.Boolean(object.newestFirst)
+        : isSet(object.newest_first)
+        ? globalThis.Boolean(object.newest_first)
+        : undefined,
+      beforeSequence: isSet(object.beforeSequence)
+        ? globalThis.Number(object.beforeSequence)
+        : isSet(object.before_sequence)
+        ? globalThis.Number(object.before_sequence)
+        : undefined,
     };
   },
 
@@ -2259,6 +2296,12 @@ export const ListLedgerRequest: MessageFns<ListLedgerRequest> = {
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
     }
+    if (message.newestFirst !== undefined) {
+      obj.newestFirst = message.newestFirst;
+    }
+    if (message.beforeSequence !== undefined) {
+      obj.beforeSequence = Math.round(message.beforeSequence);
+    }
     return obj;
   },
 
@@ -2270,6 +2313,8 @@ export const ListLedgerRequest: MessageFns<ListLedgerRequest> = {
     message.playerId = object.playerId ?? "";
     message.afterSequence = object.afterSequence ?? 0;
     message.limit = object.limit ?? 0;
+    message.newestFirst = object.newestFirst ?? undefined;
+    message.beforeSequence = object.beforeSequence ?? undefined;
     return message;
   },
 };
@@ -2582,7 +2627,7 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
 };
 
 function createBaseListLedgerResponse(): ListLedgerResponse {
-  return { entries: [], nextAfterSequence: 0 };
+  return { entries: [], nextAfterSequence: 0, nextBeforeSequence: 0 };
 }
 
 export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
@@ -2592,6 +2637,9 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
     }
     if (message.nextAfterSequence !== 0) {
       writer.uint32(16).int64(message.nextAfterSequence);
+    }
+    if (message.nextBeforeSequence !== 0) {
+      writer.uint32(24).int64(message.nextBeforeSequence);
     }
     return writer;
   },
@@ -2625,6 +2673,14 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
             message.nextAfterSequence = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.nextBeforeSequence = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2645,6 +2701,11 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
         : isSet(object.next_after_sequence)
         ? globalThis.Number(object.next_after_sequence)
         : 0,
+      nextBeforeSequence: isSet(object.nextBeforeSequence)
+        ? globalThis.Number(object.nextBeforeSequence)
+        : isSet(object.next_before_sequence)
+        ? globalThis.Number(object.next_before_sequence)
+        : 0,
     };
   },
 
@@ -2656,6 +2717,9 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
     if (message.nextAfterSequence !== 0) {
       obj.nextAfterSequence = Math.round(message.nextAfterSequence);
     }
+    if (message.nextBeforeSequence !== 0) {
+      obj.nextBeforeSequence = Math.round(message.nextBeforeSequence);
+    }
     return obj;
   },
 
@@ -2666,6 +2730,7 @@ export const ListLedgerResponse: MessageFns<ListLedgerResponse> = {
     const message = createBaseListLedgerResponse();
     message.entries = object.entries?.map((e) => LedgerEntry.fromPartial(e)) || [];
     message.nextAfterSequence = object.nextAfterSequence ?? 0;
+    message.nextBeforeSequence = object.nextBeforeSequence ?? 0;
     return message;
   },
 };
@@ -3433,8 +3498,9 @@ export const WalletServiceService = {
     responseDeserialize: (value: Buffer): WithdrawResponse => WithdrawResponse.decode(value),
   },
   /**
-   * An account's entries in sequence order, refused movements included, a page at a time; for the
-   * operator's tool, like Deposit.
+   * An account's entries, refused movements included, a page at a time: in sequence order for the
+   * operator's tool, or newest first for the gateway's account statement (the gateway lets a player
+   * read only their own account; an ADMIN any).
    */
   listLedger: {
     path: "/pokerodds.wallet.v1.WalletService/ListLedger" as const,
@@ -3487,8 +3553,9 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
   deposit: handleUnaryCall<DepositRequest, DepositResponse>;
   withdraw: handleUnaryCall<WithdrawRequest, WithdrawResponse>;
   /**
-   * An account's entries in sequence order, refused movements included, a page at a time; for the
-   * operator's tool, like Deposit.
+   * An account's entries, refused movements included, a page at a time: in sequence order for the
+   * operator's tool, or newest first for the gateway's account statement (the gateway lets a player
+   * read only their own account; an ADMIN any).
    */
   listLedger: handleUnaryCall<ListLedgerRequest, ListLedgerResponse>;
   /** Recomputes every balance from its ledger and checks conservation to the cent. */
@@ -3637,8 +3704,9 @@ export interface WalletServiceClient extends Client {
     callback: (error: ServiceError | null, response: WithdrawResponse) => void,
   ): ClientUnaryCall;
   /**
-   * An account's entries in sequence order, refused movements included, a page at a time; for the
-   * operator's tool, like Deposit.
+   * An account's entries, refused movements included, a page at a time: in sequence order for the
+   * operator's tool, or newest first for the gateway's account statement (the gateway lets a player
+   * read only their own account; an ADMIN any).
    */
   listLedger(
     request: ListLedgerRequest,
