@@ -8,8 +8,13 @@ import type { GatewayConfig } from "./config.js";
 import { DEADLINES_MS } from "./http/backend-call.js";
 import type { GameRecordsApi, OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
 
-// GetProfile writes the welcome credit at most once per player; GetPlayer and Audit read.
-const WALLET_METHODS = ["getProfile", "getPlayer", "audit"] as const satisfies readonly (keyof WalletApi)[];
+// GetProfile writes the welcome credit at most once per player; GetPlayer, ListLedger and Audit read.
+const WALLET_METHODS = [
+  "getProfile",
+  "getPlayer",
+  "listLedger",
+  "audit",
+] as const satisfies readonly (keyof WalletApi)[];
 // Reads, and money moves that carry an idempotency key. Advance is not among them: it moves the game
 // on and carries no key, and an UNAVAILABLE can come after the move was made.
 const TABLE_REPEATABLE = [

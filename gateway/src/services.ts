@@ -23,7 +23,7 @@ export type OddsApi = Pick<PromiseClient<OddsServiceClient>, "deal"> & {
   ): ServerStream<GenerateBulkResponse>;
 };
 
-export type WalletApi = Pick<PromiseClient<WalletServiceClient>, "getProfile" | "getPlayer" | "audit">;
+export type WalletApi = Pick<PromiseClient<WalletServiceClient>, "getProfile" | "getPlayer" | "listLedger" | "audit">;
 
 export type TableApi = Pick<
   PromiseClient<TableServiceClient>,

@@ -17,9 +17,10 @@ const SPEC_OPERATIONS = [
   ["post", "/api/games/bulk"],
   ["get", "/api/health"],
   ["get", "/api/openapi.json"],
-  // Ours, beyond the spec: a player's seats, the table's live events, a finished game's record, the
+  // Ours, beyond the spec: a player's seats and account statement, the table's live events, a finished game's record, the
   // operators' money audit and game records, and how the web client signs in.
   ["get", "/api/players/{playerId}/seats"],
+  ["get", "/api/players/{playerId}/ledger"],
   ["get", "/api/tables/{tableId}/events"],
   ["get", "/api/tables/{tableId}/games/{gameId}"],
   ["get", "/api/admin/audit"],

@@ -1,5 +1,10 @@
 import { status } from "@grpc/grpc-js";
-import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import {
+  MovementKind,
+  RefusalReason,
+  Role,
+  type LedgerEntry,
+} from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import test from "ava";
 import type { Role as RoleName } from "@pokerodds/api/players";
 import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
@@ -173,4 +178,123 @@ test("a player's seats come from ListSeats for the player, in units; an ADMIN re
       t.deepEqual(await seatsOf(app, "player-1"), { status: 500, body: { error: "internal error" } });
     },
   );
+});
+
+test("the account statement: ListLedger newest first for the player, in units, paged by before", async (t) => {
+  const entry = (sequence: number, amountCents: number, reason: string, over: Partial<LedgerEntry> = {}) => ({
+    entryId: `e${sequence}`,
+    playerId: "player-1",
+    sequence,
+    amountCents,
+    balanceAfterCents: 100_000 + amountCents,
+    reason,
+    reference: reason === "payout" ? "T3-17" : "tr-1",
+    idempotencyKey: `k${sequence}`,
+    createdAt: "2026-11-23T12:00:00.000Z",
+    kind: amountCents < 0 ? MovementKind.MOVEMENT_KIND_DEBIT : MovementKind.MOVEMENT_KIND_CREDIT,
+    applied: true,
+    requestedCents: Math.abs(amountCents),
+    refusalReason: RefusalReason.REFUSAL_REASON_UNSPECIFIED,
+    ...over,
+  });
+  const refused = {
+    kind: MovementKind.MOVEMENT_KIND_DEBIT,
+    applied: false,
+    requestedCents: 500_000,
+    refusalReason: RefusalReason.REFUSAL_REASON_INSUFFICIENT_FUNDS,
+  };
+  const listLedger = async () => ({
+    entries: [entry(3, 1_250, "payout"), entry(2, 0, "sit", refused)],
+    nextAfterSequence: 0,
+    nextBeforeSequence: 2,
+  });
+  await withApp({ wallet: { listLedger } }, async (app) => {
+    const response = await fetch(`${app.url}/api/players/player-1/ledger?before=9&limit=2`, {
+      headers: { authorization: `Bearer ${app.token}` },
+    });
+    t.is(response.status, 200);
+    const body = await response.json();
+    assertMatchesSchema(t, "AccountStatement", body);
+    t.deepEqual(body, {
+      entries: [
+        {
+          sequence: 3,
+          at: "2026-11-23T12:00:00.000Z",
+          kind: "CREDIT",
+          reason: "payout",
+          amount: 12.5,
+          balanceAfter: 1012.5,
+          applied: true,
+          requested: 12.5,
+          refusal: null,
+          reference: "T3-17",
+        },
+        {
+          sequence: 2,
+          at: "2026-11-23T12:00:00.000Z",
+          kind: "DEBIT",
+          reason: "sit",
+          amount: 0,
+          balanceAfter: 1000,
+          applied: false,
+          requested: 5000,
+          refusal: "INSUFFICIENT_FUNDS",
+          reference: "tr-1",
+        },
+      ],
+      nextBefore: 2,
+    });
+    t.deepEqual(app.wallet.calls.at(-1)?.request, {
+      playerId: "player-1",
+      afterSequence: 0,
+      newestFirst: true,
+      beforeSequence: 9,
+      limit: 2,
+    });
+  });
+});
+
+test("the account statement: defaults, another player's for an ADMIN only, bad paging a 400 before any call", async (t) => {
+  await withApp({}, async (app) => {
+    const get = async (path: string, caller = "player-1", role?: RoleName) =>
+      fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${await app.tokenFor(caller, role)}` } });
+    t.deepEqual(await (await get("/api/players/player-1/ledger")).json(), { entries: [], nextBefore: null });
+    t.like(app.wallet.calls.at(-1)?.request, { playerId: "player-1", limit: 20, newestFirst: true });
+    t.false("beforeSequence" in (app.wallet.calls.at(-1)?.request as object));
+    await get(`/api/players/player-1/ledger?before=${"9".repeat(30)}`);
+    t.false("beforeSequence" in (app.wallet.calls.at(-1)?.request as object), "beyond any entry: from the newest");
+    t.is((await get("/api/players/someone/ledger", "root", "ADMIN")).status, 200);
+    t.like(app.wallet.calls.at(-1)?.request, { playerId: "someone" });
+    const calls = app.wallet.calls.length;
+    t.is((await get("/api/players/someone/ledger")).status, 403);
+    for (const query of [
+      "before=0",
+      "before=-1",
+      "before=01",
+      "before=x",
+      "limit=0",
+      "limit=101",
+      "limit=1&limit=2",
+      "other=1",
+    ]) {
+      const response = await get(`/api/players/player-1/ledger?${query}`);
+      t.is(response.status, 400, query);
+      t.truthy(((await response.json()) as { error?: string }).error, query);
+    }
+    t.is((await fetch(`${app.url}/api/players/player-1/ledger`)).status, 401);
+    t.is(app.wallet.calls.length, calls, "no call for a refused request");
+  });
+});
+
+test("the account statement: no account yet is the wallet's 404", async (t) => {
+  const listLedger = async () => {
+    throw grpcError(status.NOT_FOUND, "no account for player player-1");
+  };
+  await withApp({ wallet: { listLedger } }, async (app) => {
+    const response = await fetch(`${app.url}/api/players/player-1/ledger`, {
+      headers: { authorization: `Bearer ${app.token}` },
+    });
+    t.is(response.status, 404);
+    t.deepEqual(await response.json(), { error: "no account for player player-1" });
+  });
 });

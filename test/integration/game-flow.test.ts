@@ -4,6 +4,7 @@
 // checked against the account (profile) and the seat (state) it claims to have moved.
 import test, { type ExecutionContext } from "ava";
 import type { GameRecordBody as GameRecord } from "@pokerodds/api/game-records";
+import type { AccountStatementBody as AccountStatement } from "@pokerodds/api/players";
 import { Api, cents, show, WELCOME_CENTS, type Player, type Role, type TableState } from "../helpers/api.js";
 import { expectAck, expectError } from "../helpers/expect.js";
 import { expectMoneyConserved, settle } from "../helpers/money.js";
@@ -126,6 +127,25 @@ test.serial(
     // ... also at a table never sat at.
     t.deepEqual(expectAck(t, await alice.leave(9)), again);
     t.is(await alice.balance(), WELCOME_CENTS);
+
+    // The account statement tells the same story, newest first, a page at a time.
+    const statement = async (query = "") =>
+      (await alice.request<AccountStatement>("GET", `/api/players/alice/ledger${query}`)).body;
+    const first = await statement("?limit=3");
+    const rest = await statement(`?limit=3&before=${first.nextBefore}`);
+    t.is(rest.nextBefore, null, "two pages hold the whole account");
+    t.deepEqual(
+      [...first.entries, ...rest.entries].map((e) => [e.sequence, e.reason, e.amount, e.balanceAfter]),
+      [
+        [5, "leave", 1000, 1000],
+        [4, "topup", -876.48, 0],
+        [3, "topup", -0.07, 876.48],
+        [2, "sit", -123.45, 876.55],
+        [1, "welcome", 1000, 1000],
+      ],
+    );
+    t.deepEqual((await statement()).entries, [...first.entries, ...rest.entries], "one page by default");
+    expectError(t, await alice.request("GET", "/api/players/bob/ledger"), 403);
   },
 );
 

@@ -1,7 +1,13 @@
-import type { Profile } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import {
+  MovementKind,
+  RefusalReason,
+  type LedgerEntry,
+  type ListLedgerResponse,
+  type Profile,
+} from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import type { PlayerSeat } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { roleName } from "../auth/caller.js";
-import type { PlayerProfileBody, PlayerSeatsBody } from "@pokerodds/api/players";
+import type { AccountStatementBody, PlayerProfileBody, PlayerSeatsBody } from "@pokerodds/api/players";
 import { ContractViolation } from "@pokerodds/api/violation";
 import { toUnits } from "@pokerodds/api/money";
 
@@ -28,5 +34,51 @@ export function toPlayerSeats(seats: readonly PlayerSeat[]): PlayerSeatsBody {
       seatId: seat.seatId,
       seatBalance: toUnits(seat.seatBalanceCents),
     })),
+  };
+}
+
+type StatementEntry = AccountStatementBody["entries"][number];
+
+const KINDS = new Map<MovementKind, StatementEntry["kind"]>([
+  [MovementKind.MOVEMENT_KIND_WELCOME, "WELCOME"],
+  [MovementKind.MOVEMENT_KIND_DEBIT, "DEBIT"],
+  [MovementKind.MOVEMENT_KIND_CREDIT, "CREDIT"],
+  [MovementKind.MOVEMENT_KIND_DEPOSIT, "DEPOSIT"],
+  [MovementKind.MOVEMENT_KIND_WITHDRAW, "WITHDRAW"],
+]);
+
+const REFUSALS = new Map<RefusalReason, StatementEntry["refusal"]>([
+  [RefusalReason.REFUSAL_REASON_UNSPECIFIED, null],
+  [RefusalReason.REFUSAL_REASON_INSUFFICIENT_FUNDS, "INSUFFICIENT_FUNDS"],
+  [RefusalReason.REFUSAL_REASON_BALANCE_LIMIT, "BALANCE_LIMIT"],
+]);
+
+function toStatementEntry(entry: LedgerEntry): StatementEntry {
+  const kind = KINDS.get(entry.kind);
+  const refusal = REFUSALS.get(entry.refusalReason);
+  const at = Date.parse(entry.createdAt);
+  if (kind === undefined || refusal === undefined || Number.isNaN(at)) {
+    throw new ContractViolation(`ledger entry ${entry.sequence} of kind ${entry.kind} at ${entry.createdAt}`);
+  }
+  const signed = (cents: number) => (cents < 0 ? -toUnits(-cents) : toUnits(cents));
+  return {
+    sequence: entry.sequence,
+    at: new Date(at).toISOString(),
+    kind,
+    reason: entry.reason,
+    amount: signed(entry.amountCents),
+    balanceAfter: toUnits(entry.balanceAfterCents),
+    applied: entry.applied,
+    requested: toUnits(entry.requestedCents),
+    refusal,
+    reference: entry.reference,
+  };
+}
+
+/** A page of the wallet's ledger, newest first, as the account statement. */
+export function toAccountStatement(page: ListLedgerResponse): AccountStatementBody {
+  return {
+    entries: page.entries.map(toStatementEntry),
+    nextBefore: page.nextBeforeSequence === 0 ? null : page.nextBeforeSequence,
   };
 }

@@ -86,6 +86,7 @@ export const fakeWallet = (overrides: Partial<WalletApi> = {}) =>
         if (request.playerId !== OTHER_PLAYER.playerId) throw unknownPlayer(request.playerId);
         return { profile: OTHER_PLAYER };
       },
+      listLedger: async () => ({ entries: [], nextAfterSequence: 0, nextBeforeSequence: 0 }),
       audit: async () => {
         throw new Error("no wallet audit faked");
       },

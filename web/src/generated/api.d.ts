@@ -106,6 +106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/players/{playerId}/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's statement: every movement of the lobby wallet, refused ones included, newest first (an extension of the spec); 404 before the first profile read */
+        get: operations["getAccountStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/tables/{tableId}/sit": {
         parameters: {
             query?: never;
@@ -481,6 +498,37 @@ export interface components {
                 /** @description Chips at this seat, in units with at most 2 decimal places */
                 seatBalance: number;
             }[];
+        };
+        /** @description The account's ledger, newest first, a page at a time */
+        AccountStatement: {
+            /** @description Newest first */
+            entries: {
+                /** @description The account's entries are numbered 1, 2, 3... without gaps */
+                sequence: number;
+                /**
+                 * Format: date-time
+                 * @description When the money moved (or was refused)
+                 */
+                at: string;
+                /** @description DEBIT and CREDIT are a table's: sit, top-up, leave, payout, refunds */
+                kind: "WELCOME" | "DEBIT" | "CREDIT" | "DEPOSIT" | "WITHDRAW";
+                /** @description welcome, sit, topup, leave, payout, void-refund, sit-refund, topup-refund; an operator's text for a deposit or withdrawal */
+                reason: string;
+                /** @description In units: positive for money in, negative for money out, 0 when refused */
+                amount: number;
+                /** @description The account's balance after this entry, in units with at most 2 decimal places */
+                balanceAfter: number;
+                /** @description False for a movement refused (the balance did not change) */
+                applied: boolean;
+                /** @description The amount asked for, whether applied or refused, in units with at most 2 decimal places */
+                requested: number;
+                /** @description Why a movement was refused; null when applied */
+                refusal: ("INSUFFICIENT_FUNDS" | "BALANCE_LIMIT") | null;
+                /** @description What it belongs to: a game id (T3-17) for a payout or a void game's refund; the table's transfer id for a sit, top-up or leave */
+                reference: string;
+            }[];
+            /** @description Pass as `before` for the next, older page; null when this page reaches the account's first entry */
+            nextBefore: number | null;
         };
         GameRecord: {
             tableId: number;
@@ -1303,6 +1351,75 @@ export interface operations {
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            503: components["responses"]["E503"];
+        };
+    };
+    getAccountStatement: {
+        parameters: {
+            query?: {
+                /** @description Only entries before this sequence number: a page's `nextBefore`. Absent: from the newest */
+                before?: number;
+                /** @description Entries per page, 1 to 100 (default 20) */
+                limit?: number;
+            };
+            header?: {
+                /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
+                "x-request-id"?: components["parameters"]["XRequestId"];
+            };
+            path: {
+                playerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "entries": [
+                     *         {
+                     *           "sequence": 3,
+                     *           "at": "2026-11-23T12:05:00.000Z",
+                     *           "kind": "CREDIT",
+                     *           "reason": "payout",
+                     *           "amount": 12,
+                     *           "balanceAfter": 912,
+                     *           "applied": true,
+                     *           "requested": 12,
+                     *           "refusal": null,
+                     *           "reference": "T3-17"
+                     *         },
+                     *         {
+                     *           "sequence": 2,
+                     *           "at": "2026-11-23T12:00:00.000Z",
+                     *           "kind": "DEBIT",
+                     *           "reason": "sit",
+                     *           "amount": -100,
+                     *           "balanceAfter": 900,
+                     *           "applied": true,
+                     *           "requested": 100,
+                     *           "refusal": null,
+                     *           "reference": "tr-3f9c2a61d07b4e85a1c6f0d29b87e354a1c6f0d2"
+                     *         }
+                     *       ],
+                     *       "nextBefore": 2
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AccountStatement"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            404: components["responses"]["E404"];
             429: components["responses"]["E429"];
             503: components["responses"]["E503"];
         };
