@@ -248,6 +248,21 @@ test.serial("two players play a whole game; the watcher sees every move live, to
     .getByRole("link", { name: `Table ${table}` })
     .waitFor();
   await screenshot(alice.page, "06-lobby-after");
+
+  // The account statement follows the balance back to the welcome credit, newest first.
+  await alice.page.getByRole("button", { name: "Show recent movements" }).click();
+  const rows = alice.page.getByTestId("statement").locator("tbody tr");
+  await rows.first().waitFor();
+  const balanceAfter = (row: ReturnType<typeof rows.nth>) => centsIn(row.locator("td").nth(3));
+  t.is(
+    await balanceAfter(rows.first()),
+    await centsIn(alice.page.getByTestId("account-balance")),
+    "the newest entry's balance is the account's",
+  );
+  t.regex(await rows.first().innerText(), /Chips back from a table/);
+  t.regex(await rows.last().innerText(), /Welcome credit\s+\+1,000\.00\s+1,000\.00/);
+  await screenshot(alice.page, "07-lobby-statement");
+  await expectAccessible(t, alice.page, "lobby with the account statement");
   expectNoPageProblems(t, alice, bob);
 });
 

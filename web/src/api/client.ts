@@ -11,6 +11,7 @@ export type Bet = TableState["bets"][number];
 export type Seat = TableState["seats"][number];
 export type Profile = Schemas["PlayerProfile"];
 export type PlayerSeats = Schemas["PlayerSeats"];
+export type AccountStatement = Schemas["AccountStatement"];
 export type TablesList = Schemas["TablesList"];
 export type GameRecord = Schemas["GameRecord"];
 export type DealResult = Schemas["DealResult"];

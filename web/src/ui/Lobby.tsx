@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, describe, unwrap, type PlayerSeats, type Profile, type TablesList } from "../api/client";
 import { formatMoney } from "../model/money";
 import { Notice, type Message } from "./Notice";
+import { Statement } from "./Statement";
 import { tableHref } from "./route";
 
 /** The account's role in words, not the API's names. */
@@ -67,6 +68,7 @@ export function Lobby({ playerId }: { playerId: string }) {
         {tables ? <TableList tables={tables} /> : null}
         <OpenTable />
       </section>
+      <Statement playerId={playerId} />
     </>
   );
 }

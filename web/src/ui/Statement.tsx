@@ -1,0 +1,101 @@
+import { useState } from "preact/hooks";
+import { api, describe, unwrap, type AccountStatement } from "../api/client";
+import { formatMoney } from "../model/money";
+import { Notice, type Message } from "./Notice";
+import { ScrollBox } from "./ScrollBox";
+
+type Entry = AccountStatement["entries"][number];
+
+/** Rows per page: the latest few, then older ones on demand. */
+const PAGE = 10;
+
+/** What the ledger's reasons mean to a player. Deposits and withdrawals carry an operator's text. */
+const REASONS: Record<string, string> = {
+  welcome: "Welcome credit",
+  sit: "Buy-in at a table",
+  topup: "Top-up at a table",
+  leave: "Chips back from a table",
+  payout: "Payout",
+  "void-refund": "Stake refunded (void game)",
+  "sit-refund": "Buy-in refunded (no seat)",
+  "topup-refund": "Top-up refunded",
+};
+
+function whatHappened(entry: Entry): string {
+  const kind = entry.kind === "DEPOSIT" ? "Deposit" : entry.kind === "WITHDRAW" ? "Withdrawal" : "";
+  const what = kind ? `${kind}${entry.reason ? `: ${entry.reason}` : ""}` : (REASONS[entry.reason] ?? entry.reason);
+  // A payout or a void game's refund names its game, which the table keeps the record of.
+  const game = /^T\d+-\d+$/.test(entry.reference) ? `, game ${entry.reference}` : "";
+  const refused = entry.applied
+    ? ""
+    : ` (refused${entry.refusal === "INSUFFICIENT_FUNDS" ? ": not enough money" : ""})`;
+  return `${what}${game}${refused}`;
+}
+
+/**
+ * The account's movements, newest first, read when asked for (not on every lobby refresh): each
+ * with the balance after it, so the lobby's balance can be followed back to the welcome credit.
+ */
+export function Statement({ playerId }: { playerId: string }) {
+  const [entries, setEntries] = useState<Entry[] | null>(null);
+  const [nextBefore, setNextBefore] = useState<number | null>(null);
+  const [message, setMessage] = useState<Message | null>(null);
+  const load = async (before: number | null) => {
+    try {
+      const query = { limit: PAGE, ...(before === null ? {} : { before }) };
+      const page = await unwrap(api.GET("/api/players/{playerId}/ledger", { params: { path: { playerId }, query } }));
+      setEntries((shown) => [...(before === null ? [] : (shown ?? [])), ...page.entries]);
+      setNextBefore(page.nextBefore);
+      setMessage(null);
+    } catch (error) {
+      setMessage({ kind: "error", text: describe(error) });
+    }
+  };
+  return (
+    <section aria-labelledby="statement-title" class="panel">
+      <h2 id="statement-title">Account statement</h2>
+      <button type="button" onClick={() => void load(null)}>
+        {entries === null ? "Show recent movements" : "Show the latest again"}
+      </button>
+      <Notice message={message} />
+      {entries === null ? null : entries.length === 0 ? (
+        <p>No movements yet.</p>
+      ) : (
+        <ScrollBox label="Account statement">
+          <table data-testid="statement">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col" class="num">
+                  Amount
+                </th>
+                <th scope="col" class="num">
+                  Balance
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((entry) => (
+                <tr key={entry.sequence} data-sequence={entry.sequence}>
+                  <td>{new Date(entry.at).toLocaleString()}</td>
+                  <td>{whatHappened(entry)}</td>
+                  <td class="num" data-testid="statement-amount">
+                    {entry.amount > 0 ? "+" : ""}
+                    {formatMoney(entry.amount)}
+                  </td>
+                  <td class="num">{formatMoney(entry.balanceAfter)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollBox>
+      )}
+      {entries !== null && nextBefore !== null ? (
+        <button type="button" class="link-button" onClick={() => void load(nextBefore)}>
+          Older movements
+        </button>
+      ) : null}
+    </section>
+  );
+}
