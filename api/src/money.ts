@@ -46,3 +46,6 @@ export function toUnits(cents: number): number {
   }
   return cents / 100;
 }
+
+/** A signed amount (a house result, a ledger entry's movement): toUnits of its size, with its sign. */
+export const toSignedUnits = (cents: number): number => (cents < 0 ? -toUnits(-cents) : toUnits(cents));

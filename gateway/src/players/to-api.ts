@@ -9,7 +9,7 @@ import type { PlayerSeat } from "@pokerodds/common/generated/pokerodds/table/v1/
 import { roleName } from "../auth/caller.js";
 import type { AccountStatementBody, PlayerProfileBody, PlayerSeatsBody } from "@pokerodds/api/players";
 import { ContractViolation } from "@pokerodds/api/violation";
-import { toUnits } from "@pokerodds/api/money";
+import { toSignedUnits, toUnits } from "@pokerodds/api/money";
 
 /** A wallet profile as the spec's player profile; personalTableId only when the player has one. */
 export function toPlayerProfile(profile: Profile | undefined): PlayerProfileBody {
@@ -60,13 +60,12 @@ function toStatementEntry(entry: LedgerEntry): StatementEntry {
   if (kind === undefined || refusal === undefined || Number.isNaN(at)) {
     throw new ContractViolation(`ledger entry ${entry.sequence} of kind ${entry.kind} at ${entry.createdAt}`);
   }
-  const signed = (cents: number) => (cents < 0 ? -toUnits(-cents) : toUnits(cents));
   return {
     sequence: entry.sequence,
     at: new Date(at).toISOString(),
     kind,
     reason: entry.reason,
-    amount: signed(entry.amountCents),
+    amount: toSignedUnits(entry.amountCents),
     balanceAfter: toUnits(entry.balanceAfterCents),
     applied: entry.applied,
     requested: toUnits(entry.requestedCents),

@@ -2,7 +2,7 @@
 // GET /api/tables/{tableId}/games/{gameId} and of each line of GET /api/admin/games: cents become units, tenths become odds, epoch milliseconds become RFC 3339 times, empty seeds null. A value
 // the contract does not allow throws a ContractViolation.
 import type { GameRecordBody } from "@pokerodds/api/game-records";
-import { toUnits } from "@pokerodds/api/money";
+import { toSignedUnits, toUnits } from "@pokerodds/api/money";
 import { ContractViolation } from "@pokerodds/api/violation";
 import {
   GameOutcome,
@@ -34,9 +34,6 @@ function timeOf(ms: number, what: string): string {
   if (!Number.isSafeInteger(ms) || ms <= 0) throw new ContractViolation(`${what} at ${ms} ms`);
   return new Date(ms).toISOString();
 }
-
-/** The house's result may be a loss: the one signed amount of the contract. */
-const signedUnits = (cents: number) => (cents < 0 ? -toUnits(-cents) : toUnits(cents));
 
 /** Where the export resumes after this game: `after=<tableId>:<version>`. */
 const cursorOf = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
@@ -73,7 +70,7 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     stakes: toUnits(game.stakesCents),
     payouts: toUnits(game.payoutsCents),
     refunds: toUnits(game.refundsCents),
-    houseResult: signedUnits(game.houseResultCents),
+    houseResult: toSignedUnits(game.houseResultCents),
     roundingRemainderCents: { numerator: game.roundingNumerator, denominator: game.roundingDenominator },
     seedCommitment: requireSeedHex(game.seedCommitment, `game ${game.gameId} commitment`),
     serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
