@@ -98,13 +98,15 @@ test("the Deposit call from anyone but an operator fails, and credits nothing", 
   // A certificate that says "gateway", from another CA.
   t.is(await refusal(foreign, (w) => w.call.deposit(deposit("victim", "c"))), status.UNAVAILABLE);
   // A valid certificate of any service: no public route moves money this way, so not even the
-  // Internet-facing gateway may deposit, withdraw or list a ledger.
+  // Internet-facing gateway may deposit or withdraw. It may list a ledger (a player's statement);
+  // the table and odds services may not.
   t.is(await refusal(tlsAs("table"), (w) => w.call.deposit(deposit("victim", "d"))), status.PERMISSION_DENIED);
   t.is(await refusal(tlsAs("odds"), (w) => w.call.withdraw(deposit("victim", "e"))), status.PERMISSION_DENIED);
   t.is(await refusal(tlsAs("gateway"), (w) => w.call.deposit(deposit("victim", "f"))), status.PERMISSION_DENIED);
   t.is(await refusal(tlsAs("gateway"), (w) => w.call.withdraw(deposit("victim", "g"))), status.PERMISSION_DENIED);
   const ledger = { playerId: "victim", afterSequence: 0, limit: 10 };
-  t.is(await refusal(tlsAs("gateway"), (w) => w.call.listLedger(ledger)), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("table"), (w) => w.call.listLedger(ledger)), status.PERMISSION_DENIED);
+  t.is(await refusal(tlsAs("odds"), (w) => w.call.listLedger(ledger)), status.PERMISSION_DENIED);
 
   t.is(await balanceOf("victim"), before);
 });
@@ -122,6 +124,8 @@ test("each RPC answers only the services its table names", async (t) => {
   // The allowed callers get through.
   t.is(await refusal(tlsAs("operator"), (w) => w.call.deposit(deposit("p2", "ok"))), status.NOT_FOUND);
   t.is(await refusal(tlsAs("table"), (w) => w.call.getPlayer({ playerId: "nobody" })), status.NOT_FOUND);
+  const ledger = { playerId: "nobody", afterSequence: 0, limit: 10 };
+  t.is(await refusal(tlsAs("gateway"), (w) => w.call.listLedger(ledger)), status.NOT_FOUND);
 });
 
 test("health is open to any certificate of the CA, closed to others", async (t) => {
