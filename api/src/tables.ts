@@ -347,7 +347,7 @@ const GAME_ID = {
   name: "gameId",
   in: "path",
   required: true,
-  description: "A game of this table, as its state shows it (`T1-7`)",
+  description: "A game of this table, as its state shows it (`T1-7`); text of another form names no game (404)",
   schema: { type: "string", pattern: GAME_ID_PATTERN.source },
 };
 

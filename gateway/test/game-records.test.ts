@@ -386,7 +386,7 @@ test("one game: GetGame for the token's player, answered as the export's record 
   });
 });
 
-test("one game: the service's refusals as answers; a malformed id or no token refused before any call", async (t) => {
+test("one game: the service's refusals as answers; an id of another form (404), a bad table or no token refused before any call", async (t) => {
   const refusals = [
     serviceError(status.NOT_FOUND, "table 3 has no finished game T3-9"),
     serviceError(status.PERMISSION_DENIED, "not yours"),
@@ -407,8 +407,9 @@ test("one game: the service's refusals as answers; a malformed id or no token re
   t.deepEqual(await forbidden.json(), { error: "not yours" });
   const calls = app.table.calls.length;
   for (const [path, status] of [
-    ["/api/tables/3/games/T3%201", 400],
-    [`/api/tables/3/games/${"T".repeat(129)}`, 400],
+    ["/api/tables/3/games/T3%201", 404],
+    ["/api/tables/3/games/ZzR.j%7C%EF%BF%BDJ", 404],
+    [`/api/tables/3/games/${"T".repeat(129)}`, 404],
     ["/api/tables/03/games/T3-1", 400],
     ["/api/tables/x/games/T3-1", 400],
   ] as const) {

@@ -36,11 +36,17 @@ export function tableIdOf(req: Request): number {
   return tableId;
 }
 
-/** The path's gameId: its form only (the table service knows which games it played). */
+/**
+ * The path's gameId, checked for its form only (the table service knows which games it played).
+ * Text of another form names no game: 404, as for a game the table never had, without asking it.
+ */
 function gameIdOf(req: Request): string {
   const text = String(req.params.gameId);
-  if (!GAME_ID_PATTERN.test(text))
-    throw badRequest(`gameId must be 1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`);
+  if (!GAME_ID_PATTERN.test(text)) {
+    throw notFound(
+      `no such game: a game id is 1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters, as the state shows it`,
+    );
+  }
   return text;
 }
 

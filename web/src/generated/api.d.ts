@@ -1894,7 +1894,7 @@ export interface operations {
             };
             path: {
                 tableId: number;
-                /** @description A game of this table, as its state shows it (`T1-7`) */
+                /** @description A game of this table, as its state shows it (`T1-7`); text of another form names no game (404) */
                 gameId: string;
             };
             cookie?: never;
