@@ -78,6 +78,10 @@ const StatementEntry = Type.Object(
       description:
         "What it belongs to: a game id (T3-17) for a payout or a void game's refund; the table's transfer id for a sit, top-up or leave",
     }),
+    tableId: nullable(
+      Type.Integer({ minimum: 1 }),
+      "The table the money moved for (a sit, top-up, leave, payout or refund); null for the welcome credit, deposits and withdrawals",
+    ),
   },
   { additionalProperties: false },
 );
@@ -175,6 +179,7 @@ export const playersApi = apiPart(
               requested: 12,
               refusal: null,
               reference: "T3-17",
+              tableId: 3,
             },
             {
               sequence: 2,
@@ -187,6 +192,7 @@ export const playersApi = apiPart(
               requested: 100,
               refusal: null,
               reference: "tr-3f9c2a61d07b4e85a1c6f0d29b87e354a1c6f0d2",
+              tableId: 3,
             },
           ],
           nextBefore: 2,

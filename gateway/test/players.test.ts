@@ -204,7 +204,7 @@ test("the account statement: ListLedger newest first for the player, in units, p
     refusalReason: RefusalReason.REFUSAL_REASON_INSUFFICIENT_FUNDS,
   };
   const listLedger = async () => ({
-    entries: [entry(3, 1_250, "payout"), entry(2, 0, "sit", refused)],
+    entries: [entry(3, 1_250, "payout", { tableId: 3 }), entry(2, 0, "sit", refused)],
     nextAfterSequence: 0,
     nextBeforeSequence: 2,
   });
@@ -228,6 +228,7 @@ test("the account statement: ListLedger newest first for the player, in units, p
           requested: 12.5,
           refusal: null,
           reference: "T3-17",
+          tableId: 3,
         },
         {
           sequence: 2,
@@ -240,6 +241,7 @@ test("the account statement: ListLedger newest first for the player, in units, p
           requested: 5000,
           refusal: "INSUFFICIENT_FUNDS",
           reference: "tr-1",
+          tableId: null,
         },
       ],
       nextBefore: 2,

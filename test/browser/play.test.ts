@@ -259,7 +259,8 @@ test.serial("two players play a whole game; the watcher sees every move live, to
     await centsIn(alice.page.getByTestId("account-balance")),
     "the newest entry's balance is the account's",
   );
-  t.regex(await rows.first().innerText(), /Chips back from a table/);
+  t.regex(await rows.first().innerText(), new RegExp(`Chips back from table ${table}\\b`));
+  t.regex(await rows.nth(1).innerText(), new RegExp(`Buy-in at table ${table}\\b`));
   t.regex(await rows.last().innerText(), /Welcome credit\s+\+1,000\.00\s+1,000\.00/);
   await screenshot(alice.page, "07-lobby-statement");
   await expectAccessible(t, alice.page, "lobby with the account statement");

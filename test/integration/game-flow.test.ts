@@ -135,13 +135,13 @@ test.serial(
     const rest = await statement(`?limit=3&before=${first.nextBefore}`);
     t.is(rest.nextBefore, null, "two pages hold the whole account");
     t.deepEqual(
-      [...first.entries, ...rest.entries].map((e) => [e.sequence, e.reason, e.amount, e.balanceAfter]),
+      [...first.entries, ...rest.entries].map((e) => [e.sequence, e.reason, e.amount, e.balanceAfter, e.tableId]),
       [
-        [5, "leave", 1000, 1000],
-        [4, "topup", -876.48, 0],
-        [3, "topup", -0.07, 876.48],
-        [2, "sit", -123.45, 876.55],
-        [1, "welcome", 1000, 1000],
+        [5, "leave", 1000, 1000, table],
+        [4, "topup", -876.48, 0, table],
+        [3, "topup", -0.07, 876.48, table],
+        [2, "sit", -123.45, 876.55, table],
+        [1, "welcome", 1000, 1000, null],
       ],
     );
     t.deepEqual((await statement()).entries, [...first.entries, ...rest.entries], "one page by default");

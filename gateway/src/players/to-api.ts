@@ -71,6 +71,7 @@ function toStatementEntry(entry: LedgerEntry): StatementEntry {
     requested: toUnits(entry.requestedCents),
     refusal,
     reference: entry.reference,
+    tableId: entry.tableId ?? null,
   };
 }
 

@@ -22,6 +22,8 @@ export interface Movement {
   key: string;
   reason: string;
   reference: string;
+  /** The table the money moves for: the account statement names it. */
+  tableId: number;
 }
 
 export interface MovementOutcome {
@@ -89,8 +91,8 @@ export function walletPort(
     if (!result) throw new Error("the wallet answered a movement without its result");
     return { applied: result.applied, balanceCents: result.accountBalanceCents };
   };
-  const movement = ({ playerId, amountCents, key, reason, reference }: Movement) => ({
-    movement: { playerId, amountCents, idempotencyKey: key, reason, reference },
+  const movement = ({ playerId, amountCents, key, reason, reference, tableId }: Movement) => ({
+    movement: { playerId, amountCents, idempotencyKey: key, reason, reference, tableId },
   });
   return {
     player: async (playerId, scope) => {

@@ -15,12 +15,13 @@ export const CREDIT_REASON: Record<CreditReason, TableCreditReason> = {
   VOID_REFUND: LEDGER_REASON.VOID_REFUND,
 };
 
-export const movementOf = (credit: OutboxCredit): Movement => ({
+export const movementOf = (tableId: number, credit: OutboxCredit): Movement => ({
   playerId: credit.playerId,
   amountCents: credit.amountCents,
   key: credit.key,
   reason: CREDIT_REASON[credit.reason],
   reference: credit.reference,
+  tableId,
 });
 
 /**
@@ -39,7 +40,7 @@ export async function deliverOutbox(
   const calls = await Promise.allSettled(
     snapshot.outbox.map(async (credit) => ({
       credit,
-      outcome: credited.get(credit.key) ?? (await parts.wallet.credit(movementOf(credit), scope)),
+      outcome: credited.get(credit.key) ?? (await parts.wallet.credit(movementOf(tableId, credit), scope)),
     })),
   );
   const outcomes = calls.flatMap((call) => (call.status === "fulfilled" ? [call.value] : []));

@@ -96,6 +96,7 @@ export function ledgerEntryToProto(entry: LedgerEntry): ProtoLedgerEntry {
     applied: entry.applied,
     requestedCents: entry.requestedCents,
     refusalReason: refusalToProto(entry.refusal),
+    tableId: entry.tableId,
   };
 }
 

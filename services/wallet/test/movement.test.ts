@@ -149,6 +149,23 @@ test("a replay needs the same request: any difference in kind, player, amount, r
   }
   // The key is what finds the first entry; it is not part of the comparison.
   t.true(isSameRequest(first, request({ idempotencyKey: "other" })));
+  // Nor is the table, a label of the reference (a transfer or game belongs to one table).
+  t.true(isSameRequest(first, request({ tableId: 3 })));
+});
+
+test("a movement for a table records the table in its entry; one for none records none", (t) => {
+  const fields = { playerId: "p1", amountCents: 100, idempotencyKey: "k", reason: "sit", reference: "tr-1" };
+  const atTable = validateMovementRequest("debit", { ...fields, tableId: 3 });
+  t.is(nextEntry({ sequence: 1, balanceAfterCents: 500 }, atTable, new Date()).tableId, 3);
+  const noTable = validateMovementRequest("deposit", { ...fields, reason: "" });
+  t.false("tableId" in nextEntry({ sequence: 1, balanceAfterCents: 500 }, noTable, new Date()));
+  t.false("tableId" in nextEntry(null, welcomeRequest("p1"), new Date()));
+  for (const invalid of [0, -1, 1.5, Number.NaN]) {
+    t.throws(() => validateMovementRequest("debit", { ...fields, tableId: invalid }), {
+      instanceOf: InvalidArgumentError,
+      message: /table id/,
+    });
+  }
 });
 
 test("a refused outcome replays as refused", (t) => {

@@ -526,6 +526,8 @@ export interface components {
                 refusal: ("INSUFFICIENT_FUNDS" | "BALANCE_LIMIT") | null;
                 /** @description What it belongs to: a game id (T3-17) for a payout or a void game's refund; the table's transfer id for a sit, top-up or leave */
                 reference: string;
+                /** @description The table the money moved for (a sit, top-up, leave, payout or refund); null for the welcome credit, deposits and withdrawals */
+                tableId: number | null;
             }[];
             /** @description Pass as `before` for the next, older page; null when this page reaches the account's first entry */
             nextBefore: number | null;
@@ -1395,7 +1397,8 @@ export interface operations {
                      *           "applied": true,
                      *           "requested": 12,
                      *           "refusal": null,
-                     *           "reference": "T3-17"
+                     *           "reference": "T3-17",
+                     *           "tableId": 3
                      *         },
                      *         {
                      *           "sequence": 2,
@@ -1407,7 +1410,8 @@ export interface operations {
                      *           "applied": true,
                      *           "requested": 100,
                      *           "refusal": null,
-                     *           "reference": "tr-3f9c2a61d07b4e85a1c6f0d29b87e354a1c6f0d2"
+                     *           "reference": "tr-3f9c2a61d07b4e85a1c6f0d29b87e354a1c6f0d2",
+                     *           "tableId": 3
                      *         }
                      *       ],
                      *       "nextBefore": 2

@@ -9,21 +9,24 @@ type Entry = AccountStatement["entries"][number];
 /** Rows per page: the latest few, then older ones on demand. */
 const PAGE = 10;
 
-/** What the ledger's reasons mean to a player. Deposits and withdrawals carry an operator's text. */
-const REASONS: Record<string, string> = {
-  welcome: "Welcome credit",
-  sit: "Buy-in at a table",
-  topup: "Top-up at a table",
-  leave: "Chips back from a table",
-  payout: "Payout",
-  "void-refund": "Stake refunded (void game)",
-  "sit-refund": "Buy-in refunded (no seat)",
-  "topup-refund": "Top-up refunded",
+/** What the ledger's reasons mean to a player, at a table ("table 3"). Deposits and withdrawals carry an operator's text. */
+const REASONS: Record<string, (table: string) => string> = {
+  welcome: () => "Welcome credit",
+  sit: (table) => `Buy-in at ${table}`,
+  topup: (table) => `Top-up at ${table}`,
+  leave: (table) => `Chips back from ${table}`,
+  payout: () => "Payout",
+  "void-refund": () => "Stake refunded (void game)",
+  "sit-refund": (table) => `Buy-in refunded (no seat at ${table})`,
+  "topup-refund": (table) => `Top-up refunded at ${table}`,
 };
 
 function whatHappened(entry: Entry): string {
   const kind = entry.kind === "DEPOSIT" ? "Deposit" : entry.kind === "WITHDRAW" ? "Withdrawal" : "";
-  const what = kind ? `${kind}${entry.reason ? `: ${entry.reason}` : ""}` : (REASONS[entry.reason] ?? entry.reason);
+  const table = entry.tableId === null ? "a table" : `table ${entry.tableId}`;
+  const what = kind
+    ? `${kind}${entry.reason ? `: ${entry.reason}` : ""}`
+    : (REASONS[entry.reason]?.(table) ?? entry.reason);
   // A payout or a void game's refund names its game, which the table keeps the record of.
   const game = /^T\d+-\d+$/.test(entry.reference) ? `, game ${entry.reference}` : "";
   const refused = entry.applied

@@ -79,7 +79,10 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
   const credited = new Map<string, MovementOutcome>();
   for (const owed of [left.credit, left.refund]) {
     if (!owed) continue;
-    credited.set(owed.key, await sagaStep(claim, "credit", () => parts.wallet.credit(movementOf(owed), scope)));
+    credited.set(
+      owed.key,
+      await sagaStep(claim, "credit", () => parts.wallet.credit(movementOf(tableId, owed), scope)),
+    );
   }
   const newAccountBalanceCents =
     left.credit && !left.refund

@@ -72,7 +72,7 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
 
 export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope) => {
   const { _id: transferId, playerId, tableId, amountCents } = claim;
-  const movement = { playerId, amountCents, reference: transferId };
+  const movement = { playerId, amountCents, reference: transferId, tableId };
   const debit = await sagaStep(claim, "debit", () =>
     parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.SIT }, scope),
   );

@@ -50,7 +50,7 @@ export async function topUp(parts: TableParts, request: TopUpRequest, scope: Cal
 
 export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, scope) => {
   const { _id: transferId, playerId, tableId, amountCents } = claim;
-  const movement = { playerId, amountCents, reference: transferId };
+  const movement = { playerId, amountCents, reference: transferId, tableId };
   const debit = await sagaStep(claim, "debit", () =>
     parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.TOPUP }, scope),
   );

@@ -47,6 +47,8 @@ export interface MovementRequest {
   idempotencyKey: string;
   reason: string;
   reference: string;
+  /** The table the movement is for, when a table asks (a label for the account statement). */
+  tableId?: number;
 }
 
 /** One insert-only ledger document: a movement's outcome, applied or refused, and the balance after it. */
@@ -66,6 +68,8 @@ export interface LedgerEntry {
   balanceAfterCents: number;
   reason: string;
   reference: string;
+  /** The table the movement was for; absent for the welcome credit, deposits and withdrawals. */
+  tableId?: number;
   idempotencyKey: string;
   createdAt: Date;
 }
@@ -93,7 +97,15 @@ export function validateMovementRequest(kind: RequestableKind, fields: Omit<Move
     idempotencyKey,
     reason: requireText("reason", fields.reason, { required: REASON_REQUIRED[kind], maxLength: 64 }),
     reference: requireText("reference", fields.reference, { required: false, maxLength: 200 }),
+    ...(fields.tableId === undefined ? {} : { tableId: requireTableId(fields.tableId) }),
   };
+}
+
+function requireTableId(tableId: number): number {
+  if (!Number.isSafeInteger(tableId) || tableId < 1) {
+    throw new InvalidArgumentError(`table id must be a positive integer, got ${tableId}`);
+  }
+  return tableId;
 }
 
 /** The welcome credit; its fixed key makes concurrent first reads credit it exactly once. */
@@ -138,12 +150,16 @@ export function nextEntry(head: Head | null, request: MovementRequest, createdAt
     ...decision,
     reason: request.reason,
     reference: request.reference,
+    ...(request.tableId === undefined ? {} : { tableId: request.tableId }),
     idempotencyKey: request.idempotencyKey,
     createdAt,
   };
 }
 
-/** The request's fingerprint is everything it asks for; the key alone says nothing. */
+/**
+ * The request's fingerprint is everything it asks for; the key alone says nothing. The table is a
+ * label of the reference (a transfer or game belongs to one table), so it is not compared.
+ */
 export function isSameRequest(entry: LedgerEntry, request: MovementRequest): boolean {
   return (
     entry.kind === request.kind &&

@@ -244,6 +244,12 @@ export interface Movement {
   reason: string;
   /** What the movement belongs to (a transfer or game id), recorded in the ledger. */
   reference: string;
+  /**
+   * The table the movement is for (a sit, top-up, leave, payout or refund); absent for none. Recorded
+   * in the ledger for the account statement; not part of what a reused key must repeat (the
+   * reference already names the transfer or game, which belongs to one table).
+   */
+  tableId?: number | undefined;
 }
 
 export interface MovementResult {
@@ -323,6 +329,8 @@ export interface LedgerEntry {
   /** The amount asked for, positive, whether applied or refused. */
   requestedCents: number;
   refusalReason: RefusalReason;
+  /** The table the movement was for; absent for none (the welcome credit, deposits, withdrawals). */
+  tableId?: number | undefined;
 }
 
 export interface ListLedgerResponse {
@@ -1313,7 +1321,7 @@ export const GetBalanceResponse: MessageFns<GetBalanceResponse> = {
 };
 
 function createBaseMovement(): Movement {
-  return { playerId: "", amountCents: 0, idempotencyKey: "", reason: "", reference: "" };
+  return { playerId: "", amountCents: 0, idempotencyKey: "", reason: "", reference: "", tableId: undefined };
 }
 
 export const Movement: MessageFns<Movement> = {
@@ -1332,6 +1340,9 @@ export const Movement: MessageFns<Movement> = {
     }
     if (message.reference !== "") {
       writer.uint32(42).string(message.reference);
+    }
+    if (message.tableId !== undefined) {
+      writer.uint32(48).uint32(message.tableId);
     }
     return writer;
   },
@@ -1389,6 +1400,14 @@ export const Movement: MessageFns<Movement> = {
             message.reference = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.tableId = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1420,6 +1439,11 @@ export const Movement: MessageFns<Movement> = {
         : "",
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
       reference: isSet(object.reference) ? globalThis.String(object.reference) : "",
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : undefined,
     };
   },
 
@@ -1440,6 +1464,9 @@ export const Movement: MessageFns<Movement> = {
     if (message.reference !== "") {
       obj.reference = message.reference;
     }
+    if (message.tableId !== undefined) {
+      obj.tableId = Math.round(message.tableId);
+    }
     return obj;
   },
 
@@ -1453,6 +1480,7 @@ export const Movement: MessageFns<Movement> = {
     message.idempotencyKey = object.idempotencyKey ?? "";
     message.reason = object.reason ?? "";
     message.reference = object.reference ?? "";
+    message.tableId = object.tableId ?? undefined;
     return message;
   },
 };
@@ -2334,6 +2362,7 @@ function createBaseLedgerEntry(): LedgerEntry {
     applied: false,
     requestedCents: 0,
     refusalReason: 0,
+    tableId: undefined,
   };
 }
 
@@ -2377,6 +2406,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
     }
     if (message.refusalReason !== 0) {
       writer.uint32(104).int32(message.refusalReason);
+    }
+    if (message.tableId !== undefined) {
+      writer.uint32(112).uint32(message.tableId);
     }
     return writer;
   },
@@ -2498,6 +2530,14 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
             message.refusalReason = reader.int32() as any;
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.tableId = reader.uint32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2557,6 +2597,11 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
         : isSet(object.refusal_reason)
         ? refusalReasonFromJSON(object.refusal_reason)
         : 0,
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : undefined,
     };
   },
 
@@ -2601,6 +2646,9 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
     if (message.refusalReason !== 0) {
       obj.refusalReason = refusalReasonToJSON(message.refusalReason);
     }
+    if (message.tableId !== undefined) {
+      obj.tableId = Math.round(message.tableId);
+    }
     return obj;
   },
 
@@ -2622,6 +2670,7 @@ export const LedgerEntry: MessageFns<LedgerEntry> = {
     message.applied = object.applied ?? false;
     message.requestedCents = object.requestedCents ?? 0;
     message.refusalReason = object.refusalReason ?? 0;
+    message.tableId = object.tableId ?? undefined;
     return message;
   },
 };
