@@ -4,18 +4,19 @@
 //
 //   node --import=tsx/esm bench/table.ts [--versions=100000] [--samples=100] [--batch=1000]
 //
-// Needs `npx tsc -b` and `npm run build:db`. Three public tables get the same set-up: two players
+// Needs `npx tsc -b` and `npm run build:db`. Three public tables get the same set-up: four players
 // sit with a buy-in and an ADMIN advances the table to STATUS_HOLE. The first is a warm-up round
 // (so that the baseline does not pay for the processes' warm-up), the second the fresh-table
 // baseline. The third gets `versions` more stored versions, written straight to the database with
 // SnapshotStore.load while the table service runs: copies of its real latest snapshot, with the
 // version set and updatedAt increasing (the service finds the new latest by probing forward from
 // the version it knows). Then the same operations on it, each against the fresh table:
-//   Bet      a 1-cent bet from a seated player (gRPC TableService.Bet), answered ACK;
+//   Bet      a 1-cent bet from each seated player in turn (gRPC TableService.Bet), answered ACK;
 //   GetState as an ADMIN;
 //   Advance  as an ADMIN, from STATUS_HOLE on: both tables walk the same stages, games settle the bets.
 // The money check of both services (conservation, a clean wallet audit) ends the run.
 import { GameState, type Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { MAX_BETS_PER_PLAYER_PER_GAME } from "@pokerodds/common/limits";
 import type { Db } from "mongodb";
 import type { TableSnapshot } from "../services/table/src/domain/index.js";
 import { SnapshotStore } from "../services/table/src/snapshot-store.js";
@@ -49,11 +50,11 @@ interface Seated {
   seatId: number;
 }
 
-/** Two players seated at `tableId`, the table advanced to STATUS_HOLE; answers the first player's seat. */
-async function seatedAtHole(cluster: TableCluster, tableId: number): Promise<Seated> {
+/** Four players seated at `tableId`, the table advanced to STATUS_HOLE; answers their seats. */
+async function seatedAtHole(cluster: TableCluster, tableId: number): Promise<Seated[]> {
   const table = cluster.table();
   const seats: Seated[] = [];
-  for (const name of ["ann", "ben"]) {
+  for (const name of ["ann", "ben", "cat", "dan"]) {
     const player = await newPlayer(cluster, `${name}-${tableId}`);
     const sit = await table.sit({ caller: player, tableId, buyInCents: BUY_IN_CENTS, idempotencyKey: "sit" });
     if (!sit.acknowledged) throw new Error(`table bench: sit at ${tableId} refused: ${sit.message}`);
@@ -61,16 +62,24 @@ async function seatedAtHole(cluster: TableCluster, tableId: number): Promise<Sea
   }
   for (let step = 0; ; step++) {
     const { state } = await table.advance({ caller: admin(), tableId });
-    if (state?.gameState === GameState.GAME_STATE_STATUS_HOLE) return seats[0]!;
+    if (state?.gameState === GameState.GAME_STATE_STATUS_HOLE) return seats;
     if (step === 5) throw new Error(`table bench: table ${tableId} did not reach STATUS_HOLE`);
   }
 }
 
-/** The three operations on a table at STATUS_HOLE, `samples` times each (bets first, while it is HOLE). */
-async function operations(cluster: TableCluster, { tableId, player, seatId }: Seated, samples: number) {
+/**
+ * The three operations on a table at STATUS_HOLE, `samples` times each (bets first, while it is HOLE,
+ * from each seat in turn: a player's bets in one game are bounded).
+ */
+async function operations(cluster: TableCluster, seats: readonly Seated[], samples: number) {
+  if (samples > seats.length * MAX_BETS_PER_PLAYER_PER_GAME) {
+    throw new Error(`table bench: at most ${seats.length * MAX_BETS_PER_PLAYER_PER_GAME} samples (bets in one game)`);
+  }
   const table = cluster.table();
+  const { tableId } = seats[0]!;
   return [
     await timed(samples, async (i) => {
+      const { player, seatId } = seats[i % seats.length]!;
       const answer = await table.bet({
         caller: player,
         tableId,

@@ -8,11 +8,15 @@
 // a warm-up and then SECONDS measured seconds, counting the requests answered as expected:
 //   (a) GET /hello on bare Express (hello-server.ts), the baseline;
 //   (b) GET /api/tables/{id}/state;
-//   (c) POST /api/tables/{id}/bet: 0.01 on the hand the table shows as favourite, from the client's
-//       own seat (a seat holds 500.00, so no seat runs dry).
-// The clients are CLIENTS players (GET /api/players/{id}: 1,000 welcome), spread PLAYERS_PER_TABLE to
-// a table, seated with a buy-in, and each table advanced to STATUS_HOLE by an ADMIN, all through the
-// API with development tokens. The load generator shares the machine with the stack.
+//   (c) POST /api/tables/{id}/bet: 0.01 on the hand the table shows as favourite, each client betting
+//       for its PLAYERS_PER_CLIENT players in turn (a seat holds 500.00, so no seat runs dry).
+// Each client has PLAYERS_PER_CLIENT players (GET /api/players/{id}: 1,000 welcome), spread
+// PLAYERS_PER_TABLE to a table, seated with a buy-in, and each table advanced to STATUS_HOLE by an
+// ADMIN, all through the API with development tokens. A client reads the state of its first player's
+// table (tables 1 to CLIENTS / PLAYERS_PER_TABLE); its other players sit at the tables after those. The
+// tables stay at STATUS_HOLE, and a player may place at most MAX_BETS_PER_PLAYER_PER_GAME bets in one
+// game: spread over six players, a client's bets stay well below it. The load generator shares the
+// machine with the stack.
 import { Agent, request } from "node:http";
 import { pathToFileURL } from "node:url";
 import { Api, type Player, type TableState } from "../test/helpers/api.js";
@@ -23,6 +27,7 @@ import { formatBenchLines, type BenchLine } from "./report.js";
 
 const CLIENTS = 32;
 const PLAYERS_PER_TABLE = 4;
+const PLAYERS_PER_CLIENT = 6;
 const BUY_IN = 500;
 export const BET = 0.01;
 const WARM_UP_S = 2;
@@ -77,11 +82,12 @@ function send(agent: Agent, target: Target): Promise<{ status: number; body: str
 }
 
 /**
- * `targets[i]` is client i's request, repeated back to back until the time is up. Requests completing
- * during the warm-up are not counted; `accept` decides what counts as answered.
+ * `targets[i]` is client i's request, repeated back to back until the time is up (a list: its
+ * requests in turn). Requests completing during the warm-up are not counted; `accept` decides what
+ * counts as answered.
  */
 export async function runPhase(
-  targets: readonly Target[],
+  targets: readonly (Target | readonly Target[])[],
   seconds: number,
   accept: (status: number, body: string) => boolean,
 ): Promise<PhaseResult> {
@@ -93,11 +99,12 @@ export async function runPhase(
   let failed = 0;
   let answered = 0;
   const failures: string[] = [];
-  const client = async (target: Target) => {
-    while (performance.now() < end) {
+  const client = async (requests: Target | readonly Target[]) => {
+    const inTurn = Array.isArray(requests) ? requests : [requests];
+    for (let n = 0; performance.now() < end; n++) {
       let answer: { status: number; body: string };
       try {
-        answer = await send(agent, target);
+        answer = await send(agent, inTurn[n % inTurn.length]!);
       } catch (error) {
         answer = { status: 0, body: (error as Error).message };
       }
@@ -131,25 +138,41 @@ export interface Seated {
   seatId: number;
 }
 
-/** CLIENTS players, PLAYERS_PER_TABLE to a table from table 1 up, each table at STATUS_HOLE. */
-export async function setUp(
-  stack: TestStack,
-  clients: number,
-): Promise<{ seated: Seated[]; admin: Player; handOf: Map<number, number> }> {
+/** The stack's environment for `clients` clients: enough public tables for every player (TABLE_COUNT). */
+export const stackEnv = (clients: number): NodeJS.ProcessEnv => ({
+  TABLE_COUNT: String(Math.ceil(clients / PLAYERS_PER_TABLE) * PLAYERS_PER_CLIENT),
+});
+
+export interface SetUp {
+  /** Each client's players; the first one's table is the one the client reads. */
+  clients: Seated[][];
+  admin: Player;
+  /** The favourite hand of each table at STATUS_HOLE, the one its players bet on. */
+  handOf: Map<number, number>;
+}
+
+/**
+ * `clients` x PLAYERS_PER_CLIENT players, PLAYERS_PER_TABLE to a table from table 1 up (each client's
+ * first player at tables 1 to clients / PLAYERS_PER_TABLE), each table at STATUS_HOLE.
+ */
+export async function setUp(stack: TestStack, clients: number): Promise<SetUp> {
   const api = new Api(stack.url, stack.dataDir);
   const admin = await api.player("bench-admin", "ADMIN");
+  const tablesPerPlayer = Math.ceil(clients / PLAYERS_PER_TABLE);
+  const seat = async (i: number, k: number): Promise<Seated> => {
+    const player = await api.player(k === 0 ? `bench-player-${i}` : `bench-player-${i}-${k}`);
+    await ok("profile", player.profile());
+    const tableId = 1 + k * tablesPerPlayer + Math.floor(i / PLAYERS_PER_TABLE);
+    const sit = await ok("sit", player.sit(tableId, BUY_IN));
+    if (sit.acknowledgement !== "ACK") throw new Error(`throughput set-up: sit NACK: ${sit.message}`);
+    return { player, tableId, seatId: sit.seatId };
+  };
   const seated = await Promise.all(
-    Array.from({ length: clients }, async (_, i): Promise<Seated> => {
-      const player = await api.player(`bench-player-${i}`);
-      await ok("profile", player.profile());
-      const tableId = 1 + Math.floor(i / PLAYERS_PER_TABLE);
-      const sit = await ok("sit", player.sit(tableId, BUY_IN));
-      if (sit.acknowledgement !== "ACK") throw new Error(`throughput set-up: sit NACK: ${sit.message}`);
-      return { player, tableId, seatId: sit.seatId };
-    }),
+    Array.from({ length: clients }, (_, i) =>
+      Promise.all(Array.from({ length: PLAYERS_PER_CLIENT }, (_, k) => seat(i, k))),
+    ),
   );
-  const handOf = new Map<number, number>();
-  for (const tableId of new Set(seated.map((s) => s.tableId))) {
+  const favouriteAtHole = async (tableId: number): Promise<[number, number]> => {
     let state: TableState = await ok("state", admin.request<TableState>("GET", `/api/tables/${tableId}/state`));
     for (let step = 0; state.gameState !== "STATUS_HOLE"; step++) {
       if (step === 5) throw new Error(`throughput set-up: table ${tableId} did not reach STATUS_HOLE`);
@@ -157,9 +180,32 @@ export async function setUp(
     }
     const favourite = state.handOdds.find((h) => h.bettingStage === 0 && h.handStatus === "IN_PLAY_FAVOURITE");
     if (!favourite) throw new Error(`throughput set-up: table ${tableId} shows no favourite`);
-    handOf.set(tableId, favourite.handIndex);
-  }
-  return { seated, admin, handOf };
+    return [tableId, favourite.handIndex];
+  };
+  const tableIds = [...new Set(seated.flat().map((s) => s.tableId))];
+  const handOf = new Map(await Promise.all(tableIds.map(favouriteAtHole)));
+  return { clients: seated, admin, handOf };
+}
+
+/** Each client reads the state of its first player's table. */
+export function stateTargets({ clients }: SetUp, base: URL): Target[] {
+  return clients.map(([first]) => ({
+    method: "GET" as const,
+    url: new URL(`/api/tables/${first!.tableId}/state`, base),
+    headers: auth(first!.player),
+  }));
+}
+
+/** Each client bets BET on its tables' favourites, for each of its players in turn. */
+export function betTargets({ clients, handOf }: SetUp, base: URL): Target[][] {
+  return clients.map((players) =>
+    players.map((s) => ({
+      method: "POST" as const,
+      url: new URL(`/api/tables/${s.tableId}/bet`, base),
+      headers: auth(s.player),
+      body: JSON.stringify({ seatIndex: s.seatId, handIndex: handOf.get(s.tableId), betAmount: BET }),
+    })),
+  );
 }
 
 interface AuditBody {
@@ -178,13 +224,16 @@ async function auditAfter(admin: Player): Promise<AuditBody> {
   }
 }
 
-export const auth = (player: Player) => ({ authorization: `Bearer ${player.token}` });
+const auth = (player: Player) => ({ authorization: `Bearer ${player.token}` });
 
 type ProfiledResult = PhaseResult & { cpu: { text: string; total: number } };
 
 /** Runs phases on the stack, reading every process's CPU around each: where the time goes. */
 function profiledPhase(stack: TestStack, seconds: number) {
-  return async (targets: readonly Target[], accept: (status: number, body: string) => boolean) => {
+  return async (
+    targets: readonly (Target | readonly Target[])[],
+    accept: (status: number, body: string) => boolean,
+  ) => {
     const started = performance.now();
     const before = await readCpu(stack.children());
     const result = await runPhase(targets, seconds, accept);
@@ -208,8 +257,8 @@ export async function benchThroughput(options: ThroughputOptions = {}): Promise<
   const hello = await startHelloServer();
   let stack: TestStack | undefined;
   try {
-    stack = await startTestStack();
-    const { seated, admin, handOf } = await setUp(stack, clients);
+    stack = await startTestStack({ env: stackEnv(clients) });
+    const setup = await setUp(stack, clients);
     const base = new URL(stack.url);
 
     const baseline = await runPhase(
@@ -222,26 +271,11 @@ export async function benchThroughput(options: ThroughputOptions = {}): Promise<
       (status) => status === 200,
     );
     const profiled = profiledPhase(stack, seconds);
-    const states = await profiled(
-      seated.map((s) => ({
-        method: "GET" as const,
-        url: new URL(`/api/tables/${s.tableId}/state`, base),
-        headers: auth(s.player),
-      })),
-      (status) => status === 200,
-    );
-    const bets = await profiled(
-      seated.map((s) => ({
-        method: "POST" as const,
-        url: new URL(`/api/tables/${s.tableId}/bet`, base),
-        headers: auth(s.player),
-        body: JSON.stringify({ seatIndex: s.seatId, handIndex: handOf.get(s.tableId), betAmount: BET }),
-      })),
-      (status, body) => status === 200 && body.includes('"ACK"'),
-    );
-    const audit = await auditAfter(admin);
+    const states = await profiled(stateTargets(setup, base), (status) => status === 200);
+    const bets = await profiled(betTargets(setup, base), (status, body) => status === 200 && body.includes('"ACK"'));
+    const audit = await auditAfter(setup.admin);
 
-    const spread = `${clients} clients over ${tables} tables, ${seconds} s`;
+    const spread = (tables: number) => `${clients} clients over ${tables} tables, ${seconds} s`;
     const share = (phase: PhaseResult) => phase.perSecond / baseline.perSecond;
     const percent = (phase: PhaseResult) => `${(100 * share(phase)).toFixed(1)}% of bare Express`;
     const clean = audit.status === "clean";
@@ -253,7 +287,7 @@ export async function benchThroughput(options: ThroughputOptions = {}): Promise<
         unit: "req/s",
       },
       {
-        name: `GET /api/tables/{id}/state, ${spread}: ${percent(states)}${failedText(states)}`,
+        name: `GET /api/tables/{id}/state, ${spread(tables)}: ${percent(states)}${failedText(states)}`,
         value: states.perSecond,
         unit: "req/s",
         ratio: { to: "bare Express", value: share(states) },
@@ -262,7 +296,7 @@ export async function benchThroughput(options: ThroughputOptions = {}): Promise<
       },
       cpuLine("state reads", states),
       {
-        name: `POST /api/tables/{id}/bet (${BET} each, ${bets.ok} placed), ${spread}: ${percent(bets)}${failedText(bets)}`,
+        name: `POST /api/tables/{id}/bet (${BET} each, ${bets.ok} placed), ${spread(tables * PLAYERS_PER_CLIENT)} (${clients * PLAYERS_PER_CLIENT} players): ${percent(bets)}${failedText(bets)}`,
         value: bets.perSecond,
         unit: "req/s",
         ratio: { to: "bare Express", value: share(bets) },

@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 import { startTestStack, type TestStack } from "../test/helpers/stack.js";
 import { readCpu } from "./cpu.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
-import { auth, BET, runPhase, setUp, type Target } from "./throughput.js";
+import { BET, betTargets, runPhase, setUp, stackEnv, stateTargets, type Target } from "./throughput.js";
 
 const CLIENTS = 32;
 /** Tracing within 10% of no tracing. */
@@ -57,25 +57,13 @@ type Result = { all: Tally; rounds: Tally[] };
 
 interface Workload {
   states: Target[];
-  bets: Target[];
+  bets: Target[][];
 }
 
 async function workload(stack: TestStack, clients: number): Promise<Workload> {
-  const { seated, handOf } = await setUp(stack, clients);
+  const setup = await setUp(stack, clients);
   const base = new URL(stack.url);
-  return {
-    states: seated.map((s) => ({
-      method: "GET" as const,
-      url: new URL(`/api/tables/${s.tableId}/state`, base),
-      headers: auth(s.player),
-    })),
-    bets: seated.map((s) => ({
-      method: "POST" as const,
-      url: new URL(`/api/tables/${s.tableId}/bet`, base),
-      headers: auth(s.player),
-      body: JSON.stringify({ seatIndex: s.seatId, handIndex: handOf.get(s.tableId), betAmount: BET }),
-    })),
-  };
+  return { states: stateTargets(setup, base), bets: betTargets(setup, base) };
 }
 
 const emptyTally = (): Tally => ({
@@ -96,7 +84,7 @@ function addCpu(to: Map<string, number>, before: Map<string, number>, after: Map
  * warming each up; failures counted, and the CPU of each stack's processes read from /proc.
  */
 async function compare(
-  loads: Record<Mode, { stack: TestStack; targets: Target[] }>,
+  loads: Record<Mode, { stack: TestStack; targets: readonly (Target | readonly Target[])[] }>,
   seconds: number,
   accept: (status: number, body: string) => boolean,
 ): Promise<Tally> {
@@ -174,7 +162,7 @@ async function oneRound(order: readonly Mode[], seconds: number, clients: number
   try {
     const loads = {} as Record<Mode, { stack: TestStack; workload: Workload }>;
     for (const mode of order) {
-      const stack = await startTestStack({ env: STACK_ENV[mode] });
+      const stack = await startTestStack({ env: { ...stackEnv(clients), ...STACK_ENV[mode] } });
       stacks.push(stack);
       loads[mode] = { stack, workload: await workload(stack, clients) };
     }

@@ -7,6 +7,7 @@ import {
   GAME_ID_MAX_LENGTH,
   GAME_ID_PATTERN,
   IDEMPOTENCY_KEY_PATTERN,
+  MAX_BETS_PER_PLAYER_PER_GAME,
   MAX_HANDS_PER_GAME,
 } from "@pokerodds/common/limits";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
@@ -448,7 +449,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
   }),
   bet: moneyMove({
     path: "/api/tables/{tableId}/bet",
-    summary: "Back one hand at the current betting stage",
+    summary: `Back one hand at the current betting stage (at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in a game: then a 409)`,
     body: { schema: "BetRequest", required: true },
     ok: "BetResponse",
     example: {

@@ -1,6 +1,6 @@
 import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { MAX_AMOUNT_CENTS } from "@pokerodds/common/limits";
+import { MAX_AMOUNT_CENTS, MAX_BETS_PER_PLAYER_PER_GAME } from "@pokerodds/common/limits";
 import { type BetCommand, applyBet, decideBet } from "../src/domain/bets.js";
 import { betFingerprint } from "../src/bet.js";
 import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
@@ -192,6 +192,24 @@ test("several bets by several players, on the same and different hands, all reco
     s.seats.map((x) => x.balanceCents),
     [9_500, 400],
   );
+});
+
+test("a player's bets in one game stop at the limit (409), whatever the stage; replays, other players and the next game go on", (t) => {
+  let s = table();
+  for (let i = 0; i < MAX_BETS_PER_PLAYER_PER_GAME; i++) {
+    if (i === 20) s = advanceTo(s, "STATUS_FLOP");
+    s = deepFreeze(applyBet(s, cmd({ betId: `b${i}`, betAmountCents: 1 }), T0).next!);
+  }
+  const over = cmd({ betId: "over", betAmountCents: 1 });
+  t.throws(() => applyBet(s, over, T0), {
+    instanceOf: ConflictError,
+    message: `at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in one game: this game has them all`,
+  });
+  t.is(applyBet(s, cmd({ betId: "b0", betAmountCents: 1 }), T0).result.acknowledged, true, "a replay answers");
+  const other = applyBet(s, cmd({ betId: "c", playerId: "p2", seatIndex: 2, betAmountCents: 1 }), T0);
+  t.not(other.next, null, "another player still bets");
+  const nextGame = advanceTo(advanceTo(s, "STATUS_RIVER"), "STATUS_HOLE");
+  t.not(applyBet(nextGame, over, T0).next, null, "the next game starts from none");
 });
 
 test("a bet whose payout would exceed the table's maximum payout is refused (409)", (t) => {

@@ -1,7 +1,7 @@
 // Placing a bet: stake moves from the seat into the game at the odds displayed for that hand now.
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
+import { MAX_BETS_PER_PLAYER_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
@@ -60,8 +60,8 @@ function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void
 
 /**
  * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
- * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, a
- * hand that cannot win, a payout over the table limit (409); then a NACK when the seat balance is
+ * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, the
+ * player's bets in this game at their limit, a hand that cannot win, a payout over the table limit (409); then a NACK when the seat balance is
  * short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
@@ -93,6 +93,11 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
   if (seat.seatId !== seatIndex) throw new ConflictError("a bet must be placed from the caller's own seat");
+  if (snapshot.bets.filter((b) => b.playerId === playerId).length >= MAX_BETS_PER_PLAYER_PER_GAME) {
+    throw new ConflictError(
+      `at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in one game: this game has them all`,
+    );
+  }
   const panel = snapshot.handOdds.find((p) => p.bettingStage === stage && p.handIndex === handIndex);
   if (!panel) throw new Error(`no stage ${stage} panel for hand ${handIndex}`);
   if (panel.winPercentage === 0 || panel.oddsTenths === 0) throw new ConflictError("this hand cannot win: no bets");
