@@ -3,7 +3,8 @@
 // work exactly once. Unset (always, outside those tests) it does nothing.
 const armed = process.env.TABLE_CRASH_POINT;
 
-export type CrashPoint = "sit:after-debit" | "sit:after-credit" | "topup:after-debit" | "leave:after-apply";
+export type CrashPoint =
+  "sit:after-debit" | "sit:after-credit" | "topup:after-debit" | "topup:after-credit" | "leave:after-apply";
 
 export function crashPoint(name: CrashPoint): void {
   if (armed === name) process.kill(process.pid, "SIGKILL");

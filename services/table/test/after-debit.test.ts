@@ -74,10 +74,10 @@ test("a sit's invalid input and reused transfer still throw", (t) => {
 
 test("a top-up refused after the debit (not seated) is stored as an unchanged version", (t) => {
   const table = sit(newTable(), "p1", 10_000, T0 + 1);
-  const { next, result } = topUpAfterDebit(table, { playerId: "p9", amountCents: 250, transferId: "t9" }, T0 + 50);
+  const { next, result } = topUpAfterDebit(table, { playerId: "p9", amountCents: 250 }, T0 + 50);
   t.deepEqual(result, { credited: false, message: "not seated at this table" });
   assertRefusalVersion(t, table, next);
-  t.throws(() => applyTopUp(table, { playerId: "p9", amountCents: 250, transferId: "t9" }, T0 + 50), {
+  t.throws(() => applyTopUp(table, { playerId: "p9", amountCents: 250 }, T0 + 50), {
     instanceOf: ConflictError,
   });
 });
@@ -97,16 +97,12 @@ test("a top-up past the seat balance limit is refused the same way", (t) => {
   assertRefusalVersion(t, table, next);
 });
 
-test("a credited top-up is applyTopUp's change; a replay stores nothing; invalid input throws", (t) => {
+test("a credited top-up is applyTopUp's change; invalid input throws", (t) => {
   const table = sit(newTable(), "p1", 10_000, T0 + 1);
-  const command = { playerId: "p1", amountCents: 250, transferId: "t1" };
+  const command = { playerId: "p1", amountCents: 250 };
   const credited = topUpAfterDebit(table, command, T0 + 50);
   t.deepEqual(credited, {
     next: applyTopUp(table, command, T0 + 50).next,
-    result: { credited: true, seatBalanceCents: 10_250 },
-  });
-  t.deepEqual(topUpAfterDebit(deepFreeze(credited.next!), command, T0 + 60), {
-    next: null,
     result: { credited: true, seatBalanceCents: 10_250 },
   });
   t.throws(() => topUpAfterDebit(table, { ...command, amountCents: -1 }, T0), { instanceOf: InvalidArgumentError });

@@ -3,6 +3,7 @@ import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@
 import { MAX_AMOUNT_CENTS, MAX_BETS_PER_PLAYER_PER_GAME } from "@pokerodds/common/limits";
 import { type BetCommand, applyBet, decideBet } from "../src/domain/bets.js";
 import { betFingerprint } from "../src/bet.js";
+import { applyLeave } from "../src/domain/seats.js";
 import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
 import type { GameState, TableSnapshot } from "../src/domain/types.js";
 import {
@@ -210,6 +211,32 @@ test("a player's bets in one game stop at the limit (409), whatever the stage; r
   t.not(other.next, null, "another player still bets");
   const nextGame = advanceTo(advanceTo(s, "STATUS_RIVER"), "STATUS_HOLE");
   t.not(applyBet(nextGame, over, T0).next, null, "the next game starts from none");
+});
+
+test("a game's bets in all stop at the limit of a full table, counting players who left: fresh players cannot add more", (t) => {
+  const seats = table().config.numberOfSeats;
+  const most = seats * MAX_BETS_PER_PLAYER_PER_GAME;
+  let s = table();
+  const betAll = (playerId: string) => {
+    const seatIndex = s.seats.find((seat) => seat.playerId === playerId)!.seatId;
+    for (let i = 0; i < MAX_BETS_PER_PLAYER_PER_GAME; i++) {
+      s = applyBet(s, cmd({ playerId, seatIndex, betId: `${playerId}-${i}`, betAmountCents: 1 }), T0).next!;
+    }
+  };
+  // p1 stays seated (the game goes on); each newcomer bets its most, then leaves.
+  betAll("p1");
+  for (let n = 1; s.bets.length < most; n++) {
+    s = sit(s, `fresh-${n}`, 1_000);
+    betAll(`fresh-${n}`);
+    s = applyLeave(s, { playerId: `fresh-${n}`, transferId: `leave-${n}` }, T0).next!;
+  }
+  t.is(s.bets.length, most);
+  s = sit(s, "late", 1_000);
+  const seatIndex = s.seats.find((seat) => seat.playerId === "late")!.seatId;
+  t.throws(() => applyBet(s, cmd({ playerId: "late", seatIndex, betId: "late-1", betAmountCents: 1 }), T0), {
+    instanceOf: ConflictError,
+    message: `at most ${most} bets in one game (${MAX_BETS_PER_PLAYER_PER_GAME} a seat): this game has them all`,
+  });
 });
 
 test("a bet whose payout would exceed the table's maximum payout is refused (409)", (t) => {

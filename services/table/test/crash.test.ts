@@ -103,6 +103,19 @@ serial("killed between the top-up debit and the seat credit", async (t) => {
   t.is(await balanceOf(cluster, "crash-topup"), WELCOME - 1_500);
 });
 
+serial("killed after the top-up was credited to the seat: recovery credits it once (its operation key)", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "crash-topped");
+  await cluster.table().sit({ caller, tableId: 8, buyInCents: 1_000, idempotencyKey: "sit" });
+  const request = { caller, tableId: 8, amountCents: 700, idempotencyKey: "top" };
+  await crashDuring(t, "topup:after-credit", () => cluster.table().topUp(request));
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+  t.like(await seatOf(cluster, 8, "crash-topped"), { seatBalanceCents: 1_700 });
+  t.like(await cluster.table().topUp(request), { acknowledged: true, newSeatBalanceCents: 1_700 });
+  t.like(await seatOf(cluster, 8, "crash-topped"), { seatBalanceCents: 1_700 });
+  t.is(await balanceOf(cluster, "crash-topped"), WELCOME - 1_700);
+});
+
 serial("killed after the seat was freed, before the account was credited", async (t) => {
   const cluster = t.context;
   const caller = await newPlayer(cluster, "crash-leave");

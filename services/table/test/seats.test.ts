@@ -31,7 +31,6 @@ test("sit seats the player at the lowest free seatId with the buy-in, and counts
       avatarImageUrl: "/img/ann.png",
       balanceCents: 5_000,
       sessionId: "sit-1",
-      transferIds: ["sit-1"],
     },
   ]);
   t.is(next!.totals.creditedCents, 5_000);
@@ -95,25 +94,22 @@ test("sit validates its input (400)", (t) => {
 
 // ---------- top-up ----------
 
-test("top-up adds to the seat in any state; a replay credits nothing; not seated is 409", (t) => {
+test("top-up adds to the seat in any state, which keeps no record of it; not seated is 409", (t) => {
   const hole = advanceTo(sit(newTable(), "p1", 1_000), "STATUS_FLOP");
-  const { next, result } = applyTopUp(hole, { playerId: "p1", amountCents: 250, transferId: "t1" }, T0 + 1);
+  const { next, result } = applyTopUp(hole, { playerId: "p1", amountCents: 250 }, T0 + 1);
   t.deepEqual(result, { seatBalanceCents: 1_250 });
-  t.deepEqual(next!.seats[0]!.transferIds, ["sit-p1-1", "t1"]);
+  // However many top-ups, the seat stays the same size (a replay is the store's to catch, by its key).
+  t.deepEqual(next!.seats[0], { ...hole.seats[0]!, balanceCents: 1_250 });
   t.is(next!.totals.creditedCents, 1_250);
   t.is(next!.gameState, "STATUS_FLOP");
   const topped = deepFreeze(next!);
-  t.deepEqual(applyTopUp(topped, { playerId: "p1", amountCents: 250, transferId: "t1" }, T0), {
-    next: null,
-    result: { seatBalanceCents: 1_250 },
-  });
-  t.throws(() => applyTopUp(topped, { playerId: "p9", amountCents: 1, transferId: "t9" }, T0), {
+  t.throws(() => applyTopUp(topped, { playerId: "p9", amountCents: 1 }, T0), {
     instanceOf: ConflictError,
   });
-  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: 0, transferId: "t2" }, T0), {
+  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: 0 }, T0), {
     instanceOf: InvalidArgumentError,
   });
-  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: MAX_AMOUNT_CENTS + 1, transferId: "t3" }, T0), {
+  t.throws(() => applyTopUp(topped, { playerId: "p1", amountCents: MAX_AMOUNT_CENTS + 1 }, T0), {
     instanceOf: InvalidArgumentError,
   });
   // A seat may hold up to the largest balance an account may, and no more.
@@ -122,9 +118,9 @@ test("top-up adds to the seat in any state; a replay credits nothing; not seated
     seats: [{ ...topped.seats[0]!, balanceCents: MAX_BALANCE_CENTS - 100 }],
     totals: { ...topped.totals, creditedCents: MAX_BALANCE_CENTS - 100 },
   };
-  const full = applyTopUp(nearLimit, { playerId: "p1", amountCents: 100, transferId: "t3" }, T0);
+  const full = applyTopUp(nearLimit, { playerId: "p1", amountCents: 100 }, T0);
   t.deepEqual(full.result, { seatBalanceCents: MAX_BALANCE_CENTS });
-  t.throws(() => applyTopUp(nearLimit, { playerId: "p1", amountCents: 101, transferId: "t3" }, T0), {
+  t.throws(() => applyTopUp(nearLimit, { playerId: "p1", amountCents: 101 }, T0), {
     instanceOf: ConflictError,
     message: "seat balance limit reached",
   });

@@ -234,7 +234,7 @@ test("lobby: active for 30 minutes after the last player operation, inclusive", 
   t.true(lobbySummary(s, T0 + ACTIVE_WINDOW_MS).active);
   t.false(lobbySummary(s, T0 + ACTIVE_WINDOW_MS + 1).active);
   // Any player operation renews the window ...
-  const later = applyTopUp(s, { playerId: "p1", amountCents: 1, transferId: "t" }, T0 + 1_000_000).next!;
+  const later = applyTopUp(s, { playerId: "p1", amountCents: 1 }, T0 + 1_000_000).next!;
   t.true(lobbySummary(later, T0 + ACTIVE_WINDOW_MS + 1).active);
   // ... an outbox delivery report does not.
   const owing = applyLeave(sit(s, "p2", 1, T0), { playerId: "p2", transferId: "l" }, T0).next!;

@@ -27,8 +27,8 @@ export type TopUpCredit = { credited: true; seatBalanceCents: number } | { credi
 
 /**
  * Credits the seat with the debited amount (applyTopUp). Its refusal (409: not seated, or the seat
- * balance limit) is stored as a refusal version, and the adapter then refunds the account. A
- * replayed transfer answers the current balance and stores nothing; invalid input still throws.
+ * balance limit) is stored as a refusal version, and the adapter then refunds the account. Invalid
+ * input still throws. A transfer is credited once by its operation key, which the store keeps.
  */
 export function topUpAfterDebit(snapshot: TableSnapshot, command: TopUpCommand, now: number): Outcome<TopUpCredit> {
   try {

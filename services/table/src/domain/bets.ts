@@ -59,9 +59,27 @@ function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void
 }
 
 /**
+ * A game's bets are bounded (decisions.md): per player, and in all, counting players who left (their
+ * bets stay in play), so fresh accounts sitting down in turn cannot grow the game past a full table's.
+ */
+function requireRoomForBet(snapshot: TableSnapshot, playerId: string): void {
+  if (snapshot.bets.filter((b) => b.playerId === playerId).length >= MAX_BETS_PER_PLAYER_PER_GAME) {
+    throw new ConflictError(
+      `at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in one game: this game has them all`,
+    );
+  }
+  const most = MAX_BETS_PER_PLAYER_PER_GAME * snapshot.config.numberOfSeats;
+  if (snapshot.bets.length >= most) {
+    throw new ConflictError(
+      `at most ${most} bets in one game (${MAX_BETS_PER_PLAYER_PER_GAME} a seat): this game has them all`,
+    );
+  }
+}
+
+/**
  * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
  * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, the
- * player's bets in this game at their limit, a hand that cannot win, a payout over the table limit (409); then a NACK when the seat balance is
+ * game's bets at their limit (the player's or all), a hand that cannot win, a payout over the table limit (409); then a NACK when the seat balance is
  * short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
@@ -93,11 +111,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
   if (seat.seatId !== seatIndex) throw new ConflictError("a bet must be placed from the caller's own seat");
-  if (snapshot.bets.filter((b) => b.playerId === playerId).length >= MAX_BETS_PER_PLAYER_PER_GAME) {
-    throw new ConflictError(
-      `at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in one game: this game has them all`,
-    );
-  }
+  requireRoomForBet(snapshot, playerId);
   const panel = snapshot.handOdds.find((p) => p.bettingStage === stage && p.handIndex === handIndex);
   if (!panel) throw new Error(`no stage ${stage} panel for hand ${handIndex}`);
   if (panel.winPercentage === 0 || panel.oddsTenths === 0) throw new ConflictError("this hand cannot win: no bets");

@@ -52,9 +52,9 @@ export interface SitCommand {
 export type SitResult =
   { acknowledged: true; seatId: number; seatBalanceCents: number } | ({ acknowledged: false } & SitRefusal);
 
-/** The seat holding transferId, refusing a transfer id reused for another operation. */
-function seatWithTransfer(snapshot: TableSnapshot, transferId: string, playerId: string): Seat | undefined {
-  const seat = snapshot.seats.find((s) => s.transferIds.includes(transferId));
+/** The seat that transferId's sit opened, refusing a transfer id reused by another player. */
+function seatOfSession(snapshot: TableSnapshot, transferId: string, playerId: string): Seat | undefined {
+  const seat = snapshot.seats.find((s) => s.sessionId === transferId);
   if (seat && seat.playerId !== playerId) {
     throw new IdempotencyMismatchError(`transfer ${transferId} was credited to another player`);
   }
@@ -74,9 +74,8 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
   assertText("avatarImageUrl", avatarImageUrl);
   requireAmountCents("amountCents", amountCents);
   assertId("transferId", transferId);
-  const replayed = seatWithTransfer(snapshot, transferId, playerId);
+  const replayed = seatOfSession(snapshot, transferId, playerId);
   if (replayed) {
-    if (replayed.sessionId !== transferId) throw new IdempotencyMismatchError();
     return {
       next: null,
       result: { acknowledged: true, seatId: replayed.seatId, seatBalanceCents: replayed.balanceCents },
@@ -97,7 +96,6 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
     avatarImageUrl,
     balanceCents: amountCents,
     sessionId: transferId,
-    transferIds: [transferId],
   };
   const next = sealNext(
     snapshot,
@@ -113,25 +111,21 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
 export interface TopUpCommand {
   playerId: string;
   amountCents: number;
-  transferId: string;
 }
 
 /**
  * Credits the player's seat (any game state: between games or between betting stages).
- * Not seated: ConflictError (topUpAfterDebit stores it as a refusal; the adapter refunds the account). A replayed transferId answers the
- * current balance without crediting again.
+ * Not seated: ConflictError (topUpAfterDebit stores it as a refusal; the adapter refunds the account).
+ * Crediting once per transfer is the store's: the credit is stored under its transfer's operation key.
  */
 export function applyTopUp(
   snapshot: TableSnapshot,
   command: TopUpCommand,
   now: number,
 ): Outcome<{ seatBalanceCents: number }> {
-  const { playerId, amountCents, transferId } = command;
+  const { playerId, amountCents } = command;
   assertId("playerId", playerId);
   requireAmountCents("amountCents", amountCents);
-  assertId("transferId", transferId);
-  const replayed = seatWithTransfer(snapshot, transferId, playerId);
-  if (replayed) return { next: null, result: { seatBalanceCents: replayed.balanceCents } };
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
   const balanceCents = seat.balanceCents + amountCents;
@@ -140,9 +134,7 @@ export function applyTopUp(
   const next = sealNext(
     snapshot,
     {
-      seats: snapshot.seats.map((s) =>
-        s === seat ? { ...s, balanceCents, transferIds: [...s.transferIds, transferId] } : s,
-      ),
+      seats: snapshot.seats.map((s) => (s === seat ? { ...s, balanceCents } : s)),
       totals: { ...snapshot.totals, creditedCents: sumCents([snapshot.totals.creditedCents, amountCents]) },
     },
     now,

@@ -22,10 +22,13 @@ export interface Seat {
   readonly playerName: string;
   readonly avatarImageUrl: string;
   readonly balanceCents: number;
-  /** The sit's transfer id: names this seat session (the leave credit's key derives from it). */
+  /**
+   * The sit's transfer id: names this seat session (the leave credit's key derives from it). A
+   * top-up's transfer is not kept here: the operation key of its credit is stored with the version
+   * it made (unique across the history), so a redriven credit finds it and is never applied twice,
+   * and the seat does not grow with every top-up.
+   */
   readonly sessionId: string;
-  /** Every transfer credited to this seat (the sit, then top-ups), so a replay is never credited twice. */
-  readonly transferIds: readonly string[];
 }
 
 export interface Bet {

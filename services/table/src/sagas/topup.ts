@@ -69,9 +69,10 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
     parts.store.apply<TopUpCredit>(
       tableId,
       { key: `transfer:${transferId}:credit`, fingerprint: transferId },
-      (latest, now) => topUpAfterDebit(latest, { playerId, amountCents, transferId }, now),
+      (latest, now) => topUpAfterDebit(latest, { playerId, amountCents }, now),
     ),
   );
+  crashPoint("topup:after-credit");
   const result = credit.result;
   if (result.credited) {
     return ok({
