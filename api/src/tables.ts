@@ -449,7 +449,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
   }),
   bet: moneyMove({
     path: "/api/tables/{tableId}/bet",
-    summary: `Back one hand at the current betting stage (at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in a game: then a 409)`,
+    summary: `Back one hand at the current betting stage (a game takes ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player, and ${MAX_BETS_PER_PLAYER_PER_GAME} a seat in all: then a 409)`,
     body: { schema: "BetRequest", required: true },
     ok: "BetResponse",
     example: {
