@@ -79,8 +79,8 @@ function requireRoomForBet(snapshot: TableSnapshot, playerId: string): void {
 /**
  * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
  * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, the
- * game's bets at their limit (the player's or all), a hand that cannot win, a payout over the table limit (409); then a NACK when the seat balance is
- * short.
+ * game's bets at their limit (the player's or all), a hand that cannot win, a payout over the table
+ * limit (409); then a NACK when the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
   const { playerId, seatIndex, handIndex, betAmountCents, betId } = command;
