@@ -48,10 +48,14 @@ const STACK_ENV: Record<Mode, NodeJS.ProcessEnv> = {
 };
 
 /**
- * A mode's requests per second and failures over its phases, and the CPU seconds each process of its
- * stack used in them with the requests that ended meanwhile (the warm-up's included).
+ * A mode's requests per second and failures (with the first few answers that failed) over its phases,
+ * and the CPU seconds each process of its stack used in them with the requests that ended meanwhile
+ * (the warm-up's included).
  */
-type Tally = Record<Mode, { perSecond: number; failed: number; cpu: Map<string, number>; requests: number }>;
+type Tally = Record<
+  Mode,
+  { perSecond: number; failed: number; failures: string[]; cpu: Map<string, number>; requests: number }
+>;
 /** Over all rounds, and each round's own. */
 type Result = { all: Tally; rounds: Tally[] };
 
@@ -67,9 +71,9 @@ async function workload(stack: TestStack, clients: number): Promise<Workload> {
 }
 
 const emptyTally = (): Tally => ({
-  off: { perSecond: 0, failed: 0, cpu: new Map(), requests: 0 },
-  on: { perSecond: 0, failed: 0, cpu: new Map(), requests: 0 },
-  sampled: { perSecond: 0, failed: 0, cpu: new Map(), requests: 0 },
+  off: { perSecond: 0, failed: 0, failures: [], cpu: new Map(), requests: 0 },
+  on: { perSecond: 0, failed: 0, failures: [], cpu: new Map(), requests: 0 },
+  sampled: { perSecond: 0, failed: 0, failures: [], cpu: new Map(), requests: 0 },
 });
 
 /** Adds the CPU seconds each process used between two readings (the load generator's is not the stack's). */
@@ -97,6 +101,7 @@ async function compare(
     addCpu(tally[mode].cpu, before, await readCpu(stack.children()));
     tally[mode].perSecond += phase.perSecond / 2;
     tally[mode].failed += phase.failed;
+    tally[mode].failures.push(...phase.failures);
     tally[mode].requests += phase.answered;
   }
   return tally;
@@ -109,6 +114,7 @@ function overRounds(rounds: Tally[]): Result {
     for (const mode of MODES) {
       all[mode].perSecond += tally[mode].perSecond / rounds.length;
       all[mode].failed += tally[mode].failed;
+      all[mode].failures.push(...tally[mode].failures);
       all[mode].requests += tally[mode].requests;
       addCpu(all[mode].cpu, new Map(), tally[mode].cpu);
     }
@@ -119,7 +125,8 @@ function overRounds(rounds: Tally[]): Result {
 function lines(what: string, { all, rounds }: Result, spread: string): BenchLine[] {
   const share = (tally: Tally, mode: Mode) => tally[mode].perSecond / tally.off.perSecond;
   const each = (mode: Mode) => `rounds ${rounds.map((tally) => share(tally, mode).toFixed(2)).join(" / ")}`;
-  const failed = (mode: Mode) => (all[mode].failed ? `; ${all[mode].failed} failed` : "");
+  const failed = (mode: Mode) =>
+    all[mode].failed ? `; ${all[mode].failed} failed, e.g. ${all[mode].failures[0] ?? "?"}` : "";
   return [
     { name: `${what}, tracing off, ${spread}${failed("off")}`, value: all.off.perSecond, unit: "req/s" },
     {
