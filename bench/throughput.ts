@@ -138,9 +138,12 @@ export interface Seated {
   seatId: number;
 }
 
+/** The tables that seat one player of each client: the k-th players fill tables k * this + 1 on. */
+const tablesPerRank = (clients: number) => Math.ceil(clients / PLAYERS_PER_TABLE);
+
 /** The stack's environment for `clients` clients: enough public tables for every player (TABLE_COUNT). */
 export const stackEnv = (clients: number): NodeJS.ProcessEnv => ({
-  TABLE_COUNT: String(Math.ceil(clients / PLAYERS_PER_TABLE) * PLAYERS_PER_CLIENT),
+  TABLE_COUNT: String(tablesPerRank(clients) * PLAYERS_PER_CLIENT),
 });
 
 export interface SetUp {
@@ -158,11 +161,10 @@ export interface SetUp {
 export async function setUp(stack: TestStack, clients: number): Promise<SetUp> {
   const api = new Api(stack.url, stack.dataDir);
   const admin = await api.player("bench-admin", "ADMIN");
-  const tablesPerPlayer = Math.ceil(clients / PLAYERS_PER_TABLE);
   const seat = async (i: number, k: number): Promise<Seated> => {
     const player = await api.player(k === 0 ? `bench-player-${i}` : `bench-player-${i}-${k}`);
     await ok("profile", player.profile());
-    const tableId = 1 + k * tablesPerPlayer + Math.floor(i / PLAYERS_PER_TABLE);
+    const tableId = 1 + k * tablesPerRank(clients) + Math.floor(i / PLAYERS_PER_TABLE);
     const sit = await ok("sit", player.sit(tableId, BUY_IN));
     if (sit.acknowledgement !== "ACK") throw new Error(`throughput set-up: sit NACK: ${sit.message}`);
     return { player, tableId, seatId: sit.seatId };
@@ -253,7 +255,7 @@ const failedText = (phase: PhaseResult) =>
 export async function benchThroughput(options: ThroughputOptions = {}): Promise<BenchLine[]> {
   const seconds = options.seconds ?? 10;
   const clients = options.clients ?? CLIENTS;
-  const tables = Math.ceil(clients / PLAYERS_PER_TABLE);
+  const tables = tablesPerRank(clients);
   const hello = await startHelloServer();
   let stack: TestStack | undefined;
   try {
