@@ -16,7 +16,7 @@
 //   Advance  as an ADMIN, from STATUS_HOLE on: both tables walk the same stages, games settle the bets.
 // The money check of both services (conservation, a clean wallet audit) ends the run.
 import { GameState, type Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { MAX_BETS_PER_PLAYER_PER_GAME } from "@pokerodds/common/limits";
+import { MAX_BETS_PER_SEAT_PER_GAME } from "@pokerodds/common/limits";
 import type { Db } from "mongodb";
 import type { TableSnapshot } from "../services/table/src/domain/index.js";
 import { SnapshotStore } from "../services/table/src/snapshot-store.js";
@@ -69,11 +69,11 @@ async function seatedAtHole(cluster: TableCluster, tableId: number): Promise<Sea
 
 /**
  * The three operations on a table at STATUS_HOLE, `samples` times each (bets first, while it is HOLE,
- * from each seat in turn: a player's bets in one game are bounded).
+ * from each seat in turn: a seat's bets in one game are bounded).
  */
 async function operations(cluster: TableCluster, seats: readonly Seated[], samples: number) {
-  if (samples > seats.length * MAX_BETS_PER_PLAYER_PER_GAME) {
-    throw new Error(`table bench: at most ${seats.length * MAX_BETS_PER_PLAYER_PER_GAME} samples (bets in one game)`);
+  if (samples > seats.length * MAX_BETS_PER_SEAT_PER_GAME) {
+    throw new Error(`table bench: at most ${seats.length * MAX_BETS_PER_SEAT_PER_GAME} samples (bets in one game)`);
   }
   const table = cluster.table();
   const { tableId } = seats[0]!;

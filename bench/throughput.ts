@@ -14,8 +14,8 @@
 // PLAYERS_PER_TABLE to a table, seated with a buy-in, and each table advanced to STATUS_HOLE by an
 // ADMIN, all through the API with development tokens. A client reads the state of its first player's
 // table (tables 1 to CLIENTS / PLAYERS_PER_TABLE); its other players sit at the tables after those. The
-// tables stay at STATUS_HOLE, and a player may place at most MAX_BETS_PER_PLAYER_PER_GAME bets in one
-// game: spread over six players, a client's bets stay well below it. The load generator shares the
+// tables stay at STATUS_HOLE, and a seat takes at most MAX_BETS_PER_SEAT_PER_GAME bets in one game:
+// spread over six players in six seats, a client's bets stay well below it. The load generator shares the
 // machine with the stack.
 import { Agent, request } from "node:http";
 import { pathToFileURL } from "node:url";

@@ -7,7 +7,7 @@ import {
   GAME_ID_MAX_LENGTH,
   GAME_ID_PATTERN,
   IDEMPOTENCY_KEY_PATTERN,
-  MAX_BETS_PER_PLAYER_PER_GAME,
+  MAX_BETS_PER_SEAT_PER_GAME,
   MAX_HANDS_PER_GAME,
 } from "@pokerodds/common/limits";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
@@ -449,7 +449,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
   }),
   bet: moneyMove({
     path: "/api/tables/{tableId}/bet",
-    summary: `Back one hand at the current betting stage (a game takes ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player, and ${MAX_BETS_PER_PLAYER_PER_GAME} a seat in all: then a 409)`,
+    summary: `Back one hand at the current betting stage (a seat takes ${MAX_BETS_PER_SEAT_PER_GAME} bets in one game, whoever sits in it: then a 409)`,
     body: { schema: "BetRequest", required: true },
     ok: "BetResponse",
     example: {

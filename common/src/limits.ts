@@ -57,11 +57,11 @@ export const MIN_HANDS_PER_GAME = 2;
 export const MAX_HANDS_PER_GAME = 6;
 
 /**
- * Bets one player may place in one game of a table (decisions.md). Every stored version of a table
- * carries the open game's bets, so without a bound one player's 1-cent bets would grow each write
- * without end (and, past MongoDB's 16 MB document limit, stop the table, its leaves included).
+ * Bets one seat of a table takes in one game, whoever sits in it (decisions.md). Every stored version
+ * of a table carries the open game's bets, so without a bound one player's 1-cent bets would grow each
+ * write without end (and, past MongoDB's 16 MB document limit, stop the table, its leaves included).
  */
-export const MAX_BETS_PER_PLAYER_PER_GAME = 50;
+export const MAX_BETS_PER_SEAT_PER_GAME = 50;
 
 /** The target return to player of a table, a deal or a bulk request that names none (decisions.md). */
 export const DEFAULT_TARGET_RTP = 0.97;

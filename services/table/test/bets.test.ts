@@ -1,6 +1,6 @@
 import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { MAX_AMOUNT_CENTS, MAX_BETS_PER_PLAYER_PER_GAME } from "@pokerodds/common/limits";
+import { MAX_AMOUNT_CENTS, MAX_BETS_PER_SEAT_PER_GAME } from "@pokerodds/common/limits";
 import { type BetCommand, applyBet, decideBet } from "../src/domain/bets.js";
 import { betFingerprint } from "../src/bet.js";
 import { applyLeave } from "../src/domain/seats.js";
@@ -195,48 +195,52 @@ test("several bets by several players, on the same and different hands, all reco
   );
 });
 
-test("a player's bets in one game stop at the limit (409), whatever the stage; replays, other players and the next game go on", (t) => {
+test("a seat's bets in one game stop at the limit (409), whatever the stage; replays, other seats and the next game go on", (t) => {
   let s = table();
-  for (let i = 0; i < MAX_BETS_PER_PLAYER_PER_GAME; i++) {
+  for (let i = 0; i < MAX_BETS_PER_SEAT_PER_GAME; i++) {
     if (i === 20) s = advanceTo(s, "STATUS_FLOP");
     s = deepFreeze(applyBet(s, cmd({ betId: `b${i}`, betAmountCents: 1 }), T0).next!);
   }
   const over = cmd({ betId: "over", betAmountCents: 1 });
   t.throws(() => applyBet(s, over, T0), {
     instanceOf: ConflictError,
-    message: `at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in one game: this game has them all`,
+    message: `at most ${MAX_BETS_PER_SEAT_PER_GAME} bets from one seat in one game: seat 1 has them all, with those of anyone who sat there earlier in this game`,
   });
   t.is(applyBet(s, cmd({ betId: "b0", betAmountCents: 1 }), T0).result.acknowledged, true, "a replay answers");
   const other = applyBet(s, cmd({ betId: "c", playerId: "p2", seatIndex: 2, betAmountCents: 1 }), T0);
-  t.not(other.next, null, "another player still bets");
+  t.not(other.next, null, "another seat still bets");
   const nextGame = advanceTo(advanceTo(s, "STATUS_RIVER"), "STATUS_HOLE");
   t.not(applyBet(nextGame, over, T0).next, null, "the next game starts from none");
 });
 
-test("a game's bets in all stop at the limit of a full table, counting players who left: fresh players cannot add more", (t) => {
-  const seats = table().config.numberOfSeats;
-  const most = seats * MAX_BETS_PER_PLAYER_PER_GAME;
+test("players coming and going fill only the seats they sat in: the game's bets stay bounded, and a player who stays seated bets on", (t) => {
   let s = table();
+  const seatOf = (playerId: string) => s.seats.find((seat) => seat.playerId === playerId)!.seatId;
   const betAll = (playerId: string) => {
-    const seatIndex = s.seats.find((seat) => seat.playerId === playerId)!.seatId;
-    for (let i = 0; i < MAX_BETS_PER_PLAYER_PER_GAME; i++) {
+    for (let i = 0; i < MAX_BETS_PER_SEAT_PER_GAME; i++) {
+      const seatIndex = seatOf(playerId);
       s = applyBet(s, cmd({ playerId, seatIndex, betId: `${playerId}-${i}`, betAmountCents: 1 }), T0).next!;
     }
   };
-  // p1 stays seated (the game goes on); each newcomer bets its most, then leaves.
-  betAll("p1");
-  for (let n = 1; s.bets.length < most; n++) {
+  // p1 (seat 1) and p2 (seat 2) stay; fresh players sit in the lowest free seat, bet their most, and leave.
+  for (let n = 1; n <= 4; n++) {
     s = sit(s, `fresh-${n}`, 1_000);
-    betAll(`fresh-${n}`);
+    t.is(seatOf(`fresh-${n}`), 3, "the lowest free seat");
+    if (n === 1) betAll(`fresh-${n}`);
+    else {
+      t.throws(
+        () => applyBet(s, cmd({ playerId: `fresh-${n}`, seatIndex: 3, betId: `fresh-${n}-0`, betAmountCents: 1 }), T0),
+        {
+          instanceOf: ConflictError,
+          message: `at most ${MAX_BETS_PER_SEAT_PER_GAME} bets from one seat in one game: seat 3 has them all, with those of anyone who sat there earlier in this game`,
+        },
+      );
+    }
     s = applyLeave(s, { playerId: `fresh-${n}`, transferId: `leave-${n}` }, T0).next!;
   }
-  t.is(s.bets.length, most);
-  s = sit(s, "late", 1_000);
-  const seatIndex = s.seats.find((seat) => seat.playerId === "late")!.seatId;
-  t.throws(() => applyBet(s, cmd({ playerId: "late", seatIndex, betId: "late-1", betAmountCents: 1 }), T0), {
-    instanceOf: ConflictError,
-    message: `at most ${most} bets in one game (${MAX_BETS_PER_PLAYER_PER_GAME} a seat): this game has them all`,
-  });
+  t.is(s.bets.length, MAX_BETS_PER_SEAT_PER_GAME, "only seat 3 took bets, at most its share");
+  betAll("p1");
+  t.is(s.bets.length, 2 * MAX_BETS_PER_SEAT_PER_GAME, "a player who stayed seated placed all of its own");
 });
 
 test("a bet whose payout would exceed the table's maximum payout is refused (409)", (t) => {

@@ -166,7 +166,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Back one hand at the current betting stage (a game takes 50 bets per player, and 50 a seat in all: then a 409) */
+        /** Back one hand at the current betting stage (a seat takes 50 bets in one game, whoever sits in it: then a 409) */
         post: operations["bet"];
         delete?: never;
         options?: never;

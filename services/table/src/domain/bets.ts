@@ -1,7 +1,7 @@
 // Placing a bet: stake moves from the seat into the game at the odds displayed for that hand now.
 
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
-import { MAX_BETS_PER_PLAYER_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
+import { MAX_BETS_PER_SEAT_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
@@ -59,19 +59,15 @@ function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void
 }
 
 /**
- * A game's bets are bounded (decisions.md): per player, and in all, counting players who left (their
- * bets stay in play), so fresh accounts sitting down in turn cannot grow the game past a full table's.
+ * A game's bets are bounded by seat (decisions.md): a seat takes MAX_BETS_PER_SEAT_PER_GAME in one
+ * game, counting the bets of players who sat in it earlier in the game (their bets stay in play). So a
+ * game's bets are bounded however many come and go, and a player who stays seated is never held up
+ * by others' bets.
  */
-function requireRoomForBet(snapshot: TableSnapshot, playerId: string): void {
-  if (snapshot.bets.filter((b) => b.playerId === playerId).length >= MAX_BETS_PER_PLAYER_PER_GAME) {
+function requireRoomForBet(snapshot: TableSnapshot, seatId: number): void {
+  if (snapshot.bets.filter((b) => b.seatId === seatId).length >= MAX_BETS_PER_SEAT_PER_GAME) {
     throw new ConflictError(
-      `at most ${MAX_BETS_PER_PLAYER_PER_GAME} bets per player in one game: this game has them all`,
-    );
-  }
-  const most = MAX_BETS_PER_PLAYER_PER_GAME * snapshot.config.numberOfSeats;
-  if (snapshot.bets.length >= most) {
-    throw new ConflictError(
-      `at most ${most} bets in one game (${MAX_BETS_PER_PLAYER_PER_GAME} a seat): this game has them all`,
+      `at most ${MAX_BETS_PER_SEAT_PER_GAME} bets from one seat in one game: seat ${seatId} has them all, with those of anyone who sat there earlier in this game`,
     );
   }
 }
@@ -79,7 +75,7 @@ function requireRoomForBet(snapshot: TableSnapshot, playerId: string): void {
 /**
  * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
  * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, the
- * game's bets at their limit (the player's or all), a hand that cannot win, a payout over the table
+ * seat's bets in this game at their limit, a hand that cannot win, a payout over the table
  * limit (409); then a NACK when the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
@@ -111,7 +107,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
   if (seat.seatId !== seatIndex) throw new ConflictError("a bet must be placed from the caller's own seat");
-  requireRoomForBet(snapshot, playerId);
+  requireRoomForBet(snapshot, seat.seatId);
   const panel = snapshot.handOdds.find((p) => p.bettingStage === stage && p.handIndex === handIndex);
   if (!panel) throw new Error(`no stage ${stage} panel for hand ${handIndex}`);
   if (panel.winPercentage === 0 || panel.oddsTenths === 0) throw new ConflictError("this hand cannot win: no bets");
