@@ -81,13 +81,14 @@ async function storeBet(
   betId: string,
 ) {
   return parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
-    const { next, result } = decideBet(
+    const decided = decideBet(
       latest,
       { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId, ...(at && { at }) },
       now,
     );
+    const { result } = decided;
     return {
-      next,
+      ...decided,
       result: {
         acknowledged: result.acknowledged,
         message: result.acknowledged ? betPlacedMessage(result.bet) : result.message,

@@ -1,6 +1,9 @@
 // The table's history, and the one place where a table changes: one sequenced log
 // (common/sequenced-log.ts) whose streams are the tables. Version n of table t is the entry
-// "<t>:<n>", holding the whole snapshot as a document, the operation's key and its answer.
+// "<t>:<n>", holding the whole snapshot as a document, the operation's key and its answer. A
+// refusal's version (a NACK stored so that every replay of its key answers it) holds no snapshot but
+// the number of the last version stored in full, which it repeats (the domain's repeatedVersion):
+// refusals cost no money, so a copy each would let anyone grow the history by a table a request.
 //
 // Concurrency control is the log's unique insert: a writer computes version v + 1 from version v,
 // and its insert succeeds only if nobody took v + 1 (versions are contiguous, so v was then the
@@ -15,7 +18,7 @@ import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
 import { newServerSeed } from "@pokerodds/common/server-seed";
-import { emptyTable, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
+import { emptyTable, repeatedVersion, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
 
 export const HISTORY = "history";
@@ -24,15 +27,23 @@ const TABLES = "tables";
 /** Enough for 16+ writers of two replicas on one table; beyond it the caller retries with its key. */
 const MAX_ATTEMPTS = 60;
 
-/** One stored version of a table. */
-interface Change extends LogEntry {
+/** One stored version of a table: the whole snapshot, or for a refusal the version it repeats. */
+type Change = LogEntry & {
   /** The request terms of the operation, so a key replayed with other terms is refused. */
   fingerprint: string;
-  snapshot: TableSnapshot;
   /** The operation's answer, replayed to a retry under the same key. */
   result: unknown;
   createdAt: Date;
+} & ({ snapshot: TableSnapshot; repeats?: never } | { repeats: number; snapshot?: never });
+
+/** A stored version read back, and the version whose entry holds its snapshot in full. */
+interface Resolved {
+  snapshot: TableSnapshot;
+  full: number;
 }
+
+/** Snapshots kept for rebuilding refusals' versions: one a table, for this many tables. */
+const REPEATED_CACHE_SIZE = 500;
 
 export interface StoredOp {
   version: number;
@@ -71,6 +82,8 @@ export class SnapshotStore {
   private readonly tables: Collection<{ _id: number; createdAt: Date }>;
   private readonly queue = new PerKeyQueue();
   private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
+  /** Per table, the last snapshot stored in full that a refusal's version repeats. */
+  private readonly repeated = new Map<number, TableSnapshot>();
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
@@ -81,14 +94,14 @@ export class SnapshotStore {
 
   /** The latest snapshot (the empty table if none). */
   async latest(tableId: number): Promise<Latest> {
-    const change = await this.log.latest(String(tableId));
-    if (!change) return { snapshot: emptyTable(tableId, Date.now()), stored: false };
-    return { snapshot: change.snapshot, stored: true };
+    const { snapshot, stored } = await this.head(tableId);
+    return { snapshot, stored };
   }
 
   /** The snapshot stored as `version` (one `_id` read), or null when there is none (yet). */
   async version(tableId: number, version: number): Promise<TableSnapshot | null> {
-    return (await this.log.entry(String(tableId), version))?.snapshot ?? null;
+    const change = await this.log.entry(String(tableId), version);
+    return change ? (await this.resolve(tableId, change)).snapshot : null;
   }
 
   /**
@@ -146,7 +159,7 @@ export class SnapshotStore {
     decide: (latest: TableSnapshot, now: number) => Outcome<R>,
   ): Promise<Applied<R>> {
     return this.queue.run(String(tableId), async () => {
-      let base = await this.latest(tableId);
+      let base = await this.head(tableId);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         const now = Date.now();
         const decided = decide(base.snapshot, now);
@@ -163,17 +176,20 @@ export class SnapshotStore {
         if (!base.stored)
           await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
+        // A refusal repeats a stored version (committing no deck: a stored game already has one).
+        const repeats = decided.refusal && base.stored && next === decided.next;
         const change: Change = {
           stream: String(tableId),
           seq: next.version,
           key,
           fingerprint: op.fingerprint,
-          snapshot: next,
+          ...(repeats ? { repeats: base.full } : { snapshot: next }),
           result,
           createdAt: new Date(now),
         };
         const appended = await this.log.append(change);
         if (appended.kind === "appended") {
+          if (repeats && base.full === base.snapshot.version) this.rememberRepeated(base.snapshot);
           countFinishedGame(next);
           for (const listener of this.storedListeners) listener(next);
           return { kind: "stored", result, snapshot: next };
@@ -184,12 +200,39 @@ export class SnapshotStore {
           }
           return { kind: "replayed", result: appended.first.result as R, version: appended.first.seq };
         }
-        base = { snapshot: appended.winner.snapshot, stored: true };
+        base = { ...(await this.resolve(tableId, appended.winner)), stored: true };
         // Only another replica can have won (this one queues its own writers): spread out.
         await backoff(attempt);
       }
       throw new UnavailableError(`table ${tableId} is busy; retry with the same idempotency key`);
     });
+  }
+
+  /** The latest version (the empty table, version 1, if none is stored). */
+  private async head(tableId: number): Promise<Resolved & { stored: boolean }> {
+    const change = await this.log.latest(String(tableId));
+    if (!change) return { snapshot: emptyTable(tableId, Date.now()), full: 1, stored: false };
+    return { ...(await this.resolve(tableId, change)), stored: true };
+  }
+
+  /** A stored version's snapshot: its own, or a refusal's rebuilt from the version it repeats. */
+  private async resolve(tableId: number, change: Change): Promise<Resolved> {
+    if (change.snapshot) return { snapshot: change.snapshot, full: change.seq };
+    const full = change.repeats;
+    let snapshot = this.repeated.get(tableId);
+    if (snapshot?.version !== full) {
+      snapshot = (await this.log.entry(String(tableId), full))?.snapshot;
+      if (!snapshot) throw new Error(`table ${tableId}: version ${full}, repeated by ${change.seq}, is missing`);
+      this.rememberRepeated(snapshot);
+    }
+    return { snapshot: repeatedVersion(snapshot, change.seq, change.createdAt.getTime()), full };
+  }
+
+  private rememberRepeated(snapshot: TableSnapshot): void {
+    this.repeated.delete(snapshot.tableId);
+    this.repeated.set(snapshot.tableId, snapshot);
+    const oldest = this.repeated.keys().next();
+    if (this.repeated.size > REPEATED_CACHE_SIZE && !oldest.done) this.repeated.delete(oldest.value);
   }
 }
 

@@ -4,6 +4,7 @@
 // count in between.
 import { freePorts } from "@pokerodds/launcher/ports";
 import anyTest, { type TestFn } from "ava";
+import { BSON } from "mongodb";
 import { admin, newPlayer, startTableCluster, type Table, type TableCluster } from "./helpers/table-cluster.js";
 
 interface Context {
@@ -110,3 +111,81 @@ serial("sit, top-up and leave: the round trips their crash safety needs", async 
   const leave = await commandsOf(t, () => table.leave({ caller, tableId, idempotencyKey: "leave" }));
   t.deepEqual(leave, { find: 4, insert: 5, delete: 1 });
 });
+
+serial(
+  "a NACK's version is a reference to the version it repeats, not a copy; reads rebuild it, on another replica too",
+  async (t) => {
+    const { cluster, table } = t.context;
+    const tableId = 7;
+    const caller = await newPlayer(cluster, "short");
+    const { seatId } = await table.sit({ caller, tableId, buyInCents: 1_000, idempotencyKey: "sit" });
+    await table.advance({ caller, tableId });
+    const { state: before } = await table.getState({ caller, tableId });
+    const hand = before!.handOdds.find((p) => p.bettingStage === before!.bettingStage && p.oddsTenths > 0)!;
+    const short = (key: string) =>
+      table.bet({
+        caller,
+        tableId,
+        seatIndex: seatId,
+        handIndex: hand.handIndex,
+        betAmountCents: 5_000,
+        idempotencyKey: key,
+      });
+
+    const refusals = [];
+    for (let n = 0; n < 3; n++) refusals.push(await short(`short-${n}`));
+    t.true(refusals.every((answer) => answer.acknowledged === false));
+    const history = cluster.db.collection<{ _id: string; seq: number; snapshot?: unknown; repeats?: number }>(
+      "history",
+    );
+    const versions = async () =>
+      (await history.find({ stream: String(tableId) }).toArray()).sort((x, y) => x.seq - y.seq);
+    const [full, ...nacks] = (await versions()).slice(-4);
+    t.truthy(full!.snapshot, "the version before the NACKs holds its snapshot");
+    t.deepEqual(
+      nacks.map(({ snapshot, repeats }) => ({ snapshot, repeats })),
+      [1, 2, 3].map(() => ({ snapshot: undefined, repeats: full!.seq })),
+      "each NACK repeats the last version stored in full",
+    );
+    // A copy would be the whole table: 2 KB here, and more with every bet of the game.
+    const [fullSize, ...nackSizes] = [full!, ...nacks].map((doc) => BSON.calculateObjectSize(doc));
+    t.true(fullSize! > 1_500);
+    t.true(
+      nackSizes.every((size) => size < 512),
+      `NACK versions of ${nackSizes.join(", ")} bytes`,
+    );
+
+    // The replica that stored them still reads the table in one command; a fresh one rebuilds the same.
+    const { state: after } = await table.getState({ caller, tableId });
+    t.deepEqual(after, before, "the NACKs changed nothing the state shows");
+    t.deepEqual(await commandsOf(t, () => table.getState({ caller, tableId })), { find: 1 });
+    const other = await cluster.startTable();
+    t.deepEqual((await other.client.getState({ caller, tableId })).state, after);
+    t.deepEqual(
+      await other.client.bet({
+        caller,
+        tableId,
+        seatIndex: seatId,
+        handIndex: hand.handIndex,
+        betAmountCents: 5_000,
+        idempotencyKey: "short-1",
+      }),
+      refusals[1],
+      "a replay answers its NACK",
+    );
+
+    // A change after them is stored in full again.
+    const placed = await table.bet({
+      caller,
+      tableId,
+      seatIndex: seatId,
+      handIndex: hand.handIndex,
+      betAmountCents: 100,
+      idempotencyKey: "placed",
+    });
+    t.true(placed.acknowledged);
+    const last = (await versions()).at(-1)!;
+    t.is(last.seq, full!.seq + 4);
+    t.truthy(last.snapshot);
+  },
+);

@@ -14,6 +14,7 @@ export {
   isBettingOpen,
   isConserved,
   markDelivered,
+  repeatedVersion,
   tableMoney,
 } from "./snapshot.js";
 export * from "./seats.js";
