@@ -81,14 +81,13 @@ async function storeBet(
   betId: string,
 ) {
   return parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
-    const decided = decideBet(
+    const { next, result } = decideBet(
       latest,
       { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId, ...(at && { at }) },
       now,
     );
-    const { result } = decided;
     return {
-      ...decided,
+      next,
       result: {
         acknowledged: result.acknowledged,
         message: result.acknowledged ? betPlacedMessage(result.bet) : result.message,

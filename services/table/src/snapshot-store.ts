@@ -1,9 +1,7 @@
 // The table's history, and the one place where a table changes: one sequenced log
 // (common/sequenced-log.ts) whose streams are the tables. Version n of table t is the entry
-// "<t>:<n>", holding the whole snapshot as a document, the operation's key and its answer. A
-// refusal's version (a NACK stored so that every replay of its key answers it) holds no snapshot but
-// the number of the last version stored in full, which it repeats (the domain's repeatedVersion):
-// refusals cost no money, so a copy each would let anyone grow the history by a table a request.
+// "<t>:<n>", holding the operation's key, its answer and the snapshot: in full, or as its changes
+// since the last version kept in full (stored-version.ts).
 //
 // Concurrency control is the log's unique insert: a writer computes version v + 1 from version v,
 // and its insert succeeds only if nobody took v + 1 (versions are contiguous, so v was then the
@@ -18,7 +16,8 @@ import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
 import { newServerSeed } from "@pokerodds/common/server-seed";
-import { emptyTable, repeatedVersion, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
+import { emptyTable, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
+import { changesSince, withChanges, type VersionChanges } from "./stored-version.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
 
 export const HISTORY = "history";
@@ -27,23 +26,23 @@ const TABLES = "tables";
 /** Enough for 16+ writers of two replicas on one table; beyond it the caller retries with its key. */
 const MAX_ATTEMPTS = 60;
 
-/** One stored version of a table: the whole snapshot, or for a refusal the version it repeats. */
+/** One stored version of a table: its snapshot in full, or its changes since one. */
 type Change = LogEntry & {
   /** The request terms of the operation, so a key replayed with other terms is refused. */
   fingerprint: string;
   /** The operation's answer, replayed to a retry under the same key. */
   result: unknown;
   createdAt: Date;
-} & ({ snapshot: TableSnapshot; repeats?: never } | { repeats: number; snapshot?: never });
+} & ({ snapshot: TableSnapshot; since?: never } | (VersionChanges & { snapshot?: never }));
 
-/** A stored version read back, and the version whose entry holds its snapshot in full. */
+/** A stored version read back, and the version kept in full that it was built from (itself, if kept so). */
 interface Resolved {
   snapshot: TableSnapshot;
-  full: number;
+  full: TableSnapshot;
 }
 
-/** Snapshots kept for rebuilding refusals' versions: one a table, for this many tables. */
-const REPEATED_CACHE_SIZE = 500;
+/** Versions kept in full that later versions' changes apply to: the last one read, for this many tables. */
+const FULL_CACHE_SIZE = 500;
 
 export interface StoredOp {
   version: number;
@@ -82,8 +81,8 @@ export class SnapshotStore {
   private readonly tables: Collection<{ _id: number; createdAt: Date }>;
   private readonly queue = new PerKeyQueue();
   private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
-  /** Per table, the last snapshot stored in full that a refusal's version repeats. */
-  private readonly repeated = new Map<number, TableSnapshot>();
+  /** Per table, the last version kept in full that was read or written. */
+  private readonly fullVersions = new Map<number, TableSnapshot>();
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
@@ -176,20 +175,19 @@ export class SnapshotStore {
         if (!base.stored)
           await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
-        // A refusal repeats a stored version (committing no deck: a stored game already has one).
-        const repeats = decided.refusal && base.stored && next === decided.next;
+        const changes = base.stored ? changesSince(base.full, next) : null;
         const change: Change = {
           stream: String(tableId),
           seq: next.version,
           key,
           fingerprint: op.fingerprint,
-          ...(repeats ? { repeats: base.full } : { snapshot: next }),
+          ...(changes ?? { snapshot: next }),
           result,
           createdAt: new Date(now),
         };
         const appended = await this.log.append(change);
         if (appended.kind === "appended") {
-          if (repeats && base.full === base.snapshot.version) this.rememberRepeated(base.snapshot);
+          this.rememberFull(changes ? base.full : next);
           countFinishedGame(next);
           for (const listener of this.storedListeners) listener(next);
           return { kind: "stored", result, snapshot: next };
@@ -211,28 +209,30 @@ export class SnapshotStore {
   /** The latest version (the empty table, version 1, if none is stored). */
   private async head(tableId: number): Promise<Resolved & { stored: boolean }> {
     const change = await this.log.latest(String(tableId));
-    if (!change) return { snapshot: emptyTable(tableId, Date.now()), full: 1, stored: false };
+    if (!change) {
+      const empty = emptyTable(tableId, Date.now());
+      return { snapshot: empty, full: empty, stored: false };
+    }
     return { ...(await this.resolve(tableId, change)), stored: true };
   }
 
-  /** A stored version's snapshot: its own, or a refusal's rebuilt from the version it repeats. */
+  /** A stored version's snapshot: kept in full, or rebuilt from the full version its changes name. */
   private async resolve(tableId: number, change: Change): Promise<Resolved> {
-    if (change.snapshot) return { snapshot: change.snapshot, full: change.seq };
-    const full = change.repeats;
-    let snapshot = this.repeated.get(tableId);
-    if (snapshot?.version !== full) {
-      snapshot = (await this.log.entry(String(tableId), full))?.snapshot;
-      if (!snapshot) throw new Error(`table ${tableId}: version ${full}, repeated by ${change.seq}, is missing`);
-      this.rememberRepeated(snapshot);
+    if (change.snapshot) return { snapshot: change.snapshot, full: change.snapshot };
+    let full = this.fullVersions.get(tableId);
+    if (full?.version !== change.since) {
+      full = (await this.log.entry(String(tableId), change.since))?.snapshot;
+      if (!full) throw new Error(`table ${tableId}: version ${change.since}, under ${change.seq}, is not kept in full`);
+      this.rememberFull(full);
     }
-    return { snapshot: repeatedVersion(snapshot, change.seq, change.createdAt.getTime()), full };
+    return { snapshot: withChanges(full, change), full };
   }
 
-  private rememberRepeated(snapshot: TableSnapshot): void {
-    this.repeated.delete(snapshot.tableId);
-    this.repeated.set(snapshot.tableId, snapshot);
-    const oldest = this.repeated.keys().next();
-    if (this.repeated.size > REPEATED_CACHE_SIZE && !oldest.done) this.repeated.delete(oldest.value);
+  private rememberFull(snapshot: TableSnapshot): void {
+    this.fullVersions.delete(snapshot.tableId);
+    this.fullVersions.set(snapshot.tableId, snapshot);
+    const oldest = this.fullVersions.keys().next();
+    if (this.fullVersions.size > FULL_CACHE_SIZE && !oldest.done) this.fullVersions.delete(oldest.value);
   }
 }
 

@@ -5,6 +5,7 @@
 import { freePorts } from "@pokerodds/launcher/ports";
 import anyTest, { type TestFn } from "ava";
 import { BSON } from "mongodb";
+import { BETS_SINCE_FULL } from "../src/stored-version.js";
 import { admin, newPlayer, startTableCluster, type Table, type TableCluster } from "./helpers/table-cluster.js";
 
 interface Context {
@@ -113,51 +114,66 @@ serial("sit, top-up and leave: the round trips their crash safety needs", async 
 });
 
 serial(
-  "a NACK's version is a reference to the version it repeats, not a copy; reads rebuild it, on another replica too",
+  "a bet or a NACK is kept as its changes since a version kept in full; reads rebuild it, on another replica too",
   async (t) => {
     const { cluster, table } = t.context;
     const tableId = 7;
-    const caller = await newPlayer(cluster, "short");
+    const caller = await newPlayer(cluster, "small");
     const { seatId } = await table.sit({ caller, tableId, buyInCents: 1_000, idempotencyKey: "sit" });
     await table.advance({ caller, tableId });
-    const { state: before } = await table.getState({ caller, tableId });
-    const hand = before!.handOdds.find((p) => p.bettingStage === before!.bettingStage && p.oddsTenths > 0)!;
-    const short = (key: string) =>
-      table.bet({
-        caller,
-        tableId,
-        seatIndex: seatId,
-        handIndex: hand.handIndex,
-        betAmountCents: 5_000,
-        idempotencyKey: key,
-      });
+    const { state: hole } = await table.getState({ caller, tableId });
+    const hand = hole!.handOdds.find((p) => p.bettingStage === hole!.bettingStage && p.oddsTenths > 0)!;
+    const bet = (key: string, betAmountCents: number) =>
+      table.bet({ caller, tableId, seatIndex: seatId, handIndex: hand.handIndex, betAmountCents, idempotencyKey: key });
 
+    const bets = BETS_SINCE_FULL + 4;
+    for (let n = 0; n < bets; n++) t.true((await bet(`bet-${n}`, 1)).acknowledged);
+    const { state: before } = await table.getState({ caller, tableId });
     const refusals = [];
-    for (let n = 0; n < 3; n++) refusals.push(await short(`short-${n}`));
+    for (let n = 0; n < 3; n++) refusals.push(await bet(`short-${n}`, 5_000));
     t.true(refusals.every((answer) => answer.acknowledged === false));
-    const history = cluster.db.collection<{ _id: string; seq: number; snapshot?: unknown; repeats?: number }>(
-      "history",
-    );
-    const versions = async () =>
-      (await history.find({ stream: String(tableId) }).toArray()).sort((x, y) => x.seq - y.seq);
-    const [full, ...nacks] = (await versions()).slice(-4);
-    t.truthy(full!.snapshot, "the version before the NACKs holds its snapshot");
+
+    type Doc = { _id: string; seq: number; snapshot?: object; since?: number; changes?: object; newBets?: unknown[] };
+    const history = cluster.db.collection<Doc>("history");
+    const versions = (await history.find({ stream: String(tableId) }).toArray()).sort((x, y) => x.seq - y.seq);
+    const [sit, advance, ...rest] = versions;
+    const [placed, nacks] = [rest.slice(0, bets), rest.slice(bets)];
+    t.truthy(sit!.snapshot, "a table's first version is kept in full");
+    t.is(advance!.since, sit!.seq, "the deal is kept as its changes");
+    const full = placed[BETS_SINCE_FULL]!;
     t.deepEqual(
-      nacks.map(({ snapshot, repeats }) => ({ snapshot, repeats })),
-      [1, 2, 3].map(() => ({ snapshot: undefined, repeats: full!.seq })),
-      "each NACK repeats the last version stored in full",
+      placed.map((doc) => (doc.snapshot ? "full" : `${doc.since}: ${doc.newBets!.length}`)),
+      placed.map((_, n) =>
+        n < BETS_SINCE_FULL
+          ? `${sit!.seq}: ${n + 1}`
+          : n === BETS_SINCE_FULL
+            ? "full"
+            : `${full.seq}: ${n - BETS_SINCE_FULL}`,
+      ),
+      "bets are kept as changes until more than BETS_SINCE_FULL were placed since the full version",
     );
-    // A copy would be the whole table: 2 KB here, and more with every bet of the game.
-    const [fullSize, ...nackSizes] = [full!, ...nacks].map((doc) => BSON.calculateObjectSize(doc));
-    t.true(fullSize! > 1_500);
+    // Changes are counted from the full version: a NACK's are the last bet's, but for the version and its time.
+    const unnumbered = ({ since, changes, newBets }: Doc) => {
+      const { version: _version, updatedAt: _updatedAt, ...rest } = changes as Record<string, unknown>;
+      return { since, changes: rest, newBets };
+    };
+    t.deepEqual(
+      nacks.map(unnumbered),
+      nacks.map(() => unnumbered(placed.at(-1)!)),
+    );
+    t.is(unnumbered(placed.at(-1)!).since, full.seq);
+    // A copy would be the whole table: already 5 KB at one seat and 17 bets.
+    t.true(BSON.calculateObjectSize(full) > 5_000);
+    const nackSizes = nacks.map((doc) => BSON.calculateObjectSize(doc));
     t.true(
-      nackSizes.every((size) => size < 512),
+      nackSizes.every((size) => size < 2_048),
       `NACK versions of ${nackSizes.join(", ")} bytes`,
     );
 
     // The replica that stored them still reads the table in one command; a fresh one rebuilds the same.
     const { state: after } = await table.getState({ caller, tableId });
     t.deepEqual(after, before, "the NACKs changed nothing the state shows");
+    t.is(after!.bets.length, bets);
     t.deepEqual(await commandsOf(t, () => table.getState({ caller, tableId })), { find: 1 });
     const other = await cluster.startTable();
     t.deepEqual((await other.client.getState({ caller, tableId })).state, after);
@@ -173,19 +189,5 @@ serial(
       refusals[1],
       "a replay answers its NACK",
     );
-
-    // A change after them is stored in full again.
-    const placed = await table.bet({
-      caller,
-      tableId,
-      seatIndex: seatId,
-      handIndex: hand.handIndex,
-      betAmountCents: 100,
-      idempotencyKey: "placed",
-    });
-    t.true(placed.acknowledged);
-    const last = (await versions()).at(-1)!;
-    t.is(last.seq, full!.seq + 4);
-    t.truthy(last.snapshot);
   },
 );

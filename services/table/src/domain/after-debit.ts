@@ -8,7 +8,7 @@
 
 import { ConflictError } from "@pokerodds/common/errors";
 import { applySit, applyTopUp, type SitCommand, type SitResult, type TopUpCommand } from "./seats.js";
-import { refusalOutcome } from "./snapshot.js";
+import { refusalVersion } from "./snapshot.js";
 import type { Outcome, TableSnapshot } from "./types.js";
 
 /**
@@ -19,7 +19,7 @@ import type { Outcome, TableSnapshot } from "./types.js";
 export function sitAfterDebit(snapshot: TableSnapshot, command: SitCommand, now: number): Outcome<SitResult> {
   const { next, result } = applySit(snapshot, command, now);
   if (next || result.acknowledged) return { next, result };
-  return refusalOutcome(snapshot, now, result);
+  return { next: refusalVersion(snapshot, now), result };
 }
 
 /** The top-up step's answer, as stored under its operation key. */
@@ -36,6 +36,6 @@ export function topUpAfterDebit(snapshot: TableSnapshot, command: TopUpCommand, 
     return { next, result: { credited: true, seatBalanceCents: result.seatBalanceCents } };
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
-    return refusalOutcome(snapshot, now, { credited: false, message: error.message });
+    return { next: refusalVersion(snapshot, now), result: { credited: false, message: error.message } };
   }
 }

@@ -3,7 +3,7 @@
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_BETS_PER_SEAT_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
-import { bettingStageOf, findSeat, refusalOutcome, sealNext } from "./snapshot.js";
+import { bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
@@ -156,5 +156,5 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
 export function decideBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
   const outcome = applyBet(snapshot, command, now);
   if (outcome.next || outcome.result.acknowledged) return outcome;
-  return refusalOutcome(snapshot, now, outcome.result);
+  return { next: refusalVersion(snapshot, now), result: outcome.result };
 }

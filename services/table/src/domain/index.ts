@@ -14,7 +14,6 @@ export {
   isBettingOpen,
   isConserved,
   markDelivered,
-  repeatedVersion,
   tableMoney,
 } from "./snapshot.js";
 export * from "./seats.js";

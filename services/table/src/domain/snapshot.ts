@@ -4,7 +4,7 @@
 import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { InvalidArgumentError } from "@pokerodds/common/errors";
 import { sumCents } from "./money.js";
-import type { BettingStage, GameState, Outcome, Seat, TableConfig, TableSnapshot } from "./types.js";
+import type { BettingStage, GameState, Seat, TableConfig, TableSnapshot } from "./types.js";
 
 export const DEFAULT_NUMBER_OF_SEATS = 6;
 export const DEFAULT_NUMBER_OF_HANDS = 4;
@@ -137,18 +137,8 @@ export function isConserved(money: TableMoney): boolean {
  * not player activity). Like every next snapshot it carries no finished game of its own. A NACK that
  * must answer every replay of its key is stored so (after-debit.ts, bets.ts).
  */
-export function refusalOutcome<R>(snapshot: TableSnapshot, now: number, result: R): Outcome<R> {
-  assertTime(now);
-  return { next: repeatedVersion(snapshot, snapshot.version + 1, now), result, refusal: true };
-}
-
-/**
- * Version `version`, stored at `now`, of a table whose every version after `snapshot` was a refusal:
- * the refusals changed nothing else. So the store keeps a refusal's version as a reference to the
- * last version stored in full, and rebuilds it with this.
- */
-export function repeatedVersion(snapshot: TableSnapshot, version: number, now: number): TableSnapshot {
-  return { ...snapshot, finishedGame: null, version, updatedAt: now };
+export function refusalVersion(snapshot: TableSnapshot, now: number): TableSnapshot {
+  return sealNext(snapshot, {}, now, false);
 }
 
 /**

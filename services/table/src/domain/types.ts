@@ -164,9 +164,4 @@ export interface TableSnapshot {
 export interface Outcome<R> {
   readonly next: TableSnapshot | null;
   readonly result: R;
-  /**
-   * `next` is a refusal's version (refusalOutcome): it repeats the snapshot before it, so the store
-   * may keep it as a reference to that snapshot rather than a copy (repeatedVersion).
-   */
-  readonly refusal?: true;
 }

@@ -162,9 +162,13 @@ export async function moneyCheck(cluster: TableCluster): Promise<{ conserved: bo
 
 /** The record of every finished game, read behind the service from the stored changes that finished them. */
 export async function finishedGames(cluster: TableCluster): Promise<GameRecord[]> {
+  // A version is kept in full or as its changes (src/stored-version.ts): its record is in either.
   const changes = await cluster.db
-    .collection<{ snapshot: TableSnapshot }>("history")
-    .find({ key: { $exists: true }, "snapshot.finishedGame": { $ne: null } })
+    .collection<{ snapshot?: TableSnapshot; changes?: Partial<TableSnapshot> }>("history")
+    .find({
+      key: { $exists: true },
+      $or: [{ "snapshot.finishedGame": { $ne: null } }, { "changes.finishedGame": { $ne: null } }],
+    })
     .toArray();
-  return changes.map((change) => change.snapshot.finishedGame!);
+  return changes.map((change) => (change.snapshot ?? change.changes)!.finishedGame!);
 }
