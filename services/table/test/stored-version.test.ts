@@ -9,7 +9,7 @@ import { applyBet, applyLeave, applySit, applyTopUp } from "../src/domain/index.
 import { markDelivered, refusalVersion } from "../src/domain/snapshot.js";
 import type { TableSnapshot } from "../src/domain/types.js";
 import { BETS_SINCE_FULL, changesSince, withChanges, type VersionChanges } from "../src/stored-version.js";
-import { T0, advance, deepFreeze, newTable } from "./helpers/fixtures.js";
+import { T0, advance, advanceTo, deepFreeze, newTable, sit } from "./helpers/fixtures.js";
 
 const PLAYERS = ["p1", "p2", "p3"];
 
@@ -103,13 +103,7 @@ test("property: every version reads back as the domain made it, warm or cold; ch
 });
 
 test("a bet is kept as its changes: the bet, the seat it came from, the version and its times", (t) => {
-  let s = newTable();
-  s = applySit(
-    s,
-    { playerId: "p1", playerName: "p1", avatarImageUrl: "", amountCents: 10_000, transferId: "s" },
-    T0,
-  ).next!;
-  const full = advance(s, T0 + 1);
+  const full = advanceTo(sit(newTable(), "p1"), "STATUS_HOLE");
   const next = applyBet(
     full,
     { playerId: "p1", seatIndex: 1, handIndex: 0, betAmountCents: 100, betId: "b1" },
@@ -123,13 +117,7 @@ test("a bet is kept as its changes: the bet, the seat it came from, the version 
 });
 
 test("a version is kept in full past BETS_SINCE_FULL bets since the last full one, and when a new game clears the bets", (t) => {
-  let s = newTable();
-  s = applySit(
-    s,
-    { playerId: "p1", playerName: "p1", avatarImageUrl: "", amountCents: 10_000, transferId: "s" },
-    T0,
-  ).next!;
-  const full = advance(s, T0 + 1);
+  const full = advanceTo(sit(newTable(), "p1"), "STATUS_HOLE");
   let next = full;
   for (let n = 1; n <= BETS_SINCE_FULL + 1; n++) {
     next = applyBet(
