@@ -213,34 +213,36 @@ test("a seat's bets in one game stop at the limit (409), whatever the stage; rep
   t.not(applyBet(nextGame, over, T0).next, null, "the next game starts from none");
 });
 
-test("players coming and going fill only the seats they sat in: the game's bets stay bounded, and a player who stays seated bets on", (t) => {
+test("players coming and going use up only the seats they sat in: a newcomer gets the free seat with the most room, the game's bets stay bounded, and a player who stays seated bets on", (t) => {
   let s = table();
+  const { numberOfSeats } = s.config;
   const seatOf = (playerId: string) => s.seats.find((seat) => seat.playerId === playerId)!.seatId;
+  const betFrom = (playerId: string, n: number) =>
+    applyBet(s, cmd({ playerId, seatIndex: seatOf(playerId), betId: `${playerId}-${n}`, betAmountCents: 1 }), T0);
   const betAll = (playerId: string) => {
-    for (let i = 0; i < MAX_BETS_PER_SEAT_PER_GAME; i++) {
-      const seatIndex = seatOf(playerId);
-      s = applyBet(s, cmd({ playerId, seatIndex, betId: `${playerId}-${i}`, betAmountCents: 1 }), T0).next!;
-    }
+    for (let n = 0; n < MAX_BETS_PER_SEAT_PER_GAME; n++) s = betFrom(playerId, n).next!;
   };
-  // p1 (seat 1) and p2 (seat 2) stay; fresh players sit in the lowest free seat, bet their most, and leave.
-  for (let n = 1; n <= 4; n++) {
+  // p1 (seat 1) and p2 (seat 2) stay. Each newcomer gets the free seat with the fewest bets, bets its
+  // most and leaves: seats 3 to 6 in turn, then every free seat is used up.
+  const free = numberOfSeats - 2;
+  for (let n = 1; n <= free + 1; n++) {
     s = sit(s, `fresh-${n}`, 1_000);
-    t.is(seatOf(`fresh-${n}`), 3, "the lowest free seat");
-    if (n === 1) betAll(`fresh-${n}`);
-    else {
-      t.throws(
-        () => applyBet(s, cmd({ playerId: `fresh-${n}`, seatIndex: 3, betId: `fresh-${n}-0`, betAmountCents: 1 }), T0),
-        {
-          instanceOf: ConflictError,
-          message: `at most ${MAX_BETS_PER_SEAT_PER_GAME} bets from one seat in one game: seat 3 has them all, with those of anyone who sat there earlier in this game`,
-        },
-      );
+    if (n <= free) {
+      t.is(seatOf(`fresh-${n}`), 2 + n, "an unused free seat");
+      betAll(`fresh-${n}`);
+    } else {
+      t.is(seatOf(`fresh-${n}`), 3, "every free seat is used up: the lowest");
+      t.throws(() => betFrom(`fresh-${n}`, 0), {
+        instanceOf: ConflictError,
+        message: `at most ${MAX_BETS_PER_SEAT_PER_GAME} bets from one seat in one game: seat 3 has them all, with those of anyone who sat there earlier in this game`,
+      });
     }
     s = applyLeave(s, { playerId: `fresh-${n}`, transferId: `leave-${n}` }, T0).next!;
   }
-  t.is(s.bets.length, MAX_BETS_PER_SEAT_PER_GAME, "only seat 3 took bets, at most its share");
+  t.is(s.bets.length, free * MAX_BETS_PER_SEAT_PER_GAME);
   betAll("p1");
-  t.is(s.bets.length, 2 * MAX_BETS_PER_SEAT_PER_GAME, "a player who stayed seated placed all of its own");
+  t.is(s.bets.length, (free + 1) * MAX_BETS_PER_SEAT_PER_GAME, "a player who stayed seated placed all of its own");
+  t.throws(() => betFrom("p1", MAX_BETS_PER_SEAT_PER_GAME), { instanceOf: ConflictError });
 });
 
 test("a bet whose payout would exceed the table's maximum payout is refused (409)", (t) => {

@@ -20,7 +20,7 @@ const leave = (s: TableSnapshot, playerId: string, transferId = `leave-${playerI
 
 // ---------- sit ----------
 
-test("sit seats the player at the lowest free seatId with the buy-in, and counts the credit", (t) => {
+test("sit seats the player at the lowest free seatId (no bets yet) with the buy-in, and counts the credit", (t) => {
   const { next, result } = applySit(newTable(), sitCmd(), T0 + 3);
   t.deepEqual(result, { acknowledged: true, seatId: 1, seatBalanceCents: 5_000 });
   t.deepEqual(next!.seats, [

@@ -3,7 +3,7 @@
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_BETS_PER_SEAT_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
-import { bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
+import { betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
@@ -61,11 +61,11 @@ function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void
 /**
  * A game's bets are bounded by seat (decisions.md): a seat takes MAX_BETS_PER_SEAT_PER_GAME in one
  * game, counting the bets of players who sat in it earlier in the game (their bets stay in play). So a
- * game's bets are bounded however many come and go, and a player who stays seated is never held up
- * by others' bets.
+ * game's bets are bounded however many come and go, and no one's bets use up another occupied seat's
+ * room; a newcomer gets the free seat with the most room (seats.ts).
  */
 function requireRoomForBet(snapshot: TableSnapshot, seatId: number): void {
-  if (snapshot.bets.filter((b) => b.seatId === seatId).length >= MAX_BETS_PER_SEAT_PER_GAME) {
+  if (betsFromSeat(snapshot, seatId) >= MAX_BETS_PER_SEAT_PER_GAME) {
     throw new ConflictError(
       `at most ${MAX_BETS_PER_SEAT_PER_GAME} bets from one seat in one game: seat ${seatId} has them all, with those of anyone who sat there earlier in this game`,
     );

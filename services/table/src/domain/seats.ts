@@ -7,7 +7,7 @@ import { MAX_BALANCE_CENTS, requireAmountCents } from "@pokerodds/common/limits"
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
-import { findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
+import { betsFromSeat, findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
 import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
 
 function assertId(name: string, value: string): void {
@@ -62,7 +62,22 @@ function seatOfSession(snapshot: TableSnapshot, transferId: string, playerId: st
 }
 
 /**
- * Seats the player at the lowest free seatId with the buy-in as balance. NACK (nothing stored here;
+ * A free seat for a newcomer: of the free seats, the one that took the fewest bets in this game
+ * (earlier occupants' count against a seat's bound, bets.ts), the lowest such seatId.
+ */
+function freeSeatWithMostRoom(snapshot: TableSnapshot): number {
+  const taken = new Set(snapshot.seats.map((s) => s.seatId));
+  let best = 0;
+  for (let seatId = snapshot.config.numberOfSeats; seatId >= 1; seatId--) {
+    if (!taken.has(seatId) && (best === 0 || betsFromSeat(snapshot, seatId) <= betsFromSeat(snapshot, best))) {
+      best = seatId;
+    }
+  }
+  return best;
+}
+
+/**
+ * Seats the player in a free seat (freeSeatWithMostRoom) with the buy-in as balance. NACK (nothing stored here;
  * sitAfterDebit stores it, and the adapter refunds the account) when the table filled up or the
  * player got seated meanwhile.
  * A replayed transferId answers the recorded seat without crediting again.
@@ -86,9 +101,7 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
     const { message, seatId, seatBalanceCents } = check;
     return { next: null, result: { acknowledged: false, message, seatId, seatBalanceCents } };
   }
-  const taken = new Set(snapshot.seats.map((s) => s.seatId));
-  let seatId = 1;
-  while (taken.has(seatId)) seatId++;
+  const seatId = freeSeatWithMostRoom(snapshot);
   const seat: Seat = {
     seatId,
     playerId,

@@ -90,6 +90,10 @@ export const isBettingOpen = (state: GameState): boolean => STAGE_OF[state] >= 0
 export const findSeat = (snapshot: TableSnapshot, playerId: string): Seat | undefined =>
   snapshot.seats.find((s) => s.playerId === playerId);
 
+/** Bets placed from a seat in the current game, by whoever sat in it (bets.ts bounds them). */
+export const betsFromSeat = (snapshot: TableSnapshot, seatId: number): number =>
+  snapshot.bets.filter((b) => b.seatId === seatId).length;
+
 /**
  * Where the table's money is, to the cent. Field for field the proto's TableMoney, on purpose: the
  * domain stays free of the wire types (common/table-money.ts holds the one list of the fields).
