@@ -41,8 +41,18 @@ interface Resolved {
   full: TableSnapshot;
 }
 
-/** Versions kept in full that later versions' changes apply to: the last one read, for this many tables. */
+/** Tables whose versions kept in full this process remembers (FullVersions). */
 const FULL_CACHE_SIZE = 500;
+
+/**
+ * A table's versions kept in full that this process read or wrote: the newest, which the table's
+ * operations build on, and the last older one read (a walk through the history, an export or a
+ * watcher catching up), so that neither costs the other a read.
+ */
+interface FullVersions {
+  newest: TableSnapshot;
+  older?: TableSnapshot;
+}
 
 export interface StoredOp {
   version: number;
@@ -81,8 +91,7 @@ export class SnapshotStore {
   private readonly tables: Collection<{ _id: number; createdAt: Date }>;
   private readonly queue = new PerKeyQueue();
   private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
-  /** Per table, the last version kept in full that was read or written. */
-  private readonly fullVersions = new Map<number, TableSnapshot>();
+  private readonly fullVersions = new Map<number, FullVersions>();
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
@@ -219,8 +228,9 @@ export class SnapshotStore {
   /** A stored version's snapshot: kept in full, or rebuilt from the full version its changes name. */
   private async resolve(tableId: number, change: Change): Promise<Resolved> {
     if (change.snapshot) return { snapshot: change.snapshot, full: change.snapshot };
-    let full = this.fullVersions.get(tableId);
-    if (full?.version !== change.since) {
+    const known = this.fullVersions.get(tableId);
+    let full = [known?.newest, known?.older].find((snapshot) => snapshot?.version === change.since);
+    if (!full) {
       full = (await this.log.entry(String(tableId), change.since))?.snapshot;
       if (!full) throw new Error(`table ${tableId}: version ${change.since}, under ${change.seq}, is not kept in full`);
       this.rememberFull(full);
@@ -229,8 +239,14 @@ export class SnapshotStore {
   }
 
   private rememberFull(snapshot: TableSnapshot): void {
+    const known = this.fullVersions.get(snapshot.tableId);
     this.fullVersions.delete(snapshot.tableId);
-    this.fullVersions.set(snapshot.tableId, snapshot);
+    this.fullVersions.set(
+      snapshot.tableId,
+      !known || snapshot.version >= known.newest.version
+        ? { newest: snapshot, older: known?.older }
+        : { newest: known.newest, older: snapshot },
+    );
     const oldest = this.fullVersions.keys().next();
     if (this.fullVersions.size > FULL_CACHE_SIZE && !oldest.done) this.fullVersions.delete(oldest.value);
   }

@@ -191,3 +191,31 @@ serial(
     );
   },
 );
+
+serial("reading an earlier game's versions costs the table's own operations no read", async (t) => {
+  const { cluster, table } = t.context;
+  const tableId = 8;
+  const caller = await newPlayer(cluster, "walker");
+  const { seatId } = await table.sit({ caller, tableId, buyInCents: 10_000, idempotencyKey: "sit" });
+  const { state: hole } = await table.advance({ caller, tableId });
+  const hand = hole!.handOdds.find((p) => p.bettingStage === hole!.bettingStage && p.oddsTenths > 0)!;
+  // More bets than a version kept as changes carries: the game's versions build on more than one full one.
+  for (let n = 0; n < BETS_SINCE_FULL + 4; n++) {
+    await table.bet({
+      caller,
+      tableId,
+      seatIndex: seatId,
+      handIndex: hand.handIndex,
+      betAmountCents: 1,
+      idempotencyKey: `bet-${n}`,
+    });
+  }
+  let state = hole!;
+  while (state.gameId === hole!.gameId || state.gameState !== hole!.gameState) {
+    state = (await table.advance({ caller, tableId })).state!;
+  }
+  t.deepEqual(await commandsOf(t, () => table.getState({ caller, tableId })), { find: 1 });
+  const { game } = await table.getGame({ caller, tableId, gameId: hole!.gameId });
+  t.is(game!.bets.length, BETS_SINCE_FULL + 4);
+  t.deepEqual(await commandsOf(t, () => table.getState({ caller, tableId })), { find: 1 });
+});
