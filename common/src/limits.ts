@@ -57,9 +57,9 @@ export const MIN_HANDS_PER_GAME = 2;
 export const MAX_HANDS_PER_GAME = 6;
 
 /**
- * Bets one seat of a table takes in one game, whoever sits in it (decisions.md). Every stored version
- * of a table carries the open game's bets, so without a bound one player's 1-cent bets would grow each
- * write without end (and, past MongoDB's 16 MB document limit, stop the table, its leaves included).
+ * Bets one seat of a table takes in one game, whoever sits in it (decisions.md). A version of a table
+ * kept in full carries the open game's bets, so without a bound one player's 1-cent bets would grow
+ * those without end (and, past MongoDB's 16 MB document limit, stop the table, its leaves included).
  */
 export const MAX_BETS_PER_SEAT_PER_GAME = 50;
 

@@ -77,9 +77,9 @@ function freeSeatWithMostRoom(snapshot: TableSnapshot): number {
 }
 
 /**
- * Seats the player in a free seat (freeSeatWithMostRoom) with the buy-in as balance. NACK (nothing stored here;
- * sitAfterDebit stores it, and the adapter refunds the account) when the table filled up or the
- * player got seated meanwhile.
+ * Seats the player in a free seat (freeSeatWithMostRoom) with the buy-in as balance. NACK (nothing
+ * stored here; sitAfterDebit stores it, and the adapter refunds the account) when the table filled
+ * up or the player got seated meanwhile.
  * A replayed transferId answers the recorded seat without crediting again.
  */
 export function applySit(snapshot: TableSnapshot, command: SitCommand, now: number): Outcome<SitResult> {
