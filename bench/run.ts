@@ -15,7 +15,10 @@ const sections: Array<[string, () => Promise<BenchLine[]>]> = [
   ["Overload: another player's deal while one token floods bulk (real stack, default limits)", benchOverload],
   ["What tracing costs: state reads and bets, tracing on (spans discarded) vs off (real stacks)", benchTracing],
   ["Wallet on the embedded FerretDB: empty ledger vs 1,000,000 entries, and the audit", benchWallet],
-  ["Table service: fresh table vs 100,000 stored versions", benchTable],
+  [
+    "Table service: fresh table vs 100,000 stored versions; the lobby and a player's seats vs 10,000 more tables",
+    benchTable,
+  ],
 ];
 
 for (const [title, run] of sections) {

@@ -2,7 +2,7 @@
 // FerretDB, odds, wallet and one table process, started as the table service's tests start them),
 // through one gRPC client (TableService), sequential calls.
 //
-//   node --import=tsx/esm bench/table.ts [--versions=100000] [--samples=100] [--batch=1000]
+//   node --import=tsx/esm bench/table.ts [--versions=100000] [--tables=10000] [--samples=100] [--batch=1000]
 //
 // Needs `npx tsc -b` and `npm run build:db`. Three public tables get the same set-up: four players
 // sit with a buy-in and an ADMIN advances the table to STATUS_HOLE. The first is a warm-up round
@@ -14,11 +14,14 @@
 //   Bet      a 1-cent bet from each seated player in turn (gRPC TableService.Bet), answered ACK;
 //   GetState as an ADMIN;
 //   Advance  as an ADMIN, from STATUS_HOLE on: both tables walk the same stages, games settle the bets.
+// Then the lobby (ListTables) and a seated player's ListSeats, before and after `tables` more tables
+// are written (personal tables, empty and last played long ago, as their owners leave them): the
+// baseline is the same calls with the bench's own tables only.
 // The money check of both services (conservation, a clean wallet audit) ends the run.
 import { GameState, type Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { MAX_BETS_PER_SEAT_PER_GAME } from "@pokerodds/common/limits";
 import type { Db } from "mongodb";
-import type { TableSnapshot } from "../services/table/src/domain/index.js";
+import { emptyTable, type TableSnapshot } from "../services/table/src/domain/index.js";
 import { SnapshotStore } from "../services/table/src/snapshot-store.js";
 import {
   admin,
@@ -33,6 +36,8 @@ import type { BenchLine } from "./report.js";
 export interface TableBenchOptions {
   /** Versions loaded onto the filled table (default 100,000). */
   versions?: number;
+  /** Tables written before the lobby and a player's seats are read again (default 10,000). */
+  tables?: number;
   /** Timed calls per figure (default 100). */
   samples?: number;
   /** Versions per SnapshotStore.load (default 1,000). */
@@ -43,6 +48,9 @@ const GOAL_FACTOR = 1.5;
 const [WARM_UP_TABLE, FRESH_TABLE, FILLED_TABLE] = [1, 2, 3];
 const BUY_IN_CENTS = 50_000;
 const OPERATIONS = ["Bet (gRPC TableService.Bet, 1 cent)", "GetState", "Advance"] as const;
+const LISTINGS = ["ListTables (the lobby)", "ListSeats (a player's seats)"] as const;
+/** Far above the personal tables the wallet hands out in a bench. */
+const FIRST_LOADED_TABLE = 1_000_001;
 
 interface Seated {
   tableId: number;
@@ -109,8 +117,31 @@ async function loadVersions(db: Db, tableId: number, versions: number, batch: nu
   }
 }
 
+/** The lobby and `player`'s seats, `samples` times each. */
+async function listings(cluster: TableCluster, player: Caller, samples: number) {
+  const table = cluster.table();
+  return [
+    await timed(samples, () => table.listTables({})),
+    await timed(samples, () => table.listSeats({ caller: player })),
+  ];
+}
+
+/** Writes `tables` empty tables, last played a day before the bench, `batch` at a time. */
+async function loadTables(db: Db, tables: number, batch: number): Promise<void> {
+  const store = new SnapshotStore(db);
+  const longAgo = Date.now() - 86_400_000;
+  for (let done = 0; done < tables; done += batch) {
+    const empty: TableSnapshot[] = [];
+    for (let k = done; k < Math.min(tables, done + batch); k++) {
+      // Version 1, the empty table, is never stored: a table's first stored version is 2.
+      empty.push({ ...emptyTable(FIRST_LOADED_TABLE + k, longAgo), version: 2 });
+    }
+    await store.load(empty);
+  }
+}
+
 export async function benchTable(options: TableBenchOptions = {}): Promise<BenchLine[]> {
-  const { versions = 100_000, samples = 100, batch = 1_000 } = options;
+  const { versions = 100_000, tables = 10_000, samples = 100, batch = 1_000 } = options;
   const cluster = await startTableCluster();
   try {
     const [warmUp, fresh, filled] = [
@@ -126,6 +157,14 @@ export async function benchTable(options: TableBenchOptions = {}): Promise<Bench
     const seconds = (performance.now() - started) / 1000;
     const measured = await operations(cluster, filled, samples);
 
+    const reader = warmUp[0]!.player;
+    await listings(cluster, reader, samples);
+    const listedBefore = await listings(cluster, reader, samples);
+    const tablesStarted = performance.now();
+    await loadTables(cluster.db, tables, batch);
+    const tablesSeconds = (performance.now() - tablesStarted) / 1000;
+    const listedAfter = await listings(cluster, reader, samples);
+
     const lines: BenchLine[] = [
       {
         name: `Load of ${versions} versions of one table, SnapshotStore.load in batches of ${batch}: ${(versions / seconds).toFixed(0)} versions/s`,
@@ -139,6 +178,21 @@ export async function benchTable(options: TableBenchOptions = {}): Promise<Bench
         ...latencyLines(`${operation}, table after ${versions} stored versions`, measured[i]!, {
           to: "fresh",
           times: baseline[i]!,
+          factor: GOAL_FACTOR,
+        }),
+      );
+    });
+    lines.push({
+      name: `Load of ${tables} empty tables, SnapshotStore.load in batches of ${batch}: ${(tables / tablesSeconds).toFixed(0)} tables/s`,
+      value: tablesSeconds,
+      unit: "s",
+    });
+    LISTINGS.forEach((listing, i) => {
+      lines.push(
+        ...latencyLines(`${listing}, the bench's tables only (baseline)`, listedBefore[i]!),
+        ...latencyLines(`${listing}, after ${tables} more tables were written`, listedAfter[i]!, {
+          to: "the bench's tables only",
+          times: listedBefore[i]!,
           factor: GOAL_FACTOR,
         }),
       );

@@ -184,7 +184,8 @@ export class SequencedLog<E extends LogEntry> {
     await this.collection.insertMany(docs, { ordered: true });
     const heads = new Map<string, number>();
     for (const e of entries) heads.set(e.stream, Math.max(e.seq, heads.get(e.stream) ?? 0));
-    for (const [stream, seq] of heads) await this.moveHint(stream, seq);
+    // A hint at the first sequence tells a reader nothing it would not start from anyway.
+    for (const [stream, seq] of heads) if (seq > this.firstSeq) await this.moveHint(stream, seq);
   }
 
   /** True when the entry is in. Documents after it that are refused do not undo it. */

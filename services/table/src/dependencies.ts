@@ -32,15 +32,20 @@ export interface MovementOutcome {
   balanceCents: number;
 }
 
+export interface PlayerProfile {
+  displayName: string;
+  avatarImageUrl: string;
+  accountBalanceCents: number;
+  personalTableId: number | null;
+}
+
 export interface WalletPort {
   /**
-   * Name, avatar and account balance of a player created by a profile read (0 while the first read
-   * has not yet opened the account); null before the player's first profile read.
+   * Name, avatar, account balance (0 while the first read has not yet opened the account) and
+   * personal table (null when none) of a player created by a profile read; null before the
+   * player's first profile read.
    */
-  player(
-    playerId: string,
-    scope: CallScope,
-  ): Promise<{ displayName: string; avatarImageUrl: string; accountBalanceCents: number } | null>;
+  player(playerId: string, scope: CallScope): Promise<PlayerProfile | null>;
   /** The owner of a personal table, or null when no player has it. */
   personalTableOwner(tableId: number, scope: CallScope): Promise<string | null>;
   /**
@@ -99,8 +104,8 @@ export function walletPort(
       const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile);
       if (profile === null) return null;
       if (!profile) throw new Error("the wallet answered GetPlayer without a profile");
-      const { displayName, avatarImageUrl, accountBalanceCents } = profile;
-      return { displayName, avatarImageUrl, accountBalanceCents };
+      const { displayName, avatarImageUrl, accountBalanceCents, personalTableId } = profile;
+      return { displayName, avatarImageUrl, accountBalanceCents, personalTableId: personalTableId ?? null };
     },
     personalTableOwner: async (tableId, scope) =>
       orNull(async () => (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId),

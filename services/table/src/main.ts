@@ -51,7 +51,11 @@ await runDatabaseService({
       implementation: tableService(parts, logger, isSetUp, closing.signal),
       endStreams: () => closing.abort(),
       afterSetUp: () =>
-        startRecovery(parts, { intervalMs: config.recoveryIntervalMs, graceMs: config.recoveryGraceMs }),
+        startRecovery(parts, {
+          intervalMs: config.recoveryIntervalMs,
+          graceMs: config.recoveryGraceMs,
+          sweepIntervalMs: config.recoverySweepMs,
+        }),
       close: () => {
         wallet.close();
         odds.close();

@@ -1,10 +1,16 @@
-// The state of one table, its versions as they are stored, and every table's head (the lobby, a player's seats).
+// The state of one table, its versions as they are stored, the lobby and a player's seats.
 import { NotFoundError } from "@pokerodds/common";
 import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
+import { BUCKET_MS } from "./activity-index.js";
 import {
+  ACTIVE_WINDOW_MS,
+  lobbyOf,
   publicState,
+  seatsOf,
   type Caller,
+  type Lobby,
+  type PlayerSeat,
   type ExportedGame,
   type PublicTableState,
   type TableSnapshot,
@@ -51,14 +57,34 @@ export async function watchTable(
 }
 
 /**
- * Every table's latest snapshot (never-written tables left out), for the lobby and ListSeats. The
- * lobby is public and a read of every table's head, so concurrent calls share reads (CoalescedRead)
- * rather than each reading every table; no answer predates its call.
+ * The lobby: the tables noted active within its window (activity-index.ts), each read from its head,
+ * which decides (lobbyOf). The lobby is public, so concurrent calls share reads (CoalescedRead);
+ * no answer predates its call. It costs the active tables, however many were ever written.
  */
-export function headsReader(parts: TableParts): () => Promise<TableSnapshot[]> {
+export function lobbyReader(parts: TableParts): () => Promise<Lobby> {
   const reads = new CoalescedRead(async () => {
-    const latest = await Promise.all((await parts.directory.ids()).map((id) => parts.store.latest(id)));
-    return latest.filter(({ stored }) => stored).map(({ snapshot }) => snapshot);
+    const now = Date.now();
+    // A bucket ahead too: another replica's clock may run ahead of this one's.
+    const noted = await parts.store.activity.activeBetween(now - ACTIVE_WINDOW_MS, now + BUCKET_MS);
+    return lobbyOf(await storedHeads(parts, noted), now);
   });
   return () => reads.get();
+}
+
+/**
+ * ListSeats: the player's seats, read from the heads of the tables where the player can sit (the
+ * shared ones while the wallet names the player's personal table).
+ */
+export async function playerSeats(parts: TableParts, playerId: string, scope: CallScope): Promise<PlayerSeat[]> {
+  const [shared, personal] = await Promise.all([
+    parts.directory.sharedTables().then((ids) => storedHeads(parts, ids)),
+    parts.directory.personalTableOf(playerId, scope).then((id) => storedHeads(parts, id === null ? [] : [id])),
+  ]);
+  return seatsOf([...shared, ...personal], playerId);
+}
+
+/** The latest snapshots of these tables, never-written ones left out. */
+async function storedHeads(parts: TableParts, tableIds: readonly number[]): Promise<TableSnapshot[]> {
+  const latest = await Promise.all(tableIds.map((id) => parts.store.latest(id)));
+  return latest.filter(({ stored }) => stored).map(({ snapshot }) => snapshot);
 }

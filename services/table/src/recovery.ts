@@ -1,8 +1,13 @@
 // Finishing what a crash, a timeout or an outage interrupted. Runs at start-up and then every
 // interval, on every replica: each step is idempotent, so two replicas doing it at once is harmless.
 // - transfers still pending after the grace period: driven to their end;
-// - outbox credits older than the grace period: delivered.
+// - outbox credits older than the grace period: delivered. Every pass looks at the tables noted
+//   active lately (a credit is owed by a player's operation, which notes its table); a sweep, at
+//   start-up and then every sweep interval, looks at every table ever written, whose number grows
+//   with the players, and notes the active ones the index missed (tables written before it existed).
 import type { Logger } from "@pokerodds/common";
+import { BUCKET_MS } from "./activity-index.js";
+import { ACTIVE_WINDOW_MS } from "./domain/index.js";
 import type { TableParts } from "./parts.js";
 import { transfersPending } from "./metrics.js";
 import { deliverOutbox } from "./outbox.js";
@@ -12,15 +17,20 @@ export interface RecoveryOptions {
   intervalMs: number;
   /** Work younger than this belongs to a request still in progress. */
   graceMs: number;
+  /** How often a pass looks at every table ever written rather than the active ones. */
+  sweepIntervalMs: number;
 }
 
 export function startRecovery(parts: TableParts, options: RecoveryOptions): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let round: Promise<void> = Promise.resolve();
+  let lastSweep = -Infinity;
   const schedule = () => {
     if (stopped) return;
-    round = recoverOnce(parts, options.graceMs).finally(() => {
+    const sweep = Date.now() - lastSweep >= options.sweepIntervalMs;
+    if (sweep) lastSweep = Date.now();
+    round = recoverOnce(parts, options.graceMs, { sweep }).finally(() => {
       timer = setTimeout(schedule, options.intervalMs);
     });
   };
@@ -35,9 +45,10 @@ export function startRecovery(parts: TableParts, options: RecoveryOptions): { st
 }
 
 /** One pass; a failing step is logged and retried on the next pass, the others still run. */
-export async function recoverOnce(parts: TableParts, graceMs: number): Promise<void> {
+export async function recoverOnce(parts: TableParts, graceMs: number, { sweep }: { sweep: boolean }): Promise<void> {
   const log = parts.logger.child({ task: "recovery" });
-  const cutoff = Date.now() - graceMs;
+  const now = Date.now();
+  const cutoff = now - graceMs;
   await step(log, "pending transfers", async () => {
     const pending = await parts.transfers.listPending();
     transfersPending.set(pending.length);
@@ -48,8 +59,12 @@ export async function recoverOnce(parts: TableParts, graceMs: number): Promise<v
     }
   });
   await step(log, "outbox", async () => {
-    for (const tableId of await parts.store.tableIds()) {
-      const { snapshot } = await parts.store.latest(tableId);
+    const tableIds = sweep
+      ? await parts.store.tableIds()
+      : await parts.store.activity.activeBetween(now - ACTIVE_WINDOW_MS, now + BUCKET_MS);
+    for (const tableId of tableIds) {
+      const { snapshot, stored } = await parts.store.latest(tableId);
+      if (sweep && stored) await parts.store.activity.note(tableId, snapshot.lastActivityAt);
       if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) continue;
       log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
       await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, {}));

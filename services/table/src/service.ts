@@ -34,9 +34,9 @@ import {
   finishedGameToProto,
   tableStateToProto,
 } from "./proto-mapping.js";
-import { finishedGame, headsReader, tableState, watchTable } from "./reads.js";
+import { finishedGame, lobbyReader, playerSeats, tableState, watchTable } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
-import { lobbyOf, publicState, seatsOf } from "./domain/index.js";
+import { publicState } from "./domain/index.js";
 
 /**
  * `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then.
@@ -51,9 +51,9 @@ export function tableService(
   const rpc = <Req, Res>(name: string, handler: (request: Req, scope: CallScope) => Promise<Res>) =>
     unary(logger, name, guardDependencies(databaseReady, handler));
 
-  const heads = headsReader(parts);
+  const lobby = lobbyReader(parts);
   return {
-    listTables: rpc("ListTables", async () => lobbyOf(await heads(), Date.now())),
+    listTables: rpc("ListTables", () => lobby()),
 
     sit: rpc("Sit", (request, scope) => sit(parts, { ...request, caller: callerFromProto(request.caller) }, scope)),
 
@@ -115,8 +115,8 @@ export function tableService(
       ),
     })),
 
-    listSeats: rpc("ListSeats", async (request) => ({
-      seats: seatsOf(await heads(), callerFromProto(request.caller).playerId),
+    listSeats: rpc("ListSeats", async (request, scope) => ({
+      seats: await playerSeats(parts, callerFromProto(request.caller).playerId, scope),
     })),
 
     audit: rpc("Audit", async (request) => auditToProto(await auditTables(parts, callerFromProto(request.caller)))),

@@ -10,13 +10,15 @@
 //
 // Round trips: reading a table is one `_id` probe of the version after the newest this process
 // knows; a change adds one insert (the entry and its key document in one command). A table's first
-// change also registers the table.
+// change also registers the table, and a player's operation notes the table active
+// (activity-index.ts: a few commands the first time in a bucket, then none).
 import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
 import { newServerSeed } from "@pokerodds/common/server-seed";
 import { emptyTable, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
+import { ActivityIndex } from "./activity-index.js";
 import { changesSince, withChanges, type VersionChanges } from "./stored-version.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
 
@@ -92,12 +94,15 @@ export class SnapshotStore {
   private readonly queue = new PerKeyQueue();
   private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
   private readonly fullVersions = new Map<number, FullVersions>();
+  /** The tables with a player's operation lately: the lobby's and recovery's frequent pass. */
+  readonly activity: ActivityIndex;
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
     // A table's first stored version is 2: version 1 is the domain's empty table, never stored.
     this.log = new SequencedLog<Change>(db.collection(HISTORY), { cacheSize: 500, firstSeq: 2 });
     this.tables = db.collection(TABLES);
+    this.activity = new ActivityIndex(db);
   }
 
   /** The latest snapshot (the empty table if none). */
@@ -128,6 +133,12 @@ export class SnapshotStore {
     return docs.map((d) => d._id).sort((a, b) => a - b);
   }
 
+  /** Tables with a stored version whose id is below `limit` (on MongoDB an `_id` range; a scan on FerretDB). */
+  async tableIdsBelow(limit: number): Promise<number[]> {
+    const docs = await this.tables.find({ _id: { $lt: limit } }).toArray();
+    return docs.map((d) => d._id).sort((a, b) => a - b);
+  }
+
   async isRegistered(tableId: number): Promise<boolean> {
     return (await this.tables.findOne({ _id: tableId })) !== null;
   }
@@ -138,16 +149,25 @@ export class SnapshotStore {
     return change ? opOf(change) : null;
   }
 
-  /** Loads consecutive versions of one table in bulk (benchmarks, fixtures), each under its own key. */
+  /**
+   * Loads versions in bulk (benchmarks, fixtures), each under its own key, kept in full: each table's
+   * consecutive versions, of one table or of many.
+   */
   async load(snapshots: readonly TableSnapshot[]): Promise<void> {
-    const tableId = snapshots[0]?.tableId;
-    if (tableId === undefined) return;
-    await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
+    const tableIds = [...new Set(snapshots.map((snapshot) => snapshot.tableId))];
+    if (tableIds.length === 0) return;
+    // Unordered: a table registered before stays so, and the others are registered all the same.
+    await insertUnlessPresent(() =>
+      this.tables.insertMany(
+        tableIds.map((_id) => ({ _id, createdAt: new Date() })),
+        { ordered: false },
+      ),
+    );
     await this.log.load(
       snapshots.map((snapshot) => ({
-        stream: String(tableId),
+        stream: String(snapshot.tableId),
         seq: snapshot.version,
-        key: `load:${tableId}:${snapshot.version}`,
+        key: `load:${snapshot.tableId}:${snapshot.version}`,
         fingerprint: "",
         snapshot,
         result: null,
@@ -183,6 +203,9 @@ export class SnapshotStore {
         // Every table that ever holds money is listed before its first version exists.
         if (!base.stored)
           await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
+        // Before the version: an active table is never missing from the index.
+        if (!base.stored || next.lastActivityAt !== base.snapshot.lastActivityAt)
+          await this.activity.note(tableId, next.lastActivityAt);
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
         const changes = base.stored ? changesSince(base.full, next) : null;
         const change: Change = {

@@ -13,9 +13,14 @@ export interface TableInfo {
   ownerId: string | null;
 }
 
+/** How long the list of written tables below the personal ones is kept before it is read again. */
+const WRITTEN_PUBLIC_REFRESH_MS = 10 * 60_000;
+
 export class TableDirectory {
   /** A personal table never changes hands, so a known owner is cached for good. */
   private readonly owners = new Map<number, string>();
+  /** Tables above TABLE_COUNT written when it was higher, as last read (a failed read is forgotten). */
+  private writtenAbove: { ids: Promise<number[]>; at: number } | undefined;
 
   constructor(
     private readonly store: SnapshotStore,
@@ -48,10 +53,37 @@ export class TableDirectory {
     }
   }
 
-  /** Every table that may be listed: the public ones and every table ever written. */
-  async ids(): Promise<number[]> {
+  /**
+   * The tables anyone may sit at: the public ones and those written while TABLE_COUNT was higher.
+   * With a player's own personal table (personalTableOf), every table where the player can hold a
+   * seat; not the personal tables of everyone else, whose number grows with the players.
+   */
+  async sharedTables(): Promise<number[]> {
     const ids = new Set(Array.from({ length: this.tableCount }, (_, i) => i + 1));
-    for (const id of await this.store.tableIds()) ids.add(id);
+    for (const id of await this.writtenAboveTableCount()) ids.add(id);
     return [...ids].sort((a, b) => a - b);
+  }
+
+  /** The player's personal table (only its owner sits there), or null when the player has none. */
+  async personalTableOf(playerId: string, scope: CallScope): Promise<number | null> {
+    return (await this.wallet.player(playerId, scope))?.personalTableId ?? null;
+  }
+
+  /**
+   * Written tables between TABLE_COUNT and the personal ones. Only a replica configured with more
+   * public tables writes one, so the list is read at most every WRITTEN_PUBLIC_REFRESH_MS.
+   */
+  private writtenAboveTableCount(): Promise<number[]> {
+    const now = Date.now();
+    if (!this.writtenAbove || now - this.writtenAbove.at > WRITTEN_PUBLIC_REFRESH_MS) {
+      const ids = this.store
+        .tableIdsBelow(FIRST_PERSONAL_TABLE_ID)
+        .then((written) => written.filter((id) => id > this.tableCount));
+      this.writtenAbove = { ids, at: now };
+      ids.catch(() => {
+        if (this.writtenAbove?.ids === ids) this.writtenAbove = undefined;
+      });
+    }
+    return this.writtenAbove.ids;
   }
 }

@@ -1,11 +1,15 @@
 // The database round trips one operation costs, counted by the table process itself
 // (mongodb_commands_total on its metrics port): a state read is one `_id` read, a bet one read and
-// one insert, whatever the table's history holds. Recovery is slowed down so that its passes do not
-// count in between.
+// one insert, whatever the table's history holds; the lobby and a player's seats the same however
+// many tables were ever written. Recovery is slowed down so that its passes do not count in between.
 import { freePorts } from "@pokerodds/launcher/ports";
 import anyTest, { type TestFn } from "ava";
 import { BSON } from "mongodb";
+import { setTimeout as sleep } from "node:timers/promises";
+import { BUCKET_MS } from "../src/activity-index.js";
+import { SnapshotStore } from "../src/snapshot-store.js";
 import { BETS_SINCE_FULL } from "../src/stored-version.js";
+import { newTable, sit } from "./helpers/fixtures.js";
 import { admin, newPlayer, startTableCluster, type Table, type TableCluster } from "./helpers/table-cluster.js";
 
 interface Context {
@@ -52,6 +56,17 @@ async function commandsOf(t: { context: Context }, run: () => Promise<unknown>):
   }
   return sent;
 }
+
+/**
+ * A table's first player operation in a bucket of the activity index notes it there (a few commands
+ * more): a test that counts starts far enough from a bucket's end that its tables stay in one.
+ */
+async function awayFromBucketEdge(): Promise<void> {
+  const left = BUCKET_MS - (Date.now() % BUCKET_MS);
+  if (left < 20_000) await sleep(left + 100);
+}
+
+serial.beforeEach(awayFromBucketEdge);
 
 serial("a state read costs one database read and a bet one read and one insert", async (t) => {
   const { table } = t.context;
@@ -218,4 +233,28 @@ serial("reading an earlier game's versions costs the table's own operations no r
   const { game } = await table.getGame({ caller, tableId, gameId: hole!.gameId });
   t.is(game!.bets.length, BETS_SINCE_FULL + 4);
   t.deepEqual(await commandsOf(t, () => table.getState({ caller, tableId })), { find: 1 });
+});
+
+serial("the lobby and a player's seats cost the same however many tables were ever written", async (t) => {
+  const { cluster, table } = t.context;
+  const caller = await newPlayer(cluster, "lobby-reader");
+  await table.sit({ caller, tableId: 9, buyInCents: 1_000, idempotencyKey: "sit" });
+  const costs = async () => ({
+    lobby: await commandsOf(t, () => table.listTables({})),
+    seats: await commandsOf(t, () => table.listSeats({ caller })),
+  });
+  await costs(); // the written tables above TABLE_COUNT are read once, then every ten minutes
+  const before = await costs();
+  // Personal tables of 300 other players, last played long ago (the fixtures' time): out of the
+  // lobby, and not the reader's.
+  const store = new SnapshotStore(cluster.db);
+  for (let tableId = 5001; tableId <= 5300; tableId++) await store.load([sit(newTable(tableId), `owner-${tableId}`)]);
+  t.deepEqual(await costs(), before);
+  const { tables } = await table.listTables({});
+  t.true(tables.some((line) => line.tableId === 9));
+  t.false(tables.some((line) => line.tableId > 5000));
+  t.deepEqual(
+    (await table.listSeats({ caller })).seats.map((seat) => seat.tableId),
+    [9],
+  );
 });
