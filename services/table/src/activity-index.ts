@@ -3,24 +3,30 @@
 // the players, and a listing of the `tables` collection reads all of them).
 //
 // Time is cut into buckets of BUCKET_MS. Bucket b is a stream of a sequenced log
-// (common/sequenced-log.ts) whose entries are the tables active in it, each once (the entry's key
-// names the bucket and the table, so two replicas noting one table store it once). A table is
-// noted before the version that makes it active is stored, so an active table is never missing; a
-// table noted by a write that then failed is read and left out by its head's lastActivityAt.
+// (common/sequenced-log.ts) whose entries list tables active in it. A process appends the tables
+// waiting to be noted in one entry, after reading the bucket to its end: the tables already listed
+// are left out, and an append that loses the race for its sequence reads on and tries again, so no
+// table is listed twice in a bucket, whichever replicas note it. A table is noted before the
+// version that makes it active is stored, so an active table is never missing; a table noted by a
+// write that then failed is read and left out by its head's lastActivityAt.
 import { PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Db } from "mongodb";
+import { randomUUID } from "node:crypto";
 import { ACTIVE_WINDOW_MS } from "./domain/index.js";
 
 export const ACTIVITY = "activity";
 
-/** A bucket's length: a lobby read probes one `_id` per bucket of its window besides the tables. */
+/**
+ * A bucket's length: a lobby read probes an `_id` per bucket of its window besides the tables, and a
+ * writer's clock may run at most this far ahead of a reader's (the read covers one bucket ahead).
+ */
 export const BUCKET_MS = 5 * 60_000;
 
-/** Tables of one bucket racing to note themselves on other replicas: each lost race costs a read. */
+/** Appends racing other replicas' in one bucket: each lost race costs a read. */
 const MAX_ATTEMPTS = 60;
 
-type Noted = LogEntry & { tableId: number };
+type Noted = LogEntry & { tableIds: number[] };
 
 /** What this process has read of a bucket: its first `length` entries. */
 interface Bucket {
@@ -34,11 +40,14 @@ const streamOf = (bucket: number): string => `active-${bucket}`;
 export class ActivityIndex {
   private readonly log: SequencedLog<Noted>;
   private readonly buckets = new Map<number, Bucket>();
-  /** One writer per bucket in this process: its own notes never race each other. */
+  /** Tables waiting to be noted, per bucket: the next append of the bucket takes them all. */
+  private readonly waiting = new Map<number, Set<number>>();
+  /** One writer per bucket in this process: its own appends never race each other. */
   private readonly writers = new PerKeyQueue();
 
   constructor(db: Db) {
-    this.log = new SequencedLog<Noted>(db.collection(ACTIVITY), { cacheSize: 64 });
+    // No hints: the index reads its buckets from the start, never their latest entry.
+    this.log = new SequencedLog<Noted>(db.collection(ACTIVITY), { cacheSize: 64, hintStride: Number.MAX_SAFE_INTEGER });
   }
 
   static createIndexes(db: Db): Promise<void> {
@@ -48,34 +57,53 @@ export class ActivityIndex {
   /**
    * Notes that `tableId` was active at `at` (a snapshot's lastActivityAt). Free when this process
    * noted or read it in that bucket before; nothing to do when `at` is already out of the window.
+   * Tables noted at once in a bucket share one append.
    */
   async note(tableId: number, at: number): Promise<void> {
     const bucket = bucketOf(at);
-    if (bucket < this.oldestKept() || this.buckets.get(bucket)?.tables.has(tableId)) return;
-    await this.writers.run(String(bucket), async () => {
-      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        const read = await this.read(bucket);
-        if (read.tables.has(tableId)) return;
-        const stream = streamOf(bucket);
-        const entry = { stream, seq: read.length + 1, key: `${stream}:${tableId}`, tableId };
-        const appended = await this.log.append(entry);
-        // Taken by another table of the bucket (another replica's): read on and try after it.
-        if (appended.kind === "seqTaken") continue;
-        // Appended, or noted before (the key is taken): the next read finds its entry either way.
-        if (appended.kind === "appended") this.add(read, entry.seq, tableId);
-        return;
-      }
-      throw new UnavailableError(`the activity of table ${tableId} could not be noted; retry`);
-    });
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      if (bucket < this.oldestKept() || this.buckets.get(bucket)?.tables.has(tableId)) return;
+      const waiting = this.waiting.get(bucket) ?? new Set<number>();
+      this.waiting.set(bucket, waiting.add(tableId));
+      // Another note's append may take this table along (or fail for it): then look again.
+      await this.writers.run(String(bucket), () => this.appendWaiting(bucket));
+    }
+    throw new UnavailableError(`the activity of table ${tableId} could not be noted; retry`);
+  }
+
+  /**
+   * Every table noted active within the lobby's window before `now` (and a bucket after it, for a
+   * writer's clock ahead of this one's): a superset of the tables whose head says they are active.
+   */
+  activeAt(now: number): Promise<number[]> {
+    return this.activeBetween(now - ACTIVE_WINDOW_MS, now + BUCKET_MS);
   }
 
   /** Every table noted active between `from` and `to` (a superset of those whose head says so). */
   async activeBetween(from: number, to: number): Promise<number[]> {
-    const tables = new Set<number>();
-    for (let bucket = bucketOf(from); bucket <= bucketOf(to); bucket++) {
-      for (const tableId of (await this.read(bucket)).tables) tables.add(tableId);
+    const buckets = [];
+    for (let bucket = bucketOf(from); bucket <= bucketOf(to); bucket++) buckets.push(bucket);
+    const read = await Promise.all(buckets.map((bucket) => this.read(bucket)));
+    return [...new Set(read.flatMap(({ tables }) => [...tables]))].sort((a, b) => a - b);
+  }
+
+  /** Appends the bucket's waiting tables that it does not list yet, as one entry after its last. */
+  private async appendWaiting(bucket: number): Promise<void> {
+    const waiting = this.waiting.get(bucket);
+    if (!waiting) return;
+    this.waiting.delete(bucket);
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      const read = await this.read(bucket);
+      const tableIds = [...waiting].filter((tableId) => !read.tables.has(tableId));
+      if (tableIds.length === 0) return;
+      const stream = streamOf(bucket);
+      const entry = { stream, seq: read.length + 1, key: `${stream}:${randomUUID()}`, tableIds };
+      const appended = await this.log.append(entry);
+      if (appended.kind === "appended") this.add(read, entry.seq, tableIds);
+      // Taken by another replica's tables: read on and try after them.
+      if (appended.kind !== "seqTaken") return;
     }
-    return [...tables].sort((a, b) => a - b);
+    throw new UnavailableError(`the activity of bucket ${bucket} could not be noted; retry`);
   }
 
   /** The bucket as stored: what this process read of it, then the entries after that. */
@@ -90,15 +118,15 @@ export class ActivityIndex {
       const seq = read.length + 1;
       const entry = await this.log.entry(streamOf(bucket), seq);
       if (!entry) return read;
-      this.add(read, seq, entry.tableId);
+      this.add(read, seq, entry.tableIds);
     }
   }
 
   /** Entry `seq` read: counted once, whichever of two concurrent reads of the bucket gets there first. */
-  private add(read: Bucket, seq: number, tableId: number): void {
+  private add(read: Bucket, seq: number, tableIds: readonly number[]): void {
     if (seq !== read.length + 1) return;
     read.length = seq;
-    read.tables.add(tableId);
+    for (const tableId of tableIds) read.tables.add(tableId);
   }
 
   /** Buckets before the lobby's window (and one for clocks apart) are never read again. */
@@ -109,5 +137,6 @@ export class ActivityIndex {
   private forgetOld(): void {
     const oldest = this.oldestKept();
     for (const bucket of this.buckets.keys()) if (bucket < oldest) this.buckets.delete(bucket);
+    for (const bucket of this.waiting.keys()) if (bucket < oldest) this.waiting.delete(bucket);
   }
 }

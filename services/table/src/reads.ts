@@ -2,9 +2,7 @@
 import { NotFoundError } from "@pokerodds/common";
 import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
-import { BUCKET_MS } from "./activity-index.js";
 import {
-  ACTIVE_WINDOW_MS,
   lobbyOf,
   publicState,
   seatsOf,
@@ -64,23 +62,25 @@ export async function watchTable(
 export function lobbyReader(parts: TableParts): () => Promise<Lobby> {
   const reads = new CoalescedRead(async () => {
     const now = Date.now();
-    // A bucket ahead too: another replica's clock may run ahead of this one's.
-    const noted = await parts.store.activity.activeBetween(now - ACTIVE_WINDOW_MS, now + BUCKET_MS);
-    return lobbyOf(await storedHeads(parts, noted), now);
+    return lobbyOf(await storedHeads(parts, await parts.store.activity.activeAt(now)), now);
   });
   return () => reads.get();
 }
 
 /**
- * ListSeats: the player's seats, read from the heads of the tables where the player can sit (the
- * shared ones while the wallet names the player's personal table).
+ * ListSeats: the player's seats, read from the heads of the tables where the player can sit: the
+ * shared ones (one read for the calls that come at once, as the lobby's) while the wallet names the
+ * player's personal table.
  */
-export async function playerSeats(parts: TableParts, playerId: string, scope: CallScope): Promise<PlayerSeat[]> {
-  const [shared, personal] = await Promise.all([
-    parts.directory.sharedTables().then((ids) => storedHeads(parts, ids)),
-    parts.directory.personalTableOf(playerId, scope).then((id) => storedHeads(parts, id === null ? [] : [id])),
-  ]);
-  return seatsOf([...shared, ...personal], playerId);
+export function seatsReader(parts: TableParts): (playerId: string, scope: CallScope) => Promise<PlayerSeat[]> {
+  const shared = new CoalescedRead(async () => storedHeads(parts, await parts.directory.sharedTables()));
+  return async (playerId, scope) => {
+    const [sharedHeads, personal] = await Promise.all([
+      shared.get(),
+      parts.directory.personalTableOf(playerId, scope).then((id) => storedHeads(parts, id === null ? [] : [id])),
+    ]);
+    return seatsOf([...sharedHeads, ...personal], playerId);
+  };
 }
 
 /** The latest snapshots of these tables, never-written ones left out. */

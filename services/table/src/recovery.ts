@@ -3,11 +3,10 @@
 // - transfers still pending after the grace period: driven to their end;
 // - outbox credits older than the grace period: delivered. Every pass looks at the tables noted
 //   active lately (a credit is owed by a player's operation, which notes its table); a sweep, at
-//   start-up and then every sweep interval, looks at every table ever written, whose number grows
-//   with the players, and notes the active ones the index missed (tables written before it existed).
+//   start-up and then every sweep interval in a loop of its own, looks at every table ever written,
+//   whose number grows with the players, and notes the active ones the index lacks (tables written
+//   before it existed).
 import type { Logger } from "@pokerodds/common";
-import { BUCKET_MS } from "./activity-index.js";
-import { ACTIVE_WINDOW_MS } from "./domain/index.js";
 import type { TableParts } from "./parts.js";
 import { transfersPending } from "./metrics.js";
 import { deliverOutbox } from "./outbox.js";
@@ -22,16 +21,26 @@ export interface RecoveryOptions {
 }
 
 export function startRecovery(parts: TableParts, options: RecoveryOptions): { stop(): Promise<void> } {
+  const { intervalMs, graceMs, sweepIntervalMs } = options;
+  // Two loops: a sweep of many tables never holds up the passes (pending transfers, fresh credits).
+  const passes = repeat(() => recoverOnce(parts, graceMs), intervalMs, intervalMs);
+  const sweeps = repeat(() => sweepOutboxes(parts, graceMs), sweepIntervalMs, intervalMs);
+  return {
+    stop: async () => {
+      await Promise.all([passes.stop(), sweeps.stop()]);
+    },
+  };
+}
+
+/** Runs `run` now and again `intervalMs` after each run ends (`retryMs` after one that failed). */
+function repeat(run: () => Promise<boolean>, intervalMs: number, retryMs: number): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let round: Promise<void> = Promise.resolve();
-  let lastSweep = -Infinity;
   const schedule = () => {
     if (stopped) return;
-    const sweep = Date.now() - lastSweep >= options.sweepIntervalMs;
-    if (sweep) lastSweep = Date.now();
-    round = recoverOnce(parts, options.graceMs, { sweep }).finally(() => {
-      timer = setTimeout(schedule, options.intervalMs);
+    round = run().then((ok) => {
+      if (!stopped) timer = setTimeout(schedule, ok ? intervalMs : retryMs);
     });
   };
   schedule();
@@ -44,12 +53,12 @@ export function startRecovery(parts: TableParts, options: RecoveryOptions): { st
   };
 }
 
-/** One pass; a failing step is logged and retried on the next pass, the others still run. */
-export async function recoverOnce(parts: TableParts, graceMs: number, { sweep }: { sweep: boolean }): Promise<void> {
+/** One pass: pending transfers, and what the tables active lately owe. A failing step is logged and retried. */
+export async function recoverOnce(parts: TableParts, graceMs: number): Promise<boolean> {
   const log = parts.logger.child({ task: "recovery" });
   const now = Date.now();
   const cutoff = now - graceMs;
-  await step(log, "pending transfers", async () => {
+  const transfers = await step(log, "pending transfers", async () => {
     const pending = await parts.transfers.listPending();
     transfersPending.set(pending.length);
     for (const claim of pending) {
@@ -58,24 +67,42 @@ export async function recoverOnce(parts: TableParts, graceMs: number, { sweep }:
       await step(log, `transfer ${claim._id}`, () => resumeTransfer(parts, claim));
     }
   });
-  await step(log, "outbox", async () => {
-    const tableIds = sweep
-      ? await parts.store.tableIds()
-      : await parts.store.activity.activeBetween(now - ACTIVE_WINDOW_MS, now + BUCKET_MS);
-    for (const tableId of tableIds) {
-      const { snapshot, stored } = await parts.store.latest(tableId);
-      if (sweep && stored) await parts.store.activity.note(tableId, snapshot.lastActivityAt);
-      if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) continue;
-      log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
-      await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, {}));
-    }
-  });
+  const outbox = await step(log, "outbox", async () =>
+    deliverOwed(parts, log, await parts.store.activity.activeAt(now), cutoff),
+  );
+  return transfers && outbox;
 }
 
-async function step(log: Logger, what: string, run: () => Promise<void>): Promise<void> {
+/**
+ * A sweep: what every table ever written owes, and the active ones noted in the activity index
+ * (those written before it existed). False when the tables could not be listed.
+ */
+export async function sweepOutboxes(parts: TableParts, graceMs: number): Promise<boolean> {
+  const log = parts.logger.child({ task: "recovery-sweep" });
+  const cutoff = Date.now() - graceMs;
+  return step(log, "sweep", async () => deliverOwed(parts, log, await parts.store.tableIds(), cutoff, true));
+}
+
+/** Delivers what each table owes since before `cutoff`; a table that fails holds up no other. */
+async function deliverOwed(parts: TableParts, log: Logger, tableIds: readonly number[], cutoff: number, note = false) {
+  for (const tableId of tableIds) {
+    await step(log, `outbox of table ${tableId}`, async () => {
+      const { snapshot, stored } = await parts.store.latest(tableId);
+      if (note && stored) await parts.store.activity.note(tableId, snapshot.lastActivityAt);
+      if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
+      log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
+      await deliverOutbox(parts, tableId, {});
+    });
+  }
+}
+
+/** Runs one step; false (and a warning) when it failed, to be retried later. */
+async function step(log: Logger, what: string, run: () => Promise<void>): Promise<boolean> {
   try {
     await run();
+    return true;
   } catch (error) {
     log.warn({ err: error, step: what }, "recovery step failed; retrying on the next pass");
+    return false;
   }
 }

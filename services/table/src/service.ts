@@ -34,7 +34,7 @@ import {
   finishedGameToProto,
   tableStateToProto,
 } from "./proto-mapping.js";
-import { finishedGame, lobbyReader, playerSeats, tableState, watchTable } from "./reads.js";
+import { finishedGame, lobbyReader, seatsReader, tableState, watchTable } from "./reads.js";
 import { leave, sit, topUp } from "./sagas/index.js";
 import { publicState } from "./domain/index.js";
 
@@ -52,6 +52,7 @@ export function tableService(
     unary(logger, name, guardDependencies(databaseReady, handler));
 
   const lobby = lobbyReader(parts);
+  const seats = seatsReader(parts);
   return {
     listTables: rpc("ListTables", () => lobby()),
 
@@ -116,7 +117,7 @@ export function tableService(
     })),
 
     listSeats: rpc("ListSeats", async (request, scope) => ({
-      seats: await playerSeats(parts, callerFromProto(request.caller).playerId, scope),
+      seats: await seats(callerFromProto(request.caller).playerId, scope),
     })),
 
     audit: rpc("Audit", async (request) => auditToProto(await auditTables(parts, callerFromProto(request.caller)))),

@@ -143,10 +143,27 @@ export class SnapshotStore {
     return (await this.tables.findOne({ _id: tableId })) !== null;
   }
 
-  /** The stored change of an operation key, if any, by its key document (see the log's `deep`). */
-  async findOp(opKey: string, { deep = false } = {}): Promise<StoredOp | null> {
-    const change = await this.log.findByKey(opKey, { deep });
+  /** The stored change of an operation key, if any, by its key document. */
+  async findOp(opKey: string): Promise<StoredOp | null> {
+    const change = await this.log.findByKey(opKey);
     return change ? opOf(change) : null;
+  }
+
+  /**
+   * The same, and when the key document is missing (on MongoDB only, after a crash between an
+   * entry's insert and its key document's) the table's versions stored since `since`, newest first:
+   * `_id` reads of what was stored since then, never a read of the whole history (the log's `deep`
+   * lookup scans it on FerretDB, and a caller could ask for keys that were never stored).
+   */
+  async findOpSince(tableId: number, opKey: string, since: Date): Promise<StoredOp | null> {
+    const found = await this.findOp(opKey);
+    if (found) return found;
+    const stream = String(tableId);
+    for (let change = await this.log.latest(stream); change && change.createdAt >= since; ) {
+      if (change.key === opKey) return opOf(change);
+      change = await this.log.entry(stream, change.seq - 1);
+    }
+    return null;
   }
 
   /**

@@ -13,12 +13,17 @@ export interface TableInfo {
   ownerId: string | null;
 }
 
+/** Players whose personal table this process remembers. */
+const PERSONAL_TABLES_KNOWN = 100_000;
+
 /** How long the list of written tables below the personal ones is kept before it is read again. */
 const WRITTEN_PUBLIC_REFRESH_MS = 10 * 60_000;
 
 export class TableDirectory {
   /** A personal table never changes hands, so a known owner is cached for good. */
   private readonly owners = new Map<number, string>();
+  /** The same, by player. Each map holds at most PERSONAL_TABLES_KNOWN, then is forgotten at once. */
+  private readonly personalTables = new Map<string, number>();
   /** Tables above TABLE_COUNT written when it was higher, as last read (a failed read is forgotten). */
   private writtenAbove: { ids: Promise<number[]>; at: number } | undefined;
 
@@ -37,6 +42,7 @@ export class TableDirectory {
     if (tableId >= FIRST_PERSONAL_TABLE_ID) {
       const ownerId = this.owners.get(tableId) ?? (await this.wallet.personalTableOwner(tableId, scope));
       if (ownerId !== null) {
+        if (this.owners.size >= PERSONAL_TABLES_KNOWN) this.owners.clear();
         this.owners.set(tableId, ownerId);
         return { tableId, ownerId };
       }
@@ -54,19 +60,32 @@ export class TableDirectory {
   }
 
   /**
-   * The tables anyone may sit at: the public ones and those written while TABLE_COUNT was higher.
-   * With a player's own personal table (personalTableOf), every table where the player can hold a
-   * seat; not the personal tables of everyone else, whose number grows with the players.
+   * The tables anyone may sit at: the public ones and those written while TABLE_COUNT was higher
+   * (listed every 10 minutes, and any active since then). With a player's own personal table
+   * (personalTableOf), every table where the player can hold a seat; not the personal tables of
+   * everyone else, whose number grows with the players.
    */
   async sharedTables(): Promise<number[]> {
     const ids = new Set(Array.from({ length: this.tableCount }, (_, i) => i + 1));
-    for (const id of await this.writtenAboveTableCount()) ids.add(id);
+    const [written, active] = await Promise.all([
+      this.writtenAboveTableCount(),
+      this.store.activity.activeAt(Date.now()),
+    ]);
+    for (const id of [...written, ...active]) if (id < FIRST_PERSONAL_TABLE_ID) ids.add(id);
     return [...ids].sort((a, b) => a - b);
   }
 
   /** The player's personal table (only its owner sits there), or null when the player has none. */
   async personalTableOf(playerId: string, scope: CallScope): Promise<number | null> {
-    return (await this.wallet.player(playerId, scope))?.personalTableId ?? null;
+    const known = this.personalTables.get(playerId);
+    if (known !== undefined) return known;
+    const tableId = (await this.wallet.player(playerId, scope))?.personalTableId ?? null;
+    // A table, once a player's, stays theirs; a player without one may get one.
+    if (tableId !== null) {
+      if (this.personalTables.size >= PERSONAL_TABLES_KNOWN) this.personalTables.clear();
+      this.personalTables.set(playerId, tableId);
+    }
+    return tableId;
   }
 
   /**

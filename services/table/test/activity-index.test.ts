@@ -1,57 +1,43 @@
 // The activity index on the real embedded database: what one replica notes another reads, each table
-// once per bucket however many replicas note it at once, and only the buckets asked for.
-import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
-import anyTest, { type TestFn } from "ava";
+// once per bucket however many replicas note it at once, tables noted at once sharing appends, and
+// only the buckets asked for.
+import test from "ava";
 import fc from "fast-check";
-import { MongoClient, type Db } from "mongodb";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import type { Db } from "mongodb";
 import { ACTIVITY, ActivityIndex, BUCKET_MS } from "../src/activity-index.js";
 import { ACTIVE_WINDOW_MS } from "../src/domain/index.js";
+import { embeddedDatabase } from "./helpers/database.js";
 
-interface Context {
-  dir: string;
-  ferret: FerretDB;
-  clients: MongoClient[];
-}
-const test = anyTest as TestFn<Context>;
+const database = embeddedDatabase(test);
 
-test.before(async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), "activity-index-"));
-  const ferret = await startFerretDB({ dataDir: dir, output: "ignore" });
-  const clients = [new MongoClient(ferret.uri), new MongoClient(ferret.uri)];
-  t.context = { dir, ferret, clients };
-});
-test.after.always(async (t) => {
-  await Promise.all(t.context.clients?.map((c) => c.close()) ?? []);
-  await t.context.ferret?.stop();
-  if (t.context.dir) await rm(t.context.dir, { recursive: true, force: true });
-});
-
-let databases = 0;
 /** A database of its own for each test (the buckets are the current time's, shared otherwise). */
-async function freshDatabase(t: { context: Context }): Promise<string> {
-  const name = `activity-${++databases}`;
-  await ActivityIndex.createIndexes(t.context.clients[0]!.db(name));
-  return name;
+async function freshDatabase(): Promise<Db> {
+  const db = database.fresh();
+  await ActivityIndex.createIndexes(db);
+  return db;
 }
 
 /** The index as a separate replica holds it: its own connection and nothing read yet. */
-const replica = (t: { context: Context }, name: string, index: number): ActivityIndex =>
-  new ActivityIndex(t.context.clients[index % 2]!.db(name));
+const replica = (db: Db, index: number): ActivityIndex => new ActivityIndex(database.on(db, index % 2));
 
-const entriesIn = (db: Db) => db.collection(ACTIVITY).countDocuments({ key: { $exists: true } });
+/** Every table listed by the stored entries, as often as it is listed. */
+async function listed(db: Db): Promise<number[]> {
+  const entries = await db
+    .collection<{ tableIds: number[] }>(ACTIVITY)
+    .find({ key: { $exists: true } })
+    .toArray();
+  return entries.flatMap((entry) => entry.tableIds).sort((a, b) => a - b);
+}
 
 test("a table noted by one replica is read by another, and a second note stores nothing", async (t) => {
-  const name = await freshDatabase(t);
+  const db = await freshDatabase();
   const now = Date.now();
-  const [one, two] = [replica(t, name, 0), replica(t, name, 1)];
+  const [one, two] = [replica(db, 0), replica(db, 1)];
   await one.note(7, now);
   t.deepEqual(await two.activeBetween(now - ACTIVE_WINDOW_MS, now), [7]);
   await two.note(7, now);
-  await replica(t, name, 0).note(7, now);
-  t.is(await entriesIn(t.context.clients[0]!.db(name)), 1);
+  await replica(db, 0).note(7, now);
+  t.deepEqual(await listed(db), [7]);
 });
 
 test("replicas noting tables at once store each table once per bucket and miss none", async (t) => {
@@ -59,13 +45,13 @@ test("replicas noting tables at once store each table once per bucket and miss n
     fc.asyncProperty(
       fc.array(fc.tuple(fc.nat(3), fc.integer({ min: 1, max: 30 })), { minLength: 1, maxLength: 40 }),
       async (notes) => {
-        const name = await freshDatabase(t);
+        const db = await freshDatabase();
         const now = Date.now();
-        const replicas = [0, 1, 2, 3].map((index) => replica(t, name, index));
+        const replicas = [0, 1, 2, 3].map((index) => replica(db, index));
         await Promise.all(notes.map(([index, tableId]) => replicas[index]!.note(tableId, now)));
         const expected = [...new Set(notes.map(([, tableId]) => tableId))].sort((a, b) => a - b);
-        t.deepEqual(await replica(t, name, 0).activeBetween(now, now), expected);
-        t.is(await entriesIn(t.context.clients[0]!.db(name)), expected.length);
+        t.deepEqual(await replica(db, 0).activeBetween(now, now), expected);
+        t.deepEqual(await listed(db), expected, "each table listed once");
       },
     ),
     { numRuns: 8 },
@@ -73,14 +59,25 @@ test("replicas noting tables at once store each table once per bucket and miss n
 });
 
 test("a read covers the buckets of its window only; a note already out of the window stores nothing", async (t) => {
-  const name = await freshDatabase(t);
+  const db = await freshDatabase();
   const now = Date.now();
-  const index = replica(t, name, 0);
+  const index = replica(db, 0);
   await index.note(1, now);
   await index.note(2, now - 2 * BUCKET_MS);
   await index.note(3, now - ACTIVE_WINDOW_MS - 3 * BUCKET_MS);
-  t.deepEqual(await replica(t, name, 1).activeBetween(now, now), [1]);
-  t.deepEqual(await replica(t, name, 1).activeBetween(now - 2 * BUCKET_MS, now), [1, 2]);
-  t.deepEqual(await replica(t, name, 1).activeBetween(now - ACTIVE_WINDOW_MS - 3 * BUCKET_MS, now), [1, 2]);
-  t.is(await entriesIn(t.context.clients[0]!.db(name)), 2);
+  t.deepEqual(await replica(db, 1).activeBetween(now, now), [1]);
+  t.deepEqual(await replica(db, 1).activeBetween(now - 2 * BUCKET_MS, now), [1, 2]);
+  t.deepEqual(await replica(db, 1).activeBetween(now - ACTIVE_WINDOW_MS - 3 * BUCKET_MS, now), [1, 2]);
+  t.deepEqual(await listed(db), [1, 2]);
+});
+
+test("tables noted at once by one replica share appends", async (t) => {
+  const db = await freshDatabase();
+  const now = Date.now();
+  const index = replica(db, 0);
+  const tables = Array.from({ length: 50 }, (_, i) => i + 1);
+  await Promise.all(tables.map((tableId) => index.note(tableId, now)));
+  t.deepEqual(await replica(db, 1).activeBetween(now, now), tables);
+  const entries = await db.collection(ACTIVITY).countDocuments({ key: { $exists: true } });
+  t.true(entries <= 2, `${entries} entries for 50 tables noted at once`);
 });

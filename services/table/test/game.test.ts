@@ -4,6 +4,7 @@
 import { status } from "@grpc/grpc-js";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { GameState, type Caller, type TableState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { statusOf } from "../../../test/helpers/grpc-services.js";
 import {
@@ -429,6 +430,32 @@ test("a player's seats at every table, with their chips, in table id order", asy
   t.deepEqual(
     (await table.listSeats({ caller: max })).seats.map((s) => s.seatBalanceCents),
     [700],
+  );
+});
+
+test("a paying player's seats include their personal table, and no one else's", async (t) => {
+  const cluster = t.context;
+  const table = cluster.table();
+  const [ora, pia] = [
+    await newPlayer(cluster, "ora", Role.ROLE_PAYING_USER),
+    await newPlayer(cluster, "pia", Role.ROLE_PAYING_USER),
+  ];
+  const personalOf = async (playerId: string) =>
+    (await cluster.wallet.getPlayer({ playerId })).profile!.personalTableId!;
+  const [oraTable, piaTable] = [await personalOf("ora"), await personalOf("pia")];
+  await table.sit({ caller: ora, tableId: oraTable, buyInCents: 300, idempotencyKey: "s" });
+  await table.sit({ caller: ora, tableId: 15, buyInCents: 200, idempotencyKey: "s2" });
+  await table.sit({ caller: pia, tableId: piaTable, buyInCents: 100, idempotencyKey: "s" });
+  t.deepEqual(
+    (await table.listSeats({ caller: ora })).seats.map((s) => [s.tableId, s.seatBalanceCents]),
+    [
+      [15, 200],
+      [oraTable, 300],
+    ],
+  );
+  t.deepEqual(
+    (await table.listSeats({ caller: pia })).seats.map((s) => [s.tableId, s.seatBalanceCents]),
+    [[piaTable, 100]],
   );
 });
 

@@ -3,42 +3,18 @@
 // owed for the next delivery, and its error reaches the caller; and recovery finds what is owed, on
 // the tables active lately at every pass and on every table at a sweep.
 import { createLogger } from "@pokerodds/common";
-import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
-import { freePort } from "@pokerodds/launcher/ports";
-import anyTest, { type TestFn } from "ava";
-import { MongoClient, type Db } from "mongodb";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import test from "ava";
 import type { Movement, MovementOutcome, WalletPort } from "../src/dependencies.js";
-import { applyLeave } from "../src/domain/index.js";
+import { applyLeave, type TableSnapshot } from "../src/domain/index.js";
 import { deliverOutbox } from "../src/outbox.js";
 import type { TableParts } from "../src/parts.js";
-import { recoverOnce } from "../src/recovery.js";
+import { recoverOnce, sweepOutboxes } from "../src/recovery.js";
 import { SnapshotStore } from "../src/snapshot-store.js";
 import type { TransferStore } from "../src/transfer-store.js";
+import { embeddedDatabase } from "./helpers/database.js";
 import { deepFreeze, newTable, sit, T0 } from "./helpers/fixtures.js";
 
-interface Context {
-  dataDir: string;
-  database: FerretDB;
-  mongo: MongoClient;
-}
-const test = anyTest as TestFn<Context>;
-
-test.before(async (t) => {
-  const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-outbox-"));
-  const database = await startFerretDB({ dataDir, port: await freePort(), output: "inherit" });
-  t.context = { dataDir, database, mongo: new MongoClient(database.uri) };
-});
-test.after.always(async (t) => {
-  await t.context.mongo?.close();
-  await t.context.database?.stop();
-  if (t.context.dataDir) await rm(t.context.dataDir, { recursive: true, force: true });
-});
-
-let databases = 0;
-const freshDb = (t: { context: Context }): Db => t.context.mongo.db(`table-${++databases}`);
+const database = embeddedDatabase(test);
 
 /** Table `tableId` after p1, p2 and p3 sat and left at `now`: it owes each of them their seat. */
 function owingThree(tableId: number, now = T0) {
@@ -62,7 +38,7 @@ function recordingWallet(away: readonly string[] = []) {
 }
 
 test("a failed credit holds up no other: the applied ones are marked delivered, it stays owed", async (t) => {
-  const store = new SnapshotStore(freshDb(t));
+  const store = new SnapshotStore(database.fresh());
   await store.load([owingThree(7)]);
   const { asked, wallet } = recordingWallet(["p2"]);
   const parts = { store, wallet, logger: createLogger("test") } as TableParts;
@@ -77,20 +53,48 @@ test("a failed credit holds up no other: the applied ones are marked delivered, 
 });
 
 test("recovery delivers what an active table owes at every pass, and what any table owes at a sweep", async (t) => {
-  const store = new SnapshotStore(freshDb(t));
-  // Owed for a minute (past the grace), by a table played then; and for a day, by one played then.
-  const aMinuteAgo = Date.now() - 60_000;
-  await store.load([owingThree(7, aMinuteAgo), owingThree(8, T0)]);
-  await store.activity.note(7, aMinuteAgo);
+  const store = new SnapshotStore(database.fresh());
+  // Table 7 is played through the store now (which notes it active); table 8 was played long ago.
+  const play = (key: string, change: (latest: TableSnapshot, now: number) => TableSnapshot) =>
+    store.apply(7, { key, fingerprint: "" }, (latest, now) => ({ next: change(latest, now), result: null }));
+  for (const playerId of ["p1", "p2", "p3"]) {
+    await play(`sit-${playerId}`, (latest, now) => sit(latest, playerId, 10_000, now));
+    await play(
+      `leave-${playerId}`,
+      (latest, now) => applyLeave(latest, { playerId, transferId: `leave-${playerId}` }, now).next!,
+    );
+  }
+  await store.load([owingThree(8, T0)]);
   const { asked, wallet } = recordingWallet();
   const transfers = { listPending: async () => [] } as Partial<TransferStore> as TransferStore;
   const parts = { store, wallet, transfers, logger: createLogger("test") } as TableParts;
   const owedBy = async (tableId: number) => (await store.latest(tableId)).snapshot.outbox.length;
+  t.deepEqual([await owedBy(7), await owedBy(8)], [3, 3]);
 
-  await recoverOnce(parts, 15_000, { sweep: false });
+  t.true(await recoverOnce(parts, 0));
   t.deepEqual([await owedBy(7), await owedBy(8)], [0, 3], "a pass looks at the tables active lately");
   t.is(asked.length, 3);
-  await recoverOnce(parts, 15_000, { sweep: true });
+  t.true(await sweepOutboxes(parts, 0));
   t.deepEqual([await owedBy(7), await owedBy(8)], [0, 0], "a sweep looks at every table");
   t.is(asked.length, 6);
+});
+
+test("an operation's change is found without its key document among the versions since its claim, and only there", async (t) => {
+  const db = database.fresh();
+  const store = new SnapshotStore(db);
+  const before = new Date(Date.now() - 1_000);
+  const change = (key: string, playerId: string) =>
+    store.apply(7, { key, fingerprint: key }, (latest, now) => ({
+      next: sit(latest, playerId, 100, now),
+      result: key,
+    }));
+  await change("first", "p1");
+  await change("wanted", "p2");
+  for (const playerId of ["p3", "p4", "p5"]) await change(`after-${playerId}`, playerId);
+  // What a crash between an entry and its key document leaves on MongoDB.
+  await db.collection("history").deleteOne({ _id: "wanted:key" as never });
+  t.is(await store.findOp("wanted"), null);
+  t.like(await store.findOpSince(7, "wanted", before), { result: "wanted", version: 3 });
+  t.is(await store.findOpSince(7, "wanted", new Date(Date.now() + 60_000)), null, "nothing stored since then");
+  t.is(await store.findOpSince(7, "never-stored", before), null);
 });

@@ -16,6 +16,9 @@ import { deliverOutbox, movementOf } from "../outbox.js";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
+/** How far apart two replicas' clocks may be when one looks for what the other stored. */
+const CLOCKS_APART_MS = 10_000;
+
 export interface LeaveAnswer {
   creditsReturnedCents: number;
   newAccountBalanceCents: number;
@@ -68,9 +71,13 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
       return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit, refund } };
     });
     // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its change
-    // is then stored under the key); driven again after a crash, look past a missing key document.
+    // is then stored under the key); driven again after a crash, look past a missing key document
+    // among the versions stored since the transfer was claimed (replicas' clocks a little apart).
     if (applied.kind !== "unchanged") return applied.result;
-    return ((await parts.store.findOp(opKey, { deep: redrive }))?.result as Left | undefined) ?? applied.result;
+    const stored = redrive
+      ? await parts.store.findOpSince(tableId, opKey, new Date(claim.createdAt.getTime() - CLOCKS_APART_MS))
+      : await parts.store.findOp(opKey);
+    return (stored?.result as Left | undefined) ?? applied.result;
   });
   crashPoint("leave:after-apply");
 
