@@ -1,6 +1,8 @@
 // The table side of the money audit: where every table's money is, each table's conservation check
 // (credited = seats + open stakes + outbox + delivered + house result), and the transfers between
 // wallet and tables still in progress. The wallet's own audit reconciles the accounts.
+import pMap from "p-map";
+import { HEADS_AT_ONCE } from "./snapshot-store.js";
 import { ForbiddenError } from "@pokerodds/common";
 import { perMoneyField } from "@pokerodds/common/table-money";
 import {
@@ -36,8 +38,9 @@ export interface AuditReport {
 
 export async function auditTables(parts: TableParts, caller: Caller): Promise<AuditReport> {
   if (!caller.isAdmin) throw new ForbiddenError("the audit is for an ADMIN");
-  const tables = await Promise.all(
-    (await parts.store.tableIds()).map(async (tableId): Promise<TableAudit> => {
+  const tables = await pMap(
+    await parts.store.tableIds(),
+    async (tableId): Promise<TableAudit> => {
       const { snapshot } = await parts.store.latest(tableId);
       const money = tableMoney(snapshot);
       return {
@@ -50,7 +53,8 @@ export async function auditTables(parts: TableParts, caller: Caller): Promise<Au
         conserved: isConserved(money),
         gamesFinished: snapshot.gamesFinished,
       };
-    }),
+    },
+    { concurrency: HEADS_AT_ONCE },
   );
   const totals: TableMoney = perMoneyField((field) => sumCents(tables.map((t) => t.money[field])));
   const pending = await parts.transfers.listPending();

@@ -7,6 +7,8 @@
 //   whose number grows with the players, and notes the active ones the index lacks (tables written
 //   before it existed).
 import type { Logger } from "@pokerodds/common";
+import pMap from "p-map";
+import { HEADS_AT_ONCE } from "./snapshot-store.js";
 import type { TableParts } from "./parts.js";
 import { transfersPending } from "./metrics.js";
 import { deliverOutbox } from "./outbox.js";
@@ -83,17 +85,20 @@ export async function sweepOutboxes(parts: TableParts, graceMs: number): Promise
   return step(log, "sweep", async () => deliverOwed(parts, log, await parts.store.tableIds(), cutoff, true));
 }
 
-/** Delivers what each table owes since before `cutoff`; a table that fails holds up no other. */
+/** Delivers what each table owes since before `cutoff`, a few tables at a time; a table that fails holds up no other. */
 async function deliverOwed(parts: TableParts, log: Logger, tableIds: readonly number[], cutoff: number, note = false) {
-  for (const tableId of tableIds) {
-    await step(log, `outbox of table ${tableId}`, async () => {
-      const { snapshot, stored } = await parts.store.latest(tableId);
-      if (note && stored) await parts.store.activity.note(tableId, snapshot.lastActivityAt);
-      if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
-      log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
-      await deliverOutbox(parts, tableId, {});
-    });
-  }
+  await pMap(
+    tableIds,
+    (tableId) =>
+      step(log, `outbox of table ${tableId}`, async () => {
+        const { snapshot, stored } = await parts.store.latest(tableId);
+        if (note && stored) await parts.store.activity.note(tableId, snapshot.lastActivityAt);
+        if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
+        log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
+        await deliverOutbox(parts, tableId, {});
+      }),
+    { concurrency: HEADS_AT_ONCE },
+  );
 }
 
 /** Runs one step; false (and a warning) when it failed, to be retried later. */

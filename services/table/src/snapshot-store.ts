@@ -43,6 +43,12 @@ interface Resolved {
   full: TableSnapshot;
 }
 
+/**
+ * Heads read at once where every table is read (the audit, recovery): all at once would queue every
+ * table's read ahead of the players' requests.
+ */
+export const HEADS_AT_ONCE = 8;
+
 /** Tables whose versions kept in full this process remembers (FullVersions). */
 const FULL_CACHE_SIZE = 500;
 
@@ -159,7 +165,7 @@ export class SnapshotStore {
     const found = await this.findOp(opKey);
     if (found) return found;
     const stream = String(tableId);
-    for (let change = await this.log.latest(stream); change && change.createdAt >= since; ) {
+    for (let change = await this.log.latest(stream); change && change.createdAt >= since;) {
       if (change.key === opKey) return opOf(change);
       change = await this.log.entry(stream, change.seq - 1);
     }
