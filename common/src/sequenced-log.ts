@@ -200,13 +200,8 @@ export class SequencedLog<E extends LogEntry> {
     }
   }
 
-  /**
-   * The hinted entry, or the first when the hint is missing or ahead of the log (a restored backup);
-   * null for an empty stream, found in one read (a table never played, an account never opened).
-   */
+  /** The hinted entry, or the first when the hint is missing or ahead of the log (a restored backup). */
   private async hintedEntry(stream: string): Promise<E | null> {
-    const first = await this.entry(stream, this.firstSeq);
-    if (!first) return null;
     const hint = await this.hints.findOne({ _id: hintIdOf(stream) });
     if (hint && hint.hintSeq > this.firstSeq) {
       const hinted = await this.entry(stream, hint.hintSeq);
@@ -214,7 +209,7 @@ export class SequencedLog<E extends LogEntry> {
       // $max would never bring it down: drop it, so the next hint written is true.
       await this.hints.deleteOne({ _id: hintIdOf(stream) });
     }
-    return first;
+    return this.entry(stream, this.firstSeq);
   }
 
   /** A read-then-write on FerretDB: a race can move it back to another existing entry, which is harmless. */
