@@ -1,5 +1,9 @@
+// Personal tables: one document per table, its id the `_id`. Ids are taken one after another from
+// FIRST_PERSONAL_TABLE_ID by unique inserts of the next one, never removed, so they have no gap: the
+// highest is found by `_id` probes, never by sorting the collection.
 import type { Collection, Db } from "mongodb";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 
 interface PersonalTableDocument {
   /** The table id: unique by being the _id. */
@@ -11,11 +15,14 @@ interface PersonalTableDocument {
 
 export class PersonalTableStore {
   private readonly tables: Collection<PersonalTableDocument>;
+  /** The highest id this process found taken: where the next search starts. */
+  private highestKnown = FIRST_PERSONAL_TABLE_ID - 1;
 
   constructor(db: Db) {
     this.tables = db.collection<PersonalTableDocument>("personalTables");
   }
 
+  /** The player's table: a scan on FerretDB (only `_id` reads use an index), for the rare paths. */
   async tableOf(playerId: string): Promise<number | null> {
     const table = await this.tables.findOne({ playerId });
     return table ? table._id : null;
@@ -26,9 +33,32 @@ export class PersonalTableStore {
     return table ? table.playerId : null;
   }
 
+  /**
+   * The highest table id taken, or null when none is: probes forward from the highest this process
+   * knows, doubling the step, then bisects. A warm process costs a read or two, a cold one about
+   * 2 log2 of the tables.
+   */
   async highestTableId(): Promise<number | null> {
-    const [highest] = await this.tables.find({}).sort({ _id: -1 }).limit(1).toArray();
-    return highest ? highest._id : null;
+    let taken = this.highestKnown;
+    let free: number;
+    for (let step = 1; ; step *= 2) {
+      if (!(await this.isTaken(taken + step))) {
+        free = taken + step;
+        break;
+      }
+      taken += step;
+    }
+    while (free - taken > 1) {
+      const middle = Math.floor((taken + free) / 2);
+      if (await this.isTaken(middle)) taken = middle;
+      else free = middle;
+    }
+    this.highestKnown = taken;
+    return taken < FIRST_PERSONAL_TABLE_ID ? null : taken;
+  }
+
+  private async isTaken(tableId: number): Promise<boolean> {
+    return (await this.tables.findOne({ _id: tableId }, { projection: { _id: 1 } })) !== null;
   }
 
   /** False when that table id is taken or the player already has a table. */

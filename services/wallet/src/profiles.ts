@@ -106,11 +106,9 @@ async function openAccount(ledger: LedgerStore, movements: Movements, playerId: 
 async function allocatePersonalTable({ personalTables, players }: WalletParts, playerId: string): Promise<number> {
   for (let attempt = 1; attempt <= MAX_TABLE_ATTEMPTS; attempt++) {
     const tableId = nextPersonalTableId(await personalTables.highestTableId());
-    // Either the id was taken by another player's table or this player got one concurrently (or
-    // earlier, and the hint was never written).
     const mine = (await personalTables.insert(tableId, playerId, new Date()))
       ? tableId
-      : await personalTables.tableOf(playerId);
+      : await tableAfterRefusal(personalTables, tableId, playerId);
     if (mine !== null) {
       await players.setPersonalTable(playerId, mine);
       return mine;
@@ -118,4 +116,19 @@ async function allocatePersonalTable({ personalTables, players }: WalletParts, p
     await backoff(attempt);
   }
   throw new UnavailableError("no personal table could be allocated; try again");
+}
+
+/**
+ * After an insert of `tableId` for the player was refused: the id was taken, by this player
+ * concurrently (theirs, then) or by another (null: try the next id), or the player already has
+ * another table (taken earlier, its record never written: found by the rare scan).
+ */
+async function tableAfterRefusal(
+  personalTables: PersonalTableStore,
+  tableId: number,
+  playerId: string,
+): Promise<number | null> {
+  const owner = await personalTables.ownerOf(tableId);
+  if (owner === playerId) return tableId;
+  return owner === null ? personalTables.tableOf(playerId) : null;
 }

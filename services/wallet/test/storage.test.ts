@@ -3,6 +3,7 @@
 // tested in common/test/sequenced-log.test.ts.)
 import { Role, type Movement } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import anyTest, { type TestFn } from "ava";
+import { PersonalTableStore } from "../src/personal-table-store.js";
 import { claims, startWalletCluster, type WalletCluster } from "./helpers/wallet-cluster.js";
 
 const test = anyTest as TestFn<WalletCluster>;
@@ -79,4 +80,18 @@ test("the personal table is recorded on the player; without the record, the tabl
   await wallet.getProfile({ claims: claims("basic") });
   t.false("personalTableId" in (await players(t).findOne({ _id: "basic" }))!);
   t.is((await wallet.getPlayer({ playerId: "basic" })).profile!.personalTableId, undefined);
+});
+
+test("the highest personal table is found by _id probes from any number of tables, by a fresh process too", async (t) => {
+  const { db } = t.context;
+  for (const count of [0, 1, 2, 3, 7, 64, 129]) {
+    const own = db.client.db(`personal-tables-${count}`);
+    const tables = own.collection<{ _id: number; playerId: string; createdAt: Date }>("personalTables");
+    const ids = Array.from({ length: count }, (_, i) => 1001 + i);
+    if (count > 0) await tables.insertMany(ids.map((_id) => ({ _id, playerId: `p${_id}`, createdAt: new Date() })));
+    const store = new PersonalTableStore(own);
+    t.is(await store.highestTableId(), count === 0 ? null : 1000 + count, `${count} tables`);
+    await tables.insertOne({ _id: 1001 + count, playerId: "next", createdAt: new Date() });
+    t.is(await store.highestTableId(), 1001 + count, `${count} tables and one more, from what it knew`);
+  }
 });
