@@ -42,7 +42,7 @@ export class PersonalTableStore {
     let taken = this.highestKnown;
     let free: number;
     for (let step = 1; ; step *= 2) {
-      if (!(await this.isTaken(taken + step))) {
+      if ((await this.ownerOf(taken + step)) === null) {
         free = taken + step;
         break;
       }
@@ -50,15 +50,11 @@ export class PersonalTableStore {
     }
     while (free - taken > 1) {
       const middle = Math.floor((taken + free) / 2);
-      if (await this.isTaken(middle)) taken = middle;
+      if ((await this.ownerOf(middle)) !== null) taken = middle;
       else free = middle;
     }
     this.highestKnown = taken;
     return taken < FIRST_PERSONAL_TABLE_ID ? null : taken;
-  }
-
-  private async isTaken(tableId: number): Promise<boolean> {
-    return (await this.tables.findOne({ _id: tableId }, { projection: { _id: 1 } })) !== null;
   }
 
   /** False when that table id is taken or the player already has a table. */
