@@ -1,6 +1,6 @@
-// Which tables had a player's operation lately, read by `_id` alone: the lobby and recovery's
-// frequent pass then cost what is active, not every table ever written (personal tables grow with
-// the players, and a listing of the `tables` collection reads all of them).
+// Which tables had a player's operation lately, or owe a credit, read by `_id` alone: the lobby and
+// recovery then cost what is active, not every table ever written (personal tables grow with the
+// players, and a listing of the `tables` collection reads all of them).
 //
 // Time is cut into buckets of BUCKET_MS. Bucket b is a stream of a sequenced log
 // (common/sequenced-log.ts) whose entries list tables active in it. A process appends the tables
@@ -8,10 +8,14 @@
 // are left out, and an append that loses the race for its sequence reads on and tries again, so no
 // table is listed twice in a bucket, whichever replicas note it. A table is noted before the
 // version that makes it active is stored, so an active table is never missing; a table noted by a
-// write that then failed is read and left out by its head's lastActivityAt.
+// write that then failed is read and left out by its head's lastActivityAt. A table that owes a
+// credit is noted when the credit is stored and again by each recovery pass until it is delivered
+// (recovery.ts), so recovery finds it from its checkpoint however long ago the table was played.
 import { PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
-import type { Db } from "mongodb";
+import { isDuplicateKey } from "@pokerodds/common/mongo";
+import type { Collection, Db } from "mongodb";
+import pMap from "p-map";
 import { randomUUID } from "node:crypto";
 import { ACTIVE_WINDOW_MS } from "./domain/index.js";
 
@@ -23,10 +27,21 @@ export const ACTIVITY = "activity";
  */
 export const BUCKET_MS = 5 * 60_000;
 
+/** Buckets read at once: as many as the lobby's window spans (a bucket ahead included), at one go. */
+const BUCKETS_AT_ONCE = Math.ceil((ACTIVE_WINDOW_MS + BUCKET_MS) / BUCKET_MS) + 1;
+
 /** Appends racing other replicas' in one bucket: each lost race costs a read. */
 const MAX_ATTEMPTS = 60;
 
 type Noted = LogEntry & { tableIds: number[] };
+
+/** Recovery's checkpoint, a document of its own in the collection (entries are `active-<b>:<seq>`). */
+const RECOVERED_ID = "recovery:from";
+interface Recovered {
+  _id: string;
+  /** Every table owing a credit is noted in a bucket from this time's on. */
+  fromMs: number;
+}
 
 /** What this process has read of a bucket: its first `length` entries. */
 interface Bucket {
@@ -39,6 +54,7 @@ const streamOf = (bucket: number): string => `active-${bucket}`;
 
 export class ActivityIndex {
   private readonly log: SequencedLog<Noted>;
+  private readonly recovered: Collection<Recovered>;
   private readonly buckets = new Map<number, Bucket>();
   /** Tables waiting to be noted, per bucket: the next append of the bucket takes them all. */
   private readonly waiting = new Map<number, Set<number>>();
@@ -48,6 +64,7 @@ export class ActivityIndex {
   constructor(db: Db) {
     // No hints: the index reads its buckets from the start, never their latest entry.
     this.log = new SequencedLog<Noted>(db.collection(ACTIVITY), { cacheSize: 64, hintStride: Number.MAX_SAFE_INTEGER });
+    this.recovered = db.collection(ACTIVITY);
   }
 
   static createIndexes(db: Db): Promise<void> {
@@ -83,8 +100,27 @@ export class ActivityIndex {
   async activeBetween(from: number, to: number): Promise<number[]> {
     const buckets = [];
     for (let bucket = bucketOf(from); bucket <= bucketOf(to); bucket++) buckets.push(bucket);
-    const read = await Promise.all(buckets.map((bucket) => this.read(bucket)));
+    // A few at once: after an outage, recovery reads every bucket since its checkpoint.
+    const read = await pMap(buckets, (bucket) => this.read(bucket), { concurrency: BUCKETS_AT_ONCE });
     return [...new Set(read.flatMap(({ tables }) => [...tables]))].sort((a, b) => a - b);
+  }
+
+  /** Recovery's checkpoint (recovery.ts), or null while no pass has covered every table. */
+  async recoveredFrom(): Promise<number | null> {
+    return (await this.recovered.findOne({ _id: RECOVERED_ID }))?.fromMs ?? null;
+  }
+
+  /**
+   * Moves the checkpoint forward to `fromMs`. A read-then-write on FerretDB: a race can leave an
+   * earlier replica's value, which only makes the next pass read a little more.
+   */
+  async markRecoveredFrom(fromMs: number): Promise<void> {
+    try {
+      await this.recovered.updateOne({ _id: RECOVERED_ID }, { $max: { fromMs } }, { upsert: true });
+    } catch (error) {
+      // Two first checkpoints raced to insert the document: the other one is in.
+      if (!isDuplicateKey(error)) throw error;
+    }
   }
 
   /** Appends the bucket's waiting tables that it does not list yet, as one entry after its last. */

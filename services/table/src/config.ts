@@ -19,8 +19,6 @@ export interface TableServiceConfig {
   recoveryIntervalMs: number;
   /** Work younger than this is left to the request still doing it. */
   recoveryGraceMs: number;
-  /** How often recovery looks at every table ever written, not only the active ones. */
-  recoverySweepMs: number;
   /** How often a watched table's log is probed for versions other replicas stored (WatchTable). */
   watchPollIntervalMs: number;
 }
@@ -40,8 +38,6 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     targetRtp: envRtp(env),
     recoveryIntervalMs: envInt("TABLE_RECOVERY_INTERVAL_MS", 5000, { min: 100, max: 3_600_000 }, env),
     recoveryGraceMs: envInt("TABLE_RECOVERY_GRACE_MS", 15_000, { min: 0, max: 3_600_000 }, env),
-    // A sweep reads every table's head: its cost grows with the tables ever written.
-    recoverySweepMs: envInt("TABLE_RECOVERY_SWEEP_MS", 600_000, { min: 1_000, max: 86_400_000 }, env),
     // A watcher on this replica sees another replica's change at most this late; each watched
     // table costs one `_id` read per interval here, however many watch it.
     watchPollIntervalMs: envInt("TABLE_WATCH_POLL_MS", 250, { min: 10, max: 60_000 }, env),

@@ -54,7 +54,6 @@ await runDatabaseService({
         startRecovery(parts, {
           intervalMs: config.recoveryIntervalMs,
           graceMs: config.recoveryGraceMs,
-          sweepIntervalMs: config.recoverySweepMs,
         }),
       close: () => {
         wallet.close();

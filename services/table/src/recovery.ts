@@ -1,13 +1,15 @@
 // Finishing what a crash, a timeout or an outage interrupted. Runs at start-up and then every
 // interval, on every replica: each step is idempotent, so two replicas doing it at once is harmless.
 // - transfers still pending after the grace period: driven to their end;
-// - outbox credits older than the grace period: delivered. Every pass looks at the tables noted
-//   active lately (a credit is owed by a player's operation, which notes its table); a sweep, at
-//   start-up and then every sweep interval in a loop of its own, looks at every table ever written,
-//   whose number grows with the players, and notes the active ones the index lacks (tables written
-//   before it existed).
+// - outbox credits older than the grace period: delivered. A table owing a credit is noted in the
+//   activity index when the credit is stored, and each pass notes it again until the credit is
+//   delivered, so a pass reads only the tables noted since its checkpoint (the previous pass's
+//   time, less a bucket for clocks apart), however long ago the table was played. A store without a
+//   checkpoint (written before it existed) is read whole once: every table ever written.
+// Two loops, so that a long first pass over every table holds up no pending transfer.
 import type { Logger } from "@pokerodds/common";
 import pMap from "p-map";
+import { BUCKET_MS } from "./activity-index.js";
 import { HEADS_AT_ONCE } from "./snapshot-store.js";
 import type { TableParts } from "./parts.js";
 import { transfersPending } from "./metrics.js";
@@ -18,31 +20,28 @@ export interface RecoveryOptions {
   intervalMs: number;
   /** Work younger than this belongs to a request still in progress. */
   graceMs: number;
-  /** How often a pass looks at every table ever written rather than the active ones. */
-  sweepIntervalMs: number;
 }
 
 export function startRecovery(parts: TableParts, options: RecoveryOptions): { stop(): Promise<void> } {
-  const { intervalMs, graceMs, sweepIntervalMs } = options;
-  // Two loops: a sweep of many tables never holds up the passes (pending transfers, fresh credits).
-  const passes = repeat(() => recoverOnce(parts, graceMs), intervalMs, intervalMs);
-  const sweeps = repeat(() => sweepOutboxes(parts, graceMs), sweepIntervalMs, intervalMs);
+  const { intervalMs, graceMs } = options;
+  const transfers = repeat(() => resumeTransfers(parts, graceMs), intervalMs);
+  const credits = repeat(() => deliverCredits(parts, graceMs), intervalMs);
   return {
     stop: async () => {
-      await Promise.all([passes.stop(), sweeps.stop()]);
+      await Promise.all([transfers.stop(), credits.stop()]);
     },
   };
 }
 
-/** Runs `run` now and again `intervalMs` after each run ends (`retryMs` after one that failed). */
-function repeat(run: () => Promise<boolean>, intervalMs: number, retryMs: number): { stop(): Promise<void> } {
+/** Runs `run` now and again `intervalMs` after each run ends. */
+function repeat(run: () => Promise<unknown>, intervalMs: number): { stop(): Promise<void> } {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let round: Promise<void> = Promise.resolve();
   const schedule = () => {
     if (stopped) return;
-    round = run().then((ok) => {
-      if (!stopped) timer = setTimeout(schedule, ok ? intervalMs : retryMs);
+    round = run().then(() => {
+      if (!stopped) timer = setTimeout(schedule, intervalMs);
     });
   };
   schedule();
@@ -55,12 +54,11 @@ function repeat(run: () => Promise<boolean>, intervalMs: number, retryMs: number
   };
 }
 
-/** One pass: pending transfers, and what the tables active lately owe. A failing step is logged and retried. */
-export async function recoverOnce(parts: TableParts, graceMs: number): Promise<boolean> {
+/** Drives the transfers pending since before the grace period. False when a step failed (and is retried). */
+export async function resumeTransfers(parts: TableParts, graceMs: number): Promise<boolean> {
   const log = parts.logger.child({ task: "recovery" });
-  const now = Date.now();
-  const cutoff = now - graceMs;
-  const transfers = await step(log, "pending transfers", async () => {
+  const cutoff = Date.now() - graceMs;
+  return step(log, "pending transfers", async () => {
     const pending = await parts.transfers.listPending();
     transfersPending.set(pending.length);
     for (const claim of pending) {
@@ -69,36 +67,62 @@ export async function recoverOnce(parts: TableParts, graceMs: number): Promise<b
       await step(log, `transfer ${claim._id}`, () => resumeTransfer(parts, claim));
     }
   });
-  const outbox = await step(log, "outbox", async () =>
-    deliverOwed(parts, log, await parts.store.activity.activeAt(now), cutoff),
-  );
-  return transfers && outbox;
 }
 
 /**
- * A sweep: what every table ever written owes, and the active ones noted in the activity index
- * (those written before it existed). False when the tables could not be listed.
+ * One pass over the credits owed: the tables noted since the checkpoint (every table ever written
+ * when there is none) are read; each one owing is noted again now and, for credits owed since before
+ * the grace period, delivered. Once every owing table is noted, the checkpoint moves to this pass.
+ * False when a step failed (and is retried).
  */
-export async function sweepOutboxes(parts: TableParts, graceMs: number): Promise<boolean> {
-  const log = parts.logger.child({ task: "recovery-sweep" });
-  const cutoff = Date.now() - graceMs;
-  return step(log, "sweep", async () => deliverOwed(parts, log, await parts.store.tableIds(), cutoff, true));
+export async function deliverCredits(parts: TableParts, graceMs: number): Promise<boolean> {
+  const log = parts.logger.child({ task: "recovery" });
+  const now = Date.now();
+  let read: { tableIds: number[]; whole: boolean } = { tableIds: [], whole: false };
+  const listed = await step(log, "tables owing", async () => {
+    read = await tablesSinceCheckpoint(parts, now);
+  });
+  if (!listed) return false;
+  const { tableIds, whole } = read;
+  const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, now, now - graceMs, whole), {
+    concurrency: HEADS_AT_ONCE,
+  });
+  if (!carried.every(Boolean)) return false;
+  // A writer's clock may run a bucket behind this one's: it notes a new credit up to a bucket earlier.
+  return step(log, "checkpoint", () => parts.store.activity.markRecoveredFrom(now - BUCKET_MS));
 }
 
-/** Delivers what each table owes since before `cutoff`, a few tables at a time; a table that fails holds up no other. */
-async function deliverOwed(parts: TableParts, log: Logger, tableIds: readonly number[], cutoff: number, note = false) {
-  await pMap(
-    tableIds,
-    (tableId) =>
-      step(log, `outbox of table ${tableId}`, async () => {
-        const { snapshot, stored } = await parts.store.latest(tableId);
-        if (note && stored) await parts.store.activity.note(tableId, snapshot.lastActivityAt);
-        if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
-        log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
-        await deliverOutbox(parts, tableId, {});
-      }),
-    { concurrency: HEADS_AT_ONCE },
-  );
+/** The tables noted since the checkpoint; every table ever written (`whole`) when there is none. */
+async function tablesSinceCheckpoint(parts: TableParts, now: number): Promise<{ tableIds: number[]; whole: boolean }> {
+  const { activity } = parts.store;
+  const from = await activity.recoveredFrom();
+  if (from === null) return { tableIds: await parts.store.tableIds(), whole: true };
+  return { tableIds: await activity.activeBetween(from, now + BUCKET_MS), whole: false };
+}
+
+/**
+ * Notes the table again if it owes (it stays findable until delivered), then delivers what it owes
+ * since before `cutoff`. On a whole pass, a table active lately is noted too (the lobby's index
+ * then lacks no table written before it existed). False when the table could not be noted; a failed
+ * delivery is retried at the next pass, and holds up no other table.
+ */
+async function carryTable(
+  parts: TableParts,
+  log: Logger,
+  tableId: number,
+  now: number,
+  cutoff: number,
+  whole: boolean,
+) {
+  const { activity } = parts.store;
+  return step(log, `table ${tableId}`, async () => {
+    const { snapshot, stored } = await parts.store.latest(tableId);
+    if (whole && stored) await activity.note(tableId, snapshot.lastActivityAt);
+    if (snapshot.outbox.length > 0) await activity.note(tableId, now);
+    if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
+    log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
+    await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, {}));
+  });
 }
 
 /** Runs one step; false (and a warning) when it failed, to be retried later. */

@@ -10,14 +10,14 @@
 //
 // Round trips: reading a table is one `_id` probe of the version after the newest this process
 // knows; a change adds one insert (the entry and its key document in one command). A table's first
-// change also registers the table, and a player's operation notes the table active
-// (activity-index.ts: a few commands the first time in a bucket, then none).
+// change also registers the table, and a player's operation, or a new credit owed, notes the table
+// in the activity index (activity-index.ts: a few commands the first time in a bucket, then none).
 import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
 import { newServerSeed } from "@pokerodds/common/server-seed";
-import { emptyTable, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
+import { emptyTable, owesNewCredit, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
 import { ActivityIndex } from "./activity-index.js";
 import { changesSince, withChanges, type VersionChanges } from "./stored-version.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
@@ -226,9 +226,10 @@ export class SnapshotStore {
         // Every table that ever holds money is listed before its first version exists.
         if (!base.stored)
           await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
-        // Before the version: an active table is never missing from the index.
+        // Before the version: an active table, or one owing a credit, is never missing from the index.
         if (!base.stored || next.lastActivityAt !== base.snapshot.lastActivityAt)
           await this.activity.note(tableId, next.lastActivityAt);
+        if (owesNewCredit(base.snapshot, next)) await this.activity.note(tableId, now);
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
         const changes = base.stored ? changesSince(base.full, next) : null;
         const change: Change = {

@@ -1,16 +1,17 @@
 // Delivering a table's outbox with a real snapshot store on embedded FerretDB: through a wallet port
 // that fails one credit, the credits the wallet applied are marked delivered, the failed one stays
-// owed for the next delivery, and its error reaches the caller; and recovery finds what is owed, on
-// the tables active lately at every pass and on every table at a sweep.
+// owed for the next delivery, and its error reaches the caller; and recovery finds what is owed:
+// every table once on a store without its checkpoint, then the tables noted since, where a table
+// owing a credit stays until the credit is delivered.
 import { createLogger } from "@pokerodds/common";
 import test from "ava";
 import type { Movement, MovementOutcome, WalletPort } from "../src/dependencies.js";
 import { applyLeave, type TableSnapshot } from "../src/domain/index.js";
 import { deliverOutbox } from "../src/outbox.js";
 import type { TableParts } from "../src/parts.js";
-import { recoverOnce, sweepOutboxes } from "../src/recovery.js";
+import { deliverCredits } from "../src/recovery.js";
+import { BUCKET_MS } from "../src/activity-index.js";
 import { SnapshotStore } from "../src/snapshot-store.js";
-import type { TransferStore } from "../src/transfer-store.js";
 import { embeddedDatabase } from "./helpers/database.js";
 import { deepFreeze, newTable, sit, T0 } from "./helpers/fixtures.js";
 
@@ -52,31 +53,80 @@ test("a failed credit holds up no other: the applied ones are marked delivered, 
   );
 });
 
-test("recovery delivers what an active table owes at every pass, and what any table owes at a sweep", async (t) => {
-  const store = new SnapshotStore(database.fresh());
-  // Table 7 is played through the store now (which notes it active); table 8 was played long ago.
+/** Table `tableId` played through the store now (which notes it): three players sat and left. */
+async function playOwingThree(store: SnapshotStore, tableId: number) {
   const play = (key: string, change: (latest: TableSnapshot, now: number) => TableSnapshot) =>
-    store.apply(7, { key, fingerprint: "" }, (latest, now) => ({ next: change(latest, now), result: null }));
+    store.apply(tableId, { key, fingerprint: "" }, (latest, now) => ({ next: change(latest, now), result: null }));
   for (const playerId of ["p1", "p2", "p3"]) {
-    await play(`sit-${playerId}`, (latest, now) => sit(latest, playerId, 10_000, now));
+    await play(`sit-${tableId}-${playerId}`, (latest, now) => sit(latest, playerId, 10_000, now));
     await play(
-      `leave-${playerId}`,
-      (latest, now) => applyLeave(latest, { playerId, transferId: `leave-${playerId}` }, now).next!,
+      `leave-${tableId}-${playerId}`,
+      (latest, now) => applyLeave(latest, { playerId, transferId: `leave-${tableId}-${playerId}` }, now).next!,
     );
   }
-  await store.load([owingThree(8, T0)]);
-  const { asked, wallet } = recordingWallet();
-  const transfers = { listPending: async () => [] } as Partial<TransferStore> as TransferStore;
-  const parts = { store, wallet, transfers, logger: createLogger("test") } as TableParts;
-  const owedBy = async (tableId: number) => (await store.latest(tableId)).snapshot.outbox.length;
-  t.deepEqual([await owedBy(7), await owedBy(8)], [3, 3]);
+}
 
-  t.true(await recoverOnce(parts, 0));
-  t.deepEqual([await owedBy(7), await owedBy(8)], [0, 3], "a pass looks at the tables active lately");
-  t.is(asked.length, 3);
-  t.true(await sweepOutboxes(parts, 0));
-  t.deepEqual([await owedBy(7), await owedBy(8)], [0, 0], "a sweep looks at every table");
+function recoveryParts(store: SnapshotStore, wallet: WalletPort): TableParts {
+  return { store, wallet, logger: createLogger("test") } as TableParts;
+}
+
+const owedBy = async (store: SnapshotStore, tableId: number) => (await store.latest(tableId)).snapshot.outbox.length;
+
+test("recovery reads every table once on a store without its checkpoint, then only the tables noted since", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  // Table 7 is played through the store now; table 8 was written before the index (never noted).
+  await playOwingThree(store, 7);
+  await store.load([owingThree(8)]);
+  const { asked, wallet } = recordingWallet();
+  const parts = recoveryParts(store, wallet);
+  t.is(await store.activity.recoveredFrom(), null);
+
+  const before = Date.now();
+  t.true(await deliverCredits(parts, 0));
+  t.deepEqual([await owedBy(store, 7), await owedBy(store, 8)], [0, 0], "the first pass reads every table");
   t.is(asked.length, 6);
+  t.true((await store.activity.recoveredFrom())! >= before - BUCKET_MS, "the checkpoint moved to this pass");
+
+  // Written without a note, as no operation can write now: the next pass does not read it.
+  await store.load([owingThree(9)]);
+  t.true(await deliverCredits(parts, 0));
+  t.is(await owedBy(store, 9), 3, "a pass with a checkpoint reads the noted tables alone");
+  t.is(asked.length, 6);
+});
+
+test("a table owing a credit the wallet does not take is noted again at every pass until it is delivered", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  await store.load([owingThree(8)]);
+  // Noted 20 minutes ago, and recovery's checkpoint from 25 minutes ago.
+  const now = Date.now();
+  await store.activity.note(8, now - 20 * 60_000);
+  await store.activity.markRecoveredFrom(now - 25 * 60_000);
+  const away = recordingWallet(["p1", "p2", "p3"]);
+
+  t.true(await deliverCredits(recoveryParts(store, away.wallet), 0), "every owing table is noted: the pass holds");
+  t.is(away.asked.length, 3);
+  t.is(await owedBy(store, 8), 3);
+  const from = (await store.activity.recoveredFrom())!;
+  t.true(from >= now - BUCKET_MS, "the checkpoint moved past the table's old note");
+  t.deepEqual(await store.activity.activeBetween(from, Date.now()), [8], "the table is noted since the checkpoint");
+
+  const back = recordingWallet();
+  t.true(await deliverCredits(recoveryParts(store, back.wallet), 0));
+  t.is(await owedBy(store, 8), 0);
+});
+
+test("a version that owes a new credit notes its table, whenever the table was last played", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  // Played at T0, long ago: neither table is in the index.
+  await store.load([owingThree(7), owingThree(8)]);
+  const change = (tableId: number, outbox: (latest: TableSnapshot) => TableSnapshot["outbox"]) =>
+    store.apply(tableId, { key: `change-${tableId}`, fingerprint: "" }, (latest) => ({
+      next: { ...latest, version: latest.version + 1, outbox: outbox(latest) },
+      result: null,
+    }));
+  await change(7, (latest) => [...latest.outbox, { ...latest.outbox[0]!, key: "a-new-credit" }]);
+  await change(8, (latest) => latest.outbox.slice(1));
+  t.deepEqual(await store.activity.activeAt(Date.now()), [7]);
 });
 
 test("an operation's change is found without its key document among the versions since its claim, and only there", async (t) => {

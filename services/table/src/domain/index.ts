@@ -14,6 +14,7 @@ export {
   isBettingOpen,
   isConserved,
   markDelivered,
+  owesNewCredit,
   tableMoney,
 } from "./snapshot.js";
 export * from "./seats.js";

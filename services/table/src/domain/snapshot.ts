@@ -193,6 +193,10 @@ export function freshGame(
   };
 }
 
+/** True when `next` owes a credit that `previous` did not (recovery must then be able to find the table). */
+export const owesNewCredit = (previous: TableSnapshot, next: TableSnapshot): boolean =>
+  next.outbox.some((credit) => !previous.outbox.some((owed) => owed.key === credit.key));
+
 /**
  * Removes the delivered credits from the outbox and counts them as delivered. Unknown keys are
  * ignored, so a repeated report is harmless; null when nothing was pending under those keys.
