@@ -10,7 +10,9 @@
 // short-lived ADMIN token of the development issuer: the command's entry point (tools/src/audit.ts)
 // signs one with the gateway's development issuer, which this package cannot import (the gateway
 // depends on it).
+import { ConfigError } from "@pokerodds/common";
 import { Ajv } from "ajv";
+import { auditDeadlineMs } from "./collect.js";
 import { AuditReport, type AuditReportBody } from "./report.js";
 import { formatAuditSummary } from "./summary.js";
 
@@ -19,8 +21,8 @@ export const EXIT_NOT_CLEAN = 1;
 export const EXIT_NO_AUDIT = 2;
 
 export const AUDIT_PATH = "/api/admin/audit";
-/** The gateway's own audit deadline is 30 s. */
-const REQUEST_TIMEOUT_MS = 40_000;
+/** Beyond the audit's deadline, for the answer to arrive. */
+const ANSWER_MS = 10_000;
 /** What a development token made for the command may last, at most. */
 export const DEV_TOKEN_TTL_S = 300;
 
@@ -69,12 +71,12 @@ export async function adminToken(env: Env, devToken: DevTokenSigner): Promise<st
   return devToken(env);
 }
 
-async function fetchReport(url: URL, token: string): Promise<AuditReportBody> {
+async function fetchReport(url: URL, token: string, deadlineMs: number): Promise<AuditReportBody> {
   let response: Response;
   try {
     response = await fetch(url, {
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(deadlineMs + ANSWER_MS),
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -103,6 +105,16 @@ async function fetchReport(url: URL, token: string): Promise<AuditReportBody> {
   return body;
 }
 
+/** How long the command waits for the gateway's audit, which has AUDIT_DEADLINE_S too. */
+function waitMs(env: Env): number {
+  try {
+    return auditDeadlineMs(env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new NoAudit(error.message);
+    throw error;
+  }
+}
+
 /** Runs the command; resolves to its exit code. */
 export async function runAuditCli(
   env: Env,
@@ -118,7 +130,7 @@ export async function runAuditCli(
   }
   try {
     const url = stackUrl(env, AUDIT_PATH);
-    const report = await fetchReport(url, await adminToken(env, devToken));
+    const report = await fetchReport(url, await adminToken(env, devToken), waitMs(env));
     io.out(json ? JSON.stringify(report, null, 2) : formatAuditSummary(report));
     return report.status === "clean" ? EXIT_CLEAN : EXIT_NOT_CLEAN;
   } catch (error) {

@@ -7,10 +7,20 @@
 // persists, a passing transfer does not.
 import type { AuditResponse as TableAuditResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { AuditResponse as WalletAuditResponse } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { envInt } from "@pokerodds/common";
 import { reconcile, type ReconcileInput } from "./reconcile.js";
 
-/** The whole audit, every reading included. */
-export const AUDIT_DEADLINE_MS = 30_000;
+/**
+ * The whole audit, every reading included, unless AUDIT_DEADLINE_S sets another. The wallet's audit
+ * reads its whole ledger (about 85 s a million entries on the embedded database), and stops
+ * reading when the call ends.
+ */
+export const AUDIT_DEADLINE_MS = 600_000;
+
+/** AUDIT_DEADLINE_S, read alike by the gateway (its calls' deadline) and `npm run audit` (its wait). */
+export function auditDeadlineMs(env: Record<string, string | undefined> = process.env): number {
+  return envInt("AUDIT_DEADLINE_S", AUDIT_DEADLINE_MS / 1000, { min: 1, max: 86_400 }, env) * 1000;
+}
 export const MAX_READINGS = 3;
 
 export interface AuditSources {

@@ -10,6 +10,7 @@ import { lobbyApi, tablesApi } from "@pokerodds/api/tables";
 import type { Logger } from "@pokerodds/common";
 import express, { type Express, type RequestHandler } from "express";
 import { gameRecordRoutes } from "./admin/games.js";
+import { AUDIT_DEADLINE_MS } from "@pokerodds/audit";
 import { adminRoutes } from "./admin/routes.js";
 import { requireAuth } from "./auth/caller.js";
 import { clientConfigRoutes, devSignInRoutes, webAssets, type DevSigner } from "./client/routes.js";
@@ -52,6 +53,8 @@ export interface AppDeps {
    * and the origins its OIDC sign-in connects to (signInOrigins in client/routes.ts).
    */
   client?: { webRoot: string; config: ClientConfigBody; devSign?: DevSigner; signInOrigins?: string[] };
+  /** GET /api/admin/audit's deadline, every reading included (AUDIT_DEADLINE_MS when absent). */
+  auditDeadlineMs?: number;
   /** CORS, rate limits and the heavy-route cap; read from the environment when absent. */
   edge?: EdgeSettings;
 }
@@ -100,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
   mount(tablesApi, tableRoutes(deps.table));
   mount(tableEventsApi, tableEventRoutes(deps.table, deps.tableFeeds, edge));
   mount(oddsApi, oddsRoutes(deps.odds));
-  mount(adminApi, adminRoutes(deps.wallet, deps.table));
+  mount(adminApi, adminRoutes(deps.wallet, deps.table, deps.auditDeadlineMs ?? AUDIT_DEADLINE_MS));
   mount(gameRecordsApi, gameRecordRoutes(deps.gameRecords));
   mountClient(app, mount, deps.client);
   finish();

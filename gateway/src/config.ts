@@ -1,4 +1,5 @@
 import { ConfigError, envInt, envOptional, envPort, envString } from "@pokerodds/common";
+import { auditDeadlineMs } from "@pokerodds/audit";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEV_AUDIENCE, DEV_ISSUER } from "./auth/dev-issuer.js";
@@ -26,6 +27,8 @@ export interface GatewayConfig {
   webRoot: string;
   /** The identity provider's client id for the web client's OIDC sign-in (with AUTH_JWKS_URL). */
   oidcClientId?: string;
+  /** GET /api/admin/audit's deadline (AUDIT_DEADLINE_S). */
+  auditDeadlineMs: number;
 }
 
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
@@ -41,6 +44,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     auth: readAuthSettings(env),
     webRoot: resolve(envOptional("WEB_ROOT", env) ?? fileURLToPath(new URL("../../web/dist", import.meta.url))),
     oidcClientId: envOptional("AUTH_CLIENT_ID", env),
+    auditDeadlineMs: auditDeadlineMs(env),
   };
 }
 

@@ -42,6 +42,7 @@ const app = createApp({
   gameRecords: backends.gameRecords,
   health,
   client: await clientFor(config),
+  auditDeadlineMs: config.auditDeadlineMs,
 });
 const server = await startHttpServer(app, {
   port: config.port,

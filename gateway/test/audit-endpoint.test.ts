@@ -14,6 +14,7 @@ import {
   type AuditResponse as WalletAuditResponse,
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { AUDIT_DEADLINE_MS, readAudit } from "@pokerodds/audit";
+import { setTimeout as sleep } from "node:timers/promises";
 import test from "ava";
 import { createApp } from "../src/app.js";
 import { openApiDocument } from "@pokerodds/api/document";
@@ -153,7 +154,7 @@ test("403 for every role but ADMIN; no service is asked", async (t) => {
   t.deepEqual(app.calls, []);
 });
 
-test("ADMIN: 200 with a clean report, valid against the OpenAPI document; table, wallet, table with the caller and a 30 s budget", async (t) => {
+test("ADMIN: 200 with a clean report, valid against the OpenAPI document; table, wallet, table with the caller and the audit's deadline", async (t) => {
   const app = await startAuditApp();
   t.teardown(() => app.close());
   const response = await getAudit(app, await app.tokenFor("boss", "ADMIN"), { "x-request-id": "audit-1" });
@@ -181,6 +182,23 @@ test("ADMIN: 200 with a clean report, valid against the OpenAPI document; table,
     t.is(call.options?.requestId, "audit-1");
     t.true(call.options!.deadlineMs! <= AUDIT_DEADLINE_MS && call.options!.deadlineMs! > AUDIT_DEADLINE_MS - 5_000);
   }
+});
+
+test("an ADMIN who stops waiting cancels the audit's calls (the services stop reading)", async (t) => {
+  const app = await startAuditApp({ wallet: () => new Promise(() => {}) });
+  t.teardown(() => app.close());
+  const token = await app.tokenFor("boss", "ADMIN");
+  const answered = await fetch(`${app.url}/api/admin/audit`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(200),
+  }).then(
+    () => true,
+    () => false,
+  );
+  t.false(answered);
+  const walletCall = app.calls.find((call) => call.service === "wallet")!;
+  for (let waited = 0; !walletCall.options?.signal?.aborted && waited < 2_000; waited += 20) await sleep(20);
+  t.true(walletCall.options?.signal?.aborted);
 });
 
 test("a mismatch is still a 200: the body says what is wrong", async (t) => {

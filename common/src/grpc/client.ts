@@ -24,6 +24,8 @@ export interface CallOptions {
   requestId?: string;
   /** The server call this one is made for: its deadline and cancellation carry over. */
   parent?: ServerUnaryCall<unknown, unknown>;
+  /** Cancels the call when it aborts (its server learns of it: callEnded). */
+  signal?: AbortSignal;
 }
 
 type UnaryMethod<Req, Res> = (
@@ -126,11 +128,15 @@ export function createClient<C extends Client>(
           callOptions.parent = options.parent;
           callOptions.propagate_flags = propagate.DEFAULTS;
         }
-        method.call(raw, request, metadata, callOptions, (error, response) => {
+        const cancel = () => unaryCall.cancel();
+        const unaryCall = method.call(raw, request, metadata, callOptions, (error, response) => {
+          options.signal?.removeEventListener("abort", cancel);
           endRpcSpan(span, error ? error.code : 0, error?.details);
           if (error) reject(error);
           else resolve(response);
         });
+        if (options.signal?.aborted) cancel();
+        else options.signal?.addEventListener("abort", cancel, { once: true });
       });
   }
   return { raw, call: call as PromiseClient<C> };

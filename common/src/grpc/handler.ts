@@ -1,5 +1,6 @@
 import type { handleUnaryCall, ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
+import { UnavailableError } from "../errors.js";
 import { REQUEST_ID_FIELD, type Logger } from "../logger.js";
 import { rpcHandled } from "../metrics.js";
 import { endRpcSpan, inServerSpan } from "../tracing/grpc-span.js";
@@ -47,4 +48,18 @@ export function unary<Req, Res>(
         },
       );
     });
+}
+
+/**
+ * Aborts when the call ends before its handler answers: the client cancelled it or its deadline
+ * passed. For handlers that read whole collections (the audits), which would otherwise read on for
+ * nobody, and the next call read it all again alongside.
+ */
+export function callEnded(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
+  const ended = new AbortController();
+  const abort = () =>
+    ended.abort(new UnavailableError("the call ended before its answer (cancelled or past its deadline)"));
+  if (call.cancelled) abort();
+  else call.once("cancelled", abort);
+  return ended.signal;
 }

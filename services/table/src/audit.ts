@@ -36,7 +36,8 @@ export interface AuditReport {
   conserved: boolean;
 }
 
-export async function auditTables(parts: TableParts, caller: Caller): Promise<AuditReport> {
+/** Every table's head, a few at a time; stops reading when `signal` aborts (the call ended). */
+export async function auditTables(parts: TableParts, caller: Caller, signal: AbortSignal): Promise<AuditReport> {
   if (!caller.isAdmin) throw new ForbiddenError("the audit is for an ADMIN");
   const tables = await pMap(
     await parts.store.tableIds(),
@@ -54,7 +55,7 @@ export async function auditTables(parts: TableParts, caller: Caller): Promise<Au
         gamesFinished: snapshot.gamesFinished,
       };
     },
-    { concurrency: HEADS_AT_ONCE },
+    { concurrency: HEADS_AT_ONCE, signal },
   );
   const totals: TableMoney = perMoneyField((field) => sumCents(tables.map((t) => t.money[field])));
   const pending = await parts.transfers.listPending();

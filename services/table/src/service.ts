@@ -1,6 +1,7 @@
 // The gRPC adapter: decode, call the operation, encode. Rules live in domain/, steps in the sagas
 // and stores.
 import {
+  callEnded,
   InvalidArgumentError,
   serverStreaming,
   UnavailableError,
@@ -120,7 +121,9 @@ export function tableService(
       seats: await seats(callerFromProto(request.caller).playerId, scope),
     })),
 
-    audit: rpc("Audit", async (request) => auditToProto(await auditTables(parts, callerFromProto(request.caller)))),
+    audit: rpc("Audit", async (request, scope) =>
+      auditToProto(await auditTables(parts, callerFromProto(request.caller), callEnded(scope.parent!))),
+    ),
 
     watchTable: serverStreaming(logger, "WatchTable", watchHandler(parts, databaseReady), { closing }),
 

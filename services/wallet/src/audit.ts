@@ -4,10 +4,18 @@ import type { PlayerStore } from "./player-store.js";
 
 /**
  * Streams the whole ledger through the auditor. Players are read after the entries: a player is
- * always created before its first entry, so an entry read here always finds its player.
+ * always created before its first entry, so an entry read here always finds its player. Stops
+ * reading when `signal` aborts (the call ended).
  */
-export async function auditLedger(ledger: LedgerStore, players: PlayerStore): Promise<AuditReport> {
+export async function auditLedger(
+  ledger: LedgerStore,
+  players: PlayerStore,
+  signal: AbortSignal,
+): Promise<AuditReport> {
   const auditor = new LedgerAuditor();
-  for await (const entry of ledger.all()) auditor.add(entry);
+  for await (const entry of ledger.all()) {
+    signal.throwIfAborted();
+    auditor.add(entry);
+  }
   return auditor.report(await players.allIds());
 }

@@ -1,5 +1,6 @@
 // The gRPC adapter: decode, call the wallet, encode. Rules live in domain/, storage in the stores.
 import {
+  callEnded,
   InvalidArgumentError,
   NotFoundError,
   UnavailableError,
@@ -92,7 +93,9 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
       };
     }),
 
-    audit: rpc("Audit", async () => auditToProto(await auditLedger(wallet.ledger, wallet.players))),
+    audit: rpc("Audit", async (_request, { call }) =>
+      auditToProto(await auditLedger(wallet.ledger, wallet.players, callEnded(call))),
+    ),
   };
 }
 

@@ -3,7 +3,10 @@
 // tested in common/test/sequenced-log.test.ts.)
 import { Role, type Movement } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import anyTest, { type TestFn } from "ava";
+import { auditLedger } from "../src/audit.js";
+import { LedgerStore } from "../src/ledger-store.js";
 import { PersonalTableStore } from "../src/personal-table-store.js";
+import { PlayerStore } from "../src/player-store.js";
 import { claims, startWalletCluster, type WalletCluster } from "./helpers/wallet-cluster.js";
 
 const test = anyTest as TestFn<WalletCluster>;
@@ -94,4 +97,25 @@ test("the highest personal table is found by _id probes from any number of table
     await tables.insertOne({ _id: 1001 + count, playerId: "next", createdAt: new Date() });
     t.is(await store.highestTableId(), 1001 + count, `${count} tables and one more, from what it knew`);
   }
+});
+
+test("the audit stops reading the ledger when its call ends", async (t) => {
+  const { wallet, db } = t.context;
+  for (const playerId of ["reader-1", "reader-2", "reader-3"]) await wallet.getProfile({ claims: claims(playerId) });
+  const ended = new AbortController();
+  let read = 0;
+  const stored = new LedgerStore(db);
+  // The ledger as stored, ending the call after the second entry read.
+  const ledger = {
+    async *all() {
+      for await (const entry of stored.all()) {
+        if (++read === 2) ended.abort(new Error("the call ended"));
+        yield entry;
+      }
+    },
+  } as Partial<LedgerStore> as LedgerStore;
+  await t.throwsAsync(auditLedger(ledger, new PlayerStore(db), ended.signal), { message: "the call ended" });
+  t.is(read, 2, "no entry is read after the call ended");
+  const whole = await auditLedger(stored, new PlayerStore(db), new AbortController().signal);
+  t.true(whole.accounts >= 3);
 });
