@@ -16,6 +16,7 @@ import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError } from
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
+import pMap from "p-map";
 import { newServerSeed } from "@pokerodds/common/server-seed";
 import { emptyTable, owesNewCredit, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
 import { ActivityIndex } from "./activity-index.js";
@@ -139,10 +140,13 @@ export class SnapshotStore {
     return docs.map((d) => d._id).sort((a, b) => a - b);
   }
 
-  /** Tables with a stored version whose id is below `limit` (on MongoDB an `_id` range; a scan on FerretDB). */
-  async tableIdsBelow(limit: number): Promise<number[]> {
-    const docs = await this.tables.find({ _id: { $lt: limit } }).toArray();
-    return docs.map((d) => d._id).sort((a, b) => a - b);
+  /**
+   * Those of `tableIds` with a stored version: one `_id` read each, a few at once, whatever the
+   * number of tables written (a range of `_id`s scans the collection on FerretDB).
+   */
+  async registeredAmong(tableIds: readonly number[]): Promise<number[]> {
+    const registered = await pMap(tableIds, (tableId) => this.isRegistered(tableId), { concurrency: HEADS_AT_ONCE });
+    return tableIds.filter((_, i) => registered[i]);
   }
 
   async isRegistered(tableId: number): Promise<boolean> {

@@ -26,6 +26,8 @@ export class TableDirectory {
   private readonly personalTables = new Map<string, number>();
   /** Tables above TABLE_COUNT written when it was higher, as last read (a failed read is forgotten). */
   private writtenAbove: { ids: Promise<number[]>; at: number } | undefined;
+  /** A refresh of writtenAbove in flight. */
+  private refreshing: Promise<void> | undefined;
 
   constructor(
     private readonly store: SnapshotStore,
@@ -89,20 +91,37 @@ export class TableDirectory {
   }
 
   /**
-   * Written tables between TABLE_COUNT and the personal ones. Only a replica configured with more
-   * public tables writes one, so the list is read at most every WRITTEN_PUBLIC_REFRESH_MS.
+   * Written tables between TABLE_COUNT and the personal ones: only a replica configured with more
+   * public tables writes one. Each id is probed (at most FIRST_PERSONAL_TABLE_ID - 2 `_id` reads),
+   * at most every WRITTEN_PUBLIC_REFRESH_MS; meanwhile, and while a refresh runs, the last list
+   * read is the answer, so only the first call waits for it.
    */
   private writtenAboveTableCount(): Promise<number[]> {
     const now = Date.now();
-    if (!this.writtenAbove || now - this.writtenAbove.at > WRITTEN_PUBLIC_REFRESH_MS) {
-      const ids = this.store
-        .tableIdsBelow(FIRST_PERSONAL_TABLE_ID)
-        .then((written) => written.filter((id) => id > this.tableCount));
-      this.writtenAbove = { ids, at: now };
-      ids.catch(() => {
-        if (this.writtenAbove?.ids === ids) this.writtenAbove = undefined;
-      });
+    if (!this.writtenAbove) this.writtenAbove = this.readWrittenAbove(now);
+    else if (now - this.writtenAbove.at > WRITTEN_PUBLIC_REFRESH_MS && !this.refreshing) {
+      const next = this.readWrittenAbove(now);
+      this.refreshing = next.ids.then(
+        () => {
+          this.writtenAbove = next;
+          this.refreshing = undefined;
+        },
+        () => {
+          this.refreshing = undefined;
+        },
+      );
     }
     return this.writtenAbove.ids;
+  }
+
+  /** A read of the written tables above TABLE_COUNT; a failed first read is forgotten (the next call reads again). */
+  private readWrittenAbove(at: number): { ids: Promise<number[]>; at: number } {
+    const candidates = [];
+    for (let id = this.tableCount + 1; id < FIRST_PERSONAL_TABLE_ID; id++) candidates.push(id);
+    const read = { ids: this.store.registeredAmong(candidates), at };
+    read.ids.catch(() => {
+      if (this.writtenAbove === read) this.writtenAbove = undefined;
+    });
+    return read;
   }
 }
