@@ -30,10 +30,23 @@ export const BUCKET_MS = 5 * 60_000;
 /** Buckets read at once: as many as the lobby's window spans (a bucket ahead included), at one go. */
 const BUCKETS_AT_ONCE = Math.ceil((ACTIVE_WINDOW_MS + BUCKET_MS) / BUCKET_MS) + 1;
 
+/** Documents deleted by one command when pruning. */
+const PRUNED_AT_ONCE = 1_000;
+
 /** Appends racing other replicas' in one bucket: each lost race costs a read. */
 const MAX_ATTEMPTS = 60;
 
 type Noted = LogEntry & { tableIds: number[] };
+
+/**
+ * How far behind the oldest bucket a reader reads (the lobby's window, recovery's checkpoint) a
+ * bucket is kept: a reader that took the checkpoint before it moved may still be reading.
+ */
+const KEPT_BEHIND_MS = 60 * 60_000;
+
+/** Every document of a bucket has an `_id` from `active-<bucket>:` on (its entries and their keys). */
+const BUCKET_IDS = { $gte: "active-", $lt: "active." };
+const bucketOfId = (id: string): number => Number(id.slice("active-".length, id.indexOf(":")));
 
 /** Recovery's checkpoint, a document of its own in the collection (entries are `active-<b>:<seq>`). */
 const RECOVERED_ID = "recovery:from";
@@ -54,7 +67,8 @@ const streamOf = (bucket: number): string => `active-${bucket}`;
 
 export class ActivityIndex {
   private readonly log: SequencedLog<Noted>;
-  private readonly recovered: Collection<Recovered>;
+  /** The collection's documents as such: recovery's checkpoint, and every document when pruning. */
+  private readonly documents: Collection<Recovered>;
   private readonly buckets = new Map<number, Bucket>();
   /** Tables waiting to be noted, per bucket: the next append of the bucket takes them all. */
   private readonly waiting = new Map<number, Set<number>>();
@@ -64,7 +78,7 @@ export class ActivityIndex {
   constructor(db: Db) {
     // No hints: the index reads its buckets from the start, never their latest entry.
     this.log = new SequencedLog<Noted>(db.collection(ACTIVITY), { cacheSize: 64, hintStride: Number.MAX_SAFE_INTEGER });
-    this.recovered = db.collection(ACTIVITY);
+    this.documents = db.collection(ACTIVITY);
   }
 
   static createIndexes(db: Db): Promise<void> {
@@ -107,7 +121,7 @@ export class ActivityIndex {
 
   /** Recovery's checkpoint (recovery.ts), or null while no pass has covered every table. */
   async recoveredFrom(): Promise<number | null> {
-    return (await this.recovered.findOne({ _id: RECOVERED_ID }))?.fromMs ?? null;
+    return (await this.documents.findOne({ _id: RECOVERED_ID }))?.fromMs ?? null;
   }
 
   /**
@@ -116,11 +130,29 @@ export class ActivityIndex {
    */
   async markRecoveredFrom(fromMs: number): Promise<void> {
     try {
-      await this.recovered.updateOne({ _id: RECOVERED_ID }, { $max: { fromMs } }, { upsert: true });
+      await this.documents.updateOne({ _id: RECOVERED_ID }, { $max: { fromMs } }, { upsert: true });
     } catch (error) {
       // Two first checkpoints raced to insert the document: the other one is in.
       if (!isDuplicateKey(error)) throw error;
     }
+  }
+
+  /**
+   * Deletes the buckets no reader reads again: KEPT_BEHIND_MS before both the lobby's window and
+   * recovery's checkpoint; none before recovery's first checkpoint. The collection so holds about an
+   * hour and a half of buckets, and listing its ids (a scan on FerretDB) stays that small. Returns
+   * the documents deleted.
+   */
+  async prune(now: number): Promise<number> {
+    const from = await this.recoveredFrom();
+    if (from === null) return 0;
+    const before = bucketOf(Math.min(from, now - ACTIVE_WINDOW_MS) - KEPT_BEHIND_MS);
+    const ids = await this.documents.find({ _id: BUCKET_IDS }, { projection: { _id: 1 } }).toArray();
+    const old = ids.map(({ _id }) => _id).filter((id) => bucketOfId(id) < before);
+    for (let start = 0; start < old.length; start += PRUNED_AT_ONCE) {
+      await this.documents.deleteMany({ _id: { $in: old.slice(start, start + PRUNED_AT_ONCE) } });
+    }
+    return old.length;
   }
 
   /** Appends the bucket's waiting tables that it does not list yet, as one entry after its last. */

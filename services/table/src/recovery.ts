@@ -6,7 +6,8 @@
 //   delivered, so a pass reads only the tables noted since its checkpoint (the previous pass's
 //   time, less a bucket for clocks apart), however long ago the table was played. A store without a
 //   checkpoint (written before it existed) is read whole once: every table ever written.
-// Two loops, so that a long first pass over every table holds up no pending transfer.
+// Two loops, so that a long first pass over every table holds up no pending transfer; a third
+// deletes the activity index's old buckets every bucket.
 import type { Logger } from "@pokerodds/common";
 import pMap from "p-map";
 import { BUCKET_MS } from "./activity-index.js";
@@ -26,9 +27,10 @@ export function startRecovery(parts: TableParts, options: RecoveryOptions): { st
   const { intervalMs, graceMs } = options;
   const transfers = repeat(() => resumeTransfers(parts, graceMs), intervalMs);
   const credits = repeat(() => deliverCredits(parts, graceMs), intervalMs);
+  const pruning = repeat(() => pruneActivity(parts), BUCKET_MS);
   return {
     stop: async () => {
-      await Promise.all([transfers.stop(), credits.stop()]);
+      await Promise.all([transfers.stop(), credits.stop(), pruning.stop()]);
     },
   };
 }
@@ -122,6 +124,15 @@ async function carryTable(
     if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
     log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
     await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, {}));
+  });
+}
+
+/** Deletes the activity index's buckets that no reader reads again (activity-index.ts). */
+export async function pruneActivity(parts: TableParts): Promise<boolean> {
+  const log = parts.logger.child({ task: "recovery" });
+  return step(log, "activity pruning", async () => {
+    const deleted = await parts.store.activity.prune(Date.now());
+    if (deleted > 0) log.info({ deleted }, "old activity buckets deleted");
   });
 }
 

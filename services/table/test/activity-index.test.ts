@@ -81,3 +81,36 @@ test("tables noted at once by one replica share appends", async (t) => {
   const entries = await db.collection(ACTIVITY).countDocuments({ key: { $exists: true } });
   t.true(entries <= 2, `${entries} entries for 50 tables noted at once`);
 });
+
+/** Bucket `bucket` as an earlier replica left it: one entry listing `tableIds`, and its key document. */
+async function storedBucket(db: Db, bucket: number, tableIds: number[]): Promise<void> {
+  const stream = `active-${bucket}`;
+  const key = `${stream}:written-before`;
+  const documents = db.collection<{ _id: string; [field: string]: unknown }>(ACTIVITY);
+  await documents.insertMany([
+    { _id: `${stream}:1`, stream, seq: 1, key, tableIds },
+    { _id: `${key}:key`, entryId: `${stream}:1` },
+  ]);
+}
+
+test("pruning deletes the buckets an hour behind both the lobby's window and recovery's checkpoint", async (t) => {
+  const db = await freshDatabase();
+  const index = replica(db, 0);
+  const now = Date.now();
+  const bucket = (at: number) => Math.floor(at / BUCKET_MS);
+  const hours = (n: number) => n * 60 * 60_000;
+  await storedBucket(db, bucket(now - hours(3)), [1]);
+  await storedBucket(db, bucket(now - hours(6)), [2]);
+  await index.note(3, now);
+  const left = async () => (await listed(db)).join(",");
+
+  t.is(await index.prune(now), 0, "nothing before recovery's first checkpoint");
+  await index.markRecoveredFrom(now - hours(4));
+  t.is(await index.prune(now), 2, "the bucket 6 hours back: its entry and its key document");
+  t.is(await left(), "1,3", "the one 3 hours back is kept for recovery, whose checkpoint is 4 hours back");
+  await index.markRecoveredFrom(now - BUCKET_MS);
+  t.is(await index.prune(now), 2);
+  t.is(await left(), "3");
+  t.is(await index.recoveredFrom(), now - BUCKET_MS, "the checkpoint stays");
+  t.deepEqual(await replica(db, 1).activeAt(now), [3]);
+});
