@@ -16,6 +16,7 @@ test("defaults: port 8080, local services, the development issuer under ./data",
     // The repository's web/dist, next to gateway/ (found from this module, wherever the process starts).
     webRoot: resolve(import.meta.dirname, "../../web/dist"),
     oidcClientId: undefined,
+    auditDeadlineMs: 600_000,
   });
 });
 
@@ -32,6 +33,7 @@ test("every variable is honoured", (t) => {
     WEB_ROOT: "/srv/web",
     AUTH_CLIENT_ID: "web-client",
     MAX_CONNECTIONS: "500",
+    AUDIT_DEADLINE_S: "1200",
   });
   t.like(config, {
     maxConnections: 500,
@@ -42,6 +44,7 @@ test("every variable is honoured", (t) => {
     oddsAddress: "odds:1",
     walletAddress: "wallet:2",
     tableAddress: "table:3",
+    auditDeadlineMs: 1_200_000,
   });
   t.deepEqual(config.auth, {
     mode: "remote",
@@ -72,4 +75,5 @@ test("a real identity provider needs its issuer and audience, and https", (t) =>
   t.throws(() => readConfig({ ...both, AUTH_JWKS_URL: "not a url" }), { instanceOf: ConfigError });
   t.is(readConfig({ ...both, AUTH_JWKS_URL: "http://localhost:8081/jwks" }).auth.mode, "remote");
   t.throws(() => readConfig({ PORT: "http" }), { instanceOf: ConfigError });
+  t.throws(() => readConfig({ AUDIT_DEADLINE_S: "0" }), { instanceOf: ConfigError });
 });
