@@ -13,5 +13,6 @@ export * from "./grpc/tls.js";
 export * from "./grpc/access.js";
 export * from "./metrics.js";
 export * from "./backoff.js";
+export * from "./one-at-a-time.js";
 export * from "./per-key-queue.js";
 export * from "./wake-list.js";

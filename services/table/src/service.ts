@@ -2,6 +2,7 @@
 // and stores.
 import {
   callEnded,
+  OneAtATime,
   InvalidArgumentError,
   serverStreaming,
   UnavailableError,
@@ -53,6 +54,8 @@ export function tableService(
     unary(logger, name, guardDependencies(databaseReady, handler));
 
   const lobby = lobbyReader(parts);
+  // An audit reads every table: a second one while it runs is refused, not stacked.
+  const audits = new OneAtATime("an audit is running on this table service replica; retry when it ends");
   const seats = seatsReader(parts);
   return {
     listTables: rpc("ListTables", () => lobby()),
@@ -121,8 +124,10 @@ export function tableService(
       seats: await seats(callerFromProto(request.caller).playerId, scope),
     })),
 
-    audit: rpc("Audit", async (request, scope) =>
-      auditToProto(await auditTables(parts, callerFromProto(request.caller), callEnded(scope.parent!))),
+    audit: rpc("Audit", (request, scope) =>
+      audits.run(async () =>
+        auditToProto(await auditTables(parts, callerFromProto(request.caller), callEnded(scope.parent!))),
+      ),
     ),
 
     watchTable: serverStreaming(logger, "WatchTable", watchHandler(parts, databaseReady), { closing }),

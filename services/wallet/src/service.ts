@@ -1,6 +1,7 @@
 // The gRPC adapter: decode, call the wallet, encode. Rules live in domain/, storage in the stores.
 import {
   callEnded,
+  OneAtATime,
   InvalidArgumentError,
   NotFoundError,
   UnavailableError,
@@ -31,6 +32,8 @@ const MAX_PAGE = 1000;
 export function walletService(wallet: WalletParts, logger: Logger, databaseReady: () => boolean): WalletServiceServer {
   const rpc = <Req, Res>(name: string, handler: UnaryHandler<Req, Res>) =>
     unary(logger, name, guardDatabase(databaseReady, handler));
+  // An audit reads the whole ledger: a second one while it runs is refused, not stacked.
+  const audits = new OneAtATime("an audit is running on this wallet replica; retry when it ends");
   const movement = (name: string, kind: RequestableKind) =>
     rpc(name, async (request: { movement?: Movement | undefined }) => ({
       result: outcomeToProto(await wallet.movements.record(movementFromProto(kind, request.movement))),
@@ -93,8 +96,8 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
       };
     }),
 
-    audit: rpc("Audit", async (_request, { call }) =>
-      auditToProto(await auditLedger(wallet.ledger, wallet.players, callEnded(call))),
+    audit: rpc("Audit", (_request, { call }) =>
+      audits.run(async () => auditToProto(await auditLedger(wallet.ledger, wallet.players, callEnded(call)))),
     ),
   };
 }
