@@ -171,11 +171,13 @@ export async function setUp(stack: TestStack, clients: number): Promise<SetUp> {
     if (sit.acknowledgement !== "ACK") throw new Error(`throughput set-up: sit NACK: ${sit.message}`);
     return { player, tableId, seatId: sit.seatId };
   };
-  const seated = await Promise.all(
-    Array.from({ length: clients }, (_, i) =>
-      Promise.all(Array.from({ length: PLAYERS_PER_CLIENT }, (_, k) => seat(i, k))),
-    ),
-  );
+  // A player of each client at a time: all of them at once (384) ran a sit past its 10 s deadline on
+  // a slow day, and the set-up failed.
+  const seated: Seated[][] = Array.from({ length: clients }, () => []);
+  for (let k = 0; k < PLAYERS_PER_CLIENT; k++) {
+    const rank = await Promise.all(Array.from({ length: clients }, (_, i) => seat(i, k)));
+    rank.forEach((player, i) => seated[i]!.push(player));
+  }
   const favouriteAtHole = async (tableId: number): Promise<[number, number]> => {
     let state: TableState = await ok("state", admin.request<TableState>("GET", `/api/tables/${tableId}/state`));
     for (let step = 0; state.gameState !== "STATUS_HOLE"; step++) {
