@@ -8,6 +8,7 @@
 import type { AuditResponse as TableAuditResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { AuditResponse as WalletAuditResponse } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { envInt } from "@pokerodds/common";
+import { LONGEST_CALL_MS } from "@pokerodds/common/limits";
 import { reconcile, type ReconcileInput } from "./reconcile.js";
 
 /**
@@ -19,7 +20,7 @@ export const AUDIT_DEADLINE_MS = 600_000;
 
 /** AUDIT_DEADLINE_S, read alike by the gateway (its calls' deadline) and `npm run audit` (its wait). */
 export function auditDeadlineMs(env: Record<string, string | undefined> = process.env): number {
-  return envInt("AUDIT_DEADLINE_S", AUDIT_DEADLINE_MS / 1000, { min: 1, max: 86_400 }, env) * 1000;
+  return envInt("AUDIT_DEADLINE_S", AUDIT_DEADLINE_MS / 1000, { min: 1, max: LONGEST_CALL_MS / 1000 }, env) * 1000;
 }
 export const MAX_READINGS = 3;
 

@@ -72,6 +72,12 @@ export const DEFAULT_TARGET_RTP = 0.97;
  */
 export const WATCH_REPLAY_MAX = 64;
 
+/**
+ * The longest unary call a service serves: an audit, whose deadline (AUDIT_DEADLINE_S) may not be
+ * longer. A server lets the calls on a connection it recycles finish for this long.
+ */
+export const LONGEST_CALL_MS = 60 * 60_000;
+
 /** A deal's server seed or commitment as stored and shown (docs/provably-fair.md): 32 bytes, lowercase hex. */
 export const SEED_HEX = /^[0-9a-f]{64}$/;
 

@@ -3,6 +3,7 @@ import { loadSync } from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
 import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-check";
 import { fileURLToPath } from "node:url";
+import { LONGEST_CALL_MS } from "../limits.js";
 import type { Logger } from "../logger.js";
 import { authorize } from "./access.js";
 import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
@@ -65,8 +66,10 @@ export async function startGrpcServer(
   if (options.tls && !options.access) throw new Error("a TLS server needs an access policy");
   const server = new Server({
     // Long-lived HTTP/2 connections would pin a client to one replica; recycling them rebalances.
+    // New calls go to a new connection at once; those in flight may finish, an audit included (30 s
+    // of grace cut an audit of a million ledger entries short, "Connection dropped").
     "grpc.max_connection_age_ms": 5 * 60_000,
-    "grpc.max_connection_age_grace_ms": 30_000,
+    "grpc.max_connection_age_grace_ms": LONGEST_CALL_MS,
     "grpc.max_receive_message_length": 4 * 1024 * 1024,
   });
   const implementation = options.access

@@ -113,8 +113,8 @@ export class TableFeed {
     const signal = this.stop.signal;
     let lastError: unknown;
     // The feed gives up after RESUBSCRIBE_ATTEMPTS calls in a row that the table service did not
-    // accept. A call it accepted and that broke later (each server recycles its connections every
-    // few minutes, also under an idle table's call) only counts towards the pause before the next.
+    // accept. A call it accepted and that broke later (each server recycles its connections, also
+    // under an idle table's call) only counts towards the pause before the next.
     let unaccepted = 0;
     let breaks = 0;
     try {
