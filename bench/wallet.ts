@@ -180,6 +180,7 @@ interface Processes {
   wallet: Wallet;
   db: Db;
   walletPid: number;
+  walletPort: number;
   databasePid: number;
 }
 
@@ -196,7 +197,13 @@ async function withWallet<T>(bench: (processes: Processes) => Promise<T>): Promi
     server = started.child;
     client = walletClient(started.port);
     const db = mongo.db("wallet");
-    return await bench({ wallet: client.call, db, walletPid: server.pid, databasePid: database.child.pid });
+    return await bench({
+      wallet: client.call,
+      db,
+      walletPid: server.pid,
+      walletPort: started.port,
+      databasePid: database.child.pid,
+    });
   } finally {
     client?.raw.close();
     await mongo.close();
@@ -237,7 +244,7 @@ export async function benchWallet(options: WalletBenchOptions = {}): Promise<Ben
       `wallet bench: needs >= 2 entries per account, >= 4 hot ones and more than ${2 * coldCount} accounts`,
     );
   }
-  return withWallet(async ({ wallet, db, walletPid, databasePid }) => {
+  return withWallet(async ({ wallet, db, walletPid, walletPort, databasePid }) => {
     // 1. The empty ledger: one account loaded like an ordinary one, measured after a round on another
     // (so that the baseline does not pay for the processes' warm-up); then the small ledger of cold accounts.
     await load(db, { accounts: ["warm-up", "base"], perAccount, batch });
@@ -278,16 +285,18 @@ export async function benchWallet(options: WalletBenchOptions = {}): Promise<Ben
     });
 
     // 4. The audit.
-    return [filled.line, ...lines, ...(await auditLines(wallet, walletPid, databasePid))];
+    return [filled.line, ...lines, ...(await auditLines(walletPort, walletPid, databasePid))];
   });
 }
 
 /** The Audit RPC over the whole ledger, which must be clean, with the processes' peak memory. */
-async function auditLines(wallet: Wallet, walletPid: number, databasePid: number): Promise<BenchLine[]> {
+async function auditLines(port: number, walletPid: number, databasePid: number): Promise<BenchLine[]> {
   const walletBefore = await memoryOf(walletPid);
   const databaseBefore = await memoryOf(databasePid);
   const started = performance.now();
-  const audit = await wallet.audit({}, { deadlineMs: AUDIT_DEADLINE_MS });
+  // On a channel of its own, as the gateway's: its call may outlast its connection (longCalls).
+  const client = walletClient(port, { longCalls: true });
+  const audit = await client.call.audit({}, { deadlineMs: AUDIT_DEADLINE_MS }).finally(() => client.raw.close());
   const ms = performance.now() - started;
   if (!audit.clean)
     throw new Error(`the filled ledger does not audit clean: ${JSON.stringify(audit.issues.slice(0, 5))}`);

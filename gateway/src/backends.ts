@@ -8,13 +8,8 @@ import type { GatewayConfig } from "./config.js";
 import { DEADLINES_MS } from "./http/backend-call.js";
 import type { GameRecordsApi, OddsApi, TableApi, TableEventsApi, WalletApi } from "./services.js";
 
-// GetProfile writes the welcome credit at most once per player; GetPlayer, ListLedger and Audit read.
-const WALLET_METHODS = [
-  "getProfile",
-  "getPlayer",
-  "listLedger",
-  "audit",
-] as const satisfies readonly (keyof WalletApi)[];
+// GetProfile writes the welcome credit at most once per player; GetPlayer and ListLedger read.
+const WALLET_METHODS = ["getProfile", "getPlayer", "listLedger"] as const satisfies readonly (keyof WalletApi)[];
 // Reads, and money moves that carry an idempotency key. Advance is not among them: it moves the game
 // on and carries no key, and an UNAVAILABLE can come after the move was made.
 const TABLE_REPEATABLE = [
@@ -26,7 +21,6 @@ const TABLE_REPEATABLE = [
   "leave",
   "getState",
   "getGame",
-  "audit",
 ] as const satisfies readonly Exclude<keyof TableApi, "advance">[];
 const TABLE_METHODS = [...TABLE_REPEATABLE, "advance"] as const satisfies readonly (keyof TableApi)[];
 
@@ -81,10 +75,14 @@ export function connectBackends(
     retryUnavailable: TABLE_REPEATABLE,
     tls,
   });
+  // The audits, on channels of their own whose calls may outlast a connection (longCalls).
+  const audits = { defaultDeadlineMs: DEADLINES_MS.read, retryUnavailable: ["audit"], tls, longCalls: true };
+  const walletAudit = createClient(WalletServiceClient, ["audit"], config.walletAddress, audits);
+  const tableAudit = createClient(TableServiceClient, ["audit"], config.tableAddress, audits);
   return {
     odds: oddsApiOf(odds),
-    wallet: wallet.call,
-    table: table.call,
+    wallet: { ...wallet.call, audit: walletAudit.call.audit },
+    table: { ...table.call, audit: tableAudit.call.audit },
     // No deadline and no retry policy: the stream lives until the gateway cancels it, and the
     // gateway itself subscribes again, from the last version it sent, when it breaks.
     tableEvents: {
@@ -106,7 +104,7 @@ export function connectBackends(
         ),
     },
     close: () => {
-      for (const client of [odds, wallet, table]) client.raw.close();
+      for (const client of [odds, wallet, table, walletAudit, tableAudit]) client.raw.close();
     },
   };
 }

@@ -56,6 +56,13 @@ export interface ClientSettings {
    * where none are set (in-process tests only; our servers refuse plaintext).
    */
   tls?: TlsFiles;
+  /**
+   * For calls that may outlast a connection (an audit): no keepalive pings. grpc-js drops a
+   * connection whose ping fails, and after a server's GOAWAY (it recycles connections after 5
+   * minutes) every ping fails, which cut the calls still running on it within 30 s
+   * (grpc/grpc-node#3068). Without pings they finish within the server's grace (LONGEST_CALL_MS).
+   */
+  longCalls?: boolean;
 }
 
 /** A ts-proto client class: grpc-js's generic client constructor, which knows its RPCs' paths. */
@@ -105,7 +112,7 @@ export function createClient<C extends Client>(
   const creds = settings.tls ? channelCredentials(settings.tls, expected) : channelCredentialsFromEnv(expected);
   const raw = new Ctor(address, creds, {
     "grpc.service_config": JSON.stringify(serviceConfig),
-    "grpc.keepalive_time_ms": 30_000,
+    ...(settings.longCalls ? {} : { "grpc.keepalive_time_ms": 30_000 }),
     // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
     // (rather than the IP address of the target) keeps SNI valid.
     "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN,

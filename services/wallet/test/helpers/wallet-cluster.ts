@@ -67,8 +67,11 @@ export function startWallet(mongodbUri: string, output: Output = "inherit"): Pro
 export type WalletClient = ReturnType<typeof walletClient>;
 
 /** Each RPC called as a service allowed to call it (mutual TLS with the test CA). */
-export function walletClient(port: number) {
-  return policyClient(WalletServiceClient, WALLET_ACCESS, `127.0.0.1:${port}`, { defaultDeadlineMs: 30_000 });
+export function walletClient(port: number, settings: { longCalls?: boolean } = {}) {
+  return policyClient(WalletServiceClient, WALLET_ACCESS, `127.0.0.1:${port}`, {
+    defaultDeadlineMs: 30_000,
+    ...settings,
+  });
 }
 
 export function claims(playerId: string, role: Role = Role.ROLE_BASIC_USER): Claims {
