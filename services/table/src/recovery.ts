@@ -86,7 +86,7 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   });
   if (!listed) return false;
   const { tableIds, whole } = read;
-  const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, now, now - graceMs, whole), {
+  const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, now - graceMs, whole), {
     concurrency: HEADS_AT_ONCE,
   });
   if (!carried.every(Boolean)) return false;
@@ -108,19 +108,13 @@ async function tablesSinceCheckpoint(parts: TableParts, now: number): Promise<{ 
  * then lacks no table written before it existed). False when the table could not be noted; a failed
  * delivery is retried at the next pass, and holds up no other table.
  */
-async function carryTable(
-  parts: TableParts,
-  log: Logger,
-  tableId: number,
-  now: number,
-  cutoff: number,
-  whole: boolean,
-) {
+async function carryTable(parts: TableParts, log: Logger, tableId: number, cutoff: number, whole: boolean) {
   const { activity } = parts.store;
   return step(log, `table ${tableId}`, async () => {
     const { snapshot, stored } = await parts.store.latest(tableId);
     if (whole && stored) await activity.note(tableId, snapshot.lastActivityAt);
-    if (snapshot.outbox.length > 0) await activity.note(tableId, now);
+    // The time of the note, not of the pass's start: a whole pass may take longer than the window.
+    if (snapshot.outbox.length > 0) await activity.note(tableId, Date.now());
     if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
     log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
     await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, {}));
