@@ -344,7 +344,8 @@ for (const [kind, id] of [
     await load(db, collection, 1_000, 200_000, idOf);
     const large = await p50FindOne(db, collection, 200_000, 200, idOf);
     t.log(`p50 findOne by ${kind} _id: ${small.toFixed(3)} ms at 1,000 documents, ${large.toFixed(3)} ms at 200,000`);
-    // A scan (stock v1.24) reads on average half the table per lookup: far more than 2x at 200x the rows.
-    t.true(large < 2 * small, `p50 ${large.toFixed(3)} ms at 200,000 vs ${small.toFixed(3)} ms at 1,000`);
+    // A scan (stock v1.24) reads on average half the table per lookup: about 1,000x here at 200x the
+    // rows. 10x leaves room for a shared machine's noise (2x failed once, at 1.48 against 0.69 ms).
+    t.true(large < 10 * small, `p50 ${large.toFixed(3)} ms at 200,000 vs ${small.toFixed(3)} ms at 1,000`);
   });
 }
