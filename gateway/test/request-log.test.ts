@@ -6,7 +6,7 @@ import express from "express";
 import { pino } from "pino";
 import { Writable } from "node:stream";
 import { startHttpServer } from "../src/http-server.js";
-import { loggedUrl, requestLogging } from "../src/http/request.js";
+import { loggedUrl, requestLog, requestLogging } from "../src/http/request.js";
 
 /** A log destination that keeps each line, parsed. */
 function collectedLines() {
@@ -61,4 +61,31 @@ test("a credential in the query is not logged: the OIDC sign-in's code and state
   t.is(loggedUrl("/api/admin/games?tableId=7&after=7:120"), "/api/admin/games?tableId=7&after=7:120");
   t.is(loggedUrl("/api/tables"), "/api/tables");
   t.is(loggedUrl(undefined), undefined);
+});
+
+test("a 5xx with a cause is logged at error with it; a handler's own line carries the request's id", async (t) => {
+  const { lines, sink } = collectedLines();
+  const app = express();
+  app.use(requestLogging(pino(sink)));
+  app.get("/broken", (_req, res) => {
+    requestLog(res).info("about to fail");
+    res.err = new Error("the table service's answer broke the contract");
+    res.status(500).json({ error: "internal error" });
+  });
+  app.get("/starting", (_req, res) => void res.status(503).json({ error: "starting" }));
+  const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
+  t.teardown(() => server.close(100));
+  await fetch(`http://127.0.0.1:${server.port}/broken`, { headers: { "x-request-id": "req-500" } });
+  await fetch(`http://127.0.0.1:${server.port}/starting`, { headers: { "x-request-id": "req-503" } });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const own = lines.find((line) => line.msg === "about to fail");
+  t.is(own?.[REQUEST_ID_FIELD], "req-500");
+  const broken = lines.find((line) => line[REQUEST_ID_FIELD] === "req-500" && line.msg !== "about to fail");
+  t.is(broken?.level, 50);
+  t.is(broken?.msg, "request failed with 500");
+  t.is((broken?.err as { message?: string } | undefined)?.message, "the table service's answer broke the contract");
+  const starting = lines.find((line) => line[REQUEST_ID_FIELD] === "req-503");
+  t.is(starting?.level, 40, "a 5xx without a cause is a warning");
+  t.is(starting?.msg, "request failed with 503");
+  t.false("err" in (starting ?? {}));
 });

@@ -10,7 +10,7 @@
 import { GAME_RECORDS_MEDIA_TYPE, type gameRecordsApi } from "@pokerodds/api/game-records";
 import { isServiceError, type ServerStream } from "@pokerodds/common";
 import type { ExportGamesRequest, ExportGamesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import type { Request, Response } from "express";
+import type { Response } from "express";
 import { setTimeout as sleep } from "node:timers/promises";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { forbidden, HttpError, httpErrorFromGrpc, internalError, serviceUnavailable } from "../http/errors.js";
@@ -24,7 +24,7 @@ import {
   whenAccepted,
   writePiece,
 } from "../http/resubscribe.js";
-import { requestIdOf } from "../http/request.js";
+import { requestIdOf, requestLog } from "../http/request.js";
 import type { GameRecordsApi } from "../services.js";
 import { exportQueryOf } from "./export-query.js";
 import { toGameRecord } from "../tables/game-record.js";
@@ -56,7 +56,7 @@ export function gameRecordRoutes(records: GameRecordsApi | undefined): Handlers<
         if (games !== null) await writePiece(res, line({ end: true, games }), signal);
       } catch (error) {
         if (!res.headersSent) throw error;
-        if (!signal.aborted) await breakOff(req, res, error);
+        if (!signal.aborted) await breakOff(res, error);
       } finally {
         stop();
         if (res.headersSent && !res.writableEnded && !res.destroyed) res.end();
@@ -99,21 +99,24 @@ async function relay(
       if (!streamInterrupted(error) || ++failures >= RESUBSCRIBE_ATTEMPTS) throw error;
     }
     stream = undefined;
-    res.req.log.info({ cursor, games, failures }, "game export interrupted: exporting again after the last game sent");
+    requestLog(res).info(
+      { cursor, games, failures },
+      "game export interrupted: exporting again after the last game sent",
+    );
     await sleep(resubscribeDelayMs(failures), undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return null;
   }
 }
 
 /** Too late for a status: the reason as a last line, then the connection cut, so no client takes it for complete. */
-async function breakOff(req: Request, res: Response, error: unknown): Promise<void> {
+async function breakOff(res: Response, error: unknown): Promise<void> {
   const answer =
     error instanceof HttpError
       ? error
       : isServiceError(error)
         ? httpErrorFromGrpc(error, "table")
         : internalError(error);
-  req.log.error({ err: error }, "game export broke off");
+  requestLog(res).error({ err: error }, "game export broke off");
   if (!res.destroyed && !res.writableEnded) {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ERROR_LINE_MS);

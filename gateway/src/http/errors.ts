@@ -124,7 +124,7 @@ export function sendError(res: Response, status: number, message: string, header
 export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   if (res.headersSent) return next(error);
   const answer = toHttpError(error);
-  // pino-http logs res.err with the request's completion line.
+  // The request's log line carries res.err (http/request.ts).
   if (answer.status >= 500) res.err = answer.options.cause instanceof Error ? answer.options.cause : answer;
   sendError(res, answer.status, answer.message, answer.options.headers);
 };

@@ -15,7 +15,7 @@ import { clientAddressKey, Slots, tooManyRequests, type EdgeSettings } from "../
 import { badRequest, httpErrorFromGrpc, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import { relayStop, sendStreamHeaders, writePiece } from "../http/resubscribe.js";
-import { whenClientGone } from "../http/request.js";
+import { requestLog, whenClientGone } from "../http/request.js";
 import type { TableApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
 import type { TableFeed, TableFeeds } from "./table-feeds.js";
@@ -120,7 +120,7 @@ async function streamFrom(
   stream: Stream,
   settings: EventStreamSettings,
 ): Promise<void> {
-  const { req, res } = stream;
+  const { res } = stream;
   // No more feeds: the gateway is stopping (the client reconnects to another).
   if (feeds.closed) throw serviceUnavailable("table");
   const feed = feeds.join(tableId, caller);
@@ -140,12 +140,12 @@ async function streamFrom(
       if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
     }, settings.eventHeartbeatMs);
     await writeVersions(res, feed, await firstToSend(feed, stream.afterVersion, signal), signal);
-    if (feed.ended) req.log.info({ tableId }, "table event stream ends with its feed: the client reconnects");
+    if (feed.ended) requestLog(res).info({ tableId }, "table event stream ends with its feed: the client reconnects");
   } catch (error) {
     if (signal.aborted) return;
     if (!res.headersSent) throw error;
     // Too late for a status: the stream ends, and the client's reconnection gets the answer.
-    req.log.error({ err: error }, "table event stream failed");
+    requestLog(res).error({ err: error }, "table event stream failed");
   } finally {
     clearInterval(heartbeat);
     clearTimeout(expiry);

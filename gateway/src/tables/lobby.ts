@@ -2,6 +2,7 @@ import type { ListTablesResponse } from "@pokerodds/common/generated/pokerodds/t
 import { DEADLINES_MS, callOptions } from "../http/backend-call.js";
 import { httpErrorFromGrpc } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
+import { requestLog } from "../http/request.js";
 import type { TableApi } from "../services.js";
 import type { lobbyApi } from "@pokerodds/api/tables";
 import { EMPTY_LOBBY, toTablesList } from "./to-api.js";
@@ -19,7 +20,7 @@ export function lobbyRoutes(table: TableApi): Handlers<typeof lobbyApi> {
       } catch (error) {
         const answer = httpErrorFromGrpc(error, "table");
         if (answer.status !== 503) throw answer;
-        req.log.warn({ err: error }, "table service unavailable: the lobby lists no tables");
+        requestLog(res).warn({ err: error }, "table service unavailable: the lobby lists no tables");
         res.json(EMPTY_LOBBY);
         return;
       }
