@@ -128,7 +128,7 @@ function logRequest(logger: Logger, req: IncomingMessage, res: Response, respons
     res: { statusCode: res.statusCode },
     ...(res.err ? { err: res.err } : {}),
     responseTime,
-    playerId: (res.locals as { identity?: { playerId?: string } } | undefined)?.identity?.playerId,
+    playerId: res.locals.identity?.playerId,
   };
   const failed = res.err !== undefined || res.statusCode >= 500;
   const message = failed
