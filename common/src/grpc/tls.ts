@@ -135,9 +135,9 @@ type AuthenticatedCall = Pick<ServerUnaryCall<unknown, unknown>, "getAuthContext
  * The verified identity of a server call's peer: undefined without a TLS client certificate. The
  * TLS layer has already checked the certificate against the CA, once per connection; so is it read,
  * once per connection (its HTTP/2 session), not per call: getAuthContext() builds the certificate's
- * whole object (its fingerprints included) every time, about 90 µs of the table service's CPU per
- * call on these machines. A connection's peer cannot change its certificate without proving the
- * key of the one it changes to, so the first one read stays a true answer.
+ * whole object (its fingerprints included) every time, one of the largest items of the table
+ * service's CPU profile. A connection's peer cannot change its certificate without proving the key
+ * of the one it changes to, so the first one read stays a true answer.
  */
 export function callerOf(call: AuthenticatedCall): ServiceIdentity[] | undefined {
   const session = sessionOf(call);

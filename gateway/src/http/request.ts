@@ -79,9 +79,9 @@ declare global {
 /**
  * One log line per request when its answer is done (or its client gone), tagged with its id, which
  * the response header echoes. Written here rather than by pino-http, which makes two or three child
- * loggers per request (one serializing the request) and another at its end: about 0.1 ms a request
- * on a bare Express route on a slow day (gateway/README.md). A handler's own line about the request
- * makes its logger when it needs one (requestLog).
+ * loggers per request (one serializing the request) and another at its end, a visible share of the
+ * gateway's work per request (gateway/README.md). A handler's own line about the request makes its
+ * logger when it needs one (requestLog).
  */
 export function requestLogging(logger: Logger): RequestHandler {
   return (req, res, next) => {
