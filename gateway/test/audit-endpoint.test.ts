@@ -14,13 +14,13 @@ import {
   type AuditResponse as WalletAuditResponse,
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { AUDIT_DEADLINE_MS, readAudit } from "@pokerodds/audit";
-import { setTimeout as sleep } from "node:timers/promises";
 import test from "ava";
 import { createApp } from "../src/app.js";
 import { openApiDocument } from "@pokerodds/api/document";
 import { startHttpServer } from "../src/http-server.js";
 import type { Role as ApiRole } from "@pokerodds/api/players";
 import { fakeOdds, fakeTable, fakeWallet, serving, silentLogger } from "./helpers/app.js";
+import { until } from "../../test/helpers/poll.js";
 import { grpcError } from "./helpers/fixtures.js";
 import { assertMatchesSchema } from "./helpers/schemas.js";
 import { newKey, validToken, verifierFor } from "./helpers/tokens.js";
@@ -198,13 +198,10 @@ test("an ADMIN who stops waiting cancels the audit's calls (the services stop re
   );
   // The wallet is asked after the table's reading (a fixed timeout lost that race on a busy machine).
   const walletCall = () => app.calls.find((call) => call.service === "wallet");
-  for (let waited = 0; !walletCall() && waited < 10_000; waited += 20) await sleep(20);
+  await until("the audit asks the wallet", () => walletCall() !== undefined);
   stopWaiting.abort();
   t.false(await answered);
-  const wallet = walletCall();
-  if (!wallet) return t.fail("the wallet was never asked");
-  for (let waited = 0; !wallet.options?.signal?.aborted && waited < 2_000; waited += 20) await sleep(20);
-  t.true(wallet.options?.signal?.aborted);
+  await until("the wallet call's signal aborts", () => walletCall()?.options?.signal?.aborted === true, 2_000);
 });
 
 test("a mismatch is still a 200: the body says what is wrong", async (t) => {

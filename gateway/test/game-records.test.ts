@@ -15,7 +15,8 @@ import {
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import test, { type ExecutionContext } from "ava";
-import { openLines, until, type LineStream } from "../../test/helpers/ndjson.js";
+import { openLines, type LineStream } from "../../test/helpers/ndjson.js";
+import { until } from "../../test/helpers/poll.js";
 import type { GameRecordsApi } from "../src/services.js";
 import { get, startApp, type TestApp } from "./helpers/app.js";
 import { FakeServerStream, serviceError } from "./helpers/fake-stream.js";

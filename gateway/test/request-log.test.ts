@@ -5,7 +5,7 @@ import test from "ava";
 import express from "express";
 import { pino } from "pino";
 import { Writable } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
+import { until } from "../../test/helpers/poll.js";
 import { startHttpServer } from "../src/http-server.js";
 import { loggedUrl, requestLog, requestLogging } from "../src/http/request.js";
 
@@ -21,11 +21,6 @@ function collectedLines() {
   return { lines, sink };
 }
 
-/** Waits until `lines` holds a line that `wanted` accepts (a line is written once its response has finished). */
-async function lineSeen(lines: Record<string, unknown>[], wanted: (line: Record<string, unknown>) => boolean) {
-  for (let waited = 0; !lines.some(wanted) && waited < 5_000; waited += 10) await sleep(10);
-}
-
 test("a request's log line carries its id as requestId, the id the answer echoes", async (t) => {
   const { lines, sink } = collectedLines();
   const app = express();
@@ -35,7 +30,8 @@ test("a request's log line carries its id as requestId, the id the answer echoes
   t.teardown(() => server.close(100));
   const response = await fetch(`http://127.0.0.1:${server.port}/ping`, { headers: { "x-request-id": "req-42" } });
   t.is(response.headers.get("x-request-id"), "req-42");
-  await lineSeen(lines, (line) => line.msg === "request completed");
+  // A line is written once its response has finished.
+  await until("the request's line", () => lines.some((line) => line.msg === "request completed"));
   const line = lines.find((l) => l.msg === "request completed");
   t.truthy(line);
   t.is(line?.[REQUEST_ID_FIELD], "req-42");
@@ -56,7 +52,9 @@ test("a health check that passes is logged at debug only; one that fails, and an
   healthy = false;
   await fetch(`${base}/api/health`);
   await fetch(`${base}/ping`);
-  await lineSeen(lines, (line) => (line.req as { url?: string } | undefined)?.url === "/ping");
+  await until("the /ping line", () =>
+    lines.some((line) => (line.req as { url?: string } | undefined)?.url === "/ping"),
+  );
   const urls = lines.map((line) => (line.req as { url: string }).url);
   t.deepEqual(urls, ["/api/health", "/ping"], "the five passing checks wrote nothing at info");
   t.is(lines[0]?.level, 40, "a failing health check is a warning");
@@ -83,7 +81,7 @@ test("a 5xx with a cause is logged at error with it; a handler's own line carrie
   t.teardown(() => server.close(100));
   await fetch(`http://127.0.0.1:${server.port}/broken`, { headers: { "x-request-id": "req-500" } });
   await fetch(`http://127.0.0.1:${server.port}/starting`, { headers: { "x-request-id": "req-503" } });
-  await lineSeen(lines, (line) => line[REQUEST_ID_FIELD] === "req-503");
+  await until("the 503's line", () => lines.some((line) => line[REQUEST_ID_FIELD] === "req-503"));
   const own = lines.find((line) => line.msg === "about to fail");
   t.is(own?.[REQUEST_ID_FIELD], "req-500");
   const broken = lines.find((line) => line[REQUEST_ID_FIELD] === "req-500" && line.msg !== "about to fail");

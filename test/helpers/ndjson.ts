@@ -63,12 +63,3 @@ async function read(body: ReadableStream<Uint8Array>, lines: unknown[]): Promise
     return { cut: true };
   }
 }
-
-/** Resolves once `check` holds (polled), or fails after `timeoutMs`. */
-export async function until(what: string, check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

@@ -23,3 +23,12 @@ export async function eventually<T>(
     await sleep(intervalMs);
   }
 }
+
+/** Waits until `check` holds, polling every 10 ms; throws naming `what` after `timeoutMs`. */
+export async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}

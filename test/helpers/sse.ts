@@ -104,12 +104,3 @@ function parseBlock(block: string, events: SseEvent[], comments: string[]): void
   event.data = data.join("\n");
   events.push(event);
 }
-
-/** Waits until `check` holds, polling every 10 ms; throws naming `what` after timeoutMs. */
-export async function until(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

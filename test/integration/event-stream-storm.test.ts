@@ -7,7 +7,8 @@
 import test from "ava";
 import { readFile } from "node:fs/promises";
 import { Api } from "../helpers/api.js";
-import { openSse, until } from "../helpers/sse.js";
+import { until } from "../helpers/poll.js";
+import { openSse } from "../helpers/sse.js";
 import { stackPerFile } from "../helpers/stack.js";
 
 const file = stackPerFile(test);

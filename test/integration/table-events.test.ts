@@ -7,7 +7,8 @@ import test from "ava";
 import { readFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Api, show, type BetReply, type Player, type Reply, type TableState, type TopUpReply } from "../helpers/api.js";
-import { openSse, until, type SseStream } from "../helpers/sse.js";
+import { until } from "../helpers/poll.js";
+import { openSse, type SseStream } from "../helpers/sse.js";
 import { stackPerFile } from "../helpers/stack.js";
 
 // Other replicas' writes reach a watcher within a tenth of a second.
