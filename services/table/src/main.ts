@@ -50,11 +50,13 @@ await runDatabaseService({
     return {
       implementation: tableService(parts, logger, isSetUp, closing.signal),
       endStreams: () => closing.abort(),
-      afterSetUp: () =>
-        startRecovery(parts, {
+      afterSetUp: () => {
+        void parts.directory.prime();
+        return startRecovery(parts, {
           intervalMs: config.recoveryIntervalMs,
           graceMs: config.recoveryGraceMs,
-        }),
+        });
+      },
       close: () => {
         wallet.close();
         odds.close();

@@ -77,6 +77,14 @@ export class TableDirectory {
     return [...ids].sort((a, b) => a - b);
   }
 
+  /**
+   * Reads the written tables above TABLE_COUNT (about a thousand `_id` probes) now, at start-up,
+   * so that no ListSeats waits for the first read. A failed read is read again by the next call.
+   */
+  async prime(): Promise<void> {
+    await this.writtenAboveTableCount().catch(() => {});
+  }
+
   /** The player's personal table (only its owner sits there), or null when the player has none. */
   async personalTableOf(playerId: string, scope: CallScope): Promise<number | null> {
     const known = this.personalTables.get(playerId);
@@ -94,7 +102,7 @@ export class TableDirectory {
    * Written tables between TABLE_COUNT and the personal ones: only a replica configured with more
    * public tables writes one. Each id is probed (at most FIRST_PERSONAL_TABLE_ID - 2 `_id` reads),
    * at most every WRITTEN_PUBLIC_REFRESH_MS; meanwhile, and while a refresh runs, the last list
-   * read is the answer, so only the first call waits for it.
+   * read is the answer; only a call made before the first read (prime, at start-up) has ended waits.
    */
   private writtenAboveTableCount(): Promise<number[]> {
     const now = Date.now();

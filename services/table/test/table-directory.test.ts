@@ -25,3 +25,21 @@ test("the shared tables: the public ones, those written above TABLE_COUNT long a
   t.deepEqual(await directory.sharedTables(), expected);
   t.deepEqual(await directory.sharedTables(), expected, "and again, from what was read");
 });
+
+test("primed at start-up, the list of written tables is read once and no call waits for its probes", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  const probed: number[] = [];
+  const registeredAmong = store.registeredAmong.bind(store);
+  store.registeredAmong = (tableIds) => {
+    probed.push(tableIds.length);
+    return registeredAmong(tableIds);
+  };
+  const directory = new TableDirectory(store, {} as WalletPort, 20);
+  await directory.prime();
+  t.deepEqual(probed, [FIRST_PERSONAL_TABLE_ID - 21], "every id between TABLE_COUNT and the personal tables");
+  t.deepEqual(
+    await directory.sharedTables(),
+    Array.from({ length: 20 }, (_, i) => i + 1),
+  );
+  t.deepEqual(probed, [FIRST_PERSONAL_TABLE_ID - 21], "the first call answered from the primed list");
+});
