@@ -45,6 +45,12 @@ function fakeTableEvents(respond: (call: FakeWatch, index: number) => void = (ca
   return { api, calls };
 }
 
+/**
+ * The grace period of the closing tests: "at once" is under half of it, a margin that a busy
+ * machine does not use up (with 1 s and 500 ms, one took 802 ms while CI ran beside it).
+ */
+const CLOSE_GRACE_MS = 10_000;
+
 const edge = (over: Partial<EdgeSettings> = {}): EdgeSettings => ({
   ...readEdgeSettings({}),
   rateLimitPerIp: 0,
@@ -180,10 +186,13 @@ test("a client that leaves while its feed catches up frees its slot at once", as
 test("Last-Event-ID above the table's version: waits a moment for it, else the current state; then the versions after", async (t) => {
   const events = fakeTableEvents((call) => void call.push(5));
   const app = await withApp(t, events);
-  const ahead = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "999999" }));
-  const soon = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "6" }));
-  await sleep(100);
-  events.calls[0]!.push(6); // another replica's version, reaching this feed late
+  // Opened together, so that both are still waiting (a second) when version 6 comes.
+  const [ahead, soon] = await Promise.all([
+    open(app, "/api/tables/7/events", { "last-event-id": "999999" }).then((stream) => closeAfter(t, stream)),
+    open(app, "/api/tables/7/events", { "last-event-id": "6" }).then((stream) => closeAfter(t, stream)),
+  ]);
+  // Another replica's version, reaching this feed late.
+  events.calls[0]!.push(6);
   await until("the current state", () => ahead.events.length === 1, 5_000);
   events.calls[0]!.push(7);
   await until("7 on both", () => ahead.events.length === 2 && soon.events.length === 1);
@@ -317,7 +326,8 @@ test("one address cannot hold every stream with many accounts: 429 beyond its ca
 
 test("streams that come and go share their table's one call and cancel nothing; it closes a while after the last", async (t) => {
   const events = fakeTableEvents();
-  const app = await withApp(t, events, {}, { feedLingerMs: 300 });
+  // A linger long enough that a busy machine does not outlast it between two streams.
+  const app = await withApp(t, events, {}, { feedLingerMs: 2_000 });
   for (let i = 0; i < 50; i++) {
     const stream = await open(app, "/api/tables/7/events", {}, await app.tokenFor(`player-${i}`));
     await until("the first event", () => stream.events.length === 1);
@@ -417,13 +427,14 @@ test("a refusal after the stream started ends it; the client's reconnection gets
 
 test("a stream ends after its time (the client reconnects with Last-Event-ID); its table's call stays a while", async (t) => {
   const events = fakeTableEvents();
-  const app = await withApp(t, events, { eventStreamMaxMs: 150 }, { feedLingerMs: 200 });
+  // A linger long enough that a busy machine does not outlast it between the stream's end and the check.
+  const app = await withApp(t, events, { eventStreamMaxMs: 150 }, { feedLingerMs: 2_000 });
   const started = Date.now();
   const stream = await open(app);
   await stream.closed;
   t.true(stream.endedByServer());
   t.true(Date.now() - started >= 140);
-  t.false(events.calls[0]!.cancelled);
+  t.false(events.calls[0]!.cancelled, "the call stays after its last stream");
   await until("the call cancelled", () => events.calls[0]!.cancelled);
 });
 
@@ -449,26 +460,26 @@ test("HEAD checks the caller and answers the stream's headers, watching nothing;
 
 test("closing the server ends open streams at once instead of waiting out the grace period", async (t) => {
   const events = fakeTableEvents();
-  const app = await startApp({ tableEvents: events.api, edge: edge() });
+  const app = await startApp({ tableEvents: events.api, edge: edge(), closeGraceMs: CLOSE_GRACE_MS });
   const stream = await open(app);
   await until("the first event", () => stream.events.length === 1);
   const started = Date.now();
-  await app.close(); // a grace period of 1 s
+  await app.close();
   await stream.closed;
-  t.true(Date.now() - started < 500, `closed after ${Date.now() - started} ms`);
+  t.true(Date.now() - started < CLOSE_GRACE_MS / 2, `closed after ${Date.now() - started} ms`);
   t.true(stream.endedByServer());
   t.true(events.calls[0]!.cancelled);
 });
 
 test("closing the server answers a stream still waiting for its feed at once: 503, not cut after the grace period", async (t) => {
   const events = fakeTableEvents((call) => void call.open()); // accepted, no version yet
-  const app = await startApp({ tableEvents: events.api, edge: edge() });
+  const app = await startApp({ tableEvents: events.api, edge: edge(), closeGraceMs: CLOSE_GRACE_MS });
   const answer = open(app);
   await until("the feed's call", () => events.calls.length === 1);
   const started = Date.now();
-  await app.close(); // a grace period of 1 s
+  await app.close();
   const waiting = await answer;
-  t.true(Date.now() - started < 500, `answered after ${Date.now() - started} ms`);
+  t.true(Date.now() - started < CLOSE_GRACE_MS / 2, `answered after ${Date.now() - started} ms`);
   t.deepEqual([waiting.status, waiting.body], [503, { error: "table service unavailable" }]);
   t.true(events.calls[0]!.cancelled);
 });

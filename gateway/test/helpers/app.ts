@@ -140,6 +140,8 @@ export type AppOverrides = Partial<Omit<AppDeps, "odds" | "wallet" | "table" | "
   feedLingerMs?: number;
   /** The listen address (default loopback). */
   host?: string;
+  /** How long close() lets requests in flight finish before it cuts them (1 s by default). */
+  closeGraceMs?: number;
 };
 
 /** The real app and HTTP server on a free port, with fake backends and a test issuer. */
@@ -147,6 +149,7 @@ export async function startApp({
   host = "127.0.0.1",
   tableEvents,
   feedLingerMs,
+  closeGraceMs = 1000,
   ...overrides
 }: AppOverrides = {}): Promise<TestApp> {
   const key = await newKey();
@@ -183,7 +186,7 @@ export async function startApp({
     // As main.ts: the feeds first, so streams still waiting for their first event end at once too.
     close: async () => {
       deps.tableFeeds?.close();
-      await server.close(1000);
+      await server.close(closeGraceMs);
     },
   };
 }
