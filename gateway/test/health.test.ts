@@ -62,16 +62,17 @@ test("probes are asked about the whole server with a 1 s deadline, in parallel",
   const slow: HealthProbe = {
     check: async (...args) => {
       asked.push(args);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => setTimeout(resolve, 600));
       return "SERVING";
     },
   };
   const app = await startApp({ health: { odds: slow, wallet: slow, table: slow } });
   t.teardown(() => app.close());
-  // Timed without the app's start-up: asked one after another, three 300 ms probes take 900 ms.
+  // Timed without the app's start-up: asked one after another, three 600 ms probes take 1.8 s; in
+  // parallel 0.6 s, with room for a busy machine.
   const started = Date.now();
   t.is((await fetch(`${app.url}/api/health`)).status, 200);
-  t.true(Date.now() - started < 850);
+  t.true(Date.now() - started < 1_500, `answered after ${Date.now() - started} ms`);
   t.deepEqual(asked, [
     ["", 1000],
     ["", 1000],

@@ -19,7 +19,8 @@ test("without its database the wallet is NOT_SERVING and answers UNAVAILABLE, qu
     const started = Date.now();
     t.is(await statusOf(client.call.getProfile({ claims: claims("p") })), status.UNAVAILABLE);
     t.is(await statusOf(client.call.getBalance({ playerId: "p" })), status.UNAVAILABLE);
-    t.true(Date.now() - started < 1_000);
+    // Not waiting for the driver's server selection (2 s a call).
+    t.true(Date.now() - started < 2_000, `answered after ${Date.now() - started} ms`);
   } finally {
     client.raw.close();
     await stopChildren([[server]], 5000);
