@@ -1,7 +1,8 @@
 // The life of a gRPC service whose every answer rests on the database (wallet, table): it starts
-// even when the database is down, reports NOT_SERVING whenever the database cannot be reached, runs
-// nothing that writes before the set-up (the unique indexes that make writes safe) has run, and on
-// a signal stops taking calls, then its background work, then its connections.
+// even when the database is down, reports NOT_SERVING whenever the database cannot be reached and
+// until its warm-up reads have run, runs nothing that writes before the set-up (the unique indexes
+// that make writes safe) has run, and on a signal stops taking calls, then its background work,
+// then its connections.
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Db } from "mongodb";
 import type { GrpcNetworkSettings, ServiceIdentity } from "./grpc/tls.js";
@@ -15,6 +16,12 @@ export interface DatabaseServiceParts {
   implementation: UntypedServiceImplementation;
   /** Background work, started once the set-up has run. */
   afterSetUp?: () => { stop(): Promise<void> };
+  /**
+   * Reads the service needs before it can answer within its deadlines, run once the set-up has
+   * run; until they end, the service reports NOT_SERVING (so no readiness probe sends it calls).
+   * A failed warm-up is logged and does not hold the service back: its calls read what it missed.
+   */
+  warmUp?: () => Promise<void>;
   /** Closes what the service opened besides the database (clients of other services). */
   close?: () => void;
   /**
@@ -42,13 +49,19 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   const { logger } = options;
   // Assigned once it listens; the database may change status before that (read back below).
   let server: RunningGrpcServer | undefined = undefined;
+  let [databaseUp, warm, shuttingDown] = [false, false, false];
+  const reportServing = () => server?.setServing(databaseUp && warm && !shuttingDown);
   const database = openDatabase({
     ...options.database,
     logger,
-    onStatusChange: (up) => server?.setServing(up),
+    onStatusChange: (up) => {
+      databaseUp = up;
+      reportServing();
+    },
   });
   let setUp = false;
   const parts = options.build(database.db, () => setUp);
+  warm = parts.warmUp === undefined;
   server = await startGrpcServer(
     { ...options.service, implementation: parts.implementation },
     {
@@ -61,16 +74,20 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
       healthPort: options.network.healthPort,
     },
   );
-  server.setServing(database.isUp());
+  reportServing();
   const metrics = await startMetricsServer(options.metricsPort, logger, options.network.metricsHost);
 
   let background: { stop(): Promise<void> } | undefined;
-  void database.ready.then(() => {
+  void database.ready.then(async () => {
     setUp = true;
     background = parts.afterSetUp?.();
+    await parts.warmUp?.().catch((error: unknown) => logger.warn({ err: error }, "warm-up failed"));
+    warm = true;
+    reportServing();
   });
 
   onShutdownSignal(logger, async () => {
+    shuttingDown = true;
     // shutdown() stops taking new calls first, so a client that subscribes again goes elsewhere.
     const stopping = server?.shutdown(5000);
     parts.endStreams?.();

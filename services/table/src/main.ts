@@ -50,13 +50,12 @@ await runDatabaseService({
     return {
       implementation: tableService(parts, logger, isSetUp, closing.signal),
       endStreams: () => closing.abort(),
-      afterSetUp: () => {
-        void parts.directory.prime();
-        return startRecovery(parts, {
+      afterSetUp: () =>
+        startRecovery(parts, {
           intervalMs: config.recoveryIntervalMs,
           graceMs: config.recoveryGraceMs,
-        });
-      },
+        }),
+      warmUp: () => parts.directory.prime(),
       close: () => {
         wallet.close();
         odds.close();

@@ -82,7 +82,7 @@ export class TableDirectory {
    * so that no ListSeats waits for the first read. A failed read is read again by the next call.
    */
   async prime(): Promise<void> {
-    await this.writtenAboveTableCount().catch(() => {});
+    await this.writtenAboveTableCount();
   }
 
   /** The player's personal table (only its owner sits there), or null when the player has none. */

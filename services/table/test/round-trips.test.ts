@@ -2,6 +2,7 @@
 // (mongodb_commands_total on its metrics port): a state read is one `_id` read, a bet one read and
 // one insert, whatever the table's history holds; the lobby and a player's seats the same however
 // many tables were ever written. Recovery is slowed down so that its passes do not count in between.
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { freePorts } from "@pokerodds/launcher/ports";
 import anyTest, { type TestFn } from "ava";
 import { BSON } from "mongodb";
@@ -67,6 +68,17 @@ async function awayFromBucketEdge(): Promise<void> {
 }
 
 serial.beforeEach(awayFromBucketEdge);
+
+serial(
+  "a replica serves once it has read which tables above TABLE_COUNT were written: no count waits on it",
+  async (t) => {
+    // The cluster's replicas have TABLE_COUNT 20: every id from 21 to the personal tables is probed.
+    const probes = FIRST_PERSONAL_TABLE_ID - 21;
+    const finds = (await commandsSent(t.context.metricsPort)).get("find") ?? 0;
+    t.true(finds >= probes, `${finds} reads when it reported SERVING, of ${probes} probes`);
+    t.deepEqual(await commandsOf(t, () => sleep(500)), {}, "and nothing more after");
+  },
+);
 
 serial("a state read costs one database read and a bet one read and one insert", async (t) => {
   const { table } = t.context;
