@@ -14,12 +14,22 @@
 //   Bet      a 1-cent bet from each seated player in turn (gRPC TableService.Bet), answered ACK;
 //   GetState as an ADMIN;
 //   Advance  as an ADMIN, from STATUS_HOLE on: both tables walk the same stages, games settle the bets.
-// Then the lobby (ListTables) and a seated player's ListSeats, before and after `tables` more tables
-// are written (personal tables, empty and last played long ago, as their owners leave them): the
-// baseline is the same calls with the bench's own tables only.
+// Then a new watcher's replay on that table: a WatchTable for its last 64 versions, on a new feed
+// (which holds only the latest), against the 63 before it read one after another, as the replay
+// read them before its reads overlapped. Then the lobby (ListTables) and a seated player's
+// ListSeats, before and after `tables` more tables are written (personal tables, empty and last
+// played long ago, as their owners leave them): the baseline is the same calls with the bench's own
+// tables only.
 // The money check of both services (conservation, a clean wallet audit) ends the run.
-import { GameState, type Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { MAX_BETS_PER_SEAT_PER_GAME } from "@pokerodds/common/limits";
+import { createClient, openServerStream } from "@pokerodds/common";
+import {
+  GameState,
+  TableServiceClient,
+  WatchTableRequest,
+  type Caller,
+} from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { MAX_BETS_PER_SEAT_PER_GAME, WATCH_REPLAY_MAX } from "@pokerodds/common/limits";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "mongodb";
 import { emptyTable, type TableSnapshot } from "../services/table/src/domain/index.js";
 import { SnapshotStore } from "../services/table/src/snapshot-store.js";
@@ -30,7 +40,8 @@ import {
   startTableCluster,
   type TableCluster,
 } from "../services/table/test/helpers/table-cluster.js";
-import { latencyLines, runAlone, timed } from "./latency.js";
+import { tlsAs } from "../test/helpers/pki.js";
+import { latencyLines, runAlone, timed, WARM_UP } from "./latency.js";
 import type { BenchLine } from "./report.js";
 
 export interface TableBenchOptions {
@@ -45,6 +56,11 @@ export interface TableBenchOptions {
 }
 
 const GOAL_FACTOR = 1.5;
+/**
+ * A new watcher's replay against the same reads one after another: with its reads overlapping, the
+ * replay (sending included) takes no longer than the reads alone (the database's CPU bounds both).
+ */
+const REPLAY_GOAL_FACTOR = 1;
 const [WARM_UP_TABLE, FRESH_TABLE, FILLED_TABLE] = [1, 2, 3];
 const BUY_IN_CENTS = 50_000;
 const OPERATIONS = ["Bet (gRPC TableService.Bet, 1 cent)", "GetState", "Advance"] as const;
@@ -140,6 +156,49 @@ async function loadTables(db: Db, tables: number, batch: number): Promise<void> 
   }
 }
 
+/**
+ * A table's first watcher on a replica (the gateway's first WatchTable for it): the time until the
+ * last WATCH_REPLAY_MAX versions have arrived, `samples` times. Each call is cancelled and its feed
+ * given time to close, so that the next one starts a new feed (which holds only the current version).
+ */
+async function replays(cluster: TableCluster, tableId: number, samples: number): Promise<number[]> {
+  const client = createClient(TableServiceClient, [], `127.0.0.1:${cluster.replicas[0]!.port}`, {
+    defaultDeadlineMs: 30_000,
+    tls: tlsAs("gateway"),
+  });
+  const request = WatchTableRequest.fromPartial({ caller: admin(), tableId, recentVersions: WATCH_REPLAY_MAX });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < WARM_UP + samples; i++) {
+      const stop = new AbortController();
+      const started = performance.now();
+      const stream = openServerStream(
+        TableServiceClient.service.watchTable.path,
+        (metadata) => client.raw.watchTable(request, metadata),
+        { signal: stop.signal },
+      );
+      let received = 0;
+      for await (const _event of stream) if (++received === WATCH_REPLAY_MAX) break;
+      if (i >= WARM_UP) times.push(performance.now() - started);
+      stop.abort();
+      await sleep(50);
+    }
+  } finally {
+    client.raw.close();
+  }
+  return times.sort((a, b) => a - b);
+}
+
+/** The same versions read one after another, one `_id` round trip each (what a replay cost before its reads overlapped). */
+async function versionsInARow(db: Db, tableId: number, samples: number): Promise<number[]> {
+  const store = new SnapshotStore(db);
+  const { snapshot } = await store.latest(tableId);
+  const first = snapshot.version + 1 - WATCH_REPLAY_MAX;
+  return timed(samples, async () => {
+    for (let version = first; version < snapshot.version; version++) await store.version(tableId, version);
+  });
+}
+
 export async function benchTable(options: TableBenchOptions = {}): Promise<BenchLine[]> {
   const { versions = 100_000, tables = 10_000, samples = 100, batch = 1_000 } = options;
   const cluster = await startTableCluster();
@@ -156,6 +215,8 @@ export async function benchTable(options: TableBenchOptions = {}): Promise<Bench
     await loadVersions(cluster.db, FILLED_TABLE, versions, batch);
     const seconds = (performance.now() - started) / 1000;
     const measured = await operations(cluster, filled, samples);
+    const inARow = await versionsInARow(cluster.db, FILLED_TABLE, samples);
+    const replayed = await replays(cluster, FILLED_TABLE, samples);
 
     const reader = warmUp[0]!.player;
     await listings(cluster, reader, samples);
@@ -182,6 +243,17 @@ export async function benchTable(options: TableBenchOptions = {}): Promise<Bench
         }),
       );
     });
+    lines.push(
+      ...latencyLines(
+        `The ${WATCH_REPLAY_MAX - 1} versions before the table's latest, read one after another (SnapshotStore.version, baseline)`,
+        inARow,
+      ),
+      ...latencyLines(`WatchTable, a new feed: the last ${WATCH_REPLAY_MAX} versions received`, replayed, {
+        to: "read one after another",
+        times: inARow,
+        factor: REPLAY_GOAL_FACTOR,
+      }),
+    );
     lines.push({
       name: `Load of ${tables} empty tables, SnapshotStore.load in batches of ${batch}: ${(tables / tablesSeconds).toFixed(0)} tables/s`,
       value: tablesSeconds,

@@ -23,6 +23,7 @@ import {
   type ExportedGame,
   type TableSnapshot,
 } from "./domain/index.js";
+import { readAhead } from "./read-ahead.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 
 /** What the export reads: the tables, and each one's versions by number. */
@@ -177,10 +178,7 @@ async function firstVersionWhere(
   return { version: lo, snapshot: found };
 }
 
-/**
- * Versions from..to in order, READ_AHEAD point reads in flight: the next ones are on their way while
- * the caller handles one, and no more than those are held. Stops when the signal aborts.
- */
+/** Versions from..to in order, READ_AHEAD reads in flight; stops when the signal aborts. */
 async function* readVersions(
   log: Pick<GameLog, "version">,
   tableId: number,
@@ -188,25 +186,10 @@ async function* readVersions(
   to: number,
   signal: AbortSignal,
 ): AsyncGenerator<TableSnapshot> {
-  const pending: { version: number; read: Promise<TableSnapshot | null> }[] = [];
-  let next = from;
-  try {
-    for (;;) {
-      while (pending.length < READ_AHEAD && next <= to) {
-        const read = log.version(tableId, next);
-        // Handled now, awaited in turn: a read that fails while others are awaited is no unhandled rejection.
-        read.catch(() => undefined);
-        pending.push({ version: next++, read });
-      }
-      const head = pending.shift();
-      if (!head) return;
-      const snapshot = await head.read;
-      signal.throwIfAborted();
-      if (!snapshot) throw missing(tableId, head.version);
-      yield snapshot;
-    }
-  } finally {
-    pending.length = 0;
+  for await (const { version, snapshot } of readAhead((v) => log.version(tableId, v), from, to, READ_AHEAD)) {
+    signal.throwIfAborted();
+    if (!snapshot) throw missing(tableId, version);
+    yield snapshot;
   }
 }
 

@@ -11,11 +11,14 @@
 import { UnavailableError, WakeList, type Logger } from "@pokerodds/common";
 import { WATCH_REPLAY_MAX } from "@pokerodds/common/limits";
 import type { TableSnapshot } from "./domain/index.js";
+import { readAhead } from "./read-ahead.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 import { watchStreams } from "./metrics.js";
 
 /** Snapshots a feed keeps in memory: its watchers rarely read the log. */
 const RECENT = 16;
+/** Versions of a watcher's replay read at once. */
+export const REPLAY_READS_AT_ONCE = 8;
 
 export interface WatchSettings {
   /** How often a watched table's log is probed for other replicas' versions. */
@@ -147,6 +150,14 @@ export class TableWatchers {
       if (afterVersion > feed.head && feed.failing) throw new UnavailableError("the table's log cannot be read");
       watch.ready();
       let next = firstVersion(start, feed.head);
+      // The replay up to the head known now: most of it is older than the recent snapshots, and its
+      // reads in a row would hold the watcher's first versions for as many round trips.
+      const replay = readAhead((version) => feed.snapshot(version), next, feed.head, REPLAY_READS_AT_ONCE);
+      for await (const { version, snapshot } of replay) {
+        watch.signal.throwIfAborted();
+        if (snapshot) await watch.send(version, snapshot, feed.head);
+        next = version + 1;
+      }
       for (;;) {
         watch.signal.throwIfAborted();
         if (feed.head - next >= WATCH_REPLAY_MAX) next = feed.head;

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { emptyTable, type TableSnapshot } from "../src/domain/index.js";
 import type { SnapshotStore } from "../src/snapshot-store.js";
 import { WATCH_REPLAY_MAX as MAX_REPLAY } from "@pokerodds/common/limits";
-import { firstVersion, TableWatchers } from "../src/table-watch.js";
+import { firstVersion, REPLAY_READS_AT_ONCE, TableWatchers } from "../src/table-watch.js";
 
 const logger = createLogger("table-watch-test");
 logger.level = "silent";
@@ -28,11 +28,21 @@ class MemoryStore {
 
   /** While true, reading a version fails, as with the database away. */
   failing = false;
+  /** How long a read of a version takes, and the most reads that were in flight at once. */
+  readMs = 0;
+  mostInFlight = 0;
+  private inFlight = 0;
 
   async version(_tableId: number, version: number) {
     this.reads++;
-    if (this.failing) throw new Error("the database is away");
-    return this.versions.get(version) ?? null;
+    this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+    try {
+      if (this.readMs > 0) await sleep(this.readMs);
+      if (this.failing) throw new Error("the database is away");
+      return this.versions.get(version) ?? null;
+    } finally {
+      this.inFlight--;
+    }
   }
 
   onStored(listener: (snapshot: TableSnapshot) => void) {
@@ -194,6 +204,18 @@ test("recent_versions: the last versions, up to the cap, then each new one", asy
   await until("the new one", () => few.seen.at(-1) === head + 1 && many.seen.at(-1) === head + 1);
   t.is(many.latest.at(-1), head + 1);
   for (const w of [few, many]) w.stop();
+});
+
+test("a replay's versions are read a few at once, not one round trip after another, and go out in order", async (t) => {
+  const { store, watchers } = setUp(60_000); // no poll of the log's next version meanwhile
+  store.write(MAX_REPLAY + 9, false);
+  const head = MAX_REPLAY + 10;
+  store.readMs = 5;
+  const w = watcher(watchers, 0, MAX_REPLAY);
+  await until("the replay", () => w.seen.length === MAX_REPLAY);
+  t.deepEqual(w.seen, range(head + 1 - MAX_REPLAY, head));
+  t.is(store.mostInFlight, REPLAY_READS_AT_ONCE);
+  w.stop();
 });
 
 test("recent_versions on a young table: every stored version (version 1, the empty table, never is)", async (t) => {
