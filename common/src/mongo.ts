@@ -12,8 +12,6 @@ export interface Database {
   db: Db;
   /** Resolves once the set-up (indexes) has run against a reachable server. */
   ready: Promise<void>;
-  /** Latest known reachability, refreshed by a periodic ping. */
-  isUp(): boolean;
   close(): Promise<void>;
 }
 
@@ -102,7 +100,6 @@ export function openDatabase(options: DatabaseOptions): Database {
     client,
     db,
     ready,
-    isUp: () => up,
     close: async () => {
       closed = true;
       clearTimeout(timer);
