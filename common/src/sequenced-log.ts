@@ -21,6 +21,7 @@
 // only ever a place to start), so a warm stream costs one read.
 import type { Collection, Db } from "mongodb";
 import { MongoBulkWriteError } from "mongodb";
+import { UnavailableError } from "./errors.js";
 import { isDuplicateKey } from "./mongo.js";
 
 export interface LogEntry {
@@ -146,8 +147,11 @@ export class SequencedLog<E extends LogEntry> {
     }
     const first = await this.findByKey(entry.key, { deep: true });
     if (first) return { kind: "keyTaken", first };
-    throw new Error(
-      `log ${this.collection.collectionName}: ${id} was refused, but neither its sequence nor its key is taken`,
+    // The refusing write is not visible yet: on MongoDB the unique indexes see a concurrent insert
+    // as soon as the primary applies it, the majority reads only once it is replicated. The caller's
+    // retry under the same key finds it.
+    throw new UnavailableError(
+      `log ${this.collection.collectionName}: ${id} was refused by a write not visible yet; retry with the same idempotency key`,
     );
   }
 
@@ -168,9 +172,13 @@ export class SequencedLog<E extends LogEntry> {
     return doc ? this.fromDocument(doc) : null;
   }
 
-  /** Every entry, streamed in storage order (each stream's entries in sequence order on FerretDB). */
+  /**
+   * Every entry, streamed in storage order (each stream's entries in sequence order). The hint keeps
+   * MongoDB off the sparse `log_key` index it would otherwise answer this filter from, in key order:
+   * a reader that needs each stream in order would then hold nearly every entry until the first ones came.
+   */
   async *all(): AsyncIterable<E> {
-    for await (const doc of this.collection.find({ key: { $exists: true } })) {
+    for await (const doc of this.collection.find({ key: { $exists: true } }, { hint: { $natural: 1 } })) {
       yield this.fromDocument(doc);
     }
   }

@@ -7,6 +7,7 @@ import { MongoClient, type Db } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UnavailableError } from "../src/errors.js";
 import { SequencedLog, type LogEntry } from "../src/sequenced-log.js";
 
 interface Note extends LogEntry {
@@ -143,6 +144,30 @@ test("a crash between the entry and its key document (possible on MongoDB) still
   t.is((await log.latest(stream))?.seq, 1);
 });
 
+test("an append refused by a write it cannot read yet (MongoDB's majority reads lag its unique indexes) is UNAVAILABLE, to be retried", async (t) => {
+  const stream = newStream();
+  const other = await freshLog(t, 0).append({ stream, seq: 1, key: "theirs", writer: 1, total: 1 });
+  t.is(other.kind, "appended");
+  // Our reads as a majority read sees a concurrent append the primary has applied but not yet
+  // replicated: its unique index entries refuse our insert, its documents are not there to read.
+  const notes = t.context.clients[1]!.db("log").collection("notes");
+  const unseen = new Set<unknown>([`${stream}:1`, "theirs:key"]);
+  const lagging = new Proxy(notes, {
+    get(target, name, receiver) {
+      if (name !== "findOne") return Reflect.get(target, name, receiver) as unknown;
+      return async (filter: { _id?: string }) => (unseen.has(filter._id) ? null : target.findOne(filter as never));
+    },
+  });
+  const log = new SequencedLog<Note>(lagging);
+  const refused = await t.throwsAsync(log.append({ stream, seq: 1, key: "mine", writer: 2, total: 1 }), {
+    instanceOf: UnavailableError,
+  });
+  t.regex(refused.message, /retry with the same idempotency key/);
+  // Once the write is visible, the same append is told it lost the sequence.
+  unseen.clear();
+  t.like(await log.append({ stream, seq: 1, key: "mine", writer: 2, total: 1 }), { kind: "seqTaken" });
+});
+
 test("documents appended alongside an entry are stored with it, and only with it", async (t) => {
   const stream = newStream();
   const log = freshLog(t);
@@ -160,7 +185,15 @@ test("documents appended alongside an entry are stored with it, and only with it
 test("all() streams every entry once, each stream in sequence order, and no key or hint document", async (t) => {
   const a = newStream();
   const b = newStream();
-  const log = freshLog(t);
+  // Its own client, to see the command: in storage order, never from the key index (MongoDB would
+  // answer the filter from that sparse index, in key order, without the hint).
+  const monitored = new MongoClient(t.context.ferret.uri, { monitorCommands: true });
+  t.teardown(() => monitored.close());
+  const finds: unknown[] = [];
+  monitored.on("commandStarted", (event) => {
+    if (event.commandName === "find") finds.push(event.command.hint);
+  });
+  const log = new SequencedLog<Note>(monitored.db("log").collection("notes"));
   for (let n = 0; n < 9; n++) await appendNote(log, n % 2 ? a : b, `${a}/${b}/${n}`, 1, 1);
   const seen = new Map<string, number[]>();
   for await (const entry of log.all()) {
@@ -169,6 +202,7 @@ test("all() streams every entry once, each stream in sequence order, and no key 
   }
   t.deepEqual(seen.get(a), [1, 2, 3, 4]);
   t.deepEqual(seen.get(b), [1, 2, 3, 4, 5]);
+  t.deepEqual(finds.at(-1), { $natural: 1 });
 });
 
 test("streams numbered from another first sequence are found from it", async (t) => {
