@@ -3,6 +3,7 @@
 // only then is it marked delivered in a new snapshot. A crash in between leaves the credit in the
 // outbox of the latest snapshot, and the next delivery (a later operation, or recovery) repeats
 // the wallet call harmlessly. Two replicas delivering at once are as harmless.
+import { randomUUID } from "node:crypto";
 import { LEDGER_REASON, type TableCreditReason } from "@pokerodds/common/ledger-reasons";
 import { markDelivered, type CreditReason, type OutboxCredit } from "./domain/index.js";
 import type { CallScope, Movement, MovementOutcome } from "./dependencies.js";
@@ -50,9 +51,12 @@ export async function deliverOutbox(
     if (!outcome.applied) parts.logger.error({ tableId, credit }, "the wallet refused a table credit");
   }
   if (delivered.length > 0) {
+    // The key names this delivery, not only the version it builds: another replica marking other
+    // credits at the same version must lose the sequence and build on it, not pass as our replay.
+    const delivery = randomUUID();
     await parts.store.apply(
       tableId,
-      { key: (version) => `deliver:${tableId}:${version}`, fingerprint: "" },
+      { key: (version) => `deliver:${tableId}:${version}:${delivery}`, fingerprint: "" },
       (latest, now) => ({ next: markDelivered(latest, delivered, now), result: null }),
     );
   }

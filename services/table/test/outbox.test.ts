@@ -16,6 +16,7 @@ import { embeddedDatabase } from "./helpers/database.js";
 import { deepFreeze, newTable, sit, T0 } from "./helpers/fixtures.js";
 
 const database = embeddedDatabase(test);
+const logger = createLogger("test");
 
 /** Table `tableId` after p1, p2 and p3 sat and left at `now`: it owes each of them their seat. */
 function owingThree(tableId: number, now = T0) {
@@ -51,6 +52,23 @@ test("a failed credit holds up no other: the applied ones are marked delivered, 
     snapshot.outbox.map((owed) => owed.playerId),
     ["p2"],
   );
+});
+
+test("two replicas delivering different credits at once both mark theirs: neither passes for the other's replay", async (t) => {
+  for (let round = 0; round < 10; round++) {
+    const db = database.fresh(0);
+    const one = new SnapshotStore(db);
+    const two = new SnapshotStore(database.on(db, 1));
+    await one.load([owingThree(7)]);
+    await two.latest(7);
+    // Each replica's wallet call for the others fails (a replica that reads the table after the
+    // other marked its credits has only the rest to deliver): one marks p1 delivered, the other p2 and p3.
+    await Promise.allSettled([
+      deliverOutbox({ store: one, wallet: recordingWallet(["p2", "p3"]).wallet, logger } as TableParts, 7, {}),
+      deliverOutbox({ store: two, wallet: recordingWallet(["p1"]).wallet, logger } as TableParts, 7, {}),
+    ]);
+    t.deepEqual((await one.latest(7)).snapshot.outbox, [], `round ${round}`);
+  }
 });
 
 /** Table `tableId` played through the store now (which notes it): three players sat and left. */
