@@ -9,7 +9,7 @@
 //   idempotent steps yield; the wallet ledger and the table snapshot are the truth.
 // - `pendingTransfers`: small, holds the transfers in progress, written before the claim and removed
 //   after the outcome, so recovery finds unfinished work without scanning the claims.
-import type { ErrorKind } from "@pokerodds/common";
+import { UnavailableError, type ErrorKind } from "@pokerodds/common";
 import type { Collection, Db } from "mongodb";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 
@@ -47,6 +47,15 @@ export interface TransferClaim extends TransferTerms {
 export const sameTerms = (a: TransferTerms, b: TransferTerms): boolean =>
   a.kind === b.kind && a.playerId === b.playerId && a.tableId === b.tableId && a.amountCents === b.amountCents;
 
+/**
+ * An insert refused for a document the next read cannot see: on MongoDB, a concurrent writer's that
+ * the primary has applied (its unique index refuses ours) but not yet replicated (majority reads miss it).
+ */
+const notVisibleYet = (transferId: string) =>
+  new UnavailableError(
+    `transfer ${transferId} was taken by a write not visible yet; retry with the same idempotency key`,
+  );
+
 export class TransferStore {
   private readonly claims: Collection<TransferClaim>;
   private readonly outcomes: Collection<{ _id: string; outcome: TransferOutcome; createdAt: Date }>;
@@ -62,7 +71,7 @@ export class TransferStore {
   async claim(claim: TransferClaim): Promise<{ claimed: true } | { claimed: false; existing: TransferClaim }> {
     if (await insertUnlessPresent(() => this.claims.insertOne(claim))) return { claimed: true };
     const existing = await this.find(claim._id);
-    if (!existing) throw new Error(`transfer ${claim._id} is claimed but cannot be read`);
+    if (!existing) throw notVisibleYet(claim._id);
     return { claimed: false, existing };
   }
 
@@ -83,7 +92,7 @@ export class TransferStore {
       return outcome;
     }
     const first = (await this.outcome(transferId)) as TransferOutcome<R> | null;
-    if (!first) throw new Error(`transfer ${transferId} has an outcome that cannot be read`);
+    if (!first) throw notVisibleYet(transferId);
     return first;
   }
 
