@@ -3,6 +3,7 @@
 // first result, never a bet placed later. Within a game the domain recognises a replayed bet id and
 // stores nothing; after the game it refuses the retry (409: no betting stage) or would take it as
 // new; either way the change stored under the key answers.
+import { TableDirectory } from "./table-directory.js";
 import { ConflictError, IdempotencyMismatchError } from "@pokerodds/common";
 import { createHash } from "node:crypto";
 import type { CallScope } from "./dependencies.js";
@@ -32,7 +33,7 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
   const { caller, tableId, seatIndex, handIndex, at } = request;
   const betAmountCents = requireAmountCents("bet_amount_cents", request.betAmountCents);
   const key = requireIdempotencyKey(request.idempotencyKey);
-  await parts.directory.require(tableId, scope);
+  TableDirectory.requireSeatable(await parts.directory.require(tableId, scope), caller.playerId);
   const betId = betIdOf(caller.playerId, key);
   const op = {
     key: `bet:${betId}`,

@@ -56,7 +56,15 @@ export class TableDirectory {
 
   /** Personal tables are for their owner alone (and an ADMIN may look). */
   static requireAccess(table: TableInfo, playerId: string, isAdmin: boolean): void {
-    if (table.ownerId !== null && table.ownerId !== playerId && !isAdmin) {
+    if (!isAdmin) TableDirectory.requireSeatable(table, playerId);
+  }
+
+  /**
+   * Only its owner holds a seat at a personal table: sits, tops up, bets and leaves there (an ADMIN
+   * acting for the owner names the owner).
+   */
+  static requireSeatable(table: TableInfo, playerId: string): void {
+    if (table.ownerId !== null && table.ownerId !== playerId) {
       throw new ForbiddenError(`table ${table.tableId} is another player's personal table`);
     }
   }

@@ -240,6 +240,21 @@ test("refusals: top-up when not seated, unknown tables, another player's persona
     acknowledged: true,
   });
   t.is((await table.getState({ caller: owner, tableId: personal })).state!.seats.length, 1);
+  // Nor tops up, bets or leaves there: a 403 like the sit's, not "not seated" or a leave of nothing.
+  for (const refused of [
+    table.topUp({ caller: dave, tableId: personal, amountCents: 100, idempotencyKey: "d7" }),
+    table.bet({
+      caller: dave,
+      tableId: personal,
+      seatIndex: 1,
+      handIndex: 0,
+      betAmountCents: 100,
+      idempotencyKey: "d8",
+    }),
+    table.leave({ caller: dave, tableId: personal, idempotencyKey: "d9" }),
+  ]) {
+    t.is(await statusOf(refused), status.PERMISSION_DENIED);
+  }
   t.is(
     (await table.getState({ caller: { playerId: "root", role: Role.ROLE_ADMIN }, tableId: personal })).state!.seats
       .length,

@@ -7,6 +7,7 @@
 //      credit (with the void refunds when the last player leaves mid-game);
 //   2. credit the account under the outbox entry's key (and the leaver's own void refund under its
 //      key), then deliver (and mark) the table's outbox.
+import { TableDirectory } from "../table-directory.js";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope, MovementOutcome } from "../dependencies.js";
 import { applyLeave, type Caller, type OutboxCredit } from "../domain/index.js";
@@ -44,7 +45,7 @@ export async function leave(parts: TableParts, request: LeaveRequest, scope: Cal
   const { caller, tableId } = request;
   const terms = { kind: "leave" as const, playerId: caller.playerId, tableId, amountCents: 0 };
   const precheck = async () => {
-    await parts.directory.require(tableId, scope);
+    TableDirectory.requireSeatable(await parts.directory.require(tableId, scope), caller.playerId);
     const { snapshot } = await parts.store.latest(tableId);
     const seat = findSeat(snapshot, caller.playerId);
     if (seat) return { proceed: { playerName: "", avatarImageUrl: "", sessionId: seat.sessionId } };

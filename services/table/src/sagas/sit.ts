@@ -7,7 +7,7 @@
 //      (the table filled up meanwhile) is stored too, so that it is the one decision every driver
 //      sees: no later driver can seat the player instead (the rule is the domain's, after-debit.ts);
 //   3. after such a NACK, refund the account (key <transferId>:refund).
-import { ForbiddenError } from "@pokerodds/common";
+import { TableDirectory } from "../table-directory.js";
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
@@ -50,11 +50,7 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
     amountCents: requireAmountCents("buy_in_cents", request.buyInCents),
   };
   const precheck = async () => {
-    const table = await parts.directory.require(tableId, scope);
-    // Only its owner sits at a personal table (an ADMIN acting for the owner names the owner).
-    if (table.ownerId !== null && table.ownerId !== caller.playerId) {
-      throw new ForbiddenError(`table ${tableId} is another player's personal table`);
-    }
+    TableDirectory.requireSeatable(await parts.directory.require(tableId, scope), caller.playerId);
     const { snapshot } = await parts.store.latest(tableId);
     const check = sitPreconditions(snapshot, caller.playerId);
     if (!check.ok) return { final: ok(nack(check)) };

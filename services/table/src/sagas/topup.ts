@@ -5,6 +5,7 @@
 //      (the player left meanwhile) is stored under that key too, so it is the one decision (the
 //      rule is the domain's, after-debit.ts);
 //   3. after such a refusal, refund the account (key <transferId>:refund) and answer 409.
+import { TableDirectory } from "../table-directory.js";
 import { ConflictError } from "@pokerodds/common";
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { crashPoint } from "../crash-point.js";
@@ -40,7 +41,7 @@ export async function topUp(parts: TableParts, request: TopUpRequest, scope: Cal
     amountCents: requireAmountCents("amount_cents", request.amountCents),
   };
   const precheck = async () => {
-    await parts.directory.require(tableId, scope);
+    TableDirectory.requireSeatable(await parts.directory.require(tableId, scope), caller.playerId);
     const { snapshot } = await parts.store.latest(tableId);
     if (!findSeat(snapshot, caller.playerId)) throw new ConflictError("not seated at this table");
     return { proceed: { playerName: "", avatarImageUrl: "", sessionId: "" } };
