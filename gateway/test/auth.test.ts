@@ -59,6 +59,33 @@ test.serial("not a Bearer header, or not a JWT", async (t) => {
   }
 });
 
+test.serial(
+  "two Authorization headers, even two valid tokens: Node would read the first, a proxy may read the last",
+  async (t) => {
+    const { request } = await import("node:http");
+    const { port } = new URL(app.url);
+    const mine = `Bearer ${await validToken(key)}`;
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const sent = request(
+        { host: "127.0.0.1", port, path: "/api/deal", method: "POST", headers: { Authorization: [mine, mine] } },
+        (response) => {
+          let body = "";
+          response.setEncoding("utf8");
+          response.on("data", (chunk: string) => (body += chunk));
+          response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+        },
+      );
+      sent.on("error", reject);
+      sent.end();
+    });
+    t.deepEqual(answer, {
+      status: 401,
+      body: JSON.stringify({ error: "Authorization header is invalid: sent more than once" }),
+    });
+    t.is(app.odds.calls.length, 0, "nothing reached the odds service");
+  },
+);
+
 test.serial("signed by another key", async (t) => {
   t.regex(await assertUnauthorized(t, `Bearer ${await validToken(otherKey)}`), /signing key is unknown/);
   // Same kid as the trusted key, other key material: the signature check refuses it.

@@ -92,6 +92,8 @@ test("the development sign-in refuses a rebound host name and a request through 
   t.deepEqual(await signIn({ "X-Forwarded-For": "203.0.113.7" }), refusal);
   t.deepEqual(await signIn({ Forwarded: "for=203.0.113.7" }), refusal);
   t.deepEqual(await signIn({ "X-Real-IP": "203.0.113.7" }), refusal);
+  t.deepEqual(await signIn({ "CF-Connecting-IP": "203.0.113.7" }), refusal);
+  t.deepEqual(await signIn({ "X-Original-Forwarded-For": "203.0.113.7" }), refusal);
   for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, "[::1]", "localhost"]) {
     t.deepEqual(await signIn({ Host: host }), { status: 200, body: { token: "signed:mallory:-" } }, host);
   }

@@ -57,11 +57,27 @@ declare global {
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/**
+ * Node keeps the first of several Authorization headers and drops the rest, while a proxy or a log
+ * in front may read the last: a request that two readers would take for two callers is refused.
+ */
+function sentMoreThanOnce(rawHeaders: readonly string[], name: string): boolean {
+  let seen = 0;
+  for (let at = 0; at < rawHeaders.length; at += 2) {
+    const header = rawHeaders[at]!;
+    if (header.length === name.length && header.toLowerCase() === name && ++seen > 1) return true;
+  }
+  return false;
+}
+
 /** Verifies the bearer token and puts the caller on res.locals.identity. */
 export function requireAuth(verify: TokenVerifier): RequestHandler {
   return async (req, res, next) => {
     const header = req.headers.authorization;
     if (!header) throw unauthorized("Authorization header is missing", false);
+    if (sentMoreThanOnce(req.rawHeaders, "authorization")) {
+      throw unauthorized("Authorization header is invalid: sent more than once", true);
+    }
     const token = BEARER.exec(header)?.[1];
     if (!token) throw unauthorized("Authorization header is invalid: expected 'Bearer <token>'", true);
     const identity = await verify(token);

@@ -20,13 +20,25 @@ export function clientConfigRoutes(config: ClientConfigBody): Handlers<typeof cl
   return { getClientConfig: (_req, res) => void res.json(config) };
 }
 
-/** Headers a proxy adds: a request through one came from wherever the proxy's caller is. */
+/**
+ * Headers a proxy adds: a request through one came from wherever the proxy's caller is. The standard
+ * and common ones, and those of the proxies a development machine meets (ingress-nginx, Cloudflare
+ * and cloudflared, Akamai, Fastly, Envoy, Apache).
+ */
 const FORWARDING_HEADERS = [
   "forwarded",
   "x-forwarded-for",
   "x-real-ip",
   "x-forwarded-host",
   "x-forwarded-proto",
+  "x-forwarded-server",
+  "x-original-forwarded-for",
+  "x-client-ip",
+  "x-cluster-client-ip",
+  "cf-connecting-ip",
+  "true-client-ip",
+  "fastly-client-ip",
+  "x-envoy-external-address",
   "via",
 ];
 
