@@ -1,7 +1,7 @@
 // What the web client served at `/` needs before it can sign a player in: how to sign in (its
 // config), and the development sign-in that exists only while the local development issuer does.
 import { Type, type Static } from "@sinclair/typebox";
-import { playerId } from "./fields.js";
+import { MUST_BE, playerId } from "./fields.js";
 import { apiPart } from "./operation.js";
 import { ROLES } from "./players.js";
 
@@ -50,7 +50,12 @@ export const clientApi = apiPart(
 export const DevTokenRequest = Type.Object(
   {
     playerId: playerId("The token's subject"),
-    role: Type.Optional(Type.Union(ROLES.map((role) => Type.Literal(role)))),
+    role: Type.Optional(
+      Type.Union(
+        ROLES.map((role) => Type.Literal(role)),
+        { [MUST_BE]: `one of ${ROLES.join(", ")}` },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

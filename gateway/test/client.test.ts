@@ -31,6 +31,7 @@ test("with the development issuer: config says so, and /api/dev/token signs for 
     body: JSON.stringify({ playerId: "alice", role: "KING" }),
   });
   t.is(refused.status, 400);
+  t.deepEqual(await refused.json(), { error: "role must be one of BASIC_USER, PAYING_USER, ANON_USER, ADMIN" });
   // What comes through a proxy on this machine is refused: a forwarding header, or HTTP/1.0 with none
   // (nginx's default proxy_pass, which also sends Host: 127.0.0.1).
   for (const header of ["Via", "X-Forwarded-Host", "X-Forwarded-For"]) {
