@@ -558,6 +558,13 @@ test.serial(
     t.regex(next.seedCommitment ?? "", /^[0-9a-f]{64}$/);
     t.not(next.seedCommitment, start.seedCommitment);
     t.is(next.clientSeed, null);
+    // An ADMIN is the house, which knows the seed it committed to: its deal takes no client seed.
+    const houseSeeded = await admin.request("POST", `/api/tables/${table}/advance`, {
+      body: { clientSeed: "house-1" },
+    });
+    expectError(t, houseSeeded, 403);
+    t.regex(JSON.stringify(houseSeeded.body), /the client seed is a player's own/);
+    t.is((await checkedState(t, dealer, table)).gameState, "STATUS_SETUP");
     expectError(
       t,
       await dealer.request("POST", `/api/tables/${table}/advance`, { body: { clientSeed: "no spaces" } }),

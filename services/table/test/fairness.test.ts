@@ -1,13 +1,17 @@
 // The deck's commitment is public from the game's start (before any client seed or bet) and the seed
 // only at the river; a deal whose commitment is not SHA-256 of its seed, or not from the seed the game
 // committed to, is refused before anything is stored.
-import { ConflictError } from "@pokerodds/common/errors";
+import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
 import test from "ava";
 import { createHash } from "node:crypto";
-import { advancePlan, applyAdvance } from "../src/domain/advance.js";
+import { ADMIN_CLIENT_SEED, advancePlan, applyAdvance } from "../src/domain/advance.js";
 import { withCommittedDeck } from "../src/domain/cards.js";
 import { publicState } from "../src/domain/view.js";
+import type { Caller } from "../src/domain/index.js";
 import { ADMIN, ALL_CARDS, FAIRNESS, HOLE_PANELS, T0, advance, dealFrom, newTable, sit } from "./helpers/fixtures.js";
+
+/** The player seated at the tables of these tests. */
+const PLAYER_1: Caller = { playerId: "p1", isAdmin: false };
 
 test("the commitment is shown from the hole on, the seed at the river only, and neither after", (t) => {
   let table = sit(newTable(), "p1");
@@ -41,6 +45,15 @@ test("a deal whose commitment does not match its seed, or is malformed, is refus
   t.is(applyAdvance(start, plan, deal, T0).fairness?.seedCommitment, FAIRNESS.seedCommitment);
 });
 
+test("an admin's deal takes no client seed: the house, knowing its committed seed, could try seeds until the deck suited it", (t) => {
+  const start = withCommittedDeck(sit(newTable(), "p1"), () => FAIRNESS.serverSeed);
+  t.throws(() => advancePlan(start, ADMIN, "house-seed"), { instanceOf: ForbiddenError, message: ADMIN_CLIENT_SEED });
+  // Also when an admin acts for the seated player, and whatever the admin deals it deals without one.
+  t.throws(() => advancePlan(start, { ...PLAYER_1, isAdmin: true }, "house-seed"), { instanceOf: ForbiddenError });
+  t.like(advancePlan(start, ADMIN), { kind: "DEAL", clientSeed: null });
+  t.like(advancePlan(start, PLAYER_1, "p1-seed"), { kind: "DEAL", clientSeed: "p1-seed" });
+});
+
 test("a game is committed to its deck from its start: the deal must use that seed, and records the client seed", (t) => {
   const uncommitted = sit(newTable(), "p1");
   const start = withCommittedDeck(uncommitted, () => FAIRNESS.serverSeed);
@@ -52,7 +65,7 @@ test("a game is committed to its deck from its start: the deal must use that see
   );
   t.throws(() => withCommittedDeck(uncommitted, () => "not hex"), { instanceOf: RangeError });
 
-  const plan = advancePlan(start, ADMIN, "my-seed_1");
+  const plan = advancePlan(start, PLAYER_1, "my-seed_1");
   t.like(plan, { kind: "DEAL", serverSeed: FAIRNESS.serverSeed, clientSeed: "my-seed_1" });
   const deal = { kind: "DEAL" as const, ...dealFrom(ALL_CARDS), handOdds: HOLE_PANELS, fairness: FAIRNESS };
   const hole = applyAdvance(start, plan, deal, T0);

@@ -93,6 +93,8 @@ const NEXT_STATE: Record<GameState, GameState> = {
 /** Community cards each step reveals from the front of the deck. */
 const REVEALED: Partial<Record<GameState, number>> = { STATUS_FLOP: 3, STATUS_TURN: 1, STATUS_RIVER: 1 };
 
+export const ADMIN_CLIENT_SEED = "an admin deals without a client seed: the client seed is a player's own";
+
 function authorize(snapshot: TableSnapshot, caller: Caller): void {
   if (!caller.isAdmin && !findSeat(snapshot, caller.playerId)) {
     throw new ForbiddenError("only a player seated at this table, or an admin, may advance");
@@ -101,13 +103,16 @@ function authorize(snapshot: TableSnapshot, caller: Caller): void {
 
 /**
  * What the adapter must fetch to advance; a deal takes the caller's client seed (any other advance
- * ignores it). ForbiddenError unless the caller is seated or an admin.
+ * ignores it). ForbiddenError unless the caller is seated or an admin, and for an admin's client seed.
  */
 export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed: string | null = null): AdvancePlan {
   authorize(snapshot, caller);
   const base = { caller, gameId: snapshot.gameId, from: snapshot.gameState, to: NEXT_STATE[snapshot.gameState] };
   const count = REVEALED[base.to];
   if (base.to === "STATUS_HOLE") {
+    // An admin is the house, whoever it acts for, and the house knows the seed it committed to: with a
+    // client seed of its own it could try seeds until the deck suited it. A client seed is a player's.
+    if (clientSeed !== null && caller.isAdmin) throw new ForbiddenError(ADMIN_CLIENT_SEED);
     const { numberOfHands } = snapshot.config;
     return { ...base, kind: "DEAL", numberOfHands, serverSeed: snapshot.fairness?.serverSeed ?? null, clientSeed };
   }

@@ -25,7 +25,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
   const moves = useRef<TableMoves | null>(null);
   const action = useAction();
   const account = useAccountBalance(playerId, state);
-  const { reread, shown } = account;
+  const { reread, shown, isAdmin } = account;
 
   useEffect(() => {
     const current = followTable(tableId, {
@@ -38,9 +38,9 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       status: setFeedStatus,
     });
     feed.current = current;
-    moves.current = tableMoves(tableId, current, playerId, { reread, shown });
+    moves.current = tableMoves(tableId, current, playerId, { reread, shown, isAdmin });
     return () => current.stop();
-  }, [tableId, playerId, reread, shown]);
+  }, [tableId, playerId, reread, shown, isAdmin]);
 
   useGameMessages(state, playerId, action.setMessage);
 

@@ -18,12 +18,18 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const unseatedGame = state && !seated ? `${state.gameId} ${state.gameState}` : null;
   // Only the latest read is shown: an earlier one answering late would show an older balance.
   const latest = useRef(0);
+  // The role as last read: an ADMIN deals without a client seed (moves.ts).
+  const role = useRef<string | null>(null);
 
   useEffect(() => {
     const read = ++latest.current;
     const request = unwrap(api.GET("/api/players/{playerId}", { params: { path: { playerId } } }));
     request.then(
-      (profile) => read === latest.current && setBalance(profile.accountBalance),
+      (profile) => {
+        if (read !== latest.current) return;
+        role.current = profile.role;
+        setBalance(profile.accountBalance);
+      },
       () => read === latest.current && setBalance("unavailable"),
     );
   }, [playerId, reads, unseatedGame]);
@@ -33,8 +39,10 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   current.current = balance;
   const shown = useCallback(() => (typeof current.current === "number" ? current.current : undefined), []);
 
-  return { balance, reread, shown };
+  const isAdmin = useCallback(() => role.current === "ADMIN", []);
+
+  return { balance, reread, shown, isAdmin };
 }
 
-/** What the table's moves know of the account: to read it again, and its balance as shown. */
-export type AccountLink = Pick<ReturnType<typeof useAccountBalance>, "reread" | "shown">;
+/** What the table's moves know of the account: to read it again, its balance as shown, and whose it is. */
+export type AccountLink = Pick<ReturnType<typeof useAccountBalance>, "reread" | "shown" | "isAdmin">;
