@@ -53,7 +53,9 @@ export function unary<Req, Res>(
 /**
  * Aborts when the call ends before its handler answers: the client cancelled it or its deadline
  * passed. For handlers that read whole collections (the audits), which would otherwise read on for
- * nobody, and the next call read it all again alongside.
+ * nobody, and the next call read it all again alongside, and for the odds pool's waiting tasks. The
+ * reason is a domain error: a call nobody waits for any more is no server fault (no INTERNAL, no
+ * error line).
  */
 export function callEnded(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
   const ended = new AbortController();

@@ -1,5 +1,5 @@
 // The gRPC adapter: decode, run the domain on the worker pool, encode. Rules live in domain/.
-import { serverStreaming, unary, type Logger } from "@pokerodds/common";
+import { callEnded, serverStreaming, unary, type Logger } from "@pokerodds/common";
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type {
@@ -10,7 +10,6 @@ import type {
   GenerateBulkRequest,
   OddsServiceServer,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
-import type { ServerUnaryCall } from "@grpc/grpc-js";
 import { validateBulkRequest, type CommittedBulkGame } from "./domain/bulk.js";
 import type { OddsPool } from "./pool.js";
 import { bulkGameToProto, dealToProto, equityCardsFromProto, equityToProto } from "./proto-mapping.js";
@@ -21,13 +20,6 @@ import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
  * so a chunk is kept short (~5 ms); still enough games to amortise the hop to the thread.
  */
 const BULK_CHUNK = 2;
-
-/** Aborts the worker task when the caller cancels or its deadline passes: nobody waits for it. */
-function cancellation(call: ServerUnaryCall<unknown, unknown>): AbortSignal {
-  const controller = new AbortController();
-  call.once("cancelled", () => controller.abort());
-  return controller.signal;
-}
 
 export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
   return {
@@ -45,7 +37,7 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
           // A table's game: the seed committed when it began, and the dealing player's client seed.
           seeds: { serverSeed: request.serverSeed || undefined, clientSeed: request.clientSeed || null },
         },
-        cancellation(call),
+        callEnded(call),
       );
       return dealToProto(result);
     }),
@@ -77,7 +69,7 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
       const handOdds = await pool.run(
         "priceTask",
         { hands, board, targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP },
-        cancellation(call),
+        callEnded(call),
       );
       return equityToProto(handOdds);
     }),

@@ -1,0 +1,62 @@
+// The odds service's adapter over a real pool (the built one, dist): a call that ends before its
+// answer (its client cancelled it, or its deadline passed) drops its waiting task and is answered
+// as a refusal, never INTERNAL, and logs no error: nobody waits for it, and no server failed.
+import { Metadata, status, type ServerUnaryCall, type ServiceError } from "@grpc/grpc-js";
+import type { DealRequest, DealResponse } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { OddsPool } from "@pokerodds/odds/pool";
+import { oddsService } from "@pokerodds/odds/service";
+import test from "ava";
+import { EventEmitter } from "node:events";
+import { Writable } from "node:stream";
+import { pino } from "pino";
+
+/** A served Deal call as grpc-js hands it to the handler; `cancelled` as grpc-js sets it. */
+function dealCall(cancelled = false) {
+  const call = Object.assign(new EventEmitter(), {
+    request: { numberOfHands: 4, gameId: "", serverSeed: "", clientSeed: "" } as DealRequest,
+    metadata: new Metadata(),
+    cancelled,
+    getPath: () => "/pokerodds.odds.v1.OddsService/Deal",
+  });
+  return call as typeof call & ServerUnaryCall<DealRequest, DealResponse>;
+}
+
+function answerOf(deal: ReturnType<typeof oddsService>["deal"], call: ServerUnaryCall<DealRequest, DealResponse>) {
+  return new Promise<{ error: Partial<ServiceError> | null; response?: DealResponse }>((resolve) =>
+    deal(call, (error, response) =>
+      resolve({ error: error as Partial<ServiceError> | null, response: response ?? undefined }),
+    ),
+  );
+}
+
+test("a deal whose call ended, before its task ran or while it waited, is no INTERNAL and no error line", async (t) => {
+  const pool = new OddsPool({ urgent: 1, batch: 1 }, 1_000);
+  t.teardown(() => pool.close());
+  const lines: Array<{ level: number; msg: string }> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+      done();
+    },
+  });
+  const { deal } = oddsService(pool, pino({ level: "info" }, sink));
+
+  // Ended before the handler ran (grpc-js emits no further "cancelled" then).
+  const early = await answerOf(deal, dealCall(true));
+  t.is(early.error?.code, status.UNAVAILABLE);
+
+  // Ended while its task waited behind others on the one thread.
+  const ahead = Array.from({ length: 20 }, () => answerOf(deal, dealCall()));
+  const waiting = dealCall();
+  const answered = answerOf(deal, waiting);
+  await new Promise((resolve) => setImmediate(resolve));
+  waiting.emit("cancelled");
+  t.is((await answered).error?.code, status.UNAVAILABLE);
+  for (const other of await Promise.all(ahead)) t.is(other.error, null);
+
+  const ERROR = 50;
+  t.deepEqual(
+    lines.filter((line) => line.level >= ERROR),
+    [],
+  );
+});
