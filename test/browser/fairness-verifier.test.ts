@@ -357,3 +357,26 @@ test("when the table moves on, the game the page followed becomes the previous o
     "a game never held is no previous one",
   );
 });
+
+test("a late state of an earlier game neither replaces the game held nor lets it be held afresh", (t) => {
+  const shown = (gameId: string, gameState: string, seedCommitment: string | null, bets: unknown[] = []) => ({
+    gameId,
+    gameState,
+    seedCommitment,
+    bets,
+  });
+  const [a, b, c] = ["aa", "bb", "cc"].map((byte) => byte.repeat(32)) as [string, string, string];
+  let held: HeldCommitments = { current: null, previous: null };
+  held = holdCommitments(held, shown("T1-7", "STATUS_START", b));
+  held = holdCommitments(held, shown("T1-8", "STATUS_FLOP", a, [{}, {}, {}]));
+  // An older game between two states of the one held: the game held keeps what this page saw first.
+  held = holdCommitments(held, shown("T1-6", "STATUS_RIVER", c));
+  held = holdCommitments(held, shown("T1-8", "STATUS_START", c));
+  t.like(held.current, { gameId: "T1-8", commitment: a, seenAt: "STATUS_FLOP", betsBefore: 3, changedTo: c });
+  // The game before, shown again (a replay), is checked against what was kept for it.
+  held = holdCommitments(held, shown("T1-7", "STATUS_RIVER", c));
+  t.like(held, {
+    current: { gameId: "T1-8", commitment: a },
+    previous: { gameId: "T1-7", commitment: b, changedTo: c },
+  });
+});

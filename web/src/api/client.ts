@@ -122,6 +122,9 @@ export async function acknowledged<T extends Acknowledged>(
 ): Promise<T> {
   const data = await unwrap(pending);
   if (data.acknowledgement === "NACK") throw new Refused(explain(data.message ?? "", data));
+  // Only an ACK is a success: an answer that says neither is not shown as one.
+  if (data.acknowledgement !== "ACK")
+    throw new ApiError("the table's answer did not say whether the move was made", 200);
   return data;
 }
 

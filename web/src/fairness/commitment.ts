@@ -62,7 +62,17 @@ export interface HeldCommitments {
  * player may clear the river at once), the game this page was following becomes the previous one.
  */
 export function holdCommitments(held: HeldCommitments, state: CommitmentShown): HeldCommitments {
+  // A late state of an earlier game (an event stream's replay after a reconnect, or a house showing
+  // an old game between two states of the current one) is checked against what was kept for that
+  // game, if anything, and never taken for a new game: the game after it would then be held afresh,
+  // from whatever commitment it showed next.
+  if (held.previous?.gameId === state.gameId) return { ...held, previous: holdCommitment(held.previous, state) };
+  const latest = held.current ?? held.previous;
+  if (latest !== null && gameNumber(state.gameId) < gameNumber(latest.gameId)) return held;
   const current = holdCommitment(held.current, state);
   const movedOn = held.current !== null && held.current.gameId !== state.gameId;
   return { current, previous: movedOn ? held.current : held.previous };
 }
+
+/** The game's number at its table ("T1-8" is 8): a table's games only count up. NaN for another form. */
+const gameNumber = (gameId: string): number => Number(/-(\d+)$/.exec(gameId)?.[1] ?? Number.NaN);
