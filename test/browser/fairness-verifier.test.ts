@@ -8,7 +8,12 @@ import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { formatCard } from "../../services/odds/src/domain/cards.js";
 import * as server from "../../services/odds/src/domain/provably-fair.js";
-import { dealClientSeeds, isDealingState, newClientSeed } from "../../web/src/fairness/client-seed.js";
+import {
+  clientSeedVerdict,
+  dealClientSeeds,
+  isDealingState,
+  newClientSeed,
+} from "../../web/src/fairness/client-seed.js";
 import {
   holdCommitment,
   holdCommitments,
@@ -163,6 +168,24 @@ test("the page's client seeds are fresh, random and admissible, and sent with th
   t.not(next, again, "another game's deal: a fresh one");
   t.is(deals.sentFor("T1-1"), null, "only the latest deal is remembered");
   t.is(deals.sentFor("T1-2"), next);
+});
+
+test("a verified game vouches for its client seed only when it is the one this page sent, or the page did not deal", (t) => {
+  t.is(
+    clientSeedVerdict("c0ffee", "c0ffee", true),
+    "The house committed to its seed before the client seed c0ffee was chosen, and the deck comes from both.",
+  );
+  t.is(
+    clientSeedVerdict("c0ffee", null, false),
+    "The deck comes from the server seed mixed with the client seed c0ffee.",
+  );
+  t.is(clientSeedVerdict(null, null, true), "No client seed was used: the deck comes from the server seed alone.");
+  // Another seed than the one sent (or none) is what a house that dropped the player's seed would show.
+  t.regex(
+    clientSeedVerdict("house1", "c0ffee", true),
+    /client seed house1, not the seed this page sent \(c0ffee\).*may have chosen/,
+  );
+  t.regex(clientSeedVerdict(null, "c0ffee", true), /server seed and no client seed, not the seed this page sent/);
 });
 
 test("every game the server deals verifies in the browser's verifier too", async (t) => {

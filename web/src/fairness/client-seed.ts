@@ -31,3 +31,21 @@ export function dealClientSeeds(fresh: () => string = newClientSeed) {
     sentFor: (gameId: string): string | null => (sent?.gameId === gameId ? sent.clientSeed : null),
   };
 }
+
+/**
+ * The client seed's part in a verified game: which seed the deck came from, and whether the house
+ * committed to its own before that one was chosen. `sent` is the seed this page sent with the deal,
+ * if it dealt: a deck mixed with another seed (or none) is not this page's to vouch for, since a
+ * house that dropped the player's seed and chose one after committing would show exactly that.
+ */
+export function clientSeedVerdict(used: string | null, sent: string | null, committedFirst: boolean): string {
+  if (sent !== null && used !== sent) {
+    const mixed = used === null ? "no client seed" : `the client seed ${used}`;
+    return `The deck comes from the server seed and ${mixed}, not the seed this page sent (${sent}): unless another player's deal came first, the house may have chosen the cards.`;
+  }
+  if (used === null) return "No client seed was used: the deck comes from the server seed alone.";
+  if (committedFirst) {
+    return `The house committed to its seed before the client seed ${used} was chosen, and the deck comes from both.`;
+  }
+  return `The deck comes from the server seed mixed with the client seed ${used}.`;
+}

@@ -1,5 +1,5 @@
 import { api, describe, unwrap, type TableState } from "../../api/client";
-import { isDealingState } from "../../fairness/client-seed";
+import { clientSeedVerdict, isDealingState } from "../../fairness/client-seed";
 import type { HeldCommitment } from "../../fairness/commitment";
 import { recordReveal, tableReveal } from "../../fairness/reveals";
 import { verifyAgainstHeld, verifyGame, type VerifyResult } from "../../fairness/verify";
@@ -43,17 +43,8 @@ function cardsText(held: HeldCommitment | null): string {
   return "Verified against the commitment shown now: this page did not see it before the bets, so compare it with the one you noted.";
 }
 
-/** The client seed's part in a pass: which seed the deck came from, and whether the house committed before it. */
-function clientSeedText(held: HeldCommitment | null, clientSeed: string | null): string {
-  if (clientSeed === null) return "No client seed was used: the deck comes from the server seed alone.";
-  if (seenBeforeDeal(held)) {
-    return `The house committed to its seed before the client seed ${clientSeed} was chosen, and the deck comes from both.`;
-  }
-  return `The deck comes from the server seed mixed with the client seed ${clientSeed}.`;
-}
-
-const verifiedText = (held: HeldCommitment | null, clientSeed: string | null): string =>
-  `${cardsText(held)} ${clientSeedText(held, clientSeed)}`;
+const verifiedText = (held: HeldCommitment | null, clientSeed: string | null, sent: string | null): string =>
+  `${cardsText(held)} ${clientSeedVerdict(clientSeed, sent, seenBeforeDeal(held))}`;
 
 /** Whose client seed the deck was mixed with, as far as this page knows. */
 function clientSeedSource(shown: string | null, sent: string | null): string {
@@ -155,7 +146,7 @@ export function FairnessPanel({ state, held, previous, clientSeedSent }: Props) 
           key={state.gameId}
           button="Verify this game"
           verify={() => verifyTable(state, held)}
-          verified={verifiedText(held, state.clientSeed)}
+          verified={verifiedText(held, state.clientSeed, clientSeedSent)}
         />
       ) : commitment !== null ? (
         <p class="hint">
