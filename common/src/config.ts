@@ -35,6 +35,14 @@ export function envPort(name: string, fallback: number, env: Env = process.env):
   return envInt(name, fallback, { min: 0, max: 65535 }, env);
 }
 
+/** A switch: "1" on, "0" or unset off; anything else stops the process. */
+export function envFlag(name: string, env: Env = process.env): boolean {
+  const value = envOptional(name, env);
+  if (value !== undefined && value !== "0" && value !== "1")
+    throw new ConfigError(`${name} must be 0 or 1, got ${JSON.stringify(value)}`);
+  return value === "1";
+}
+
 /** Reads the process's configuration; a bad value is logged as fatal and ends the process (exit 1). */
 export function configOrExit<T>(logger: { fatal(message: string): void }, read: () => T): T {
   try {

@@ -34,7 +34,7 @@ export interface DatabaseServiceParts {
 export interface DatabaseServiceOptions {
   logger: Logger;
   service: Omit<ServiceRegistration, "implementation">;
-  database: { uri: string; name: string; setUp: (db: Db) => Promise<void> };
+  database: { uri: string; name: string; allowPlaintext?: boolean; setUp: (db: Db) => Promise<void> };
   grpcPort: number;
   metricsPort: number;
   /** Hosts, mutual TLS, reflection and the health port (readGrpcNetwork). */

@@ -1,4 +1,5 @@
 import { MongoBulkWriteError, MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
+import { ConfigError } from "./config.js";
 import type { Logger } from "./logger.js";
 import { counter } from "./metrics.js";
 import { endWritesWhenConnectionsClose } from "./mongo-closed-write.js";
@@ -23,6 +24,30 @@ export interface DatabaseOptions {
   setUp: (db: Db) => Promise<void>;
   onStatusChange: (up: boolean) => void;
   pingIntervalMs?: number;
+  /** Plain text (or unchecked TLS) to a database on another machine: MONGODB_ALLOW_PLAINTEXT=1. */
+  allowPlaintext?: boolean;
+}
+
+/** Loopback names and addresses, and a Unix socket: the connection never leaves this machine. */
+const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\]|.*\.sock)$/i;
+
+/**
+ * Why the client's transport would carry the ledger and the tables in the clear (or to whoever
+ * answers with any certificate) to another machine, or null. The URI decides the transport, so a
+ * plain `mongodb://` URI in a Secret would otherwise switch TLS off without a word.
+ */
+export function insecureTransport({ options }: MongoClient): string | null {
+  // An SRV URI names its hosts only once resolved, at the first connection.
+  const hosts = [...options.hosts.map((address) => address.socketPath ?? address.host ?? ""), options.srvHost ?? ""];
+  const remote = hosts.some((host) => host !== "" && !LOCAL_HOST.test(host));
+  if (!remote) return null;
+  if (!options.tls) return "MONGODB_URI connects to another machine without TLS (add tls=true)";
+  // The driver turns tlsInsecure, tlsAllowInvalidCertificates and tlsAllowInvalidHostnames into
+  // Node's own TLS options: no certificate check, or a host name check that passes anything.
+  if (options.rejectUnauthorized === false || options.checkServerIdentity !== undefined) {
+    return "MONGODB_URI connects to another machine with TLS that accepts any certificate or host name";
+  }
+  return null;
 }
 
 /**
@@ -55,6 +80,12 @@ export function openDatabase(options: DatabaseOptions): Database {
     ignoreUndefined: true,
     monitorCommands: true,
   });
+  const insecure = insecureTransport(client);
+  if (insecure !== null && !options.allowPlaintext) {
+    throw new ConfigError(
+      `${insecure}; MONGODB_ALLOW_PLAINTEXT=1 allows it on a private network you trust (as the local Kubernetes overlay's in-cluster database)`,
+    );
+  }
   client.on("commandStarted", (event) => commandsSent.inc({ command: event.commandName }));
   traceCommands(client);
   const db = client.db(options.name);

@@ -9,7 +9,7 @@ import {
   type ServerUnaryCall,
 } from "@grpc/grpc-js";
 import type { PeerCertificate } from "node:tls";
-import { ConfigError, envInt, envOptional, envPort, envString } from "../config.js";
+import { ConfigError, envFlag, envInt, envOptional, envPort, envString } from "../config.js";
 
 export const TRUST_DOMAIN = "pokerodds";
 export const SERVICE_IDENTITIES = ["odds", "wallet", "table", "gateway", "operator"] as const;
@@ -68,14 +68,11 @@ export interface GrpcNetworkSettings {
 export function readGrpcNetwork(env: Env = process.env): GrpcNetworkSettings {
   const tls = tlsFilesFromEnv(env);
   if (!tls) throw new ConfigError("TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set (mutual TLS)");
-  const reflection = envOptional("GRPC_REFLECTION", env);
   const healthPort = envOptional("HEALTH_PORT", env);
-  if (reflection !== undefined && reflection !== "0" && reflection !== "1")
-    throw new ConfigError(`GRPC_REFLECTION must be 0 or 1, got ${JSON.stringify(reflection)}`);
   return {
     grpcHost: envString("GRPC_HOST", "127.0.0.1", env),
     metricsHost: envString("METRICS_HOST", "127.0.0.1", env),
-    reflection: reflection === "1",
+    reflection: envFlag("GRPC_REFLECTION", env),
     ...(healthPort === undefined ? {} : { healthPort: envPort("HEALTH_PORT", 0, env) }),
     tls,
   };

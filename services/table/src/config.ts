@@ -1,6 +1,6 @@
 // The table service's environment, read once at start-up: a bad value stops the process.
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
-import { ConfigError, envInt, envPort, envString } from "@pokerodds/common";
+import { ConfigError, envFlag, envInt, envPort, envString } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 
@@ -9,6 +9,8 @@ export interface TableServiceConfig {
   metricsPort: number;
   mongodbUri: string;
   mongodbDatabase: string;
+  /** MONGODB_ALLOW_PLAINTEXT=1: a database on another machine without TLS (a private network). */
+  mongodbAllowPlaintext: boolean;
   oddsAddress: string;
   walletAddress: string;
   /** Public tables are 1..tableCount. */
@@ -31,6 +33,7 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     metricsPort: envPort("METRICS_PORT", 9467, env),
     mongodbUri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
     mongodbDatabase: envString("MONGODB_DATABASE", "table", env),
+    mongodbAllowPlaintext: envFlag("MONGODB_ALLOW_PLAINTEXT", env),
     oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
     walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
     // Public tables end before the personal ones start.

@@ -26,7 +26,12 @@ await runDatabaseService({
     protoFile: "pokerodds/table/v1/table.proto",
     definition: TableServiceService,
   },
-  database: { uri: config.mongodbUri, name: config.mongodbDatabase, setUp: createIndexes },
+  database: {
+    uri: config.mongodbUri,
+    name: config.mongodbDatabase,
+    allowPlaintext: config.mongodbAllowPlaintext,
+    setUp: createIndexes,
+  },
   grpcPort: config.grpcPort,
   metricsPort: config.metricsPort,
   network,

@@ -9,6 +9,7 @@ test("defaults: the root README's ports, 20 public tables, RTP 0.97", (t) => {
     metricsPort: 9467,
     mongodbUri: "mongodb://127.0.0.1:27017/",
     mongodbDatabase: "table",
+    mongodbAllowPlaintext: false,
     oddsAddress: "127.0.0.1:50051",
     walletAddress: "127.0.0.1:50052",
     tableCount: 20,

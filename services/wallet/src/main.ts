@@ -24,7 +24,12 @@ await runDatabaseService({
     protoFile: "pokerodds/wallet/v1/wallet.proto",
     definition: WalletServiceService,
   },
-  database: { uri: config.mongodbUri, name: config.mongodbDatabase, setUp: createIndexes },
+  database: {
+    uri: config.mongodbUri,
+    name: config.mongodbDatabase,
+    allowPlaintext: config.mongodbAllowPlaintext,
+    setUp: createIndexes,
+  },
   grpcPort: config.grpcPort,
   metricsPort: config.metricsPort,
   network,

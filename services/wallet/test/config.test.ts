@@ -8,6 +8,7 @@ test("defaults: the root README's ports and a local MongoDB's wallet database", 
     metricsPort: 9466,
     mongodbUri: "mongodb://127.0.0.1:27017/",
     mongodbDatabase: "wallet",
+    mongodbAllowPlaintext: false,
   });
 });
 
@@ -18,9 +19,17 @@ test("every variable is honoured, and a bad one stops the process", (t) => {
       METRICS_PORT: "7002",
       MONGODB_URI: "mongodb://db.example:27017/",
       MONGODB_DATABASE: "w",
+      MONGODB_ALLOW_PLAINTEXT: "1",
     }),
-    { grpcPort: 7001, metricsPort: 7002, mongodbUri: "mongodb://db.example:27017/", mongodbDatabase: "w" },
+    {
+      grpcPort: 7001,
+      metricsPort: 7002,
+      mongodbUri: "mongodb://db.example:27017/",
+      mongodbDatabase: "w",
+      mongodbAllowPlaintext: true,
+    },
   );
+  t.throws(() => readConfig({ MONGODB_ALLOW_PLAINTEXT: "yes" }), { instanceOf: ConfigError });
   t.throws(() => readConfig({ GRPC_PORT: "70000" }), { instanceOf: ConfigError });
   t.throws(() => readConfig({ METRICS_PORT: "x" }), { instanceOf: ConfigError });
 });
