@@ -25,10 +25,12 @@ const logger = createLogger("gateway");
 const config = configOrExit(logger, readConfig);
 
 const backends = connectBackends(config);
+// Each checker expects its backend's own certificate: one redirected to another of our services
+// (which holds a certificate from the same CA) cannot answer for it.
 const health = {
-  odds: new HealthChecker(config.oddsAddress),
-  wallet: new HealthChecker(config.walletAddress),
-  table: new HealthChecker(config.tableAddress),
+  odds: new HealthChecker(config.oddsAddress, undefined, "odds"),
+  wallet: new HealthChecker(config.walletAddress, undefined, "wallet"),
+  table: new HealthChecker(config.tableAddress, undefined, "table"),
 };
 
 const tableFeeds = new TableFeeds(backends.tableEvents, logger);
