@@ -1,6 +1,7 @@
 // The web client's Idempotency-Keys for a player's moves (web/src/api/move-keys.ts), run under Node:
-// a move whose outcome is unknown (no answer, or a 5xx) is sent again under the same key, so the
-// server answers its first result instead of making it twice; anything else gets a new key.
+// a move whose outcome is unknown (no answer, or a 5xx) is sent again under the same key, whatever
+// came between, so the server answers its first result instead of making it twice; a move whose
+// outcome is known gets a new key.
 import test from "ava";
 import { keyedMoves, unconfirmedMessage } from "../../web/src/api/move-keys.js";
 
@@ -20,7 +21,7 @@ async function sendAs(send: ReturnType<typeof keyedMoves>, move: string, outcome
   return sentKey;
 }
 
-test("after no answer or a 5xx the same move keeps its key; after an answer, or another move, a new key", async (t) => {
+test("after no answer or a 5xx the same move keeps its key, whatever came between; after an answer, a new key", async (t) => {
   let refreshes = 0;
   const send = keyedMoves(newKey, () => refreshes++);
   const first = await sendAs(send, "bet g1 0 1 2 10", 0);
@@ -31,8 +32,15 @@ test("after no answer or a 5xx the same move keeps its key; after an answer, or 
   t.not(next, first, "the same terms after a success: a new bet");
 
   const topUp = await sendAs(send, "topup 5", 500);
+  const bet = await sendAs(send, "bet g1 1 1 0 10", 0);
   t.not(await sendAs(send, "leave", "ok"), topUp);
-  t.not(await sendAs(send, "topup 5", "ok"), topUp, "another move in between ends the retry");
+  t.is(
+    await sendAs(send, "topup 5", "ok"),
+    topUp,
+    "other moves in between, even unconfirmed ones, keep the retry's key",
+  );
+  t.is(await sendAs(send, "bet g1 1 1 0 10", "ok"), bet);
+  t.not(await sendAs(send, "topup 5", "ok"), topUp, "until its outcome is known");
 
   const refused = await sendAs(send, "topup 5", 409);
   t.not(await sendAs(send, "topup 5", "ok"), refused, "a refusal is an answer: nothing was made");

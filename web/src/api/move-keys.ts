@@ -9,33 +9,34 @@ function uncertain(error: unknown): boolean {
 
 /**
  * What a player is told when a move was not confirmed (no answer, or a 5xx), in place of the
- * server's words: it may have been made, the table shows whether, and doing it again is safe (a
- * keyed move is never made twice, and a deal names the state it deals from). Null for any other
- * failure, whose own message holds.
+ * server's words: it may have been made, the table shows whether, and doing it again from this page
+ * is safe (a keyed move is never made twice, and a deal names the state it deals from). Null for any
+ * other failure, whose own message holds.
  */
 export function unconfirmedMessage(error: unknown): string | null {
   if (!uncertain(error)) return null;
-  return "The table did not confirm this move, so it may have been made: the table below shows whether it was. Doing the same again will not make it twice.";
+  return "The table did not confirm this move, so it may have been made: the table below shows whether it was. Doing the same again from this page will not make it twice.";
 }
 
 /**
  * Sends each move under an Idempotency-Key kept until its outcome is known. After a network fault or
- * a 5xx the move may have been made, so the same move sent next carries the same key and the server
- * answers its first result rather than making it twice. Any other move, or a known outcome, ends the
- * key: a later move with the same terms is a new one. `send` learns whether it resends an
- * unconfirmed move, whose answer then confirms that one rather than a new one.
+ * a 5xx the move may have been made, so the same move sent again, whatever other moves came between,
+ * carries the same key and the server answers its first result rather than making it twice. A known
+ * outcome ends the key: a later move with the same terms is a new one. `send` learns whether it
+ * resends an unconfirmed move, whose answer then confirms that one rather than a new one.
  */
 export function keyedMoves(newKey: () => string, refresh: () => void) {
-  let unsettled: { move: string; key: string } | undefined;
+  // Each unconfirmed move's key: a bet names its game and stage, so a key outlives neither.
+  const unsettled = new Map<string, string>();
   return async <T>(move: string, send: (key: string, resent: boolean) => Promise<T>): Promise<T> => {
-    const resent = unsettled?.move === move;
-    const key = resent ? unsettled!.key : newKey();
-    unsettled = undefined;
+    const kept = unsettled.get(move);
+    const key = kept ?? newKey();
+    unsettled.delete(move);
     try {
-      return await send(key, resent);
+      return await send(key, kept !== undefined);
     } catch (error) {
       if (uncertain(error)) {
-        unsettled = { move, key };
+        unsettled.set(move, key);
         // Whether it was made shows on the table.
         refresh();
       }
