@@ -70,6 +70,7 @@ test.serial("the sign-in screen offers no development sign-in; OIDC with PKCE si
     await page.getByRole("heading", { level: 1, name: "Lobby" }).waitFor();
     const sent = idp.authorizations.at(-1)!;
     t.is(sent.get("code_challenge_method"), "S256");
+    t.is(sent.get("prompt"), "login", "credentials at every sign-in, not the provider's last session");
     t.is(sent.get("response_type"), "code");
     t.is(sent.get("redirect_uri"), `${file.stack.url}/`);
     t.is(sent.get("audience"), idp.audience, "the API's audience, which Auth0 needs to issue a JWT for it");

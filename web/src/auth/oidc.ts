@@ -61,6 +61,10 @@ export async function startSignIn(settings: OidcSettings): Promise<void> {
     code_challenge_method: "S256",
     state: pending.state,
     nonce: pending.nonce,
+    // The provider asks for the player's credentials at every sign-in: signing out here clears only
+    // this tab's session, and on a shared computer the next person would otherwise be signed in to
+    // the last player's account, money included, by the provider's own session.
+    prompt: "login",
   }).toString();
   location.assign(url.href);
 }
