@@ -5,6 +5,7 @@
 // then its connections.
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Db } from "mongodb";
+import { configOrExit } from "./config.js";
 import type { GrpcNetworkSettings, ServiceIdentity } from "./grpc/tls.js";
 import { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from "./grpc/server.js";
 import type { Logger } from "./logger.js";
@@ -51,14 +52,17 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   let server: RunningGrpcServer | undefined = undefined;
   let [databaseUp, warm, shuttingDown] = [false, false, false];
   const reportServing = () => server?.setServing(databaseUp && warm && !shuttingDown);
-  const database = openDatabase({
-    ...options.database,
-    logger,
-    onStatusChange: (up) => {
-      databaseUp = up;
-      reportServing();
-    },
-  });
+  // A URI the client may not use (plain text to another machine) stops the process like any bad setting.
+  const database = configOrExit(logger, () =>
+    openDatabase({
+      ...options.database,
+      logger,
+      onStatusChange: (up) => {
+        databaseUp = up;
+        reportServing();
+      },
+    }),
+  );
   let setUp = false;
   const parts = options.build(database.db, () => setUp);
   warm = parts.warmUp === undefined;

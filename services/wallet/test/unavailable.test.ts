@@ -3,7 +3,7 @@ import { stopChildren } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
 import { freePorts } from "@pokerodds/launcher/ports";
 import test from "ava";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { statusOf, waitForHealth } from "../../../test/helpers/grpc-services.js";
@@ -42,4 +42,16 @@ test("when the database goes away after start-up, calls answer UNAVAILABLE, not 
     await stopChildren([[server], [database.child]], 5000);
     await rm(dataDir, { recursive: true, force: true });
   }
+});
+
+test("a database on another machine without TLS stops the wallet at start: a fatal line naming the way out, exit 1", async (t) => {
+  const [port] = (await freePorts(1)) as [number];
+  const dir = await mkdtemp(join(tmpdir(), "pokerodds-wallet-"));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const output = await open(join(dir, "wallet.log"), "w");
+  const server = spawnWallet("mongodb://db.example:27017/", port, output.fd);
+  const exit = await server.exited;
+  await output.close();
+  t.is(exit.code, 1);
+  t.regex(await readFile(join(dir, "wallet.log"), "utf8"), /without TLS.*MONGODB_ALLOW_PLAINTEXT=1/);
 });
