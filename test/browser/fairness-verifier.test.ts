@@ -311,13 +311,15 @@ test("at a table the seed is checked against the commitment held since the hole,
   t.true((await verifyAgainstHeld(river, river.commitment.toUpperCase())).ok, "the same commitment in either case");
 });
 
+/** A table state as the commitment tracker sees it. */
+const shown = (gameId: string, gameState: string, seedCommitment: string | null, bets: unknown[] = []) => ({
+  gameId,
+  gameState,
+  seedCommitment,
+  bets,
+});
+
 test("the page keeps the first commitment of each game and notices a different one", (t) => {
-  const shown = (gameId: string, gameState: string, seedCommitment: string | null, bets: unknown[] = []) => ({
-    gameId,
-    gameState,
-    seedCommitment,
-    bets,
-  });
   const a = "aa".repeat(32);
   const b = "bb".repeat(32);
   let held: HeldCommitment | null = null;
@@ -354,12 +356,6 @@ test("the page keeps the first commitment of each game and notices a different o
 });
 
 test("when the table moves on, the game the page followed becomes the previous one, with what it kept", (t) => {
-  const shown = (gameId: string, gameState: string, seedCommitment: string | null) => ({
-    gameId,
-    gameState,
-    seedCommitment,
-    bets: [],
-  });
   const a = "aa".repeat(32);
   const b = "bb".repeat(32);
   let held: HeldCommitments = { current: null, previous: null };
@@ -382,12 +378,6 @@ test("when the table moves on, the game the page followed becomes the previous o
 });
 
 test("a late state of an earlier game neither replaces the game held nor lets it be held afresh", (t) => {
-  const shown = (gameId: string, gameState: string, seedCommitment: string | null, bets: unknown[] = []) => ({
-    gameId,
-    gameState,
-    seedCommitment,
-    bets,
-  });
   const [a, b, c] = ["aa", "bb", "cc"].map((byte) => byte.repeat(32)) as [string, string, string];
   let held: HeldCommitments = { current: null, previous: null };
   held = holdCommitments(held, shown("T1-7", "STATUS_START", b));
