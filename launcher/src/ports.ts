@@ -21,22 +21,30 @@ const LINUX_DEFAULT_EPHEMERAL_LOW = 32_768;
 const CANDIDATES = candidateRange();
 
 /**
- * Finds `count` distinct free ports on `host`, held open together so they differ. Another process
- * could still take one before our child binds it: a race made rare by choosing at random outside
- * the ephemeral range.
+ * Finds `count` distinct free ports on `host`, held open together so they differ, none of them in
+ * `avoid` (a port the caller has chosen but not bound yet). Another process could still take one
+ * before our child binds it: a race made rare by choosing at random outside the ephemeral range.
  */
-export async function freePorts(count: number, host = "127.0.0.1"): Promise<number[]> {
-  const servers: Server[] = [];
+export async function freePorts(
+  count: number,
+  { host = "127.0.0.1", avoid = [] }: { host?: string; avoid?: readonly number[] } = {},
+): Promise<number[]> {
+  const held: Server[] = [];
+  const found: number[] = [];
   try {
-    for (let attempt = 0; servers.length < count && attempt < 100 * count; attempt++) {
+    for (let attempt = 0; found.length < count && attempt < 100 * count; attempt++) {
       const port = CANDIDATES && CANDIDATES.from + Math.floor(Math.random() * (CANDIDATES.to - CANDIDATES.from));
       const server = await listen(port ?? 0, host).catch(() => undefined);
-      if (server) servers.push(server);
+      if (!server) continue;
+      // Held even when avoided, so that the OS does not offer it again.
+      held.push(server);
+      const bound = (server.address() as { port: number }).port;
+      if (!avoid.includes(bound)) found.push(bound);
     }
-    if (servers.length < count) throw new Error(`could not find ${count} free ports`);
-    return servers.map((server) => (server.address() as { port: number }).port);
+    if (found.length < count) throw new Error(`could not find ${count} free ports`);
+    return found;
   } finally {
-    await Promise.all(servers.map(close));
+    await Promise.all(held.map(close));
   }
 }
 
@@ -56,7 +64,7 @@ function ephemeralLow(): number | undefined {
 }
 
 export async function freePort(host = "127.0.0.1"): Promise<number> {
-  const [port] = await freePorts(1, host);
+  const [port] = await freePorts(1, { host });
   return port!;
 }
 

@@ -7,7 +7,7 @@ import { describeExit, spawnChild, stopChildren, type Child, type Exit, type Out
 import { startFerretDB } from "./ferretdb.js";
 import { repoPath } from "./paths.js";
 import { ensurePki, tlsEnvironment, type Pki } from "./pki.js";
-import { freePort, freePorts, isPortFree } from "./ports.js";
+import { freePorts, isPortFree } from "./ports.js";
 
 export type ServiceName = "odds" | "wallet" | "table" | "gateway";
 /** Backends that can run as several replicas behind one address list. */
@@ -123,16 +123,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   options.signal?.addEventListener("abort", abort, { once: true });
 
   const { instances, serviceOf } = instanceNames(options.replicas);
-  const { ports, metricsPorts } = await allocatePorts(options.port, [...serviceOf.keys()]);
+  const embeddedDatabase = !env.MONGODB_URI;
+  const { ports, metricsPorts, databasePort } = await allocatePorts(options.port, serviceOf, embeddedDatabase);
   const portOf = (name: ChildName) => ports.get(name)!;
   // The embedded database's address is known once it runs (and kept when it is started again).
-  const database = { uri: env.MONGODB_URI || undefined, port: 0 };
-  const embeddedDatabase = database.uri === undefined;
-  // Its port comes from below the ephemeral range: a port the OS picked from that range could be
-  // taken, while the database is down, by a reconnecting client's own socket (a client connecting to
-  // a closed loopback port can even be handed that very port and connect to itself), and the
-  // database could then never listen there again.
-  if (embeddedDatabase) database.port = await freePort();
+  const database = { uri: env.MONGODB_URI || undefined, port: databasePort };
   // The development CA and one certificate per service (mutual TLS on every gRPC hop).
   const pki = await ensurePki(join(options.dataDir, "pki"));
   const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri, pki);
@@ -362,19 +357,29 @@ async function untilHealthy(url: string, deadline: number, wire: Tripwire): Prom
   await until(healthy, deadline, wire, () => `GET ${url}/api/health did not answer 200 (last: ${last})`);
 }
 
-/** The gateway gets httpPort (0: any free one), every other instance a free port; each a metrics port. */
+/**
+ * The gateway gets httpPort (0: any free one), every other instance a free port, each a metrics
+ * port, and the embedded database one (0 when there is none), all drawn in one call so that no port
+ * is handed out twice, nor the one the user chose. The database's comes from below the ephemeral
+ * range too: a port the OS picked from that range could be taken, while the database is down, by a
+ * reconnecting client's own socket (a client connecting to a closed loopback port can even be
+ * handed that very port and connect to itself), and the database could then never listen there again.
+ */
 async function allocatePorts(
   httpPort: number,
-  names: ChildName[],
-): Promise<{ ports: Map<ChildName, number>; metricsPorts: Map<ChildName, number> }> {
+  serviceOf: Map<ChildName, ServiceName>,
+  embeddedDatabase: boolean,
+): Promise<{ ports: Map<ChildName, number>; metricsPorts: Map<ChildName, number>; databasePort: number }> {
   if (httpPort !== 0 && !(await isPortFree(httpPort)))
     throw new Error(`port ${httpPort} is already in use (set PORT to another)`);
-  // One call, so no port is handed out twice.
-  const free = await freePorts(2 * names.length);
+  const names = [...serviceOf.keys()];
+  const free = await freePorts(2 * names.length + (embeddedDatabase ? 1 : 0), {
+    avoid: httpPort !== 0 ? [httpPort] : [],
+  });
   const ports = new Map(names.map((name, i) => [name, free[i]!]));
   const metricsPorts = new Map(names.map((name, i) => [name, free[names.length + i]!]));
   if (httpPort !== 0) ports.set("gateway", httpPort);
-  return { ports, metricsPorts };
+  return { ports, metricsPorts, databasePort: embeddedDatabase ? free[2 * names.length]! : 0 };
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -14,3 +14,10 @@ test("free ports are distinct, above fetch's bad ports and below the ephemeral r
     t.true(port < ephemeralLow, `${port} (ephemeral range from ${ephemeralLow})`);
   }
 });
+
+test("a port the caller avoids (one it chose but has not bound yet) is never handed out", async (t) => {
+  const avoid = Array.from({ length: 10_000 }, (_, i) => 10_081 + i);
+  const ports = await freePorts(50, { avoid });
+  t.is(new Set(ports).size, 50);
+  for (const port of ports) t.false(avoid.includes(port), `${port}`);
+});
