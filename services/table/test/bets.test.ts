@@ -1,7 +1,7 @@
 import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_AMOUNT_CENTS, MAX_BETS_PER_SEAT_PER_GAME } from "@pokerodds/common/limits";
-import { type BetCommand, applyBet, decideBet } from "../src/domain/bets.js";
+import { type BetCommand, RISKLESS_BETS, applyBet, decideBet } from "../src/domain/bets.js";
 import { betFingerprint } from "../src/bet.js";
 import { applyLeave } from "../src/domain/seats.js";
 import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
@@ -297,4 +297,44 @@ test("a bet's stored terms: one without a stage hashes as every bet did before a
     betFingerprint({ ...terms, at: { gameId: "T7-1", bettingStage: 0 } }),
     betFingerprint({ ...terms, at: { gameId: "T7-1", bettingStage: 1 } }),
   );
+});
+
+test("a player's bets at one stage that would be paid more than their stakes whichever hand wins are refused at the bet that completes them (409)", (t) => {
+  // A flop whose rounded odds sum (as 1 / odds) below 1: 1/75.8 + 1/24.1 + 1/1.1 + 1/40.8 = 0.988.
+  const flop = panels(1, [
+    [1.2, 0.1, 758],
+    [3.9, 0.1, 241],
+    [93.2, 0.1, 11],
+    [1.6, 0.1, 408],
+  ]);
+  const atFlop = advance(advance(sit(sit(newTable(), "p1", 1_000_000), "p2", 1_000_000)), T0, flop);
+  let s = atFlop;
+  const bet = (playerId: string, handIndex: number, betAmountCents: number) => {
+    const seatIndex = s.seats.find((seat) => seat.playerId === playerId)!.seatId;
+    const betId = `${playerId}-${s.bets.length}`;
+    s = applyBet(s, { playerId, seatIndex, handIndex, betAmountCents, betId }, T0).next!;
+  };
+  // Staked 100,001; paid 101,193 / 101,195 / 101,185 / 101,184 whichever hand wins alone.
+  bet("p1", 0, 1_335);
+  bet("p1", 1, 4_199);
+  bet("p1", 3, 2_480);
+  const completing = cmd({ handIndex: 2, betAmountCents: 91_987, betId: "last" });
+  t.throws(() => applyBet(s, completing, T0), { instanceOf: ConflictError, message: RISKLESS_BETS });
+  // 80,000 on hand 2 leaves that hand's win paying 88,000 for 88,014 staked: a set that can lose.
+  t.true(applyBet(s, { ...completing, betAmountCents: 80_000 }, T0).result.acknowledged);
+  // Another player's bets are not this player's set: p2 may take the hand p1 could not.
+  bet("p2", 2, 91_987);
+  t.is(s.bets.at(-1)!.playerId, "p2");
+  // Nor are this player's bets at an earlier stage: a hedge of an earlier bet is a player's own risk.
+  let hedged = advance(sit(sit(newTable(), "p1", 1_000_000), "p2", 1_000_000));
+  hedged = applyBet(hedged, cmd({ handIndex: 2, betAmountCents: 91_987, betId: "hole" }), T0).next!;
+  hedged = advance(hedged, T0, flop);
+  for (const [handIndex, betAmountCents] of [
+    [0, 1_335],
+    [1, 4_199],
+    [3, 2_480],
+  ] as const) {
+    hedged = applyBet(hedged, cmd({ handIndex, betAmountCents, betId: `flop-${handIndex}` }), T0).next!;
+  }
+  t.is(hedged.bets.length, 4);
 });

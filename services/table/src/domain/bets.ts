@@ -3,6 +3,8 @@
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_BETS_PER_SEAT_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
+import { sumCents } from "./money.js";
+import { payoutOf } from "./payouts.js";
 import { betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, Outcome, TableSnapshot } from "./types.js";
 
@@ -72,11 +74,36 @@ function requireRoomForBet(snapshot: TableSnapshot, seatId: number): void {
   }
 }
 
+export const RISKLESS_BETS =
+  "these bets would pay you more than they stake whichever hand wins: the house takes no set of bets at one stage that cannot lose";
+
+/**
+ * The house takes no set of one player's bets at one stage that cannot lose. Odds are the nearest
+ * tenth of RTP / share (decisions.md), and rounding a heavy favourite up can leave a stage's prices
+ * summing (as 1 / odds) below 1: about one flop in a hundred with four hands. There a player staking
+ * on every hand that can still win, in proportion to 1 / odds, is paid more than the stakes whichever
+ * hand wins; the bet that would complete such a set is refused. A solo win of each hand that can win
+ * or tie is counted (a hand that can only tie takes no bets, so pays nothing); a tie pays the tied
+ * hands' payouts shared, about their mean, never less than the least of them but for a cent's rounding.
+ */
+function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void {
+  const mine = [...snapshot.bets.filter((b) => b.playerId === bet.playerId && b.bettingStage === stage), bet];
+  const staked = sumCents(mine.map((b) => b.betAmountCents));
+  const paidIfAlone = (handIndex: number) =>
+    sumCents(
+      mine.filter((b) => b.handIndex === handIndex).map((b) => payoutOf(b.betAmountCents, b.oddsTenths, 1).payoutCents),
+    );
+  const outcomes = snapshot.handOdds.filter(
+    (p) => p.bettingStage === stage && (p.winPercentage > 0 || p.drawPercentage > 0),
+  );
+  if (Math.min(...outcomes.map((p) => paidIfAlone(p.handIndex))) > staked) throw new ConflictError(RISKLESS_BETS);
+}
+
 /**
  * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
  * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, the
  * seat's bets in this game at their limit, a hand that cannot win, a payout over the table
- * limit (409); then a NACK when the seat balance is short.
+ * limit, a set of bets at this stage that cannot lose (409); then a NACK when the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
   const { playerId, seatIndex, handIndex, betAmountCents, betId } = command;
@@ -115,6 +142,17 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   if (BigInt(betAmountCents) * BigInt(panel.oddsTenths) >= 10n * BigInt(snapshot.config.maxPayoutCents + 1)) {
     throw new ConflictError("the bet's payout would exceed the table's maximum payout");
   }
+  const bet: Bet = {
+    betId,
+    playerId,
+    seatId: seat.seatId,
+    handIndex,
+    bettingStage: stage,
+    betAmountCents,
+    oddsTenths: panel.oddsTenths,
+    placedAt: now,
+  };
+  requireCanLose(snapshot, stage, bet);
   if (seat.balanceCents < betAmountCents) {
     return {
       next: null,
@@ -126,16 +164,6 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
     };
   }
 
-  const bet: Bet = {
-    betId,
-    playerId,
-    seatId: seat.seatId,
-    handIndex,
-    bettingStage: stage,
-    betAmountCents,
-    oddsTenths: panel.oddsTenths,
-    placedAt: now,
-  };
   const seatBalanceCents = seat.balanceCents - betAmountCents;
   const next = sealNext(
     snapshot,
