@@ -77,3 +77,50 @@ test("at the connection cap a new connection is dropped; the open ones are serve
   t.is((await get(server.port, new Agent())).body, "ok", "room again");
   idle[1]!.destroy();
 });
+
+/** A server whose `/slow` answers only when `release` is called, and that records each request it starts. */
+async function serverWithSlowRoute() {
+  const started: string[] = [];
+  let release = () => {};
+  const server = await startHttpServer(
+    (req, res) => {
+      started.push(req.url!);
+      if (req.url === "/slow") release = () => res.end("slow");
+      else res.end(`answer to ${req.url}`);
+    },
+    { port: 0, host: "127.0.0.1" },
+  );
+  return { server, started, release: () => release() };
+}
+
+const pipelined = (paths: string[]) => paths.map((path) => `GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`).join("");
+
+test("requests pipelined behind a slow answer wait unhandled until it is done, then are answered in order", async (t) => {
+  const { server, started, release } = await serverWithSlowRoute();
+  t.teardown(() => server.close(0));
+  const socket: Socket = connect(server.port, "127.0.0.1");
+  let received = "";
+  socket.on("data", (chunk) => (received += chunk));
+  socket.write(pipelined(["/slow", "/a", "/b"]));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.deepEqual(started, ["/slow"], "nothing behind the slow answer was handled meanwhile");
+  release();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.deepEqual(started, ["/slow", "/a", "/b"]);
+  const bodies = received
+    .split("\r\n\r\n")
+    .slice(1)
+    .map((part) => part.split("HTTP/1.1")[0]);
+  t.deepEqual(bodies, ["slow", "answer to /a", "answer to /b"]);
+  socket.destroy();
+});
+
+test("a socket with more than 16 requests waiting behind an answer is cut, and none of them is handled", async (t) => {
+  const { server, started } = await serverWithSlowRoute();
+  t.teardown(() => server.close(0));
+  const socket: Socket = connect(server.port, "127.0.0.1");
+  socket.resume();
+  socket.write(pipelined(["/slow", ...Array.from({ length: 1_000 }, (_, i) => `/openapi-${i}`)]));
+  await once(socket, "close");
+  t.deepEqual(started, ["/slow"]);
+});
