@@ -31,8 +31,9 @@ export class Findings {
   }
 }
 
-/** The first few items, described, and how many more there are. */
-export function listed<T>(items: readonly T[], describe: (item: T) => string): string {
+/** The first few items, described, and how many more there are (of `total`, when `items` lists only the first). */
+export function listed<T>(items: readonly T[], describe: (item: T) => string, total = items.length): string {
   const shown = items.slice(0, MAX_LISTED).map(describe).join("; ");
-  return items.length > MAX_LISTED ? `${shown}; and ${items.length - MAX_LISTED} more` : shown;
+  const left = total - Math.min(items.length, MAX_LISTED);
+  return left > 0 ? `${shown}; and ${left} more` : shown;
 }

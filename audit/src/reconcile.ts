@@ -42,6 +42,7 @@ import {
   type TableAudit,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { AuditResponse as WalletAuditResponse } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { AUDIT_ISSUES_LISTED } from "@pokerodds/common/limits";
 import { perMoneyField } from "@pokerodds/common/table-money";
 import { checkConservation } from "./checks/conservation.js";
 import { noteOpenTransfers, notePendingCredits, noteSnapshot, pendingCreditsBody } from "./checks/in-flight.js";
@@ -61,6 +62,7 @@ import {
   reasonTotalsBody,
   tallyReasonTotals,
   walletFigures,
+  walletIssueCount,
   type WalletFigures,
 } from "./checks/wallet.js";
 import { bigMoney, type BigMoney } from "./figures.js";
@@ -76,8 +78,6 @@ export interface ReconcileInput {
   readings?: number;
   auditedAt?: Date;
 }
-
-const MAX_WALLET_ISSUES = 100;
 
 export function reconcile(input: ReconcileInput): AuditReportBody {
   const { wallet, table } = input;
@@ -156,9 +156,9 @@ function walletSectionOf(findings: Findings, wallet: WalletAuditResponse, w: Wal
       creditsCents: num(w.credits),
     },
     reasonTotals: reasonTotalsBody(findings, wallet.reasonTotals),
-    issueCount: wallet.issues.length,
+    issueCount: walletIssueCount(wallet),
     issues: wallet.issues
-      .slice(0, MAX_WALLET_ISSUES)
+      .slice(0, AUDIT_ISSUES_LISTED)
       .map(({ playerId, sequence, problem }) => ({ playerId, sequence, problem })),
   };
 }

@@ -4,6 +4,7 @@
 // depends on this package and not the other way round. Amounts are integer cents (an audit is about the
 // last cent, and some figures are negative), unlike the player-facing endpoints, which report units.
 import { Type, type Static, type TLiteral } from "@sinclair/typebox";
+import { AUDIT_ISSUES_LISTED } from "@pokerodds/common/limits";
 
 const cents = (description: string) => Type.Integer({ description: `${description}, in integer cents` });
 
@@ -123,7 +124,7 @@ const WalletSection = Type.Object(
     totals: WalletTotals,
     reasonTotals: Type.Array(ReasonTotal),
     issueCount: Type.Integer({ minimum: 0 }),
-    issues: Type.Array(WalletIssue, { description: "The first 100 ledger issues" }),
+    issues: Type.Array(WalletIssue, { description: `The first ${AUDIT_ISSUES_LISTED} ledger issues` }),
   },
   { additionalProperties: false },
 );

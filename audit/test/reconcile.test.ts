@@ -149,6 +149,7 @@ function buildWorld(spec: WorldSpec): World {
       reasonTotals,
       conserved: true,
       issues: [],
+      issueCount: 0,
       clean: true,
     },
     table: {
@@ -566,7 +567,16 @@ test("a table that does not add up is listed with its figures", (t) => {
 
 test("an empty system is clean", (t) => {
   const report = reconcile({
-    wallet: { accounts: 0, entries: 0, refusedEntries: 0, reasonTotals: [], conserved: true, issues: [], clean: true },
+    wallet: {
+      accounts: 0,
+      entries: 0,
+      refusedEntries: 0,
+      reasonTotals: [],
+      conserved: true,
+      issues: [],
+      issueCount: 0,
+      clean: true,
+    },
     table: { tables: [], openTransfers: [], games: 0, conserved: true },
   });
   t.is(report.status, "clean");
@@ -619,4 +629,20 @@ test("cents in units", (t) => {
   t.is(formatCents(-7), "-0.07");
   t.is(formatCents(123_456_789), "1,234,567.89");
   t.is(formatCents(-100_000n), "-1,000.00");
+});
+
+test("the wallet lists its first ledger issues and counts them all: the report and its finding give the count", (t) => {
+  const world = structuredClone(small());
+  world.wallet.issues = [{ playerId: "p1", sequence: 0, problem: "ledger entries for a player that does not exist" }];
+  world.wallet.issueCount = 210_000;
+  world.wallet.clean = false;
+  const report = reconcile(world);
+  t.is(report.status, "mismatch");
+  t.is(report.wallet.issueCount, 210_000);
+  t.is(report.wallet.issues.length, 1);
+  const finding = report.mismatches.find((m) => m.check === "wallet-clean");
+  t.regex(finding?.message ?? "", /210000 ledger issue\(s\): p1: .*; and 209999 more/);
+  // A wallet from before the count (a rolling update) lists every issue and counts none.
+  world.wallet.issueCount = 0;
+  t.is(reconcile(world).wallet.issueCount, 1);
 });

@@ -73,6 +73,13 @@ export const DEFAULT_TARGET_RTP = 0.97;
 export const WATCH_REPLAY_MAX = 64;
 
 /**
+ * The wallet audit's ledger issues listed one by one (the rest counted): a fault repeated on every
+ * account (a players collection restored from an older backup) made a reply of 200,000 issues,
+ * larger than a gRPC message may be, and the audit answered nothing at all.
+ */
+export const AUDIT_ISSUES_LISTED = 100;
+
+/**
  * The longest unary call a service serves: an audit, whose deadline (AUDIT_DEADLINE_S) may not be
  * longer. A server lets the calls on a connection it recycles finish for this long.
  */

@@ -75,8 +75,16 @@ export function connectBackends(
     retryUnavailable: TABLE_REPEATABLE,
     tls,
   });
-  // The audits, on channels of their own whose calls may outlast a connection (longCalls).
-  const audits = { defaultDeadlineMs: DEADLINES_MS.read, retryUnavailable: ["audit"], tls, longCalls: true };
+  // The audits, on channels of their own whose calls may outlast a connection (longCalls) and whose
+  // replies grow with the system: the table's lists every table ever written (about 56 bytes each),
+  // which passed 16 MiB at about 300,000 tables; 256 MiB holds about 4.8 million.
+  const audits = {
+    defaultDeadlineMs: DEADLINES_MS.read,
+    retryUnavailable: ["audit"],
+    tls,
+    longCalls: true,
+    maxReceiveBytes: 256 * 1024 * 1024,
+  };
   const walletAudit = createClient(WalletServiceClient, ["audit"], config.walletAddress, audits);
   const tableAudit = createClient(TableServiceClient, ["audit"], config.tableAddress, audits);
   return {

@@ -46,6 +46,7 @@ function walletAudit(): WalletAuditResponse {
     ],
     conserved: true,
     issues: [],
+    issueCount: 0,
     clean: true,
   };
 }

@@ -14,11 +14,13 @@ const CASES: [status, string, number, string][] = [
   [status.UNAVAILABLE, "connect ECONNREFUSED 127.0.0.1:50051", 503, "odds service unavailable"],
   [status.DEADLINE_EXCEEDED, "Deadline exceeded after 5.001s", 503, "odds service unavailable"],
   [status.UNAUTHENTICATED, "no credentials", 401, "not authenticated"],
+  [status.RESOURCE_EXHAUSTED, "the odds queue is full", 429, "too many requests; try again later"],
+  // The gateway's own limit on a reply (an audit's, as the system grows): retrying would not help.
   [
     status.RESOURCE_EXHAUSTED,
     "Received message larger than max (5000000 vs 4194304)",
-    429,
-    "too many requests; try again later",
+    502,
+    "the odds service's answer is larger than this gateway accepts",
   ],
   [status.INTERNAL, "TypeError: cannot read x of undefined at /srv/odds.js:12", 500, "internal error"],
   [status.UNKNOWN, "stack trace here", 500, "internal error"],

@@ -59,12 +59,20 @@ export function walletFigures(wallet: WalletAuditResponse): WalletFigures {
   };
 }
 
+/**
+ * The wallet's ledger issues, all of them: it lists the first few and counts the rest. A wallet
+ * still running the version before the count (a rolling update) lists every one and counts none.
+ */
+export const walletIssueCount = (wallet: WalletAuditResponse): number =>
+  Math.max(wallet.issueCount, wallet.issues.length);
+
 /** wallet-clean: the wallet's own audit is clean (its ledgers replay, its balances add up). */
 export function checkWalletClean(findings: Findings, wallet: WalletAuditResponse): void {
-  if (wallet.clean && wallet.conserved && wallet.issues.length === 0) return;
+  const issues = walletIssueCount(wallet);
+  if (wallet.clean && wallet.conserved && issues === 0) return;
   const what = [
     wallet.conserved ? "" : "its balances do not add up",
-    wallet.issues.length > 0 ? `${wallet.issues.length} ledger issue(s): ${listed(wallet.issues, issueText)}` : "",
+    issues > 0 ? `${issues} ledger issue(s): ${listed(wallet.issues, issueText, issues)}` : "",
   ].filter(Boolean);
   findings.mismatch("wallet-clean", `the wallet's own audit is not clean: ${what.join("; ") || "it says so"}`);
 }

@@ -27,6 +27,7 @@ export function report(kind: "clean" | "pending" | "mismatch"): AuditReportBody 
       ],
       conserved: true,
       issues: [],
+      issueCount: 0,
       clean: true,
     },
     table: {

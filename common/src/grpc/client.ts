@@ -63,6 +63,8 @@ export interface ClientSettings {
    * (grpc/grpc-node#3068). Without pings they finish within the server's grace (LONGEST_CALL_MS).
    */
   longCalls?: boolean;
+  /** The largest reply accepted, in bytes (16 MiB when absent); a larger one fails RESOURCE_EXHAUSTED. */
+  maxReceiveBytes?: number;
 }
 
 /** A ts-proto client class: grpc-js's generic client constructor, which knows its RPCs' paths. */
@@ -116,7 +118,7 @@ export function createClient<C extends Client>(
     // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
     // (rather than the IP address of the target) keeps SNI valid.
     "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN,
-    "grpc.max_receive_message_length": 16 * 1024 * 1024,
+    "grpc.max_receive_message_length": settings.maxReceiveBytes ?? 16 * 1024 * 1024,
   });
   const call = {} as Record<string, unknown>;
   for (const name of methods) {

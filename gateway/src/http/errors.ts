@@ -62,6 +62,9 @@ const FIXED: Partial<Record<status, [number, string]>> = {
  */
 const INTERNAL_NAME = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\.[a-z_]+\b/;
 
+/** How grpc-js begins the details of a reply refused by the client's maxReceiveBytes. */
+const REPLY_TOO_LARGE = "Received message larger than max";
+
 /** Seconds a client is asked to wait after RESOURCE_EXHAUSTED (the odds service's queue is full). */
 export const RETRY_AFTER_BUSY_SECONDS = 1;
 
@@ -73,6 +76,10 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   if (fromDomain) {
     const message = error.details && !INTERNAL_NAME.test(error.details) ? error.details : fromDomain[1];
     return new HttpError(fromDomain[0], message, options);
+  }
+  // The client's own limit on a reply's size, not the service's load: retrying would not help.
+  if (error.code === status.RESOURCE_EXHAUSTED && error.details.startsWith(REPLY_TOO_LARGE)) {
+    return new HttpError(502, `the ${service} service's answer is larger than this gateway accepts`, options);
   }
   // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client.
   if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {

@@ -1,5 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
+import { AUDIT_ISSUES_LISTED } from "@pokerodds/common/limits";
 import { LedgerAuditor, type AuditReport } from "../src/domain/audit.js";
 import { WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
 import {
@@ -183,4 +184,19 @@ test("a missing entry is named at its gap, whatever the order", (t) => {
   t.false(report.clean);
   t.true(report.issues.every((issue) => issue.sequence === 4));
   t.is(report.issues[0]?.problem, "sequence 4 where 3 was expected");
+});
+
+test("a fault on every account lists the first issues and counts them all, so the reply stays small", (t) => {
+  // 250 accounts the players collection no longer knows (restored from an older backup): 250 issues.
+  const accounts = Array.from({ length: 250 }, (_, i) => [nextEntry(null, welcomeRequest(`gone-${i}`), at)]);
+  const report = audit(accounts, new Set());
+  t.is(report.issueCount, 250);
+  t.is(report.issues.length, AUDIT_ISSUES_LISTED);
+  t.deepEqual(report.issues[0], {
+    playerId: "gone-0",
+    sequence: 0,
+    problem: "ledger entries for a player that does not exist",
+  });
+  t.false(report.clean);
+  t.is(audit(accounts).issueCount, 0);
 });

@@ -1,6 +1,7 @@
 // The audit recomputes every account from its ledger alone: each entry's outcome and balance must be
 // exactly what decide() makes of its predecessor's balance, sequences run 1, 2, 3... from the
 // welcome credit, and the recorded balances add up to the money that came in minus what went out.
+import { AUDIT_ISSUES_LISTED } from "@pokerodds/common/limits";
 import { WELCOME_CREDIT_CENTS } from "./money.js";
 import { decide, type LedgerEntry, type MovementKind } from "./movement.js";
 
@@ -39,7 +40,10 @@ export interface AuditReport {
   reasonTotals: ReasonTotal[];
   /** balances = welcome credits + deposits + credits - withdrawals - debits */
   conserved: boolean;
+  /** The first AUDIT_ISSUES_LISTED found. */
   issues: AuditIssue[];
+  /** Every issue found. */
+  issueCount: number;
   clean: boolean;
 }
 
@@ -74,6 +78,7 @@ export class LedgerAuditor {
   };
   private readonly reasonTotals = new Map<string, ReasonTotal>();
   private readonly issues: AuditIssue[] = [];
+  private issueCount = 0;
   private readonly accounts = new Map<string, AccountState>();
   private entries = 0;
   private refusedEntries = 0;
@@ -121,7 +126,8 @@ export class LedgerAuditor {
       reasonTotals,
       conserved,
       issues: [...this.issues],
-      clean: conserved && this.issues.length === 0,
+      issueCount: this.issueCount,
+      clean: conserved && this.issueCount === 0,
     };
   }
 
@@ -175,7 +181,8 @@ export class LedgerAuditor {
   }
 
   private issue(playerId: string, sequence: number, problem: string): void {
-    this.issues.push({ playerId, sequence, problem });
+    this.issueCount++;
+    if (this.issues.length < AUDIT_ISSUES_LISTED) this.issues.push({ playerId, sequence, problem });
   }
 }
 

@@ -382,11 +382,14 @@ export interface AuditResponse {
   conserved: boolean;
   /**
    * Empty when every ledger is consistent: sequences contiguous from 1, the first entry the welcome
-   * credit, every entry's outcome and balance what its predecessor's balance implies.
+   * credit, every entry's outcome and balance what its predecessor's balance implies. The first
+   * AUDIT_ISSUES_LISTED (common/src/limits.ts) found; issue_count counts them all.
    */
   issues: AuditIssue[];
   /** conserved and no issues. */
   clean: boolean;
+  /** Every issue found: a reply listing them all grew past what a gRPC message may carry. */
+  issueCount: number;
 }
 
 function createBaseClaims(): Claims {
@@ -3252,6 +3255,7 @@ function createBaseAuditResponse(): AuditResponse {
     conserved: false,
     issues: [],
     clean: false,
+    issueCount: 0,
   };
 }
 
@@ -3280,6 +3284,9 @@ export const AuditResponse: MessageFns<AuditResponse> = {
     }
     if (message.clean !== false) {
       writer.uint32(64).bool(message.clean);
+    }
+    if (message.issueCount !== 0) {
+      writer.uint32(72).int64(message.issueCount);
     }
     return writer;
   },
@@ -3361,6 +3368,14 @@ export const AuditResponse: MessageFns<AuditResponse> = {
             message.clean = reader.bool();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.issueCount = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3391,6 +3406,11 @@ export const AuditResponse: MessageFns<AuditResponse> = {
       conserved: isSet(object.conserved) ? globalThis.Boolean(object.conserved) : false,
       issues: globalThis.Array.isArray(object?.issues) ? object.issues.map((e: any) => AuditIssue.fromJSON(e)) : [],
       clean: isSet(object.clean) ? globalThis.Boolean(object.clean) : false,
+      issueCount: isSet(object.issueCount)
+        ? globalThis.Number(object.issueCount)
+        : isSet(object.issue_count)
+        ? globalThis.Number(object.issue_count)
+        : 0,
     };
   },
 
@@ -3420,6 +3440,9 @@ export const AuditResponse: MessageFns<AuditResponse> = {
     if (message.clean !== false) {
       obj.clean = message.clean;
     }
+    if (message.issueCount !== 0) {
+      obj.issueCount = Math.round(message.issueCount);
+    }
     return obj;
   },
 
@@ -3438,6 +3461,7 @@ export const AuditResponse: MessageFns<AuditResponse> = {
     message.conserved = object.conserved ?? false;
     message.issues = object.issues?.map((e) => AuditIssue.fromPartial(e)) || [];
     message.clean = object.clean ?? false;
+    message.issueCount = object.issueCount ?? 0;
     return message;
   },
 };
