@@ -174,6 +174,15 @@ test("claims map to the identity; an unknown role is BASIC_USER", async (t) => {
     displayName: "player-1",
     role: "BASIC_USER",
   });
+  // The display name is shown to every player at a table; the e-mail only to its player.
+  const withoutName = await verify(await customToken(key, { ...claims(), email: "carol@private.example" }));
+  t.deepEqual([withoutName.username, withoutName.displayName], ["carol@private.example", "player-1"]);
+  const named = await verify(
+    await customToken(key, { ...claims(), email: "c@p.example", preferred_username: "carol" }),
+  );
+  t.is(named.displayName, "carol");
+  const emailAsName = { ...claims(), email: "c@p.example", preferred_username: "c@p.example" };
+  t.is((await verify(await customToken(key, emailAsName))).displayName, "player-1");
 });
 
 test("a remote JWKS verifies, and a JWKS that cannot be fetched is a 503, not a 401", async (t) => {

@@ -33,11 +33,15 @@ export interface Identity {
 export function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
   const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
+  // The display name is shown to every player at a table (a seat's playerName), the username only to
+  // its player: a token without `name` (common in access tokens) falls back to a username that is
+  // not an e-mail address, else to the playerId, which the seat shows anyway; never to the e-mail.
+  const publicUsername = text(claims.preferred_username)?.includes("@") ? undefined : text(claims.preferred_username);
   // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
   return {
     playerId: claims.sub,
     username: fitText(username, USERNAME_MAX_LENGTH),
-    displayName: fitText(text(claims.name) ?? username, DISPLAY_NAME_MAX_LENGTH),
+    displayName: fitText(text(claims.name) ?? publicUsername ?? claims.sub, DISPLAY_NAME_MAX_LENGTH),
     role: isRole(claims.role) ? claims.role : "BASIC_USER",
   };
 }
