@@ -61,7 +61,7 @@ test.serial(
     let activeInHandler: string | undefined;
     const { client, stop } = await serve(async () => {
       activeInHandler = trace.getActiveSpan()?.spanContext().spanId;
-      return { state: undefined };
+      return { state: undefined, version: 1 };
     });
     try {
       await client.getState({ tableId: 1 });

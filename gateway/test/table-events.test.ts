@@ -207,6 +207,18 @@ test("Last-Event-ID above the table's version: waits a moment for it, else the c
   );
 });
 
+test("a new stream's first state is never older than its caller's check read: it waits a moment for the feed to reach that version", async (t) => {
+  // The feed follows a replica that has not polled another's write yet: it is at 5, the check read 6.
+  const events = fakeTableEvents((call) => void call.push(5));
+  const app = await withApp(t, events, {}, { table: { getState: async () => ({ state: tableState(), version: 6 }) } });
+  const stream = closeAfter(t, await open(app));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.deepEqual(stream.events, [], "version 5 was not sent as the current state");
+  events.calls[0]!.push(6);
+  await until("the current state", () => stream.events.length === 1, 5_000);
+  t.is(stream.events[0]!.id, "6");
+});
+
 test("refused before any stream, as JSON: bad Last-Event-ID or tableId, no token, GetState's refusals", async (t) => {
   const answers = [
     serviceError(status.PERMISSION_DENIED, "not yours"),
@@ -257,7 +269,7 @@ test("each stream's caller is checked, also on a feed another caller opened", as
       table: {
         getState: async ({ caller }) => {
           if (caller?.playerId !== "player-1") throw serviceError(status.PERMISSION_DENIED, "not yours");
-          return { state: tableState() };
+          return { state: tableState(), version: 1 };
         },
       },
     },

@@ -154,7 +154,7 @@ test("the state before the deal has null hands and cards; later boards fill turn
   for (const [gameState, bettingStage, board, expected] of boards) {
     const hands = board.length === 0 ? [] : tableState().hands;
     const server = await startApp({
-      table: { getState: async () => ({ state: tableState({ gameState, bettingStage, board, hands }) }) },
+      table: { getState: async () => ({ state: tableState({ gameState, bettingStage, board, hands }), version: 1 }) },
     });
     try {
       const json = await (await get(server, "/api/tables/7/state")).json();
@@ -328,13 +328,16 @@ test("a money move the table service did not answer is a 503 naming the key that
 
 test("a reply that breaks the contract is a 500 that hides the details", async (t) => {
   const broken = [
-    { getState: async () => ({ state: tableState({ board: ["Ah", "Kh"] }) }) },
-    { getState: async () => ({ state: tableState({ gameState: GameState.GAME_STATE_UNSPECIFIED }) }) },
-    { getState: async () => ({ state: tableState({ bettingStage: 3 }) }) },
-    { getState: async () => ({ state: undefined }) },
-    { getState: async () => ({ state: tableState({ jackpotCents: -1 }) }) },
+    { getState: async () => ({ state: tableState({ board: ["Ah", "Kh"] }), version: 1 }) },
+    { getState: async () => ({ state: tableState({ gameState: GameState.GAME_STATE_UNSPECIFIED }), version: 1 }) },
+    { getState: async () => ({ state: tableState({ bettingStage: 3 }), version: 1 }) },
+    { getState: async () => ({ state: undefined, version: 1 }) },
+    { getState: async () => ({ state: tableState({ jackpotCents: -1 }), version: 1 }) },
     {
-      getState: async () => ({ state: tableState({ seats: [{ ...tableState().seats[0]!, seatBalanceCents: 0.5 }] }) }),
+      getState: async () => ({
+        state: tableState({ seats: [{ ...tableState().seats[0]!, seatBalanceCents: 0.5 }] }),
+        version: 1,
+      }),
     },
   ];
   for (const table of broken) {

@@ -56,13 +56,16 @@ export function tableEventRoutes(
         // The feed is shared: each stream's caller is checked by reading the state as it (the rule
         // of the contract), a unary call that ends by itself, unlike a watch its client leaves.
         const caller = callerFor(identity);
-        await fromService("table", table.getState({ caller, tableId }, callOptions(req, DEADLINES_MS.read)));
+        const read = await fromService(
+          "table",
+          table.getState({ caller, tableId }, callOptions(req, DEADLINES_MS.read)),
+        );
         if (req.method === "HEAD") {
           sendStreamHeaders(res, EVENT_STREAM);
           res.end();
           return;
         }
-        await streamFrom(feeds, { tableId, caller }, { req, res, afterVersion }, settings);
+        await streamFrom(feeds, { tableId, caller }, { req, res, afterVersion, readVersion: read.version }, settings);
       } finally {
         release();
       }
@@ -110,7 +113,10 @@ export function lastEventIdOf(req: Request): number {
 interface Stream {
   req: Request;
   res: Response;
+  /** The client's Last-Event-ID, or 0. */
   afterVersion: number;
+  /** The version the caller's check read (GetState): the feed may follow a replica behind it. */
+  readVersion: number;
 }
 
 /** Joins the table's feed and writes its versions until the client goes, the time is up or the feed ends. */
@@ -139,7 +145,7 @@ async function streamFrom(
     heartbeat = setInterval(() => {
       if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
     }, settings.eventHeartbeatMs);
-    await writeVersions(res, feed, await firstToSend(feed, stream.afterVersion, signal), signal);
+    await writeVersions(res, feed, await firstToSend(feed, stream, signal), signal);
     if (feed.ended) requestLog(res).info({ tableId }, "table event stream ends with its feed: the client reconnects");
   } catch (error) {
     if (signal.aborted) return;
@@ -168,10 +174,17 @@ function caughtUp(feed: TableFeed, signal: AbortSignal): Promise<void> {
 /**
  * The first version a stream sends: the current one; with Last-Event-ID, the one after it (the
  * feed skips to the current one when more than WATCH_REPLAY_MAX were missed), or the current one
- * when it is above the table's version (after a moment: it may not have reached this feed yet).
+ * when it is above the table's version. Either waits a moment for the feed to reach the newer of
+ * Last-Event-ID and the version the caller's check read: the feed follows one table replica, which
+ * learns of another's writes by polling, and a stream whose first state was older than the page's
+ * own read of it took the player back a stage, or to the previous game, until the next event.
  */
-async function firstToSend(feed: TableFeed, afterVersion: number, signal: AbortSignal): Promise<number> {
-  if (afterVersion === 0) return feed.head;
+async function firstToSend(
+  feed: TableFeed,
+  { afterVersion, readVersion }: Stream,
+  signal: AbortSignal,
+): Promise<number> {
+  const awaited = Math.max(afterVersion, readVersion);
   // A controller and a timer of its own: AbortSignal.timeout inside AbortSignal.any can be
   // collected on Node 20 before it fires, and the wait would then last until the cursor is reached.
   const waiting = new AbortController();
@@ -179,7 +192,7 @@ async function firstToSend(feed: TableFeed, afterVersion: number, signal: AbortS
   const stopped = () => waiting.abort();
   signal.addEventListener("abort", stopped, { once: true });
   try {
-    while (afterVersion > feed.head && !feed.ended && !waiting.signal.aborted) {
+    while (awaited > feed.head && !feed.ended && !waiting.signal.aborted) {
       await feed.changed(waiting.signal).catch(() => undefined);
     }
   } finally {
@@ -187,6 +200,7 @@ async function firstToSend(feed: TableFeed, afterVersion: number, signal: AbortS
     signal.removeEventListener("abort", stopped);
   }
   signal.throwIfAborted();
+  if (afterVersion === 0) return feed.head;
   return afterVersion > feed.head ? feed.head : afterVersion + 1;
 }
 

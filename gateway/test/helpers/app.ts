@@ -104,7 +104,7 @@ export const fakeTable = (overrides: Partial<TableApi> = {}) =>
       bet: async () => betResponse(),
       leave: async () => leaveResponse(),
       advance: async () => ({ state: tableState() }),
-      getState: async () => ({ state: tableState() }),
+      getState: async () => ({ state: tableState(), version: 1 }),
       getGame: async () => {
         throw new Error("no game faked");
       },

@@ -23,10 +23,11 @@ export async function tableState(
   parts: TableParts,
   request: { caller: Caller; tableId: number },
   scope: CallScope,
-): Promise<PublicTableState> {
+): Promise<{ state: PublicTableState; version: number }> {
   const table = await parts.directory.require(request.tableId, scope);
   TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
-  return publicState((await parts.store.latest(request.tableId)).snapshot);
+  const { snapshot } = await parts.store.latest(request.tableId);
+  return { state: publicState(snapshot), version: snapshot.version };
 }
 
 /** GetGame: one finished game's record, readable by whoever may read the table's state (GetState's rule). */

@@ -104,11 +104,11 @@ export function tableService(
       ),
     })),
 
-    getState: rpc("GetState", async (request, scope) => ({
-      state: tableStateToProto(
-        await tableState(parts, { caller: callerFromProto(request.caller), tableId: request.tableId }, scope),
-      ),
-    })),
+    getState: rpc("GetState", async (request, scope) => {
+      const read = { caller: callerFromProto(request.caller), tableId: request.tableId };
+      const { state, version } = await tableState(parts, read, scope);
+      return { state: tableStateToProto(state), version };
+    }),
 
     getGame: rpc("GetGame", async (request, scope) => ({
       game: finishedGameToProto(

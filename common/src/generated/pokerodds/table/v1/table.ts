@@ -359,7 +359,14 @@ export interface GetStateRequest {
 }
 
 export interface GetStateResponse {
-  state?: TableState | undefined;
+  state?:
+    | TableState
+    | undefined;
+  /**
+   * The table's version read (1 for a table never written): a gateway's event stream waits for its
+   * feed, which may follow another replica, to reach it before sending the first state.
+   */
+  version: number;
 }
 
 export interface GetGameRequest {
@@ -2695,13 +2702,16 @@ export const GetStateRequest: MessageFns<GetStateRequest> = {
 };
 
 function createBaseGetStateResponse(): GetStateResponse {
-  return { state: undefined };
+  return { state: undefined, version: 0 };
 }
 
 export const GetStateResponse: MessageFns<GetStateResponse> = {
   encode(message: GetStateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.state !== undefined) {
       TableState.encode(message.state, writer.uint32(10).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int64(message.version);
     }
     return writer;
   },
@@ -2727,6 +2737,14 @@ export const GetStateResponse: MessageFns<GetStateResponse> = {
             message.state = TableState.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2740,13 +2758,19 @@ export const GetStateResponse: MessageFns<GetStateResponse> = {
   },
 
   fromJSON(object: any): GetStateResponse {
-    return { state: isSet(object.state) ? TableState.fromJSON(object.state) : undefined };
+    return {
+      state: isSet(object.state) ? TableState.fromJSON(object.state) : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
   },
 
   toJSON(message: GetStateResponse): unknown {
     const obj: any = {};
     if (message.state !== undefined) {
       obj.state = TableState.toJSON(message.state);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
     }
     return obj;
   },
@@ -2759,6 +2783,7 @@ export const GetStateResponse: MessageFns<GetStateResponse> = {
     message.state = (object.state !== undefined && object.state !== null)
       ? TableState.fromPartial(object.state)
       : undefined;
+    message.version = object.version ?? 0;
     return message;
   },
 };
