@@ -93,15 +93,18 @@ async function listServices(port: number, creds = credentials.createInsecure()):
 }
 
 /** An odds server on TLS with a health port; Deal answers once `hold` (if given) settles. */
-async function startOdds(hold?: Promise<void>): Promise<RunningGrpcServer> {
+/** An odds server whose Deal waits for `hold`; `entered` is told when a Deal has reached it. */
+async function startOdds(hold?: Promise<void>, entered?: () => void): Promise<RunningGrpcServer> {
   return startGrpcServer(
     {
       name: ODDS,
       protoFile: "pokerodds/odds/v1/odds.proto",
       definition: OddsServiceService,
       implementation: {
-        deal: (_call: unknown, callback: (error: null, response: DealResponse) => void) =>
-          void (hold ?? Promise.resolve()).then(() => callback(null, DealResponse.fromPartial({ hands: ["AsKs"] }))),
+        deal: (_call: unknown, callback: (error: null, response: DealResponse) => void) => {
+          entered?.();
+          void (hold ?? Promise.resolve()).then(() => callback(null, DealResponse.fromPartial({ hands: ["AsKs"] })));
+        },
       },
     },
     { port: 0, healthPort: 0, logger, tls: tlsAs("odds"), access: ODDS_ACCESS, reflection: true },
@@ -166,7 +169,9 @@ test("the health port serves nothing but health: not the service's RPCs, not ref
 
 test("while the server drains the health port reports NOT_SERVING, then closes with it", async (t) => {
   let release!: () => void;
-  const server = await startOdds(new Promise<void>((resolve) => (release = resolve)));
+  let entered!: () => void;
+  const arrived = new Promise<void>((resolve) => (entered = resolve));
+  const server = await startOdds(new Promise<void>((resolve) => (release = resolve)), entered);
   server.setServing(true);
   const healthPort = server.healthPort!;
   t.is(await probe(healthPort), "SERVING");
@@ -177,7 +182,9 @@ test("while the server drains the health port reports NOT_SERVING, then closes w
     tls: tlsAs("gateway"),
   });
   const inFlight = gateway.call.deal({ numberOfHands: 1, gameId: "" });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // Until the call has reached the server (a fixed 200 ms was too short for a busy machine's TLS
+  // handshake: the server then drained nothing and closed at once).
+  await arrived;
   const stopped = server.shutdown(10_000);
   t.is(await probe(healthPort), "NOT_SERVING");
   t.is(await probe(healthPort, ODDS), "NOT_SERVING");
