@@ -36,7 +36,8 @@ export function identityFromClaims(claims: JWTPayload & { sub: string }): Identi
   // The display name is shown to every player at a table (a seat's playerName), the username only to
   // its player: a token without `name` (common in access tokens) falls back to a username that is
   // not an e-mail address, else to the playerId, which the seat shows anyway; never to the e-mail.
-  const publicUsername = text(claims.preferred_username)?.includes("@") ? undefined : text(claims.preferred_username);
+  const preferred = text(claims.preferred_username);
+  const publicUsername = preferred?.includes("@") ? undefined : preferred;
   // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
   return {
     playerId: claims.sub,
