@@ -17,6 +17,8 @@ interface Job {
   args: unknown;
   /** The task's span: it notes when the task leaves its lane for a runner. */
   span: Span;
+  /** A table's game flow: it goes before the lane's public tasks and is never refused (run). */
+  gameFlow: boolean;
   resolve(result: unknown): void;
   reject(error: unknown): void;
 }
@@ -34,7 +36,8 @@ export const BATCH_NICE = 10;
  * waits on (deals and equity), `runners.batch` processes at BATCH_NICE for bulk chunks
  * (batch-process.ts says why processes), so a deal never waits for a chunk to finish nor shares a
  * core with one on equal terms. Tasks wait here, first in first out per lane, and go to the lane's
- * runners one per free runner. (Piscina's own queue is not used: it keeps every task with an abort
+ * runners one per free runner; a table's game flow (its deals and equity) goes before the public
+ * deals waiting in its lane, so that a flood of public deals delays no table. (Piscina's own queue is not used: it keeps every task with an abort
  * signal in one FIFO of its own, ahead of any custom queue.) A cancelled call's waiting tasks leave
  * their lane; one already running runs to its end, which is short (a chunk is a few games).
  */
@@ -79,7 +82,7 @@ export class OddsPool {
     return this.processes.pids;
   }
 
-  /** Tasks waiting for a runner in a lane. */
+  /** Public tasks waiting for a runner in a lane (what fills it). */
   queued(lane: Lane): number {
     return this.lanes[lane].waiting.length;
   }
@@ -99,11 +102,18 @@ export class OddsPool {
   /**
    * Runs one task; domain errors thrown in its runner come back as the same typed errors. Its span
    * ("odds.priceTask"...) is the only view of the equity work, which runs where no instrumentation
-   * sees it: the wait in the lane is up to its "dispatched" event, the computation after.
+   * sees it: the wait in the lane is up to its "dispatched" event, the computation after. A task of
+   * a table's `gameFlow` waits only behind others of the kind, never behind a public one, and never
+   * fills the lane: the table service's calls are bounded by its games, the public ones are not.
    */
-  run<K extends TaskName>(name: K, args: TaskArgs<K>, signal?: AbortSignal): Promise<TaskValue<K>> {
+  run<K extends TaskName>(
+    name: K,
+    args: TaskArgs<K>,
+    signal?: AbortSignal,
+    { gameFlow = false } = {},
+  ): Promise<TaskValue<K>> {
     return withSpan(`odds.${name}`, taskAttributes(name, args), async (span) => {
-      const result = (await this.enqueue(name, args, span, signal)) as Tasks.TaskResult<TaskValue<K>>;
+      const result = (await this.enqueue({ name, args, span, gameFlow }, signal)) as Tasks.TaskResult<TaskValue<K>>;
       if ("error" in result) throw domainErrorOf(result.error.kind, result.error.message);
       return result.ok;
     });
@@ -113,18 +123,19 @@ export class OddsPool {
     await Promise.all([this.lanes.urgent.close(), this.lanes.batch.close()]);
   }
 
-  private enqueue(name: TaskName, args: unknown, span: Span, signal?: AbortSignal): Promise<unknown> {
+  private enqueue(task: Omit<Job, "resolve" | "reject">, signal?: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
       signal?.throwIfAborted();
-      const lane = this.lanes[laneOf(name)];
-      const job: Job = { name, args, span, resolve, reject };
-      lane.waiting.push(job);
+      const lane = this.lanes[laneOf(task.name)];
+      const job: Job = { ...task, resolve, reject };
+      const queue = job.gameFlow ? lane.gameFlow : lane.waiting;
+      queue.push(job);
       signal?.addEventListener(
         "abort",
         () => {
-          const waiting = lane.waiting.indexOf(job);
+          const waiting = queue.indexOf(job);
           if (waiting === -1) return;
-          lane.waiting.splice(waiting, 1);
+          queue.splice(waiting, 1);
           reject(signal.reason);
         },
         { once: true },
@@ -136,7 +147,7 @@ export class OddsPool {
   /** Hands a lane's waiting tasks to its free runners. */
   private dispatch(lane: LaneRunners): void {
     while (lane.running < lane.size) {
-      const job = lane.waiting.shift();
+      const job = lane.gameFlow.shift() ?? lane.waiting.shift();
       if (!job) return;
       lane.running++;
       job.span.addEvent("dispatched", { "odds.runners_busy": lane.running });
@@ -156,12 +167,15 @@ interface LaneRunners {
   readonly size: number;
   run(name: TaskName, args: unknown): Promise<unknown>;
   close(): Promise<void>;
+  /** The table's game flow, taken first. */
+  readonly gameFlow: Job[];
+  /** The public tasks. */
   readonly waiting: Job[];
   running: number;
 }
 
 function lane(size: number, run: LaneRunners["run"], close: LaneRunners["close"]): LaneRunners {
-  return { size, run, close, waiting: [], running: 0 };
+  return { size, run, close, gameFlow: [], waiting: [], running: 0 };
 }
 
 const laneOf = (name: TaskName): Lane => (name === "bulkTask" ? "batch" : "urgent");

@@ -24,9 +24,11 @@ const BULK_CHUNK = 2;
 export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
   return {
     // The public requests meet a full lane with RESOURCE_EXHAUSTED at once (the gateway's 429 with
-    // Retry-After), not a wait that ends in a missed deadline. Equity, the table's game flow, waits.
+    // Retry-After), not a wait that ends in a missed deadline. A table's game flow (a deal that names
+    // its game, which a public deal never does, and every Equity) is never refused and goes first.
     deal: unary(logger, "Deal", async (request: DealRequest, { call }): Promise<DealResponse> => {
-      pool.assertRoom("urgent");
+      const gameFlow = request.gameId !== "";
+      if (!gameFlow) pool.assertRoom("urgent");
       const result = await pool.run(
         "dealTask",
         {
@@ -38,6 +40,7 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
           seeds: { serverSeed: request.serverSeed || undefined, clientSeed: request.clientSeed || null },
         },
         callEnded(call),
+        { gameFlow },
       );
       return dealToProto(result);
     }),
@@ -70,6 +73,7 @@ export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
         "priceTask",
         { hands, board, targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP },
         callEnded(call),
+        { gameFlow: true },
       );
       return equityToProto(handOdds);
     }),

@@ -11,9 +11,9 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 
 /** A served Deal call as grpc-js hands it to the handler; `cancelled` as grpc-js sets it. */
-function dealCall(cancelled = false) {
+function dealCall(cancelled = false, gameId = "") {
   const call = Object.assign(new EventEmitter(), {
-    request: { numberOfHands: 4, gameId: "", serverSeed: "", clientSeed: "" } as DealRequest,
+    request: { numberOfHands: 4, gameId, serverSeed: "", clientSeed: "" } as DealRequest,
     metadata: new Metadata(),
     cancelled,
     getPath: () => "/pokerodds.odds.v1.OddsService/Deal",
@@ -59,4 +59,26 @@ test("a deal whose call ended, before its task ran or while it waited, is no INT
     lines.filter((line) => line.level >= ERROR),
     [],
   );
+});
+
+test("a table's deal is never refused by a lane full of public deals, and runs before those waiting", async (t) => {
+  const pool = new OddsPool({ urgent: 1, batch: 1 }, 4);
+  t.teardown(() => pool.close());
+  const { deal } = oddsService(pool, pino({ level: "silent" }));
+  const answeredInOrder: string[] = [];
+  const answer = (who: string, call: ServerUnaryCall<DealRequest, DealResponse>) =>
+    answerOf(deal, call).then((outcome) => {
+      if (!outcome.error) answeredInOrder.push(who);
+      return outcome;
+    });
+  // One running on the one thread, four waiting (the lane's size), the rest refused.
+  const publicDeals = Array.from({ length: 12 }, () => answer("public", dealCall()));
+  const tableDeal = answer("table", dealCall(false, "T1-7"));
+
+  const refused = (await Promise.all(publicDeals)).filter(
+    (outcome) => outcome.error?.code === status.RESOURCE_EXHAUSTED,
+  );
+  t.is(refused.length, 7, "the public lane was full");
+  t.is((await tableDeal).error, null);
+  t.deepEqual(answeredInOrder, ["public", "table", "public", "public", "public", "public"]);
 });
