@@ -54,16 +54,20 @@ export async function startHttpServer(
       answerRaw(res.socket!, 400, "an HTTP/1.1 request needs a Host header");
       return;
     }
-    inFlight.add(res);
-    res.once("close", () => inFlight.delete(res));
     if (closing) res.setHeader("Connection", "close");
     // A keep-alive socket whose request was in flight at close() stays open until it times out:
     // close it as soon as its response is done.
     res.on("finish", () => {
       if (closing) setImmediate(() => server.closeIdleConnections());
     });
-    const turns = turnsOf(req.socket, (waiting) => inFlight.delete(waiting));
-    if (!turns.enter(res, () => handler(req, res))) req.socket.destroy();
+    // In flight from its turn on: on Node 20 a response pipelined behind others never closes if its
+    // socket is cut first, so one held here from its arrival was held for good.
+    const handle = () => {
+      inFlight.add(res);
+      res.once("close", () => inFlight.delete(res));
+      handler(req, res);
+    };
+    if (!turnsOf(req.socket).enter(res, handle)) req.socket.destroy();
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -105,11 +109,7 @@ class SocketTurns {
   private busy = false;
   private readonly waiting: { res: ServerResponse; handle: () => void }[] = [];
 
-  /** `forget` is told of each request still waiting when the socket closes: its answer never comes. */
-  constructor(
-    private readonly socket: Socket,
-    private readonly forget: (res: ServerResponse) => void,
-  ) {}
+  constructor(private readonly socket: Socket) {}
 
   /** Handles the request now, or once the answers before it are done; false when too many wait already. */
   enter(res: ServerResponse, handle: () => void): boolean {
@@ -126,8 +126,9 @@ class SocketTurns {
     this.busy = true;
     res.once("close", () => {
       this.busy = false;
+      // The requests still waiting on a cut socket are never answered.
       if (this.socket.destroyed) {
-        for (const waiting of this.waiting.splice(0)) this.forget(waiting.res);
+        this.waiting.length = 0;
         return;
       }
       const next = this.waiting.shift();
@@ -139,10 +140,10 @@ class SocketTurns {
 
 const socketTurns = new WeakMap<Socket, SocketTurns>();
 
-function turnsOf(socket: Socket, forget: (res: ServerResponse) => void): SocketTurns {
+function turnsOf(socket: Socket): SocketTurns {
   let turns = socketTurns.get(socket);
   if (!turns) {
-    turns = new SocketTurns(socket, forget);
+    turns = new SocketTurns(socket);
     socketTurns.set(socket, turns);
   }
   return turns;
