@@ -72,7 +72,8 @@ export class SequencedLog<E extends LogEntry> {
   private readonly keys: Collection<KeyDocument>;
   private readonly hints: Collection<HintDocument>;
   private readonly known = new Map<string, E>();
-  private readonly cacheSize: number;
+  /** Streams remembered at most: the configured cacheSize, or more once `reserve` asked for more. */
+  private capacity: number;
   private readonly hintStride: number;
   private readonly firstSeq: number;
 
@@ -80,7 +81,7 @@ export class SequencedLog<E extends LogEntry> {
     this.collection = collection as unknown as Collection<StoredDocument>;
     this.keys = collection as unknown as Collection<KeyDocument>;
     this.hints = collection as unknown as Collection<HintDocument>;
-    this.cacheSize = options.cacheSize ?? 10_000;
+    this.capacity = options.cacheSize ?? 10_000;
     this.hintStride = options.hintStride ?? 16;
     this.firstSeq = options.firstSeq ?? 1;
   }
@@ -91,6 +92,15 @@ export class SequencedLog<E extends LogEntry> {
    */
   static async createIndexes(db: Db, collectionName: string): Promise<void> {
     await db.collection(collectionName).createIndex({ key: 1 }, { name: "log_key", unique: true, sparse: true });
+  }
+
+  /**
+   * Room to remember at least `streams` streams from now on (never less than before): a caller that
+   * reads a set of streams in turn, again and again, sizes the cache to the set, or each pass would
+   * push out the entries the next one needs first, and every read would start cold.
+   */
+  reserve(streams: number): void {
+    this.capacity = Math.max(this.capacity, streams);
   }
 
   /** The stream's entry at `seq`, if it exists. */
@@ -235,7 +245,7 @@ export class SequencedLog<E extends LogEntry> {
     if (cached && cached.seq >= entry.seq) return;
     this.known.delete(entry.stream);
     this.known.set(entry.stream, entry);
-    if (this.known.size > this.cacheSize) this.known.delete(this.known.keys().next().value as string);
+    if (this.known.size > this.capacity) this.known.delete(this.known.keys().next().value as string);
   }
 
   private fromDocument({ _id, ...entry }: StoredDocument): E {

@@ -17,6 +17,8 @@ import { findGame } from "./game-export.js";
 import type { TableParts } from "./parts.js";
 import type { Watch, WatchStart } from "./table-watch.js";
 import { TableDirectory } from "./table-directory.js";
+import { HEADS_AT_ONCE } from "./snapshot-store.js";
+import pMap from "p-map";
 
 /** Any player may read a public table; a personal table its owner, or an ADMIN. */
 export async function tableState(
@@ -63,7 +65,9 @@ export async function watchTable(
 export function lobbyReader(parts: TableParts): () => Promise<Lobby> {
   const reads = new CoalescedRead(async () => {
     const now = Date.now();
-    return lobbyOf(await storedHeads(parts, await parts.store.activity.activeAt(now)), now);
+    const active = await parts.store.activity.activeAt(now);
+    parts.store.cacheActive(active.length);
+    return lobbyOf(await storedHeads(parts, active), now);
   });
   return () => reads.get();
 }
@@ -84,8 +88,8 @@ export function seatsReader(parts: TableParts): (playerId: string, scope: CallSc
   };
 }
 
-/** The latest snapshots of these tables, never-written ones left out. */
+/** The latest snapshots of these tables, never-written ones left out; a few read at a time, as every pass over tables. */
 async function storedHeads(parts: TableParts, tableIds: readonly number[]): Promise<TableSnapshot[]> {
-  const latest = await Promise.all(tableIds.map((id) => parts.store.latest(id)));
+  const latest = await pMap(tableIds, (id) => parts.store.latest(id), { concurrency: HEADS_AT_ONCE });
   return latest.filter(({ stored }) => stored).map(({ snapshot }) => snapshot);
 }

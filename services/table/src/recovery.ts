@@ -86,6 +86,8 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   });
   if (!listed) return false;
   const { tableIds, whole } = read;
+  // A whole pass reads every table ever written, once: no cache is sized for that.
+  if (!whole) parts.store.cacheActive(tableIds.length);
   const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, now - graceMs, whole), {
     concurrency: HEADS_AT_ONCE,
   });

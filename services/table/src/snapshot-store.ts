@@ -45,13 +45,16 @@ interface Resolved {
 }
 
 /**
- * Heads read at once where every table is read (the audit, recovery): all at once would queue every
- * table's read ahead of the players' requests.
+ * Heads read at once where every table, or every active one, is read (the audit, recovery, the
+ * lobby): all at once would queue every table's read ahead of the players' requests.
  */
 export const HEADS_AT_ONCE = 8;
 
-/** Tables whose versions kept in full this process remembers (FullVersions). */
-const FULL_CACHE_SIZE = 500;
+/**
+ * Tables whose latest version and versions kept in full this process remembers at least (FullVersions),
+ * besides the tables active lately (cacheActive).
+ */
+const CACHED_TABLES = 500;
 
 /**
  * A table's versions kept in full that this process read or wrote: the newest, which the table's
@@ -101,13 +104,14 @@ export class SnapshotStore {
   private readonly queue = new PerKeyQueue();
   private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
   private readonly fullVersions = new Map<number, FullVersions>();
+  private fullCapacity = CACHED_TABLES;
   /** The tables with a player's operation lately: the lobby's and recovery's frequent pass. */
   readonly activity: ActivityIndex;
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
     // A table's first stored version is 2: version 1 is the domain's empty table, never stored.
-    this.log = new SequencedLog<Change>(db.collection(HISTORY), { cacheSize: 500, firstSeq: 2 });
+    this.log = new SequencedLog<Change>(db.collection(HISTORY), { cacheSize: CACHED_TABLES, firstSeq: 2 });
     this.tables = db.collection(TABLES);
     this.activity = new ActivityIndex(db);
   }
@@ -116,6 +120,17 @@ export class SnapshotStore {
   async latest(tableId: number): Promise<Latest> {
     const { snapshot, stored } = await this.head(tableId);
     return { snapshot, stored };
+  }
+
+  /**
+   * Sizes the caches to hold the heads of this many tables besides the others, from now on (never
+   * less than before). For the passes over the tables active lately (the lobby's, recovery's): with
+   * more active tables than cached, each pass pushed out the heads the next one read first, and every
+   * head read, the players' too, started cold (~10 reads instead of 1).
+   */
+  cacheActive(tables: number): void {
+    this.log.reserve(tables + CACHED_TABLES);
+    this.fullCapacity = Math.max(this.fullCapacity, tables + CACHED_TABLES);
   }
 
   /** The snapshot stored as `version` (one `_id` read), or null when there is none (yet). */
@@ -299,7 +314,7 @@ export class SnapshotStore {
         : { newest: known.newest, older: snapshot },
     );
     const oldest = this.fullVersions.keys().next();
-    if (this.fullVersions.size > FULL_CACHE_SIZE && !oldest.done) this.fullVersions.delete(oldest.value);
+    if (this.fullVersions.size > this.fullCapacity && !oldest.done) this.fullVersions.delete(oldest.value);
   }
 }
 

@@ -1,0 +1,58 @@
+// The lobby's pass over the tables active lately, with more of them than the heads this process
+// caches by default (500), on the real embedded database: each pass must leave the heads the next
+// one reads in the cache, or every head read, the players' too, starts cold.
+import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
+import test from "ava";
+import { MongoClient } from "mongodb";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { emptyTable } from "../src/domain/index.js";
+import { createIndexes } from "../src/indexes.js";
+import type { TableParts } from "../src/parts.js";
+import { lobbyReader } from "../src/reads.js";
+import { SnapshotStore } from "../src/snapshot-store.js";
+
+let dir = "";
+let ferret: FerretDB | undefined;
+let client: MongoClient | undefined;
+test.before(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pokerodds-head-cache-"));
+  ferret = await startFerretDB({ dataDir: dir, output: "ignore" });
+});
+test.after.always(async () => {
+  await client?.close();
+  await ferret?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const ACTIVE_TABLES = 700;
+
+test("with 700 tables active, a lobby pass after the first reads each head once, and so does a player's read after it", async (t) => {
+  client = new MongoClient(ferret!.uri, { monitorCommands: true });
+  let finds = 0;
+  client.on("commandStarted", (event) => {
+    if (event.commandName === "find") finds++;
+  });
+  const db = client.db("tables");
+  await createIndexes(db);
+  const now = Date.now();
+  const tableIds = Array.from({ length: ACTIVE_TABLES }, (_, i) => 21 + i);
+  // Two versions each, the table's hint on the second: a cold head costs the hint, its entry and the
+  // probe past it; a cached one the probe alone.
+  await new SnapshotStore(db).load(
+    tableIds.flatMap((tableId) => [2, 3].map((version) => ({ ...emptyTable(tableId, now), version }))),
+  );
+  const store = new SnapshotStore(db); // a process that has read nothing yet
+  await Promise.all(tableIds.map((tableId) => store.activity.note(tableId, now)));
+  const lobby = lobbyReader({ store } as TableParts);
+
+  await lobby();
+  finds = 0;
+  await lobby();
+  const buckets = 8; // the window's buckets and the one ahead, probed each pass
+  t.true(finds <= ACTIVE_TABLES + buckets, `${finds} reads for ${ACTIVE_TABLES} cached heads`);
+  finds = 0;
+  await store.latest(tableIds[0]!);
+  t.is(finds, 1, "the first table's head is still cached");
+});
