@@ -207,23 +207,71 @@ async function gatedBulk() {
   return { slowBulk, release };
 }
 
-test("bulk generation beyond its concurrency cap is a fast 429 with Retry-After", async (t) => {
+test("bulk requests beyond the concurrency cap wait their turn in order of arrival; past 16 waiting, a fast 429", async (t) => {
   const { slowBulk, release } = await gatedBulk();
-  await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: slowBulk } }, async (app) => {
-    const first = post(app, "/api/games/bulk");
+  const asked: number[] = [];
+  const countedBulk: OddsApi["generateBulk"] = (request) => {
+    asked.push(request.numberOfGames);
+    return slowBulk(request);
+  };
+  await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: countedBulk } }, async (app) => {
+    const bulk = (numberOfGames: number) => post(app, "/api/games/bulk", { numberOfGames, numberOfHands: 3 });
+    const first = bulk(1);
     await new Promise((resolve) => setTimeout(resolve, 100));
+    const waiting = [];
+    for (let games = 2; games <= 17; games++) {
+      waiting.push(bulk(games));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const started = Date.now();
-    const second = await post(app, "/api/games/bulk");
-    t.is(second.status, 429);
-    t.is(second.headers.get("retry-after"), "1");
-    t.deepEqual(await second.json(), { error: "too many bulk requests in progress; try again shortly" });
+    const refused = await bulk(18);
+    t.is(refused.status, 429);
+    t.is(refused.headers.get("retry-after"), "1");
+    t.deepEqual(await refused.json(), { error: "too many bulk requests in progress; try again shortly" });
     // The first holds the only slot until release(): a request that waited for it would wait until
     // the test ends, so any bound tells a refusal from a wait; 5 s leaves a busy machine room.
     t.true(Date.now() - started < 5_000, `refused after ${Date.now() - started} ms`);
     t.is((await post(app, "/api/deal")).status, 200, "other routes are not capped");
+    t.deepEqual(asked, [1]);
+
     release();
     t.is((await first).status, 200);
-    t.is((await post(app, "/api/games/bulk")).status, 200, "the slot is free again");
+    t.deepEqual(
+      (await Promise.all(waiting)).map((answer) => answer.status),
+      waiting.map(() => 200),
+    );
+    t.deepEqual(
+      asked,
+      Array.from({ length: 17 }, (_, i) => i + 1),
+      "served in order of arrival",
+    );
+  });
+});
+
+test("a request that leaves while it waits for a slot gives up its place: the next one is served", async (t) => {
+  const { slowBulk, release } = await gatedBulk();
+  let asked = 0;
+  const countedBulk: OddsApi["generateBulk"] = (request) => {
+    asked++;
+    return slowBulk(request);
+  };
+  await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: countedBulk } }, async (app) => {
+    const first = post(app, "/api/games/bulk");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const socket = connect(Number(new URL(app.url).port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.on("error", () => {});
+    socket.write(
+      `POST /api/games/bulk HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.token}\r\nContent-Length: 0\r\n\r\n`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const next = post(app, "/api/games/bulk");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    t.deepEqual([(await first).status, (await next).status], [200, 200]);
+    t.is(asked, 2, "the batch of the one who left was never asked for");
   });
 });
 
@@ -272,13 +320,12 @@ test("a client that goes cancels nothing: its batch runs out and holds its slot 
       signals.some((signal) => signal?.aborted),
       "the batch was not cancelled (a cancel is an RST_STREAM toward the odds service)",
     );
-    const refused = await post(app, "/api/games/bulk");
-    t.is(refused.status, 429, "the slot is held while the batch runs");
-    t.deepEqual(await refused.json(), { error: "too many bulk requests in progress; try again shortly" });
+    const next = post(app, "/api/games/bulk");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is(signals.length, 1, "the slot is held while the batch runs: the next request waits");
 
     release();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    t.is((await post(app, "/api/games/bulk")).status, 200, "the slot is free once the batch ended");
+    t.is((await next).status, 200, "and is served once the batch ended");
     t.is(signals.length, 2);
   });
 });

@@ -193,10 +193,17 @@ export class Slots {
   }
 }
 
+/** Heavy requests that may wait for a slot at once, and how long one waits at most, before a 429. */
+const HEAVY_WAITING = 16;
+const HEAVY_WAIT_MS = 10_000;
+
 /**
  * At most `settings.heavyConcurrency` requests of a heavy route in flight, and at most
- * `heavyConcurrencyPerPlayer` of them by one player (the caller is authenticated by then); beyond
- * either, a fast 429 instead of a queue. A slot is held until the handler is done and its answer
+ * `heavyConcurrencyPerPlayer` of them by one player, waiting or in flight (the caller is
+ * authenticated by then). Beyond the first, a request waits its turn, first come first served (up to
+ * HEAVY_WAITING of them, each up to HEAVY_WAIT_MS), so that two accounts sending batch after batch
+ * cannot keep every other player out: whoever asked first is served when a slot frees. Beyond the
+ * per-player cap, or the line, a fast 429. A slot is held until the handler is done and its answer
  * has left (or its client has gone), whichever is later: the handler's backend work runs on after a
  * client leaves (odds/routes.ts says why), and an answer a client does not read stays buffered; the
  * cap bounds both.
@@ -204,20 +211,80 @@ export class Slots {
 export function heavyCap(settings: EdgeSettings): (handler: RequestHandler) => RequestHandler {
   const { heavyConcurrency, heavyConcurrencyPerPlayer, refusalHoldMs } = settings;
   if (heavyConcurrency === 0 && heavyConcurrencyPerPlayer === 0) return (handler) => handler;
-  const slots = new Slots(heavyConcurrency, heavyConcurrencyPerPlayer);
+  const players = new Slots(0, heavyConcurrencyPerPlayer);
+  const line = new Line(heavyConcurrency, HEAVY_WAITING, HEAVY_WAIT_MS);
   return (handler) => async (req, res, next) => {
-    const release = slots.take(String(res.locals.identity?.playerId));
-    if (release === "all full") {
-      return refuseAfter(refusalHoldMs, res, 1, "too many bulk requests in progress; try again shortly");
-    }
-    if (release === "key full") {
+    const player = players.take(String(res.locals.identity?.playerId));
+    if (typeof player !== "function") {
       return refuseAfter(refusalHoldMs, res, 1, "one bulk request at a time per player: wait for the one in progress");
+    }
+    const gone = new AbortController();
+    whenClientGone(res, () => gone.abort());
+    const turn = await line.enter(gone.signal);
+    if (typeof turn !== "function") {
+      player();
+      if (turn === "full") refuseAfter(refusalHoldMs, res, 1, "too many bulk requests in progress; try again shortly");
+      return;
     }
     try {
       await handler(req, res, next);
     } finally {
       // And until its answer has left: what a client does not read, and the kernel does not take, stays here.
-      whenClientGone(res, release);
+      whenClientGone(res, () => {
+        turn();
+        player();
+      });
     }
   };
+}
+
+/**
+ * At most `max` holders at once (0: no limit); beyond, up to `maxWaiting` wait their turn in order of
+ * arrival, each at most `maxWaitMs`. `enter` gives the turn's release (safe to call twice), or
+ * "full" (no room in the line, or the wait was too long), or "left" (its signal aborted meanwhile).
+ */
+export class Line {
+  private holders = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly max: number,
+    private readonly maxWaiting: number,
+    private readonly maxWaitMs: number,
+  ) {}
+
+  enter(signal: AbortSignal): Promise<(() => void) | "full" | "left"> {
+    if (this.max === 0 || this.holders < this.max) return Promise.resolve(this.admit());
+    if (signal.aborted) return Promise.resolve("left");
+    if (this.waiting.length >= this.maxWaiting) return Promise.resolve("full");
+    return new Promise((resolve) => {
+      const leave = (why: "full" | "left") => {
+        const at = this.waiting.indexOf(admitted);
+        if (at === -1) return;
+        this.waiting.splice(at, 1);
+        clearTimeout(timer);
+        resolve(why);
+      };
+      const admitted = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        resolve(this.admit());
+      };
+      const onAbort = () => leave("left");
+      const timer = setTimeout(() => leave("full"), this.maxWaitMs);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.waiting.push(admitted);
+    });
+  }
+
+  private admit(): () => void {
+    this.holders++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holders--;
+      this.waiting.shift()?.();
+    };
+  }
 }
