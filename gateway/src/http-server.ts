@@ -41,7 +41,7 @@ export async function startHttpServer(
   server.on("clientError", answerClientError);
   // The same for what Node would answer with an empty body or not at all.
   server.on("checkExpectation", (_req, res: ServerResponse) =>
-    answerRaw(res.socket!, 417, "only Expect: 100-continue is supported"),
+    answerAndClose(res, 417, "only Expect: 100-continue is supported"),
   );
   server.on("connect", (_req, socket: Socket) => answerRaw(socket, 405, "CONNECT is not supported"));
   // Event streams (text/event-stream) never finish by themselves: close() ends them at once, and
@@ -51,7 +51,7 @@ export async function startHttpServer(
   const inFlight = new Set<ServerResponse>();
   server.on("request", (req, res) => {
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
-      answerRaw(res.socket!, 400, "an HTTP/1.1 request needs a Host header");
+      answerAndClose(res, 400, "an HTTP/1.1 request needs a Host header");
       return;
     }
     if (closing) res.setHeader("Connection", "close");
@@ -168,16 +168,33 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   answerRaw(socket, status, message);
 }
 
-/** A whole `{ error }` answer written to the socket, which is then closed. */
+const REFUSAL_HEADERS = {
+  "Content-Type": "application/json; charset=utf-8",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  Connection: "close",
+};
+
+/** A whole `{ error }` answer written to the socket, which is then closed: for what has no response. */
 function answerRaw(socket: Socket, status: number, message: string): void {
   const body = JSON.stringify({ error: message });
+  const headers = { ...REFUSAL_HEADERS, "Content-Length": Buffer.byteLength(body) };
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      "Content-Type: application/json; charset=utf-8\r\n" +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      "Cache-Control: no-store\r\n" +
-      "X-Content-Type-Options: nosniff\r\n" +
-      "Connection: close\r\n\r\n" +
+      Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join("") +
+      "\r\n" +
       body,
   );
+}
+
+/**
+ * The same answer through a request's response, which Node sends in its turn: one pipelined behind
+ * another has no socket yet (writing to the socket directly threw, and the gateway exited).
+ */
+function answerAndClose(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: message });
+  res.writeHead(status, { ...REFUSAL_HEADERS, "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
 }
