@@ -299,7 +299,7 @@ test("a bet's stored terms: one without a stage hashes as every bet did before a
   );
 });
 
-test("a player's bets at one stage that would be paid more than their stakes whichever hand wins are refused at the bet that completes them (409)", (t) => {
+test("a player's bets at one stage that would pay back at least their stakes whichever hand wins, and more when some win, are refused at the bet that completes them (409)", (t) => {
   // A flop whose rounded odds sum (as 1 / odds) below 1: 1/75.8 + 1/24.1 + 1/1.1 + 1/40.8 = 0.988.
   const flop = panels(1, [
     [1.2, 0.1, 758],
@@ -320,6 +320,18 @@ test("a player's bets at one stage that would be paid more than their stakes whi
   bet("p1", 3, 2_480);
   const completing = cmd({ handIndex: 2, betAmountCents: 91_987, betId: "last" });
   t.throws(() => applyBet(s, completing, T0), { instanceOf: ConflictError, message: RISKLESS_BETS });
+  // Nor one whose worst case is its stakes back: 1,324 / 4,165 / 92,410 / 2,460 staked 100,359 and
+  // would pay 100,359 if hand 0 won, up to 101,651 if another did.
+  let evenAtWorst = atFlop;
+  for (const [handIndex, betAmountCents] of [
+    [0, 1_324],
+    [1, 4_165],
+    [3, 2_460],
+  ] as const) {
+    evenAtWorst = applyBet(evenAtWorst, cmd({ handIndex, betAmountCents, betId: `even-${handIndex}` }), T0).next!;
+  }
+  const evenCompleting = cmd({ handIndex: 2, betAmountCents: 92_410, betId: "even-2" });
+  t.throws(() => applyBet(evenAtWorst, evenCompleting, T0), { instanceOf: ConflictError, message: RISKLESS_BETS });
   // 80,000 on hand 2 leaves that hand's win paying 88,000 for 88,014 staked: a set that can lose.
   t.true(applyBet(s, { ...completing, betAmountCents: 80_000 }, T0).result.acknowledged);
   // Another player's bets are not this player's set: p2 may take the hand p1 could not.

@@ -75,14 +75,15 @@ function requireRoomForBet(snapshot: TableSnapshot, seatId: number): void {
 }
 
 export const RISKLESS_BETS =
-  "these bets would pay you more than they stake whichever hand wins: the house takes no set of bets at one stage that cannot lose";
+  "these bets would pay you back at least their stakes whichever hand wins, and more when some win: the house takes no set of bets at one stage that cannot lose";
 
 /**
  * The house takes no set of one player's bets at one stage that cannot lose. Odds are the nearest
  * tenth of RTP / share (decisions.md), and rounding a heavy favourite up can leave a stage's prices
  * summing (as 1 / odds) below 1: about one flop in a hundred with four hands. There a player staking
- * on every hand that can still win, in proportion to 1 / odds, is paid more than the stakes whichever
- * hand wins; the bet that would complete such a set is refused. A solo win of each hand that can win
+ * on every hand that can still win, in proportion to 1 / odds, is paid back at least the stakes
+ * whichever hand wins, and more when some win; the bet that would complete such a set is refused (a
+ * set paying exactly its stakes whatever wins is a player's own business). A solo win of each hand that can win
  * or tie is counted (a hand that can only tie takes no bets, so pays nothing); a tie pays the tied
  * hands' payouts shared, about their mean, never less than the least of them but for a cent's rounding.
  */
@@ -96,7 +97,8 @@ function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void 
   const outcomes = snapshot.handOdds.filter(
     (p) => p.bettingStage === stage && (p.winPercentage > 0 || p.drawPercentage > 0),
   );
-  if (Math.min(...outcomes.map((p) => paidIfAlone(p.handIndex))) > staked) throw new ConflictError(RISKLESS_BETS);
+  const paid = outcomes.map((p) => paidIfAlone(p.handIndex));
+  if (Math.min(...paid) >= staked && Math.max(...paid) > staked) throw new ConflictError(RISKLESS_BETS);
 }
 
 /**
