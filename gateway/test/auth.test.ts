@@ -183,6 +183,23 @@ test("claims map to the identity; an unknown role is BASIC_USER", async (t) => {
   t.is(named.displayName, "carol");
   const emailAsName = { ...claims(), email: "c@p.example", preferred_username: "c@p.example" };
   t.is((await verify(await customToken(key, emailAsName))).displayName, "player-1");
+  // Some providers fill `name` with the e-mail; a look-alike "@" and a blank name count as none too.
+  for (const [name, shown] of [
+    ["carol@private.example", "carol"],
+    ["carol＠private.example", "carol"],
+    ["carol﹫private.example", "carol"],
+    ["   ", "carol"],
+  ] as const) {
+    const token = await customToken(key, {
+      ...claims(),
+      email: "carol@private.example",
+      name,
+      preferred_username: "carol",
+    });
+    t.is((await verify(token)).displayName, shown, name);
+  }
+  const lookalike = { ...claims(), preferred_username: "carol＠private.example" };
+  t.is((await verify(await customToken(key, lookalike))).displayName, "player-1");
 });
 
 test("a remote JWKS verifies, and a JWKS that cannot be fetched is a 503, not a 401", async (t) => {

@@ -34,18 +34,26 @@ export function identityFromClaims(claims: JWTPayload & { sub: string }): Identi
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
   const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
   // The display name is shown to every player at a table (a seat's playerName), the username only to
-  // its player: a token without `name` (common in access tokens) falls back to a username that is
-  // not an e-mail address, else to the playerId, which the seat shows anyway; never to the e-mail.
-  const preferred = text(claims.preferred_username);
-  const publicUsername = preferred?.includes("@") ? undefined : preferred;
+  // its player: `name`, else `preferred_username`, else the playerId, which the seat shows anyway;
+  // never an e-mail address (some providers fill `name` with it), nor a blank.
+  const publicName = (value: unknown) => {
+    const name = text(value);
+    return name?.trim() && !looksLikeEmail(name) ? name : undefined;
+  };
   // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
   return {
     playerId: claims.sub,
     username: fitText(username, USERNAME_MAX_LENGTH),
-    displayName: fitText(text(claims.name) ?? publicUsername ?? claims.sub, DISPLAY_NAME_MAX_LENGTH),
+    displayName: fitText(
+      publicName(claims.name) ?? publicName(claims.preferred_username) ?? claims.sub,
+      DISPLAY_NAME_MAX_LENGTH,
+    ),
     role: isRole(claims.role) ? claims.role : "BASIC_USER",
   };
 }
+
+/** An "@" in the name, also as a look-alike that NFKC folds into one (＠, ﹫). */
+const looksLikeEmail = (name: string): boolean => name.normalize("NFKC").includes("@");
 
 export type TokenVerifier = (token: string) => Promise<Identity>;
 
