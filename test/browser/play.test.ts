@@ -279,12 +279,7 @@ test.serial(
     const alert = carol.page.getByRole("alert").filter({ hasText: /\S/ });
     await alert.waitFor();
     const nack = await alert.innerText();
-    // The account as the screen shows it, or less if it was not read yet.
-    t.regex(
-      nack,
-      /^Your account (holds [\d,]+\.\d{2}; this buy-in is|does not cover this buy-in of) 5,000\.00\.$/,
-      "the NACK's message, with the amounts",
-    );
+    t.is(nack, "Your account does not cover this buy-in of 5,000.00.", "the NACK's message, with the amount");
     t.notRegex(nack, /at \S+:\d+|Error:/, "no stack trace");
     await screenshot(carol.page, "07-nack");
     await expectAccessible(t, carol.page, "table with a NACK");
@@ -384,7 +379,7 @@ test.serial("a deal pressed on a screen that is behind deals nothing: the game n
   await form.getByRole("button", { name: /^Bet at / }).click();
   const refused = gina.page.getByRole("alert").filter({ hasText: "no bet placed" });
   await refused.waitFor();
-  t.regex(await refused.innerText(), /is at STATUS_TURN .* not the flop/);
+  t.regex(await refused.innerText(), /moved on to the turn of game .* before this bet at the flop/);
   const turn = await hank.readState(table);
   t.deepEqual(turn.bets, [], "no bet at the turn's odds either");
   t.is(seatCents(turn, "gina-web"), 10_000);

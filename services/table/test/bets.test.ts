@@ -156,16 +156,20 @@ test("a bet that names the game and stage it saw is placed there only: once the 
   t.like(placed.result, { acknowledged: true, bet: { bettingStage: 0, oddsTenths: HOLE_PANELS[0]!.oddsTenths } });
 
   const flop = advance(hole);
-  const moved = { instanceOf: ConflictError, message: /is at STATUS_FLOP of game T7-1, not the hole of game T7-1/ };
+  const moved = {
+    instanceOf: ConflictError,
+    message:
+      "the table moved on to the flop of game T7-1 before this bet at the hole of game T7-1: no bet placed (its odds are gone); see the new odds",
+  };
   t.throws(() => applyBet(flop, cmd({ at }), T0), moved);
   t.like(applyBet(flop, cmd({ at: { ...at, bettingStage: 1 } }), T0).result, { acknowledged: true });
   t.throws(() => applyBet(flop, cmd({ at: { gameId: "T7-2", bettingStage: 1 } }), T0), {
     instanceOf: ConflictError,
-    message: /not the flop of game T7-2/,
+    message: /before this bet at the flop of game T7-2/,
   });
   t.throws(() => applyBet(advanceTo(flop, "STATUS_RIVER"), cmd({ at: { ...at, bettingStage: 2 } }), T0), {
     instanceOf: ConflictError,
-    message: /is at STATUS_RIVER/,
+    message: /moved on to the river of game T7-1/,
   });
   for (const bettingStage of [-1, 3, 0.5]) {
     t.throws(() => applyBet(hole, cmd({ at: { ...at, bettingStage } }), T0), { instanceOf: InvalidArgumentError });

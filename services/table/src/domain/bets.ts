@@ -6,7 +6,7 @@ import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refus
 import { sumCents } from "./money.js";
 import { payoutOf } from "./payouts.js";
 import { betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
-import type { Bet, Outcome, TableSnapshot } from "./types.js";
+import type { Bet, GameState, Outcome, TableSnapshot } from "./types.js";
 
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
 
@@ -56,9 +56,21 @@ const sameBet = (bet: Bet, c: BetCommand): boolean =>
 function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void {
   if (at.gameId === snapshot.gameId && at.bettingStage === stage) return;
   const seen = `the ${STAGE_NAMES[at.bettingStage]} of game ${at.gameId}`;
-  const now = `${snapshot.gameState} of game ${snapshot.gameId}`;
-  throw new ConflictError(`the table is at ${now}, not ${seen}: no bet placed (its odds are gone)`);
+  const now = `${TABLE_AT[snapshot.gameState]} of game ${snapshot.gameId}`;
+  throw new ConflictError(
+    `the table moved on to ${now} before this bet at ${seen}: no bet placed (its odds are gone); see the new odds`,
+  );
 }
+
+/** Where a table is, in a player's words (its state's name is the API's, not a sentence's). */
+const TABLE_AT: Record<GameState, string> = {
+  STATUS_SETUP: "the end",
+  STATUS_START: "the start",
+  STATUS_HOLE: "the hole",
+  STATUS_FLOP: "the flop",
+  STATUS_TURN: "the turn",
+  STATUS_RIVER: "the river",
+};
 
 /**
  * A game's bets are bounded by seat (decisions.md): a seat takes MAX_BETS_PER_SEAT_PER_GAME in one
