@@ -296,6 +296,18 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   const balances = page.locator("p", { has: page.getByTestId("my-seat-balance") });
   t.regex(await balances.innerText(), /^Seat 1, balance 100\.00\s+Account: 1,000\.00$/, "side by side");
 
+  // A top-up from another tab moves the seat and the account: the seat's change has the account read.
+  scripted.api.account = 980;
+  const start = scripted.api.state;
+  await show(page, {
+    ...start,
+    seats: start.seats.map((seat) => (seat.playerId === "eve" ? { ...seat, seatBalance: 120 } : seat)),
+  });
+  await shows("980.00");
+  scripted.api.account = 1000;
+  await show(page, start);
+  await shows("1,000.00");
+
   // Each move's confirmation before the next: a move asked for while one runs is ignored.
   const move = async (button: string, confirmed: string) => {
     await page.getByRole("button", { name: button }).click();
@@ -313,9 +325,12 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   // Eve leaves with a bet open; the river pays it to her account.
   await move("Leave the table", "You left the table");
   await shows("1,100.00");
-  scripted.api.account = 1124;
+  // The river's state can come before the wallet's credit: the account is read again shortly after.
   const river = settled("T1-1", [holeBet("eve", 0, 10, 2.4)], [0], 100);
+  const readAtRiver = page.waitForResponse((response) => response.url().includes("/api/players/"));
   await show(page, { ...river, seats: [] });
+  await readAtRiver;
+  scripted.api.account = 1124;
   await shows("1,124.00");
 });
 
@@ -373,13 +388,13 @@ test.serial("a refusal names the amounts, beside the form that asked, and marks 
   await page.getByRole("button", { name: "Top up" }).click();
   await refusedBeside(t, topUpForm, topUpField, "Your account holds 950.00; this top-up is 5,000.00.");
 
-  // The sit's NACK does not: the account as the table screen shows it.
+  // The sit's NACK does not, and the screen's may be older than the refusal: no balance is quoted.
   await page.getByRole("button", { name: "Leave the table" }).click();
   await page.getByTestId("my-account-balance").filter({ hasText: "1,012.00" }).waitFor();
   const buyIn = page.getByLabel("Buy-in amount");
   await buyIn.fill("5000");
   await page.getByRole("button", { name: "Sit down" }).click();
-  await refusedBeside(t, page.getByTestId("sit-form"), buyIn, "Your account holds 1,012.00; this buy-in is 5,000.00.");
+  await refusedBeside(t, page.getByTestId("sit-form"), buyIn, "Your account does not cover this buy-in of 5,000.00.");
 
   // A reason the client does not know is the server's text.
   await page.route("**/api/tables/1/sit", (route) =>

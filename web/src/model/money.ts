@@ -18,6 +18,9 @@ const signed = new Intl.NumberFormat("en-US", {
 /** "+12.50", "-3.00" or "0.00": a gain or a loss. */
 export const formatSignedCents = (cents: number): string => signed.format(cents / 100);
 
+/** The largest amount of one move: the API's `maximum` for every amount (its OpenAPI document). */
+export const MAX_AMOUNT = 1_000_000_000;
+
 /** A typed amount as the API takes it, or why it is not one. */
 export function parseAmount(text: string): { amount: number } | { problem: string } {
   const trimmed = text.trim();
@@ -26,6 +29,7 @@ export function parseAmount(text: string): { amount: number } | { problem: strin
     return { problem: "Enter an amount such as 10 or 12.50 (at most 2 decimals)." };
   const amount = Number(trimmed);
   if (amount <= 0) return { problem: "The amount must be more than 0." };
+  if (amount > MAX_AMOUNT) return { problem: `The amount can be at most ${formatMoney(MAX_AMOUNT)}.` };
   return { amount };
 }
 

@@ -25,7 +25,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
   const moves = useRef<TableMoves | null>(null);
   const action = useAction();
   const account = useAccountBalance(playerId, state);
-  const { reread, shown, isAdmin } = account;
+  const { reread, isAdmin } = account;
 
   useEffect(() => {
     const current = followTable(tableId, {
@@ -38,9 +38,9 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       status: setFeedStatus,
     });
     feed.current = current;
-    moves.current = tableMoves(tableId, current, playerId, { reread, shown, isAdmin });
+    moves.current = tableMoves(tableId, current, playerId, { reread, isAdmin });
     return () => current.stop();
-  }, [tableId, playerId, reread, shown, isAdmin]);
+  }, [tableId, playerId, reread, isAdmin]);
 
   useGameMessages(state, playerId, action.setMessage);
 

@@ -5,17 +5,25 @@ import { api, unwrap, type TableState } from "../../api/client";
 export type AccountBalance = number | "unavailable" | null;
 
 /**
+ * After a river the table stores the state before the wallet credits a player who left with bets:
+ * the account is read again this long after, or the read made at the river may come first.
+ */
+const AFTER_RIVER_MS = 1_000;
+
+/**
  * The player's account balance at the table, read from the profile (the lobby's source) rather than
- * worked out from answers: on opening, after each move that may change it (`reread`), and each time
- * the game moves on while the player is not seated, since payouts and a void game's refunds then go
- * to the account.
+ * worked out from answers: on opening, after each move that may change it (`reread`), when the
+ * player's own seat balance changes (a top-up from another tab moves both), each time the game moves
+ * on while the player is not seated (payouts and a void game's refunds then go to the account, read
+ * again shortly after a river), and when the page comes back online or into view.
  */
 export function useAccountBalance(playerId: string, state: TableState | null) {
   const [balance, setBalance] = useState<AccountBalance>(null);
   const [reads, setReads] = useState(0);
   const reread = useCallback(() => setReads((n) => n + 1), []);
-  const seated = state?.seats.some((seat) => seat.playerId === playerId) ?? false;
-  const unseatedGame = state && !seated ? `${state.gameId} ${state.gameState}` : null;
+  const seat = state?.seats.find((s) => s.playerId === playerId);
+  const moved = !state ? null : seat ? `seat ${seat.seatBalance}` : `${state.gameId} ${state.gameState}`;
+  const unseatedRiver = state !== null && !seat && state.gameState === "STATUS_RIVER";
   // Only the latest read is shown: an earlier one answering late would show an older balance.
   const latest = useRef(0);
   // The role as last read: an ADMIN deals without a client seed (moves.ts).
@@ -32,17 +40,28 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
       },
       () => read === latest.current && setBalance("unavailable"),
     );
-  }, [playerId, reads, unseatedGame]);
+  }, [playerId, reads, moved]);
 
-  // For a move's refusal to name the balance on the screen when it answers, not at its start.
-  const current = useRef(balance);
-  current.current = balance;
-  const shown = useCallback(() => (typeof current.current === "number" ? current.current : undefined), []);
+  useEffect(() => {
+    if (!unseatedRiver) return;
+    const timer = setTimeout(reread, AFTER_RIVER_MS);
+    return () => clearTimeout(timer);
+  }, [unseatedRiver, reread]);
+
+  useEffect(() => {
+    const whenVisible = () => document.visibilityState === "visible" && reread();
+    window.addEventListener("online", reread);
+    document.addEventListener("visibilitychange", whenVisible);
+    return () => {
+      window.removeEventListener("online", reread);
+      document.removeEventListener("visibilitychange", whenVisible);
+    };
+  }, [reread]);
 
   const isAdmin = useCallback(() => role.current === "ADMIN", []);
 
-  return { balance, reread, shown, isAdmin };
+  return { balance, reread, isAdmin };
 }
 
-/** What the table's moves know of the account: to read it again, its balance as shown, and whose it is. */
-export type AccountLink = Pick<ReturnType<typeof useAccountBalance>, "reread" | "shown" | "isAdmin">;
+/** What the table's moves know of the account: to read it again, and whose it is. */
+export type AccountLink = Pick<ReturnType<typeof useAccountBalance>, "reread" | "isAdmin">;

@@ -58,7 +58,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
         send(`sit ${buyInAmount}`, (key) =>
           acknowledged(
             api.POST("/api/tables/{tableId}/sit", { ...header(key), body: { buyInAmount } }),
-            sitRefusal(buyInAmount, account.shown),
+            sitRefusal(buyInAmount),
           ),
         ),
       );
@@ -123,10 +123,11 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
 
 // Each move's NACK with the amount it asked for and the balances its answer carries.
 const sitRefusal =
-  (amount: number, account: () => number | undefined) =>
+  (amount: number) =>
   (reason: string, { seatId, seatBalance }: Schemas["SitResponse"]) =>
-    // The sit's answer gives no account balance: the one on the screen.
-    explainRefusal({ reason, move: "sit", amount, seatId, seatBalance, accountBalance: account() });
+    // The sit's answer gives no account balance, and the one on the screen may be older than the
+    // refusal (another tab's sit): none is quoted, and the screen's is read again (fromAccount).
+    explainRefusal({ reason, move: "sit", amount, seatId, seatBalance });
 
 const topUpRefusal =
   (amount: number) =>
