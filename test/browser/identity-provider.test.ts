@@ -85,3 +85,48 @@ test.serial("the sign-in screen offers no development sign-in; OIDC with PKCE si
     await watched.context.close();
   }
 });
+
+test.serial(
+  "a sign-in in its last minutes says when it ends; at its end the player is signed out, and signs in back to the table",
+  async (t) => {
+    t.timeout(10 * 60_000);
+    // A browser of its own: the single-process Chromium ends with its first context closed.
+    const own = await launchBrowser();
+    t.teardown(() => own.close());
+    const watched = await openPage(own, file.stack.url, { width: 1280, height: 900 });
+    const { page } = watched;
+    const signInButton = page.getByRole("button", { name: `Sign in with ${new URL(idp.issuer).host}` });
+    const atTable = page.getByRole("heading", { level: 1, name: /Table 3/ });
+    try {
+      // Tokens of four minutes: inside the last five from the start.
+      idp.tokenSeconds = 240;
+      await page.goto("/#/table/3");
+      await signInButton.click();
+      await atTable.waitFor();
+      t.is(new URL(page.url()).hash, "#/table/3", "back at the screen the sign-in started from");
+      const ending = page.getByTestId("session-ending");
+      await ending.waitFor();
+      t.regex(await ending.innerText(), /^Your sign-in ends at .+: a move made after that is not sent\./);
+      await expectAccessible(t, page, "table with the sign-in ending");
+
+      // Signing in again from it gives a new token and keeps the table.
+      idp.tokenSeconds = 3;
+      await page.getByRole("button", { name: "Sign in again now" }).click();
+      await signInButton.click();
+      await atTable.waitFor();
+      // When the token runs out the player is signed out at once, not at the next move.
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "Your sign-in has ended: sign in again to go on playing." })
+        .waitFor();
+      t.true(await signInButton.isVisible());
+      idp.tokenSeconds = 600;
+      await signInButton.click();
+      await atTable.waitFor();
+      t.is(await page.getByTestId("session-ending").count(), 0, "no notice with ten minutes left");
+      t.deepEqual(watched.problems, []);
+    } finally {
+      idp.tokenSeconds = 600;
+    }
+  },
+);

@@ -15,6 +15,8 @@ export interface FakeIdp {
   audience: string;
   /** Every authorization request's query, in order: what the client sent. */
   authorizations: URLSearchParams[];
+  /** How long the tokens it issues from now on last (10 minutes unless a test sets it). */
+  tokenSeconds: number;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function startFakeIdp(subject: {
   /** On another origin than the issuer, as some providers have it (Google's is oauth2.googleapis.com). */
   let tokenEndpoint = "";
 
+  const idp = { tokenSeconds: 600 } as FakeIdp;
   const sign = (claims: Record<string, unknown>, aud: string, sub = subject.sub) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: "ES256", kid: jwk.kid! })
@@ -48,7 +51,7 @@ export async function startFakeIdp(subject: {
       .setSubject(sub)
       .setAudience(aud)
       .setIssuedAt()
-      .setExpirationTime("10m")
+      .setExpirationTime(`${idp.tokenSeconds}s`)
       .sign(privateKey);
 
   const routes: Record<string, (req: IncomingMessage, url: URL, res: ServerResponse) => Promise<void> | void> = {
@@ -120,7 +123,7 @@ export async function startFakeIdp(subject: {
     new Promise<number>((resolve) => on.listen(0, "127.0.0.1", () => resolve((on.address() as AddressInfo).port)));
   issuer = `http://127.0.0.1:${await listening(server)}/idp`;
   tokenEndpoint = `http://127.0.0.1:${await listening(tokenServer)}/idp/token`;
-  return {
+  Object.assign(idp, {
     issuer,
     jwksUrl: `${issuer}/jwks`,
     clientId,
@@ -129,7 +132,8 @@ export async function startFakeIdp(subject: {
     close: async () => {
       await Promise.all([server, tokenServer].map((on) => new Promise<void>((resolve) => on.close(() => resolve()))));
     },
-  };
+  });
+  return idp;
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

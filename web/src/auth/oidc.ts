@@ -3,7 +3,7 @@
 // the ID token's subject is the playerId.
 import * as oauth from "oauth4webapi";
 import { ApiError } from "../api/client";
-import type { Session } from "./session";
+import { tokenClaims, type Session } from "./session";
 
 export interface OidcSettings {
   issuer: string;
@@ -17,7 +17,12 @@ interface PendingSignIn {
   verifier: string;
   state: string;
   nonce: string;
+  /** The screen the sign-in started from (its hash), shown again after it. */
+  returnTo: string;
 }
+
+/** A screen's hash ("#/table/3"): nothing else is put back in the address bar. */
+const SCREEN_HASH = /^#\/[\w/-]{0,64}$/;
 
 const PENDING = "pokerodds.oidc.pending";
 
@@ -46,6 +51,7 @@ export async function startSignIn(settings: OidcSettings): Promise<void> {
     verifier: oauth.generateRandomCodeVerifier(),
     state: oauth.generateRandomState(),
     nonce: oauth.generateRandomNonce(),
+    returnTo: SCREEN_HASH.test(location.hash) ? location.hash : "",
   };
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
   const url = new URL(server.authorization_endpoint);
@@ -80,7 +86,9 @@ export async function finishSignIn(): Promise<Session> {
   const pending = JSON.parse(sessionStorage.getItem(PENDING) ?? "null") as PendingSignIn | null;
   sessionStorage.removeItem(PENDING);
   const current = new URL(location.href);
-  history.replaceState(null, "", "/");
+  // Back to the screen the player was on (a table, when a sign-in ran out mid-game).
+  const returnTo = pending && SCREEN_HASH.test(pending.returnTo) ? pending.returnTo : "";
+  history.replaceState(null, "", `/${returnTo}`);
   if (pending === null) throw new ApiError("The sign-in had expired: try again.", 0);
   const issuer = new URL(pending.issuer);
   const server = await discover(issuer);
@@ -110,15 +118,8 @@ export async function finishSignIn(): Promise<Session> {
  * the ID token's is only the fallback, for an access token the client cannot read.
  */
 function accessTokenSubject(accessToken: string): string | undefined {
-  const payload = accessToken.split(".")[1];
-  if (!payload) return undefined;
-  try {
-    const bytes = Uint8Array.from(atob(payload.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    const sub = (JSON.parse(new TextDecoder().decode(bytes)) as { sub?: unknown }).sub;
-    return typeof sub === "string" && sub !== "" ? sub : undefined;
-  } catch {
-    return undefined;
-  }
+  const { sub } = tokenClaims(accessToken);
+  return typeof sub === "string" && sub !== "" ? sub : undefined;
 }
 
 /** A provider's refusal in words, not a stack. */

@@ -1,10 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { setSessionToken } from "../api/client";
-import { loadSession, saveSession, type Session } from "../auth/session";
+import { loadSession, saveSession, sessionEndsAt, type Session } from "../auth/session";
 import { BulkScreen } from "./BulkScreen";
 import { DealScreen } from "./DealScreen";
 import { Lobby } from "./Lobby";
 import { useRoute, type Route } from "./route";
+import { SessionEnding } from "./SessionEnding";
 import { SignIn } from "./SignIn";
 import { TableScreen } from "./table/TableScreen";
 
@@ -60,6 +61,11 @@ export function App() {
           Sign out
         </button>
       </header>
+      <SessionEnding
+        endsAt={sessionEndsAt(session)}
+        onEnded={() => signOut("Your sign-in has ended: sign in again to go on playing.")}
+        onSignInAgain={() => signOut(null)}
+      />
       <main>
         <Screen route={route} session={session} />
       </main>

@@ -30,6 +30,9 @@ export function useRoute(): Route {
         return sameRoute(shown, next) ? shown : next;
       });
     addEventListener("hashchange", changed);
+    // The hash may have changed before this ran: a sign-in's return puts back its screen's in a
+    // child's effect, which runs first (history.replaceState fires no hashchange).
+    changed();
     return () => removeEventListener("hashchange", changed);
   }, []);
   return route;
