@@ -1,4 +1,4 @@
-import { createServer, STATUS_CODES, type RequestListener, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 export interface RunningHttpServer {
@@ -40,8 +40,8 @@ export async function startHttpServer(
   // too slow to arrive) before Express sees it, with an empty body: the same answers as JSON here.
   server.on("clientError", answerClientError);
   // The same for what Node would answer with an empty body or not at all.
-  server.on("checkExpectation", (_req, res: ServerResponse) =>
-    answerAndClose(res, 417, "only Expect: 100-continue is supported"),
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
+    turnsOf(req.socket).refuse(res, 417, "only Expect: 100-continue is supported"),
   );
   server.on("connect", (_req, socket: Socket) => answerRaw(socket, 405, "CONNECT is not supported"));
   // Event streams (text/event-stream) never finish by themselves: close() ends them at once, and
@@ -50,8 +50,11 @@ export async function startHttpServer(
   // so it never cuts a stream; the streams bound their own length (EVENTS_MAX_STREAM_SECONDS).
   const inFlight = new Set<ServerResponse>();
   server.on("request", (req, res) => {
+    const turns = turnsOf(req.socket);
+    // Pipelined behind a refusal that closes the connection: never handled, as it is never answered.
+    if (turns.refused) return;
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
-      answerAndClose(res, 400, "an HTTP/1.1 request needs a Host header");
+      turns.refuse(res, 400, "an HTTP/1.1 request needs a Host header");
       return;
     }
     if (closing) res.setHeader("Connection", "close");
@@ -67,7 +70,7 @@ export async function startHttpServer(
       res.once("close", () => inFlight.delete(res));
       handler(req, res);
     };
-    if (!turnsOf(req.socket).enter(res, handle)) req.socket.destroy();
+    if (!turns.enter(res, handle)) req.socket.destroy();
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -107,6 +110,8 @@ const MAX_WAITING = 16;
  */
 class SocketTurns {
   private busy = false;
+  /** A refusal that closes the connection is in line: nothing after it is handled. */
+  refused = false;
   private readonly waiting: { res: ServerResponse; handle: () => void }[] = [];
 
   constructor(private readonly socket: Socket) {}
@@ -120,6 +125,12 @@ class SocketTurns {
     if (this.waiting.length >= MAX_WAITING) return false;
     this.waiting.push({ res, handle });
     return true;
+  }
+
+  /** Answers `{ error }` in the request's turn and closes the connection; no later request is handled. */
+  refuse(res: ServerResponse, status: number, message: string): void {
+    this.refused = true;
+    if (!this.enter(res, () => answerAndClose(res, status, message))) this.socket.destroy();
   }
 
   private start(res: ServerResponse, handle: () => void): void {
