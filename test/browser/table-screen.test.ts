@@ -304,8 +304,15 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
     seats: start.seats.map((seat) => (seat.playerId === "eve" ? { ...seat, seatBalance: 120 } : seat)),
   });
   await shows("980.00");
-  scripted.api.account = 1000;
+  // A bet lowers the seat alone: no read (one per bet would spend the player's rate limit).
+  let profileReads = 0;
+  page.on("request", (request) => void (request.url().includes("/api/players/") && profileReads++));
   await show(page, start);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.is(profileReads, 0, "no profile read for a lower seat balance");
+  // Coming back online has it read again.
+  scripted.api.account = 1000;
+  await page.evaluate(() => dispatchEvent(new Event("online")));
   await shows("1,000.00");
 
   // Each move's confirmation before the next: a move asked for while one runs is ignored.

@@ -13,7 +13,8 @@ const AFTER_RIVER_MS = 1_000;
 /**
  * The player's account balance at the table, read from the profile (the lobby's source) rather than
  * worked out from answers: on opening, after each move that may change it (`reread`), when the
- * player's own seat balance changes (a top-up from another tab moves both), each time the game moves
+ * player's own seat balance rises but for a payout (a top-up from another tab moves both; a bet and
+ * a payout move the seat alone, and a read per bet would spend the player's rate limit), each time the game moves
  * on while the player is not seated (payouts and a void game's refunds then go to the account, read
  * again shortly after a river), and when the page comes back online or into view.
  */
@@ -22,7 +23,8 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const [reads, setReads] = useState(0);
   const reread = useCallback(() => setReads((n) => n + 1), []);
   const seat = state?.seats.find((s) => s.playerId === playerId);
-  const moved = !state ? null : seat ? `seat ${seat.seatBalance}` : `${state.gameId} ${state.gameState}`;
+  const topUps = useSeatTopUps(seat?.seatBalance, state?.gameState);
+  const moved = !state ? null : seat ? `top-ups ${topUps}` : `${state.gameId} ${state.gameState}`;
   const unseatedRiver = state !== null && !seat && state.gameState === "STATUS_RIVER";
   // Only the latest read is shown: an earlier one answering late would show an older balance.
   const latest = useRef(0);
@@ -61,6 +63,17 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const isAdmin = useCallback(() => role.current === "ADMIN", []);
 
   return { balance, reread, isAdmin };
+}
+
+/** How often the seat balance rose other than at a river (whose rise is a payout): top-ups seen. */
+function useSeatTopUps(seatBalance: number | undefined, gameState: string | undefined): number {
+  const seen = useRef({ balance: seatBalance, rises: 0 });
+  const last = seen.current.balance;
+  if (seatBalance !== undefined && last !== undefined && seatBalance > last && gameState !== "STATUS_RIVER") {
+    seen.current.rises++;
+  }
+  seen.current.balance = seatBalance;
+  return seen.current.rises;
 }
 
 /** What the table's moves know of the account: to read it again, and whose it is. */
