@@ -104,7 +104,8 @@ export class OddsPool {
    * ("odds.priceTask"...) is the only view of the equity work, which runs where no instrumentation
    * sees it: the wait in the lane is up to its "dispatched" event, the computation after. A task of
    * a table's `gameFlow` waits only behind others of the kind, never behind a public one, and never
-   * fills the lane: the table service's calls are bounded by its games, the public ones are not.
+   * fills the lane: the table service asks only when a player advances a game (each try at a deal asks,
+   * before the table decides which try wins), so its calls are bounded by the per-player rate limit.
    */
   run<K extends TaskName>(
     name: K,
