@@ -252,6 +252,19 @@ test.serial("while the table cannot be read, a warning near the top says the fig
   scripted.api.stateFailures = 0;
   await warning.waitFor({ state: "detached" });
   scripted.api.nextStreams.length = 0;
+
+  // Live again; then the device goes offline: an open stream may not know it yet, so the page warns
+  // at once, and reads the table and opens a new stream as soon as the device is back.
+  scripted.api.dropStream();
+  await page.locator('[data-testid="live-mode"][data-mode="live"]').waitFor();
+  const context = page.context();
+  await context.setOffline(true);
+  await warning.waitFor();
+  t.regex(await page.getByTestId("live-mode").innerText(), /offline/);
+  await context.setOffline(false);
+  await warning.waitFor({ state: "detached" });
+  await page.locator('[data-testid="live-mode"][data-mode="live"]').waitFor();
+  t.notRegex(await page.getByTestId("live-mode").innerText(), /offline|could not be reached/);
 });
 
 /** The shortest distance between two boxes, 0 when they touch or overlap. */
@@ -310,9 +323,9 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   await show(page, start);
   await new Promise((resolve) => setTimeout(resolve, 500));
   t.is(profileReads, 0, "no profile read for a lower seat balance");
-  // Coming back online has it read again.
+  // Coming back into view has it read again.
   scripted.api.account = 1000;
-  await page.evaluate(() => dispatchEvent(new Event("online")));
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
   await shows("1,000.00");
 
   // Each move's confirmation before the next: a move asked for while one runs is ignored.

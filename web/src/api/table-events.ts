@@ -35,6 +35,7 @@ export interface TableFeed {
 }
 
 const POLL_MS = 2_000;
+const OFFLINE = "This device is offline: the table below may be out of date.";
 const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 /** Heartbeats arrive well within this; silence this long means a dead connection. */
 const IDLE_MS = 60_000;
@@ -65,11 +66,32 @@ class Feed implements TableFeed {
   private shown = 0;
   /** The last read of the state failed: its problem is shown until a read succeeds. */
   private readFailed = false;
+  /** The browser says it is offline: an open stream may not know it yet (its silence ends it after IDLE_MS). */
+  private offline = false;
+  /** The open stream's connection, cut when the browser comes back online (it may be dead). */
+  private connection: AbortController | undefined;
 
   constructor(
     private readonly tableId: number,
     private readonly handlers: FeedHandlers,
-  ) {}
+  ) {
+    const options = { signal: this.stopping.signal };
+    addEventListener("offline", () => this.wentOffline(), options);
+    addEventListener("online", () => this.cameOnline(), options);
+  }
+
+  private wentOffline(): void {
+    this.offline = true;
+    this.readFailed = true;
+    this.setMode(this.current, OFFLINE);
+  }
+
+  /** Reads the state at once and opens a new stream, rather than trust one that lived through it. */
+  private cameOnline(): void {
+    this.offline = false;
+    this.connection?.abort();
+    void this.refresh();
+  }
 
   async run(): Promise<void> {
     this.setMode("connecting");
@@ -133,8 +155,9 @@ class Feed implements TableFeed {
 
   private setMode(mode: LiveMode, problem?: string, refused?: 403 | 404): void {
     this.current = mode;
-    // While the stream is open its events bring every change, whatever a single read did.
-    const stale = this.readFailed && mode !== "live";
+    // While the stream is open its events bring every change, whatever a single read did, unless
+    // the browser is offline, when the stream may be dead without knowing it.
+    const stale = this.offline || (this.readFailed && mode !== "live");
     this.handlers.status({ mode, stale, ...(problem ? { problem } : {}), ...(refused ? { refused } : {}) });
   }
 
@@ -152,6 +175,7 @@ class Feed implements TableFeed {
   /** One connection, until it ends or fails. */
   private async streamOnce(): Promise<StreamEnd> {
     const connection = new AbortController();
+    this.connection = connection;
     const abort = () => connection.abort();
     this.stopping.signal.addEventListener("abort", abort);
     try {
