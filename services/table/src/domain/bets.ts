@@ -95,9 +95,10 @@ export const RISKLESS_BETS =
  * summing (as 1 / odds) below 1: about one flop in a hundred with four hands. There a player staking
  * on every hand that can still win, in proportion to 1 / odds, is paid back at least the stakes
  * whichever hand wins, and more when some win; the bet that would complete such a set is refused (a
- * set paying exactly its stakes whatever wins is a player's own business). A solo win of each hand that can win
- * or tie is counted (a hand that can only tie takes no bets, so pays nothing); a tie pays the tied
- * hands' payouts shared, about their mean, never less than the least of them but for a cent's rounding.
+ * set paying exactly its stakes whatever wins is a player's own business). A solo win of each hand
+ * that can win or tie is counted (a hand that can only tie takes no bets, so pays nothing); a tie
+ * pays the tied hands' payouts shared, about their mean, never less than the least of them but for
+ * a cent's rounding.
  */
 function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void {
   const mine = [...snapshot.bets.filter((b) => b.playerId === bet.playerId && b.bettingStage === stage), bet];

@@ -14,9 +14,9 @@ const AFTER_RIVER_MS = 1_000;
  * The player's account balance at the table, read from the profile (the lobby's source) rather than
  * worked out from answers: on opening, after each move that may change it (`reread`), when the
  * player's own seat balance rises but for a payout (a top-up from another tab moves both; a bet and
- * a payout move the seat alone, and a read per bet would spend the player's rate limit), each time the game moves
- * on while the player is not seated (payouts and a void game's refunds then go to the account, read
- * again shortly after a river), and when the page comes back online or into view.
+ * a payout move the seat alone, and a read per bet would spend the player's rate limit), each time
+ * the game moves on while the player is not seated (payouts and a void game's refunds then go to the
+ * account, read again shortly after a river), and when the page comes back online or into view.
  */
 export function useAccountBalance(playerId: string, state: TableState | null) {
   const [balance, setBalance] = useState<AccountBalance>(null);
