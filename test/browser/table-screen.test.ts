@@ -325,7 +325,7 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   t.is(profileReads, 0, "no profile read for a lower seat balance");
   // Coming back into view has it read again.
   scripted.api.account = 1000;
-  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
   await shows("1,000.00");
 
   // Each move's confirmation before the next: a move asked for while one runs is ignored.
