@@ -1,9 +1,10 @@
 // The units of work the run hands to worker threads (or runs in-process): a batch of games, of
 // shuffles, or of exact-against-Monte-Carlo spots. Each returns mergeable totals.
 
+import { deriveDeck } from "@pokerodds/common/deck-derivation";
 import { formatCard, formatHand } from "@pokerodds/odds/domain/cards";
 import { dealHoleCards } from "@pokerodds/odds/domain/deal";
-import { deriveDeck, newServerSeed, seedCommitment, verifyGame } from "@pokerodds/odds/domain/provably-fair";
+import { newServerSeed, seedCommitment, verifyGame } from "@pokerodds/odds/domain/provably-fair";
 import { shuffledDeck } from "@pokerodds/odds/domain/shuffle";
 import { type EquityTotals, compareSpot, emptyEquityTotals } from "./equity-check.js";
 import { type GameSettings, STAGES, playGame } from "./game.js";

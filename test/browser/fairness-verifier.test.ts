@@ -7,6 +7,7 @@ import test from "ava";
 import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { formatCard } from "../../services/odds/src/domain/cards.js";
+import * as derivation from "../../common/src/deck-derivation.js";
 import * as server from "../../services/odds/src/domain/provably-fair.js";
 import {
   clientSeedVerdict,
@@ -74,7 +75,7 @@ const dealtGame = fc
     boardLength: fc.nat({ max: 5 }),
   })
   .map(({ seed, gameId, clientSeed, n, boardLength }): GameReveal => {
-    const { hands, board } = server.derivedCards(server.effectiveSeed(seed, clientSeed), gameId, n);
+    const { hands, board } = server.derivedCards(derivation.effectiveSeed(seed, clientSeed), gameId, n);
     const commitment = server.seedCommitment(seed);
     return { seed, commitment, gameId, clientSeed, hands, board: board.slice(0, boardLength) };
   });
@@ -135,7 +136,7 @@ test("the same deck as the server's reference implementation, on random seeds an
     fc.asyncProperty(hex32, gameIdArb, async (seed, gameId) => {
       t.is(await commitmentOf(seed), server.seedCommitment(seed));
       t.is(await commitmentOf(seed), createHash("sha256").update(Buffer.from(seed, "hex")).digest("hex"));
-      t.deepEqual(await deriveDeck(seed, gameId), server.deriveDeck(seed, gameId).map(formatCard));
+      t.deepEqual(await deriveDeck(seed, gameId), derivation.deriveDeck(seed, gameId).map(formatCard));
     }),
     { numRuns: 200 },
   );
@@ -144,7 +145,7 @@ test("the same deck as the server's reference implementation, on random seeds an
 test("the same effective seed as the server's, on random seeds and client seeds", async (t) => {
   await fc.assert(
     fc.asyncProperty(hex32, clientSeedArb, async (seed, clientSeed) => {
-      t.is(await effectiveSeedOf(seed, clientSeed), server.effectiveSeed(seed, clientSeed));
+      t.is(await effectiveSeedOf(seed, clientSeed), derivation.effectiveSeed(seed, clientSeed));
     }),
     { numRuns: 200 },
   );
@@ -276,7 +277,7 @@ test("a failing check names the precise reason", async (t) => {
 test("a stand-alone deal checks the rest of the deck in order too", async (t) => {
   const seed = server.newServerSeed();
   const gameId = "DEAL-6f1c2a0e-8a54-4d7e-9a3b-2f7c1d9e0b11";
-  const deck = server.deriveDeck(seed, gameId).map(formatCard);
+  const deck = derivation.deriveDeck(seed, gameId).map(formatCard);
   const n = 6;
   const hands = Array.from({ length: n }, (_, h) => `${deck[h]}${deck[n + h]}`);
   const game = {

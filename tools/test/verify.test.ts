@@ -4,13 +4,8 @@
 // the totals) the cards do not give does not verify either.
 import { formatCard, parseCard, parseHand } from "@pokerodds/odds/domain/cards";
 import { evaluateCards } from "@pokerodds/odds/domain/evaluator";
-import {
-  commitDeck,
-  deriveDeck,
-  derivedCards,
-  newServerSeed,
-  seedCommitment,
-} from "@pokerodds/odds/domain/provably-fair";
+import { deriveDeck } from "@pokerodds/common/deck-derivation";
+import { commitDeck, derivedCards, newServerSeed, seedCommitment } from "@pokerodds/odds/domain/provably-fair";
 import test from "ava";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";

@@ -4,13 +4,10 @@ import { createHash, createHmac } from "node:crypto";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import { formatCard, formatHand } from "../src/domain/cards.js";
 import { dealHoleCards } from "../src/domain/deal.js";
+import { DeckByteStream, byteBelow, deriveDeck, effectiveSeed } from "@pokerodds/common/deck-derivation";
 import {
-  DeckByteStream,
   type GameReveal,
-  byteBelow,
   commitDeck,
-  deriveDeck,
-  effectiveSeed,
   derivedCards,
   newServerSeed,
   seedCommitment,

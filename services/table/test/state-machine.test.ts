@@ -7,13 +7,12 @@ import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
 import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
 import {
   ADMIN,
-  ALL_CARDS,
   FLOP_PANELS,
   HOLE_PANELS,
   T0,
   advance,
   advanceTo,
-  dealFrom,
+  dealOf,
   deepFreeze,
   newTable,
   panels,
@@ -166,7 +165,7 @@ test("a whole game walks START, HOLE, FLOP, TURN, RIVER, SETUP, HOLE with stages
 
 test("the deal stores the hands and the remaining deck in draw order; every card appears once", (t) => {
   const hole = advance(sit(newTable(), "p1"));
-  const { hands, remainingDeck } = dealFrom(ALL_CARDS);
+  const { hands, remainingDeck } = dealOf(hole.gameId);
   t.deepEqual(hole.hands, hands);
   t.deepEqual(hole.deck, remainingDeck);
   const river = advanceTo(hole, "STATUS_RIVER");
@@ -229,7 +228,7 @@ test("applyAdvance re-checks the caller: a planner who left meanwhile is forbidd
 test("odds input that does not fit the plan is refused, and nothing is produced", (t) => {
   const start = sit(newTable(), "p1");
   const deal = advancePlan(start, ADMIN);
-  const good = { kind: "DEAL" as const, ...dealFrom(ALL_CARDS), handOdds: HOLE_PANELS };
+  const good = { kind: "DEAL" as const, ...dealOf(start.gameId), handOdds: HOLE_PANELS };
   const bad = (input: Parameters<typeof applyAdvance>[2], plan = deal, from = start) =>
     t.throws(() => applyAdvance(from, plan, input, T0), { instanceOf: RangeError });
   bad({ kind: "REVEAL", handOdds: FLOP_PANELS });
@@ -280,7 +279,7 @@ test("a table with other parameters: seats and hands are configurable", (t) => {
     advancePlan(full, ADMIN),
     {
       kind: "DEAL",
-      ...dealFrom(ALL_CARDS, 3),
+      ...dealOf(full.gameId, 3),
       handOdds: panels(0, [
         [40, 1, 24],
         [30, 1, 32],

@@ -18,7 +18,8 @@ import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 import { bulkResponseJson, toDealResult } from "../../../gateway/src/odds/to-api.js";
 import { committedBulkGame, type BulkHandCount } from "../../../services/odds/src/domain/bulk.js";
 import { committedDeal } from "../../../services/odds/src/domain/deal.js";
-import { derivedCards, effectiveSeed, seedCommitment } from "../../../services/odds/src/domain/provably-fair.js";
+import { effectiveSeed } from "../../../common/src/deck-derivation.js";
+import { derivedCards, seedCommitment } from "../../../services/odds/src/domain/provably-fair.js";
 import { bulkGameToProto, dealToProto } from "../../../services/odds/src/proto-mapping.js";
 import type { Lobby, TableState } from "../../helpers/api.js";
 

@@ -5,7 +5,7 @@
 // settle, -1) -> SETUP (table cleared, next game id) -> ...
 
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
-import { assertDealtCards, checkedFairness } from "./cards.js";
+import { assertDealtCards, assertDerivedDeal, checkedFairness } from "./cards.js";
 import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
 import { sumCents } from "./money.js";
@@ -142,6 +142,8 @@ export function applyAdvance(
       throw new ConflictError("the game committed to its deck since this advance was planned");
     }
     assertDealtCards(input.hands, input.remainingDeck, n);
+    const fairness = checkedFairness(input.fairness, snapshot.fairness, plan.clientSeed);
+    assertDerivedDeal(input, fairness, snapshot.gameId);
     return sealNext(
       snapshot,
       {
@@ -149,7 +151,7 @@ export function applyAdvance(
         hands: [...input.hands],
         board: [],
         deck: [...input.remainingDeck],
-        fairness: checkedFairness(input.fairness, snapshot.fairness, plan.clientSeed),
+        fairness,
         handOdds: checkedPanels(input.handOdds, n, 0),
       },
       now,

@@ -2,6 +2,7 @@
 // The table only stores and reveals cards, so it checks codes but never evaluates them.
 
 import { CARD_CODE_PATTERN, DECK_SIZE } from "@pokerodds/common/card-codes";
+import { derivedDeal } from "@pokerodds/common/deck-derivation";
 import { commitmentOf } from "@pokerodds/common/server-seed";
 import type { Fairness, TableSnapshot } from "./types.js";
 import { CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
@@ -44,7 +45,7 @@ export type DealtSeed = Pick<Fairness, "serverSeed" | "seedCommitment">;
  * The deal's seed and commitment as the odds service sent them, with the client seed the deal was
  * asked with. RangeError unless both are 64 hex digits, the commitment is SHA-256 of the seed's bytes
  * and the seed is the one the game committed to (if any): a table never shows a commitment its seed
- * cannot keep. (That the deck derives from the seeds is the verifier's check, after the river.)
+ * cannot keep. That the cards derive from the seeds is assertDerivedDeal's check.
  */
 export function checkedFairness(dealt: DealtSeed, committed: Fairness | null, clientSeed: string | null): Fairness {
   const { serverSeed, seedCommitment } = dealt;
@@ -59,6 +60,23 @@ export function checkedFairness(dealt: DealtSeed, committed: Fairness | null, cl
   }
   if (clientSeed !== null && !CLIENT_SEED_PATTERN.test(clientSeed)) throw new RangeError("invalid client seed");
   return { serverSeed, seedCommitment, clientSeed };
+}
+
+/**
+ * Throws unless the hands and the remaining deck are exactly the deal the seeds derive for gameId
+ * (docs/provably-fair.md): an odds service that dealt other cards, by fault or by intent, would
+ * have players bet on a game whose reveal cannot verify; the table stores no such deal.
+ */
+export function assertDerivedDeal(
+  dealt: { hands: readonly string[]; remainingDeck: readonly string[] },
+  fairness: Fairness,
+  gameId: string,
+): void {
+  const derived = derivedDeal(fairness, gameId, dealt.hands.length);
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  if (!same(dealt.hands, derived.hands) || !same(dealt.remainingDeck, derived.remainingDeck)) {
+    throw new RangeError(`the deal's cards are not the deck its seeds derive for game ${gameId}`);
+  }
 }
 
 /**

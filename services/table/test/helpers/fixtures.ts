@@ -6,6 +6,7 @@ import { type AdvanceInput, type Caller, advancePlan, applyAdvance } from "../..
 import { applyBet } from "../../src/domain/bets.js";
 import { applySit } from "../../src/domain/seats.js";
 import { emptyTable } from "../../src/domain/snapshot.js";
+import { derivedDeal } from "@pokerodds/common/deck-derivation";
 import { createHash } from "node:crypto";
 import type { BettingStage, Fairness, HandOdds, HandStatus, TableSnapshot } from "../../src/domain/types.js";
 
@@ -19,11 +20,6 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const RANKS = "23456789TJQKA";
-const SUITS = "cdhs";
-export const ALL_CARDS: readonly string[] = [...RANKS].flatMap((r) => [...SUITS].map((s) => r + s));
-
-/** Deals n hands round-robin from the given card order: hand h gets cards h and n + h. */
 /** A seed and its commitment as the odds service sends them with a deal (SHA-256 of the seed's bytes). */
 export const FAIRNESS: Fairness = {
   serverSeed: "ab".repeat(32),
@@ -33,12 +29,13 @@ export const FAIRNESS: Fairness = {
   clientSeed: null,
 };
 
-export function dealFrom(
-  cards: readonly string[],
+/** The deal the odds service sends for gameId's n hands: the deck FAIRNESS's seed (with clientSeed) derives. */
+export function dealOf(
+  gameId: string,
   n = 4,
+  clientSeed: string | null = null,
 ): { hands: string[]; remainingDeck: string[]; fairness: Fairness } {
-  const hands = Array.from({ length: n }, (_, h) => cards[h]! + cards[n + h]!);
-  return { hands, remainingDeck: cards.slice(2 * n), fairness: FAIRNESS };
+  return { ...derivedDeal({ serverSeed: FAIRNESS.serverSeed, clientSeed }, gameId, n), fairness: FAIRNESS };
 }
 
 /** [winPercentage, drawPercentage, oddsTenths] per hand. */
@@ -112,7 +109,7 @@ export function advance(
   const plan = advancePlan(snapshot, caller);
   const input: AdvanceInput =
     plan.kind === "DEAL"
-      ? { kind: "DEAL", ...dealFrom(ALL_CARDS, snapshot.config.numberOfHands), handOdds: handOdds ?? HOLE_PANELS }
+      ? { kind: "DEAL", ...dealOf(snapshot.gameId, snapshot.config.numberOfHands), handOdds: handOdds ?? HOLE_PANELS }
       : plan.kind === "REVEAL"
         ? {
             kind: "REVEAL",
