@@ -161,19 +161,27 @@ test.serial("public endpoints need no token", async (t) => {
 
 test("claims map to the identity; an unknown role is BASIC_USER", async (t) => {
   const verify = verifierFor(key);
-  t.deepEqual(await verify(await customToken(key, { ...claims(), email: "a@b.io", name: "Ann", role: "ADMIN" })), {
+  const times = claims();
+  // Accepted until exp plus the 30 s of clock tolerance (an event stream ends then).
+  const acceptedUntilMs = (times.exp + 30) * 1000;
+  t.deepEqual(await verify(await customToken(key, { ...times, email: "a@b.io", name: "Ann", role: "ADMIN" })), {
     playerId: "player-1",
     username: "a@b.io",
     displayName: "Ann",
     role: "ADMIN",
+    acceptedUntilMs,
   });
   t.is((await verify(await customToken(key, { ...claims(), role: "ROOT" }))).role, "BASIC_USER");
-  t.deepEqual(await verify(await customToken(key, claims())), {
+  t.deepEqual(await verify(await customToken(key, times)), {
     playerId: "player-1",
     username: "player-1",
     displayName: "player-1",
     role: "BASIC_USER",
+    acceptedUntilMs,
   });
+  // A day after iat at most, whatever exp says.
+  const longLived = { ...times, exp: times.iat + 2 * 86_400 };
+  t.is((await verify(await customToken(key, longLived))).acceptedUntilMs, (times.iat + 86_400 + 30) * 1000);
   // The display name is shown to every player at a table; the e-mail only to its player.
   const withoutName = await verify(await customToken(key, { ...claims(), email: "carol@private.example" }));
   t.deepEqual([withoutName.username, withoutName.displayName], ["carol@private.example", "player-1"]);

@@ -21,6 +21,7 @@ import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
 import type { TableEventsApi } from "../src/services.js";
 import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
 import { FakeServerStream, serviceError } from "./helpers/fake-stream.js";
+import { AUDIENCE, customToken, ISSUER, newKey, verifierFor } from "./helpers/tokens.js";
 import { tableState } from "./helpers/fixtures.js";
 
 /** One WatchTable call as the gateway made it; the test answers for the table service. */
@@ -448,6 +449,23 @@ test("a stream ends after its time (the client reconnects with Last-Event-ID); i
   t.true(Date.now() - started >= 140);
   t.false(events.calls[0]!.cancelled, "the call stays after its last stream");
   await until("the call cancelled", () => events.calls[0]!.cancelled);
+});
+
+test("a stream ends when its caller's token stops being accepted, however long streams may last", async (t) => {
+  const key = await newKey();
+  const events = fakeTableEvents();
+  const app = await withApp(t, events, { eventStreamMaxMs: 120_000 }, { verifyToken: verifierFor(key) });
+  const now = Math.floor(Date.now() / 1000);
+  // Expired 25 s ago: accepted for the 30 s of clock tolerance, so for about 5 s more.
+  const claims = { sub: "player-1", iss: ISSUER, aud: AUDIENCE, iat: now - 60, exp: now - 25 };
+  const started = Date.now();
+  const stream = closeAfter(t, await open(app, undefined, {}, await customToken(key, claims)));
+  t.is(stream.status, 200);
+  await stream.closed;
+  t.true(stream.endedByServer());
+  const lasted = Date.now() - started;
+  t.true(lasted < 30_000, `the stream lasted ${lasted} ms`);
+  t.is(stream.events.length, 1, "the stream served until then");
 });
 
 test("HEAD checks the caller and answers the stream's headers, watching nothing; the connection serves on", async (t) => {

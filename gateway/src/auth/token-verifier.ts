@@ -19,7 +19,7 @@ export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
 
 const CLOCK_TOLERANCE_S = 30;
 // jose checks a future `iat` only with maxTokenAge; a day is longer than any access token lives.
-const MAX_TOKEN_AGE = "1d";
+const MAX_TOKEN_AGE_S = 86_400;
 
 /** The verified caller, as decisions.md maps the token's claims. */
 export interface Identity {
@@ -27,6 +27,11 @@ export interface Identity {
   username: string;
   displayName: string;
   role: Role;
+  /**
+   * When this gateway stops accepting the token (its end, tokenEndMs, plus the clock tolerance): what
+   * outlives the request, an event stream, ends then too.
+   */
+  acceptedUntilMs: number;
 }
 
 /** Claims of a verified token; sub has been checked to be a non-empty string. */
@@ -49,7 +54,14 @@ export function identityFromClaims(claims: JWTPayload & { sub: string }): Identi
       DISPLAY_NAME_MAX_LENGTH,
     ),
     role: isRole(claims.role) ? claims.role : "BASIC_USER",
+    acceptedUntilMs: tokenEndMs(claims) + 1000 * CLOCK_TOLERANCE_S,
   };
+}
+
+/** When a token's own times end it: exp, or iat plus the maximum age if sooner. */
+function tokenEndMs(claims: JWTPayload): number {
+  const expMs = (claims.exp ?? 0) * 1000;
+  return claims.iat === undefined ? expMs : Math.min(expMs, 1000 * (claims.iat + MAX_TOKEN_AGE_S));
 }
 
 /** An "@" in the name, also as a look-alike that NFKC folds into one (＠, ﹫). */
@@ -113,7 +125,7 @@ export function createTokenVerifier(options: {
         audience: options.audience,
         requiredClaims: ["exp", "sub"],
         clockTolerance: CLOCK_TOLERANCE_S,
-        maxTokenAge: MAX_TOKEN_AGE,
+        maxTokenAge: MAX_TOKEN_AGE_S,
       }));
     } catch (error) {
       // Logged, with its cause, by the error handler as every 5xx is.
@@ -134,7 +146,6 @@ export function createTokenVerifier(options: {
 
 /** Tokens remembered as verified: a player's tokens are few, and a flood of bad ones evicts only itself. */
 const VERIFIED_CACHE_SIZE = 10_000;
-const MAX_TOKEN_AGE_MS = 86_400_000;
 
 interface Verified {
   identity: Identity;
@@ -160,20 +171,13 @@ export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = D
     }
     verified.delete(key);
     const identity = await verify(token);
-    const untilMs = Math.min(verdictEnd(token), now() + KEY_SET_MAX_AGE_MS);
+    const untilMs = Math.min(tokenEndMs(decodeJwt(token)), now() + KEY_SET_MAX_AGE_MS);
     if (untilMs > now()) {
       verified.set(key, { identity, untilMs });
       if (verified.size > VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
     }
     return identity;
   };
-}
-
-/** exp, and iat plus the maximum age, of a token that just verified (so both are present and sane). */
-function verdictEnd(token: string): number {
-  const payload = decodeJwt(token);
-  const expMs = (payload.exp ?? 0) * 1000;
-  return payload.iat === undefined ? expMs : Math.min(expMs, payload.iat * 1000 + MAX_TOKEN_AGE_MS);
 }
 
 function reasonFor(error: unknown): string {

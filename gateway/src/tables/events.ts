@@ -3,8 +3,8 @@
 //
 // A stream keeps one thing: the next version to send. The feed holds the table's recent versions,
 // so a Last-Event-ID is answered from memory, and follows the table across a replica's death; a
-// stream ends when its client goes, when it has lasted its time, or when its feed ends (the client
-// reconnects with Last-Event-ID and misses nothing).
+// stream ends when its client goes, when it has lasted its time or its caller's token has, or when
+// its feed ends (the client reconnects with Last-Event-ID and misses nothing).
 import { LAST_EVENT_ID_PATTERN, type tableEventsApi } from "@pokerodds/api/table-events";
 import { gauge } from "@pokerodds/common";
 import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
@@ -65,7 +65,8 @@ export function tableEventRoutes(
           res.end();
           return;
         }
-        await streamFrom(feeds, { tableId, caller }, { req, res, afterVersion, readVersion: read.version }, settings);
+        const stream = { req, res, afterVersion, readVersion: read.version, untilMs: identity.acceptedUntilMs };
+        await streamFrom(feeds, { tableId, caller }, stream, settings);
       } finally {
         release();
       }
@@ -117,6 +118,8 @@ interface Stream {
   afterVersion: number;
   /** The version the caller's check read (GetState): the feed may follow a replica behind it. */
   readVersion: number;
+  /** When the caller's token stops being accepted: the stream ends then, if not before. */
+  untilMs: number;
 }
 
 /** Joins the table's feed and writes its versions until the client goes, the time is up or the feed ends. */
@@ -130,9 +133,11 @@ async function streamFrom(
   // No more feeds: the gateway is stopping (the client reconnects to another).
   if (feeds.closed) throw serviceUnavailable("table");
   const feed = feeds.join(tableId, caller);
-  // Stopped when the client goes, the stream has lasted long enough, or it ends otherwise.
+  // Stopped when the client goes, the stream has lasted long enough or outlived its token (which
+  // may have been its player's last: a stream must not keep showing the table to a signed-out
+  // client), or it ends otherwise.
   const { signal, stop } = relayStop(res);
-  const expiry = setTimeout(stop, settings.eventStreamMaxMs);
+  const expiry = setTimeout(stop, Math.min(settings.eventStreamMaxMs, stream.untilMs - Date.now()));
   let heartbeat: NodeJS.Timeout | undefined;
   try {
     await caughtUp(feed, signal).catch((error: unknown) => {
