@@ -23,6 +23,8 @@ export interface TableServiceConfig {
   recoveryGraceMs: number;
   /** How often a watched table's log is probed for versions other replicas stored (WatchTable). */
   watchPollIntervalMs: number;
+  /** How old a lobby pass may be when it answers (reads.ts lobbyReader). */
+  lobbyMaxAgeMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -44,6 +46,9 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     // A watcher on this replica sees another replica's change at most this late; each watched
     // table costs one `_id` read per interval here, however many watch it.
     watchPollIntervalMs: envInt("TABLE_WATCH_POLL_MS", 250, { min: 10, max: 60_000 }, env),
+    // The lobby shows another replica's change at most this late (this replica's at once); a pass
+    // reads every active table's head, so at most one pass runs per interval however many poll.
+    lobbyMaxAgeMs: envInt("TABLE_LOBBY_MAX_AGE_MS", 1000, { min: 0, max: 60_000 }, env),
   };
 }
 

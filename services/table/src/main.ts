@@ -53,7 +53,11 @@ await runDatabaseService({
     // Every open WatchTable and ExportGames stream listens to it: as many as there are watched tables.
     setMaxListeners(0, closing.signal);
     return {
-      implementation: tableService(parts, logger, isSetUp, closing.signal),
+      implementation: tableService(parts, logger, {
+        databaseReady: isSetUp,
+        lobbyMaxAgeMs: config.lobbyMaxAgeMs,
+        closing: closing.signal,
+      }),
       endStreams: () => closing.abort(),
       afterSetUp: () =>
         startRecovery(parts, {

@@ -59,17 +59,50 @@ export async function watchTable(
 
 /**
  * The lobby: the tables noted active within its window (activity-index.ts), each read from its head,
- * which decides (lobbyOf). The lobby is public, so concurrent calls share reads (CoalescedRead);
- * no answer predates its call. It costs the active tables, however many were ever written.
+ * which decides (lobbyOf). A pass over them costs a read per active table, so calls share passes: a
+ * call is answered from the last pass when it began at most `maxAgeMs` before the call (else from a
+ * pass that begins after it, shared with the calls that come meanwhile: CoalescedRead), with every
+ * change this replica stored since that pass began laid over it. So this replica's own changes show
+ * at once, another replica's within `maxAgeMs` (the lobby is a listing, not a promise per table: a
+ * table's own state is read fresh), and a crowd polling the lobby costs at most a pass per `maxAgeMs`
+ * however many they are. It costs the active tables, however many were ever written.
  */
-export function lobbyReader(parts: TableParts): () => Promise<Lobby> {
-  const reads = new CoalescedRead(async () => {
-    const now = Date.now();
-    const active = await parts.store.activity.activeAt(now);
-    parts.store.cacheActive(active.length);
-    return lobbyOf(await storedHeads(parts, active), now);
+export function lobbyReader(parts: TableParts, maxAgeMs: number): () => Promise<Lobby> {
+  let last: { beganAt: number; heads: TableSnapshot[] } | undefined;
+  let passing = false;
+  const answersFromLast = () => last !== undefined && Date.now() - last.beganAt <= maxAgeMs;
+  // What this replica stored while a pass runs or answers (a pass reads only what was stored before
+  // it began); nothing while the lobby is not read, so this holds no more than those moments' writes.
+  const storedLately = new Map<number, { snapshot: TableSnapshot; at: number }>();
+  parts.store.onStored((snapshot) => {
+    if (passing || answersFromLast()) storedLately.set(snapshot.tableId, { snapshot, at: Date.now() });
   });
-  return () => reads.get();
+  const passes = new CoalescedRead(async () => {
+    const beganAt = Date.now();
+    passing = true;
+    try {
+      const active = await parts.store.activity.activeAt(beganAt);
+      parts.store.cacheActive(active.length);
+      const heads = await storedHeads(parts, active);
+      for (const [tableId, { at }] of storedLately) if (at < beganAt) storedLately.delete(tableId);
+      last = { beganAt, heads };
+    } finally {
+      passing = false;
+    }
+  });
+  return async () => {
+    if (!answersFromLast()) await passes.get();
+    return lobbyOf(newestOf(last!.heads, storedLately.values()), Date.now());
+  };
+}
+
+/** Each table's newest snapshot of a pass's heads and the ones stored since. */
+function newestOf(heads: readonly TableSnapshot[], stored: Iterable<{ snapshot: TableSnapshot }>): TableSnapshot[] {
+  const newest = new Map(heads.map((head) => [head.tableId, head]));
+  for (const { snapshot } of stored) {
+    if ((newest.get(snapshot.tableId)?.version ?? 0) < snapshot.version) newest.set(snapshot.tableId, snapshot);
+  }
+  return [...newest.values()];
 }
 
 /**

@@ -47,13 +47,13 @@ import { publicState } from "./domain/index.js";
 export function tableService(
   parts: TableParts,
   logger: Logger,
-  databaseReady: () => boolean,
-  closing?: AbortSignal,
+  settings: { databaseReady: () => boolean; lobbyMaxAgeMs: number; closing?: AbortSignal },
 ): TableServiceServer {
+  const { databaseReady, lobbyMaxAgeMs, closing } = settings;
   const rpc = <Req, Res>(name: string, handler: (request: Req, scope: CallScope) => Promise<Res>) =>
     unary(logger, name, guardDependencies(databaseReady, handler));
 
-  const lobby = lobbyReader(parts);
+  const lobby = lobbyReader(parts, lobbyMaxAgeMs);
   // An audit reads every table: a second one while it runs is refused, not stacked.
   const audits = new OneAtATime("an audit is running on this table service replica; retry when it ends");
   const seats = seatsReader(parts);

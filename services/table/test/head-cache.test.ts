@@ -1,17 +1,19 @@
-// The lobby's pass over the tables active lately, with more of them than the heads this process
-// caches by default (500), on the real embedded database: each pass must leave the heads the next
-// one reads in the cache, or every head read, the players' too, starts cold.
+// The lobby's pass over the tables active lately, on the real embedded database. With more of them
+// than the heads this process caches by default (500), each pass must leave the heads the next one
+// reads in the cache, or every head read, the players' too, starts cold. And calls share passes: one
+// within the passes' maximum age reads nothing, yet shows this replica's own changes at once.
 import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
 import test from "ava";
 import { MongoClient } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { emptyTable } from "../src/domain/index.js";
+import { applySit, emptyTable } from "../src/domain/index.js";
 import { createIndexes } from "../src/indexes.js";
 import type { TableParts } from "../src/parts.js";
 import { lobbyReader } from "../src/reads.js";
 import { SnapshotStore } from "../src/snapshot-store.js";
+import { setTimeout as sleep } from "node:timers/promises";
 
 let dir = "";
 let ferret: FerretDB | undefined;
@@ -45,7 +47,7 @@ test("with 700 tables active, a lobby pass after the first reads each head once,
   );
   const store = new SnapshotStore(db); // a process that has read nothing yet
   await Promise.all(tableIds.map((tableId) => store.activity.note(tableId, now)));
-  const lobby = lobbyReader({ store } as TableParts);
+  const lobby = lobbyReader({ store } as TableParts, 0);
 
   await lobby();
   finds = 0;
@@ -55,4 +57,43 @@ test("with 700 tables active, a lobby pass after the first reads each head once,
   finds = 0;
   await store.latest(tableIds[0]!);
   t.is(finds, 1, "the first table's head is still cached");
+});
+
+test("a lobby call within the passes' maximum age reads nothing, and shows this replica's changes at once, another's after that age", async (t) => {
+  const reader = new MongoClient(ferret!.uri, { monitorCommands: true });
+  t.teardown(() => reader.close());
+  let reads = 0;
+  reader.on("commandStarted", (event) => {
+    if (event.commandName === "find") reads++;
+  });
+  const db = reader.db("lobby-passes");
+  await createIndexes(db);
+  const here = new SnapshotStore(db);
+  const there = new SnapshotStore(db); // another replica
+  const seat = (store: SnapshotStore, tableId: number, playerId: string) =>
+    store.apply(tableId, { key: `sit:${tableId}:${playerId}`, fingerprint: "" }, (latest, now) =>
+      applySit(
+        latest,
+        { playerId, playerName: playerId, avatarImageUrl: "", amountCents: 100, transferId: playerId },
+        now,
+      ),
+    );
+  const maxAgeMs = 5_000;
+  const lobby = lobbyReader({ store: here } as TableParts, maxAgeMs);
+  const playersAt = async (tableId: number) =>
+    (await lobby()).tables.find((line) => line.tableId === tableId)?.playerCount ?? 0;
+
+  await seat(here, 1, "ann");
+  const passed = Date.now();
+  t.is(await playersAt(1), 1);
+  await seat(here, 1, "bob");
+  await seat(there, 2, "cy");
+  const before = reads;
+  t.is(await playersAt(1), 2, "this replica's change at once");
+  t.is(await playersAt(2), 0, "another replica's not yet");
+  t.is(reads, before, "answered from the last pass: no read");
+  t.true(Date.now() - passed < maxAgeMs, "the checks ran within the maximum age");
+  await sleep(maxAgeMs - (Date.now() - passed) + 100);
+  t.is(await playersAt(2), 1, "another replica's change once the last pass is older than the maximum age");
+  t.true(reads > before);
 });

@@ -28,6 +28,8 @@ test.before(async (t) => {
   const replica = await cluster.startTable({
     METRICS_PORT: String(metricsPort),
     TABLE_RECOVERY_INTERVAL_MS: "3600000",
+    // Every lobby call makes its own pass, so that one call's commands are the pass's.
+    TABLE_LOBBY_MAX_AGE_MS: "0",
   });
   t.context = { cluster, table: replica.client, metricsPort };
 });
