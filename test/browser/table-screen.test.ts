@@ -3,7 +3,8 @@
 // messages that never cover a control, why a hand takes no bet, what a stake would return, a table
 // that does not exist, a feed that is down, the seat's controls laid out in one row, the account
 // balance beside the seat's, refusals that name the amounts beside their form, the player's own
-// stake on each hand, and a 320 px wide screen that does not scroll sideways.
+// stake on each hand, the mark of the player's own seat and bets, and a 320 px wide screen that
+// does not scroll sideways.
 import test, { type ExecutionContext } from "ava";
 import type { Locator, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
@@ -456,6 +457,26 @@ test.serial("each hand card shows the player's own stake on it and what that ret
   // Settled at the river, the stakes are no longer open: the result says what they did.
   await show(page, settled("T1-1", bets, [0], 100));
   t.deepEqual(await stakes(), [null, null, null, null]);
+});
+
+test.serial("the player's own seat and bets carry a mark that no other player's name or id can copy", async (t) => {
+  const { page } = await eveAtTable(DESKTOP);
+  const hole = tableState("STATUS_HOLE", 0, []);
+  // A name, or a player id, chosen to pass for eve's own seat or bet.
+  const impostor = { seatId: 2, playerId: "mallory", playerName: "eve (you)", seatBalance: 100, avatarImageUrl: "" };
+  const bets = [holeBet("eve", 0, 5, 2.4), holeBet("You", 1, 5, 3.2)];
+  await show(page, { ...hole, seats: [...hole.seats, impostor], bets });
+  const marks = (table: string, player: string) =>
+    page.locator(`[data-testid="${table}"] tr[data-player="${player}"] [data-testid="you"]`).count();
+  t.deepEqual(
+    [
+      await marks("seats", "eve"),
+      await marks("seats", "mallory"),
+      await marks("bets", "eve"),
+      await marks("bets", "You"),
+    ],
+    [1, 0, 1, 0],
+  );
 });
 
 test.serial("at 320 px wide the table screen does not scroll sideways", async (t) => {

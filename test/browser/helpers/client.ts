@@ -83,7 +83,7 @@ export async function bet(page: Page, handIndex: number, amount: string): Promis
   const mine = page
     .getByTestId("bets")
     .locator("tbody tr")
-    .filter({ has: page.locator("td:first-child", { hasText: /^You$/ }) });
+    .filter({ has: page.locator('td:first-child [data-testid="you"]') });
   const before = await mine.count();
   const form = page.getByTestId(`bet-${handIndex}`);
   await form.getByLabel(`Stake on hand ${handIndex + 1}`).fill(amount);

@@ -4,6 +4,7 @@ import { paidCents, stakeCents, sumCents, winnersText, winningHands } from "../.
 import { stageName } from "../../model/stages";
 import { oddsText } from "../Odds";
 import { ScrollBox } from "../ScrollBox";
+import { YouBadge } from "./YouBadge";
 
 export function BetsView({ state, playerId }: { state: TableState; playerId: string }) {
   const winners = winningHands(state);
@@ -37,7 +38,7 @@ export function BetsView({ state, playerId }: { state: TableState; playerId: str
             <tbody>
               {state.bets.map((bet, i) => (
                 <tr key={i} data-player={bet.playerId}>
-                  <td>{bet.playerId === playerId ? "You" : bet.playerId}</td>
+                  <td>{bet.playerId === playerId ? <YouBadge /> : bet.playerId}</td>
                   <td>{stageName(bet.bettingStage)}</td>
                   <td>{bet.handIndex + 1}</td>
                   <td class="num">{formatMoney(bet.betAmount)}</td>

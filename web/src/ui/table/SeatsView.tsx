@@ -1,6 +1,7 @@
 import type { TableState } from "../../api/client";
 import { formatMoney } from "../../model/money";
 import { ScrollBox } from "../ScrollBox";
+import { YouBadge } from "./YouBadge";
 
 export function SeatsView({ state, playerId }: { state: TableState; playerId: string }) {
   return (
@@ -27,8 +28,7 @@ export function SeatsView({ state, playerId }: { state: TableState; playerId: st
                 <tr key={seat.seatId} data-player={seat.playerId}>
                   <td>{seat.seatId}</td>
                   <td>
-                    {seat.playerName || seat.playerId}
-                    {seat.playerId === playerId ? " (you)" : ""}
+                    {seat.playerName || seat.playerId} {seat.playerId === playerId ? <YouBadge /> : null}
                   </td>
                   <td class="num" data-testid="seat-balance">
                     {formatMoney(seat.seatBalance)}
