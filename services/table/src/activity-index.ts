@@ -1,16 +1,19 @@
-// Which tables had a player's operation lately, or owe a credit, read by `_id` alone: the lobby and
-// recovery then cost what is active, not every table ever written (personal tables grow with the
-// players, and a listing of the `tables` collection reads all of them).
+// Which tables had a player's operation lately (the "active" index, the lobby's), or owe a credit
+// (the "owing" index, recovery's), read by `_id` alone: the lobby then costs what is active and
+// recovery what owes, not every table ever written (personal tables grow with the players, and a
+// listing of the `tables` collection reads all of them). The two are kept in one collection, each
+// under its own `_id`s.
 //
-// Time is cut into buckets of BUCKET_MS. Bucket b is a stream of a sequenced log
-// (common/sequenced-log.ts) whose entries list tables active in it. A process appends the tables
+// Time is cut into buckets of BUCKET_MS. Bucket b of an index is a stream of a sequenced log
+// (common/sequenced-log.ts) whose entries list the tables noted in it. A process appends the tables
 // waiting to be noted in one entry, after reading the bucket to its end: the tables already listed
 // are left out, and an append that loses the race for its sequence reads on and tries again, so no
 // table is listed twice in a bucket, whichever replicas note it. A table is noted before the
 // version that makes it active is stored, so an active table is never missing; a table noted by a
 // write that then failed is read and left out by its head's lastActivityAt. A table that owes a
-// credit is noted when the credit is stored and again by each recovery pass until it is delivered
-// (recovery.ts), so recovery finds it from its checkpoint however long ago the table was played.
+// credit is noted in the owing index when the credit is stored and again by each recovery pass until
+// it is delivered (recovery.ts), so recovery finds it from its checkpoint however long ago the
+// table was played, and reads no table that owes nothing.
 import { PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import { isDuplicateKey } from "@pokerodds/common/mongo";
@@ -44,12 +47,16 @@ type Noted = LogEntry & { tableIds: number[] };
  */
 const KEPT_BEHIND_MS = 60 * 60_000;
 
-/** Every document of a bucket has an `_id` from `active-<bucket>:` on (its entries and their keys). */
-const BUCKET_IDS = { $gte: "active-", $lt: "active." };
-const bucketOfId = (id: string): number => Number(id.slice("active-".length, id.indexOf(":")));
+/** The tables of the lobby (a player's operation) or of recovery (a credit owed). */
+export type ActivityKind = "active" | "owing";
 
-/** Recovery's checkpoint, a document of its own in the collection (entries are `active-<b>:<seq>`). */
-const RECOVERED_ID = "recovery:from";
+/**
+ * Recovery's checkpoint over the owing index, a document of its own in the collection (entries are
+ * `<kind>-<b>:<seq>`). Not "recovery:from", the checkpoint of the time the active index held the
+ * owing tables too: a store written then has no checkpoint of this name, so its first pass reads
+ * every table once and notes the owing ones here.
+ */
+const RECOVERED_ID = "recovery:owing-from";
 interface Recovered {
   _id: string;
   /** Every table owing a credit is noted in a bucket from this time's on. */
@@ -63,7 +70,6 @@ interface Bucket {
 }
 
 const bucketOf = (at: number): number => Math.floor(at / BUCKET_MS);
-const streamOf = (bucket: number): string => `active-${bucket}`;
 
 export class ActivityIndex {
   private readonly log: SequencedLog<Noted>;
@@ -75,7 +81,10 @@ export class ActivityIndex {
   /** One writer per bucket in this process: its own appends never race each other. */
   private readonly writers = new PerKeyQueue();
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly kind: ActivityKind,
+  ) {
     // No hints: the index reads its buckets from the start, never their latest entry.
     this.log = new SequencedLog<Noted>(db.collection(ACTIVITY), { cacheSize: 64, hintStride: Number.MAX_SAFE_INTEGER });
     this.documents = db.collection(ACTIVITY);
@@ -107,11 +116,11 @@ export class ActivityIndex {
    * writer's clock ahead of this one's): a superset of the tables whose head says they are active.
    */
   activeAt(now: number): Promise<number[]> {
-    return this.activeBetween(now - ACTIVE_WINDOW_MS, now + BUCKET_MS);
+    return this.notedBetween(now - ACTIVE_WINDOW_MS, now + BUCKET_MS);
   }
 
-  /** Every table noted active between `from` and `to` (a superset of those whose head says so). */
-  async activeBetween(from: number, to: number): Promise<number[]> {
+  /** Every table noted between `from` and `to` (a superset of those whose head says so). */
+  async notedBetween(from: number, to: number): Promise<number[]> {
     const buckets = [];
     for (let bucket = bucketOf(from); bucket <= bucketOf(to); bucket++) buckets.push(bucket);
     // A few at once: after an outage, recovery reads every bucket since its checkpoint.
@@ -119,7 +128,7 @@ export class ActivityIndex {
     return [...new Set(read.flatMap(({ tables }) => [...tables]))].sort((a, b) => a - b);
   }
 
-  /** Recovery's checkpoint (recovery.ts), or null while no pass has covered every table. */
+  /** Recovery's checkpoint over the owing index (recovery.ts), or null while no pass has covered every table. */
   async recoveredFrom(): Promise<number | null> {
     return (await this.documents.findOne({ _id: RECOVERED_ID }))?.fromMs ?? null;
   }
@@ -138,16 +147,21 @@ export class ActivityIndex {
   }
 
   /**
-   * Deletes the buckets no reader reads again: KEPT_BEHIND_MS before both the lobby's window and
-   * recovery's checkpoint; none before recovery's first checkpoint. The collection so holds about an
-   * hour and a half of buckets, and listing its ids (a scan on FerretDB) stays that small. Returns
-   * the documents deleted.
+   * Deletes this index's buckets that no reader reads again: KEPT_BEHIND_MS before the lobby's window
+   * (active), before recovery's checkpoint (owing; none before its first checkpoint). The collection
+   * so holds about an hour and a half of buckets, and listing its ids (a scan on FerretDB) stays that
+   * small. Returns the documents deleted.
    */
   async prune(now: number): Promise<number> {
-    const from = await this.recoveredFrom();
+    const from = this.kind === "active" ? now - ACTIVE_WINDOW_MS : await this.recoveredFrom();
     if (from === null) return 0;
-    const before = bucketOf(Math.min(from, now - ACTIVE_WINDOW_MS) - KEPT_BEHIND_MS);
-    const ids = await this.documents.find({ _id: BUCKET_IDS }, { projection: { _id: 1 } }).toArray();
+    const before = bucketOf(from - KEPT_BEHIND_MS);
+    // Every document of a bucket has an `_id` from `<kind>-<bucket>:` on (its entries and their keys).
+    const prefix = `${this.kind}-`;
+    const ids = await this.documents
+      .find({ _id: { $gte: prefix, $lt: `${this.kind}.` } }, { projection: { _id: 1 } })
+      .toArray();
+    const bucketOfId = (id: string) => Number(id.slice(prefix.length, id.indexOf(":")));
     const old = ids.map(({ _id }) => _id).filter((id) => bucketOfId(id) < before);
     for (let start = 0; start < old.length; start += PRUNED_AT_ONCE) {
       await this.documents.deleteMany({ _id: { $in: old.slice(start, start + PRUNED_AT_ONCE) } });
@@ -164,7 +178,7 @@ export class ActivityIndex {
       const read = await this.read(bucket);
       const tableIds = [...waiting].filter((tableId) => !read.tables.has(tableId));
       if (tableIds.length === 0) return;
-      const stream = streamOf(bucket);
+      const stream = this.streamOf(bucket);
       const entry = { stream, seq: read.length + 1, key: `${stream}:${randomUUID()}`, tableIds };
       const appended = await this.log.append(entry);
       if (appended.kind === "appended") this.add(read, entry.seq, tableIds);
@@ -184,10 +198,14 @@ export class ActivityIndex {
     }
     for (;;) {
       const seq = read.length + 1;
-      const entry = await this.log.entry(streamOf(bucket), seq);
+      const entry = await this.log.entry(this.streamOf(bucket), seq);
       if (!entry) return read;
       this.add(read, seq, entry.tableIds);
     }
+  }
+
+  private streamOf(bucket: number): string {
+    return `${this.kind}-${bucket}`;
   }
 
   /** Entry `seq` read: counted once, whichever of two concurrent reads of the bucket gets there first. */

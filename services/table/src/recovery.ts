@@ -2,12 +2,13 @@
 // interval, on every replica: each step is idempotent, so two replicas doing it at once is harmless.
 // - transfers still pending after the grace period: driven to their end;
 // - outbox credits older than the grace period: delivered. A table owing a credit is noted in the
-//   activity index when the credit is stored, and each pass notes it again until the credit is
-//   delivered, so a pass reads only the tables noted since its checkpoint (the previous pass's
-//   time, less a bucket for clocks apart), however long ago the table was played. A store without a
-//   checkpoint (written before it existed) is read whole once: every table ever written.
+//   owing index when the credit is stored, and each pass notes it again until the credit is
+//   delivered, so a pass reads only the tables noted owing since its checkpoint (the previous
+//   pass's time, less a bucket for clocks apart), however long ago the table was played, and no
+//   table that owes nothing. A store without a checkpoint (written before it existed) is read
+//   whole once: every table ever written.
 // Two loops, so that a long first pass over every table holds up no pending transfer; a third
-// deletes the activity index's old buckets every bucket.
+// deletes both activity indexes' old buckets every bucket.
 import type { Logger } from "@pokerodds/common";
 import pMap from "p-map";
 import { BUCKET_MS } from "./activity-index.js";
@@ -72,7 +73,7 @@ export async function resumeTransfers(parts: TableParts, graceMs: number): Promi
 }
 
 /**
- * One pass over the credits owed: the tables noted since the checkpoint (every table ever written
+ * One pass over the credits owed: the tables noted owing since the checkpoint (every table ever written
  * when there is none) are read; each one owing is noted again now and, for credits owed since before
  * the grace period, delivered. Once every owing table is noted, the checkpoint moves to this pass.
  * False when a step failed (and is retried).
@@ -93,15 +94,15 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   });
   if (!carried.every(Boolean)) return false;
   // A writer's clock may run a bucket behind this one's: it notes a new credit up to a bucket earlier.
-  return step(log, "checkpoint", () => parts.store.activity.markRecoveredFrom(now - BUCKET_MS));
+  return step(log, "checkpoint", () => parts.store.owing.markRecoveredFrom(now - BUCKET_MS));
 }
 
-/** The tables noted since the checkpoint; every table ever written (`whole`) when there is none. */
+/** The tables noted owing since the checkpoint; every table ever written (`whole`) when there is none. */
 async function tablesSinceCheckpoint(parts: TableParts, now: number): Promise<{ tableIds: number[]; whole: boolean }> {
-  const { activity } = parts.store;
-  const from = await activity.recoveredFrom();
+  const { owing } = parts.store;
+  const from = await owing.recoveredFrom();
   if (from === null) return { tableIds: await parts.store.tableIds(), whole: true };
-  return { tableIds: await activity.activeBetween(from, now + BUCKET_MS), whole: false };
+  return { tableIds: await owing.notedBetween(from, now + BUCKET_MS), whole: false };
 }
 
 /**
@@ -111,23 +112,24 @@ async function tablesSinceCheckpoint(parts: TableParts, now: number): Promise<{ 
  * delivery is retried at the next pass, and holds up no other table.
  */
 async function carryTable(parts: TableParts, log: Logger, tableId: number, cutoff: number, whole: boolean) {
-  const { activity } = parts.store;
+  const { activity, owing } = parts.store;
   return step(log, `table ${tableId}`, async () => {
     const { snapshot, stored } = await parts.store.latest(tableId);
     if (whole && stored) await activity.note(tableId, snapshot.lastActivityAt);
     // The time of the note, not of the pass's start: a whole pass may take longer than the window.
-    if (snapshot.outbox.length > 0) await activity.note(tableId, Date.now());
+    if (snapshot.outbox.length > 0) await owing.note(tableId, Date.now());
     if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
     log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
     await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, {}));
   });
 }
 
-/** Deletes the activity index's buckets that no reader reads again (activity-index.ts). */
+/** Deletes the activity indexes' buckets that no reader reads again (activity-index.ts). */
 export async function pruneActivity(parts: TableParts): Promise<boolean> {
   const log = parts.logger.child({ task: "recovery" });
   return step(log, "activity pruning", async () => {
-    const deleted = await parts.store.activity.prune(Date.now());
+    const now = Date.now();
+    const deleted = (await parts.store.activity.prune(now)) + (await parts.store.owing.prune(now));
     if (deleted > 0) log.info({ deleted }, "old activity buckets deleted");
   });
 }

@@ -10,8 +10,9 @@
 //
 // Round trips: reading a table is one `_id` probe of the version after the newest this process
 // knows; a change adds one insert (the entry and its key document in one command). A table's first
-// change also registers the table, and a player's operation, or a new credit owed, notes the table
-// in the activity index (activity-index.ts: a few commands the first time in a bucket, then none).
+// change also registers the table, and a player's operation notes the table in the active index, a
+// new credit owed in the owing one (activity-index.ts: a few commands the first time in a bucket,
+// then none).
 import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
@@ -105,15 +106,18 @@ export class SnapshotStore {
   private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
   private readonly fullVersions = new Map<number, FullVersions>();
   private fullCapacity = CACHED_TABLES;
-  /** The tables with a player's operation lately: the lobby's and recovery's frequent pass. */
+  /** The tables with a player's operation lately: the lobby's pass. */
   readonly activity: ActivityIndex;
+  /** The tables owing a credit: recovery's frequent pass. */
+  readonly owing: ActivityIndex;
 
   constructor(db: Db) {
     // A few hundred tables' snapshots at most are remembered (each a few KB to a few tens of KB).
     // A table's first stored version is 2: version 1 is the domain's empty table, never stored.
     this.log = new SequencedLog<Change>(db.collection(HISTORY), { cacheSize: CACHED_TABLES, firstSeq: 2 });
     this.tables = db.collection(TABLES);
-    this.activity = new ActivityIndex(db);
+    this.activity = new ActivityIndex(db, "active");
+    this.owing = new ActivityIndex(db, "owing");
   }
 
   /** The latest snapshot (the empty table if none). */
@@ -248,7 +252,7 @@ export class SnapshotStore {
         // Before the version: an active table, or one owing a credit, is never missing from the index.
         if (!base.stored || next.lastActivityAt !== base.snapshot.lastActivityAt)
           await this.activity.note(tableId, next.lastActivityAt);
-        if (owesNewCredit(base.snapshot, next)) await this.activity.note(tableId, now);
+        if (owesNewCredit(base.snapshot, next)) await this.owing.note(tableId, now);
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
         const changes = base.stored ? changesSince(base.full, next) : null;
         const change: Change = {

@@ -92,25 +92,27 @@ function recoveryParts(store: SnapshotStore, wallet: WalletPort): TableParts {
 
 const owedBy = async (store: SnapshotStore, tableId: number) => (await store.latest(tableId)).snapshot.outbox.length;
 
-test("recovery reads every table once on a store without its checkpoint, then only the tables noted since", async (t) => {
+test("recovery reads every table once on a store without its checkpoint, then only the tables noted owing since", async (t) => {
   const store = new SnapshotStore(database.fresh());
   // Table 7 is played through the store now; table 8 was written before the index (never noted).
   await playOwingThree(store, 7);
   await store.load([owingThree(8)]);
   const { asked, wallet } = recordingWallet();
   const parts = recoveryParts(store, wallet);
-  t.is(await store.activity.recoveredFrom(), null);
+  t.is(await store.owing.recoveredFrom(), null);
 
   const before = Date.now();
   t.true(await deliverCredits(parts, 0));
   t.deepEqual([await owedBy(store, 7), await owedBy(store, 8)], [0, 0], "the first pass reads every table");
   t.is(asked.length, 6);
-  t.true((await store.activity.recoveredFrom())! >= before - BUCKET_MS, "the checkpoint moved to this pass");
+  t.true((await store.owing.recoveredFrom())! >= before - BUCKET_MS, "the checkpoint moved to this pass");
 
-  // Written without a note, as no operation can write now: the next pass does not read it.
+  // Written without a note, as no operation can write now, then noted active only (as a player's
+  // operation notes a table): the next pass reads neither.
   await store.load([owingThree(9)]);
+  await store.activity.note(9, Date.now());
   t.true(await deliverCredits(parts, 0));
-  t.is(await owedBy(store, 9), 3, "a pass with a checkpoint reads the noted tables alone");
+  t.is(await owedBy(store, 9), 3, "a pass with a checkpoint reads the tables noted owing alone");
   t.is(asked.length, 6);
 });
 
@@ -119,23 +121,23 @@ test("a table owing a credit the wallet does not take is noted again at every pa
   await store.load([owingThree(8)]);
   // Noted 20 minutes ago, and recovery's checkpoint from 25 minutes ago.
   const now = Date.now();
-  await store.activity.note(8, now - 20 * 60_000);
-  await store.activity.markRecoveredFrom(now - 25 * 60_000);
+  await store.owing.note(8, now - 20 * 60_000);
+  await store.owing.markRecoveredFrom(now - 25 * 60_000);
   const away = recordingWallet(["p1", "p2", "p3"]);
 
   t.true(await deliverCredits(recoveryParts(store, away.wallet), 0), "every owing table is noted: the pass holds");
   t.is(away.asked.length, 3);
   t.is(await owedBy(store, 8), 3);
-  const from = (await store.activity.recoveredFrom())!;
+  const from = (await store.owing.recoveredFrom())!;
   t.true(from >= now - BUCKET_MS, "the checkpoint moved past the table's old note");
-  t.deepEqual(await store.activity.activeBetween(from, Date.now()), [8], "the table is noted since the checkpoint");
+  t.deepEqual(await store.owing.notedBetween(from, Date.now()), [8], "the table is noted since the checkpoint");
 
   const back = recordingWallet();
   t.true(await deliverCredits(recoveryParts(store, back.wallet), 0));
   t.is(await owedBy(store, 8), 0);
 });
 
-test("a version that owes a new credit notes its table, whenever the table was last played", async (t) => {
+test("a version that owes a new credit notes its table owing, whenever the table was last played", async (t) => {
   const store = new SnapshotStore(database.fresh());
   // Played at T0, long ago: neither table is in the index.
   await store.load([owingThree(7), owingThree(8)]);
@@ -146,7 +148,9 @@ test("a version that owes a new credit notes its table, whenever the table was l
     }));
   await change(7, (latest) => [...latest.outbox, { ...latest.outbox[0]!, key: "a-new-credit" }]);
   await change(8, (latest) => latest.outbox.slice(1));
-  t.deepEqual(await store.activity.activeAt(Date.now()), [7]);
+  const now = Date.now();
+  t.deepEqual(await store.owing.notedBetween(now - BUCKET_MS, now), [7]);
+  t.deepEqual(await store.activity.activeAt(now), [], "no player played: not active");
 });
 
 test("an operation's change is found without its key document among the versions since its claim, and only there", async (t) => {
