@@ -180,6 +180,9 @@ export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = D
   };
 }
 
+/** The answer to a token this gateway no longer accepts, also when it ran out during a request (an event stream's wait). */
+export const expiredToken = () => unauthorized(`Authorization header is invalid: ${REASONS.ERR_JWT_EXPIRED}`, true);
+
 function reasonFor(error: unknown): string {
   const { code, claim } = error as { code?: string; claim?: string };
   if (code === "ERR_JWT_CLAIM_VALIDATION_FAILED" && claim) return `the token's "${claim}" claim is missing or invalid`;

@@ -10,6 +10,7 @@ import { gauge } from "@pokerodds/common";
 import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { Request, Response } from "express";
 import { callerFor, identityOf } from "../auth/caller.js";
+import { expiredToken } from "../auth/token-verifier.js";
 import { callOptions, DEADLINES_MS, fromService } from "../http/backend-call.js";
 import { clientAddressKey, Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, httpErrorFromGrpc, serviceUnavailable } from "../http/errors.js";
@@ -51,6 +52,8 @@ export function tableEventRoutes(
       const afterVersion = lastEventIdOf(req);
       const identity = identityOf(res);
       if (!feeds) throw serviceUnavailable("table");
+      // Accepted by the verifier, but its last moment passed since (a stream would end at once).
+      if (identity.acceptedUntilMs <= Date.now()) throw expiredToken();
       const release = slots.take(identity.playerId, clientAddressKey(req.ip ?? ""));
       try {
         // The feed is shared: each stream's caller is checked by reading the state as it (the rule
@@ -67,6 +70,10 @@ export function tableEventRoutes(
         }
         const stream = { req, res, afterVersion, readVersion: read.version, untilMs: identity.acceptedUntilMs };
         await streamFrom(feeds, { tableId, caller }, stream, settings);
+        // Its time, or its token's, ran out before its first event, and its client is still waiting.
+        if (!res.headersSent && !res.closed && !req.socket.destroyed) {
+          throw Date.now() >= stream.untilMs ? expiredToken() : serviceUnavailable("table");
+        }
       } finally {
         release();
       }
