@@ -68,20 +68,21 @@ export async function watchTable(
  * however many they are. It costs the active tables, however many were ever written.
  */
 export function lobbyReader(parts: TableParts, maxAgeMs: number): () => Promise<Lobby> {
+  // Ages on the monotonic clock: a wall clock stepped back would keep an old pass answering.
   let last: { beganAt: number; heads: TableSnapshot[] } | undefined;
   let passing = false;
-  const answersFromLast = () => last !== undefined && Date.now() - last.beganAt <= maxAgeMs;
+  const answersFromLast = () => last !== undefined && performance.now() - last.beganAt <= maxAgeMs;
   // What this replica stored while a pass runs or answers (a pass reads only what was stored before
   // it began); nothing while the lobby is not read, so this holds no more than those moments' writes.
   const storedLately = new Map<number, { snapshot: TableSnapshot; at: number }>();
   parts.store.onStored((snapshot) => {
-    if (passing || answersFromLast()) storedLately.set(snapshot.tableId, { snapshot, at: Date.now() });
+    if (passing || answersFromLast()) storedLately.set(snapshot.tableId, { snapshot, at: performance.now() });
   });
   const passes = new CoalescedRead(async () => {
-    const beganAt = Date.now();
+    const beganAt = performance.now();
     passing = true;
     try {
-      const active = await parts.store.activity.activeAt(beganAt);
+      const active = await parts.store.activity.activeAt(Date.now());
       parts.store.cacheActive(active.length);
       const heads = await storedHeads(parts, active);
       for (const [tableId, { at }] of storedLately) if (at < beganAt) storedLately.delete(tableId);
