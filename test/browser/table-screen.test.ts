@@ -477,6 +477,12 @@ test.serial("the player's own seat and bets carry a mark that no other player's 
     ],
     [1, 0, 1, 0],
   );
+  // Screen readers hear the row's state, which no text can give: "current" on the player's own rows only.
+  const current = (table: string) =>
+    page
+      .locator(`[data-testid="${table}"] tr[aria-current="true"]`)
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-player")));
+  t.deepEqual([await current("seats"), await current("bets")], [["eve"], ["eve"]]);
 });
 
 test.serial("at 320 px wide the table screen does not scroll sideways", async (t) => {

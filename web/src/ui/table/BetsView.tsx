@@ -37,7 +37,7 @@ export function BetsView({ state, playerId }: { state: TableState; playerId: str
             </thead>
             <tbody>
               {state.bets.map((bet, i) => (
-                <tr key={i} data-player={bet.playerId}>
+                <tr key={i} data-player={bet.playerId} aria-current={bet.playerId === playerId ? "true" : undefined}>
                   <td>{bet.playerId === playerId ? <YouBadge /> : bet.playerId}</td>
                   <td>{stageName(bet.bettingStage)}</td>
                   <td>{bet.handIndex + 1}</td>

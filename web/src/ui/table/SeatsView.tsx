@@ -25,7 +25,11 @@ export function SeatsView({ state, playerId }: { state: TableState; playerId: st
             </thead>
             <tbody>
               {state.seats.map((seat) => (
-                <tr key={seat.seatId} data-player={seat.playerId}>
+                <tr
+                  key={seat.seatId}
+                  data-player={seat.playerId}
+                  aria-current={seat.playerId === playerId ? "true" : undefined}
+                >
                   <td>{seat.seatId}</td>
                   <td>
                     {seat.playerName || seat.playerId} {seat.playerId === playerId ? <YouBadge /> : null}
