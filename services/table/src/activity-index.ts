@@ -51,12 +51,14 @@ const KEPT_BEHIND_MS = 60 * 60_000;
 export type ActivityKind = "active" | "owing";
 
 /**
- * Recovery's checkpoint over the owing index, a document of its own in the collection (entries are
- * `<kind>-<b>:<seq>`). Not "recovery:from", the checkpoint of the time the active index held the
- * owing tables too: a store written then has no checkpoint of this name, so its first pass reads
- * every table once and notes the owing ones here.
+ * Recovery's checkpoint over each index, a document of its own in the collection (entries are
+ * `<kind>-<b>:<seq>`). The owing index's is recovery's own: a store written before it existed has
+ * none, so its first pass reads every table once and notes the owing ones. The active index's is
+ * the checkpoint of the table services of before 2026-12-02, whose recovery read the active index
+ * (they noted the owing tables there): none moves it now, so it moving says one still runs
+ * (recovery.ts).
  */
-const RECOVERED_ID = "recovery:owing-from";
+const RECOVERED_IDS: Record<ActivityKind, string> = { active: "recovery:from", owing: "recovery:owing-from" };
 interface Recovered {
   _id: string;
   /** Every table owing a credit is noted in a bucket from this time's on. */
@@ -128,9 +130,9 @@ export class ActivityIndex {
     return [...new Set(read.flatMap(({ tables }) => [...tables]))].sort((a, b) => a - b);
   }
 
-  /** Recovery's checkpoint over the owing index (recovery.ts), or null while no pass has covered every table. */
+  /** Recovery's checkpoint over this index (recovery.ts), or null while no pass has covered every table. */
   async recoveredFrom(): Promise<number | null> {
-    return (await this.documents.findOne({ _id: RECOVERED_ID }))?.fromMs ?? null;
+    return (await this.documents.findOne({ _id: RECOVERED_IDS[this.kind] }))?.fromMs ?? null;
   }
 
   /**
@@ -139,7 +141,7 @@ export class ActivityIndex {
    */
   async markRecoveredFrom(fromMs: number): Promise<void> {
     try {
-      await this.documents.updateOne({ _id: RECOVERED_ID }, { $max: { fromMs } }, { upsert: true });
+      await this.documents.updateOne({ _id: RECOVERED_IDS[this.kind] }, { $max: { fromMs } }, { upsert: true });
     } catch (error) {
       // Two first checkpoints raced to insert the document: the other one is in.
       if (!isDuplicateKey(error)) throw error;

@@ -97,12 +97,29 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   return step(log, "checkpoint", () => parts.store.owing.markRecoveredFrom(now - BUCKET_MS));
 }
 
-/** The tables noted owing since the checkpoint; every table ever written (`whole`) when there is none. */
+/**
+ * How lately a table service of before 2026-12-02 must have moved its checkpoint for recovery to
+ * read the tables it notes (a rolling update, a rollback): its checkpoint trails its pass by a
+ * bucket, and this keeps reading them for two buckets after its last pass.
+ */
+const OLD_SERVICE_SEEN_MS = 3 * BUCKET_MS;
+
+/**
+ * The tables noted owing since the checkpoint; every table ever written (`whole`) when there is
+ * none. While a table service of before 2026-12-02 runs beside this one, it notes the tables that
+ * come to owe in the active index, and moves the active index's checkpoint at each of its passes:
+ * then the tables noted active since the checkpoint are read too, until two buckets after its last.
+ */
 async function tablesSinceCheckpoint(parts: TableParts, now: number): Promise<{ tableIds: number[]; whole: boolean }> {
-  const { owing } = parts.store;
+  const { activity, owing } = parts.store;
   const from = await owing.recoveredFrom();
   if (from === null) return { tableIds: await parts.store.tableIds(), whole: true };
-  return { tableIds: await owing.notedBetween(from, now + BUCKET_MS), whole: false };
+  const owingIds = await owing.notedBetween(from, now + BUCKET_MS);
+  const oldServiceFrom = await activity.recoveredFrom();
+  if (oldServiceFrom === null || oldServiceFrom < now - OLD_SERVICE_SEEN_MS)
+    return { tableIds: owingIds, whole: false };
+  const activeIds = await activity.notedBetween(from, now + BUCKET_MS);
+  return { tableIds: [...new Set([...owingIds, ...activeIds])].sort((a, b) => a - b), whole: false };
 }
 
 /**

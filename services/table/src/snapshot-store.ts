@@ -20,7 +20,7 @@ import type { Collection, Db } from "mongodb";
 import pMap from "p-map";
 import { newServerSeed } from "@pokerodds/common/server-seed";
 import { emptyTable, owesNewCredit, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
-import { ActivityIndex } from "./activity-index.js";
+import { ActivityIndex, BUCKET_MS } from "./activity-index.js";
 import { changesSince, withChanges, type VersionChanges } from "./stored-version.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
 
@@ -252,7 +252,8 @@ export class SnapshotStore {
         // Before the version: an active table, or one owing a credit, is never missing from the index.
         if (!base.stored || next.lastActivityAt !== base.snapshot.lastActivityAt)
           await this.activity.note(tableId, next.lastActivityAt);
-        if (owesNewCredit(base.snapshot, next)) await this.owing.note(tableId, now);
+        const owes = owesNewCredit(base.snapshot, next);
+        if (owes) await this.owing.note(tableId, now);
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
         const changes = base.stored ? changesSince(base.full, next) : null;
         const change: Change = {
@@ -269,6 +270,7 @@ export class SnapshotStore {
           this.rememberFull(changes ? base.full : next);
           countFinishedGame(next);
           for (const listener of this.storedListeners) listener(next);
+          if (owes) await this.noteStillOwing(tableId, now);
           return { kind: "stored", result, snapshot: next };
         }
         if (appended.kind === "keyTaken") {
@@ -283,6 +285,17 @@ export class SnapshotStore {
       }
       throw new UnavailableError(`table ${tableId} is busy; retry with the same idempotency key`);
     });
+  }
+
+  /**
+   * A version that owes is noted before it is stored, at `notedAt`. Stored in a later bucket (a
+   * stalled process or insert), recovery may meanwhile have read the head before it and moved its
+   * checkpoint past that note: the table is noted again now. The version is in either way; a note
+   * that fails now leaves only the gap the stall opened.
+   */
+  private async noteStillOwing(tableId: number, notedAt: number): Promise<void> {
+    if (Math.floor(Date.now() / BUCKET_MS) === Math.floor(notedAt / BUCKET_MS)) return;
+    await this.owing.note(tableId, Date.now()).catch(() => undefined);
   }
 
   /** The latest version (the empty table, version 1, if none is stored). */

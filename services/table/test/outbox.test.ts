@@ -116,6 +116,47 @@ test("recovery reads every table once on a store without its checkpoint, then on
   t.is(asked.length, 6);
 });
 
+test("while a table service of before runs beside this one (a rolling update, a rollback), the tables it notes active are read too", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  const { asked, wallet } = recordingWallet();
+  const parts = recoveryParts(store, wallet);
+  await store.owing.markRecoveredFrom(Date.now() - BUCKET_MS);
+  // Stored and noted as a service of before does: in the active index only.
+  await store.load([owingThree(9)]);
+  await store.activity.note(9, Date.now());
+  t.true(await deliverCredits(parts, 0));
+  t.is(await owedBy(store, 9), 3, "no service of before has moved its checkpoint lately: not read");
+  // One did a moment ago (its checkpoint trails its pass by a bucket).
+  await store.activity.markRecoveredFrom(Date.now() - BUCKET_MS);
+  t.true(await deliverCredits(parts, 0));
+  t.is(await owedBy(store, 9), 0, "read and delivered");
+  t.is(asked.length, 3);
+});
+
+test.serial(
+  "a version that owes, stored a bucket after its owing note (a stalled process), is noted again when stored",
+  async (t) => {
+    const store = new SnapshotStore(database.fresh());
+    await store.load([sit(sit(newTable(6), "p1", 10_000, Date.now()), "p2", 10_000, Date.now())]);
+    const realNow = Date.now;
+    const stalledFor = 2 * BUCKET_MS;
+    // The store takes its time for the change first: that time is two buckets back.
+    let calls = 0;
+    Date.now = () => (calls++ === 0 ? realNow() - stalledFor : realNow());
+    try {
+      await store.apply(6, { key: "leave-p1", fingerprint: "" }, (latest, now) => ({
+        next: applyLeave(latest, { playerId: "p1", transferId: "leave-p1" }, now).next!,
+        result: null,
+      }));
+    } finally {
+      Date.now = realNow;
+    }
+    const now = Date.now();
+    t.deepEqual(await store.owing.notedBetween(now - stalledFor, now - stalledFor), [6], "noted before it was stored");
+    t.deepEqual(await store.owing.notedBetween(now, now), [6], "and again when it was, in the bucket of then");
+  },
+);
+
 test("a table owing a credit the wallet does not take is noted again at every pass until it is delivered", async (t) => {
   const store = new SnapshotStore(database.fresh());
   await store.load([owingThree(8)]);
