@@ -39,16 +39,18 @@ test("npm run token prints only a token the gateway accepts", async (t) => {
     issuer: DEV_ISSUER,
     audience: DEV_AUDIENCE,
   });
+  const payload = JSON.parse(Buffer.from(stdout.split(".")[1]!, "base64url").toString()) as {
+    exp: number;
+    iat: number;
+  };
   t.deepEqual(await verify(stdout.trim()), {
     playerId: "alice",
     username: "alice@example.com",
     displayName: "Alice",
     role: "ADMIN",
+    // Accepted until exp and the gateway's 30 s of clock tolerance.
+    acceptedUntilMs: (payload.exp + 30) * 1000,
   });
-  const payload = JSON.parse(Buffer.from(stdout.split(".")[1]!, "base64url").toString()) as {
-    exp: number;
-    iat: number;
-  };
   t.is(payload.exp - payload.iat, 120);
 });
 
