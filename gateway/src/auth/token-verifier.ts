@@ -5,7 +5,6 @@ import { DISPLAY_NAME_MAX_LENGTH, fitText, USERNAME_MAX_LENGTH } from "@pokerodd
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
-  decodeJwt,
   jwtVerify,
   type JWK,
   type JWTPayload,
@@ -171,7 +170,8 @@ export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = D
     }
     verified.delete(key);
     const identity = await verify(token);
-    const untilMs = Math.min(tokenEndMs(decodeJwt(token)), now() + KEY_SET_MAX_AGE_MS);
+    // The token's own end (its acceptance less the tolerance), or the key set's age, whichever is first.
+    const untilMs = Math.min(identity.acceptedUntilMs - 1000 * CLOCK_TOLERANCE_S, now() + KEY_SET_MAX_AGE_MS);
     if (untilMs > now()) {
       verified.set(key, { identity, untilMs });
       if (verified.size > VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);

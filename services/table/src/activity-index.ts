@@ -71,7 +71,8 @@ interface Bucket {
   tables: Set<number>;
 }
 
-const bucketOf = (at: number): number => Math.floor(at / BUCKET_MS);
+/** The bucket a time falls in. */
+export const bucketOf = (at: number): number => Math.floor(at / BUCKET_MS);
 
 export class ActivityIndex {
   private readonly log: SequencedLog<Noted>;

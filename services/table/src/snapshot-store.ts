@@ -20,7 +20,7 @@ import type { Collection, Db } from "mongodb";
 import pMap from "p-map";
 import { newServerSeed } from "@pokerodds/common/server-seed";
 import { emptyTable, owesNewCredit, withCommittedDeck, type Outcome, type TableSnapshot } from "./domain/index.js";
-import { ActivityIndex, BUCKET_MS } from "./activity-index.js";
+import { ActivityIndex, bucketOf } from "./activity-index.js";
 import { changesSince, withChanges, type VersionChanges } from "./stored-version.js";
 import { gamesFinished, payoutsCents } from "./metrics.js";
 
@@ -294,7 +294,7 @@ export class SnapshotStore {
    * that fails now leaves only the gap the stall opened.
    */
   private async noteStillOwing(tableId: number, notedAt: number): Promise<void> {
-    if (Math.floor(Date.now() / BUCKET_MS) === Math.floor(notedAt / BUCKET_MS)) return;
+    if (bucketOf(Date.now()) === bucketOf(notedAt)) return;
     await this.owing.note(tableId, Date.now()).catch(() => undefined);
   }
 
