@@ -468,22 +468,34 @@ test("a stream ends when its caller's token stops being accepted, however long s
   t.is(stream.events.length, 1, "the stream served until then");
 });
 
-test("a stream whose token runs out while its feed catches up is answered 401 at once, not left without an answer", async (t) => {
-  const key = await newKey();
-  const events = fakeTableEvents((call) => void setTimeout(() => call.cancelled || call.push(1), 4_000));
-  const app = await withApp(t, events, {}, { verifyToken: verifierFor(key) });
-  const now = Math.floor(Date.now() / 1000);
-  // Expired 28 s ago: accepted for one or two seconds more, less than the feed takes to catch up.
-  const claims = { sub: "player-1", iss: ISSUER, aud: AUDIENCE, iat: now - 60, exp: now - 28 };
-  const started = Date.now();
-  const response = await fetch(`${app.url}/api/tables/7/events`, {
-    headers: { authorization: `Bearer ${await customToken(key, claims)}` },
-    signal: AbortSignal.timeout(15_000),
-  });
-  t.is(response.status, 401);
-  t.deepEqual(await response.json(), { error: "Authorization header is invalid: the token has expired" });
-  t.true(Date.now() - started < 3_500, "answered when the token ran out, before the feed caught up");
-});
+// Serial: it slows the wall clock for the whole process.
+test.serial(
+  "a stream whose token runs out while its feed catches up is answered 401 at once, not left without an answer, even when the wall clock lags the timer",
+  async (t) => {
+    const key = await newKey();
+    // Timers run on the monotonic clock: one may fire before Date.now() reaches the moment it was set
+    // for. Here the wall clock steps back once the stream has set its timer.
+    const wallClock = Date.now;
+    t.teardown(() => (Date.now = wallClock));
+    const events = fakeTableEvents((call) => {
+      setTimeout(() => (Date.now = () => wallClock() - 200), 100);
+      setTimeout(() => call.cancelled || call.push(1), 4_000);
+    });
+    const app = await withApp(t, events, {}, { verifyToken: verifierFor(key) });
+    const now = Math.floor(Date.now() / 1000);
+    // Expired 28 s ago: accepted for one or two seconds more, less than the feed takes to catch up.
+    const claims = { sub: "player-1", iss: ISSUER, aud: AUDIENCE, iat: now - 60, exp: now - 28 };
+    const token = await customToken(key, claims);
+    const started = performance.now();
+    const response = await fetch(`${app.url}/api/tables/7/events`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(15_000),
+    });
+    t.is(response.status, 401);
+    t.deepEqual(await response.json(), { error: "Authorization header is invalid: the token has expired" });
+    t.true(performance.now() - started < 3_500, "answered when the token ran out, before the feed caught up");
+  },
+);
 
 test("HEAD checks the caller and answers the stream's headers, watching nothing; the connection serves on", async (t) => {
   const events = fakeTableEvents();

@@ -69,10 +69,10 @@ export function tableEventRoutes(
           return;
         }
         const stream = { req, res, afterVersion, readVersion: read.version, untilMs: identity.acceptedUntilMs };
-        await streamFrom(feeds, { tableId, caller }, stream, settings);
+        const stoppedBy = await streamFrom(feeds, { tableId, caller }, stream, settings);
         // Its time, or its token's, ran out before its first event, and its client is still waiting.
         if (!res.headersSent && !res.closed && !req.socket.destroyed) {
-          throw Date.now() >= stream.untilMs ? expiredToken() : serviceUnavailable("table");
+          throw stoppedBy === "token" ? expiredToken() : serviceUnavailable("table");
         }
       } finally {
         release();
@@ -129,13 +129,17 @@ interface Stream {
   untilMs: number;
 }
 
-/** Joins the table's feed and writes its versions until the client goes, the time is up or the feed ends. */
+/**
+ * Joins the table's feed and writes its versions until the client goes, the time is up or the feed
+ * ends. Resolves to "token" when its token's end stopped it: told by the timer, not by comparing
+ * clocks, since a timer may fire a millisecond before Date.now() reaches its end.
+ */
 async function streamFrom(
   feeds: TableFeeds,
   { tableId, caller }: { tableId: number; caller: Caller },
   stream: Stream,
   settings: EventStreamSettings,
-): Promise<void> {
+): Promise<"token" | undefined> {
   const { res } = stream;
   // No more feeds: the gateway is stopping (the client reconnects to another).
   if (feeds.closed) throw serviceUnavailable("table");
@@ -144,13 +148,21 @@ async function streamFrom(
   // may have been its player's last: a stream must not keep showing the table to a signed-out
   // client), or it ends otherwise.
   const { signal, stop } = relayStop(res);
-  const expiry = setTimeout(stop, Math.min(settings.eventStreamMaxMs, stream.untilMs - Date.now()));
+  const tokenLeft = stream.untilMs - Date.now();
+  let stoppedBy: "token" | undefined;
+  const expiry = setTimeout(
+    () => {
+      if (tokenLeft <= settings.eventStreamMaxMs) stoppedBy = "token";
+      stop();
+    },
+    Math.min(settings.eventStreamMaxMs, tokenLeft),
+  );
   let heartbeat: NodeJS.Timeout | undefined;
   try {
     await caughtUp(feed, signal).catch((error: unknown) => {
       throw error === undefined ? serviceUnavailable("table") : httpErrorFromGrpc(error, "table");
     });
-    if (signal.aborted) return;
+    if (signal.aborted) return stoppedBy;
     sendStreamHeaders(res, EVENT_STREAM);
     openStreams.inc();
     whenClientGone(res, () => openStreams.dec());
@@ -160,7 +172,7 @@ async function streamFrom(
     await writeVersions(res, feed, await firstToSend(feed, stream, signal), signal);
     if (feed.ended) requestLog(res).info({ tableId }, "table event stream ends with its feed: the client reconnects");
   } catch (error) {
-    if (signal.aborted) return;
+    if (signal.aborted) return stoppedBy;
     if (!res.headersSent) throw error;
     // Too late for a status: the stream ends, and the client's reconnection gets the answer.
     requestLog(res).error({ err: error }, "table event stream failed");
@@ -171,6 +183,7 @@ async function streamFrom(
     feeds.leave(feed);
     if (res.headersSent && !res.writableEnded) res.end();
   }
+  return stoppedBy;
 }
 
 /** Resolves once the feed has caught up with its table, or as soon as the stream stops (the client went). */
