@@ -1,15 +1,18 @@
-// One read serving many callers at once, without ever answering from before a caller arrived: a call
-// made while a read runs waits for the next read, which starts when the running one ends and serves
-// every call that arrived in the meantime. At most one read runs at a time, however many callers.
+// One read serving many callers at once, never answering from more than a given age before a caller
+// arrived (by default from before it at all): a call made while a read runs joins it if it began
+// within that age, else waits for the next read, which starts when the running one ends and serves
+// every such call that arrived in the meantime. At most one read runs at a time, however many callers.
 export class CoalescedRead<T> {
-  private running: Promise<T> | undefined;
+  private running: { read: Promise<T>; beganAt: number } | undefined;
   private next: Promise<T> | undefined;
 
   constructor(private readonly read: () => Promise<T>) {}
 
-  get(): Promise<T> {
+  /** A read that began at most `maxAgeMs` before this call (on the monotonic clock), or after it. */
+  get(maxAgeMs = 0): Promise<T> {
     if (!this.running) return this.start();
-    this.next ??= this.running
+    if (maxAgeMs > 0 && performance.now() - this.running.beganAt <= maxAgeMs) return this.running.read;
+    this.next ??= this.running.read
       .catch(() => undefined)
       .then(() => {
         this.next = undefined;
@@ -19,10 +22,10 @@ export class CoalescedRead<T> {
   }
 
   private start(): Promise<T> {
-    const run = this.read().finally(() => {
-      if (this.running === run) this.running = undefined;
+    const read = this.read().finally(() => {
+      if (this.running?.read === read) this.running = undefined;
     });
-    this.running = run;
-    return run;
+    this.running = { read, beganAt: performance.now() };
+    return read;
   }
 }

@@ -60,9 +60,9 @@ export async function watchTable(
 /**
  * The lobby: the tables noted active within its window (activity-index.ts), each read from its head,
  * which decides (lobbyOf). A pass over them costs a read per active table, so calls share passes: a
- * call is answered from the last pass when it began at most `maxAgeMs` before the call (else from a
- * pass that begins after it, shared with the calls that come meanwhile: CoalescedRead), with every
- * change this replica stored since that pass began laid over it. So this replica's own changes show
+ * call is answered from the last pass, or the one running, when it began at most `maxAgeMs` before
+ * the call (else from a pass that begins after it, shared with the calls that come meanwhile:
+ * CoalescedRead), with every change this replica stored since that pass began laid over it. So this replica's own changes show
  * at once, another replica's within `maxAgeMs` (the lobby is a listing, not a promise per table: a
  * table's own state is read fresh), and a crowd polling the lobby costs at most a pass per `maxAgeMs`
  * however many they are. It costs the active tables, however many were ever written.
@@ -92,7 +92,9 @@ export function lobbyReader(parts: TableParts, maxAgeMs: number): () => Promise<
     }
   });
   return async () => {
-    if (!answersFromLast()) await passes.get();
+    // A pass already running serves the call if it began within the maximum age: else a crowd
+    // arriving during a pass would wait for another, two passes per interval instead of one.
+    if (!answersFromLast()) await passes.get(maxAgeMs);
     return lobbyOf(newestOf(last!.heads, storedLately.values()), Date.now());
   };
 }

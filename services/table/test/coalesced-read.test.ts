@@ -35,3 +35,24 @@ test("calls during a read wait for one next read, started after it; never more t
   endNext();
   t.is(await idle, 4);
 });
+
+test("with a maximum age, a call joins the running read if it began within that age, else waits for the next", async (t) => {
+  const { read, endNext, started } = manualReads();
+  const reads = new CoalescedRead(read);
+  const first = reads.get(60_000);
+  const joined = reads.get(60_000);
+  t.is(started(), 1, "a read begun within the age serves the call");
+  endNext();
+  t.is(await first, 1);
+  t.is(await joined, 1);
+  const running = reads.get();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const tooOld = reads.get(5);
+  t.is(started(), 2, "a read begun longer ago than the age does not serve the call");
+  endNext();
+  await t.throwsAsync(running, { message: "read 2 failed" });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.is(started(), 3, "it gets the next read");
+  endNext();
+  t.is(await tooOld, 3);
+});

@@ -97,3 +97,41 @@ test("a lobby call within the passes' maximum age reads nothing, and shows this 
   t.is(await playersAt(2), 1, "another replica's change once the last pass is older than the maximum age");
   t.true(reads > before);
 });
+
+test("a crowd polling the lobby costs one pass per maximum age: calls during a pass begun within it share that pass", async (t) => {
+  const mongo = new MongoClient(ferret!.uri);
+  t.teardown(() => mongo.close());
+  const db = mongo.db("lobby-crowd");
+  await createIndexes(db);
+  const store = new SnapshotStore(db);
+  await store.load([{ ...emptyTable(1, Date.now()), version: 2 }]);
+  await store.activity.note(1, Date.now());
+  // Each pass begins by reading the activity index: counted there, and made slow, so that many calls
+  // arrive while one runs.
+  const passesBegun: number[] = [];
+  const activeAt = store.activity.activeAt.bind(store.activity);
+  store.activity.activeAt = async (now) => {
+    passesBegun.push(performance.now());
+    await sleep(150);
+    return activeAt(now);
+  };
+  const maxAgeMs = 1_000;
+  const lobby = lobbyReader({ store } as TableParts, maxAgeMs);
+  const started = performance.now();
+  const client = async () => {
+    while (performance.now() - started < 3_500) {
+      await lobby();
+      await sleep(5);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, client));
+  const allowed = Math.ceil((performance.now() - started) / maxAgeMs);
+  t.true(passesBegun.length <= allowed, `${passesBegun.length} passes in ${allowed - 1}-${allowed} intervals`);
+  // (Less a little: the times are taken just after each pass began.)
+  for (let i = 1; i < passesBegun.length; i++) {
+    t.true(
+      passesBegun[i]! - passesBegun[i - 1]! > maxAgeMs - 50,
+      "no pass begins within the maximum age of the one before",
+    );
+  }
+});
