@@ -2,7 +2,7 @@
 // FerretDB, odds, wallet and one table process, started as the table service's tests start them),
 // through one gRPC client (TableService), sequential calls.
 //
-//   node --import=tsx/esm bench/table.ts [--versions=100000] [--tables=10000] [--samples=100] [--batch=1000]
+//   node --import=tsx/esm bench/table.ts [--versions=100000] [--tables=10000] [--active=1000] [--samples=100] [--batch=1000]
 //
 // Needs `npx tsc -b` and `npm run build:db`. Three public tables get the same set-up: four players
 // sit with a buy-in and an ADMIN advances the table to STATUS_HOLE. The first is a warm-up round
@@ -20,6 +20,12 @@
 // ListSeats, before and after `tables` more tables are written (personal tables, empty and last
 // played long ago, as their owners leave them): the baseline is the same calls with the bench's own
 // tables only.
+// Then `active` more tables made active now (heads stored and noted in the activity index, as
+// their players' operations note them), and three figures against the same before them: a lobby
+// pass (on the replica whose every call makes its own pass); a crowd of LOBBY_CROWD clients polling
+// the lobby for CROWD_MS on a second replica with the default TABLE_LOBBY_MAX_AGE_MS, as the passes a
+// second it cost; and that replica's database commands a second while nobody calls it, which are
+// its recovery passes' (every 300 ms here), that read the tables owing a credit and no other.
 // The money check of both services (conservation, a clean wallet audit) ends the run.
 import { createClient, openServerStream } from "@pokerodds/common";
 import {
@@ -29,8 +35,10 @@ import {
   type Caller,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { MAX_BETS_PER_SEAT_PER_GAME, WATCH_REPLAY_MAX } from "@pokerodds/common/limits";
+import { freePort } from "@pokerodds/launcher/ports";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "mongodb";
+import { ActivityIndex } from "../services/table/src/activity-index.js";
 import { emptyTable, type TableSnapshot } from "../services/table/src/domain/index.js";
 import { SnapshotStore } from "../services/table/src/snapshot-store.js";
 import {
@@ -38,7 +46,9 @@ import {
   moneyCheck,
   newPlayer,
   startTableCluster,
+  type Table,
   type TableCluster,
+  type TableReplica,
 } from "../services/table/test/helpers/table-cluster.js";
 import { tlsAs } from "../test/helpers/pki.js";
 import { latencyLines, runAlone, timed, WARM_UP } from "./latency.js";
@@ -49,6 +59,8 @@ export interface TableBenchOptions {
   versions?: number;
   /** Tables written before the lobby and a player's seats are read again (default 10,000). */
   tables?: number;
+  /** Tables made active before the lobby and recovery are measured again (default 1,000). */
+  active?: number;
   /** Timed calls per figure (default 100). */
   samples?: number;
   /** Versions per SnapshotStore.load (default 1,000). */
@@ -67,6 +79,16 @@ const OPERATIONS = ["Bet (gRPC TableService.Bet, 1 cent)", "GetState", "Advance"
 const LISTINGS = ["ListTables (the lobby)", "ListSeats (a player's seats)"] as const;
 /** Far above the personal tables the wallet hands out in a bench. */
 const FIRST_LOADED_TABLE = 1_000_001;
+const FIRST_ACTIVE_TABLE = 2_000_001;
+/** Clients polling the lobby at once, one call after another each, for CROWD_MS. */
+const LOBBY_CROWD = 8;
+const CROWD_MS = 10_000;
+/** How long a replica's idle database commands are counted. */
+const IDLE_MS = 10_000;
+/** A crowd's lobby costs at most a pass a second (TABLE_LOBBY_MAX_AGE_MS, 1 s): the goal, with slack for timing. */
+const CROWD_PASSES_GOAL = 1.2;
+/** Recovery's idle cost does not grow with the active tables that owe nothing. */
+const IDLE_GOAL_FACTOR = 1.5;
 
 interface Seated {
   tableId: number;
@@ -156,6 +178,93 @@ async function loadTables(db: Db, tables: number, batch: number): Promise<void> 
   }
 }
 
+/** Writes `count` empty tables played now and notes them active, as their players' operations would. */
+async function activateTables(db: Db, count: number, batch: number): Promise<void> {
+  const store = new SnapshotStore(db);
+  const index = new ActivityIndex(db, "active");
+  const now = Date.now();
+  for (let done = 0; done < count; done += batch) {
+    const heads: TableSnapshot[] = [];
+    for (let k = done; k < Math.min(count, done + batch); k++) {
+      heads.push({ ...emptyTable(FIRST_ACTIVE_TABLE + k, now), version: 2 });
+    }
+    await store.load(heads);
+    await Promise.all(heads.map(({ tableId }) => index.note(tableId, now)));
+  }
+}
+
+/** The database commands a table process has sent so far, from its metrics (the driver's pings left out). */
+async function commandsSent(metricsPort: number): Promise<number> {
+  const body = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+  let sent = 0;
+  for (const [, command, value] of body.matchAll(/^mongodb_commands_total\{command="(\w+)"\} (\d+)$/gm)) {
+    if (command !== "ping") sent += Number(value);
+  }
+  return sent;
+}
+
+/** The commands a second the process behind `metricsPort` sends while `during` runs. */
+async function commandsPerSecond(metricsPort: number, during: () => Promise<unknown>): Promise<number> {
+  const before = await commandsSent(metricsPort);
+  const started = performance.now();
+  await during();
+  const seconds = (performance.now() - started) / 1000;
+  return ((await commandsSent(metricsPort)) - before) / seconds;
+}
+
+/** LOBBY_CROWD clients calling the lobby, one call after another each, for CROWD_MS: the calls' times, sorted. */
+async function lobbyCrowd(table: Table): Promise<number[]> {
+  const times: number[] = [];
+  const end = performance.now() + CROWD_MS;
+  const client = async () => {
+    while (performance.now() < end) {
+      const started = performance.now();
+      await table.listTables({});
+      times.push(performance.now() - started);
+    }
+  };
+  await Promise.all(Array.from({ length: LOBBY_CROWD }, client));
+  return times.sort((a, b) => a - b);
+}
+
+interface ActiveFigures {
+  /** A lobby call's times on the replica whose every call makes its own pass. */
+  pass: number[];
+  /** The commands of one pass (not its first over these tables), on the replica that shares passes. */
+  passCommands: number;
+  crowd: { times: number[]; commandsPerSecond: number };
+  idleCommandsPerSecond: number;
+}
+
+/** The lobby and recovery's figures: `passing` makes a pass per call, `sharing` shares them and counts its commands. */
+async function activeFigures(
+  passing: Table,
+  sharing: TableReplica & { metricsPort: number },
+  samples: number,
+): Promise<ActiveFigures> {
+  const pass = await timed(samples, () => passing.listTables({}));
+  // Its second pass over the tables: the first reads their heads from scratch, later ones probe past them.
+  let passCommands = 0;
+  for (let i = 0; i < 2; i++) {
+    await sleep(1_100);
+    const before = await commandsSent(sharing.metricsPort);
+    await sharing.client.listTables({});
+    passCommands = (await commandsSent(sharing.metricsPort)) - before;
+  }
+  let crowdTimes: number[] = [];
+  const crowdRate = await commandsPerSecond(
+    sharing.metricsPort,
+    async () => (crowdTimes = await lobbyCrowd(sharing.client)),
+  );
+  const idle = await commandsPerSecond(sharing.metricsPort, () => sleep(IDLE_MS));
+  return {
+    pass,
+    passCommands,
+    crowd: { times: crowdTimes, commandsPerSecond: crowdRate },
+    idleCommandsPerSecond: idle,
+  };
+}
+
 /**
  * A table's first watcher on a replica (the gateway's first WatchTable for it): the time until the
  * last WATCH_REPLAY_MAX versions have arrived, `samples` times. Each call is cancelled and its feed
@@ -200,7 +309,7 @@ async function versionsInARow(db: Db, tableId: number, samples: number): Promise
 }
 
 export async function benchTable(options: TableBenchOptions = {}): Promise<BenchLine[]> {
-  const { versions = 100_000, tables = 10_000, samples = 100, batch = 1_000 } = options;
+  const { versions = 100_000, tables = 10_000, active = 1_000, samples = 100, batch = 1_000 } = options;
   // Every lobby call makes its own pass (not one shared a second): the cost measured is a pass's.
   const cluster = await startTableCluster({ env: { TABLE_LOBBY_MAX_AGE_MS: "0" } });
   try {
@@ -270,18 +379,95 @@ export async function benchTable(options: TableBenchOptions = {}): Promise<Bench
         }),
       );
     });
-    const money = await moneyCheck(cluster);
-    lines.push({
-      name: `Money check after the run (table conservation, wallet audit)${money.conserved ? "" : `: ${JSON.stringify(money.detail)}`}`,
-      value: money.conserved ? 1 : 0,
-      unit: "conserved",
-      goal: "conserved",
-      met: money.conserved,
-    });
+    lines.push(...(await benchActiveTables(cluster, { active, samples, batch })), await moneyLine(cluster));
     return lines;
   } finally {
     await cluster.stop();
   }
+}
+
+/** Both services' money check (table conservation, a clean wallet audit) as a line with its goal. */
+async function moneyLine(cluster: TableCluster): Promise<BenchLine> {
+  const money = await moneyCheck(cluster);
+  return {
+    name: `Money check after the run (table conservation, wallet audit)${money.conserved ? "" : `: ${JSON.stringify(money.detail)}`}`,
+    value: money.conserved ? 1 : 0,
+    unit: "conserved",
+    goal: "conserved",
+    met: money.conserved,
+  };
+}
+
+/**
+ * The lobby's and recovery's figures before and after `active` more tables are made active, on a
+ * second replica that shares lobby passes and counts its database commands.
+ */
+async function benchActiveTables(
+  cluster: TableCluster,
+  { active, samples, batch }: { active: number; samples: number; batch: number },
+): Promise<BenchLine[]> {
+  const metricsPort = await freePort();
+  const replica = await cluster.startTable({ METRICS_PORT: String(metricsPort), TABLE_LOBBY_MAX_AGE_MS: "1000" });
+  const sharing = { ...replica, metricsPort };
+  await sharing.client.listTables({}); // its first pass, and its start-up reads, before the counts
+  const before = await activeFigures(cluster.table(), sharing, samples);
+  const started = performance.now();
+  await activateTables(cluster.db, active, batch);
+  const seconds = (performance.now() - started) / 1000;
+  const after = await activeFigures(cluster.table(), sharing, samples);
+  return [
+    {
+      name: `Load of ${active} tables active now (heads and activity notes), in batches of ${batch}: ${(active / seconds).toFixed(0)} tables/s`,
+      value: seconds,
+      unit: "s",
+    },
+    ...activeLines(active, before, after),
+  ];
+}
+
+/** The lobby's and recovery's figures with `active` more tables active, each against the same before them. */
+function activeLines(active: number, before: ActiveFigures, after: ActiveFigures): BenchLine[] {
+  const baseline = "the bench's tables only";
+  const crowd = `${LOBBY_CROWD} clients polling ListTables for ${CROWD_MS / 1000} s on a replica sharing passes a second old`;
+  const passesPerSecond = (after.crowd.commandsPerSecond - after.idleCommandsPerSecond) / after.passCommands;
+  const idleRatio = after.idleCommandsPerSecond / before.idleCommandsPerSecond;
+  return [
+    ...latencyLines(`ListTables, a pass per call, ${baseline} (baseline)`, before.pass),
+    ...latencyLines(`ListTables, a pass per call, ${active} more tables active`, after.pass, {
+      to: baseline,
+      times: before.pass,
+    }),
+    {
+      name: `ListTables, one pass's database commands, ${active} more tables active`,
+      value: after.passCommands,
+      unit: "commands",
+    },
+    ...latencyLines(`${crowd}, ${baseline} (baseline)`, before.crowd.times),
+    ...latencyLines(`${crowd}, ${active} more tables active`, after.crowd.times, {
+      to: baseline,
+      times: before.crowd.times,
+    }),
+    {
+      name: `${crowd}, ${active} more tables active: passes a second (its commands beyond idle / one pass's)`,
+      value: passesPerSecond,
+      unit: "passes/s",
+      goal: `<= ${CROWD_PASSES_GOAL}`,
+      met: passesPerSecond <= CROWD_PASSES_GOAL,
+    },
+    {
+      name: `An idle replica's database commands (recovery every 300 ms), ${baseline} (baseline)`,
+      value: before.idleCommandsPerSecond,
+      unit: "/s",
+    },
+    {
+      name: `An idle replica's database commands (recovery every 300 ms), ${active} more tables active, none owing`,
+      value: after.idleCommandsPerSecond,
+      unit: "/s",
+      ratio: { to: baseline, value: idleRatio },
+      goal: `<= ${IDLE_GOAL_FACTOR}x ${baseline}`,
+      met: idleRatio <= IDLE_GOAL_FACTOR,
+    },
+  ];
 }
 
 await runAlone(import.meta.url, benchTable);
