@@ -16,7 +16,7 @@ const sections: Array<[string, () => Promise<BenchLine[]>]> = [
   ["What tracing costs: state reads and bets, tracing on (spans discarded) vs off (real stacks)", benchTracing],
   ["Wallet on the embedded FerretDB: empty ledger vs 1,000,000 entries, and the audit", benchWallet],
   [
-    "Table service: fresh table vs 100,000 stored versions; the lobby and a player's seats vs 10,000 more tables",
+    "Table service: fresh table vs 100,000 stored versions; the lobby and a player's seats vs 10,000 more tables; the lobby and recovery vs 1,000 more active",
     benchTable,
   ],
 ];
