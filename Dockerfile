@@ -60,11 +60,12 @@ COPY audit/ audit/
 COPY api/ api/
 COPY gateway/ gateway/
 COPY web/ web/
-# The web client the gateway serves at `/` (Vite; its own type-check first).
+RUN npx tsc -b common services/odds services/wallet services/table audit api gateway
+# The web client the gateway serves at `/` (Vite; its own type-check first, against common's
+# declarations).
 RUN npm run build -w web
 # Type declarations and build info are for the compiler only.
-RUN npx tsc -b common services/odds services/wallet services/table audit api gateway \
- && find common/dist services/*/dist audit/dist api/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
+RUN find common/dist services/*/dist audit/dist api/dist gateway/dist \( -name '*.d.ts' -o -name '*.d.ts.map' -o -name '.tsbuildinfo' \) -delete
 
 # Production dependencies, one workspace each. The mkdir makes the workspace's own node_modules
 # (where npm puts a dependency whose version clashes with the hoisted one) exist even when empty,

@@ -66,6 +66,8 @@ export interface ScriptedApi {
   records: Map<string, GameRecordBody>;
   /** What GET a player's seats answers (once seatsFailures are spent). */
   seats: { tableId: number; seatId: number; seatBalance: number }[];
+  /** A player's role and personal table, by player id (else BASIC_USER, without a personal table). */
+  profiles: Map<string, { role: string; personalTableId?: number }>;
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
   push(id: number, state: TableState): void;
   /** Ends the open stream, as a dying replica would. */
@@ -103,6 +105,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     lobby: { tables: [], totalActivePlayers: 0 },
     records: new Map(),
     seats: [],
+    profiles: new Map(),
     push(id, state) {
       api.state = state;
       open?.write(`id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`);
@@ -183,7 +186,8 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
         : json(res, 200, { seats: api.seats });
     }
     if (path.startsWith("/api/players/")) {
-      return json(res, 200, { ...profile(decodeURIComponent(path.slice(13))), accountBalance: api.account });
+      const playerId = decodeURIComponent(path.slice(13));
+      return json(res, 200, { ...profile(playerId), ...api.profiles.get(playerId), accountBalance: api.account });
     }
     if (path.startsWith("/api/")) return json(res, 404, { error: "no such route" });
     void serveFile(res, path === "/" ? "index.html" : path.slice(1));

@@ -1,3 +1,4 @@
+import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { useEffect, useState } from "preact/hooks";
 import { api, describe, unwrap, type PlayerSeats, type Profile, type TablesList } from "../api/client";
 import { formatMoney } from "../model/money";
@@ -65,7 +66,7 @@ export function Lobby({ playerId }: { playerId: string }) {
             Refresh now
           </button>
         </p>
-        {tables ? <TableList tables={tables} /> : null}
+        {tables && profile ? <TableList tables={tables} profile={profile} /> : null}
         <OpenTable />
       </section>
       <Statement playerId={playerId} />
@@ -120,24 +121,45 @@ function ProfileCard({ profile, seats }: { profile: Profile; seats: Seats }) {
   );
 }
 
-function TableList({ tables }: { tables: TablesList }) {
-  if (tables.tables.length === 0) return <p>No table has been active lately: open one below.</p>;
+/**
+ * Whether the player may open a table: any public one; a personal one only its owner (or an ADMIN).
+ * The lobby lists every active table, so another player's personal table would only lead to a 403.
+ */
+function mayOpen(tableId: number, profile: Profile): boolean {
+  return tableId < FIRST_PERSONAL_TABLE_ID || tableId === profile.personalTableId || profile.role === "ADMIN";
+}
+
+function TableList({ tables, profile }: { tables: TablesList; profile: Profile }) {
+  const open = tables.tables.filter((t) => mayOpen(t.tableId, profile));
+  const othersPersonal = tables.tables.length - open.length;
   return (
     <>
-      <p>
-        {tables.totalActivePlayers} {tables.totalActivePlayers === 1 ? "player" : "players"} seated.
-      </p>
-      <ul class="table-list" data-testid="active-tables">
-        {tables.tables.map((t) => (
-          <li key={t.tableId}>
-            <a href={tableHref(t.tableId)}>Table {t.tableId}</a>{" "}
-            <span>
-              {t.playerCount} {t.playerCount === 1 ? "player" : "players"},{" "}
-              {t.gameState === "BETTING" ? "betting" : "waiting"}
-            </span>
-          </li>
-        ))}
-      </ul>
+      {tables.totalActivePlayers > 0 ? (
+        <p>
+          {tables.totalActivePlayers} {tables.totalActivePlayers === 1 ? "player" : "players"} seated.
+        </p>
+      ) : null}
+      {open.length === 0 ? (
+        <p>No table you can open has been active lately: open one below.</p>
+      ) : (
+        <ul class="table-list" data-testid="active-tables">
+          {open.map((t) => (
+            <li key={t.tableId}>
+              <a href={tableHref(t.tableId)}>Table {t.tableId}</a>{" "}
+              <span>
+                {t.playerCount} {t.playerCount === 1 ? "player" : "players"},{" "}
+                {t.gameState === "BETTING" ? "betting" : "waiting"}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      {othersPersonal > 0 ? (
+        <p data-testid="others-personal-tables">
+          Also active: {othersPersonal} {othersPersonal === 1 ? "personal table" : "personal tables"} of other players,
+          where only their owners play.
+        </p>
+      ) : null}
     </>
   );
 }
