@@ -5,6 +5,7 @@ import test from "ava";
 import { connect } from "node:net";
 import { clientAddressKey, Line, readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
 import type { OddsApi } from "../src/services.js";
+import { until } from "../../test/helpers/poll.js";
 import { get, post, rawRequest, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
 
 const ORIGIN = "https://play.example.com";
@@ -217,7 +218,7 @@ test("bulk requests beyond the concurrency cap wait their turn in order of arriv
   await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: countedBulk } }, async (app) => {
     const bulk = (numberOfGames: number) => post(app, "/api/games/bulk", { numberOfGames, numberOfHands: 3 });
     const first = bulk(1);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until("the first request's batch asked for", () => asked.length === 1);
     const waiting = [];
     for (let games = 2; games <= 17; games++) {
       waiting.push(bulk(games));
@@ -278,7 +279,8 @@ test("a request that leaves while it waits for a slot gives up its place: the ne
   };
   await withApp({ edge: edge({ heavyConcurrency: 1 }), odds: { generateBulk: countedBulk } }, async (app) => {
     const first = post(app, "/api/games/bulk");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The first holds the slot before the other comes (a fixed wait let the other come first once).
+    await until("the first request's batch asked for", () => asked === 1);
     const socket = connect(Number(new URL(app.url).port), "127.0.0.1");
     await new Promise((resolve) => socket.once("connect", resolve));
     socket.on("error", () => {});
@@ -300,10 +302,15 @@ test("a request that leaves while it waits for a slot gives up its place: the ne
 
 test("one player's bulk requests beyond the per-player cap are a fast 429; another player still gets a slot", async (t) => {
   const { slowBulk, release } = await gatedBulk();
+  let asked = 0;
+  const countedBulk: OddsApi["generateBulk"] = (request) => {
+    asked++;
+    return slowBulk(request);
+  };
   const settings = edge({ heavyConcurrency: 2, heavyConcurrencyPerPlayer: 1 });
-  await withApp({ edge: settings, odds: { generateBulk: slowBulk } }, async (app) => {
+  await withApp({ edge: settings, odds: { generateBulk: countedBulk } }, async (app) => {
     const first = post(app, "/api/games/bulk");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await until("the first request's batch asked for", () => asked === 1);
     const again = await post(app, "/api/games/bulk");
     t.is(again.status, 429);
     t.is(again.headers.get("retry-after"), "1");
