@@ -4,7 +4,7 @@
 //   node --import=tsx/esm bench/evaluator.ts
 //
 // The exact engine is also timed against the board-by-board enumeration it replaced, kept as
-// the test oracle (services/odds/test/helpers/equity-oracle.ts), in the same run.
+// the test oracle (common/test/poker/helpers/equity-oracle.ts), in the same run.
 //
 // Times are CPU time of this process (process.cpuUsage, user + system), not wall time: the
 // machines are shared and noisy, and CPU time leaves out the time another process holds the core.
@@ -13,10 +13,10 @@
 
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { parseHand, type Card } from "../services/odds/src/domain/cards.js";
-import { exactEquity, monteCarloEquity } from "../services/odds/src/domain/equity.js";
-import { exactCounts } from "../services/odds/src/domain/equity-exact.js";
-import { oracleEquity } from "../services/odds/test/helpers/equity-oracle.js";
+import { parseHand, type Card } from "@pokerodds/common/poker/cards";
+import { exactEquity, monteCarloEquity } from "@pokerodds/common/poker/equity";
+import { exactCounts } from "@pokerodds/common/poker/equity-exact";
+import { oracleEquity } from "../common/test/poker/helpers/equity-oracle.js";
 import {
   CARD_RANK_KEY,
   CARD_SUIT_KEY,
@@ -28,7 +28,7 @@ import {
   SUIT_KEY_START,
   TABLE_BYTES,
   evaluate7,
-} from "../services/odds/src/domain/evaluator.js";
+} from "@pokerodds/common/poker/evaluator";
 import { formatBenchLines, type BenchLine } from "./report.js";
 
 export type { BenchLine } from "./report.js";

@@ -3,7 +3,7 @@
 // sqrt(p (1 - p) / m), so (mc - exact) / SE should look like N(0, 1): |z| > 4 essentially never.
 
 import { dealHoleCards } from "@pokerodds/odds/domain/deal";
-import { exactEquity, monteCarloEquity } from "@pokerodds/odds/domain/equity";
+import { exactEquity, monteCarloEquity } from "@pokerodds/common/poker/equity";
 import { STAGES, type StageName } from "./game.js";
 
 const BOARD_SIZE: Record<StageName, number> = { hole: 0, flop: 3, turn: 4 };

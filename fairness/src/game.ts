@@ -3,11 +3,11 @@
 // payout rule (payoutOf). A unit bet is placed on every hand the table would take a bet on at
 // every betting stage, and settled at the river.
 
-import { formatCard } from "@pokerodds/odds/domain/cards";
+import { formatCard } from "@pokerodds/common/poker/cards";
 import { dealHoleCards, deal } from "@pokerodds/odds/domain/deal";
-import type { HandOdds } from "@pokerodds/odds/domain/pricing";
-import { roundPercent } from "@pokerodds/odds/domain/pricing";
-import { priceHands } from "@pokerodds/odds/domain/stage-odds";
+import type { HandOdds } from "@pokerodds/common/poker/pricing";
+import { roundPercent } from "@pokerodds/common/poker/pricing";
+import { priceHands } from "@pokerodds/common/poker/stage-odds";
 import { payoutOf } from "@pokerodds/table/domain/payouts";
 import { type Shares, engineShares, enumeratedShares } from "./shares.js";
 

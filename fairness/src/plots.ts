@@ -1,7 +1,7 @@
 // The report's plots: Vega-Lite specifications (pure builders) rendered to SVG text here, at
 // generation time, so the HTML needs no script and no network to show them.
 
-import { formatCard } from "@pokerodds/odds/domain/cards";
+import { formatCard } from "@pokerodds/common/poker/cards";
 import * as vega from "vega";
 import { type TopLevelSpec, compile } from "vega-lite";
 import { STAGES } from "./game.js";

@@ -10,8 +10,8 @@
 //   engine; the engine is held equal to a board-by-board oracle count for count by its own tests,
 //   and shares.test.ts checks it against enumeratedShares on tie-heavy spots.
 
-import { exactCounts } from "@pokerodds/odds/domain/equity-exact";
-import { evaluate7 } from "@pokerodds/odds/domain/evaluator";
+import { exactCounts } from "@pokerodds/common/poker/equity-exact";
+import { evaluate7 } from "@pokerodds/common/poker/evaluator";
 
 type Card = number;
 

@@ -2,7 +2,7 @@
 // shuffles, or of exact-against-Monte-Carlo spots. Each returns mergeable totals.
 
 import { deriveDeck } from "@pokerodds/common/deck-derivation";
-import { formatCard, formatHand } from "@pokerodds/odds/domain/cards";
+import { formatCard, formatHand } from "@pokerodds/common/poker/cards";
 import { dealHoleCards } from "@pokerodds/odds/domain/deal";
 import { newServerSeed, seedCommitment, verifyGame } from "@pokerodds/odds/domain/provably-fair";
 import { shuffledDeck } from "@pokerodds/odds/domain/shuffle";

@@ -1,7 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
-import { parseCard } from "@pokerodds/odds/domain/cards";
-import { oddsTenths } from "@pokerodds/odds/domain/pricing";
+import { parseCard } from "@pokerodds/common/poker/cards";
+import { oddsTenths } from "@pokerodds/common/poker/pricing";
 import { type Bet, type GameOutcome, playGame } from "../src/game.js";
 import { addGame, emptyRtpTotals, rakeWithinBound, rtpFigures } from "../src/rtp.js";
 

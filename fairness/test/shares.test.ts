@@ -1,8 +1,8 @@
 import test from "ava";
 import fc from "fast-check";
-import { parseCard } from "@pokerodds/odds/domain/cards";
-import { exactEquity } from "@pokerodds/odds/domain/equity";
-import { evaluateCards } from "@pokerodds/odds/domain/evaluator";
+import { parseCard } from "@pokerodds/common/poker/cards";
+import { exactEquity } from "@pokerodds/common/poker/equity";
+import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { engineShares, enumeratedShares, forEachCompletion, remainingCards, winnersOn } from "../src/shares.js";
 
 const hand = (code: string) => [parseCard(code.slice(0, 2)), parseCard(code.slice(2))];

@@ -6,7 +6,7 @@
 import test from "ava";
 import fc from "fast-check";
 import { createHash } from "node:crypto";
-import { formatCard } from "../../services/odds/src/domain/cards.js";
+import { formatCard } from "@pokerodds/common/poker/cards";
 import * as derivation from "../../common/src/deck-derivation.js";
 import * as server from "../../services/odds/src/domain/provably-fair.js";
 import {

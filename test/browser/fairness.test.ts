@@ -8,7 +8,7 @@
 // commitment the page kept.
 import test, { type ExecutionContext } from "ava";
 import type { Page } from "playwright-core";
-import { formatCard, fullDeck } from "../../services/odds/src/domain/cards.js";
+import { formatCard, fullDeck } from "@pokerodds/common/poker/cards";
 import { newServerSeed, seedCommitment } from "../../services/odds/src/domain/provably-fair.js";
 import type { TableState } from "../helpers/api.js";
 import { expectAccessible, screenshot, type Watched } from "./helpers/browser.js";

@@ -1,7 +1,7 @@
 // An evaluation of a table's river independent of the odds service: the odds service's own
 // brute-force reference evaluator (best of the 21 five-card subsets of seven cards, ranked naively),
 // fed with the API's card codes.
-import { compareNaive, naiveBest } from "../../services/odds/test/helpers/naive-poker.js";
+import { compareNaive, naiveBest } from "../../common/test/poker/helpers/naive-poker.js";
 
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";

@@ -3,10 +3,10 @@
 // state that claims otherwise does not verify. Winners come from the odds domain's evaluator and
 // river equities, as the table's river panels do; a payout is the table's own rule (payoutOf:
 // floor(stake cents x odds tenths / (10 x tied winners))).
-import { parseCard, parseHand } from "@pokerodds/odds/domain/cards";
+import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { describeHand } from "@pokerodds/odds/domain/describe";
-import { evaluateCards } from "@pokerodds/odds/domain/evaluator";
-import { riverEquities } from "@pokerodds/odds/domain/pricing";
+import { evaluateCards } from "@pokerodds/common/poker/evaluator";
+import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/table/domain/payouts";
 
 /** Not checked (no outcome shown, or a settled game without its river); else the first problem, if any. */

@@ -2,8 +2,8 @@
 // wrong commitment, a missing or other client seed, or bad usage does not, with the exit codes the
 // command documents. A game record or a river state whose outcome (winners, a bet's payout, paidTo,
 // the totals) the cards do not give does not verify either.
-import { formatCard, parseCard, parseHand } from "@pokerodds/odds/domain/cards";
-import { evaluateCards } from "@pokerodds/odds/domain/evaluator";
+import { formatCard, parseCard, parseHand } from "@pokerodds/common/poker/cards";
+import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { deriveDeck } from "@pokerodds/common/deck-derivation";
 import { commitDeck, derivedCards, newServerSeed, seedCommitment } from "@pokerodds/odds/domain/provably-fair";
 import test from "ava";

@@ -8,9 +8,9 @@ import type {
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import type { CommittedBulkGame } from "./domain/bulk.js";
-import { parseCard, parseHand, type Card } from "./domain/cards.js";
+import { parseCard, parseHand, type Card } from "@pokerodds/common/poker/cards";
 import type { CommittedDealResult } from "./domain/deal.js";
-import type { HandOdds } from "./domain/pricing.js";
+import type { HandOdds } from "@pokerodds/common/poker/pricing";
 
 export function dealToProto(result: CommittedDealResult): DealResponse {
   return {

@@ -2,11 +2,11 @@
 // Results cross to the service by structured clone, which drops error classes, so domain errors
 // travel back as data and the pool rebuilds them.
 import { DomainError, type ErrorKind } from "@pokerodds/common/errors";
-import type { Card } from "./domain/cards.js";
+import type { Card } from "@pokerodds/common/poker/cards";
 import { committedBulkGame, type BulkHandCount, type CommittedBulkGame } from "./domain/bulk.js";
 import { committedDeal, type CommittedDealResult, type DealSeeds } from "./domain/deal.js";
-import type { HandOdds } from "./domain/pricing.js";
-import { priceHands } from "./domain/stage-odds.js";
+import type { HandOdds } from "@pokerodds/common/poker/pricing";
+import { priceHands } from "@pokerodds/common/poker/stage-odds";
 
 export type TaskResult<T> = { ok: T } | { error: { kind: ErrorKind; message: string } };
 

@@ -1,10 +1,10 @@
 import test from "ava";
 import { InvalidArgumentError } from "@pokerodds/common/errors";
-import { type Card, fullDeck, parseCard, parseHand } from "../src/domain/cards.js";
+import { type Card, fullDeck, parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { type BulkGame, bulkGameId, generateBulkGame, validateBulkRequest } from "../src/domain/bulk.js";
-import { InvalidOddsRequestError } from "../src/domain/errors.js";
-import { evaluateCards } from "../src/domain/evaluator.js";
-import { favouriteIndex, roundPercent } from "../src/domain/pricing.js";
+import { InvalidOddsRequestError } from "@pokerodds/common/poker/errors";
+import { evaluateCards } from "@pokerodds/common/poker/evaluator";
+import { favouriteIndex, roundPercent } from "@pokerodds/common/poker/pricing";
 
 const STAGES = [0, 1, 2, -1];
 const BOARD_SHOWN: Record<number, number> = { 0: 0, 1: 3, 2: 4, [-1]: 5 };

@@ -3,7 +3,7 @@
 import test from "ava";
 import { committedBulkGame } from "../src/domain/bulk.js";
 import { committedDeal } from "../src/domain/deal.js";
-import { InvalidOddsRequestError } from "../src/domain/errors.js";
+import { InvalidOddsRequestError } from "@pokerodds/common/poker/errors";
 import { commitDeck, seedCommitment, verifyGame } from "../src/domain/provably-fair.js";
 
 test("a committed deal verifies from its seed, and its remaining deck is the derived one", (t) => {

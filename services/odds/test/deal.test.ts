@@ -1,10 +1,10 @@
 import test from "ava";
 import { InvalidArgumentError } from "@pokerodds/common/errors";
-import { type Card, fullDeck, parseCard } from "../src/domain/cards.js";
+import { type Card, fullDeck, parseCard } from "@pokerodds/common/poker/cards";
 import { deal, dealHoleCards } from "../src/domain/deal.js";
-import { exactEquity } from "../src/domain/equity.js";
-import { InvalidOddsRequestError } from "../src/domain/errors.js";
-import { oddsTenths } from "../src/domain/pricing.js";
+import { exactEquity } from "@pokerodds/common/poker/equity";
+import { InvalidOddsRequestError } from "@pokerodds/common/poker/errors";
+import { oddsTenths } from "@pokerodds/common/poker/pricing";
 
 const codes = (s: string): Card[] => s.split(" ").map(parseCard);
 

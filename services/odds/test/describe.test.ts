@@ -1,8 +1,8 @@
 import test from "ava";
 import fc from "fast-check";
-import { formatCard, parseCard } from "../src/domain/cards.js";
+import { formatCard, parseCard } from "@pokerodds/common/poker/cards";
 import { describeHand } from "../src/domain/describe.js";
-import { evaluate5, evaluateCards, handCategory } from "../src/domain/evaluator.js";
+import { evaluate5, evaluateCards, handCategory } from "@pokerodds/common/poker/evaluator";
 
 const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);
 const describe = (s: string) => {

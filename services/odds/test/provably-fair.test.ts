@@ -2,7 +2,7 @@ import test from "ava";
 import fc from "fast-check";
 import { createHash, createHmac } from "node:crypto";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
-import { formatCard, formatHand } from "../src/domain/cards.js";
+import { formatCard, formatHand } from "@pokerodds/common/poker/cards";
 import { dealHoleCards } from "../src/domain/deal.js";
 import { DeckByteStream, byteBelow, deriveDeck, effectiveSeed } from "@pokerodds/common/deck-derivation";
 import {

@@ -13,6 +13,7 @@ import {
   advanceKey,
   advancePlan,
   applyAdvance,
+  assertTruePrices,
   placeAgainst,
   publicState,
   type Place,
@@ -93,12 +94,19 @@ async function answerMovedOn(
   );
 }
 
+/** What the odds service answers for the plan, its prices checked against the table's own (true-prices.ts). */
 async function fetchInput(odds: OddsPort, plan: AdvancePlan, scope: CallScope): Promise<AdvanceInput> {
   switch (plan.kind) {
-    case "DEAL":
-      return { kind: "DEAL", ...(await odds.deal(plan.numberOfHands, plan.gameId, plan, scope)) };
-    case "REVEAL":
-      return { kind: "REVEAL", handOdds: await odds.equity(plan.hands, plan.board, scope) };
+    case "DEAL": {
+      const deal = await odds.deal(plan.numberOfHands, plan.gameId, plan, scope);
+      assertTruePrices(deal.handOdds, deal.hands, [], odds.targetRtp);
+      return { kind: "DEAL", ...deal };
+    }
+    case "REVEAL": {
+      const handOdds = await odds.equity(plan.hands, plan.board, scope);
+      assertTruePrices(handOdds, plan.hands, plan.board, odds.targetRtp);
+      return { kind: "REVEAL", handOdds };
+    }
     case "CLEAR":
       return { kind: "CLEAR" };
   }

@@ -71,6 +71,8 @@ export interface DealSeeds {
 }
 
 export interface OddsPort {
+  /** The target return to player every price is asked at (TABLE_TARGET_RTP). */
+  readonly targetRtp: number;
   /** Deals gameId's cards from a deck derived from the seeds (docs/provably-fair.md). */
   deal(numberOfHands: number, gameId: string, seeds: DealSeeds, scope: CallScope): Promise<Deal>;
   equity(hands: readonly string[], board: readonly string[], scope: CallScope): Promise<HandOdds[]>;
@@ -134,12 +136,16 @@ export function connectOdds(address: string, targetRtp: number): { port: OddsPor
   return { port: oddsPort(client.call, targetRtp), close: () => client.raw.close() };
 }
 
-/** Panels arrive in domain terms (`handOddsFromProto`); the domain checks every field before storing them. */
+/**
+ * Panels arrive in domain terms (`handOddsFromProto`); the advance prices the cards again before it
+ * stores them (domain/true-prices.ts), and the domain checks their shape.
+ */
 export function oddsPort(
   odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>,
   targetRtp: number,
 ): OddsPort {
   return {
+    targetRtp,
     deal: async (numberOfHands, gameId, { serverSeed, clientSeed }, scope) => {
       const seeds = { serverSeed: serverSeed ?? undefined, clientSeed: clientSeed ?? undefined };
       const response = await odds.deal({ numberOfHands, targetRtp, gameId, ...seeds }, scope);

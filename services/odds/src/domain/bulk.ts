@@ -1,13 +1,13 @@
 // Bulk generation: whole pre-computed games with every stage's prices, flags and descriptions.
 
-import { type Card, formatCard, formatHand } from "./cards.js";
+import { type Card, formatCard, formatHand } from "@pokerodds/common/poker/cards";
 import { dealHoleCards, assertFullDeck } from "./deal.js";
 import { describeHand } from "./describe.js";
-import { InvalidOddsRequestError, validateIntegerRange, validateTargetRtp } from "./errors.js";
-import { type BettingStage, type StagePricing, Stage, bulkStagePricing } from "./pricing.js";
+import { InvalidOddsRequestError, validateIntegerRange, validateTargetRtp } from "@pokerodds/common/poker/errors";
+import { type BettingStage, type StagePricing, Stage, bulkStagePricing } from "@pokerodds/common/poker/pricing";
 import { commitDeck } from "./provably-fair.js";
 import { shuffledDeck } from "./shuffle.js";
-import { stageEquities } from "./stage-odds.js";
+import { stageEquities } from "@pokerodds/common/poker/stage-odds";
 
 export const BULK_MIN_GAMES = 1;
 export const BULK_MAX_GAMES = 200;

@@ -2,12 +2,12 @@
 
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
-import { type Card, formatCard, formatHand } from "./cards.js";
-import { validateIntegerRange, validateTargetRtp } from "./errors.js";
-import { type HandOdds, Stage, handOddsPanels } from "./pricing.js";
+import { type Card, formatCard, formatHand } from "@pokerodds/common/poker/cards";
+import { validateIntegerRange, validateTargetRtp } from "@pokerodds/common/poker/errors";
+import { type HandOdds, Stage, handOddsPanels } from "@pokerodds/common/poker/pricing";
 import { commitDeck } from "./provably-fair.js";
 import { shuffledDeck } from "./shuffle.js";
-import { stageEquities } from "./stage-odds.js";
+import { stageEquities } from "@pokerodds/common/poker/stage-odds";
 
 /** Card codes exactly as the API shows them: hands "AhKd", remainingDeck ["Qs", ...]. */
 export interface DealResult {

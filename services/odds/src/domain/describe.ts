@@ -1,8 +1,8 @@
 // Human-readable description of a hand's best five cards.
 
 import { InvalidArgumentError } from "@pokerodds/common/errors";
-import { rankOf, type Card } from "./cards.js";
-import { HandCategory, evaluate5, handCategory } from "./evaluator.js";
+import { rankOf, type Card } from "@pokerodds/common/poker/cards";
+import { HandCategory, evaluate5, handCategory } from "@pokerodds/common/poker/evaluator";
 
 export interface HandDescription {
   /** The best five cards, most significant first (see orderBestFive). */

@@ -7,7 +7,7 @@
 //
 // Pure apart from hashing (and commitDeck without a seed, which draws one from the CSPRNG).
 
-import { InvalidOddsRequestError } from "./errors.js";
+import { InvalidOddsRequestError } from "@pokerodds/common/poker/errors";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import {
   assertNoProblem,
@@ -19,7 +19,7 @@ import {
   shownInput,
 } from "@pokerodds/common/deck-derivation";
 import { commitmentOf, newServerSeed } from "@pokerodds/common/server-seed";
-import { type Card, formatCard, formatHand, parseCard, parseHand } from "./cards.js";
+import { type Card, formatCard, formatHand, parseCard, parseHand } from "@pokerodds/common/poker/cards";
 
 // Part of the procedure's surface: the fairness report and the tests draw their seeds with it here.
 export { newServerSeed };

@@ -1,7 +1,7 @@
 // A fair shuffle: Fisher-Yates driven by the operating system's CSPRNG.
 
 import { randomInt } from "node:crypto";
-import { type Card, fullDeck } from "./cards.js";
+import { type Card, fullDeck } from "@pokerodds/common/poker/cards";
 
 /**
  * A uniformly random permutation of the 52 cards.

@@ -21,6 +21,7 @@ export * from "./seats.js";
 export * from "./after-debit.js";
 export * from "./bets.js";
 export * from "./advance.js";
+export { assertTruePrices } from "./true-prices.js";
 export { type Payout, payoutOf } from "./payouts.js";
 export * from "./lobby.js";
 export * from "./view.js";

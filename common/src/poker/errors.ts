@@ -1,7 +1,7 @@
 // Typed errors of the odds domain. They extend the shared InvalidArgumentError so the gRPC adapter
 // (and the worker-thread boundary, which carries only kind + message) maps them to a 400.
 
-import { InvalidArgumentError } from "@pokerodds/common/errors";
+import { InvalidArgumentError } from "../errors.js";
 
 /** A deal, bulk or pricing request whose parameters are out of range or inconsistent. */
 export class InvalidOddsRequestError extends InvalidArgumentError {}

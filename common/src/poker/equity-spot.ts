@@ -1,7 +1,7 @@
 // A validated equity question (hands, known board, remaining deck) with everything the exact and
 // Monte Carlo loops need precomputed once, in typed arrays: the loops then read nothing else.
 
-import { InvalidArgumentError } from "@pokerodds/common/errors";
+import { InvalidArgumentError } from "../errors.js";
 import type { Card } from "./cards.js";
 import {
   CARD_RANK_KEY,

@@ -1,6 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
-import { parseCard } from "../src/domain/cards.js";
+import { parseCard } from "../../src/poker/cards.js";
 import {
   CARD_RANK_BIT,
   CARD_RANK_KEY,
@@ -16,7 +16,7 @@ import {
   handCategory,
   valueOfFlushMask,
   valueOfRankKey,
-} from "../src/domain/evaluator.js";
+} from "../../src/poker/evaluator.js";
 import { CATEGORY, combinations, compareNaive, naiveBest, naiveRank5 } from "./helpers/naive-poker.js";
 
 const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);

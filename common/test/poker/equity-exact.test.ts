@@ -6,9 +6,9 @@
 
 import test from "ava";
 import fc from "fast-check";
-import { parseCard } from "../src/domain/cards.js";
-import { exactEquity } from "../src/domain/equity.js";
-import { exactCounts } from "../src/domain/equity-exact.js";
+import { parseCard } from "../../src/poker/cards.js";
+import { exactEquity } from "../../src/poker/equity.js";
+import { exactCounts } from "../../src/poker/equity-exact.js";
 import { oracleCounts, oracleEquity } from "./helpers/equity-oracle.js";
 
 const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);

@@ -1,8 +1,8 @@
 // A card is an integer 0..51: rank * 4 + suit, rank 0..12 for 2..A, suit 0..3 for c, d, h, s.
 // Integers keep the evaluator's table lookups and the enumeration loops cheap.
 
-import { DECK_SIZE, RANK_CHARS, SUIT_CHARS } from "@pokerodds/common/card-codes";
-import { InvalidArgumentError } from "@pokerodds/common/errors";
+import { DECK_SIZE, RANK_CHARS, SUIT_CHARS } from "../card-codes.js";
+import { InvalidArgumentError } from "../errors.js";
 
 export type Card = number;
 

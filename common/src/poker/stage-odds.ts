@@ -1,8 +1,8 @@
 // Prices known hands on a known board: the table service's odds panels (Equity RPC), and the
 // per-stage equities the deal and the bulk generator share.
 
-import { DECK_SIZE } from "@pokerodds/common/card-codes";
-import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
+import { DECK_SIZE } from "../card-codes.js";
+import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "../limits.js";
 import { type Card, formatCard } from "./cards.js";
 import { exactEquity } from "./equity.js";
 import { InvalidOddsRequestError, validateTargetRtp } from "./errors.js";

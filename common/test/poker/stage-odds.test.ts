@@ -1,12 +1,12 @@
 import test from "ava";
 import fc from "fast-check";
-import { InvalidArgumentError } from "@pokerodds/common/errors";
-import { type Card, parseCard } from "../src/domain/cards.js";
-import { InvalidOddsRequestError } from "../src/domain/errors.js";
-import { exactEquity } from "../src/domain/equity.js";
-import { evaluateCards } from "../src/domain/evaluator.js";
-import { oddsTenths, roundPercent } from "../src/domain/pricing.js";
-import { priceHands, stageOfBoard } from "../src/domain/stage-odds.js";
+import { InvalidArgumentError } from "../../src/errors.js";
+import { type Card, parseCard } from "../../src/poker/cards.js";
+import { InvalidOddsRequestError } from "../../src/poker/errors.js";
+import { exactEquity } from "../../src/poker/equity.js";
+import { evaluateCards } from "../../src/poker/evaluator.js";
+import { oddsTenths, roundPercent } from "../../src/poker/pricing.js";
+import { priceHands, stageOfBoard } from "../../src/poker/stage-odds.js";
 
 const cards = (codes: string): Card[] => codes.split(" ").map(parseCard);
 

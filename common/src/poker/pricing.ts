@@ -21,13 +21,13 @@
 //   handIndex wins a tie. Exactly one favourite per stage (some hand always wins or ties).
 // - Best RTP: among hands with percentWin > 0, every hand with the highest oddsRounded.
 
-import type { BettingStage, HandOdds } from "@pokerodds/common/hand-odds";
-import { INT32_MAX } from "@pokerodds/common/limits";
+import type { BettingStage, HandOdds } from "../hand-odds.js";
+import { INT32_MAX } from "../limits.js";
 import type { Fraction } from "./equity-types.js";
 import { validateTargetRtp } from "./errors.js";
 
 // The odds panel is shared with the table service, which stores and shows it.
-export type { BettingStage, HandOdds, HandStatus } from "@pokerodds/common/hand-odds";
+export type { BettingStage, HandOdds, HandStatus } from "../hand-odds.js";
 
 export const PERCENT_DECIMALS = 4;
 const PERCENT_SCALE = 10 ** PERCENT_DECIMALS; // 1e4: percentages as integers of 0.0001 %

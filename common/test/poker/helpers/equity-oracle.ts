@@ -1,5 +1,5 @@
 // The test oracle: the exact enumeration the odds service used before the weighted engine of
-// src/domain/equity-exact.ts, kept unchanged (bar its exports) so the new engine can be checked
+// src/poker/equity-exact.ts, kept unchanged (bar its exports) so the new engine can be checked
 // against it count for count, and timed against it by bench/evaluator.ts. Not used in production.
 // Its one extension since: it also credits each board's dead-heat shares (1/k of the board to each
 // of k tied hands, in whole units of 1 / lcm(1..n) board), for the engine's shares to be checked
@@ -10,8 +10,8 @@
 // remaining card of one rank gives every hand the same value, so each rank is evaluated once and
 // counted as many times as it has cards left.
 
-import { InvalidArgumentError } from "@pokerodds/common/errors";
-import type { Card } from "../../src/domain/cards.js";
+import { InvalidArgumentError } from "../../../src/errors.js";
+import type { Card } from "../../../src/poker/cards.js";
 import {
   CARD_RANK_KEY,
   CARD_SUIT_KEY,
@@ -22,7 +22,7 @@ import {
   SUIT_KEY_START,
   flushSuitOf,
   valueOfFlushMask,
-} from "../../src/domain/evaluator.js";
+} from "../../../src/poker/evaluator.js";
 
 // The evaluator's tables bound to this module's own constants: V8 compiles loops that read
 // module-level constants markedly faster than loops that read imported bindings.

@@ -1,8 +1,8 @@
 import test from "ava";
 import fc from "fast-check";
-import { parseCard } from "../src/domain/cards.js";
-import { evaluate7 } from "../src/domain/evaluator.js";
-import { Xoshiro128, exactEquity, monteCarloEquity, type Equity } from "../src/domain/equity.js";
+import { parseCard } from "../../src/poker/cards.js";
+import { evaluate7 } from "../../src/poker/evaluator.js";
+import { Xoshiro128, exactEquity, monteCarloEquity, type Equity } from "../../src/poker/equity.js";
 import { naiveEquity } from "./helpers/naive-poker.js";
 
 const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);

@@ -1,7 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
-import type { Fraction } from "../src/domain/equity-types.js";
-import { InvalidOddsRequestError } from "../src/domain/errors.js";
+import type { Fraction } from "../../src/poker/equity-types.js";
+import { InvalidOddsRequestError } from "../../src/poker/errors.js";
 import {
   type BettingStage,
   Stage,
@@ -11,7 +11,7 @@ import {
   oddsTenths,
   riverEquities,
   roundPercent,
-} from "../src/domain/pricing.js";
+} from "../../src/poker/pricing.js";
 
 const RUNS = { numRuns: 2000 };
 

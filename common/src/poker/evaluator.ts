@@ -7,7 +7,7 @@
 //
 // Tables (about 525 KiB of typed arrays) are built once when the module loads, in about 30 ms.
 
-import { InvalidArgumentError } from "@pokerodds/common/errors";
+import { InvalidArgumentError } from "../errors.js";
 import type { Card } from "./cards.js";
 
 export type HandValue = number;

@@ -9,7 +9,7 @@
 // is one counter update by winner mask (equity-tally.ts). Card indices come from xoshiro128**
 // 16 bits at a time (belowSmall): one output deals two cards.
 
-import { InvalidArgumentError } from "@pokerodds/common/errors";
+import { InvalidArgumentError } from "../errors.js";
 import type { Card } from "./cards.js";
 import type { Equity } from "./equity-types.js";
 import { Xoshiro128 } from "./equity-random.js";

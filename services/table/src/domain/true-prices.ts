@@ -1,0 +1,42 @@
+// The odds service's panels are what the table pays bets at: the odds a bet records and, at the
+// river, which hands win. The table does not take them on trust (a faulty, outdated or impersonated
+// odds service could price a hand far above its chances, or name a losing hand the winner, and pay
+// a colluding player from the house). It prices the same cards itself, with the poker math both
+// services share, and refuses an answer that differs in any field. An honest odds service runs the
+// same code on the same cards, so it agrees to the last bit. That the cards are the ones the seeds
+// derive is applyAdvance's check (assertDerivedDeal); this one is the prices'.
+
+import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
+import { priceHands } from "@pokerodds/common/poker/stage-odds";
+import type { HandOdds } from "./types.js";
+
+const FIELDS = ["handIndex", "bettingStage", "handStatus", "winPercentage", "drawPercentage", "oddsTenths"] as const;
+
+/**
+ * Throws RangeError unless `panels` are exactly the table's own prices of `hands` on `board` at
+ * `targetRtp`. Cards the poker math refuses (a fault of the odds service that sent them) are a
+ * RangeError too: an internal fault, never the caller's.
+ */
+export function assertTruePrices(
+  panels: readonly HandOdds[],
+  hands: readonly string[],
+  board: readonly string[],
+  targetRtp: number,
+): void {
+  let truth: HandOdds[];
+  try {
+    truth = priceHands(hands.map(parseHand), board.map(parseCard), targetRtp);
+  } catch (error) {
+    throw new RangeError(`the odds service priced cards the table cannot: ${(error as Error).message}`);
+  }
+  const differs = (i: number) => FIELDS.find((field) => !Object.is(panels[i]?.[field], truth[i]![field]));
+  for (let i = 0; i < Math.max(truth.length, panels.length); i++) {
+    const field = i < truth.length ? differs(i) : "handIndex";
+    if (field !== undefined) {
+      throw new RangeError(
+        `the odds service's ${field} for hand ${i} on board [${board.join(" ")}] is not the table's own ` +
+          `(${JSON.stringify(panels[i]?.[field])} against ${JSON.stringify(truth[i]?.[field])})`,
+      );
+    }
+  }
+}

@@ -1,0 +1,140 @@
+// An odds service that deals the true deck but lies about the prices or the river's winners (a fault,
+// an outdated release, or anyone holding the odds certificate) cannot make the table pay what the
+// cards do not say: the table prices every stage itself and refuses the advance. Nothing is stored,
+// no money moves, and the game goes on once the answers are true again.
+import {
+  Server,
+  status,
+  type sendUnaryData,
+  type ServerUnaryCall,
+  type UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+import { serverCredentials } from "@pokerodds/common";
+import { derivedDeal } from "@pokerodds/common/deck-derivation";
+import {
+  HandStatus,
+  OddsServiceService,
+  type DealRequest,
+  type DealResponse,
+  type EquityRequest,
+  type EquityResponse,
+  type HandOdds,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { GameState, type Caller, type TableState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { handOddsToProto } from "@pokerodds/common/hand-odds";
+import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
+import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
+import { priceHands } from "@pokerodds/common/poker/stage-odds";
+import { commitmentOf } from "@pokerodds/common/server-seed";
+import { freePort } from "@pokerodds/launcher/ports";
+import test from "ava";
+import { statusOf } from "../../../test/helpers/grpc-services.js";
+import { tlsAs } from "../../../test/helpers/pki.js";
+import { admin, balanceOf, moneyCheck, newPlayer, startTableCluster, type Table } from "./helpers/table-cluster.js";
+
+/** What the impostor does to the true panels it computes: nothing, or one lie. */
+type Lie = "none" | "overprice hand 0" | "a loser wins at the river";
+
+function truePanels(hands: readonly string[], board: readonly string[], targetRtp: number): HandOdds[] {
+  return priceHands(hands.map(parseHand), board.map(parseCard), targetRtp).map(handOddsToProto);
+}
+
+function told(panels: HandOdds[], lie: Lie): HandOdds[] {
+  if (lie === "overprice hand 0" && panels[0]!.oddsTenths > 0) {
+    return panels.map((p) => (p.handIndex === 0 ? { ...p, oddsTenths: 1000 } : p));
+  }
+  if (lie === "a loser wins at the river" && panels[0]!.bettingStage === -1) {
+    const loser = panels.find((p) => p.handStatus === HandStatus.HAND_STATUS_LOSER)!.handIndex;
+    return panels.map((p) =>
+      p.handIndex === loser
+        ? { ...p, handStatus: HandStatus.HAND_STATUS_WINNER, winPercentage: 100, drawPercentage: 0, oddsTenths: 10 }
+        : { ...p, handStatus: HandStatus.HAND_STATUS_LOSER, winPercentage: 0, drawPercentage: 0, oddsTenths: 0 },
+    );
+  }
+  return panels;
+}
+
+/** An odds service with the odds identity's certificate that deals the true deck and tells `lie.now`. */
+async function startImpostor(lie: { now: Lie }): Promise<{ address: string; stop(): void }> {
+  const server = new Server();
+  const implementation = {
+    deal: (call: ServerUnaryCall<DealRequest, DealResponse>, done: sendUnaryData<DealResponse>) => {
+      const { numberOfHands, gameId, serverSeed = "", clientSeed = null, targetRtp = 0 } = call.request;
+      const { hands, remainingDeck } = derivedDeal({ serverSeed, clientSeed }, gameId, numberOfHands);
+      const handOdds = told(truePanels(hands, [], targetRtp), lie.now);
+      done(null, { hands, remainingDeck, handOdds, gameId, serverSeed, seedCommitment: commitmentOf(serverSeed) });
+    },
+    equity: (call: ServerUnaryCall<EquityRequest, EquityResponse>, done: sendUnaryData<EquityResponse>) => {
+      const { hands, board, targetRtp = 0 } = call.request;
+      done(null, { handOdds: told(truePanels(hands, board, targetRtp), lie.now) });
+    },
+  };
+  server.addService(OddsServiceService, implementation as unknown as UntypedServiceImplementation);
+  const port = await freePort();
+  await new Promise<void>((resolve, reject) =>
+    server.bindAsync(`127.0.0.1:${port}`, serverCredentials(tlsAs("odds")), (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
+  return { address: `127.0.0.1:${port}`, stop: () => server.forceShutdown() };
+}
+
+test("an odds service that overprices a hand or names a losing hand the winner is refused; nothing is stored or paid", async (t) => {
+  const cluster = await startTableCluster({ tables: 0 });
+  const lie: { now: Lie } = { now: "none" };
+  const impostor = await startImpostor(lie);
+  try {
+    const table: Table = (await cluster.startTable({ ODDS_ADDR: impostor.address })).client;
+    const state = async (): Promise<TableState> => (await table.getState({ caller: admin(), tableId: 1 })).state!;
+    const advance = (caller: Caller) => table.advance({ caller, tableId: 1 });
+    const player = await newPlayer(cluster, "mark");
+    const sit = await table.sit({ caller: player, tableId: 1, buyInCents: 10_000, idempotencyKey: "sit" });
+    t.true(sit.acknowledged);
+
+    // The deal's hole prices: hand 0 at 100.0 whatever its chances.
+    lie.now = "overprice hand 0";
+    t.is(await statusOf(advance(player)), status.INTERNAL);
+    t.is((await state()).gameState, GameState.GAME_STATE_STATUS_START, "no deal stored");
+
+    // True answers: the deal and the flop go through, and the player backs every live hand at the flop.
+    lie.now = "none";
+    await advance(player);
+    const flop = (await advance(player)).state!;
+    const live = flop.handOdds.filter((p) => p.bettingStage === 1 && p.oddsTenths > 0);
+    for (const panel of live) {
+      const bet = { caller: player, tableId: 1, seatIndex: sit.seatId, handIndex: panel.handIndex };
+      t.true((await table.bet({ ...bet, betAmountCents: 100, idempotencyKey: `bet-${panel.handIndex}` })).acknowledged);
+    }
+
+    // The turn's prices overstated, then the river's winner forged: each refused, the state unchanged.
+    lie.now = "overprice hand 0";
+    if (flop.handOdds.some((p) => p.bettingStage === 1 && p.handIndex === 0 && p.oddsTenths > 0)) {
+      t.is(await statusOf(advance(player)), status.INTERNAL);
+      t.is((await state()).gameState, GameState.GAME_STATE_STATUS_FLOP);
+    }
+    lie.now = "none";
+    await advance(player);
+    lie.now = "a loser wins at the river";
+    const seatBefore = (await state()).seats.find((seat) => seat.playerId === "mark")!.seatBalanceCents;
+    t.is(await statusOf(advance(player)), status.INTERNAL);
+    const stillTurn = await state();
+    t.is(stillTurn.gameState, GameState.GAME_STATE_STATUS_TURN, "no river stored");
+    t.is(stillTurn.seats.find((seat) => seat.playerId === "mark")!.seatBalanceCents, seatBefore, "nothing paid");
+
+    // The true river settles as the cards say.
+    lie.now = "none";
+    const river = (await advance(player)).state!;
+    t.is(river.gameState, GameState.GAME_STATE_STATUS_RIVER);
+    const truth = truePanels(river.hands, river.board, DEFAULT_TARGET_RTP).map((p) => p.handStatus);
+    t.deepEqual(
+      river.handOdds.filter((p) => p.bettingStage === -1).map((p) => p.handStatus),
+      truth,
+    );
+    t.true((await balanceOf(cluster, "mark")) < 100_000, "the sit is still on the table");
+    const check = await moneyCheck(cluster);
+    t.true(check.conserved, JSON.stringify(check.detail));
+  } finally {
+    impostor.stop();
+    await cluster.stop();
+  }
+});
