@@ -68,10 +68,37 @@ type ServerStreaming = (call: ServerWritableStream<unknown, unknown>) => void;
 /** A unary call answers through its callback; a server-streaming call has none and ends by its 'error' event. */
 type Guarded = (call: ServerUnaryCall<unknown, unknown>, callback?: sendUnaryData<unknown>) => void;
 
+/** A request the generated code could not decode, standing in for it until the call is authorized. */
+class Undecodable {
+  constructor(readonly reason: string) {}
+}
+
+/**
+ * `definition` with each request decoded inside the call rather than by grpc-js. grpc-js answers a
+ * request it cannot decode (an int64 beyond 2^53 - 1, which the generated code refuses to make a
+ * number of, or bytes that are no such message) INTERNAL, before the access check: a server fault
+ * for a caller's bad input, told to callers the policy refuses too. Such a request now reaches
+ * `authorize`'s wrapper as Undecodable and, once the caller is allowed, is refused INVALID_ARGUMENT.
+ */
+export function decodedAfterAccess(definition: ServiceDefinition): ServiceDefinition {
+  const methods = Object.entries(definition).map(([name, method]) => {
+    const requestDeserialize = (bytes: Buffer): unknown => {
+      try {
+        return method.requestDeserialize(bytes);
+      } catch (error) {
+        return new Undecodable(error instanceof Error ? error.message : String(error));
+      }
+    };
+    return [name, { ...method, requestDeserialize }];
+  });
+  return Object.fromEntries(methods) as ServiceDefinition;
+}
+
 /**
  * Wraps every handler of `implementation` with the policy: no client certificate is UNAUTHENTICATED,
- * a certificate naming no allowed identity PERMISSION_DENIED. An RPC missing from the policy is
- * refused to everyone. Our RPCs are unary or server-streaming (WatchTable, ExportGames).
+ * a certificate naming no allowed identity PERMISSION_DENIED, and then a request that could not be
+ * decoded (decodedAfterAccess) INVALID_ARGUMENT. An RPC missing from the policy is refused to
+ * everyone. Our RPCs are unary or server-streaming (WatchTable, ExportGames).
  */
 export function authorize(
   definition: ServiceDefinition,
@@ -99,6 +126,10 @@ export function authorize(
       if (!caller.some((identity) => allowed.includes(identity))) {
         logger.warn({ rpc: method.path, caller }, "rpc refused: caller not allowed");
         refuse({ code: status.PERMISSION_DENIED, details: `${method.path} is not allowed to this caller` });
+        return;
+      }
+      if (call.request instanceof Undecodable) {
+        refuse({ code: status.INVALID_ARGUMENT, details: `the request could not be decoded: ${call.request.reason}` });
         return;
       }
       if (callback) inner(call, callback);

@@ -5,7 +5,7 @@ import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-
 import { fileURLToPath } from "node:url";
 import { LONGEST_CALL_MS } from "../limits.js";
 import type { Logger } from "../logger.js";
-import { authorize } from "./access.js";
+import { authorize, decodedAfterAccess } from "./access.js";
 import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
 /**
@@ -72,10 +72,11 @@ export async function startGrpcServer(
     "grpc.max_connection_age_grace_ms": LONGEST_CALL_MS,
     "grpc.max_receive_message_length": 4 * 1024 * 1024,
   });
+  const definition = options.access ? decodedAfterAccess(registration.definition) : registration.definition;
   const implementation = options.access
-    ? authorize(registration.definition, registration.implementation, options.access, options.logger)
+    ? authorize(definition, registration.implementation, options.access, options.logger)
     : registration.implementation;
-  server.addService(registration.definition, implementation);
+  server.addService(definition, implementation);
 
   const health = new HealthImplementation({
     "": "NOT_SERVING",

@@ -1,0 +1,74 @@
+// A request the generated code cannot decode (here an int64 amount beyond 2^53 - 1, which no number
+// holds exactly) is the caller's bad input: INVALID_ARGUMENT to a caller the policy allows, and
+// PERMISSION_DENIED, as for any request, to one it refuses. grpc-js alone answered both INTERNAL,
+// before the access check (common/src/grpc/access.ts, decodedAfterAccess).
+import { Client, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { channelCredentials, createLogger, startGrpcServer, unary, WALLET_ACCESS } from "@pokerodds/common";
+import {
+  DebitRequest,
+  DebitResponse,
+  WalletServiceService,
+} from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import test from "ava";
+import { tlsAs } from "../helpers/pki.js";
+
+const logger = createLogger("undecodable-request-test");
+
+/** DebitRequest { movement { amountCents: 2^53 + 1 } }, written by hand: the generated code would refuse to. */
+function debitOfTooManyCents(): Buffer {
+  const varint = (value: bigint) => {
+    const bytes: number[] = [];
+    for (; value >= 0x80n; value >>= 7n) bytes.push(Number(value & 0x7fn) | 0x80);
+    return [...bytes, Number(value)];
+  };
+  const amount = [0x10, ...varint(2n ** 53n + 1n)]; // Movement field 2 (amount_cents), varint
+  return Buffer.from([0x0a, amount.length, ...amount]); // DebitRequest field 1 (movement), bytes
+}
+
+test("an int64 beyond 2^53 - 1 is INVALID_ARGUMENT to an allowed caller, PERMISSION_DENIED to another, and never reaches the handler", async (t) => {
+  let handled = 0;
+  const server = await startGrpcServer(
+    {
+      name: "pokerodds.wallet.v1.WalletService",
+      protoFile: "pokerodds/wallet/v1/wallet.proto",
+      definition: WalletServiceService,
+      implementation: {
+        debit: unary(logger, "Debit", async () => {
+          handled++;
+          return DebitResponse.fromPartial({});
+        }),
+      },
+    },
+    { port: 0, logger, tls: tlsAs("wallet"), access: WALLET_ACCESS },
+  );
+  const debitAs = (identity: "table" | "gateway", body: Buffer) => {
+    const client = new Client(`127.0.0.1:${server.port}`, channelCredentials(tlsAs(identity), "wallet"));
+    return new Promise<ServiceError | null>((resolve) =>
+      client.makeUnaryRequest(
+        WalletServiceService.debit.path,
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+        body,
+        new Metadata(),
+        { deadline: Date.now() + 5_000 },
+        (error) => {
+          client.close();
+          resolve(error);
+        },
+      ),
+    );
+  };
+  try {
+    const allowed = await debitAs("table", debitOfTooManyCents());
+    t.like(allowed, { code: status.INVALID_ARGUMENT });
+    t.regex(allowed!.details, /could not be decoded: .*MAX_SAFE_INTEGER/);
+    t.like(await debitAs("gateway", debitOfTooManyCents()), { code: status.PERMISSION_DENIED });
+    t.is(handled, 0);
+    // A request that decodes still reaches the handler.
+    const fine = Buffer.from(DebitRequest.encode({ movement: undefined }).finish());
+    t.is(await debitAs("table", fine), null);
+    t.is(handled, 1);
+  } finally {
+    await server.shutdown(0);
+  }
+});
