@@ -17,6 +17,7 @@
 //    filled accounts, each against its baseline.
 // 4. The Audit RPC over the whole ledger (it must be clean), with the peak memory of the wallet and
 //    FerretDB processes: the audit streams, so the wallet's peak should stay near its RSS before.
+import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { stopChildren, type Child } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
 import { MongoClient, type Db } from "mongodb";
@@ -79,7 +80,7 @@ function loadedRequest(playerId: string, seq: number): MovementRequest {
     playerId,
     amountCents: 1_000,
     idempotencyKey: `${playerId}-load-${seq}`,
-    reason: debit ? "sit" : "payout",
+    reason: debit ? LEDGER_REASON.SIT : LEDGER_REASON.PAYOUT,
     reference: "",
   };
 }
@@ -149,7 +150,7 @@ async function operations(wallet: Wallet, playerId: string, oldest: number, samp
     playerId,
     amountCents: 1,
     idempotencyKey: `${playerId}-bench-${kind}-${i}`,
-    reason: "bench",
+    reason: kind === "debit" ? LEDGER_REASON.SIT : LEDGER_REASON.PAYOUT,
     reference: "",
   });
   // Debits are the even sequences from 2; replays cycle through the oldest ones.

@@ -174,8 +174,8 @@ test("a refused outcome replays as refused", (t) => {
 });
 
 test("amounts are whole cents from 1 to 1e11; a credit (what a table owes) up to the largest balance", (t) => {
-  const fields = { playerId: "p1", idempotencyKey: "k", reason: "payout", reference: "" };
   for (const kind of ["debit", "credit", "deposit", "withdraw"] as const) {
+    const fields = { playerId: "p1", idempotencyKey: "k", reason: kind === "debit" ? "sit" : "payout", reference: "" };
     const max = kind === "credit" ? MAX_BALANCE_CENTS : MAX_AMOUNT_CENTS;
     for (const valid of [1, 100, MAX_AMOUNT_CENTS, max]) {
       t.is(validateMovementRequest(kind, { ...fields, amountCents: valid }).amountCents, valid, `${kind} ${valid}`);
@@ -203,6 +203,9 @@ test("movement requests are validated: player, amount, key, reason where require
     ["long key", "debit", { idempotencyKey: "k".repeat(MOVEMENT_KEY_MAX_LENGTH + 1) }],
     ["debit without reason", "debit", { reason: "" }],
     ["credit with blank reason", "credit", { reason: "  " }],
+    ["debit with a credit's reason", "debit", { reason: "payout" }],
+    ["credit with a debit's reason", "credit", { reason: "sit" }],
+    ["credit with an unlisted reason", "credit", { reason: "bonus" }],
     ["control character", "debit", { reference: "a\nb" }],
   ];
   for (const [name, k, change] of invalid) {

@@ -98,7 +98,7 @@ test("a key reused with a different request is refused and moves nothing", async
     ["reference", wallet.debit({ movement: movement("mismatch", 1_000, "mismatch-1", "sit", "t2") })],
     ["player", wallet.debit({ movement: movement("mismatch-other", 1_000, "mismatch-1") })],
     ["operation", wallet.withdraw({ movement: movement("mismatch", 1_000, "mismatch-1") })],
-    ["direction", wallet.credit({ movement: movement("mismatch", 1_000, "mismatch-1") })],
+    ["direction", wallet.credit({ movement: movement("mismatch", 1_000, "mismatch-1", "sit-refund") })],
   ];
   for (const [what, call] of variants) t.is(await statusOf(call), status.ALREADY_EXISTS, what);
   t.is((await wallet.getBalance({ playerId: "mismatch" })).accountBalanceCents, 99_000);
@@ -190,6 +190,9 @@ test("invalid movements are INVALID_ARGUMENT and move nothing", async (t) => {
     ["no key", wallet.debit({ movement: movement("invalid", 100, "") })],
     ["reserved key", wallet.credit({ movement: movement("invalid", 100, "wallet:welcome:invalid", "leave") })],
     ["no reason", wallet.debit({ movement: movement("invalid", 100, "inv-4", "") })],
+    // The ledger's reasons only (common/src/ledger-reasons.ts): the audit has a rule for each.
+    ["a credit's reason on a debit", wallet.debit({ movement: movement("invalid", 100, "inv-5", "payout") })],
+    ["an unlisted reason", wallet.credit({ movement: movement("invalid", 100, "inv-6", "bonus") })],
   ];
   for (const [what, call] of invalid) t.is(await statusOf(call), status.INVALID_ARGUMENT, what);
   t.is((await wallet.getBalance({ playerId: "invalid" })).accountBalanceCents, 100_000);

@@ -1,7 +1,12 @@
 // The money rules of one movement, without I/O: what a request is, whether it applies to a balance,
 // the ledger entry it becomes, and whether a reused idempotency key carries the same request.
 import { IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common";
-import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
+import {
+  LEDGER_REASON,
+  TABLE_CREDIT_REASONS,
+  TRANSFER_DEBIT_REASONS,
+  TRANSFER_REFUND_REASONS,
+} from "@pokerodds/common/ledger-reasons";
 import { entryIdOf } from "@pokerodds/common/sequenced-log";
 import {
   MAX_AMOUNT_CENTS,
@@ -19,12 +24,14 @@ export type RequestableKind = Exclude<MovementKind, "welcome">;
 export type Refusal = "insufficient_funds" | "balance_limit";
 
 const DIRECTION: Record<MovementKind, 1 | -1> = { welcome: 1, credit: 1, deposit: 1, debit: -1, withdraw: -1 };
-/** Table-side movements must say why, so the audit can total them per reason. */
-const REASON_REQUIRED: Record<RequestableKind, boolean> = {
-  debit: true,
-  credit: true,
-  deposit: false,
-  withdraw: false,
+/**
+ * Table-side movements say why with one of the ledger's reasons, so the audit can total and match
+ * every one: a caller cannot write entries the audit has no rule for. Deposits and withdrawals carry
+ * an operator's free text, or none.
+ */
+const TABLE_REASONS: Partial<Record<RequestableKind, readonly string[]>> = {
+  debit: TRANSFER_DEBIT_REASONS,
+  credit: [...TRANSFER_REFUND_REASONS, ...TABLE_CREDIT_REASONS],
 };
 /**
  * The largest amount of one movement. A credit is what a table owes a player (a whole seat on leave,
@@ -95,10 +102,21 @@ export function validateMovementRequest(kind: RequestableKind, fields: Omit<Move
     playerId: requirePlayerId("player id", fields.playerId),
     amountCents: requireAmountCents("amount", fields.amountCents, MAX_MOVEMENT_CENTS[kind]),
     idempotencyKey,
-    reason: requireText("reason", fields.reason, { required: REASON_REQUIRED[kind], maxLength: 64 }),
+    reason: requireReason(kind, fields.reason),
     reference: requireText("reference", fields.reference, { required: false, maxLength: 200 }),
     ...(fields.tableId === undefined ? {} : { tableId: requireTableId(fields.tableId) }),
   };
+}
+
+function requireReason(kind: RequestableKind, reason: string): string {
+  const listed = TABLE_REASONS[kind];
+  if (!listed) return requireText("reason", reason, { required: false, maxLength: 64 });
+  if (!listed.includes(reason)) {
+    throw new InvalidArgumentError(
+      `a ${kind}'s reason must be one of ${listed.join(", ")}, got ${JSON.stringify(reason)}`,
+    );
+  }
+  return reason;
 }
 
 function requireTableId(tableId: number): number {
