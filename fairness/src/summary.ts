@@ -2,7 +2,7 @@
 // versions in use. Every check is a bound: a statistic that a correct shuffle, deck derivation,
 // equity engine, pricing and payout rule keep within bounds, with certainty or with overwhelming
 // probability (false alarms about 1 in 10,000 per check). A failure means a defect, and CI fails.
-// Since the odds are priced from the dead-heat share (services/odds pricing.ts), that the game
+// Since the odds are priced from the dead-heat share (common/src/poker/pricing.ts), that the game
 // returns its target is one of them.
 
 import { equitySummary, type EquitySummary } from "./equity-check.js";

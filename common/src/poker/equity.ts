@@ -3,7 +3,7 @@
 //   equity-exact.ts        exact equity by weighted classes of boards: a rank pass over rank
 //                          multisets, then a flush pass per suit over the boards where someone may
 //                          flush; a few tens of thousands of classes instead of up to 1.7 million
-//                          boards (services/odds/README.md has the design and the figures)
+//                          boards (README.md here has the design and the figures)
 //   equity-monte-carlo.ts  sampled boards, each scored with one flush test for all hands
 //   equity-random.ts       xoshiro128** and unbiased bounded draws, for Monte Carlo only
 //   equity-spot.ts         input validation and the precomputed arrays both engines read

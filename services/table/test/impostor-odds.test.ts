@@ -33,18 +33,21 @@ import { tlsAs } from "../../../test/helpers/pki.js";
 import { admin, balanceOf, moneyCheck, newPlayer, startTableCluster, type Table } from "./helpers/table-cluster.js";
 
 /** What the impostor does to the true panels it computes: nothing, or one lie. */
-type Lie = "none" | "overprice hand 0" | "a loser wins at the river";
+type Lie = "none" | "overprice the favourite" | "a loser wins at the river";
 
 function truePanels(hands: readonly string[], board: readonly string[], targetRtp: number): HandOdds[] {
   return priceHands(hands.map(parseHand), board.map(parseCard), targetRtp).map(handOddsToProto);
 }
 
 function told(panels: HandOdds[], lie: Lie): HandOdds[] {
-  if (lie === "overprice hand 0" && panels[0]!.oddsTenths > 0) {
-    return panels.map((p) => (p.handIndex === 0 ? { ...p, oddsTenths: 1000 } : p));
+  // Each lie changes a panel whatever the cards: the test knows it was told one.
+  if (lie === "overprice the favourite" && panels[0]!.bettingStage !== -1) {
+    const favourite = panels.find((p) => p.handStatus === HandStatus.HAND_STATUS_IN_PLAY_FAVOURITE)?.handIndex ?? 0;
+    return panels.map((p) => (p.handIndex === favourite ? { ...p, oddsTenths: p.oddsTenths + 1000 } : p));
   }
   if (lie === "a loser wins at the river" && panels[0]!.bettingStage === -1) {
-    const loser = panels.find((p) => p.handStatus === HandStatus.HAND_STATUS_LOSER)!.handIndex;
+    // A losing hand named the sole winner; when every hand ties, hand 0 (a tied hand is no sole winner).
+    const loser = panels.find((p) => p.handStatus === HandStatus.HAND_STATUS_LOSER)?.handIndex ?? 0;
     return panels.map((p) =>
       p.handIndex === loser
         ? { ...p, handStatus: HandStatus.HAND_STATUS_WINNER, winPercentage: 100, drawPercentage: 0, oddsTenths: 10 }
@@ -84,15 +87,16 @@ test("an odds service that overprices a hand or names a losing hand the winner i
   const lie: { now: Lie } = { now: "none" };
   const impostor = await startImpostor(lie);
   try {
-    const table: Table = (await cluster.startTable({ ODDS_ADDR: impostor.address })).client;
+    // LOG_LEVEL fatal: each refusal is logged as an error, on purpose here.
+    const table: Table = (await cluster.startTable({ ODDS_ADDR: impostor.address, LOG_LEVEL: "fatal" })).client;
     const state = async (): Promise<TableState> => (await table.getState({ caller: admin(), tableId: 1 })).state!;
     const advance = (caller: Caller) => table.advance({ caller, tableId: 1 });
     const player = await newPlayer(cluster, "mark");
     const sit = await table.sit({ caller: player, tableId: 1, buyInCents: 10_000, idempotencyKey: "sit" });
     t.true(sit.acknowledged);
 
-    // The deal's hole prices: hand 0 at 100.0 whatever its chances.
-    lie.now = "overprice hand 0";
+    // The deal's hole prices: the favourite paying 100.0 more than its chances.
+    lie.now = "overprice the favourite";
     t.is(await statusOf(advance(player)), status.INTERNAL);
     t.is((await state()).gameState, GameState.GAME_STATE_STATUS_START, "no deal stored");
 
@@ -107,11 +111,9 @@ test("an odds service that overprices a hand or names a losing hand the winner i
     }
 
     // The turn's prices overstated, then the river's winner forged: each refused, the state unchanged.
-    lie.now = "overprice hand 0";
-    if (flop.handOdds.some((p) => p.bettingStage === 1 && p.handIndex === 0 && p.oddsTenths > 0)) {
-      t.is(await statusOf(advance(player)), status.INTERNAL);
-      t.is((await state()).gameState, GameState.GAME_STATE_STATUS_FLOP);
-    }
+    lie.now = "overprice the favourite";
+    t.is(await statusOf(advance(player)), status.INTERNAL);
+    t.is((await state()).gameState, GameState.GAME_STATE_STATUS_FLOP);
     lie.now = "none";
     await advance(player);
     lie.now = "a loser wins at the river";

@@ -1,7 +1,7 @@
 // Odds panels arrive from the odds service. Payouts depend on their statuses and odds, so the table
 // checks their shape before storing them: a malformed answer fails the advance (an internal
 // fault), it is never stored. That they are the true prices of the cards is checked before the
-// advance is applied (true-prices.ts, called by the adapter).
+// advance is applied (true-prices.ts, called by advance.ts's fetchInput).
 
 import { INT32_MAX } from "@pokerodds/common/limits";
 import type { BettingStage, HandOdds, HandStatus } from "./types.js";
