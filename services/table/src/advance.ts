@@ -23,7 +23,9 @@ import {
   type Caller,
   type PublicTableState,
   type TableSnapshot,
+  UntrueOddsAnswerError,
 } from "./domain/index.js";
+import { oddsAnswersRefused } from "./metrics.js";
 import { deliverOutbox } from "./outbox.js";
 import type { TableParts } from "./parts.js";
 
@@ -35,7 +37,17 @@ export interface AdvanceRequest {
   clientSeed?: string;
 }
 
+/** Moves the game on; an odds service's answer refused as untrue is counted, for operators to alert on. */
 export async function advance(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<PublicTableState> {
+  try {
+    return await moveOn(parts, request, scope);
+  } catch (error) {
+    if (error instanceof UntrueOddsAnswerError) oddsAnswersRefused.inc();
+    throw error;
+  }
+}
+
+async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<PublicTableState> {
   const { caller, tableId, from } = request;
   await parts.directory.require(tableId, scope);
   const { snapshot } = await parts.store.latest(tableId);
@@ -59,7 +71,7 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
     if (!from) return publicState(latest);
     const placeNow = placeAgainst(latest, from);
     // Still at `from`: the last leave turned SETUP into START meanwhile (once a game). Plan again.
-    if (placeNow === "at") return advance(parts, request, scope);
+    if (placeNow === "at") return moveOn(parts, request, scope);
     return answerMovedOn(parts, latest, from, placeNow);
   }
   if (applied.kind !== "stored") return publicState((await parts.store.latest(tableId)).snapshot);

@@ -8,6 +8,10 @@ export const betsAccepted = counter(
 export const gamesFinished = counter("table_games_finished_total", "Games recorded as finished, by outcome", [
   "outcome",
 ]);
+export const oddsAnswersRefused = counter(
+  "table_odds_answers_refused_total",
+  "Advances refused because the odds service's deal, seed or prices were not what the game's seeds and cards make (alert on any)",
+);
 export const payoutsCents = counter("table_payouts_cents_total", "Cents paid to winning bets in finished games");
 export const transfersPending = gauge(
   "table_transfers_pending",

@@ -88,7 +88,10 @@ test("an odds service that overprices a hand or names a losing hand the winner i
   const impostor = await startImpostor(lie);
   try {
     // LOG_LEVEL fatal: each refusal is logged as an error, on purpose here.
-    const table: Table = (await cluster.startTable({ ODDS_ADDR: impostor.address, LOG_LEVEL: "fatal" })).client;
+    const metricsPort = await freePort();
+    const table: Table = (
+      await cluster.startTable({ ODDS_ADDR: impostor.address, LOG_LEVEL: "fatal", METRICS_PORT: String(metricsPort) })
+    ).client;
     const state = async (): Promise<TableState> => (await table.getState({ caller: admin(), tableId: 1 })).state!;
     const advance = (caller: Caller) => table.advance({ caller, tableId: 1 });
     const player = await newPlayer(cluster, "mark");
@@ -133,6 +136,9 @@ test("an odds service that overprices a hand or names a losing hand the winner i
       truth,
     );
     t.true((await balanceOf(cluster, "mark")) < 100_000, "the sit is still on the table");
+    // Each refusal counted, for operators to alert on.
+    const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    t.regex(metrics, /^table_odds_answers_refused_total 3$/m);
     const check = await moneyCheck(cluster);
     t.true(check.conserved, JSON.stringify(check.detail));
   } finally {

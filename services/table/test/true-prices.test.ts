@@ -7,6 +7,7 @@ import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 import test from "ava";
 import fc from "fast-check";
 import { assertTruePrices } from "../src/domain/true-prices.js";
+import { UntrueOddsAnswerError } from "../src/domain/untrue-odds-answer.js";
 import type { HandOdds, HandStatus } from "../src/domain/types.js";
 
 const RTP = DEFAULT_TARGET_RTP;
@@ -26,7 +27,7 @@ const spot = fc
 const truePanels = (hands: readonly string[], board: readonly string[]): HandOdds[] =>
   priceHands(hands.map(parseHand), board.map(parseCard), RTP);
 
-const refused = { instanceOf: RangeError };
+const refused = { instanceOf: UntrueOddsAnswerError };
 
 /** A status of the same stage that is not this one. */
 const OTHER_STATUS: Record<HandStatus, HandStatus> = {
@@ -84,7 +85,7 @@ test("panels out of order, missing or extra, at another target RTP, or for cards
   t.throws(() => assertTruePrices(panels.slice(1), hands, board, RTP), refused);
   t.throws(() => assertTruePrices([...panels, panels[0]!], hands, board, RTP), refused);
   t.throws(() => assertTruePrices(panels, hands, board, 0.99), refused);
-  // The odds service sent cards twice: an internal fault (RangeError), never the caller's 400.
+  // The odds service sent cards twice: an internal fault, never the caller's 400.
   t.throws(() => assertTruePrices(panels, ["AhAd", "AhKs", "QhJh", "7c2d"], board, RTP), {
     ...refused,
     message: /priced cards the table cannot/,

@@ -5,6 +5,7 @@ import { CARD_CODE_PATTERN, DECK_SIZE } from "@pokerodds/common/card-codes";
 import { derivedDeal } from "@pokerodds/common/deck-derivation";
 import { commitmentOf } from "@pokerodds/common/server-seed";
 import type { Fairness, TableSnapshot } from "./types.js";
+import { UntrueOddsAnswerError } from "./untrue-odds-answer.js";
 import { CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
 
 const CARD = new RegExp(`^${CARD_CODE_PATTERN}$`);
@@ -21,20 +22,21 @@ function holeCards(hand: string): [string, string] | null {
  */
 export function assertDealtCards(hands: readonly string[], deck: readonly string[], numberOfHands: number): void {
   if (!Array.isArray(hands) || !Array.isArray(deck) || hands.length !== numberOfHands) {
-    throw new RangeError(`a deal must hold exactly ${numberOfHands} hands`);
+    throw new UntrueOddsAnswerError(`a deal must hold exactly ${numberOfHands} hands`);
   }
   const cards: string[] = [];
   for (const hand of hands) {
     const pair = typeof hand === "string" ? holeCards(hand) : null;
-    if (!pair) throw new RangeError(`invalid hole cards: ${JSON.stringify(hand)}`);
+    if (!pair) throw new UntrueOddsAnswerError(`invalid hole cards: ${JSON.stringify(hand)}`);
     cards.push(...pair);
   }
   for (const card of deck) {
-    if (typeof card !== "string" || !CARD.test(card)) throw new RangeError(`invalid card: ${JSON.stringify(card)}`);
+    if (typeof card !== "string" || !CARD.test(card))
+      throw new UntrueOddsAnswerError(`invalid card: ${JSON.stringify(card)}`);
     cards.push(card);
   }
   if (cards.length !== DECK_SIZE || new Set(cards).size !== DECK_SIZE) {
-    throw new RangeError("hands and remaining deck must hold each of the 52 cards exactly once");
+    throw new UntrueOddsAnswerError("hands and remaining deck must hold each of the 52 cards exactly once");
   }
 }
 
@@ -43,20 +45,20 @@ export type DealtSeed = Pick<Fairness, "serverSeed" | "seedCommitment">;
 
 /**
  * The deal's seed and commitment as the odds service sent them, with the client seed the deal was
- * asked with. RangeError unless both are 64 hex digits, the commitment is SHA-256 of the seed's bytes
+ * asked with. UntrueOddsAnswerError unless both are 64 hex digits, the commitment is SHA-256 of the seed's bytes
  * and the seed is the one the game committed to (if any): a table never shows a commitment its seed
  * cannot keep. That the cards derive from the seeds is assertDerivedDeal's check.
  */
 export function checkedFairness(dealt: DealtSeed, committed: Fairness | null, clientSeed: string | null): Fairness {
   const { serverSeed, seedCommitment } = dealt;
   if (!SEED_HEX.test(serverSeed) || !SEED_HEX.test(seedCommitment)) {
-    throw new RangeError("a deal's seed and commitment must be 64 lowercase hex digits");
+    throw new UntrueOddsAnswerError("a deal's seed and commitment must be 64 lowercase hex digits");
   }
   if (commitmentOf(serverSeed) !== seedCommitment) {
-    throw new RangeError("the deal's commitment is not SHA-256 of its seed");
+    throw new UntrueOddsAnswerError("the deal's commitment is not SHA-256 of its seed");
   }
   if (committed && committed.serverSeed !== serverSeed) {
-    throw new RangeError("the deal is not from the seed the game committed to");
+    throw new UntrueOddsAnswerError("the deal is not from the seed the game committed to");
   }
   if (clientSeed !== null && !CLIENT_SEED_PATTERN.test(clientSeed)) throw new RangeError("invalid client seed");
   return { serverSeed, seedCommitment, clientSeed };
@@ -75,7 +77,7 @@ export function assertDerivedDeal(
   const derived = derivedDeal(fairness, gameId, dealt.hands.length);
   const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   if (!same(dealt.hands, derived.hands) || !same(dealt.remainingDeck, derived.remainingDeck)) {
-    throw new RangeError(`the deal's cards are not the deck its seeds derive for game ${gameId}`);
+    throw new UntrueOddsAnswerError(`the deal's cards are not the deck its seeds derive for game ${gameId}`);
   }
 }
 

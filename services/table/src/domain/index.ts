@@ -22,6 +22,7 @@ export * from "./after-debit.js";
 export * from "./bets.js";
 export * from "./advance.js";
 export { assertTruePrices } from "./true-prices.js";
+export { UntrueOddsAnswerError } from "./untrue-odds-answer.js";
 export { type Payout, payoutOf } from "./payouts.js";
 export * from "./lobby.js";
 export * from "./view.js";

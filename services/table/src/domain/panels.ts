@@ -5,6 +5,7 @@
 
 import { INT32_MAX } from "@pokerodds/common/limits";
 import type { BettingStage, HandOdds, HandStatus } from "./types.js";
+import { UntrueOddsAnswerError } from "./untrue-odds-answer.js";
 
 const IN_PLAY: readonly HandStatus[] = ["IN_PLAY_FAVOURITE", "IN_PLAY_BETTING_STAGE_ACTIVE", "DEAD_CANNOT_WIN"];
 const AT_RIVER: readonly HandStatus[] = ["WINNER", "LOSER"];
@@ -12,13 +13,13 @@ const AT_RIVER: readonly HandStatus[] = ["WINNER", "LOSER"];
 const isPercent = (x: unknown): x is number => typeof x === "number" && Number.isFinite(x) && x >= 0 && x <= 100;
 
 /**
- * Throws RangeError unless panels are one per hand, in hand order, for this stage, with
+ * Throws UntrueOddsAnswerError unless panels are one per hand, in hand order, for this stage, with
  * percentages in 0..100, integer odds that are 0 exactly when winPercentage is 0, statuses of that
  * stage, and at the river at least one WINNER. Returns copies, so the snapshot owns its panels.
  */
 export function checkedPanels(panels: readonly HandOdds[], numberOfHands: number, stage: BettingStage): HandOdds[] {
   if (!Array.isArray(panels) || panels.length !== numberOfHands) {
-    throw new RangeError(`expected ${numberOfHands} odds panels for stage ${stage}`);
+    throw new UntrueOddsAnswerError(`expected ${numberOfHands} odds panels for stage ${stage}`);
   }
   const statuses = stage === -1 ? AT_RIVER : IN_PLAY;
   const copies = panels.map((p, i): HandOdds => {
@@ -32,7 +33,8 @@ export function checkedPanels(panels: readonly HandOdds[], numberOfHands: number
       p.oddsTenths >= 0 &&
       p.oddsTenths <= INT32_MAX &&
       (p.oddsTenths === 0) === (p.winPercentage === 0);
-    if (!ok) throw new RangeError(`invalid odds panel for hand ${i} at stage ${stage}: ${JSON.stringify(p)}`);
+    if (!ok)
+      throw new UntrueOddsAnswerError(`invalid odds panel for hand ${i} at stage ${stage}: ${JSON.stringify(p)}`);
     return {
       handIndex: p.handIndex,
       bettingStage: p.bettingStage,
@@ -43,7 +45,7 @@ export function checkedPanels(panels: readonly HandOdds[], numberOfHands: number
     };
   });
   if (stage === -1 && !copies.some((p) => p.handStatus === "WINNER")) {
-    throw new RangeError("river panels name no winner");
+    throw new UntrueOddsAnswerError("river panels name no winner");
   }
   return copies;
 }

@@ -9,13 +9,13 @@
 import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";
 import type { HandOdds } from "./types.js";
+import { UntrueOddsAnswerError } from "./untrue-odds-answer.js";
 
 const FIELDS = ["handIndex", "bettingStage", "handStatus", "winPercentage", "drawPercentage", "oddsTenths"] as const;
 
 /**
- * Throws RangeError unless `panels` are exactly the table's own prices of `hands` on `board` at
- * `targetRtp`. Cards the poker math refuses (a fault of the odds service that sent them) are a
- * RangeError too: an internal fault, never the caller's.
+ * Throws UntrueOddsAnswerError unless `panels` are exactly the table's own prices of `hands` on
+ * `board` at `targetRtp`, also for cards the poker math refuses: an internal fault, never the caller's.
  */
 export function assertTruePrices(
   panels: readonly HandOdds[],
@@ -27,13 +27,13 @@ export function assertTruePrices(
   try {
     truth = priceHands(hands.map(parseHand), board.map(parseCard), targetRtp);
   } catch (error) {
-    throw new RangeError(`the odds service priced cards the table cannot: ${(error as Error).message}`);
+    throw new UntrueOddsAnswerError(`the odds service priced cards the table cannot: ${(error as Error).message}`);
   }
   const differs = (i: number) => FIELDS.find((field) => !Object.is(panels[i]?.[field], truth[i]![field]));
   for (let i = 0; i < Math.max(truth.length, panels.length); i++) {
     const field = i < truth.length ? differs(i) : "handIndex";
     if (field !== undefined) {
-      throw new RangeError(
+      throw new UntrueOddsAnswerError(
         `the odds service's ${field} for hand ${i} on board [${board.join(" ")}] is not the table's own ` +
           `(${JSON.stringify(panels[i]?.[field])} against ${JSON.stringify(truth[i]?.[field])})`,
       );
