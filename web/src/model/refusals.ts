@@ -1,7 +1,7 @@
 // A table's refusal (a NACK: still HTTP 200, with one of the contract's fixed reasons, TableRefusal)
 // in the player's words, with the amounts the client knows: what was asked for and the balance that
 // falls short of it.
-import type { Schemas } from "../api/client";
+import type { components } from "../generated/api";
 import { formatMoney } from "./money";
 
 /** A refused move: what it asked for, and what its answer (or the screen) says of the balances. */
@@ -40,7 +40,8 @@ export function serverRefusal(reason: string): Explained {
   return { text: reason ? `Refused: ${reason}.` : "The table refused the request.", amountAtFault: false };
 }
 
-type Reason = Schemas["TableRefusal"];
+// From the generated contract, not the client: the client imports this module.
+type Reason = components["schemas"]["TableRefusal"];
 
 /** Every reason the contract lists, worded: one it adds fails the typecheck until it is worded here. */
 const WORDED: Record<Reason, (refusal: Refusal) => Explained> = {
