@@ -37,8 +37,8 @@ export interface TransferClaim extends TransferTerms {
   playerName: string;
   avatarImageUrl: string;
   /**
-   * For a leave, the seat session it was asked for (the seat's sessionId at the precheck), so that
-   * recovery never leaves a seat taken after it; empty otherwise.
+   * For a leave or a top-up, the seat session it was asked for (the seat's sessionId at the
+   * precheck), so that recovery never leaves, or tops up, a seat taken after it; empty for a sit.
    */
   sessionId: string;
   createdAt: Date;

@@ -82,6 +82,25 @@ test("a top-up refused after the debit (not seated) is stored as an unchanged ve
   });
 });
 
+test("a top-up asked for a seat session the player has left is refused the same way, also at a new seat", (t) => {
+  const table = sit(newTable(), "p1", 10_000, T0 + 1);
+  const asked = table.seats[0]!.sessionId;
+  // The player left and sat again: the seat is theirs, its session another.
+  const again = { ...table, seats: [{ ...table.seats[0]!, sessionId: "a-later-sit" }] };
+  const { next, result } = topUpAfterDebit(again, { playerId: "p1", amountCents: 250, sessionId: asked }, T0 + 50);
+  t.deepEqual(result, {
+    credited: false,
+    message: "the seat this top-up was asked for has been left: nothing was added to the new one",
+  });
+  assertRefusalVersion(t, again, next);
+  // In the session it was asked for, or with none named, it is credited.
+  t.like(topUpAfterDebit(table, { playerId: "p1", amountCents: 250, sessionId: asked }, T0 + 50).result, {
+    credited: true,
+    seatBalanceCents: 10_250,
+  });
+  t.like(topUpAfterDebit(again, { playerId: "p1", amountCents: 250 }, T0 + 50).result, { credited: true });
+});
+
 test("a top-up past the seat balance limit is refused the same way", (t) => {
   const seated = sit(newTable(), "p1", 10_000, T0 + 1);
   // A seat (and the money credited to the table) just below the largest balance.

@@ -1,11 +1,13 @@
 // kill -9 of a table service process in the middle of a money movement, then a fresh process:
 // recovery (or the client's retry) completes the interrupted transfer, and every cent moves once.
 // TABLE_CRASH_POINT makes the process SIGKILL itself at a named step (test-only; see crash-point.ts).
+import { status } from "@grpc/grpc-js";
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CrashPoint } from "../src/crash-point.js";
 import { transferIdOf } from "../src/request-ids.js";
 import type { TransferClaim } from "../src/transfer-store.js";
+import { statusOf } from "../../../test/helpers/grpc-services.js";
 import {
   admin,
   balanceOf,
@@ -167,6 +169,43 @@ serial("a leave that waited for recovery while the player left and sat again lea
     newAccountBalanceCents: WELCOME - 3_000,
   });
   t.is(await balanceOf(cluster, "stale-leave"), WELCOME - 3_000);
+});
+
+serial("a top-up pending without its claim (killed between the two) never credits a seat taken after it", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "stale-topup");
+  const first = { caller, tableId: 9, buyInCents: 2_000, idempotencyKey: "sit-1" };
+  await cluster.table().sit(first);
+  // The top-up's pending entry, written before its claim by a process that died in between:
+  // recovery claims and drives it. It was asked for the seat session of the first sit.
+  const claim: TransferClaim = {
+    _id: transferIdOf("stale-topup", "top-1"),
+    kind: "topup",
+    playerId: "stale-topup",
+    tableId: 9,
+    amountCents: 500,
+    idempotencyKey: "top-1",
+    state: "PENDING",
+    outcome: null,
+    playerName: "",
+    avatarImageUrl: "",
+    sessionId: transferIdOf("stale-topup", "sit-1"),
+    createdAt: new Date(),
+  };
+  // Meanwhile the player left; the top-up's retry was refused (no claim, not seated); they sat again.
+  await cluster.table().leave({ caller, tableId: 9, idempotencyKey: "leave-1" });
+  const retry = { caller, tableId: 9, amountCents: 500, idempotencyKey: "top-1" };
+  t.is(await statusOf(cluster.table().topUp(retry)), status.FAILED_PRECONDITION);
+  await cluster.table().sit({ ...first, buyInCents: 3_000, idempotencyKey: "sit-2" });
+  await cluster.db
+    .collection<{ _id: string; claim: TransferClaim; createdAt: Date }>("pendingTransfers")
+    .insertOne({ _id: claim._id, claim, createdAt: claim.createdAt });
+
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+  t.like(await seatOf(cluster, 9, "stale-topup"), { seatBalanceCents: 3_000 }, "the new seat got nothing");
+  t.is(await balanceOf(cluster, "stale-topup"), WELCOME - 3_000, "the debit was refunded");
+  // Replays answer as the retry did: refused, nothing added.
+  t.is(await statusOf(cluster.table().topUp(retry)), status.FAILED_PRECONDITION);
 });
 
 serial("kill -9 at random moments during concurrent sits and leaves: every transfer completes once", async (t) => {

@@ -124,11 +124,17 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
 export interface TopUpCommand {
   playerId: string;
   amountCents: number;
+  /**
+   * The seat session the top-up was asked for: a later one (the player left and sat down again while
+   * the top-up waited for recovery) is not credited. Absent: the session the player holds.
+   */
+  sessionId?: string;
 }
 
 /**
  * Credits the player's seat (any game state: between games or between betting stages).
- * Not seated: ConflictError (topUpAfterDebit stores it as a refusal; the adapter refunds the account).
+ * Not seated, or seated in another session than the one asked for: ConflictError (topUpAfterDebit
+ * stores it as a refusal; the adapter refunds the account).
  * Crediting once per transfer is the store's: the credit is stored under its transfer's operation key.
  */
 export function applyTopUp(
@@ -136,11 +142,14 @@ export function applyTopUp(
   command: TopUpCommand,
   now: number,
 ): Outcome<{ seatBalanceCents: number }> {
-  const { playerId, amountCents } = command;
+  const { playerId, amountCents, sessionId } = command;
   assertId("playerId", playerId);
   requireAmountCents("amountCents", amountCents);
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
+  if (sessionId !== undefined && seat.sessionId !== sessionId) {
+    throw new ConflictError("the seat this top-up was asked for has been left: nothing was added to the new one");
+  }
   const balanceCents = seat.balanceCents + amountCents;
   // An account's limit holds for a seat too: beyond it no answer could report the balance.
   if (balanceCents > MAX_BALANCE_CENTS) throw new ConflictError("seat balance limit reached");

@@ -1,5 +1,6 @@
 // TOPUP: money moves from the account to the player's seat.
-//   precheck: seated at that table (else 409 before any money moves);
+//   precheck: seated at that table (else 409 before any money moves), in the seat session recorded
+//   in the claim: recovery never credits a top-up to a seat the player took after asking for it;
 //   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
 //   2. credit the seat (operation key transfer:<transferId>:credit): `topUpAfterDebit`, whose refusal
 //      (the player left meanwhile) is stored under that key too, so it is the one decision (the
@@ -43,14 +44,15 @@ export async function topUp(parts: TableParts, request: TopUpRequest, scope: Cal
   const precheck = async () => {
     TableDirectory.requireSeatable(await parts.directory.require(tableId, scope), caller.playerId);
     const { snapshot } = await parts.store.latest(tableId);
-    if (!findSeat(snapshot, caller.playerId)) throw new ConflictError("not seated at this table");
-    return { proceed: { playerName: "", avatarImageUrl: "", sessionId: "" } };
+    const seat = findSeat(snapshot, caller.playerId);
+    if (!seat) throw new ConflictError("not seated at this table");
+    return { proceed: { playerName: "", avatarImageUrl: "", sessionId: seat.sessionId } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveTopUp, scope);
 }
 
 export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, scope) => {
-  const { _id: transferId, playerId, tableId, amountCents } = claim;
+  const { _id: transferId, playerId, tableId, amountCents, sessionId } = claim;
   const movement = { playerId, amountCents, reference: transferId, tableId };
   const debit = await sagaStep(claim, "debit", () =>
     parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.TOPUP }, scope),
@@ -70,7 +72,8 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
     parts.store.apply<TopUpCredit>(
       tableId,
       { key: `transfer:${transferId}:credit`, fingerprint: transferId },
-      (latest, now) => topUpAfterDebit(latest, { playerId, amountCents }, now),
+      // Claims stored before top-ups recorded their session have none: any seat of the player then.
+      (latest, now) => topUpAfterDebit(latest, { playerId, amountCents, sessionId: sessionId || undefined }, now),
     ),
   );
   crashPoint("topup:after-credit");
