@@ -72,12 +72,12 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
       return { next, result: { creditsReturnedCents: result.creditsReturnedCents, credit, refund } };
     });
     // No seat to leave: a concurrent copy of this request may have freed it a moment ago (its change
-    // is then stored under the key); driven again after a crash, look past a missing key document
-    // among the versions stored since the transfer was claimed (replicas' clocks a little apart).
+    // is then stored under the key), or this transfer did before a crash. Either may have died
+    // between its entry and its key document (MongoDB): look past a missing key document among the
+    // versions stored since the transfer was claimed (replicas' clocks a little apart).
     if (applied.kind !== "unchanged") return applied.result;
-    const stored = redrive
-      ? await parts.store.findOpSince(tableId, opKey, new Date(claim.createdAt.getTime() - CLOCKS_APART_MS))
-      : await parts.store.findOp(opKey);
+    const since = new Date(claim.createdAt.getTime() - CLOCKS_APART_MS);
+    const stored = await parts.store.findOpSince(tableId, opKey, since);
     return (stored?.result as Left | undefined) ?? applied.result;
   });
   crashPoint("leave:after-apply");
