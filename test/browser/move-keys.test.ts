@@ -50,8 +50,15 @@ test("after no answer or a 5xx the same move keeps its key, whatever came betwee
 
 test("a move not confirmed is told in the player's words: it may have been made, and what doing it again does", (t) => {
   for (const status of [0, 500, 503]) {
-    t.regex(unconfirmedMessage(failure(status)) ?? "", /may have been made.*will not make it twice/);
+    t.regex(
+      unconfirmedMessage(failure(status)) ?? "",
+      /may or may not have been made.*Try again.*will not make it twice/,
+    );
   }
+  // Why: no answer at all, or the server's own words.
+  t.regex(unconfirmedMessage(failure(0)) ?? "", /^No answer reached this page/);
+  const unavailable = Object.assign(new Error("table service unavailable"), { status: 503 });
+  t.regex(unconfirmedMessage(unavailable) ?? "", /the server said: table service unavailable\)/);
   for (const status of [400, 403, 409, 429]) t.is(unconfirmedMessage(failure(status)), null, `${status}`);
   t.is(unconfirmedMessage(new Error("no status")), null);
 });

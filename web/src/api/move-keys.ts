@@ -8,14 +8,19 @@ function uncertain(error: unknown): boolean {
 }
 
 /**
- * What a player is told when a move was not confirmed (no answer, or a 5xx), in place of the
- * server's words: it may have been made, the table shows whether, and doing it again from this page
- * is safe (a keyed move is never made twice, and a deal names the state it deals from). Null for any
- * other failure, whose own message holds.
+ * What a player is told when a move was not confirmed (no answer, or a 5xx): why (no answer, or the
+ * server's own words), that it may have been made and the table shows whether, and that trying
+ * again from this page is safe (a keyed move is never made twice, and a deal names the state it
+ * deals from). Null for any other failure, whose own message holds.
  */
 export function unconfirmedMessage(error: unknown): string | null {
   if (!uncertain(error)) return null;
-  return "The table did not confirm this move, so it may have been made: the table below shows whether it was. Doing the same again from this page will not make it twice.";
+  const { status, message } = error as { status: number; message?: unknown };
+  const why =
+    status === 0
+      ? "No answer reached this page (the connection may have dropped)"
+      : `The table could not finish this move just now (the server said: ${String(message)})`;
+  return `${why}, so it may or may not have been made: the table below shows which. Try again in a moment: doing the same again from this page will not make it twice.`;
 }
 
 /**
