@@ -20,7 +20,12 @@ export function App() {
     setSignedOutBecause(reason);
   };
   // Set during render, before any child's effect sends a request with it.
-  setSessionToken(session?.token ?? null, () => signOut("Your session has ended or was refused: sign in again."));
+  // A refused token is refused before anything is done: the request it came with made no move.
+  setSessionToken(session?.token ?? null, () =>
+    signOut(
+      "Your session has ended or was refused: sign in again. What you were doing when it ended was not done; your chips stay at your table.",
+    ),
+  );
 
   useEffect(() => {
     // A new screen moves focus to its heading, so keyboard and screen-reader users start there.
