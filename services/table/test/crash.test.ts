@@ -52,6 +52,32 @@ async function eventually(what: string, check: () => Promise<boolean>, timeoutMs
 const seatOf = async (cluster: TableCluster, tableId: number, playerId: string) =>
   (await cluster.table().getState({ caller: admin(), tableId })).state!.seats.find((s) => s.playerId === playerId);
 
+/**
+ * A transfer as a process that died mid-way leaves it for recovery: its pending entry, and with
+ * `claimed` its claim too, asked for the seat session of `sitKey`.
+ */
+async function leftPending(
+  cluster: TableCluster,
+  terms: Pick<TransferClaim, "kind" | "playerId" | "tableId" | "amountCents" | "idempotencyKey">,
+  sitKey: string,
+  { claimed }: { claimed: boolean },
+): Promise<void> {
+  const claim: TransferClaim = {
+    _id: transferIdOf(terms.playerId, terms.idempotencyKey),
+    ...terms,
+    state: "PENDING",
+    outcome: null,
+    playerName: "",
+    avatarImageUrl: "",
+    sessionId: transferIdOf(terms.playerId, sitKey),
+    createdAt: new Date(),
+  };
+  if (claimed) await cluster.db.collection<TransferClaim>("transfers").insertOne(claim);
+  await cluster.db
+    .collection<{ _id: string; claim: TransferClaim; createdAt: Date }>("pendingTransfers")
+    .insertOne({ _id: claim._id, claim, createdAt: claim.createdAt });
+}
+
 const openTransfers = async (cluster: TableCluster) =>
   (await cluster.table().audit({ caller: admin() })).openTransfers.length;
 
@@ -138,29 +164,13 @@ serial("a leave that waited for recovery while the player left and sat again lea
   const caller = await newPlayer(cluster, "stale-leave");
   const first = { caller, tableId: 5, buyInCents: 2_000, idempotencyKey: "sit-1" };
   await cluster.table().sit(first);
-  // A leave claimed for that seat session, whose process died before it freed the seat (as a kill
-  // between the claim and the table change leaves it): pending, for recovery.
-  const claim: TransferClaim = {
-    _id: transferIdOf("stale-leave", "leave-1"),
-    kind: "leave",
-    playerId: "stale-leave",
-    tableId: 5,
-    amountCents: 0,
-    idempotencyKey: "leave-1",
-    state: "PENDING",
-    outcome: null,
-    playerName: "",
-    avatarImageUrl: "",
-    sessionId: transferIdOf("stale-leave", "sit-1"),
-    createdAt: new Date(),
-  };
   // Meanwhile the player, told the leave failed, left with another key and sat down again.
   await cluster.table().leave({ caller, tableId: 5, idempotencyKey: "leave-2" });
   await cluster.table().sit({ ...first, buyInCents: 3_000, idempotencyKey: "sit-2" });
-  await cluster.db.collection<TransferClaim>("transfers").insertOne(claim);
-  await cluster.db
-    .collection<{ _id: string; claim: TransferClaim; createdAt: Date }>("pendingTransfers")
-    .insertOne({ _id: claim._id, claim, createdAt: claim.createdAt });
+  // A leave claimed for the first seat session, whose process died before it freed the seat (as a
+  // kill between the claim and the table change leaves it): pending, for recovery.
+  const leave = { kind: "leave" as const, playerId: "stale-leave", tableId: 5, amountCents: 0 };
+  await leftPending(cluster, { ...leave, idempotencyKey: "leave-1" }, "sit-1", { claimed: true });
 
   await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
   t.like(await seatOf(cluster, 5, "stale-leave"), { seatBalanceCents: 3_000 }, "the new seat is still there");
@@ -176,30 +186,15 @@ serial("a top-up pending without its claim (killed between the two) never credit
   const caller = await newPlayer(cluster, "stale-topup");
   const first = { caller, tableId: 9, buyInCents: 2_000, idempotencyKey: "sit-1" };
   await cluster.table().sit(first);
-  // The top-up's pending entry, written before its claim by a process that died in between:
-  // recovery claims and drives it. It was asked for the seat session of the first sit.
-  const claim: TransferClaim = {
-    _id: transferIdOf("stale-topup", "top-1"),
-    kind: "topup",
-    playerId: "stale-topup",
-    tableId: 9,
-    amountCents: 500,
-    idempotencyKey: "top-1",
-    state: "PENDING",
-    outcome: null,
-    playerName: "",
-    avatarImageUrl: "",
-    sessionId: transferIdOf("stale-topup", "sit-1"),
-    createdAt: new Date(),
-  };
-  // Meanwhile the player left; the top-up's retry was refused (no claim, not seated); they sat again.
+  // A top-up asked for in that seat session, whose process died between its pending entry and its
+  // claim. Meanwhile the player left; the retry was refused (no claim, not seated); they sat again.
   await cluster.table().leave({ caller, tableId: 9, idempotencyKey: "leave-1" });
   const retry = { caller, tableId: 9, amountCents: 500, idempotencyKey: "top-1" };
   t.is(await statusOf(cluster.table().topUp(retry)), status.FAILED_PRECONDITION);
   await cluster.table().sit({ ...first, buyInCents: 3_000, idempotencyKey: "sit-2" });
-  await cluster.db
-    .collection<{ _id: string; claim: TransferClaim; createdAt: Date }>("pendingTransfers")
-    .insertOne({ _id: claim._id, claim, createdAt: claim.createdAt });
+  // Recovery now finds the pending entry, claims the top-up and drives it.
+  const topUp = { kind: "topup" as const, playerId: "stale-topup", tableId: 9, amountCents: 500 };
+  await leftPending(cluster, { ...topUp, idempotencyKey: "top-1" }, "sit-1", { claimed: false });
 
   await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
   t.like(await seatOf(cluster, 9, "stale-topup"), { seatBalanceCents: 3_000 }, "the new seat got nothing");
