@@ -1,7 +1,7 @@
 // The outcome half of `npm run verify`: once the cards verify, who won and what each bet returned
 // follow from them by the house's rules (docs/decisions.md), so a game export line or a river table
-// state that claims otherwise does not verify. Winners come from the shared poker math's evaluator (common/src/poker) and
-// river equities, as the table's river panels do; a payout is the table's own rule (payoutOf:
+// state that claims otherwise does not verify. Winners come from the shared poker math's evaluator
+// and river equities (common/src/poker), as the table's river panels do; a payout is the table's own rule (payoutOf:
 // floor(stake cents x odds tenths / (10 x tied winners))).
 import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { describeHand } from "@pokerodds/odds/domain/describe";

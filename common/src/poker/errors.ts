@@ -1,5 +1,6 @@
-// Typed errors of the poker math's requests (pricing, deals, bulk games). They extend the shared InvalidArgumentError so the gRPC adapter
-// (and the worker-thread boundary, which carries only kind + message) maps them to a 400.
+// Typed errors of the poker math's requests (pricing, deals, bulk games). They extend the shared
+// InvalidArgumentError so the gRPC adapter (and the worker-thread boundary, which carries only
+// kind + message) maps them to a 400.
 
 import { InvalidArgumentError } from "../errors.js";
 
