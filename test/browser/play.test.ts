@@ -379,7 +379,7 @@ test.serial("a deal pressed on a screen that is behind deals nothing: the game n
   await form.getByRole("button", { name: /^Bet at / }).click();
   const refused = gina.page.getByRole("alert").filter({ hasText: "no bet placed" });
   await refused.waitFor();
-  t.regex(await refused.innerText(), /moved on to the turn of game .* before this bet at the flop/);
+  t.regex(await refused.innerText(), /^The table moved on to the turn of game .* before this bet at the flop.*\.$/);
   const turn = await hank.readState(table);
   t.deepEqual(turn.bets, [], "no bet at the turn's odds either");
   t.is(seatCents(turn, "gina-web"), 10_000);

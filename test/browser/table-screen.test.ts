@@ -183,32 +183,46 @@ test.serial("a hand that takes no bet says why; the river shows no odds once bet
   t.is(await page.locator('[data-testid^="no-bet-"]').count(), 0, "no reason once betting is closed");
 });
 
-test.serial("before a bet, the form says what the stake would return, rounded down to the cent", async (t) => {
-  t.timeout(2 * 60_000);
-  const { page } = await eveAtTable(PHONE);
-  const hole = tableState("STATUS_HOLE", 0, []);
-  // Hand 2 can tie as well as win; hand 3 is priced at 1.0.
-  const handOdds = hole.handOdds.map((panel) => {
-    if (panel.handIndex === 1) return { ...panel, drawPercentage: 3 };
-    return panel.handIndex === 2 ? { ...panel, winPercentage: 97, odds: 1 } : panel;
-  });
-  await show(page, { ...hole, handOdds });
-  const hint = (hand: number) => page.getByTestId(`bet-${hand}-hint`);
-  const stake = (hand: number, amount: string) => page.getByLabel(`Stake on hand ${hand + 1}`).fill(amount);
-  t.is(await hint(0).innerText(), "Returns 24.00 if it wins.", "the 10.00 filled in, at 2.4");
-  await stake(0, "15.55");
-  t.is(await hint(0).innerText(), "Returns 37.32 if it wins.", "37.32 exactly");
-  await stake(0, "1234.56");
-  t.is(await hint(0).innerText(), "Returns 2,962.94 if it wins.", "2,962.944 rounded down");
-  await stake(1, "0.05");
-  t.is(await hint(1).innerText(), "Returns 0.24 if it wins alone; a tie pays a share.", "0.245 rounded down");
-  t.is(await hint(2).innerText(), "A win only returns the stake.");
-  await stake(0, "abc");
-  t.is(await hint(0).innerText(), "", "nothing for a typo");
-  const button = page.getByTestId("bet-3").getByRole("button", { name: /^Bet at / });
-  const described = await button.getAttribute("aria-describedby");
-  t.is(await page.locator(`[id="${described}"]`).innerText(), "Returns 49.00 if it wins.", "the button's description");
-});
+test.serial(
+  "before a bet, the form says what the stake would return, rounded down to the cent, or that the seat does not hold it",
+  async (t) => {
+    t.timeout(2 * 60_000);
+    const { page } = await eveAtTable(PHONE);
+    const hole = tableState("STATUS_HOLE", 0, []);
+    // Hand 2 can tie as well as win; hand 3 is priced at 1.0.
+    const handOdds = hole.handOdds.map((panel) => {
+      if (panel.handIndex === 1) return { ...panel, drawPercentage: 3 };
+      return panel.handIndex === 2 ? { ...panel, winPercentage: 97, odds: 1 } : panel;
+    });
+    const holding = (seatBalance: number) => hole.seats.map((seat) => ({ ...seat, seatBalance }));
+    await show(page, { ...hole, handOdds, seats: holding(5000) });
+    const hint = (hand: number) => page.getByTestId(`bet-${hand}-hint`);
+    const stake = (hand: number, amount: string) => page.getByLabel(`Stake on hand ${hand + 1}`).fill(amount);
+    t.is(await hint(0).innerText(), "Returns 24.00 if it wins.", "the 10.00 filled in, at 2.4");
+    await stake(0, "15.55");
+    t.is(await hint(0).innerText(), "Returns 37.32 if it wins.", "37.32 exactly");
+    await stake(0, "1234.56");
+    t.is(await hint(0).innerText(), "Returns 2,962.94 if it wins.", "2,962.944 rounded down");
+    await stake(1, "0.05");
+    t.is(await hint(1).innerText(), "Returns 0.24 if it wins alone; a tie pays a share.", "0.245 rounded down");
+    t.is(await hint(2).innerText(), "A win only returns the stake.");
+    await stake(0, "abc");
+    t.is(await hint(0).innerText(), "", "nothing for a typo");
+    const button = page.getByTestId("bet-3").getByRole("button", { name: /^Bet at / });
+    const described = await button.getAttribute("aria-describedby");
+    t.is(
+      await page.locator(`[id="${described}"]`).innerText(),
+      "Returns 49.00 if it wins.",
+      "the button's description",
+    );
+
+    await show(page, { ...hole, handOdds, seats: holding(12) });
+    await stake(0, "12.01");
+    t.is(await hint(0).innerText(), "Your seat holds 12.00: stake less or top up.", "said before the table refuses it");
+    await stake(0, "12");
+    t.is(await hint(0).innerText(), "Returns 28.80 if it wins.", "the whole seat may be staked");
+  },
+);
 
 test.serial("a table that cannot be shown says why in a sentence and links back to the lobby", async (t) => {
   t.timeout(2 * 60_000);

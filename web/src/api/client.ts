@@ -3,6 +3,7 @@
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api";
 import { serverRefusal, type Explained } from "../model/refusals";
+import { asSentence } from "../model/sentence";
 
 export type Schemas = components["schemas"];
 export type TableState = Schemas["TableGameState"];
@@ -62,7 +63,7 @@ api.use({
 /** The message of an error body, or a plain sentence for an answer without one. */
 export function errorMessage(status: number, body: unknown): string {
   const error = (body as { error?: unknown } | null | undefined)?.error;
-  if (typeof error === "string" && error.length > 0) return error;
+  if (typeof error === "string" && error.length > 0) return asSentence(error);
   if (status === 429) return "Too many requests: wait a moment and try again.";
   if (status >= 500) return `The server could not answer (HTTP ${status}). Try again shortly.`;
   return `The request was refused (HTTP ${status}).`;

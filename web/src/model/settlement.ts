@@ -1,7 +1,7 @@
 // A game's bets as a player reads them: their open stake on a hand, and once the game is settled,
 // the winning hands and what their own bets returned.
-import type { Bet, TableState } from "../api/client";
-import { formatCents, formatSignedCents, payoutCents, toCents } from "./money";
+import type { Bet, HandOdds, TableState } from "../api/client";
+import { formatCents, formatMoney, formatSignedCents, payoutCents, toCents } from "./money";
 
 /** The hands that won at the river (several on a tie), or null before the river. */
 export function winningHands(state: TableState): number[] | null {
@@ -17,6 +17,19 @@ export const sumCents = (bets: Bet[], of: (bet: Bet) => number): number =>
   bets.reduce((total, bet) => total + of(bet), 0);
 
 export const stakeCents = (bet: Bet): number => toCents(bet.betAmount);
+
+/**
+ * Said beside a bet form of the stake typed: what it returns if the hand wins (stake x the odds shown,
+ * rounded down to the cent as the table pays it; a tie pays a share, so that is said when one is
+ * possible), or that the seat does not hold it, before the table refuses it.
+ */
+export function stakeHint(stake: number, odds: HandOdds, seatBalance: number): string {
+  if (toCents(stake) > toCents(seatBalance))
+    return `Your seat holds ${formatMoney(seatBalance)}: stake less or top up.`;
+  if (odds.odds === 1) return "A win only returns the stake.";
+  const returns = `Returns ${formatCents(payoutCents(stake, odds.odds, 1))} if it wins`;
+  return odds.drawPercentage > 0 ? `${returns} alone; a tie pays a share.` : `${returns}.`;
+}
 
 /**
  * The player's open stake on a hand, in cents, and what it returns if that hand wins alone (a dead

@@ -1,7 +1,7 @@
 import type { HandOdds, Seat, TableState } from "../../api/client";
 import { holeCards } from "../../model/cards";
-import { formatCents, payoutCents } from "../../model/money";
-import { openStake } from "../../model/settlement";
+import { formatCents } from "../../model/money";
+import { openStake, stakeHint } from "../../model/settlement";
 import { bettingAt, currentOdds, noBetReason, stageName } from "../../model/stages";
 import { AmountForm } from "../AmountForm";
 import { Cards } from "../Card";
@@ -39,16 +39,6 @@ export function HandsView({ state, playerId, seat, moves, action }: Props) {
       </div>
     </section>
   );
-}
-
-/**
- * What a stake would return if the hand wins: stake x the odds shown, rounded down to the cent as the
- * table pays it; a tie pays a share (dead heat), so that is said when one is possible.
- */
-function returnHint(stake: number, odds: HandOdds): string {
-  if (odds.odds === 1) return "A win only returns the stake.";
-  const returns = `Returns ${formatCents(payoutCents(stake, odds.odds, 1))} if it wins`;
-  return odds.drawPercentage > 0 ? `${returns} alone; a tie pays a share.` : `${returns}.`;
 }
 
 /** A bet's message shows under its hand, where the player acted, not over the page. */
@@ -90,7 +80,7 @@ function HandView({
             )
           }
           {...action.amountField(place)}
-          hint={(stake) => returnHint(stake, odds)}
+          hint={(stake) => stakeHint(stake, odds, seat.seatBalance)}
           testId={`bet-${handIndex}`}
         />
       ) : reason ? (
