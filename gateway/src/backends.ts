@@ -76,14 +76,15 @@ export function connectBackends(
     tls,
   });
   // The audits, on channels of their own whose calls may outlast a connection (longCalls) and whose
-  // replies grow with the system: the table's lists every table ever written (about 56 bytes each),
-  // which passed 16 MiB at about 300,000 tables; 256 MiB holds about 4.8 million.
+  // replies grow with the system: the table's lists every table ever written (about 56 bytes each).
+  // The audit's deadline reads about 80,000 tables (4.3 MiB); 32 MiB (about 600,000) leaves room while
+  // a reply, decoded, stays well inside the gateway pod's memory (256 MiB, deploy/k8s/base/gateway.yaml).
   const audits = {
     defaultDeadlineMs: DEADLINES_MS.read,
     retryUnavailable: ["audit"],
     tls,
     longCalls: true,
-    maxReceiveBytes: 256 * 1024 * 1024,
+    maxReceiveBytes: 32 * 1024 * 1024,
   };
   const walletAudit = createClient(WalletServiceClient, ["audit"], config.walletAddress, audits);
   const tableAudit = createClient(TableServiceClient, ["audit"], config.tableAddress, audits);
