@@ -17,6 +17,7 @@ const NO_RATE_LIMITS = {
   RATE_LIMIT_PER_PLAYER: "0",
   BULK_MAX_CONCURRENT: "0",
   BULK_MAX_CONCURRENT_PER_PLAYER: "0",
+  MAX_CONNECTIONS_PER_ADDRESS: "0",
 };
 
 /** Sequential requests (one at a time: latency, not throughput), after a warm-up. */

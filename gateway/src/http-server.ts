@@ -1,5 +1,13 @@
-import { createServer, STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { clientAddressKey, securityHeaderValues } from "./http/edge.js";
 
 export interface RunningHttpServer {
   port: number;
@@ -16,9 +24,17 @@ export interface HttpServerOptions {
    * the process's file descriptors (which its gRPC connections need too). None when absent.
    */
   maxConnections?: number;
-  /** Called for each connection dropped at the cap. */
-  onDrop?: () => void;
+  /**
+   * Open connections from one client address at most (IPv6 by its /56, as the rate limits count):
+   * beyond it a new one from there is closed as it arrives, so one client cannot take every
+   * connection of maxConnections. None when absent or 0.
+   */
+  maxConnectionsPerAddress?: number;
+  /** Called for each connection dropped at a cap: the whole server's, or one address's. */
+  onDrop?: (cap: ConnectionCap) => void;
 }
+
+export type ConnectionCap = "total" | "address";
 
 export async function startHttpServer(
   handler: RequestListener,
@@ -35,7 +51,9 @@ export async function startHttpServer(
     requireHostHeader: false,
   });
   if (options.maxConnections !== undefined) server.maxConnections = options.maxConnections;
-  if (options.onDrop) server.on("drop", options.onDrop);
+  const onDrop = options.onDrop ?? (() => {});
+  server.on("drop", () => onDrop("total"));
+  if (options.maxConnectionsPerAddress) capPerAddress(server, options.maxConnectionsPerAddress, onDrop);
   // Node answers a request it cannot parse (headers over 16 KiB, a malformed request line, a request
   // too slow to arrive) before Express sees it, with an empty body: the same answers as JSON here.
   server.on("clientError", answerClientError);
@@ -95,6 +113,26 @@ export async function startHttpServer(
         server.closeIdleConnections();
       }),
   };
+}
+
+/** Closes a new connection from an address that holds `max` already (its count kept until each closes). */
+function capPerAddress(server: Server, max: number, onDrop: (cap: ConnectionCap) => void): void {
+  const open = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const key = socket.remoteAddress === undefined ? undefined : clientAddressKey(socket.remoteAddress);
+    const count = key === undefined ? max : (open.get(key) ?? 0);
+    if (key === undefined || count >= max) {
+      onDrop("address");
+      socket.destroy();
+      return;
+    }
+    open.set(key, count + 1);
+    socket.once("close", () => {
+      const left = open.get(key)! - 1;
+      if (left === 0) open.delete(key);
+      else open.set(key, left);
+    });
+  });
 }
 
 /** Requests pipelined on one socket that may wait for their turn; one more cuts the socket. */
@@ -179,10 +217,11 @@ function answerClientError(error: Error & { code?: string }, socket: Socket): vo
   answerRaw(socket, status, message);
 }
 
+// The security headers of every other answer too: these are answers of the API like any other.
 const REFUSAL_HEADERS = {
+  ...securityHeaderValues(),
   "Content-Type": "application/json; charset=utf-8",
   "Cache-Control": "no-store",
-  "X-Content-Type-Options": "nosniff",
   Connection: "close",
 };
 

@@ -14,7 +14,8 @@ import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
 import { cachedTokenVerifier, createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
 import { connectBackends } from "./backends.js";
 import { readConfig, type AuthSettings, type GatewayConfig } from "./config.js";
-import { startHttpServer } from "./http-server.js";
+import { startHttpServer, type ConnectionCap } from "./http-server.js";
+import { readEdgeSettings } from "./http/edge.js";
 import { TableFeeds } from "./tables/table-feeds.js";
 
 const DRAIN_MS = 5_000;
@@ -34,8 +35,10 @@ const health = {
 };
 
 const tableFeeds = new TableFeeds(backends.tableEvents, logger);
+const edge = readEdgeSettings();
 const app = createApp({
   logger,
+  edge,
   verifyToken: await tokenVerifierFor(config.auth),
   odds: backends.odds,
   wallet: backends.wallet,
@@ -50,6 +53,7 @@ const server = await startHttpServer(app, {
   port: config.port,
   host: config.host,
   maxConnections: config.maxConnections,
+  maxConnectionsPerAddress: edge.connectionsPerAddress,
   onDrop: connectionDrops(logger, config.maxConnections),
 });
 logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
@@ -63,16 +67,20 @@ onShutdownSignal(logger, async () => {
   await metrics.close();
 });
 
-/** Counts the connections dropped at the cap, and says so in the log at most once a minute. */
+/**
+ * Counts the connections dropped at a cap, and says so in the log at most once a minute for the
+ * whole server's (one address's is its own doing, not an outage).
+ */
 function connectionDrops(log: Logger, maxConnections: number) {
   const dropped = counter(
     "gateway_connections_dropped_total",
-    "Client connections closed on arrival at MAX_CONNECTIONS",
+    "Client connections closed on arrival, by cap: MAX_CONNECTIONS (total) or MAX_CONNECTIONS_PER_ADDRESS (address)",
+    ["cap"],
   );
   let warnedAt = 0;
-  return () => {
-    dropped.inc();
-    if (Date.now() - warnedAt < 60_000) return;
+  return (cap: ConnectionCap) => {
+    dropped.inc({ cap });
+    if (cap !== "total" || Date.now() - warnedAt < 60_000) return;
     warnedAt = Date.now();
     log.warn({ maxConnections }, "connection cap reached: new connections are dropped");
   };

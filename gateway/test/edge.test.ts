@@ -3,7 +3,7 @@
 // subject longer than a playerId may be (400 naming the public field).
 import test from "ava";
 import { connect } from "node:net";
-import { clientAddressKey, Line, readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
+import { clientAddressKey, Line, readEdgeSettings, securityHeaderValues, type EdgeSettings } from "../src/http/edge.js";
 import type { OddsApi } from "../src/services.js";
 import { until } from "../../test/helpers/poll.js";
 import { get, post, rawRequest, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
@@ -37,6 +37,7 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     heavyConcurrencyPerPlayer: 1,
     refusalHoldMs: 25,
     trustProxyHops: 0,
+    connectionsPerAddress: 256,
     eventStreams: 1000,
     eventStreamsPerPlayer: 4,
     eventStreamsPerAddress: 100,
@@ -60,6 +61,8 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     [set.rateLimitWindowSeconds, set.rateLimitPerIp, set.rateLimitPerPlayer, set.heavyConcurrency, set.trustProxyHops],
     [10, 0, 5, 1, 1],
   );
+  t.is(set.connectionsPerAddress, 0, "behind a proxy every connection comes from it: the proxy caps each client");
+  t.is(readEdgeSettings({ TRUST_PROXY_HOPS: "1", MAX_CONNECTIONS_PER_ADDRESS: "50" }).connectionsPerAddress, 50);
   t.throws(() => readEdgeSettings({ RATE_LIMIT_PER_IP: "many" }));
 });
 
@@ -103,17 +106,32 @@ test("CORS: none by default; an allow-listed origin gets its headers and a prefl
   });
 });
 
-test("headers over 16 KiB and a malformed request get a JSON { error } from the server itself", async (t) => {
+/** The security headers of a raw answer (status line and headers, as text), lower-cased. */
+function securityHeadersOf(answer: string): Record<string, string> {
+  const lines = answer.slice(0, answer.indexOf("\r\n\r\n")).split("\r\n").slice(1);
+  const headers = Object.fromEntries(
+    lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+  );
+  const security = Object.keys(securityHeaderValues()).map((name) => name.toLowerCase());
+  return Object.fromEntries(security.map((name) => [name, headers[name] ?? "(missing)"]));
+}
+
+test("headers over 16 KiB and a malformed request get a JSON { error } from the server itself, with the security headers", async (t) => {
   await withApp({}, async (app) => {
     const port = Number(new URL(app.url).port);
+    const express = await rawRequest(port, "GET /api/nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    const expected = securityHeadersOf(express);
+    t.regex(expected["content-security-policy"] ?? "", /default-src 'none'/, "an answer from Express has them");
     const big = await rawRequest(port, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
     t.regex(big, /^HTTP\/1\.1 431 /);
     t.regex(big, /content-type: application\/json/i);
     t.deepEqual(JSON.parse(big.slice(big.indexOf("\r\n\r\n") + 4)), {
       error: "request headers are too large (at most 16 KiB)",
     });
+    t.deepEqual(securityHeadersOf(big), expected);
     const bad = await rawRequest(port, "NOT A REQUEST\r\n\r\n");
     t.regex(bad, /^HTTP\/1\.1 400 /);
+    t.deepEqual(securityHeadersOf(bad), expected);
     t.deepEqual(JSON.parse(bad.slice(bad.indexOf("\r\n\r\n") + 4)), { error: "malformed HTTP request" });
     // What Node itself would answer with an empty body, or not at all.
     for (const [request, status, error] of [
@@ -124,6 +142,7 @@ test("headers over 16 KiB and a malformed request get a JSON { error } from the 
       const answer = await rawRequest(port, request);
       t.regex(answer, new RegExp(`^HTTP/1\\.1 ${status} `), request);
       t.deepEqual(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)), { error });
+      t.deepEqual(securityHeadersOf(answer), expected, request);
     }
   });
 });

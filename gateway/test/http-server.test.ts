@@ -80,6 +80,40 @@ test("at the connection cap a new connection is dropped; the open ones are serve
   idle[1]!.destroy();
 });
 
+/** A connection to the server on 127.0.0.1 from `localAddress` (any of 127.0.0.0/8 is this host). */
+async function connectFrom(port: number, localAddress: string): Promise<Socket> {
+  const socket = connect({ port, host: "127.0.0.1", localAddress });
+  await once(socket, "connect");
+  return socket;
+}
+
+/** Resolves whether the server closed `socket` within `ms`. */
+const closedWithin = (socket: Socket, ms: number): Promise<boolean> =>
+  Promise.race([once(socket, "close").then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+test("one address holds at most its cap of connections; other addresses are served, and one closing makes room", async (t) => {
+  const drops: string[] = [];
+  const server = await startHttpServer((_req, res) => res.end("ok"), {
+    port: 0,
+    host: "127.0.0.1",
+    maxConnections: 100,
+    maxConnectionsPerAddress: 2,
+    onDrop: (cap) => drops.push(cap),
+  });
+  t.teardown(() => server.close(100));
+  const held = [await connectFrom(server.port, "127.0.0.2"), await connectFrom(server.port, "127.0.0.2")];
+  const third = await connectFrom(server.port, "127.0.0.2");
+  t.true(await closedWithin(third, 2000), "a third from the same address is closed on arrival");
+  t.deepEqual(drops, ["address"]);
+  t.is((await get(server.port, new Agent())).body, "ok", "another address (127.0.0.1) is served");
+  t.false(await closedWithin(held[1]!, 200), "the two already open stay open");
+  held[0]!.destroy();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const again = await connectFrom(server.port, "127.0.0.2");
+  t.false(await closedWithin(again, 200), "room again once one closed");
+  for (const socket of [...held, again]) socket.destroy();
+});
+
 /** A server whose `/slow` answers only when `release` is called, and that records each request it starts. */
 async function serverWithSlowRoute() {
   const started: string[] = [];

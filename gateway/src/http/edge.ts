@@ -6,6 +6,7 @@ import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import { ipKeyGenerator, rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
 import helmet from "helmet";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { HttpError, RATE_LIMITED, sendError } from "./errors.js";
 import { isHealthCheck, whenClientGone } from "./request.js";
 
@@ -32,6 +33,12 @@ export interface EdgeSettings {
   refusalHoldMs: number;
   /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client's address (0: none). */
   trustProxyHops: number;
+  /**
+   * Connections open at once from one client address (0: no cap). By default 256 when the gateway
+   * is the edge, and none behind a proxy (TRUST_PROXY_HOPS > 0): every connection then comes from
+   * the proxy, which caps each client's itself (deploy/k8s: the Ingress's limit-connections).
+   */
+  connectionsPerAddress: number;
   /** Event streams (GET /api/tables/{tableId}/events) open at once in this gateway. */
   eventStreams: number;
   /** Event streams open at once by one player (the token's subject). */
@@ -52,6 +59,7 @@ export interface EdgeSettings {
 
 export function readEdgeSettings(env: Env = process.env): EdgeSettings {
   const origins = envOptional("CORS_ORIGINS", env) ?? "";
+  const trustProxyHops = envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env);
   return {
     corsOrigins: origins
       .split(",")
@@ -63,7 +71,8 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     heavyConcurrency: envInt("BULK_MAX_CONCURRENT", 2, {}, env),
     heavyConcurrencyPerPlayer: envInt("BULK_MAX_CONCURRENT_PER_PLAYER", 1, {}, env),
     refusalHoldMs: envInt("RATE_LIMIT_HOLD_MS", 25, { max: 1_000 }, env),
-    trustProxyHops: envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env),
+    trustProxyHops,
+    connectionsPerAddress: envInt("MAX_CONNECTIONS_PER_ADDRESS", trustProxyHops === 0 ? 256 : 0, {}, env),
     eventStreams: envInt("EVENTS_MAX_STREAMS", 1_000, { min: 1, max: 1_000_000 }, env),
     eventStreamsPerPlayer: envInt("EVENTS_MAX_STREAMS_PER_PLAYER", 4, { min: 1, max: 1_000 }, env),
     eventStreamsPerAddress: envInt("EVENTS_MAX_STREAMS_PER_ADDRESS", 100, { min: 1, max: 1_000_000 }, env),
@@ -85,10 +94,25 @@ const EXPOSED_HEADERS = [
 ];
 
 /** A JSON API: nothing to render, frame or load; the strictest policy holds. */
-export const securityHeaders = (): RequestHandler =>
-  helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-  });
+const HELMET_OPTIONS = {
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+};
+
+export const securityHeaders = (): RequestHandler => helmet(HELMET_OPTIONS);
+
+/**
+ * The headers securityHeaders sets, as helmet writes them (they depend on no request), for the
+ * answers written before Express runs (http-server.ts).
+ */
+export function securityHeaderValues(): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: unknown) => (headers[name] = String(value)),
+    removeHeader: (name: string) => delete headers[name],
+  };
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, res as unknown as ServerResponse, () => {});
+  return headers;
+}
 
 /** CORS for the allow-listed origins (preflight included); null when none is configured. */
 export function corsFor(origins: string[]): RequestHandler | null {
