@@ -119,9 +119,14 @@ export async function startHttpServer(
 function capPerAddress(server: Server, max: number, onDrop: (cap: ConnectionCap) => void): void {
   const open = new Map<string, number>();
   server.on("connection", (socket: Socket) => {
-    const key = socket.remoteAddress === undefined ? undefined : clientAddressKey(socket.remoteAddress);
-    const count = key === undefined ? max : (open.get(key) ?? 0);
-    if (key === undefined || count >= max) {
+    // A socket reset before this runs has no address any more: nothing to count or serve.
+    if (socket.remoteAddress === undefined) {
+      socket.destroy();
+      return;
+    }
+    const key = clientAddressKey(socket.remoteAddress);
+    const count = open.get(key) ?? 0;
+    if (count >= max) {
       onDrop("address");
       socket.destroy();
       return;
