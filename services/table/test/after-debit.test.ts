@@ -9,6 +9,10 @@ import { isConserved, tableMoney } from "../src/domain/snapshot.js";
 import type { TableSnapshot } from "../src/domain/types.js";
 import { T0, advanceTo, bet, deepFreeze, newTable, sit } from "./helpers/fixtures.js";
 
+/** What a top-up refused after its debit adds to the reason: its answer is its key's for good. */
+const REFUNDED =
+  ": this top-up's amount, already taken from the account, goes back to it; a new idempotency key tops up again";
+
 const sitCmd = (over: Partial<SitCommand> = {}): SitCommand => ({
   playerId: "p7",
   playerName: "Gil",
@@ -75,7 +79,10 @@ test("a sit's invalid input and reused transfer still throw", (t) => {
 test("a top-up refused after the debit (not seated) is stored as an unchanged version", (t) => {
   const table = sit(newTable(), "p1", 10_000, T0 + 1);
   const { next, result } = topUpAfterDebit(table, { playerId: "p9", amountCents: 250 }, T0 + 50);
-  t.deepEqual(result, { credited: false, message: "not seated at this table" });
+  t.deepEqual(result, {
+    credited: false,
+    message: `not seated at this table${REFUNDED}`,
+  });
   assertRefusalVersion(t, table, next);
   t.throws(() => applyTopUp(table, { playerId: "p9", amountCents: 250 }, T0 + 50), {
     instanceOf: ConflictError,
@@ -90,7 +97,7 @@ test("a top-up asked for a seat session the player has left is refused the same 
   const { next, result } = topUpAfterDebit(again, { playerId: "p1", amountCents: 250, sessionId: asked }, T0 + 50);
   t.deepEqual(result, {
     credited: false,
-    message: "the seat this top-up was asked for has been left: nothing was added to the new one",
+    message: `the seat this top-up was asked for has been left: nothing was added to the new one${REFUNDED}`,
   });
   assertRefusalVersion(t, again, next);
   // In the session it was asked for, or with none named, it is credited.
@@ -112,7 +119,7 @@ test("a top-up past the seat balance limit is refused the same way", (t) => {
   };
   const command = { playerId: "p1", amountCents: 101, transferId: "t1" };
   const { next, result } = topUpAfterDebit(table, command, T0 + 50);
-  t.deepEqual(result, { credited: false, message: "seat balance limit reached" });
+  t.deepEqual(result, { credited: false, message: `seat balance limit reached${REFUNDED}` });
   assertRefusalVersion(t, table, next);
 });
 

@@ -203,6 +203,37 @@ serial("a top-up pending without its claim (killed between the two) never credit
   t.is(await statusOf(cluster.table().topUp(retry)), status.FAILED_PRECONDITION);
 });
 
+serial(
+  "a top-up the player's leave overtook after its debit is refunded, and its answer says so for good",
+  async (t) => {
+    const cluster = t.context;
+    const caller = await newPlayer(cluster, "overtaken-topup");
+    await cluster.table().sit({ caller, tableId: 10, buyInCents: 2_000, idempotencyKey: "sit-1" });
+    // A top-up claimed in that seat session, whose process died before its debit; meanwhile the
+    // player left. Recovery debits the account, finds no seat to credit and refunds it.
+    await cluster.table().leave({ caller, tableId: 10, idempotencyKey: "leave-1" });
+    const topUp = { kind: "topup" as const, playerId: "overtaken-topup", tableId: 10, amountCents: 500 };
+    await leftPending(cluster, { ...topUp, idempotencyKey: "top-1" }, "sit-1", { claimed: true });
+    await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+    t.is(await balanceOf(cluster, "overtaken-topup"), WELCOME, "debited, then refunded");
+
+    // Seated again, the same key still answers what happened to it: it cannot top up the new seat.
+    await cluster.table().sit({ caller, tableId: 10, buyInCents: 3_000, idempotencyKey: "sit-2" });
+    const retry = { caller, tableId: 10, amountCents: 500, idempotencyKey: "top-1" };
+    const refused = await t.throwsAsync(cluster.table().topUp(retry));
+    t.like(refused, { code: status.FAILED_PRECONDITION });
+    t.regex(
+      refused?.message ?? "",
+      /not seated at this table: this top-up's amount, already taken from the account, goes back to it; a new idempotency key tops up again/,
+    );
+    t.like(await cluster.table().topUp({ ...retry, idempotencyKey: "top-2" }), {
+      acknowledged: true,
+      newSeatBalanceCents: 3_500,
+    });
+    t.is(await balanceOf(cluster, "overtaken-topup"), WELCOME - 3_500);
+  },
+);
+
 serial("kill -9 at random moments during concurrent sits and leaves: every transfer completes once", async (t) => {
   const cluster = t.context;
   const players = await Promise.all(Array.from({ length: 8 }, (_, i) => newPlayer(cluster, `random-${i}`)));

@@ -36,6 +36,13 @@ export function topUpAfterDebit(snapshot: TableSnapshot, command: TopUpCommand, 
     return { next, result: { credited: true, seatBalanceCents: result.seatBalanceCents } };
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
-    return { next: refusalVersion(snapshot, now), result: { credited: false, message: error.message } };
+    return { next: refusalVersion(snapshot, now), result: { credited: false, message: refundedTopUp(error.message) } };
   }
 }
+
+/**
+ * The answer of a top-up refused after its debit: unlike a refusal before any money moved, it is its
+ * key's answer for good (the key names the debit and its refund), so it says both.
+ */
+const refundedTopUp = (reason: string): string =>
+  `${reason}: this top-up's amount, already taken from the account, goes back to it; a new idempotency key tops up again`;
