@@ -36,6 +36,8 @@ export interface PlayerProfile {
   displayName: string;
   avatarImageUrl: string;
   accountBalanceCents: number;
+  /** False while the first profile read has not yet opened the account: no movement can be made. */
+  accountOpened: boolean;
   personalTableId: number | null;
 }
 
@@ -106,8 +108,14 @@ export function walletPort(
       const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile);
       if (profile === null) return null;
       if (!profile) throw new Error("the wallet answered GetPlayer without a profile");
-      const { displayName, avatarImageUrl, accountBalanceCents, personalTableId } = profile;
-      return { displayName, avatarImageUrl, accountBalanceCents, personalTableId: personalTableId ?? null };
+      const { displayName, avatarImageUrl, accountBalanceCents, accountOpened, personalTableId } = profile;
+      return {
+        displayName,
+        avatarImageUrl,
+        accountBalanceCents,
+        accountOpened,
+        personalTableId: personalTableId ?? null,
+      };
     },
     personalTableOwner: async (tableId, scope) =>
       orNull(async () => (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId),

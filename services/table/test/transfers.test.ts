@@ -112,6 +112,21 @@ test("NACKs move nothing: an account short of the buy-in, a second seat, a full 
   t.is(await seatOf(cluster, 4, "carol"), undefined);
   // A refusal is an outcome too: replayed as such, even once the account could cover it.
   t.deepEqual(await table.sit({ caller: carol, tableId: 4, buyInCents: WELCOME + 1, idempotencyKey: "c1" }), short);
+  // The statement tells it, once: the buy-in was asked for and refused, nothing moved.
+  const { entries } = await cluster.wallet.listLedger({ playerId: "carol", afterSequence: 0, limit: 100 });
+  t.like(
+    entries.map(({ reason, amountCents, applied, balanceAfterCents }) => ({
+      reason,
+      amountCents,
+      applied,
+      balanceAfterCents,
+    })),
+    [
+      { reason: "welcome", amountCents: WELCOME, applied: true, balanceAfterCents: WELCOME },
+      { reason: "sit", amountCents: 0, applied: false, balanceAfterCents: WELCOME },
+    ],
+  );
+  t.is(entries.length, 2);
 
   await table.sit({ caller: carol, tableId: 4, buyInCents: 60_000, idempotencyKey: "c2" });
   // Already seated: the seat the player holds, as it is.

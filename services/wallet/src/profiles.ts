@@ -23,6 +23,8 @@ export interface WalletParts {
 
 export interface Profile extends Player {
   accountBalanceCents: number;
+  /** The first profile read opened the account (its welcome credit): no movement can be made before. */
+  accountOpened: boolean;
   personalTableId: number | null;
 }
 
@@ -42,7 +44,7 @@ export async function readProfile(wallet: WalletParts, claims: Claims): Promise<
       (isEntitledToPersonalTable(claims.role) ? allocatePersonalTable(wallet, claims.playerId) : null),
   ]);
   // The role shown is the token's: the identity provider, not the wallet, decides what a player is.
-  return { ...player, ...claims, accountBalanceCents, personalTableId };
+  return { ...player, ...claims, accountBalanceCents, accountOpened: true, personalTableId };
 }
 
 /** A player as last seen, with the live balance; null for a player no profile read has created. */
@@ -54,7 +56,12 @@ export async function findProfile(wallet: WalletParts, playerId: string): Promis
     player.personalTableId ?? (isEntitledToPersonalTable(player.role) ? wallet.personalTables.tableOf(playerId) : null),
   ]);
   // No entry yet: the first profile read was cut short before the welcome credit, which the next one makes.
-  return { ...player, accountBalanceCents: head?.balanceAfterCents ?? 0, personalTableId };
+  return {
+    ...player,
+    accountBalanceCents: head?.balanceAfterCents ?? 0,
+    accountOpened: Boolean(head),
+    personalTableId,
+  };
 }
 
 /**

@@ -1,8 +1,9 @@
 // SIT: the buy-in moves from the account to a new seat.
 //   precheck: the table exists and is the player's (a personal table), there is a seat for the
 //             player (else NACK before any money moves), the seat name from the wallet, and an
-//             account holding the buy-in (else NACK insufficient balance: see the precheck);
-//   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved;
+//             opened account (else NACK insufficient balance: see the precheck);
+//   1. debit the account (key <transferId>:debit); refused -> NACK, nothing moved (the statement
+//      lists the refused debit);
 //   2. seat the player (operation key transfer:<transferId>:credit): `sitAfterDebit`, whose NACK
 //      (the table filled up meanwhile) is stored too, so that it is the one decision every driver
 //      sees: no later driver can seat the player instead (the rule is the domain's, after-debit.ts);
@@ -54,13 +55,13 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
     const { snapshot } = await parts.store.latest(tableId);
     const check = sitPreconditions(snapshot, caller.playerId);
     if (!check.ok) return { final: ok(nack(check)) };
-    // Refused here, before the transfer is pending, when the account cannot cover the buy-in. It
-    // matters for an account not opened yet (no player, or a first profile read cut short before its
-    // welcome credit): its debit would be refused NOT_FOUND and retried by recovery until the next
-    // profile read opened the account, seating the player long after a 404. An account once opened
-    // stays, so the debit below never meets that refusal.
+    // Refused here, before the transfer is pending, for an account not opened yet (no player, or a
+    // first profile read cut short before its welcome credit): its debit would be refused NOT_FOUND
+    // and retried by recovery until the next profile read opened the account, seating the player
+    // long after a 404. An account once opened stays, so the debit below never meets that refusal;
+    // one that cannot cover the buy-in is refused by that debit, which the statement lists.
     const player = await parts.wallet.player(caller.playerId, scope);
-    if (!player || player.accountBalanceCents < terms.amountCents) return { final: ok(nack(NO_MONEY)) };
+    if (!player?.accountOpened) return { final: ok(nack(NO_MONEY)) };
     return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl, sessionId: "" } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveSit, scope);

@@ -199,7 +199,14 @@ export interface Profile {
   role: Role;
   isActive: boolean;
   /** Once allocated, a personal table stays with its player, whatever the role later. */
-  personalTableId?: number | undefined;
+  personalTableId?:
+    | number
+    | undefined;
+  /**
+   * The account exists (the first profile read opened it with its welcome credit): until then the
+   * balance reads 0 and no movement can be made.
+   */
+  accountOpened: boolean;
 }
 
 export interface GetPlayerRequest {
@@ -665,6 +672,7 @@ function createBaseProfile(): Profile {
     role: 0,
     isActive: false,
     personalTableId: undefined,
+    accountOpened: false,
   };
 }
 
@@ -693,6 +701,9 @@ export const Profile: MessageFns<Profile> = {
     }
     if (message.personalTableId !== undefined) {
       writer.uint32(64).int32(message.personalTableId);
+    }
+    if (message.accountOpened !== false) {
+      writer.uint32(72).bool(message.accountOpened);
     }
     return writer;
   },
@@ -774,6 +785,14 @@ export const Profile: MessageFns<Profile> = {
             message.personalTableId = reader.int32();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.accountOpened = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -820,6 +839,11 @@ export const Profile: MessageFns<Profile> = {
         : isSet(object.personal_table_id)
         ? globalThis.Number(object.personal_table_id)
         : undefined,
+      accountOpened: isSet(object.accountOpened)
+        ? globalThis.Boolean(object.accountOpened)
+        : isSet(object.account_opened)
+        ? globalThis.Boolean(object.account_opened)
+        : false,
     };
   },
 
@@ -849,6 +873,9 @@ export const Profile: MessageFns<Profile> = {
     if (message.personalTableId !== undefined) {
       obj.personalTableId = Math.round(message.personalTableId);
     }
+    if (message.accountOpened !== false) {
+      obj.accountOpened = message.accountOpened;
+    }
     return obj;
   },
 
@@ -865,6 +892,7 @@ export const Profile: MessageFns<Profile> = {
     message.role = object.role ?? 0;
     message.isActive = object.isActive ?? false;
     message.personalTableId = object.personalTableId ?? undefined;
+    message.accountOpened = object.accountOpened ?? false;
     return message;
   },
 };
