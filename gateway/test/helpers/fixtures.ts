@@ -108,7 +108,7 @@ export const OTHER_PLAYER: Profile = {
   role: Role.ROLE_PAYING_USER,
   isActive: true,
   personalTableId: 1001,
-  accountOpened: true,
+  accountNotOpened: false,
 };
 
 /** The profile the wallet makes on a first read: the claims and the 1,000 welcome balance. */
@@ -121,7 +121,7 @@ export function profileFrom(claims: Claims): Profile {
     avatarImageUrl: "/avatars/default.png",
     role: claims.role,
     isActive: true,
-    accountOpened: true,
+    accountNotOpened: false,
   };
 }
 

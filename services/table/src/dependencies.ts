@@ -36,8 +36,8 @@ export interface PlayerProfile {
   displayName: string;
   avatarImageUrl: string;
   accountBalanceCents: number;
-  /** False while the first profile read has not yet opened the account: no movement can be made. */
-  accountOpened: boolean;
+  /** The first profile read has not yet opened the account: no movement can be made. */
+  accountNotOpened: boolean;
   personalTableId: number | null;
 }
 
@@ -108,12 +108,12 @@ export function walletPort(
       const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile);
       if (profile === null) return null;
       if (!profile) throw new Error("the wallet answered GetPlayer without a profile");
-      const { displayName, avatarImageUrl, accountBalanceCents, accountOpened, personalTableId } = profile;
+      const { displayName, avatarImageUrl, accountBalanceCents, accountNotOpened, personalTableId } = profile;
       return {
         displayName,
         avatarImageUrl,
         accountBalanceCents,
-        accountOpened,
+        accountNotOpened,
         personalTableId: personalTableId ?? null,
       };
     },

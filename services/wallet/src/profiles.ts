@@ -23,8 +23,8 @@ export interface WalletParts {
 
 export interface Profile extends Player {
   accountBalanceCents: number;
-  /** The first profile read opened the account (its welcome credit): no movement can be made before. */
-  accountOpened: boolean;
+  /** The first profile read has not yet opened the account (its welcome credit): no movement can be made. */
+  accountNotOpened: boolean;
   personalTableId: number | null;
 }
 
@@ -44,7 +44,7 @@ export async function readProfile(wallet: WalletParts, claims: Claims): Promise<
       (isEntitledToPersonalTable(claims.role) ? allocatePersonalTable(wallet, claims.playerId) : null),
   ]);
   // The role shown is the token's: the identity provider, not the wallet, decides what a player is.
-  return { ...player, ...claims, accountBalanceCents, accountOpened: true, personalTableId };
+  return { ...player, ...claims, accountBalanceCents, accountNotOpened: false, personalTableId };
 }
 
 /** A player as last seen, with the live balance; null for a player no profile read has created. */
@@ -59,7 +59,7 @@ export async function findProfile(wallet: WalletParts, playerId: string): Promis
   return {
     ...player,
     accountBalanceCents: head?.balanceAfterCents ?? 0,
-    accountOpened: Boolean(head),
+    accountNotOpened: !head,
     personalTableId,
   };
 }

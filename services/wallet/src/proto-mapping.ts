@@ -67,7 +67,7 @@ export function profileToProto(profile: Profile): ProtoProfile {
     role: roleToProto(profile.role),
     isActive: profile.isActive,
     personalTableId: profile.personalTableId ?? undefined,
-    accountOpened: profile.accountOpened,
+    accountNotOpened: profile.accountNotOpened,
   };
 }
 

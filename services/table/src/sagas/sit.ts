@@ -61,7 +61,7 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
     // long after a 404. An account once opened stays, so the debit below never meets that refusal;
     // one that cannot cover the buy-in is refused by that debit, which the statement lists.
     const player = await parts.wallet.player(caller.playerId, scope);
-    if (!player?.accountOpened) return { final: ok(nack(NO_MONEY)) };
+    if (!player || player.accountNotOpened) return { final: ok(nack(NO_MONEY)) };
     return { proceed: { playerName: player.displayName, avatarImageUrl: player.avatarImageUrl, sessionId: "" } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveSit, scope);

@@ -203,10 +203,11 @@ export interface Profile {
     | number
     | undefined;
   /**
-   * The account exists (the first profile read opened it with its welcome credit): until then the
-   * balance reads 0 and no movement can be made.
+   * The first profile read has not yet opened the account (with its welcome credit): the balance
+   * reads 0 and no movement can be made. Negative on purpose: a wallet older than this field answers
+   * false, as it did for every opened account, so a table service rolled out first refuses no sit.
    */
-  accountOpened: boolean;
+  accountNotOpened: boolean;
 }
 
 export interface GetPlayerRequest {
@@ -672,7 +673,7 @@ function createBaseProfile(): Profile {
     role: 0,
     isActive: false,
     personalTableId: undefined,
-    accountOpened: false,
+    accountNotOpened: false,
   };
 }
 
@@ -702,8 +703,8 @@ export const Profile: MessageFns<Profile> = {
     if (message.personalTableId !== undefined) {
       writer.uint32(64).int32(message.personalTableId);
     }
-    if (message.accountOpened !== false) {
-      writer.uint32(72).bool(message.accountOpened);
+    if (message.accountNotOpened !== false) {
+      writer.uint32(72).bool(message.accountNotOpened);
     }
     return writer;
   },
@@ -790,7 +791,7 @@ export const Profile: MessageFns<Profile> = {
               break;
             }
 
-            message.accountOpened = reader.bool();
+            message.accountNotOpened = reader.bool();
             continue;
           }
         }
@@ -839,10 +840,10 @@ export const Profile: MessageFns<Profile> = {
         : isSet(object.personal_table_id)
         ? globalThis.Number(object.personal_table_id)
         : undefined,
-      accountOpened: isSet(object.accountOpened)
-        ? globalThis.Boolean(object.accountOpened)
-        : isSet(object.account_opened)
-        ? globalThis.Boolean(object.account_opened)
+      accountNotOpened: isSet(object.accountNotOpened)
+        ? globalThis.Boolean(object.accountNotOpened)
+        : isSet(object.account_not_opened)
+        ? globalThis.Boolean(object.account_not_opened)
         : false,
     };
   },
@@ -873,8 +874,8 @@ export const Profile: MessageFns<Profile> = {
     if (message.personalTableId !== undefined) {
       obj.personalTableId = Math.round(message.personalTableId);
     }
-    if (message.accountOpened !== false) {
-      obj.accountOpened = message.accountOpened;
+    if (message.accountNotOpened !== false) {
+      obj.accountNotOpened = message.accountNotOpened;
     }
     return obj;
   },
@@ -892,7 +893,7 @@ export const Profile: MessageFns<Profile> = {
     message.role = object.role ?? 0;
     message.isActive = object.isActive ?? false;
     message.personalTableId = object.personalTableId ?? undefined;
-    message.accountOpened = object.accountOpened ?? false;
+    message.accountNotOpened = object.accountNotOpened ?? false;
     return message;
   },
 };
