@@ -19,7 +19,7 @@ export function unconfirmedMessage(error: unknown): string | null {
   const why =
     status === 0
       ? "No answer reached this page (the connection may have dropped)"
-      : `The table could not finish this move just now (the server said: ${String(message)})`;
+      : `The table could not finish this move just now (the server said: ${String(message).replace(/\.$/, "")})`;
   return `${why}, so it may or may not have been made: the table below shows which. Try again in a moment: doing the same again from this page will not make it twice.`;
 }
 
