@@ -80,6 +80,7 @@ function buildWorld(spec: WorldSpec): World {
         reference: `T${i + 1}-1`,
       })),
       conserved: true,
+      negativeSeats: 0,
     };
   });
   const total = (field: keyof NonNullable<TableAudit["money"]>) => tables.reduce((s, t) => s + t.money![field], 0);
@@ -563,6 +564,15 @@ test("a table that does not add up is listed with its figures", (t) => {
     "table 1: credited 800.00 but seats + open stakes + outbox + delivered + house result = 800.01 (off by 0.01)",
   );
   t.like(report.tables.problemTables, [{ tableId: 1, gameState: "STATUS_HOLE", money: { seatsCents: 50_001 } }]);
+});
+
+test("a table with a seat below 0 is listed, although its totals add up", (t) => {
+  const world = small();
+  world.table.tables[0]!.negativeSeats = 1;
+  const report = reconcile(world);
+  t.deepEqual(report.mismatches, [{ check: "table-identity", message: "table 1: 1 seat(s) with a negative balance" }]);
+  t.like(report.tables.problemTables, [{ tableId: 1 }]);
+  t.false(report.clean);
 });
 
 test("an empty system is clean", (t) => {

@@ -70,6 +70,7 @@ function tableAudit(version = 5): TableAuditResponse {
         money,
         pendingCredits: [],
         conserved: true,
+        negativeSeats: 0,
       },
     ],
     totals: money,

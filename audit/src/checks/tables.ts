@@ -66,7 +66,7 @@ function checkTableConserved(findings: Findings, audit: TableAudit): boolean {
 
 /**
  * table-identity: credited = seats + open stakes + outbox + delivered + house result, and no balance,
- * stake, outbox, delivered or credited figure is negative.
+ * stake, outbox, delivered or credited figure is negative, nor any one seat.
  */
 function checkTableIdentity(findings: Findings, audit: TableAudit, money: BigMoney): boolean {
   const where = `table ${audit.tableId}`;
@@ -86,7 +86,10 @@ function checkTableIdentity(findings: Findings, audit: TableAudit, money: BigMon
       `${where}: negative ${negative.map((field) => `${field} ${units(money[field])}`).join(", ")}`,
     );
   }
-  return held === money.creditedCents && negative.length === 0;
+  if (audit.negativeSeats > 0) {
+    findings.mismatch("table-identity", `${where}: ${audit.negativeSeats} seat(s) with a negative balance`);
+  }
+  return held === money.creditedCents && negative.length === 0 && audit.negativeSeats === 0;
 }
 
 /** table-outbox: the pending credits add up to the outbox, each positive, each with a table credit reason. */

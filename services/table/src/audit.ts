@@ -25,6 +25,8 @@ export interface TableAudit {
   money: TableMoney;
   pendingCredits: readonly OutboxCredit[];
   conserved: boolean;
+  /** Seats below 0: the domain never writes one, so each is a bug or an edit of the database. */
+  negativeSeats: number;
   gamesFinished: number;
 }
 
@@ -52,6 +54,7 @@ export async function auditTables(parts: TableParts, caller: Caller, signal: Abo
         money,
         pendingCredits: snapshot.outbox,
         conserved: isConserved(money),
+        negativeSeats: snapshot.seats.filter((seat) => seat.balanceCents < 0).length,
         gamesFinished: snapshot.gamesFinished,
       };
     },

@@ -122,6 +122,7 @@ export function auditToProto(report: AuditReport): AuditResponse {
         reference: c.reference,
       })),
       conserved: t.conserved,
+      negativeSeats: t.negativeSeats,
     })),
     totals: moneyToProto(report.totals),
     openTransfers: report.openTransfers.map((c) => ({

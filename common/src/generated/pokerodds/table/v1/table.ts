@@ -465,6 +465,11 @@ export interface TableAudit {
   pendingCredits: OutboxCredit[];
   /** credited = seats + open stakes + outbox + delivered + house result, to the cent. */
   conserved: boolean;
+  /**
+   * Seats whose balance is below 0, which the domain's rules never write (a bug or an edit of the
+   * database): a total keeps its identity when one seat goes negative and another as much higher.
+   */
+  negativeSeats: number;
 }
 
 /**
@@ -4046,7 +4051,16 @@ export const OutboxCredit: MessageFns<OutboxCredit> = {
 };
 
 function createBaseTableAudit(): TableAudit {
-  return { tableId: 0, version: 0, gameId: "", gameState: 0, money: undefined, pendingCredits: [], conserved: false };
+  return {
+    tableId: 0,
+    version: 0,
+    gameId: "",
+    gameState: 0,
+    money: undefined,
+    pendingCredits: [],
+    conserved: false,
+    negativeSeats: 0,
+  };
 }
 
 export const TableAudit: MessageFns<TableAudit> = {
@@ -4071,6 +4085,9 @@ export const TableAudit: MessageFns<TableAudit> = {
     }
     if (message.conserved !== false) {
       writer.uint32(56).bool(message.conserved);
+    }
+    if (message.negativeSeats !== 0) {
+      writer.uint32(64).int32(message.negativeSeats);
     }
     return writer;
   },
@@ -4144,6 +4161,14 @@ export const TableAudit: MessageFns<TableAudit> = {
             message.conserved = reader.bool();
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.negativeSeats = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4181,6 +4206,11 @@ export const TableAudit: MessageFns<TableAudit> = {
         ? object.pending_credits.map((e: any) => OutboxCredit.fromJSON(e))
         : [],
       conserved: isSet(object.conserved) ? globalThis.Boolean(object.conserved) : false,
+      negativeSeats: isSet(object.negativeSeats)
+        ? globalThis.Number(object.negativeSeats)
+        : isSet(object.negative_seats)
+        ? globalThis.Number(object.negative_seats)
+        : 0,
     };
   },
 
@@ -4207,6 +4237,9 @@ export const TableAudit: MessageFns<TableAudit> = {
     if (message.conserved !== false) {
       obj.conserved = message.conserved;
     }
+    if (message.negativeSeats !== 0) {
+      obj.negativeSeats = Math.round(message.negativeSeats);
+    }
     return obj;
   },
 
@@ -4224,6 +4257,7 @@ export const TableAudit: MessageFns<TableAudit> = {
       : undefined;
     message.pendingCredits = object.pendingCredits?.map((e) => OutboxCredit.fromPartial(e)) || [];
     message.conserved = object.conserved ?? false;
+    message.negativeSeats = object.negativeSeats ?? 0;
     return message;
   },
 };
