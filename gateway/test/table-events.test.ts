@@ -18,6 +18,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { until } from "../../test/helpers/poll.js";
 import { openSse, type SseStream } from "../../test/helpers/sse.js";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
+import { lastEventIdOf } from "../src/tables/events.js";
 import type { TableEventsApi } from "../src/services.js";
 import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
 import { FakeServerStream, serviceError } from "./helpers/fake-stream.js";
@@ -218,6 +219,15 @@ test("a new stream's first state is never older than its caller's check read: it
   events.calls[0]!.push(6);
   await until("the current state", () => stream.events.length === 1, 5_000);
   t.is(stream.events[0]!.id, "6");
+});
+
+test("Last-Event-ID: any id the contract allows, 16 digits past 2^53 too, is taken; one above 2^53 as the largest exact version", (t) => {
+  const idOf = (header: string) => lastEventIdOf({ headers: { "last-event-id": header } } as never);
+  t.is(idOf("0"), 0);
+  t.is(idOf("9007199254740991"), Number.MAX_SAFE_INTEGER);
+  t.is(idOf("9007199254740992"), Number.MAX_SAFE_INTEGER, "above any version, as the contract's pattern allows");
+  t.is(idOf("9999999999999999"), Number.MAX_SAFE_INTEGER);
+  t.throws(() => idOf("99999999999999999"), { message: /Last-Event-ID/ }, "17 digits");
 });
 
 test("refused before any stream, as JSON: bad Last-Event-ID or tableId, no token, GetState's refusals", async (t) => {

@@ -107,15 +107,17 @@ function streamSlots(settings: EventStreamSettings) {
   };
 }
 
-/** Last-Event-ID: a version this gateway sent (0 when absent), or 400. */
+/**
+ * Last-Event-ID: a version this gateway sent (0 when absent), or 400. The contract's 16 digits reach
+ * past 2^53: such an id is above any version, as the largest exact one is.
+ */
 export function lastEventIdOf(req: Request): number {
   const header = req.headers["last-event-id"];
   if (header === undefined) return 0;
-  const version = Number(header);
-  if (typeof header !== "string" || !LAST_EVENT_ID_PATTERN.test(header) || !Number.isSafeInteger(version)) {
+  if (typeof header !== "string" || !LAST_EVENT_ID_PATTERN.test(header)) {
     throw badRequest("Last-Event-ID must be the id of an event received: a version in plain decimal digits");
   }
-  return version;
+  return Math.min(Number(header), Number.MAX_SAFE_INTEGER);
 }
 
 interface Stream {
