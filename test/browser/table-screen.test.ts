@@ -217,6 +217,8 @@ test.serial(
     );
 
     await show(page, { ...hole, handOdds, seats: holding(12) });
+    // The state and game are the same as before: wait for the new balance itself.
+    await page.getByTestId("my-seat-balance").filter({ hasText: "12.00" }).waitFor();
     await stake(0, "12.01");
     t.is(await hint(0).innerText(), "Your seat holds 12.00: stake less or top up.", "said before the table refuses it");
     await stake(0, "12");
