@@ -71,8 +71,8 @@ export const LOBBY_STALE_AGES = 10;
  *   pass takes most of a second, which every such call would otherwise wait. Another replica's change
  *   thus shows within the maximum age plus a pass (the lobby is a listing, not a promise per table:
  *   a table's own state is read fresh).
- * - Otherwise (the lobby's first call, or one after it went unread that long) the call waits for a
- *   new pass.
+ * - Otherwise (the lobby's first call, one after it went unread that long, or while passes take
+ *   longer than that) the call waits for a pass: the running one if it began within that limit.
  * A crowd polling the lobby costs at most a pass per `maxAgeMs`, however many they are, and a pass
  * costs the active tables, however many were ever written.
  */
@@ -103,9 +103,9 @@ export function lobbyReader(parts: TableParts, maxAgeMs: number): () => Promise<
   });
   return async () => {
     const age = ageOfLast();
-    // A pass already running serves a call if it began within the maximum age: else a crowd
-    // arriving during a pass would start another, two passes per interval instead of one.
-    if (age > staleLimitMs) await passes.get(maxAgeMs);
+    // A pass already running serves a call if it began within the age the call accepts: else a
+    // crowd arriving during a pass would start another, two passes per interval instead of one.
+    if (age > staleLimitMs) await passes.get(staleLimitMs);
     // A failed pass is the next waiting call's error; until then the last one answers.
     else if (age > maxAgeMs) passes.get(maxAgeMs).catch(() => {});
     return lobbyOf(newestOf(last!.heads, storedLately.values()), Date.now());
