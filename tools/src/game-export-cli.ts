@@ -22,6 +22,7 @@ export const EXIT_TRUNCATED = 1;
 export const EXIT_NO_EXPORT = 2;
 
 export const GAMES_PATH = "/api/admin/games";
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 const USAGE = "usage: npm run export-games -- [--table N] [--since ISO] [--until ISO] [--after CURSOR] [--out FILE]";
 
 export interface ExportIo {
@@ -36,6 +37,8 @@ class NoExport extends Error {}
 interface ExportOptions {
   query: URLSearchParams;
   out: string | undefined;
+  /** A resumed export (--after) adds to its file rather than empty it. */
+  resumed: boolean;
 }
 
 function optionsOf(args: readonly string[]): ExportOptions {
@@ -60,7 +63,8 @@ function optionsOf(args: readonly string[]): ExportOptions {
     if (!/^[1-9][0-9]*$/.test(values.table)) throw new NoExport(`--table must be a table id\n${USAGE}`);
     query.set("tableId", values.table);
   }
-  // Any date the platform reads ("2026-11-23", "2026-11-23T12:00:00+01:00"), sent as RFC 3339 UTC.
+  // An RFC 3339 time as written (its fraction may be finer than a millisecond, which the gateway
+  // compares exactly); any other date the platform reads ("2026-11-23") as RFC 3339 UTC.
   for (const [flag, name] of [
     ["since", "finishedAfter"],
     ["until", "finishedBefore"],
@@ -69,10 +73,10 @@ function optionsOf(args: readonly string[]): ExportOptions {
     if (text === undefined) continue;
     const ms = Date.parse(text);
     if (Number.isNaN(ms)) throw new NoExport(`--${flag} must be a date or time, e.g. 2026-11-23T12:00:00Z\n${USAGE}`);
-    query.set(name, new Date(ms).toISOString());
+    query.set(name, RFC_3339.test(text) ? text : new Date(ms).toISOString());
   }
   if (values.after !== undefined) query.set("after", values.after);
-  return { query, out: values.out };
+  return { query, out: values.out, resumed: values.after !== undefined };
 }
 
 function gamesUrl(env: Env, query: URLSearchParams): URL {
@@ -164,10 +168,10 @@ export async function copyRecords(
   }
 }
 
-/** The file named by --out, created (or emptied) only once the export has started. */
-async function fileFor(path: string): Promise<Writable> {
+/** The file named by --out, created (emptied, unless resumed) only once the export has started. */
+async function fileFor(path: string, resumed: boolean): Promise<Writable> {
   try {
-    return (await open(path, "w")).createWriteStream();
+    return (await open(path, resumed ? "a" : "w")).createWriteStream();
   } catch (error) {
     throw new NoExport(`cannot write ${path}: ${(error as Error).message}`);
   }
@@ -206,7 +210,7 @@ export async function runExportCli(
     const options = optionsOf(args);
     const url = gamesUrl(env, options.query);
     const body = await openExport(url, await adminToken(env, devToken));
-    const out = options.out === undefined ? io.stdout : await fileFor(options.out);
+    const out = options.out === undefined ? io.stdout : await fileFor(options.out, options.resumed);
     copied = await copyTo(body, out, out !== io.stdout);
   } catch (error) {
     if (!(error instanceof NoExport || error instanceof NoAudit)) throw error;
@@ -217,7 +221,9 @@ export async function runExportCli(
     io.err(`export-games: ${copied.games} games exported`);
     return EXIT_COMPLETE;
   }
-  const resume = copied.lastCursor ? `; resume with --after ${copied.lastCursor}` : "";
+  const resume = copied.lastCursor
+    ? `; resume with --after ${copied.lastCursor} (with the same --out, the records are added to the file)`
+    : "";
   io.err(`export-games: TRUNCATED after ${copied.games} games: ${copied.reason}${resume}`);
   return EXIT_TRUNCATED;
 }

@@ -130,8 +130,35 @@ test("truncated: a cut connection, an { error } line, a miscounting trailer exit
     const result = await run(gateway.url, []);
     t.is(result.code, 1, `${kind}: ${result.err}`);
     t.is(result.stdout, `${record(3, 12)}\n`, kind);
-    t.regex(result.err, /TRUNCATED after 1 games: .*; resume with --after 3:12$/, kind);
+    t.regex(result.err, /TRUNCATED after 1 games: .*; resume with --after 3:12 \(with the same --out, /, kind);
   }
+});
+
+test("resumed into the same file: the records are added after those already there", async (t) => {
+  const gateway = await fakeGateway(t, (req, res) => {
+    startLines(res);
+    const resumed = new URL(req.url!, "http://x").searchParams.get("after") === "3:12";
+    if (resumed) res.end(`${record(3, 20)}\n${trailer(1)}\n`);
+    else res.write(`${record(3, 12)}\n`, () => setTimeout(() => res.socket!.destroy(), 50));
+  });
+  const out = await tempFile(t);
+  t.is((await run(gateway.url, ["--out", out])).code, 1);
+  t.is((await run(gateway.url, ["--after", "3:12", "--out", out])).code, 0);
+  t.is(await readFile(out, "utf8"), `${record(3, 12)}\n${record(3, 20)}\n`);
+});
+
+test("a bound finer than a millisecond goes to the gateway as written; a date alone as its UTC midnight", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${trailer(0)}\n`);
+  });
+  await run(gateway.url, ["--since", "2026-12-03T06:23:01.1121Z", "--until", "2026-12-04T00:00:00.5+01:00"]);
+  await run(gateway.url, ["--until", "2026-12-04"]);
+  const queries = gateway.requests.map((req) => Object.fromEntries(new URL(req.url!, gateway.url).searchParams));
+  t.deepEqual(queries, [
+    { finishedAfter: "2026-12-03T06:23:01.1121Z", finishedBefore: "2026-12-04T00:00:00.5+01:00" },
+    { finishedBefore: "2026-12-04T00:00:00.000Z" },
+  ]);
 });
 
 test("no export: a refusal, an unreachable stack, bad usage exit 2, writing nothing", async (t) => {
