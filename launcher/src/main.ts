@@ -28,7 +28,7 @@ try {
 const pids = pidFile(join(dataDir, "pids.json"));
 /** Set once the stack is up: restarts and the pid file only ever concern a started stack. */
 let stack: Stack | undefined;
-const writePids = () => pids.write(stack?.children() ?? []);
+const writePids = () => pids.write(stack?.children() ?? [], stack?.grpcAddresses ?? {});
 
 const restarts = new Restarter({
   policy,

@@ -1,12 +1,13 @@
 // <DATA_DIR>/pids.json: the launcher's pid and each running child's, rewritten whenever a child ends
 // or starts again and removed when the launcher stops, so an operator (or a test) can find a process
-// without parsing logs: {"launcher": 100, "children": {"db": 101, "odds": 102, ...}}.
+// without parsing logs, and the gRPC services' addresses (the operator's tool reads the wallet's):
+// {"launcher": 100, "children": {"db": 101, "odds": 102, ...}, "addresses": {"wallet": "127.0.0.1:4101", ...}}.
 import { rename, rm, writeFile } from "node:fs/promises";
 
 export interface PidFile {
   readonly path: string;
   /** Writes the current pids; writes happen one at a time, in call order, so the last call wins. */
-  write(children: { name: string; pid: number }[]): Promise<void>;
+  write(children: { name: string; pid: number }[], addresses: Record<string, string>): Promise<void>;
   remove(): Promise<void>;
 }
 
@@ -19,9 +20,10 @@ export function pidFile(path: string): PidFile {
   };
   return {
     path,
-    write: (children) =>
+    write: (children, addresses) =>
       enqueue(async () => {
-        const content = { launcher: process.pid, children: Object.fromEntries(children.map((c) => [c.name, c.pid])) };
+        const pids = Object.fromEntries(children.map((c) => [c.name, c.pid]));
+        const content = { launcher: process.pid, children: pids, addresses };
         // Through a temporary file and a rename: a reader never sees half a file.
         const temporary = `${path}.${process.pid}.tmp`;
         await writeFile(temporary, `${JSON.stringify(content)}\n`);

@@ -51,6 +51,8 @@ export interface Stack {
   children(): { name: ChildName; pid: number }[];
   /** Every service process's Prometheus endpoint. */
   metricsUrls(): { name: ChildName; url: string }[];
+  /** Each gRPC service's address, as its clients are given it (an operator's tool needs the wallet's). */
+  grpcAddresses: Record<ReplicatedService, string>;
   /** SIGTERMs one child and waits until it is gone; the rest keep running. */
   stopService(name: ChildName): Promise<void>;
   /** SIGKILLs one child, as a crash would, and waits until it is gone. */
@@ -126,6 +128,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   const embeddedDatabase = !env.MONGODB_URI;
   const { ports, metricsPorts, databasePort } = await allocatePorts(options.port, serviceOf, embeddedDatabase);
   const portOf = (name: ChildName) => ports.get(name)!;
+  const address = (service: ReplicatedService) => grpcAddress(instances[service], portOf);
   // The embedded database's address is known once it runs (and kept when it is started again).
   const database = { uri: env.MONGODB_URI || undefined, port: databasePort };
   // The development CA and one certificate per service (mutual TLS on every gRPC hop).
@@ -191,6 +194,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     embeddedDatabase,
     children: () => [...children.running].map(([name, child]) => ({ name, pid: child.pid })),
     metricsUrls: () => [...metricsPorts].map(([name, port]) => ({ name, url: `http://127.0.0.1:${port}/metrics` })),
+    grpcAddresses: { odds: address("odds"), wallet: address("wallet"), table: address("table") },
     stopService: (name) => children.stopOne(name),
     killService: (name) => children.killOne(name),
     startService: async (name) => {
@@ -316,11 +320,7 @@ function childEnvironments(
   });
   const optional = (...names: string[]) =>
     Object.fromEntries(names.filter((name) => env[name]).map((name) => [name, env[name]]));
-  // One replica: host:port. Several: grpc-js's ipv4: list, which clients balance round-robin.
-  const address = (service: ReplicatedService) => {
-    const list = instances[service].map((name) => `127.0.0.1:${portOf(name)}`);
-    return list.length === 1 ? list[0]! : `ipv4:${list.join(",")}`;
-  };
+  const address = (service: ReplicatedService) => grpcAddress(instances[service], portOf);
   return {
     odds: (port) => ({ ...base("odds"), GRPC_PORT: String(port) }),
     wallet: (port) => ({ ...base("wallet"), GRPC_PORT: String(port), MONGODB_URI: mongodbUri() }),
@@ -344,6 +344,12 @@ function childEnvironments(
       DATA_DIR: dataDir,
     }),
   };
+}
+
+/** One replica: host:port. Several: grpc-js's ipv4: list, which clients balance round-robin. */
+function grpcAddress(names: readonly ChildName[], portOf: (name: ChildName) => number): string {
+  const list = names.map((name) => `${LOOPBACK}:${portOf(name)}`);
+  return list.length === 1 ? list[0]! : `ipv4:${list.join(",")}`;
 }
 
 /** Polls the gateway's health until it answers 200; the error names its last answer. */

@@ -36,6 +36,7 @@ interface LogLine {
 interface PidFileContent {
   launcher: number;
   children: Record<string, number>;
+  addresses: Record<string, string>;
 }
 
 interface Launched {
@@ -397,7 +398,10 @@ async function pastTheLimit(t: ExecutionContext, stack: Launched) {
   t.is(second.msg, "odds was killed by SIGKILL; restarting it in 8000 ms (restart 2 of 2 within 3600 s)");
   await untilHealthy(stack.url);
   await stack.line("odds restarted again", (l) => /^odds restarted.*restart 2 of 2/.test(l.msg));
-  const children = Object.values((await stack.pids())!.children);
+  const written = (await stack.pids())!;
+  t.deepEqual(Object.keys(written.addresses).sort(), ["odds", "table", "wallet"]);
+  t.regex(written.addresses.wallet!, /^127\.0\.0\.1:\d+$/, "the wallet's address, for the operator's tool");
+  const children = Object.values(written.children);
   await killChild(stack, "odds");
   const exit = await within(stack.exited, 15_000);
   t.deepEqual(exit, { code: 1, signal: null }, "the launcher exits non-zero past the limit");

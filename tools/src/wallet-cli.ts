@@ -1,0 +1,192 @@
+// `npm run wallet`: the operator's deposits, withdrawals and ledger reads, sent straight to the wallet
+// service with the "operator" certificate, the only one it takes them from (no public route offers
+// them, so the Internet-facing gateway cannot mint money).
+//
+//   npm run wallet -- deposit <playerId> <amount> --key <idempotency key> [--note <text>]
+//   npm run wallet -- withdraw <playerId> <amount> --key <idempotency key> [--note <text>]
+//   npm run wallet -- ledger <playerId> [--after <sequence>] [--limit <1 to 1000>]
+//
+// The key is required: the same key sent again (after a lost answer) moves nothing twice and prints
+// the first outcome. The wallet's address: WALLET_ADDR, else the one `npm start` wrote to
+// DATA_DIR/pids.json. The certificate: TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE, else the
+// operator's files under DATA_DIR/pki. Prints one JSON object: the movement's outcome, or a ledger
+// page in sequence order (amounts in units, as the public API shows them).
+// Exit 0 when the movement was applied or the page read, 1 when the wallet refused the movement
+// (nothing moved), 2 on bad usage or any other failure.
+import { MONEY_RULE, toCents, toUnits, toSignedUnits } from "@pokerodds/api/money";
+import { createClient, isServiceError, type TlsFiles } from "@pokerodds/common";
+import {
+  MovementKind,
+  RefusalReason,
+  WalletServiceClient,
+  type LedgerEntry,
+  type MovementResult,
+} from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+
+export const EXIT_REFUSED = 1;
+export const EXIT_FAILED = 2;
+
+const USAGE = [
+  "usage: npm run wallet -- deposit <playerId> <amount> --key <idempotency key> [--note <text>]",
+  "       npm run wallet -- withdraw <playerId> <amount> --key <idempotency key> [--note <text>]",
+  "       npm run wallet -- ledger <playerId> [--after <sequence>] [--limit <1 to 1000>]",
+].join("\n");
+
+type Env = Record<string, string | undefined>;
+export interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+class UsageError extends Error {}
+
+const METHODS = ["deposit", "withdraw", "listLedger"] as const;
+
+type Command =
+  | { kind: "deposit" | "withdraw"; playerId: string; amountCents: number; key: string; note: string }
+  | { kind: "ledger"; playerId: string; after: number; limit: number };
+
+/** A whole number from `min` to `max` written in plain digits, or a UsageError naming the option. */
+function wholeNumber(name: string, text: string | undefined, fallback: number, min: number, max: number): number {
+  if (text === undefined) return fallback;
+  const value = /^[0-9]{1,16}$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+export function parseCommand(argv: readonly string[]): Command {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        key: { type: "string" },
+        note: { type: "string", default: "" },
+        after: { type: "string" },
+        limit: { type: "string" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { positionals, values } = parsed;
+  const [kind, playerId, amount, ...rest] = positionals;
+  if (!playerId || rest.length > 0) throw new UsageError("wrong arguments");
+  if (kind === "ledger") {
+    if (amount !== undefined || values.key !== undefined || values.note) {
+      throw new UsageError("ledger takes a player id, --after and --limit only");
+    }
+    const after = wholeNumber("after", values.after, 0, 0, Number.MAX_SAFE_INTEGER);
+    return { kind, playerId, after, limit: wholeNumber("limit", values.limit, 100, 1, 1000) };
+  }
+  if (kind !== "deposit" && kind !== "withdraw") throw new UsageError(`unknown command ${JSON.stringify(kind)}`);
+  if (values.after !== undefined || values.limit !== undefined)
+    throw new UsageError(`${kind} takes no --after or --limit`);
+  const amountCents = amount === undefined ? undefined : toCents(Number(amount));
+  if (amountCents === undefined || !/^[0-9]+(\.[0-9]{1,2})?$/.test(amount!)) {
+    throw new UsageError(`the amount must be ${MONEY_RULE}, in units (12.50)`);
+  }
+  if (!values.key) throw new UsageError("--key is required: the same key sent again moves nothing twice");
+  return { kind, playerId, amountCents, key: values.key, note: values.note };
+}
+
+/** WALLET_ADDR, else the wallet's address in the pid file `npm start` keeps under DATA_DIR. */
+async function walletAddress(env: Env): Promise<string> {
+  if (env.WALLET_ADDR) return env.WALLET_ADDR;
+  const pidFile = join(resolve(env.DATA_DIR || "./data"), "pids.json");
+  const content = await readFile(pidFile, "utf8").catch(() => undefined);
+  const address = (content &&
+    (JSON.parse(content) as { addresses?: { wallet?: unknown } }).addresses?.wallet) as unknown;
+  if (typeof address !== "string") {
+    throw new UsageError(`no WALLET_ADDR, and no wallet address in ${pidFile} (is \`npm start\` running?)`);
+  }
+  return address;
+}
+
+/** TLS_* when set, else the operator's certificate of the development PKI under DATA_DIR. */
+function operatorTls(env: Env): TlsFiles {
+  if (env.TLS_CA_FILE || env.TLS_CERT_FILE || env.TLS_KEY_FILE) {
+    if (!env.TLS_CA_FILE || !env.TLS_CERT_FILE || !env.TLS_KEY_FILE) {
+      throw new UsageError("TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set together");
+    }
+    return { caFile: env.TLS_CA_FILE, certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE };
+  }
+  const pki = join(resolve(env.DATA_DIR || "./data"), "pki");
+  return { caFile: join(pki, "ca.crt"), certFile: join(pki, "operator.crt"), keyFile: join(pki, "operator.key") };
+}
+
+function outcomeOf(result: MovementResult | undefined) {
+  if (!result) throw new Error("the wallet answered without a result");
+  return {
+    applied: result.applied,
+    ...(result.applied ? {} : { refused: RefusalReason[result.refusalReason] }),
+    balance: toUnits(result.accountBalanceCents),
+    entryId: result.entryId,
+    sequence: result.sequence,
+    replayed: result.replayed,
+  };
+}
+
+function entryOf(entry: LedgerEntry) {
+  return {
+    sequence: entry.sequence,
+    kind: MovementKind[entry.kind],
+    amount: toSignedUnits(entry.amountCents),
+    balanceAfter: toUnits(entry.balanceAfterCents),
+    reason: entry.reason,
+    reference: entry.reference,
+    idempotencyKey: entry.idempotencyKey,
+    createdAt: entry.createdAt,
+  };
+}
+
+async function send(command: Command, env: Env, io: Io): Promise<number> {
+  const address = await walletAddress(env);
+  // Safe to repeat after UNAVAILABLE: the movements carry their key, and a ledger page only reads.
+  const wallet = createClient(WalletServiceClient, METHODS, address, {
+    defaultDeadlineMs: 10_000,
+    retryUnavailable: METHODS,
+    tls: operatorTls(env),
+  });
+  try {
+    if (command.kind === "ledger") {
+      const page = await wallet.call.listLedger({
+        playerId: command.playerId,
+        afterSequence: command.after,
+        limit: command.limit,
+      });
+      // nextAfter: the --after of the next page; 0 when this one is the last.
+      io.out(JSON.stringify({ entries: page.entries.map(entryOf), nextAfter: page.nextAfterSequence }));
+      return 0;
+    }
+    const movement = {
+      playerId: command.playerId,
+      amountCents: command.amountCents,
+      idempotencyKey: command.key,
+      reason: command.note,
+      reference: "",
+    };
+    const { result } =
+      command.kind === "deposit" ? await wallet.call.deposit({ movement }) : await wallet.call.withdraw({ movement });
+    const outcome = outcomeOf(result);
+    io.out(JSON.stringify(outcome));
+    return outcome.applied ? 0 : EXIT_REFUSED;
+  } finally {
+    wallet.raw.close();
+  }
+}
+
+export async function runWalletCli(env: Env, argv: readonly string[], io: Io): Promise<number> {
+  try {
+    return await send(parseCommand(argv), env, io);
+  } catch (error) {
+    if (error instanceof UsageError) io.err(`${error.message}\n${USAGE}`);
+    else if (isServiceError(error)) io.err(`the wallet answered: ${error.details || error.message}`);
+    else io.err(`wallet: ${(error as Error).message}`);
+    return EXIT_FAILED;
+  }
+}

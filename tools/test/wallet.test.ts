@@ -1,0 +1,92 @@
+// `npm run wallet`: an operator's deposit, withdrawal and ledger page on a real stack, through the
+// wallet's operator-only RPCs, and the usage it refuses before sending anything.
+import test from "ava";
+import { Api } from "../../test/helpers/api.js";
+import { useTestStack } from "../../test/helpers/stack.js";
+import { EXIT_FAILED, EXIT_REFUSED, parseCommand, runWalletCli } from "../src/wallet-cli.js";
+
+async function wallet(env: Record<string, string>, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runWalletCli(env, argv, { out: (text) => out.push(text), err: (text) => err.push(text) });
+  return {
+    code,
+    answer: out.length ? (JSON.parse(out.join("")) as Record<string, unknown>) : undefined,
+    err: err.join("\n"),
+  };
+}
+
+test("a deposit, its replay, a withdrawal the balance cannot cover, and the ledger, as the player then sees them", async (t) => {
+  const stack = await useTestStack(t);
+  const env = { WALLET_ADDR: stack.grpcAddresses.wallet, DATA_DIR: stack.dataDir };
+  const player = await new Api(stack.url, stack.dataDir).player("olivia");
+  const welcome = await player.balance(); // opens the account
+
+  const deposit = await wallet(env, "deposit", "olivia", "25.50", "--key", "bank-transfer-7", "--note", "bank 7");
+  t.is(deposit.code, 0, deposit.err);
+  t.like(deposit.answer, { applied: true, balance: (welcome + 2550) / 100, replayed: false });
+  const replay = await wallet(env, "deposit", "olivia", "25.50", "--key", "bank-transfer-7", "--note", "bank 7");
+  t.like(
+    replay.answer,
+    { applied: true, balance: (welcome + 2550) / 100, replayed: true },
+    "sent again: nothing moves",
+  );
+  const reused = await wallet(env, "deposit", "olivia", "30", "--key", "bank-transfer-7");
+  t.is(reused.code, EXIT_FAILED, "the same key for another amount");
+  t.regex(reused.err, /the wallet answered: /);
+
+  const withdrawal = await wallet(env, "withdraw", "olivia", "1000000", "--key", "payout-1");
+  t.is(withdrawal.code, EXIT_REFUSED);
+  t.like(withdrawal.answer, { applied: false, refused: "REFUSAL_REASON_INSUFFICIENT_FUNDS" });
+  t.is(await player.balance(), welcome + 2550, "the player sees the deposit once, and no withdrawal");
+
+  const ledger = await wallet(env, "ledger", "olivia");
+  t.is(ledger.code, 0, ledger.err);
+  const entries = (ledger.answer as { entries: Record<string, unknown>[] }).entries;
+  t.deepEqual(
+    entries.map(({ kind, amount, reason, idempotencyKey }) => ({ kind, amount, reason, idempotencyKey })),
+    [
+      {
+        kind: "MOVEMENT_KIND_WELCOME",
+        amount: welcome / 100,
+        reason: entries[0]!.reason,
+        idempotencyKey: entries[0]!.idempotencyKey,
+      },
+      { kind: "MOVEMENT_KIND_DEPOSIT", amount: 25.5, reason: "bank 7", idempotencyKey: "bank-transfer-7" },
+      { kind: "MOVEMENT_KIND_WITHDRAW", amount: 0, reason: "", idempotencyKey: "payout-1" },
+    ],
+  );
+  t.is((ledger.answer as { nextAfter: number }).nextAfter, 0, "one page holds them all");
+
+  const stranger = await wallet(env, "deposit", "nobody-yet", "5", "--key", "k");
+  t.is(stranger.code, EXIT_FAILED, "an account never opened takes no deposit");
+});
+
+test("usage it refuses before sending anything", (t) => {
+  const refused = (...argv: string[]) => t.throws(() => parseCommand(argv), undefined, argv.join(" "));
+  for (const amount of ["0", "-1", "1.234", "1e3", "0x10", "", "abc", "1000000000.01"]) {
+    refused("deposit", "p", amount, "--key", "k");
+  }
+  refused("deposit", "p", "5"); // no key
+  refused("deposit", "p", "5", "--key", "");
+  refused("refund", "p", "5", "--key", "k");
+  refused("deposit", "p", "5", "--key", "k", "extra");
+  refused("withdraw", "p", "5", "--key", "k", "--limit", "3");
+  refused("ledger", "p", "--key", "k");
+  refused("ledger", "p", "--limit", "0");
+  refused("ledger", "p", "--after", "-1");
+  refused("ledger");
+  t.deepEqual(parseCommand(["withdraw", "p", "12.5", "--key", "k"]), {
+    kind: "withdraw",
+    playerId: "p",
+    amountCents: 1250,
+    key: "k",
+    note: "",
+  });
+  t.deepEqual(parseCommand(["ledger", "p", "--after", "7", "--limit", "1000"]), {
+    kind: "ledger",
+    playerId: "p",
+    after: 7,
+    limit: 1000,
+  });
+});
