@@ -8,8 +8,9 @@ import { describeHand } from "@pokerodds/odds/domain/describe";
 import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/table/domain/payouts";
+import { DEFAULT_RTP, pricesProblem } from "./verify-prices.js";
 
-/** Not checked (no outcome shown, or a settled game without its river); else the first problem, if any. */
+/** Not checked (no outcome shown); else the first problem, if any. */
 export type OutcomeCheck = { checked: false } | { checked: true; problem: string | null };
 
 type Fields = Record<string, unknown>;
@@ -79,6 +80,7 @@ function panelsProblem(panels: readonly unknown[], winners: readonly number[], n
 /** A bet of the line, its money in cents and odds in tenths; a string says what is malformed. */
 interface Bet {
   handIndex: number;
+  bettingStage: unknown;
   stakeCents: number;
   oddsTenths: number;
   returnedCents: number;
@@ -87,7 +89,7 @@ interface Bet {
 
 function betOf(value: unknown, i: number, n: number): Bet | string {
   const bet = (typeof value === "object" && value !== null ? value : {}) as Fields;
-  const { handIndex, paidTo } = bet;
+  const { handIndex, bettingStage, paidTo } = bet;
   const stakeCents = centsOf(bet.betAmount);
   const oddsTenths = tenthsOf(bet.recordedOdds);
   const returnedCents = centsOf(bet.returned);
@@ -97,7 +99,7 @@ function betOf(value: unknown, i: number, n: number): Bet | string {
   if (stakeCents === undefined || stakeCents === 0) return `bets[${i}].betAmount must be an amount above 0`;
   if (oddsTenths === undefined) return `bets[${i}].recordedOdds must be odds with at most 1 decimal`;
   if (returnedCents === undefined) return `bets[${i}].returned must be an amount with at most 2 decimals`;
-  return { handIndex, stakeCents, oddsTenths, returnedCents, paidTo };
+  return { handIndex, bettingStage, stakeCents, oddsTenths, returnedCents, paidTo };
 }
 
 /** What a bet returns by the rulings: its stake on a void; on a settlement its dead-heat payout or 0. */
@@ -162,8 +164,35 @@ function sameHands(shown: unknown, expected: readonly number[]): boolean {
   return sorted.every((v, i) => v === expected[i]);
 }
 
-/** An export line's winners, bets and totals; winners null for a void game. */
-function lineProblem(record: Fields, winners: readonly number[] | null, n: number, why: string): string | null {
+/** The record's numberOfHands and tableId against its hands and game id (T<tableId>-<n>), where shown. */
+function identityProblem(record: Fields, hands: readonly string[]): string | null {
+  if ("numberOfHands" in record && record.numberOfHands !== hands.length) {
+    return `numberOfHands is ${JSON.stringify(record.numberOfHands)}, but the game has ${hands.length} hands`;
+  }
+  if ("tableId" in record && !String(record.gameId).startsWith(`T${String(record.tableId)}-`)) {
+    return `tableId is ${JSON.stringify(record.tableId)}, but game ${String(record.gameId)} is another table's`;
+  }
+  return null;
+}
+
+/** The cards an export line's game shows for its outcome: a settled game all five, a void one fewer. */
+function boardProblem(isVoid: boolean, board: readonly string[]): string | null {
+  if (isVoid && board.length === 5)
+    return "outcome is VOID, but the board shows the river: a game is voided only before it";
+  if (!isVoid && board.length < 5)
+    return `outcome is SETTLED, but the board shows ${board.length} cards, not the river's 5`;
+  return null;
+}
+
+/** An export line's winners, bets, totals and prices; winners null for a void game. */
+function lineProblem(
+  record: Fields,
+  winners: readonly number[] | null,
+  cards: { hands: readonly string[]; board: readonly string[]; targetRtp: number },
+  why: string,
+): string | null {
+  const { hands, board, targetRtp } = cards;
+  const n = hands.length;
   const shown = JSON.stringify(record.winningHands) ?? "absent";
   if (winners === null && !sameHands(record.winningHands, [])) {
     return `winningHands is ${shown}, but a void game has no winners`;
@@ -172,30 +201,54 @@ function lineProblem(record: Fields, winners: readonly number[] | null, n: numbe
     return `winningHands is ${shown}, but the cards make it ${JSON.stringify(winners)}: ${why}`;
   }
   const bets = betsOf(record, winners, n, why);
-  return typeof bets === "string" ? bets : totalsProblem(record, bets, winners === null);
+  if (typeof bets === "string") return bets;
+  return (
+    totalsProblem(record, bets, winners === null) ??
+    identityProblem(record, hands) ??
+    pricesProblem(record, bets, hands, board, targetRtp)
+  );
+}
+
+/** Fields only a game record has: any of them makes the JSON one, checked as a whole. */
+const RECORD_FIELDS = ["outcome", "winningHands", "stakes", "payouts", "refunds", "houseResult"];
+
+/** A game record's outcome, board, river panels, winners, bets, totals and prices. */
+function recordProblem(record: Fields, hands: readonly string[], board: readonly string[], targetRtp: number) {
+  if (record.outcome !== "SETTLED" && record.outcome !== "VOID") {
+    return `outcome is ${JSON.stringify(record.outcome) ?? "absent"}, but a game ends SETTLED or VOID`;
+  }
+  const isVoid = record.outcome === "VOID";
+  const panels = riverPanelsOf(record);
+  const shape = boardProblem(isVoid, board);
+  if (shape !== null) return shape;
+  if (isVoid !== (panels.length === 0)) {
+    return isVoid ? "a void game shows river panels" : "a settled game shows no river panels";
+  }
+  const winners = isVoid ? null : winnersOf(hands, board);
+  const why = winners === null ? "" : winnersText(winners, hands, board);
+  const panelProblem = winners === null ? null : panelsProblem(panels, winners, hands.length);
+  if (panelProblem !== null) return `${panelProblem}: ${why}`;
+  return lineProblem(record, winners, { hands, board, targetRtp }, why);
 }
 
 /**
- * The outcome a verified game's JSON shows, against its cards: an export line (outcome,
- * winningHands, bets, totals) and any river panels. Hands and board must have verified already.
- * A settled game or a river state is checked with its full board; a void line with any board.
+ * The outcome a verified game's JSON shows, against its cards (hands and board verified already). A
+ * game record (any of RECORD_FIELDS) is checked whole, its prices at `targetRtp`; a table state at
+ * the river, its river panels; anything else (a deal, a bulk game, a state before the river) shows
+ * no outcome.
  */
-export function checkOutcome(record: Fields, hands: readonly string[], board: readonly string[]): OutcomeCheck {
-  const isLine = "outcome" in record || "winningHands" in record;
-  const isVoid = isLine && record.outcome === "VOID";
+export function checkOutcome(
+  record: Fields,
+  hands: readonly string[],
+  board: readonly string[],
+  targetRtp = DEFAULT_RTP,
+): OutcomeCheck {
+  if (RECORD_FIELDS.some((field) => field in record)) {
+    return { checked: true, problem: recordProblem(record, hands, board, targetRtp) };
+  }
   const panels = riverPanelsOf(record);
-  const complete = board.length === 5;
-  if (!isVoid && (!complete || (!isLine && panels.length === 0))) return { checked: false };
-  const winners = complete ? winnersOf(hands, board) : [];
-  const why = complete ? winnersText(winners, hands, board) : "";
-  const panelProblem = complete && panels.length > 0 ? panelsProblem(panels, winners, hands.length) : null;
-  const outcomeProblem =
-    isLine && !isVoid && record.outcome !== "SETTLED"
-      ? `outcome is ${JSON.stringify(record.outcome) ?? "absent"}, but a game ends SETTLED or VOID`
-      : null;
-  const problem =
-    outcomeProblem ??
-    (panelProblem === null ? null : `${panelProblem}: ${why}`) ??
-    (isLine ? lineProblem(record, isVoid ? null : winners, hands.length, why) : null);
-  return { checked: true, problem };
+  if (board.length < 5 || panels.length === 0) return { checked: false };
+  const winners = winnersOf(hands, board);
+  const problem = panelsProblem(panels, winners, hands.length);
+  return { checked: true, problem: problem === null ? null : `${problem}: ${winnersText(winners, hands, board)}` };
 }

@@ -3,14 +3,16 @@
 //   npm run verify -- --seed <hex> --commitment <hex> --game-id T1-7 --hands AhKd,QsQc --board 2c3d4h5s6c
 //   npm run verify -- ... --client-seed <text>   (a table game dealt with a client seed)
 //   npm run verify -- --json game.json        (or --json - for standard input)
+//   npm run verify -- --json games.jsonl [--rtp 0.97]   (an export: one game record a line)
 //
 // The JSON is a table state, a deal result, a bulk game or a game record as the API returns them
 // once they carry the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, clientSeed
 // (absent or null: none), hands, the board as flopCard1..riverCard, bc1..bc5 or board, and a deal's
-// remainingDeck (every card checked). A bulk response ({ games: [...] }) checks every game.
-// A game record (one line of GET /api/admin/games) with its full board, a void one with any board,
-// or a river table state has its outcome checked too: winners, each bet's returned and paidTo, and
-// the totals, by the house's rules (verify-outcome.ts).
+// remainingDeck (every card checked). A bulk response ({ games: [...] }) and JSON Lines (an export)
+// check every game. A game record (one line of GET /api/admin/games) has its outcome checked too:
+// its outcome and board, winners, each bet's returned and paidTo, the totals, and every betting
+// stage's panels and each bet's odds against the house's prices at the target RTP (--rtp, default
+// 0.97), by the house's rules (verify-outcome.ts, verify-prices.ts); a river table state its river panels.
 // Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
@@ -18,11 +20,12 @@ import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fai
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { checkOutcome } from "./verify-outcome.js";
+import { DEFAULT_RTP } from "./verify-prices.js";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
   "                            [--client-seed <text>]\n" +
-  "       npm run verify -- --json <file | ->";
+  "       npm run verify -- --json <file | -> [--rtp 0.97]";
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`${message}\n`);
@@ -69,11 +72,28 @@ function gameOf(value: unknown): GameToVerify {
   return { reveal, record };
 }
 
-function readJson(path: string): unknown {
+/** The games of a JSON document ({ games } for several), or of JSON Lines (an export), one a line. */
+function readGames(path: string): unknown[] {
+  const where = path === "-" ? "standard input" : path;
+  let text: string;
   try {
-    return JSON.parse(readFileSync(path === "-" ? 0 : path, "utf8"));
+    text = readFileSync(path === "-" ? 0 : path, "utf8");
   } catch (error) {
-    return fail(`cannot read JSON from ${path === "-" ? "standard input" : path}: ${(error as Error).message}`);
+    return fail(`cannot read ${where}: ${(error as Error).message}`);
+  }
+  try {
+    const document = JSON.parse(text) as { games?: unknown } | null;
+    return Array.isArray(document?.games) ? document.games : [document];
+  } catch (error) {
+    const lines = text.split("\n").filter((line) => line.trim() !== "");
+    if (lines.length < 2) return fail(`cannot read JSON from ${where}: ${(error as Error).message}`);
+    return lines.map((line, i) => {
+      try {
+        return JSON.parse(line) as unknown;
+      } catch (lineError) {
+        return fail(`cannot read JSON from ${where}, line ${i + 1}: ${(lineError as Error).message}`);
+      }
+    });
   }
 }
 
@@ -88,6 +108,7 @@ function parseCommandLine() {
         board: { type: "string", default: "" },
         "client-seed": { type: "string" },
         json: { type: "string" },
+        rtp: { type: "string" },
       },
     }).values;
   } catch (error) {
@@ -95,18 +116,26 @@ function parseCommandLine() {
   }
 }
 
+type Options = ReturnType<typeof parseCommandLine>;
+
+/** --rtp: the target return to player a game record's odds are checked at (the tables' default without it). */
+function targetRtpOf(values: Options): number {
+  if (values.rtp === undefined) return DEFAULT_RTP;
+  const rtp = /^0?\.[0-9]{1,6}$/.test(values.rtp) ? Number(values.rtp) : NaN;
+  if (!(rtp > 0 && rtp < 1)) fail(`--rtp must be a number between 0 and 1, e.g. 0.97\n${USAGE}`);
+  return rtp;
+}
+
 /** The games named on the command line or in the JSON. */
-function gamesToVerify(): GameToVerify[] {
-  const values = parseCommandLine();
+function gamesToVerify(values: Options): GameToVerify[] {
   if (values.json !== undefined) {
     const flagged = ["seed", "commitment", "game-id", "hands", "client-seed"].some(
       (f) => values[f as keyof typeof values] !== undefined,
     );
     if (flagged) fail(`--json takes every field from the JSON; give no other option\n${USAGE}`);
-    const document = readJson(values.json);
-    const games = (document as { games?: unknown } | null)?.games;
-    return Array.isArray(games) ? games.map(gameOf) : [gameOf(document)];
+    return readGames(values.json).map(gameOf);
   }
+  if (values.rtp !== undefined) fail(`--rtp is for game records, with --json\n${USAGE}`);
   const { seed, commitment, "game-id": gameId, "client-seed": clientSeed, hands, board } = values;
   if (seed === undefined || commitment === undefined || gameId === undefined || hands === undefined) {
     fail(`--seed, --commitment, --game-id and --hands are required\n${USAGE}`);
@@ -116,21 +145,27 @@ function gamesToVerify(): GameToVerify[] {
 }
 
 /** The cards first; once they verify, the outcome the JSON shows, if any. */
-function verdict({ reveal, record }: GameToVerify): { ok: true; what: string } | { ok: false; reason: string } {
+function verdict(
+  { reveal, record }: GameToVerify,
+  targetRtp: number,
+): { ok: true; what: string } | { ok: false; reason: string } {
   const cards = verifyGame(reveal);
   if (!cards.ok) return cards;
-  const outcome = record === undefined ? { checked: false as const } : checkOutcome(record, reveal.hands, reveal.board);
+  const outcome =
+    record === undefined ? { checked: false as const } : checkOutcome(record, reveal.hands, reveal.board, targetRtp);
   if (!outcome.checked) return { ok: true, what: "verified" };
   return outcome.problem === null
     ? { ok: true, what: "verified (cards and outcome)" }
     : { ok: false, reason: outcome.problem };
 }
 
-const games = gamesToVerify();
+const options = parseCommandLine();
+const targetRtp = targetRtpOf(options);
+const games = gamesToVerify(options);
 if (games.length === 0) fail("the JSON holds no game");
 let failures = 0;
 for (const game of games) {
-  const result = verdict(game);
+  const result = verdict(game, targetRtp);
   const label = games.length > 1 ? `${String(game.reveal.gameId)}: ` : "";
   if (result.ok) process.stdout.write(`${label}${result.what}\n`);
   else {

@@ -4,6 +4,7 @@
 // the totals) the cards do not give does not verify either.
 import { formatCard, parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { evaluateCards } from "@pokerodds/common/poker/evaluator";
+import { priceHands } from "@pokerodds/common/poker/stage-odds";
 import { deriveDeck } from "@pokerodds/common/deck-derivation";
 import { commitDeck, derivedCards, newServerSeed, seedCommitment } from "@pokerodds/odds/domain/provably-fair";
 import test from "ava";
@@ -33,6 +34,23 @@ function clientSeededGame(clientSeed: string, gameId = "T5-3", n = 3) {
   const cards = deck.map(formatCard);
   const hands = Array.from({ length: n }, (_, h) => `${cards[h]}${cards[n + h]}`);
   return { seed: serverSeed, commitment, gameId, clientSeed, hands, board: cards.slice(2 * n, 2 * n + 5) };
+}
+
+/** The tables' default target RTP, which the verifier checks odds at without --rtp. */
+const RTP = 0.97;
+
+/** Every stage's panels the game reached (by its board), priced as the house prices them, as the API shows them. */
+function handOddsOf(hands: readonly string[], board: readonly string[], rtp = RTP) {
+  return [0, 3, 4, 5]
+    .filter((cards) => cards <= board.length)
+    .flatMap((cards) => priceHands(hands.map(parseHand), board.slice(0, cards).map(parseCard), rtp))
+    .map(({ oddsTenths, ...panel }) => ({ ...panel, odds: oddsTenths / 10 }));
+}
+
+/** The odds a hand was offered at a betting stage, in tenths. */
+function oddsTenthsAt(hands: readonly string[], board: readonly string[], hand: number, stage: number): number {
+  const panel = handOddsOf(hands, board).find((p) => p.handIndex === hand && p.bettingStage === stage)!;
+  return Math.round(panel.odds * 10);
 }
 
 /** Hands tied for the best seven cards, by the evaluator alone (higher value wins). */
@@ -159,6 +177,7 @@ test("JSON: a table state and a game record carry the client seed; null or anoth
     hands: x.hands,
     board: x.board,
     winningHands: winnersOf(x.hands, x.board),
+    handOdds: handOddsOf(x.hands, x.board),
     bets: [],
     ...{ stakes: 0, payouts: 0, refunds: 0, houseResult: 0 },
   });
@@ -197,22 +216,29 @@ function vectorGame(gameId = "T1-1") {
   return { ...dealt, ...derivedCards(VECTOR_SEED, gameId, 4) };
 }
 
-/** A line of GET /api/admin/games: a losing bet of 5.00 at 4.2 and a winning one of 3.33 at 4.7. */
-function exportLine(x: ReturnType<typeof vectorGame>, winningHands: number[], winnerPays: number) {
+/** What the winning bet of exportLine (3.33 at the hole) pays, in units: floor(333 x odds tenths / (10 x k)) cents. */
+function winnerPays(x: ReturnType<typeof vectorGame>, winningHands: readonly number[]): number {
+  const tenths = oddsTenthsAt(x.hands, x.board, winningHands[0]!, 0);
+  return Math.floor((333 * tenths) / (10 * winningHands.length)) / 100;
+}
+
+/**
+ * A line of GET /api/admin/games: at the hole, a losing bet of 5.00 and a winning one of 3.33, each
+ * at the odds its hand was offered; `pays` what the winning one returned (by default the rules').
+ */
+function exportLine(x: ReturnType<typeof vectorGame>, winningHands: number[], pays = winnerPays(x, winningHands)) {
   const loser = [0, 1, 2, 3].find((h) => !winningHands.includes(h))!;
-  const bet = (handIndex: number, betAmount: number, recordedOdds: number, returned: number) => ({
-    ...{ playerId: "alice", seatIndex: 1, handIndex, bettingStage: 0, betAmount, recordedOdds },
+  const bet = (handIndex: number, betAmount: number, returned: number) => ({
+    ...{ playerId: "alice", seatIndex: 1, handIndex, bettingStage: 0, betAmount },
+    recordedOdds: oddsTenthsAt(x.hands, x.board, handIndex, 0) / 10,
     ...{ placedAt: "2026-11-23T12:00:04.120Z", returned, paidTo: returned === 0 ? "NONE" : "SEAT" },
   });
-  const river = [0, 1, 2, 3].map((handIndex) => ({
-    ...{ handIndex, bettingStage: -1, winPercentage: 0, drawPercentage: 0, odds: 0 },
-    handStatus: winningHands.includes(handIndex) ? "WINNER" : "LOSER",
-  }));
+  const tableId = Number(/^T(\d+)-/.exec(x.gameId)![1]);
   return {
-    ...{ tableId: 1, gameId: x.gameId, version: 9, cursor: "1:9", outcome: "SETTLED", numberOfHands: 4 },
-    ...{ hands: x.hands, board: x.board, handOdds: river, winningHands },
-    bets: [bet(loser, 5, 4.2, 0), bet(winningHands[0]!, 3.33, 4.7, winnerPays)],
-    ...{ stakes: 8.33, payouts: winnerPays, refunds: 0, houseResult: Math.round(833 - winnerPays * 100) / 100 },
+    ...{ tableId, gameId: x.gameId, version: 9, cursor: `${tableId}:9`, outcome: "SETTLED", numberOfHands: 4 },
+    ...{ hands: x.hands, board: x.board, handOdds: handOddsOf(x.hands, x.board), winningHands },
+    bets: [bet(loser, 5, 0), bet(winningHands[0]!, 3.33, pays)],
+    ...{ stakes: 8.33, payouts: pays, refunds: 0, houseResult: Math.round(833 - pays * 100) / 100 },
     ...{ seedCommitment: x.seedCommitment, serverSeed: x.serverSeed, clientSeed: null },
   };
 }
@@ -223,9 +249,13 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
   const x = vectorGame();
   t.deepEqual(x.hands, ["3d9s", "5c4d", "KhTs", "2c3c"]);
   t.deepEqual(winnersOf(x.hands, x.board), [2]);
-  // 3.33 at 4.7 alone: 333 x 47 / 10 = 1565.1 cents, rounded down to 15.65.
-  const line = exportLine(x, [2], 15.65);
+  const line = exportLine(x, [2]);
   t.deepEqual(await json(line), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
+  const pays = line.payouts;
+  const [losing, winning] = line.bets as [(typeof line.bets)[number], (typeof line.bets)[number]];
+  const raised = { ...winning, recordedOdds: winning.recordedOdds + 1 };
+  const raisedPays = Math.floor((333 * Math.round(raised.recordedOdds * 10)) / 10) / 100;
+  const flopPanel = line.handOdds.findIndex((p) => p.bettingStage === 1);
 
   const cases: [string, unknown, RegExp][] = [
     [
@@ -235,24 +265,59 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
     ],
     [
       "a cent more",
-      { ...line, bets: [line.bets[0], { ...line.bets[1], returned: 15.66 }], payouts: 15.66, houseResult: -7.33 },
-      /^NOT verified: bets\[1\] \(hand 2, 3\.33 at 4\.7\) returned 15\.66, but the rules pay \(hand 2 .* wins\) 15\.65/,
+      { ...line, bets: [losing, { ...winning, returned: (pays * 100 + 1) / 100 }], payouts: (pays * 100 + 1) / 100 },
+      /^NOT verified: bets\[1\] \(hand 2, 3\.33 at [\d.]+\) returned [\d.]+, but the rules pay \(hand 2 .* wins\) /,
     ],
     [
       "paid to nobody",
-      { ...line, bets: [line.bets[0], { ...line.bets[1], paidTo: "NONE" }] },
-      /^NOT verified: bets\[1\]\.paidTo is NONE, but a bet that returned 15\.65 is paid to SEAT or ACCOUNT/,
+      { ...line, bets: [losing, { ...winning, paidTo: "NONE" }] },
+      /^NOT verified: bets\[1\]\.paidTo is NONE, but a bet that returned [\d.]+ is paid to SEAT or ACCOUNT/,
     ],
     [
       "house result",
-      { ...line, houseResult: -7.31 },
-      /^NOT verified: houseResult is -7\.31, but the bets make it -7\.32/,
+      { ...line, houseResult: (line.houseResult * 100 + 1) / 100 },
+      /^NOT verified: houseResult is -?[\d.]+, but the bets make it /,
     ],
     ["stakes", { ...line, stakes: 8.34 }, /^NOT verified: stakes is 8\.34, but the bets make it 8\.33/],
     [
       "a losing bet paid",
-      { ...line, bets: [{ ...line.bets[0], returned: 21, paidTo: "ACCOUNT" }, line.bets[1]] },
-      /^NOT verified: bets\[0\] \(hand \d, 5\.00 at 4\.2\) returned 21\.00, but the rules pay .* 0\.00/,
+      { ...line, bets: [{ ...losing, returned: 21, paidTo: "ACCOUNT" }, winning] },
+      /^NOT verified: bets\[0\] \(hand \d, 5\.00 at [\d.]+\) returned 21\.00, but the rules pay .* 0\.00/,
+    ],
+    [
+      "odds raised, paid and totalled to match",
+      {
+        ...line,
+        bets: [losing, { ...raised, returned: raisedPays }],
+        payouts: raisedPays,
+        houseResult: (833 - raisedPays * 100) / 100,
+      },
+      /^NOT verified: bets\[1\] records odds [\d.]+, but its stage offered hand 2 at [\d.]+$/m,
+    ],
+    [
+      "a flop panel",
+      { ...line, handOdds: line.handOdds.map((p, i) => (i === flopPanel ? { ...p, odds: 99.9 } : p)) },
+      /^NOT verified: the flop panel of hand 0 shows odds 99\.9, but the cards make it [\d.]+ \(at a target RTP of 0\.97/,
+    ],
+    [
+      "a settled game relabelled void, refunded to match",
+      {
+        ...line,
+        ...{ outcome: "VOID", winningHands: [], payouts: 0, refunds: 8.33, houseResult: 0 },
+        bets: line.bets.map((b) => ({ ...b, returned: b.betAmount, paidTo: "ACCOUNT" })),
+      },
+      /^NOT verified: outcome is VOID, but the board shows the river/,
+    ],
+    [
+      "without its outcome fields",
+      { ...line, outcome: undefined, winningHands: undefined },
+      /^NOT verified: outcome is absent, but a game ends SETTLED or VOID/,
+    ],
+    ["hands counted", { ...line, numberOfHands: 5 }, /^NOT verified: numberOfHands is 5, but the game has 4 hands/],
+    [
+      "without its river",
+      { ...line, board: line.board.slice(0, 4) },
+      /^NOT verified: outcome is SETTLED, but the board shows 4 cards, not the river's 5/,
     ],
     [
       "river panel",
@@ -267,12 +332,31 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
     t.is(result.stdout, "", what);
     t.regex(result.stderr, reason, what);
   }
-  // Before the river nothing was settled: a settled line without its river is checked for its cards only.
-  t.deepEqual(await json({ ...line, board: line.board.slice(0, 4), winningHands: [0] }), {
-    code: 0,
-    stdout: "verified\n",
-    stderr: "",
-  });
+  const otherRtp = await verify(["--json", "-", "--rtp", "0.9"], JSON.stringify(line));
+  t.is(otherRtp.code, 1, "the same record's odds at another target RTP");
+  t.regex(
+    otherRtp.stderr,
+    /^NOT verified: the hole panel of hand 0 shows odds [\d.]+, but the cards make it [\d.]+ \(at a target RTP of 0\.9;/,
+  );
+  const priced09 = { ...line, handOdds: handOddsOf(line.hands, line.board, 0.9), bets: [] };
+  const verified09 = { ...priced09, stakes: 0, payouts: 0, houseResult: 0 };
+  t.is(
+    (await verify(["--json", "-", "--rtp", "0.9"], JSON.stringify(verified09))).code,
+    0,
+    "priced at 0.9, checked at 0.9",
+  );
+});
+
+test("JSON Lines: an export verifies line by line, each named by its game", async (t) => {
+  const first = exportLine(vectorGame("T1-1"), winnersOf(vectorGame("T1-1").hands, vectorGame("T1-1").board));
+  const second = { ...first, gameId: "T1-2", payouts: 0 };
+  const result = await verify(["--json", "-"], `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+  t.is(result.code, 1);
+  t.is(result.stdout, "T1-1: verified (cards and outcome)\n");
+  t.regex(result.stderr, /^T1-2: NOT verified: /);
+  const broken = await verify(["--json", "-"], `${JSON.stringify(first)}\n{"gameId":\n`);
+  t.is(broken.code, 2);
+  t.regex(broken.stderr, /line 2/);
 });
 
 test("outcome: a dead heat pays each tied winner's bet stake x odds / k, rounded down", async (t) => {
@@ -281,15 +365,14 @@ test("outcome: a dead heat pays each tied winner's bet stake x odds / k, rounded
   );
   if (tied === undefined) return t.fail("no two-way tie in 3000 derived games");
   const winners = winnersOf(tied.hands, tied.board);
-  // 3.33 at 4.7 shared by 2: 333 x 47 / 20 = 782.55 cents, rounded down to 7.82.
-  t.deepEqual(await json(exportLine(tied, winners, 7.82)), {
+  t.deepEqual(await json(exportLine(tied, winners)), {
     code: 0,
     stdout: "verified (cards and outcome)\n",
     stderr: "",
   });
-  const undivided = await json(exportLine(tied, winners, 15.65));
+  const undivided = await json(exportLine(tied, winners, winnerPays(tied, [winners[0]!])));
   t.is(undivided.code, 1);
-  t.regex(undivided.stderr, /^NOT verified: bets\[1\] .* returned 15\.65, but the rules pay \(.* tie\) 7\.82/);
+  t.regex(undivided.stderr, /^NOT verified: bets\[1\] .* returned [\d.]+, but the rules pay \(.* tie\) /);
 });
 
 test("outcome: a river table state's WINNER and LOSER panels are checked against the cards", async (t) => {
@@ -326,13 +409,13 @@ test("outcome: a river table state's WINNER and LOSER panels are checked against
 
 test("outcome: a void game refunds every stake to the account, whatever its board", async (t) => {
   const x = vectorGame();
-  const line = exportLine(x, [2], 15.65);
+  const line = exportLine(x, [2]);
   const refund = (b: (typeof line.bets)[number]) => ({ ...b, returned: b.betAmount, paidTo: "ACCOUNT" });
   const voided = {
     ...line,
     outcome: "VOID",
     board: x.board.slice(0, 3),
-    handOdds: line.handOdds.filter((p) => p.bettingStage !== -1),
+    handOdds: handOddsOf(x.hands, x.board.slice(0, 3)),
     winningHands: [],
     bets: line.bets.map(refund),
     ...{ stakes: 8.33, payouts: 0, refunds: 8.33, houseResult: 0 },
@@ -342,7 +425,7 @@ test("outcome: a void game refunds every stake to the account, whatever its boar
     [
       "kept a stake",
       { ...voided, bets: [voided.bets[0], { ...voided.bets[1], returned: 0, paidTo: "NONE" }] },
-      /^NOT verified: bets\[1\] \(hand 2, 3\.33 at 4\.7\) returned 0\.00, but a void refunds the stake, 3\.33/,
+      /^NOT verified: bets\[1\] \(hand 2, 3\.33 at [\d.]+\) returned 0\.00, but a void refunds the stake, 3\.33/,
     ],
     ["refunds", { ...voided, refunds: 5 }, /^NOT verified: refunds is 5\.00, but the bets make it 8\.33/],
     [
