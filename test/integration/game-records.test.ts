@@ -3,11 +3,14 @@
 // by GET /api/admin/games each exactly once, with the cards, odds, bets and payouts the API showed
 // (the seats' balances moved by exactly the payouts), and each deck verifies from its revealed seed
 // by the documented procedure. The filters work end to end, a non-ADMIN is refused, and
-// `npm run export-games` writes the same records with the development issuer's ADMIN token.
+// `npm run export-games` writes the same records with the development issuer's ADMIN token, a file
+// `npm run verify` then verifies record by record.
 import test, { type ExecutionContext } from "ava";
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { verifyGame } from "../../services/odds/src/domain/provably-fair.js";
 import { devAdminToken } from "../../tools/src/dev-admin-token.js";
 import { runExportCli } from "../../tools/src/game-export-cli.js";
@@ -217,4 +220,21 @@ test("npm run export-games writes the same records, with the development issuer'
       .join(""),
   );
   t.regex(err.join("\n"), /3 games exported/);
+  // The auditor's next step: the file as written, every record checked against its cards.
+  const verified = await runVerify(["--json", out]);
+  t.is(verified.code, 0, verified.stderr);
+  t.is(
+    verified.stdout,
+    "T2-1: verified (cards and outcome)\nT2-2: verified (cards and outcome)\nT3-1: verified (cards and outcome)\n",
+  );
 });
+
+/** `npm run verify` as a command (tsx loading its source). */
+function runVerify(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const cli = fileURLToPath(new URL("../../tools/src/verify.ts", import.meta.url));
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["--import=tsx/esm", cli, ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
