@@ -40,7 +40,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Db } from "mongodb";
 import { ActivityIndex } from "../services/table/src/activity-index.js";
 import { emptyTable, type TableSnapshot } from "../services/table/src/domain/index.js";
-import { LOBBY_STALE_AGES } from "../services/table/src/reads.js";
 import { SnapshotStore } from "../services/table/src/snapshot-store.js";
 import {
   admin,
@@ -249,10 +248,11 @@ async function activeFigures(
 ): Promise<ActiveFigures> {
   const pass = await timed(samples, () => passing.listTables({}));
   // Its second pass over the tables: the first reads their heads from scratch, later ones probe past them.
-  // Each call comes when the last pass is too old to answer while a new one runs, so it waits for its own.
+  // Each call comes when the last pass is too old to answer while a new one runs (older than the
+  // maximum age and two passes' time), so it waits for its own.
   let passCommands = 0;
   for (let i = 0; i < 2; i++) {
-    await sleep(LOBBY_STALE_AGES * SHARED_MAX_AGE_MS + 100);
+    await sleep(SHARED_MAX_AGE_MS + 2 * SETTLE_MS);
     const before = await commandsSent(sharing.metricsPort);
     await sharing.client.listTables({});
     passCommands = (await commandsSent(sharing.metricsPort)) - before;

@@ -46,8 +46,9 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     // A watcher on this replica sees another replica's change at most this late; each watched
     // table costs one `_id` read per interval here, however many watch it.
     watchPollIntervalMs: envInt("TABLE_WATCH_POLL_MS", 250, { min: 10, max: 60_000 }, env),
-    // The lobby shows another replica's change at most this late plus a pass (this replica's at
-    // once); a pass reads every active table's head, so at most one runs per interval however many poll.
+    // The lobby shows another replica's change at most this late and two passes' time (this
+    // replica's at once); a pass reads every active table's head, so at most one runs per interval
+    // however many poll. 0: every call makes its own pass.
     lobbyMaxAgeMs: envInt("TABLE_LOBBY_MAX_AGE_MS", 1000, { min: 0, max: 60_000 }, env),
   };
 }

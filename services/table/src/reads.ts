@@ -57,36 +57,36 @@ export async function watchTable(
   return parts.watchers.follow(request.tableId, request.start, watch);
 }
 
-/** How many maximum ages old a pass may still answer while a newer one runs (see lobbyReader). */
-export const LOBBY_STALE_AGES = 10;
-
 /**
  * The lobby: the tables noted active within its window (activity-index.ts), each read from its head,
  * which decides (lobbyOf). A pass over them costs a read per active table, so calls share passes
  * (CoalescedRead), and each answer lays over its pass every change this replica stored since that
  * pass began: this replica's own changes show at once.
  * - A pass that began at most `maxAgeMs` ago answers, with no read.
- * - An older one answers too, while it began at most LOBBY_STALE_AGES x `maxAgeMs` ago, and the call
- *   starts a new pass for the calls after it rather than wait for it: at thousands of active tables a
- *   pass takes most of a second, which every such call would otherwise wait. Another replica's change
- *   thus shows within the maximum age plus a pass (the lobby is a listing, not a promise per table:
- *   a table's own state is read fresh).
- * - Otherwise (the lobby's first call, one after it went unread that long, or while passes take
- *   longer than that) the call waits for a pass: the running one if it began within that limit.
+ * - An older one answers too while it began at most `maxAgeMs` and twice its own duration ago, and
+ *   the call starts a new pass for the calls after it rather than wait for it: at thousands of
+ *   active tables a pass takes most of a second, which every such call would otherwise wait. The
+ *   next pass, taking about as long, ends within that limit, so a crowd polling the lobby never
+ *   waits, and another replica's change shows within the maximum age and two passes' time (the
+ *   lobby is a listing, not a promise per table: a table's own state is read fresh).
+ * - Otherwise (the lobby's first call, one after a pause, any call with a `maxAgeMs` of 0) the call
+ *   waits for a pass: the running one if it began within that limit.
  * A crowd polling the lobby costs at most a pass per `maxAgeMs`, however many they are, and a pass
  * costs the active tables, however many were ever written.
  */
 export function lobbyReader(parts: TableParts, maxAgeMs: number): () => Promise<Lobby> {
-  const staleLimitMs = LOBBY_STALE_AGES * maxAgeMs;
-  // Ages on the monotonic clock: a wall clock stepped back would keep an old pass answering.
-  let last: { beganAt: number; heads: TableSnapshot[] } | undefined;
+  // Times on the monotonic clock: a wall clock stepped back would keep an old pass answering.
+  let last: { beganAt: number; tookMs: number; heads: TableSnapshot[] } | undefined;
   let passing = false;
   const ageOfLast = () => (last === undefined ? Infinity : performance.now() - last.beganAt);
+  const staleLimitMs = () => (last === undefined || maxAgeMs === 0 ? 0 : maxAgeMs + 2 * last.tookMs);
   // What this replica stored while a pass runs or may answer (a pass reads only what was stored
   // before it began); nothing while the lobby goes unread, so this holds no more than those moments' writes.
   const storedLately = new Map<number, { snapshot: TableSnapshot; at: number }>();
   parts.store.onStored((snapshot) => {
-    if (passing || ageOfLast() <= staleLimitMs) storedLately.set(snapshot.tableId, { snapshot, at: performance.now() });
+    if (passing || ageOfLast() <= staleLimitMs()) {
+      storedLately.set(snapshot.tableId, { snapshot, at: performance.now() });
+    }
   });
   const passes = new CoalescedRead(async () => {
     const beganAt = performance.now();
@@ -96,16 +96,17 @@ export function lobbyReader(parts: TableParts, maxAgeMs: number): () => Promise<
       parts.store.cacheActive(active.length);
       const heads = await storedHeads(parts, active);
       for (const [tableId, { at }] of storedLately) if (at < beganAt) storedLately.delete(tableId);
-      last = { beganAt, heads };
+      last = { beganAt, tookMs: performance.now() - beganAt, heads };
     } finally {
       passing = false;
     }
   });
   return async () => {
     const age = ageOfLast();
+    const limit = staleLimitMs();
     // A pass already running serves a call if it began within the age the call accepts: else a
     // crowd arriving during a pass would start another, two passes per interval instead of one.
-    if (age > staleLimitMs) await passes.get(staleLimitMs);
+    if (age > limit) await passes.get(Math.max(maxAgeMs, limit));
     // A failed pass is the next waiting call's error; until then the last one answers.
     else if (age > maxAgeMs) passes.get(maxAgeMs).catch(() => {});
     return lobbyOf(newestOf(last!.heads, storedLately.values()), Date.now());
