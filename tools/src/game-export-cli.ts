@@ -22,7 +22,7 @@ export const EXIT_TRUNCATED = 1;
 export const EXIT_NO_EXPORT = 2;
 
 export const GAMES_PATH = "/api/admin/games";
-const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const FINER_THAN_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{4,}(Z|[+-]\d{2}:\d{2})$/i;
 const USAGE = "usage: npm run export-games -- [--table N] [--since ISO] [--until ISO] [--after CURSOR] [--out FILE]";
 
 export interface ExportIo {
@@ -63,8 +63,8 @@ function optionsOf(args: readonly string[]): ExportOptions {
     if (!/^[1-9][0-9]*$/.test(values.table)) throw new NoExport(`--table must be a table id\n${USAGE}`);
     query.set("tableId", values.table);
   }
-  // An RFC 3339 time as written (its fraction may be finer than a millisecond, which the gateway
-  // compares exactly); any other date the platform reads ("2026-11-23") as RFC 3339 UTC.
+  // Any date the platform reads ("2026-11-23", "2026-11-23T12:00:00+01:00"), sent as RFC 3339 UTC;
+  // but an RFC 3339 time finer than a millisecond as written, since the gateway compares it exactly.
   for (const [flag, name] of [
     ["since", "finishedAfter"],
     ["until", "finishedBefore"],
@@ -73,7 +73,7 @@ function optionsOf(args: readonly string[]): ExportOptions {
     if (text === undefined) continue;
     const ms = Date.parse(text);
     if (Number.isNaN(ms)) throw new NoExport(`--${flag} must be a date or time, e.g. 2026-11-23T12:00:00Z\n${USAGE}`);
-    query.set(name, RFC_3339.test(text) ? text : new Date(ms).toISOString());
+    query.set(name, FINER_THAN_MS.test(text) ? text : new Date(ms).toISOString());
   }
   if (values.after !== undefined) query.set("after", values.after);
   return { query, out: values.out, resumed: values.after !== undefined };

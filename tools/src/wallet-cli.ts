@@ -131,12 +131,17 @@ function outcomeOf(result: MovementResult | undefined) {
   };
 }
 
+/** An entry as the operator reads it: a refused movement says so, with what was asked and why. */
 function entryOf(entry: LedgerEntry) {
   return {
     sequence: entry.sequence,
     kind: MovementKind[entry.kind],
+    applied: entry.applied,
+    ...(entry.applied ? {} : { refused: RefusalReason[entry.refusalReason] }),
+    requested: toUnits(entry.requestedCents),
     amount: toSignedUnits(entry.amountCents),
     balanceAfter: toUnits(entry.balanceAfterCents),
+    tableId: entry.tableId ?? null,
     reason: entry.reason,
     reference: entry.reference,
     idempotencyKey: entry.idempotencyKey,

@@ -147,17 +147,17 @@ test("resumed into the same file: the records are added after those already ther
   t.is(await readFile(out, "utf8"), `${record(3, 12)}\n${record(3, 20)}\n`);
 });
 
-test("a bound finer than a millisecond goes to the gateway as written; a date alone as its UTC midnight", async (t) => {
+test("a bound finer than a millisecond goes to the gateway as written; any other as RFC 3339 UTC", async (t) => {
   const gateway = await fakeGateway(t, (_req, res) => {
     startLines(res);
     res.end(`${trailer(0)}\n`);
   });
-  await run(gateway.url, ["--since", "2026-12-03T06:23:01.1121Z", "--until", "2026-12-04T00:00:00.5+01:00"]);
-  await run(gateway.url, ["--until", "2026-12-04"]);
+  await run(gateway.url, ["--since", "2026-12-03T06:23:01.1121Z", "--until", "2026-12-04T00:00:00.0001+01:00"]);
+  await run(gateway.url, ["--since", "2026-11-23T24:00:00Z", "--until", "2026-12-04"]);
   const queries = gateway.requests.map((req) => Object.fromEntries(new URL(req.url!, gateway.url).searchParams));
   t.deepEqual(queries, [
-    { finishedAfter: "2026-12-03T06:23:01.1121Z", finishedBefore: "2026-12-04T00:00:00.5+01:00" },
-    { finishedBefore: "2026-12-04T00:00:00.000Z" },
+    { finishedAfter: "2026-12-03T06:23:01.1121Z", finishedBefore: "2026-12-04T00:00:00.0001+01:00" },
+    { finishedAfter: "2026-11-24T00:00:00.000Z", finishedBefore: "2026-12-04T00:00:00.000Z" },
   ]);
 });
 

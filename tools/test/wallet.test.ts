@@ -43,6 +43,8 @@ test("a deposit, its replay, a withdrawal the balance cannot cover, and the ledg
   const ledger = await wallet(env, "ledger", "olivia");
   t.is(ledger.code, 0, ledger.err);
   const entries = (ledger.answer as { entries: Record<string, unknown>[] }).entries;
+  t.like(entries[2], { applied: false, refused: "REFUSAL_REASON_INSUFFICIENT_FUNDS", requested: 1000000, amount: 0 });
+  t.like(entries[1], { applied: true, requested: 25.5, tableId: null });
   t.deepEqual(
     entries.map(({ kind, amount, reason, idempotencyKey }) => ({ kind, amount, reason, idempotencyKey })),
     [
