@@ -157,6 +157,27 @@ function totalsProblem(record: Fields, bets: readonly Bet[], isVoid: boolean): s
   return null;
 }
 
+/** What rounding the winning bets' payouts down left with the house, exactly: numerator / denominator cents. */
+function remainderOf(bets: readonly Bet[], winners: readonly number[] | null) {
+  if (winners === null) return { numerator: 0, denominator: 1 };
+  const k = winners.length;
+  const left = (b: Bet) => payoutOf(b.stakeCents, b.oddsTenths, k).remainderNumerator;
+  const numerator = bets.filter((b) => winners.includes(b.handIndex)).reduce((sum, b) => sum + left(b), 0);
+  return { numerator, denominator: 10 * k };
+}
+
+/** roundingRemainderCents, where shown, against remainderOf. */
+function remainderProblem(record: Fields, bets: readonly Bet[], winners: readonly number[] | null): string | null {
+  if (!("roundingRemainderCents" in record)) return null;
+  const expected = remainderOf(bets, winners);
+  const shown = record.roundingRemainderCents as Fields | null;
+  if (shown?.numerator === expected.numerator && shown.denominator === expected.denominator) return null;
+  return (
+    `roundingRemainderCents is ${JSON.stringify(shown)}, but rounding the payouts down ` +
+    `leaves ${expected.numerator}/${expected.denominator} of a cent`
+  );
+}
+
 /** The same hand indexes in any order, each once. */
 function sameHands(shown: unknown, expected: readonly number[]): boolean {
   if (!Array.isArray(shown) || shown.length !== expected.length) return false;
@@ -204,13 +225,25 @@ function lineProblem(
   if (typeof bets === "string") return bets;
   return (
     totalsProblem(record, bets, winners === null) ??
+    remainderProblem(record, bets, winners) ??
     identityProblem(record, hands) ??
     pricesProblem(record, bets, hands, board, targetRtp)
   );
 }
 
-/** Fields only a game record has: any of them makes the JSON one, checked as a whole. */
-const RECORD_FIELDS = ["outcome", "winningHands", "stakes", "payouts", "refunds", "houseResult"];
+/** Fields only a game record has: any of them, or a bet's return, makes the JSON one, checked whole. */
+const RECORD_FIELDS = [
+  ...["outcome", "winningHands", "stakes", "payouts", "refunds", "houseResult", "roundingRemainderCents"],
+  ...["cursor", "dealtAt", "firstBetAt", "finishedAt"],
+];
+const BET_RECORD_FIELDS = ["returned", "paidTo"];
+
+function isGameRecord(record: Fields): boolean {
+  const bets: unknown[] = Array.isArray(record.bets) ? record.bets : [];
+  const betRecorded = (bet: unknown) =>
+    typeof bet === "object" && bet !== null && BET_RECORD_FIELDS.some((field) => field in bet);
+  return RECORD_FIELDS.some((field) => field in record) || bets.some(betRecorded);
+}
 
 /** A game record's outcome, board, river panels, winners, bets, totals and prices. */
 function recordProblem(record: Fields, hands: readonly string[], board: readonly string[], targetRtp: number) {
@@ -233,7 +266,7 @@ function recordProblem(record: Fields, hands: readonly string[], board: readonly
 
 /**
  * The outcome a verified game's JSON shows, against its cards (hands and board verified already). A
- * game record (any of RECORD_FIELDS) is checked whole, its prices at `targetRtp`; a table state at
+ * game record (isGameRecord) is checked whole, its prices at `targetRtp`; a table state at
  * the river, its river panels; anything else (a deal, a bulk game, a state before the river) shows
  * no outcome.
  */
@@ -243,7 +276,7 @@ export function checkOutcome(
   board: readonly string[],
   targetRtp = DEFAULT_RTP,
 ): OutcomeCheck {
-  if (RECORD_FIELDS.some((field) => field in record)) {
+  if (isGameRecord(record)) {
     return { checked: true, problem: recordProblem(record, hands, board, targetRtp) };
   }
   const panels = riverPanelsOf(record);

@@ -17,8 +17,8 @@
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
 import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome } from "./verify-outcome.js";
 import { DEFAULT_RTP } from "./verify-prices.js";
 
@@ -72,31 +72,6 @@ function gameOf(value: unknown): GameToVerify {
   return { reveal, record };
 }
 
-/** The games of a JSON document ({ games } for several), or of JSON Lines (an export), one a line. */
-function readGames(path: string): unknown[] {
-  const where = path === "-" ? "standard input" : path;
-  let text: string;
-  try {
-    text = readFileSync(path === "-" ? 0 : path, "utf8");
-  } catch (error) {
-    return fail(`cannot read ${where}: ${(error as Error).message}`);
-  }
-  try {
-    const document = JSON.parse(text) as { games?: unknown } | null;
-    return Array.isArray(document?.games) ? document.games : [document];
-  } catch (error) {
-    const lines = text.split("\n").filter((line) => line.trim() !== "");
-    if (lines.length < 2) return fail(`cannot read JSON from ${where}: ${(error as Error).message}`);
-    return lines.map((line, i) => {
-      try {
-        return JSON.parse(line) as unknown;
-      } catch (lineError) {
-        return fail(`cannot read JSON from ${where}, line ${i + 1}: ${(lineError as Error).message}`);
-      }
-    });
-  }
-}
-
 function parseCommandLine() {
   try {
     return parseArgs({
@@ -126,14 +101,15 @@ function targetRtpOf(values: Options): number {
   return rtp;
 }
 
-/** The games named on the command line or in the JSON. */
-function gamesToVerify(values: Options): GameToVerify[] {
+/** The games named on the command line or in the JSON, one at a time. */
+async function* gamesToVerify(values: Options): AsyncGenerator<GameToVerify> {
   if (values.json !== undefined) {
     const flagged = ["seed", "commitment", "game-id", "hands", "client-seed"].some(
       (f) => values[f as keyof typeof values] !== undefined,
     );
     if (flagged) fail(`--json takes every field from the JSON; give no other option\n${USAGE}`);
-    return readGames(values.json).map(gameOf);
+    for await (const value of jsonGames(values.json)) yield gameOf(value);
+    return;
   }
   if (values.rtp !== undefined) fail(`--rtp is for game records, with --json\n${USAGE}`);
   const { seed, commitment, "game-id": gameId, "client-seed": clientSeed, hands, board } = values;
@@ -141,7 +117,7 @@ function gamesToVerify(values: Options): GameToVerify[] {
     fail(`--seed, --commitment, --game-id and --hands are required\n${USAGE}`);
   }
   const reveal = { seed, commitment, gameId, clientSeed: clientSeed ?? null, hands: handCodes(hands) };
-  return [{ reveal: { ...reveal, board: boardCodes(board) } }];
+  yield { reveal: { ...reveal, board: boardCodes(board) } };
 }
 
 /** The cards first; once they verify, the outcome the JSON shows, if any. */
@@ -159,18 +135,37 @@ function verdict(
     : { ok: false, reason: outcome.problem };
 }
 
-const options = parseCommandLine();
-const targetRtp = targetRtpOf(options);
-const games = gamesToVerify(options);
-if (games.length === 0) fail("the JSON holds no game");
+type Verdict = ReturnType<typeof verdict>;
 let failures = 0;
-for (const game of games) {
-  const result = verdict(game, targetRtp);
-  const label = games.length > 1 ? `${String(game.reveal.gameId)}: ` : "";
+
+/** One game's verdict, named by its game id when there are several. */
+function report(game: GameToVerify, result: Verdict, named: boolean): void {
+  const label = named ? `${String(game.reveal.gameId)}: ` : "";
   if (result.ok) process.stdout.write(`${label}${result.what}\n`);
   else {
     failures++;
     process.stderr.write(`${label}NOT verified: ${result.reason}\n`);
   }
 }
+
+const options = parseCommandLine();
+const targetRtp = targetRtpOf(options);
+// The first verdict waits until a second game shows whether there are several.
+let first: [GameToVerify, Verdict] | undefined;
+let count = 0;
+try {
+  for await (const game of gamesToVerify(options)) {
+    const result = verdict(game, targetRtp);
+    if (++count === 1) first = [game, result];
+    else {
+      if (count === 2) report(...first!, true);
+      report(game, result, true);
+    }
+  }
+} catch (error) {
+  if (!(error instanceof InputError)) throw error;
+  fail(error.message);
+}
+if (count === 0) fail("the JSON holds no game");
+if (count === 1) report(...first!, false);
 process.exitCode = failures === 0 ? 0 : 1;

@@ -222,6 +222,13 @@ function winnerPays(x: ReturnType<typeof vectorGame>, winningHands: readonly num
   return Math.floor((333 * tenths) / (10 * winningHands.length)) / 100;
 }
 
+/** What rounding exportLine's winning bet down left, when it paid by the rules (else any: it fails before). */
+function remainderOf(x: ReturnType<typeof vectorGame>, winningHands: readonly number[], pays: number) {
+  const k = winningHands.length;
+  const exact = 333 * oddsTenthsAt(x.hands, x.board, winningHands[0]!, 0);
+  return { numerator: pays === winnerPays(x, winningHands) ? exact % (10 * k) : 0, denominator: 10 * k };
+}
+
 /**
  * A line of GET /api/admin/games: at the hole, a losing bet of 5.00 and a winning one of 3.33, each
  * at the odds its hand was offered; `pays` what the winning one returned (by default the rules').
@@ -239,6 +246,7 @@ function exportLine(x: ReturnType<typeof vectorGame>, winningHands: number[], pa
     ...{ hands: x.hands, board: x.board, handOdds: handOddsOf(x.hands, x.board), winningHands },
     bets: [bet(loser, 5, 0), bet(winningHands[0]!, 3.33, pays)],
     ...{ stakes: 8.33, payouts: pays, refunds: 0, houseResult: Math.round(833 - pays * 100) / 100 },
+    roundingRemainderCents: remainderOf(x, winningHands, pays),
     ...{ seedCommitment: x.seedCommitment, serverSeed: x.serverSeed, clientSeed: null },
   };
 }
@@ -313,6 +321,21 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
       { ...line, outcome: undefined, winningHands: undefined },
       /^NOT verified: outcome is absent, but a game ends SETTLED or VOID/,
     ],
+    [
+      "without any total, a payout forged",
+      {
+        ...line,
+        ...{ outcome: undefined, winningHands: undefined, stakes: undefined, payouts: undefined },
+        ...{ refunds: undefined, houseResult: undefined, cursor: undefined },
+        bets: [losing, { ...winning, returned: 9999.99 }],
+      },
+      /^NOT verified: outcome is absent, but a game ends SETTLED or VOID/,
+    ],
+    [
+      "the rounding's remainder",
+      { ...line, roundingRemainderCents: { numerator: 999, denominator: 10 } },
+      /^NOT verified: roundingRemainderCents is \{"numerator":999,"denominator":10\}, but rounding the payouts down leaves \d+\/10 of a cent/,
+    ],
     ["hands counted", { ...line, numberOfHands: 5 }, /^NOT verified: numberOfHands is 5, but the game has 4 hands/],
     [
       "without its river",
@@ -339,7 +362,13 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
     /^NOT verified: the hole panel of hand 0 shows odds [\d.]+, but the cards make it [\d.]+ \(at a target RTP of 0\.9;/,
   );
   const priced09 = { ...line, handOdds: handOddsOf(line.hands, line.board, 0.9), bets: [] };
-  const verified09 = { ...priced09, stakes: 0, payouts: 0, houseResult: 0 };
+  const verified09 = {
+    ...priced09,
+    stakes: 0,
+    payouts: 0,
+    houseResult: 0,
+    roundingRemainderCents: { numerator: 0, denominator: 10 },
+  };
   t.is(
     (await verify(["--json", "-", "--rtp", "0.9"], JSON.stringify(verified09))).code,
     0,
@@ -357,6 +386,12 @@ test("JSON Lines: an export verifies line by line, each named by its game", asyn
   const broken = await verify(["--json", "-"], `${JSON.stringify(first)}\n{"gameId":\n`);
   t.is(broken.code, 2);
   t.regex(broken.stderr, /line 2/);
+  const pretty = await verify(["--json", "-"], JSON.stringify(first, null, 2));
+  t.deepEqual(
+    pretty,
+    { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" },
+    "a document over several lines",
+  );
 });
 
 test("outcome: a dead heat pays each tied winner's bet stake x odds / k, rounded down", async (t) => {
@@ -419,6 +454,7 @@ test("outcome: a void game refunds every stake to the account, whatever its boar
     winningHands: [],
     bets: line.bets.map(refund),
     ...{ stakes: 8.33, payouts: 0, refunds: 8.33, houseResult: 0 },
+    roundingRemainderCents: { numerator: 0, denominator: 1 },
   };
   t.deepEqual(await json(voided), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
   const cases: [string, unknown, RegExp][] = [
