@@ -1,6 +1,8 @@
 // Personal tables: one document per table, its id the `_id`. Ids are taken one after another from
 // FIRST_PERSONAL_TABLE_ID by unique inserts of the next one, never removed, so they have no gap: the
-// highest is found by `_id` probes, never by sorting the collection.
+// highest is found by `_id` probes, never by sorting the collection. Each table is also recorded
+// under its player's id (`personalTableOwners`), so a player's table is an `_id` read too: only
+// `_id` reads use an index on FerretDB, and a query by player scanned every table ever allocated.
 import type { Collection, Db } from "mongodb";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
@@ -13,19 +15,43 @@ interface PersonalTableDocument {
   createdAt: Date;
 }
 
+/** A table recorded under its player, after the table's own insert: inserted once, never changed. */
+interface OwnerDocument {
+  /** The player id. */
+  _id: string;
+  tableId: number;
+}
+
 export class PersonalTableStore {
   private readonly tables: Collection<PersonalTableDocument>;
+  private readonly owners: Collection<OwnerDocument>;
   /** The highest id this process found taken: where the next search starts. */
   private highestKnown = FIRST_PERSONAL_TABLE_ID - 1;
 
   constructor(db: Db) {
     this.tables = db.collection<PersonalTableDocument>("personalTables");
+    this.owners = db.collection<OwnerDocument>("personalTableOwners");
   }
 
-  /** The player's table: a scan on FerretDB (only `_id` reads use an index), for the rare paths. */
+  /** The player's table as recorded under the player (an `_id` read); null when none is recorded. */
   async tableOf(playerId: string): Promise<number | null> {
-    const table = await this.tables.findOne({ playerId });
-    return table ? table._id : null;
+    return (await this.owners.findOne({ _id: playerId }))?.tableId ?? null;
+  }
+
+  /**
+   * Records the player's table under the player. Insert-only, so no concurrent write can undo it
+   * (FerretDB's update operators read and write back the whole document).
+   */
+  async recordOwner(playerId: string, tableId: number): Promise<void> {
+    await insertUnlessPresent(() => this.owners.insertOne({ _id: playerId, tableId }));
+  }
+
+  /**
+   * The player's table by a query of the tables: a scan on FerretDB, for a table whose record a
+   * crash between the two inserts left unwritten.
+   */
+  async findTableOf(playerId: string): Promise<number | null> {
+    return (await this.tables.findOne({ playerId }))?._id ?? null;
   }
 
   async ownerOf(tableId: number): Promise<string | null> {

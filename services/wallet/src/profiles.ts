@@ -13,6 +13,8 @@ import type { PersonalTableStore } from "./personal-table-store.js";
 import type { PlayerStore, StoredPlayer } from "./player-store.js";
 
 const MAX_TABLE_ATTEMPTS = 50;
+/** Reads of a player's table record while another request of theirs may be writing it (tableAfterRefusal). */
+const RECORD_READS = 5;
 
 export interface WalletParts {
   players: PlayerStore;
@@ -65,6 +67,19 @@ export async function findProfile(wallet: WalletParts, playerId: string): Promis
 }
 
 /**
+ * The owner of a personal table (null: nobody's), its table recorded under it if a crash between
+ * the two inserts left that unwritten. Every seat at a personal table comes after this call (the
+ * table service asks before its first move there), so GetPlayer finds a player's table wherever the
+ * player can have chips.
+ */
+export async function personalTableOwner({ personalTables }: WalletParts, tableId: number): Promise<string | null> {
+  const owner = await personalTables.ownerOf(tableId);
+  if (owner !== null && (await personalTables.tableOf(owner)) === null)
+    await personalTables.recordOwner(owner, tableId);
+  return owner;
+}
+
+/**
  * The stored player, created or updated to the token's claims. A stored role that loses its
  * entitlement takes the personal-table hint along in the same write (read from the truth if the
  * hint is missing), so that a stored role without entitlement and without a hint means "no table".
@@ -108,7 +123,8 @@ async function openAccount(ledger: LedgerStore, movements: Movements, playerId: 
 
 /**
  * The next free table id, claimed by a unique insert; a lost race reads or tries again. Either way
- * the table found is recorded on the player, so later reads need no query of the tables.
+ * the table found is recorded under the player and on the player, so later reads need no query of
+ * the tables.
  */
 async function allocatePersonalTable({ personalTables, players }: WalletParts, playerId: string): Promise<number> {
   for (let attempt = 1; attempt <= MAX_TABLE_ATTEMPTS; attempt++) {
@@ -117,6 +133,7 @@ async function allocatePersonalTable({ personalTables, players }: WalletParts, p
       ? tableId
       : await tableAfterRefusal(personalTables, tableId, playerId);
     if (mine !== null) {
+      await personalTables.recordOwner(playerId, mine);
       await players.setPersonalTable(playerId, mine);
       return mine;
     }
@@ -128,7 +145,9 @@ async function allocatePersonalTable({ personalTables, players }: WalletParts, p
 /**
  * After an insert of `tableId` for the player was refused: the id was taken, by this player
  * concurrently (theirs, then) or by another (null: try the next id), or the player already has
- * another table (taken earlier, its record never written: found by the rare scan).
+ * another table. That one is recorded under the player, or will be in a moment by the request of
+ * theirs that took it (read a few times); only a crash between its two inserts leaves it to the
+ * one query by player, a scan on FerretDB.
  */
 async function tableAfterRefusal(
   personalTables: PersonalTableStore,
@@ -137,5 +156,11 @@ async function tableAfterRefusal(
 ): Promise<number | null> {
   const owner = await personalTables.ownerOf(tableId);
   if (owner === playerId) return tableId;
-  return owner === null ? personalTables.tableOf(playerId) : null;
+  if (owner !== null) return null;
+  for (let read = 1; read <= RECORD_READS; read++) {
+    const recorded = await personalTables.tableOf(playerId);
+    if (recorded !== null) return recorded;
+    await backoff(read);
+  }
+  return personalTables.findTableOf(playerId);
 }

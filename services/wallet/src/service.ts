@@ -15,7 +15,7 @@ import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { auditLedger } from "./audit.js";
 import type { RequestableKind } from "./domain/movement.js";
-import { findProfile, readProfile, type WalletParts } from "./profiles.js";
+import { findProfile, personalTableOwner, readProfile, type WalletParts } from "./profiles.js";
 import {
   auditToProto,
   claimsFromProto,
@@ -52,7 +52,7 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
 
     getPersonalTableOwner: rpc("GetPersonalTableOwner", async (request) => {
       const owner =
-        request.tableId >= FIRST_PERSONAL_TABLE_ID ? await wallet.personalTables.ownerOf(request.tableId) : null;
+        request.tableId >= FIRST_PERSONAL_TABLE_ID ? await personalTableOwner(wallet, request.tableId) : null;
       if (owner === null) throw new NotFoundError(`table ${request.tableId} is nobody's personal table`);
       return { playerId: owner };
     }),

@@ -1,12 +1,15 @@
 // How the ledger is stored, and the player's personalTableId hint, which only spares reads: missing,
-// it changes no answer. Looks behind the service at the stored documents. (The log's own hints are
+// it changes no answer; nor does a table's record under its player, found by `_id`, which a crash
+// between a table's insert and that record can leave missing. Looks behind the service at the stored documents. (The log's own hints are
 // tested in common/test/sequenced-log.test.ts.)
 import { Role, type Movement } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import anyTest, { type TestFn } from "ava";
 import { auditLedger } from "../src/audit.js";
 import { LedgerStore } from "../src/ledger-store.js";
 import { PersonalTableStore } from "../src/personal-table-store.js";
+import { Movements } from "../src/movements.js";
 import { PlayerStore } from "../src/player-store.js";
+import { findProfile, personalTableOwner, readProfile } from "../src/profiles.js";
 import { claims, startWalletCluster, type WalletCluster } from "./helpers/wallet-cluster.js";
 
 const test = anyTest as TestFn<WalletCluster>;
@@ -83,6 +86,43 @@ test("the personal table is recorded on the player; without the record, the tabl
   await wallet.getProfile({ claims: claims("basic") });
   t.false("personalTableId" in (await players(t).findOne({ _id: "basic" }))!);
   t.is((await wallet.getPlayer({ playerId: "basic" })).profile!.personalTableId, undefined);
+});
+
+/** A paying player's claims as the wallet's domain takes them (the service maps the proto's). */
+const payingClaims = (playerId: string) => ({ ...claims(playerId), role: "PAYING_USER" as const });
+
+test("a player's table is found by _id reads; one a crash left unrecorded, by the table's owner call or the one scan", async (t) => {
+  const { wallet, db } = t.context;
+  const owners = db.collection<{ _id: string; tableId: number }>("personalTableOwners");
+  // In this process, against the same database: the scans are counted.
+  const ledger = new LedgerStore(db);
+  const personalTables = new PersonalTableStore(db);
+  const parts = { players: new PlayerStore(db), personalTables, ledger, movements: new Movements(ledger) };
+  let scans = 0;
+  const scan = personalTables.findTableOf.bind(personalTables);
+  personalTables.findTableOf = (playerId) => (scans++, scan(playerId));
+
+  const first = await readProfile(parts, payingClaims("crashed"));
+  const table = first.personalTableId!;
+  t.like(await owners.findOne({ _id: "crashed" }), { tableId: table }, "recorded under the player");
+  t.is((await findProfile(parts, "crashed"))?.personalTableId, table);
+
+  // A crash between the table's insert and its records: neither under the player nor on the player.
+  const unrecord = async () => {
+    await owners.deleteOne({ _id: "crashed" });
+    await players(t).updateOne({ _id: "crashed" }, { $unset: { personalTableId: "" } });
+  };
+  await unrecord();
+  t.is((await findProfile(parts, "crashed"))?.personalTableId, null, "GetPlayer: no table recorded, and no scan");
+  t.is(await personalTableOwner(parts, table), "crashed", "the table service's owner call, before any seat there...");
+  t.is((await findProfile(parts, "crashed"))?.personalTableId, table, "...records it");
+  t.is(scans, 0);
+
+  await unrecord();
+  t.is((await readProfile(parts, payingClaims("crashed"))).personalTableId, table, "a profile read finds it");
+  t.is(scans, 1, "by the one scan, after its insert was refused");
+  t.like(await owners.findOne({ _id: "crashed" }), { tableId: table }, "and records it");
+  t.is((await wallet.getPlayer({ playerId: "crashed" })).profile!.personalTableId, table);
 });
 
 test("the highest personal table is found by _id probes from any number of tables, by a fresh process too", async (t) => {
