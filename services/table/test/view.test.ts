@@ -222,8 +222,8 @@ test("a player's seats: every table where the player sits, active or not, in tab
   const lobby = lobbyOf([later, elsewhere, longAgo, sit(newTable(4), "c", 100, T0 - 10 * ACTIVE_WINDOW_MS)], T0);
   t.deepEqual(
     lobby.tables.map((table) => table.tableId),
-    [9, 5],
-    "the lobby lists only the active tables",
+    [5, 9],
+    "the lobby lists only the active tables, by table id",
   );
   t.is(lobby.totalActivePlayers, 2, "a and b; c sits only at a table nobody played for long");
 });

@@ -44,11 +44,12 @@ export interface Lobby {
   totalActivePlayers: number;
 }
 
-/** Tables a player operation touched within the last 30 minutes. */
+/** Tables a player operation touched within the last 30 minutes, by table id: the same order at every call. */
 export function lobbyOf(heads: readonly TableSnapshot[], now: number): Lobby {
   const active = heads
     .map((snapshot) => ({ snapshot, summary: lobbySummary(snapshot, now) }))
-    .filter(({ summary }) => summary.active);
+    .filter(({ summary }) => summary.active)
+    .sort((a, b) => a.summary.tableId - b.summary.tableId);
   const tables = active.map(({ summary: { tableId, playerCount, gameState } }) => ({
     tableId,
     playerCount,
