@@ -115,7 +115,9 @@ export function lastEventIdOf(req: Request): number {
   const header = req.headers["last-event-id"];
   if (header === undefined) return 0;
   if (typeof header !== "string" || !LAST_EVENT_ID_PATTERN.test(header)) {
-    throw badRequest("Last-Event-ID must be the id of an event received: a version of at most 16 decimal digits, without leading zeros");
+    throw badRequest(
+      "Last-Event-ID must be the id of an event received: a version of at most 16 decimal digits, without leading zeros",
+    );
   }
   return Math.min(Number(header), Number.MAX_SAFE_INTEGER);
 }
