@@ -96,7 +96,8 @@ type Options = ReturnType<typeof parseCommandLine>;
 /** --rtp: the target return to player a game record's odds are checked at (the tables' default without it). */
 function targetRtpOf(values: Options): number {
   if (values.rtp === undefined) return DEFAULT_RTP;
-  const rtp = /^0?\.[0-9]{1,6}$/.test(values.rtp) ? Number(values.rtp) : NaN;
+  // Written as TABLE_TARGET_RTP is (services/table/src/config.ts), to any number of decimals.
+  const rtp = /^\d*\.?\d+$/.test(values.rtp) ? Number(values.rtp) : NaN;
   if (!(rtp > 0 && rtp < 1)) fail(`--rtp must be a number between 0 and 1, e.g. 0.97\n${USAGE}`);
   return rtp;
 }

@@ -202,6 +202,10 @@ test("usage errors exit 2", async (t) => {
   t.is((await verify(["--json", "-", "--seed", "00"], "{}")).code, 2);
   t.is((await verify(["--json", "-", "--client-seed", "abc"], "{}")).code, 2);
   t.regex((await verify(["--json", "-", "--client-seed", ""], "{}")).stderr, /--json takes every field from the JSON/);
+  for (const rtp of ["1.5", "1", "0", "0.9x", "9e-1"]) {
+    t.regex((await verify(["--json", "-", "--rtp", rtp], "{}")).stderr, /--rtp must be a number between 0 and 1/, rtp);
+  }
+  t.regex((await verify(["--rtp", "0.9", "--seed", "00"])).stderr, /--rtp is for game records, with --json/);
   // Well-formed usage, hostile content: refused by the verifier, exit 1.
   const hostile = await verify(["--seed", "zz", "--commitment", "00", "--game-id", "T1-1", "--hands", "AhKd,QsQc"]);
   t.is(hostile.code, 1);

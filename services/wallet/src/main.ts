@@ -42,6 +42,10 @@ await runDatabaseService({
       ledger,
       movements: new Movements(ledger),
     };
-    return { implementation: walletService(wallet, logger, isSetUp) };
+    return {
+      implementation: walletService(wallet, logger, isSetUp),
+      // NOT_SERVING until then: GetPlayer finds a player's table by its record alone.
+      warmUp: () => wallet.personalTables.recordEarlierTables(),
+    };
   },
 });

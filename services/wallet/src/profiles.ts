@@ -13,8 +13,12 @@ import type { PersonalTableStore } from "./personal-table-store.js";
 import type { PlayerStore, StoredPlayer } from "./player-store.js";
 
 const MAX_TABLE_ATTEMPTS = 50;
-/** Reads of a player's table record while another request of theirs may be writing it (tableAfterRefusal). */
-const RECORD_READS = 5;
+/**
+ * Reads of a player's table record while another request of theirs may be writing it
+ * (tableAfterRefusal), with pauses growing to RECORD_PAUSE_MS: about half a second in all.
+ */
+const RECORD_READS = 8;
+const RECORD_PAUSE_MS = 250;
 
 export interface WalletParts {
   players: PlayerStore;
@@ -96,7 +100,9 @@ async function ensurePlayer({ players, personalTables }: WalletParts, claims: Cl
         existing.personalTableId === null &&
         isEntitledToPersonalTable(existing.role) &&
         !isEntitledToPersonalTable(claims.role);
-      const personalTableId = losesEntitlement ? await personalTables.tableOf(claims.playerId) : null;
+      // Rare (a lowered role without a recorded table), and the last chance to keep the table: its
+      // record, else the query by player.
+      const personalTableId = losesEntitlement ? await tableFoundOf(personalTables, claims.playerId) : null;
       await players.updateClaims(claims, personalTableId ?? undefined);
       return { ...existing, personalTableId: existing.personalTableId ?? personalTableId };
     }
@@ -107,6 +113,11 @@ async function ensurePlayer({ players, personalTables }: WalletParts, claims: Cl
   const winner = await players.find(claims.playerId);
   if (!winner) throw new UnavailableError("the player could not be read back");
   return winner;
+}
+
+/** The player's table by its record, or by the query of the tables (a scan on FerretDB). */
+async function tableFoundOf(personalTables: PersonalTableStore, playerId: string): Promise<number | null> {
+  return (await personalTables.tableOf(playerId)) ?? personalTables.findTableOf(playerId);
 }
 
 /** The account's balance, opening the account with its welcome credit if it has no entry yet. */
@@ -146,8 +157,8 @@ async function allocatePersonalTable({ personalTables, players }: WalletParts, p
  * After an insert of `tableId` for the player was refused: the id was taken, by this player
  * concurrently (theirs, then) or by another (null: try the next id), or the player already has
  * another table. That one is recorded under the player, or will be in a moment by the request of
- * theirs that took it (read a few times); only a crash between its two inserts leaves it to the
- * one query by player, a scan on FerretDB.
+ * theirs that took it (read for up to about half a second); only a crash between its two inserts,
+ * or that request stalled between them longer, leaves it to the one query by player, a scan on FerretDB.
  */
 async function tableAfterRefusal(
   personalTables: PersonalTableStore,
@@ -160,7 +171,7 @@ async function tableAfterRefusal(
   for (let read = 1; read <= RECORD_READS; read++) {
     const recorded = await personalTables.tableOf(playerId);
     if (recorded !== null) return recorded;
-    await backoff(read);
+    await backoff(read, RECORD_PAUSE_MS);
   }
   return personalTables.findTableOf(playerId);
 }
