@@ -4,7 +4,7 @@
 // within the passes' maximum age reads nothing, yet shows this replica's own changes at once, and one
 // soon after it answers from the last pass while a new one runs.
 import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import { MongoClient } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -31,6 +31,18 @@ test.after.always(async () => {
 });
 
 const ACTIVE_TABLES = 700;
+
+/** A store on a database of its own, holding one table noted active now. */
+async function storeWithActiveTable(t: ExecutionContext, name: string): Promise<SnapshotStore> {
+  const mongo = new MongoClient(ferret!.uri);
+  t.teardown(() => mongo.close());
+  const db = mongo.db(name);
+  await createIndexes(db);
+  const store = new SnapshotStore(db);
+  await store.load([{ ...emptyTable(1, Date.now()), version: 2 }]);
+  await store.activity.note(1, Date.now());
+  return store;
+}
 
 test("with 700 tables active, a lobby pass after the first reads each head once, and so does a player's read after it", async (t) => {
   client = new MongoClient(ferret!.uri, { monitorCommands: true });
@@ -103,13 +115,7 @@ test("a lobby call within the passes' maximum age reads nothing, and shows this 
 });
 
 test("after the maximum age a call answers from the last pass while it starts the next, until that pass's own time twice over; later it waits", async (t) => {
-  const mongo = new MongoClient(ferret!.uri);
-  t.teardown(() => mongo.close());
-  const db = mongo.db("lobby-stale");
-  await createIndexes(db);
-  const store = new SnapshotStore(db);
-  await store.load([{ ...emptyTable(1, Date.now()), version: 2 }]);
-  await store.activity.note(1, Date.now());
+  const store = await storeWithActiveTable(t, "lobby-stale");
   // Each pass waits at its start until the test lets it go on: the first takes about 300 ms.
   let passesBegun = 0;
   let letPassGo = () => {};
@@ -141,11 +147,7 @@ test("after the maximum age a call answers from the last pass while it starts th
 });
 
 test("with a maximum age of 0 every call waits for a pass of its own", async (t) => {
-  const mongo = new MongoClient(ferret!.uri);
-  t.teardown(() => mongo.close());
-  const db = mongo.db("lobby-fresh");
-  await createIndexes(db);
-  const store = new SnapshotStore(db);
+  const store = await storeWithActiveTable(t, "lobby-fresh");
   let passes = 0;
   const activeAt = store.activity.activeAt.bind(store.activity);
   store.activity.activeAt = async (now) => {
@@ -158,13 +160,7 @@ test("with a maximum age of 0 every call waits for a pass of its own", async (t)
 });
 
 test("a crowd polling the lobby costs one pass per maximum age: calls during a pass begun within it share that pass", async (t) => {
-  const mongo = new MongoClient(ferret!.uri);
-  t.teardown(() => mongo.close());
-  const db = mongo.db("lobby-crowd");
-  await createIndexes(db);
-  const store = new SnapshotStore(db);
-  await store.load([{ ...emptyTable(1, Date.now()), version: 2 }]);
-  await store.activity.note(1, Date.now());
+  const store = await storeWithActiveTable(t, "lobby-crowd");
   // Each pass begins by reading the activity index: counted there, and made slow, so that many calls
   // arrive while one runs.
   const passesBegun: number[] = [];

@@ -3,10 +3,7 @@ import { runDatabaseService } from "@pokerodds/common/database-service";
 import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { readConfig } from "./config.js";
 import { createIndexes } from "./indexes.js";
-import { LedgerStore } from "./ledger-store.js";
-import { Movements } from "./movements.js";
-import { PersonalTableStore } from "./personal-table-store.js";
-import { PlayerStore } from "./player-store.js";
+import { walletParts } from "./profiles.js";
 import { walletService } from "./service.js";
 
 const logger = createLogger("wallet");
@@ -35,13 +32,7 @@ await runDatabaseService({
   network,
   access: WALLET_ACCESS,
   build: (db, isSetUp) => {
-    const ledger = new LedgerStore(db);
-    const wallet = {
-      players: new PlayerStore(db),
-      personalTables: new PersonalTableStore(db),
-      ledger,
-      movements: new Movements(ledger),
-    };
+    const wallet = walletParts(db);
     return {
       implementation: walletService(wallet, logger, isSetUp),
       // NOT_SERVING until then: GetPlayer finds a player's table by its record alone.

@@ -7,10 +7,11 @@ import {
   type Claims,
   type Player,
 } from "./domain/player.js";
-import type { LedgerStore } from "./ledger-store.js";
-import type { Movements } from "./movements.js";
-import type { PersonalTableStore } from "./personal-table-store.js";
-import type { PlayerStore, StoredPlayer } from "./player-store.js";
+import type { Db } from "mongodb";
+import { LedgerStore } from "./ledger-store.js";
+import { Movements } from "./movements.js";
+import { PersonalTableStore } from "./personal-table-store.js";
+import { PlayerStore, type StoredPlayer } from "./player-store.js";
 
 const MAX_TABLE_ATTEMPTS = 50;
 /**
@@ -25,6 +26,17 @@ export interface WalletParts {
   personalTables: PersonalTableStore;
   ledger: LedgerStore;
   movements: Movements;
+}
+
+/** The wallet's stores on `db`. */
+export function walletParts(db: Db): WalletParts {
+  const ledger = new LedgerStore(db);
+  return {
+    players: new PlayerStore(db),
+    personalTables: new PersonalTableStore(db),
+    ledger,
+    movements: new Movements(ledger),
+  };
 }
 
 export interface Profile extends Player {

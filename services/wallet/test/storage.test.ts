@@ -7,9 +7,8 @@ import anyTest, { type TestFn } from "ava";
 import { auditLedger } from "../src/audit.js";
 import { LedgerStore } from "../src/ledger-store.js";
 import { PersonalTableStore } from "../src/personal-table-store.js";
-import { Movements } from "../src/movements.js";
 import { PlayerStore } from "../src/player-store.js";
-import { findProfile, personalTableOwner, readProfile } from "../src/profiles.js";
+import { findProfile, personalTableOwner, readProfile, walletParts } from "../src/profiles.js";
 import { claims, startWalletCluster, type WalletCluster } from "./helpers/wallet-cluster.js";
 
 const test = anyTest as TestFn<WalletCluster>;
@@ -95,9 +94,8 @@ test("a player's table is found by _id reads; one a crash left unrecorded, by th
   const { wallet, db } = t.context;
   const owners = db.collection<{ _id: string; tableId: number }>("personalTableOwners");
   // In this process, against the same database: the scans are counted.
-  const ledger = new LedgerStore(db);
-  const personalTables = new PersonalTableStore(db);
-  const parts = { players: new PlayerStore(db), personalTables, ledger, movements: new Movements(ledger) };
+  const parts = walletParts(db);
+  const { personalTables } = parts;
   let scans = 0;
   const scan = personalTables.findTableOf.bind(personalTables);
   personalTables.findTableOf = (playerId) => (scans++, scan(playerId));
@@ -144,13 +142,7 @@ test("tables allocated before their records existed are recorded under their pla
 
 test("a lowered role keeps the table its record lacks: found by the query by player, and kept on the player", async (t) => {
   const { db } = t.context;
-  const ledger = new LedgerStore(db);
-  const parts = {
-    players: new PlayerStore(db),
-    personalTables: new PersonalTableStore(db),
-    ledger,
-    movements: new Movements(ledger),
-  };
+  const parts = walletParts(db);
   const table = (await readProfile(parts, payingClaims("lowered"))).personalTableId!;
   await db.collection<{ _id: string }>("personalTableOwners").deleteOne({ _id: "lowered" });
   await players(t).updateOne({ _id: "lowered" }, { $unset: { personalTableId: "" } });
