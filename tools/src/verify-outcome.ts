@@ -8,7 +8,7 @@ import { describeHand } from "@pokerodds/odds/domain/describe";
 import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/table/domain/payouts";
-import { DEFAULT_RTP, pricesProblem } from "./verify-prices.js";
+import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "./verify-prices.js";
 
 /** Not checked (no outcome shown); else the first problem, if any. */
 export type OutcomeCheck = { checked: false } | { checked: true; problem: string | null };
@@ -77,10 +77,22 @@ function panelsProblem(panels: readonly unknown[], winners: readonly number[], n
   return null;
 }
 
+/** A river state's panels: statuses against the winners, then percentages and odds at the target RTP. */
+function riverProblem(
+  panels: readonly unknown[],
+  winners: readonly number[],
+  cards: { hands: readonly string[]; board: readonly string[]; targetRtp: number },
+): string | null {
+  const { hands, board, targetRtp } = cards;
+  const problem = panelsProblem(panels, winners, hands.length);
+  if (problem !== null) return `${problem}: ${winnersText(winners, hands, board)}`;
+  return riverPricesProblem(panels, hands, board, targetRtp);
+}
+
 /** A bet of the line, its money in cents and odds in tenths; a string says what is malformed. */
 interface Bet {
   handIndex: number;
-  bettingStage: unknown;
+  bettingStage: number;
   stakeCents: number;
   oddsTenths: number;
   returnedCents: number;
@@ -95,6 +107,9 @@ function betOf(value: unknown, i: number, n: number): Bet | string {
   const returnedCents = centsOf(bet.returned);
   if (typeof handIndex !== "number" || !Number.isInteger(handIndex) || handIndex < 0 || handIndex >= n) {
     return `bets[${i}] names hand ${String(handIndex)}, but the game has hands 0 to ${n - 1}`;
+  }
+  if (!isBettingStage(bettingStage)) {
+    return `bets[${i}].bettingStage is ${JSON.stringify(bettingStage) ?? "absent"}, but a bet is taken at stage 0, 1 or 2`;
   }
   if (stakeCents === undefined || stakeCents === 0) return `bets[${i}].betAmount must be an amount above 0`;
   if (oddsTenths === undefined) return `bets[${i}].recordedOdds must be odds with at most 1 decimal`;
@@ -281,7 +296,5 @@ export function checkOutcome(
   }
   const panels = riverPanelsOf(record);
   if (board.length < 5 || panels.length === 0) return { checked: false };
-  const winners = winnersOf(hands, board);
-  const problem = panelsProblem(panels, winners, hands.length);
-  return { checked: true, problem: problem === null ? null : `${problem}: ${winnersText(winners, hands, board)}` };
+  return { checked: true, problem: riverProblem(panels, winnersOf(hands, board), { hands, board, targetRtp }) };
 }

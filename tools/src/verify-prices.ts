@@ -1,5 +1,5 @@
-// The prices half of `npm run verify`'s outcome check, for a game record: every betting stage's panels
-// are the house's own prices of the cards seen then (common/src/poker, which the odds and the table
+// The prices half of `npm run verify`'s outcome check, for a game record: every stage's panels (the
+// three betting stages' and the river's) are the house's own prices of the cards seen then (common/src/poker, which the odds and the table
 // service both run: win and draw percentages, status and odds at the target RTP), and every bet was
 // taken at its stage's odds for its hand. So a record of a bet paid at odds nobody was shown, or of
 // a panel priced off the cards, does not verify.
@@ -19,12 +19,18 @@ const BETTING_STAGES = [
   { stage: Stage.TURN, name: "turn", cards: 4 },
 ] as const;
 
+/** Every stage that shows panels: the betting stages, then the river. */
+const PANEL_STAGES = [...BETTING_STAGES, { stage: Stage.RIVER, name: "river", cards: 5 }] as const;
+
 /** What a bet of the record says it was taken at (verify-outcome.ts has read its money already). */
 export interface PricedBet {
   handIndex: number;
-  bettingStage: unknown;
+  bettingStage: number;
   oddsTenths: number;
 }
+
+/** A stage a bet can be taken at: the number itself, so a string "0" is not the hole. */
+export const isBettingStage = (value: unknown): value is number => BETTING_STAGES.some(({ stage }) => stage === value);
 
 /** A shown panel against the house's own, field by field; the first difference. */
 function panelProblem(shown: Fields, truth: HandOdds, where: string): string | null {
@@ -56,8 +62,8 @@ function stageProblem(shown: readonly Fields[], truth: readonly HandOdds[], name
 }
 
 /**
- * A record's betting-stage panels and its bets' odds against the cards, priced at `targetRtp`. A
- * settled game shows every betting stage; a void one the stages it reached, which its board shows.
+ * A record's panels and its bets' odds against the cards, priced at `targetRtp`. A settled game
+ * shows every stage and the river; a void one the stages it reached, which its board shows.
  */
 export function pricesProblem(
   record: Fields,
@@ -68,7 +74,7 @@ export function pricesProblem(
 ): string | null {
   const panels = (Array.isArray(record.handOdds) ? record.handOdds : []) as Fields[];
   const oddsOf = new Map<string, number>();
-  for (const { stage, name, cards } of BETTING_STAGES) {
+  for (const { stage, name, cards } of PANEL_STAGES) {
     const shown = panels.filter((p) => p?.bettingStage === stage);
     if (shown.length === 0 && (record.outcome === "VOID" || board.length < cards)) continue;
     if (board.length < cards) return `the record shows the ${name}'s odds, but not its cards`;
@@ -78,13 +84,25 @@ export function pricesProblem(
     for (const panel of truth) oddsOf.set(`${stage}:${panel.handIndex}`, panel.oddsTenths);
   }
   for (const [i, bet] of bets.entries()) {
-    const offered = oddsOf.get(`${String(bet.bettingStage)}:${bet.handIndex}`);
+    const offered = oddsOf.get(`${bet.bettingStage}:${bet.handIndex}`);
     if (offered === undefined || offered === 0) {
-      return `bets[${i}] was taken on hand ${bet.handIndex} at stage ${String(bet.bettingStage)}, where no odds were offered on it`;
+      return `bets[${i}] was taken on hand ${bet.handIndex} at stage ${bet.bettingStage}, where no odds were offered on it`;
     }
     if (bet.oddsTenths !== offered) {
       return `bets[${i}] records odds ${bet.oddsTenths / 10}, but its stage offered hand ${bet.handIndex} at ${offered / 10}`;
     }
   }
   return null;
+}
+
+/** A river state's panels (statuses checked already) against the house's own: percentages and odds too. */
+export function riverPricesProblem(
+  panels: readonly unknown[],
+  hands: readonly string[],
+  board: readonly string[],
+  targetRtp: number,
+): string | null {
+  const truth = priceHands(hands.map(parseHand), board.map(parseCard), targetRtp);
+  const problem = stageProblem(panels as Fields[], truth, "river");
+  return problem === null ? null : `${problem} (at a target RTP of ${targetRtp}; --rtp names another)`;
 }

@@ -268,6 +268,8 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
   const raised = { ...winning, recordedOdds: winning.recordedOdds + 1 };
   const raisedPays = Math.floor((333 * Math.round(raised.recordedOdds * 10)) / 10) / 100;
   const flopPanel = line.handOdds.findIndex((p) => p.bettingStage === 1);
+  const riverWinner = line.handOdds.findIndex((p) => p.bettingStage === -1 && p.handIndex === 2);
+  const riverLoser = line.handOdds.findIndex((p) => p.bettingStage === -1 && p.handIndex === 0);
 
   const cases: [string, unknown, RegExp][] = [
     [
@@ -310,6 +312,21 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
       "a flop panel",
       { ...line, handOdds: line.handOdds.map((p, i) => (i === flopPanel ? { ...p, odds: 99.9 } : p)) },
       /^NOT verified: the flop panel of hand 0 shows odds 99\.9, but the cards make it [\d.]+ \(at a target RTP of 0\.97/,
+    ],
+    [
+      "a river winner's odds",
+      { ...line, handOdds: line.handOdds.map((p, i) => (i === riverWinner ? { ...p, odds: 9.9 } : p)) },
+      /^NOT verified: the river panel of hand 2 shows odds 9\.9, but the cards make it 1 \(at a target RTP of 0\.97/,
+    ],
+    [
+      "a river loser's percentage",
+      { ...line, handOdds: line.handOdds.map((p, i) => (i === riverLoser ? { ...p, winPercentage: 40 } : p)) },
+      /^NOT verified: the river panel of hand 0 shows winPercentage 40, but the cards make it 0 /,
+    ],
+    [
+      "a bet's stage as a string",
+      { ...line, bets: [{ ...losing, bettingStage: "0" }, winning] },
+      /^NOT verified: bets\[0\]\.bettingStage is "0", but a bet is taken at stage 0, 1 or 2/,
     ],
     [
       "a settled game relabelled void, refunded to match",
@@ -417,10 +434,11 @@ test("outcome: a dead heat pays each tied winner's bet stake x odds / k, rounded
 test("outcome: a river table state's WINNER and LOSER panels are checked against the cards", async (t) => {
   const x = vectorGame();
   const panels = (winner: number) =>
-    [0, 1, 2, 3].map((handIndex) => ({
-      ...{ handIndex, bettingStage: -1, winPercentage: 0, drawPercentage: 0, odds: 0 },
-      handStatus: handIndex === winner ? "WINNER" : "LOSER",
-    }));
+    [0, 1, 2, 3].map((handIndex) =>
+      handIndex === winner
+        ? { handIndex, bettingStage: -1, handStatus: "WINNER", winPercentage: 100, drawPercentage: 0, odds: 1 }
+        : { handIndex, bettingStage: -1, handStatus: "LOSER", winPercentage: 0, drawPercentage: 0, odds: 0 },
+    );
   const state = {
     ...{ gameId: x.gameId, gameState: "STATUS_RIVER", serverSeed: x.serverSeed, seedCommitment: x.seedCommitment },
     ...{ clientSeed: null, hands: x.hands, bets: [] },
@@ -438,6 +456,11 @@ test("outcome: a river table state's WINNER and LOSER panels are checked against
   );
   const missing = await json({ ...state, handOdds: panels(2).slice(0, 3) });
   t.regex(missing.stderr, /^NOT verified: the river panels do not show hand 3/);
+  const unearned = await json({ ...state, handOdds: panels(2).map((p) => ({ ...p, drawPercentage: 0.5 })) });
+  t.regex(
+    unearned.stderr,
+    /^NOT verified: the river panel of hand 0 shows drawPercentage 0\.5, but the cards make it 0 /,
+  );
   // A state before the river shows no river panels: its cards only.
   t.deepEqual(await json({ ...state, gameState: "STATUS_TURN", riverCard: null, handOdds: [] }), {
     code: 0,
