@@ -3,8 +3,9 @@
 // so an export of any size takes the memory of one line.
 //
 //   exit 0  complete: the gateway's last line was its trailer, counting as many games as were written
-//   exit 1  truncated: the games received are written (whole lines only), and the command says how
-//           to resume after the last of them (--after <cursor>)
+//   exit 1  truncated: the games written are whole lines, and the command says how to resume after
+//           the last of them (the same flags, --after <cursor>); a line a failed write cut short is
+//           cut off the file when the export resumes into it
 //   exit 2  no export: bad usage, the stack cannot be reached, or it refused the token or the query
 //
 // The output holds the game records only, one per line; the trailer is the command's to check.
@@ -12,10 +13,10 @@
 // token, as for `npm run audit`; without AUDIT_TOKEN the development issuer's short-lived ADMIN token.
 import { adminToken, NoAudit, stackUrl, type DevTokenSigner, type Env } from "@pokerodds/audit/cli";
 import { once } from "node:events";
-import { open } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
+import { ExportFileError, exportFile } from "./export-file.js";
 
 export const EXIT_COMPLETE = 0;
 export const EXIT_TRUNCATED = 1;
@@ -37,8 +38,10 @@ class NoExport extends Error {}
 interface ExportOptions {
   query: URLSearchParams;
   out: string | undefined;
-  /** A resumed export (--after) adds to its file rather than empty it. */
-  resumed: boolean;
+  /** A resumed export's cursor: its file must end with that game's record, and is added to. */
+  after: string | undefined;
+  /** The filters as given, for the command that resumes the export. */
+  filters: string[];
 }
 
 function optionsOf(args: readonly string[]): ExportOptions {
@@ -76,7 +79,20 @@ function optionsOf(args: readonly string[]): ExportOptions {
     query.set(name, FINER_THAN_MS.test(text) ? text : new Date(ms).toISOString());
   }
   if (values.after !== undefined) query.set("after", values.after);
-  return { query, out: values.out, resumed: values.after !== undefined };
+  const filters = (["table", "since", "until"] as const).flatMap((flag) =>
+    values[flag] === undefined ? [] : [`--${flag}`, shellWord(values[flag])],
+  );
+  return { query, out: values.out, after: values.after, filters };
+}
+
+/** A word a shell reads back as written. */
+const shellWord = (word: string): string =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+
+/** The command that goes on after the export's last written game. */
+function resumeCommand(options: ExportOptions, cursor: string): string {
+  const out = options.out === undefined ? [] : ["--out", shellWord(options.out)];
+  return ["npm run export-games --", ...options.filters, "--after", cursor, ...out].join(" ");
 }
 
 function gamesUrl(env: Env, query: URLSearchParams): URL {
@@ -121,7 +137,8 @@ export interface Copied {
 /**
  * Writes every record line of `body` to `out` as it arrives, waiting whenever `out` is full; keeps
  * only the line being read. A trailer that miscounts, a line after it, an `{ error }` line, a line
- * that is not JSON, or a body cut short make the export truncated.
+ * that is not JSON, or a body cut short make the export truncated. The games and cursor returned
+ * are those `out` took whole (its write callback), not those merely handed to it.
  */
 export async function copyRecords(
   body: AsyncIterable<Uint8Array>,
@@ -130,6 +147,21 @@ export async function copyRecords(
 ): Promise<Copied> {
   const decoder = new TextDecoder();
   const state: Copied = { games: 0, complete: false };
+  // Callbacks come in write order; after a failed write none counts, lest a gap follow the cursor.
+  const written: Pick<Copied, "games" | "lastCursor"> = { games: 0 };
+  let writeError: Error | undefined;
+  let lastWrite = Promise.resolve();
+  const write = (text: string, games: number, cursor: string): boolean => {
+    let accepted = true;
+    lastWrite = new Promise((resolve) => {
+      accepted = out.write(`${text}\n`, (error) => {
+        writeError ??= error ?? undefined;
+        if (!writeError) Object.assign(written, { games, lastCursor: cursor });
+        resolve();
+      });
+    });
+    return accepted;
+  };
   let pending = "";
   const take = async (text: string) => {
     let value: { gameId?: unknown; cursor?: unknown; end?: unknown; games?: unknown; error?: unknown };
@@ -148,10 +180,10 @@ export async function copyRecords(
     }
     if (typeof value.gameId !== "string" || typeof value.cursor !== "string")
       throw new Error("a line that is no game record");
-    if (!out.write(`${text}\n`)) await once(out, "drain", { signal });
     state.games++;
-    state.lastCursor = value.cursor;
+    if (!write(text, state.games, value.cursor)) await once(out, "drain", { signal });
   };
+  let reason: string | undefined;
   try {
     for await (const chunk of body) {
       pending += decoder.decode(chunk, { stream: true });
@@ -161,20 +193,13 @@ export async function copyRecords(
         await take(text);
       }
     }
-    if (!state.complete) return { ...state, reason: "the stream ended before the export's last line" };
-    return state;
+    if (!state.complete) reason = "the stream ended before the export's last line";
   } catch (error) {
-    return { ...state, complete: false, reason: (error as Error).message };
+    reason = (error as Error).message;
   }
-}
-
-/** The file named by --out, created (emptied, unless resumed) only once the export has started. */
-async function fileFor(path: string, resumed: boolean): Promise<Writable> {
-  try {
-    return (await open(path, resumed ? "a" : "w")).createWriteStream();
-  } catch (error) {
-    throw new NoExport(`cannot write ${path}: ${(error as Error).message}`);
-  }
+  await lastWrite;
+  if (writeError) reason = `cannot write the records: ${writeError.message}`;
+  return reason === undefined ? { ...written, complete: true } : { ...written, complete: false, reason };
 }
 
 /** Copies the records to `out`; a failure to write (a full disk, a closed pipe) makes the export truncated. */
@@ -198,6 +223,19 @@ async function copyTo(body: ReadableStream<Uint8Array>, out: Writable, owned: bo
   }
 }
 
+/**
+ * The --out file, created (emptied, unless resumed) only once the export has started, so a refused
+ * export leaves it as it was; the export is let go when the file cannot take it.
+ */
+async function fileOnceStarted(path: string, after: string | undefined, body: ReadableStream): Promise<Writable> {
+  try {
+    return await exportFile(path, after);
+  } catch (error) {
+    await body.cancel();
+    throw error;
+  }
+}
+
 /** Runs the command; resolves to its exit code. */
 export async function runExportCli(
   env: Env,
@@ -206,14 +244,16 @@ export async function runExportCli(
   devToken: DevTokenSigner,
 ): Promise<number> {
   let copied: Copied;
+  let resume: string;
   try {
     const options = optionsOf(args);
     const url = gamesUrl(env, options.query);
     const body = await openExport(url, await adminToken(env, devToken));
-    const out = options.out === undefined ? io.stdout : await fileFor(options.out, options.resumed);
+    const out = options.out === undefined ? io.stdout : await fileOnceStarted(options.out, options.after, body);
     copied = await copyTo(body, out, out !== io.stdout);
+    resume = copied.lastCursor === undefined ? "" : `; resume with: ${resumeCommand(options, copied.lastCursor)}`;
   } catch (error) {
-    if (!(error instanceof NoExport || error instanceof NoAudit)) throw error;
+    if (!(error instanceof NoExport || error instanceof NoAudit || error instanceof ExportFileError)) throw error;
     io.err(`export-games: ${error.message}`);
     return EXIT_NO_EXPORT;
   }
@@ -221,9 +261,6 @@ export async function runExportCli(
     io.err(`export-games: ${copied.games} games exported`);
     return EXIT_COMPLETE;
   }
-  const resume = copied.lastCursor
-    ? `; resume with --after ${copied.lastCursor} (with the same --out, the records are added to the file)`
-    : "";
   io.err(`export-games: TRUNCATED after ${copied.games} games: ${copied.reason}${resume}`);
   return EXIT_TRUNCATED;
 }

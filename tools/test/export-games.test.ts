@@ -4,12 +4,12 @@
 // trailer) exiting 1 with the cursor to resume from, and refusals and bad usage exiting 2.
 import test, { type ExecutionContext } from "ava";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { runExportCli } from "../src/game-export-cli.js";
 
@@ -54,9 +54,8 @@ async function tempFile(t: ExecutionContext): Promise<string> {
   return join(dir, "games.jsonl");
 }
 
-async function run(url: string, args: string[]) {
+async function run(url: string, args: string[], stdout: Writable = new PassThrough()) {
   const err: string[] = [];
-  const stdout = new PassThrough();
   const chunks: Buffer[] = [];
   stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
   const noDevToken = async () => {
@@ -130,7 +129,7 @@ test("truncated: a cut connection, an { error } line, a miscounting trailer exit
     const result = await run(gateway.url, []);
     t.is(result.code, 1, `${kind}: ${result.err}`);
     t.is(result.stdout, `${record(3, 12)}\n`, kind);
-    t.regex(result.err, /TRUNCATED after 1 games: .*; resume with --after 3:12 \(with the same --out, /, kind);
+    t.regex(result.err, /TRUNCATED after 1 games: .*; resume with: npm run export-games -- --after 3:12$/, kind);
   }
 });
 
@@ -145,6 +144,54 @@ test("resumed into the same file: the records are added after those already ther
   t.is((await run(gateway.url, ["--out", out])).code, 1);
   t.is((await run(gateway.url, ["--after", "3:12", "--out", out])).code, 0);
   t.is(await readFile(out, "utf8"), `${record(3, 12)}\n${record(3, 20)}\n`);
+});
+
+test("a failed write: the games counted and the cursor to resume from are those written whole", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(3, 12)}\n${record(3, 20)}\n${record(3, 31)}\n${trailer(3)}\n`);
+  });
+  const lines: string[] = [];
+  // Takes the first line, then fails as a full disk does.
+  const disk = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (lines.length === 1) return done(new Error("ENOSPC: no space left on device"));
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  const result = await run(gateway.url, ["--table", "3", "--since", "2026-11-23 12:00"], disk);
+  t.is(result.code, 1, result.err);
+  t.deepEqual(lines, [`${record(3, 12)}\n`]);
+  t.is(
+    result.err,
+    "export-games: TRUNCATED after 1 games: cannot write the records: ENOSPC: no space left on device; " +
+      "resume with: npm run export-games -- --table 3 --since '2026-11-23 12:00' --after 3:12",
+  );
+  const nothing = await run(gateway.url, ["--out", "/dev/full"]);
+  t.is(nothing.code, 1, nothing.err);
+  t.regex(nothing.err, /^export-games: TRUNCATED after 0 games: cannot write the records: ENOSPC[^;]*$/);
+});
+
+test("resumed into a file a failed write left half a line in: that half is cut; another cursor is refused", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(3, 20)}\n${trailer(1)}\n`);
+  });
+  const out = await tempFile(t);
+  const halfWritten = `${record(1, 4)}\n${record(3, 12)}\n${record(3, 20).slice(0, 25)}`;
+  await writeFile(out, halfWritten);
+  const elsewhere = await run(gateway.url, ["--after", "1:4", "--out", out]);
+  t.is(elsewhere.code, 2, elsewhere.err);
+  t.regex(elsewhere.err, /ends with the game of cursor 3:12: resume with --after 3:12, or name another --out$/);
+  t.is(await readFile(out, "utf8"), halfWritten, "a refused resume leaves the file as it was");
+  t.is(gateway.requests.length, 1);
+  const resumed = await run(gateway.url, ["--after", "3:12", "--out", out]);
+  t.is(resumed.code, 0, resumed.err);
+  t.is(await readFile(out, "utf8"), `${record(1, 4)}\n${record(3, 12)}\n${record(3, 20)}\n`);
+  await writeFile(out, record(3, 12).slice(0, 10));
+  t.is((await run(gateway.url, ["--after", "3:12", "--out", out])).code, 0, "no whole line: nothing to check");
+  t.is(await readFile(out, "utf8"), `${record(3, 20)}\n`);
 });
 
 test("a bound finer than a millisecond goes to the gateway as written; any other as RFC 3339 UTC", async (t) => {
