@@ -3,6 +3,7 @@
 import { envPort, envString } from "@pokerodds/common/config";
 import { createLogger } from "@pokerodds/common/logger";
 import { join, resolve } from "node:path";
+import { lockDataDir } from "./data-dir-lock.js";
 import { pidFile } from "./pid-file.js";
 import { readRestartPolicy, Restarter, type RestartPolicy } from "./restarts.js";
 import { startStack, type ChildName, type Stack } from "./stack.js";
@@ -15,11 +16,13 @@ const hardLimitMs = 9500;
 let port: number;
 let dataDir: string;
 let policy: RestartPolicy;
+let unlockDataDir: () => Promise<void>;
 try {
   port = envPort("PORT", 8080);
   // Absolute, so the gateway finds the same directory whatever its working directory.
   dataDir = resolve(envString("DATA_DIR", "./data"));
   policy = readRestartPolicy();
+  unlockDataDir = await lockDataDir(dataDir);
 } catch (error) {
   logger.error(String(error));
   process.exit(1);
@@ -68,6 +71,7 @@ async function shutdown(code: number): Promise<void> {
   const started = await starting.catch(() => undefined);
   await started?.stop(stopGraceMs);
   await pids.remove();
+  await unlockDataDir();
   logger.info("stopped");
   process.exit(code);
 }
@@ -99,6 +103,7 @@ try {
 } catch (error) {
   if (!stopping) {
     logger.error(`the stack did not start: ${error instanceof Error ? error.message : String(error)}`);
+    await unlockDataDir();
     process.exit(1);
   }
 }

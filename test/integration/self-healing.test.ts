@@ -422,7 +422,15 @@ test.serial(
   "SIGTERM while a restart waits for its delay: everything stops within 10 s, nothing restarts",
   async (t) => {
     const stack = await launch(t, { RESTART_DELAY_MS: "5000" });
-    const children = Object.values((await stack.pids())!.children);
+    const written = await stack.pids();
+    const children = Object.values(written!.children);
+    const second = await launchBeside(stack.dataDir);
+    t.is(second.code, 1, second.output);
+    t.regex(
+      second.output,
+      new RegExp(`is in use by the launcher with pid ${stack.pid}: stop it, or give this one another`),
+    );
+    t.deepEqual(await stack.pids(), written, "a second launcher on the same DATA_DIR leaves the first's pid file");
     await killChild(stack, "table");
     await stack.line(
       "the table's restart",
@@ -445,12 +453,25 @@ test.serial(
       "no restart after the stop began",
     );
     t.is(await stack.pids(), undefined, "the pid file is removed");
+    await t.throwsAsync(readFile(join(stack.dataDir, "launcher.lock")), undefined, "the DATA_DIR's lock is released");
     t.deepEqual(
       [...stack.seenPids].filter((pid) => isAlive(pid)),
       [],
     );
   },
 );
+
+/** Another launcher, on its own port, given a running one's DATA_DIR: its exit code and output. */
+async function launchBeside(dataDir: string): Promise<{ code: number | null; output: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(await freePort()), DATA_DIR: dataDir };
+  for (const name of notInherited) delete env[name];
+  const launched = spawn(process.execPath, [launcherMain], { env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  for (const stream of [launched.stdout, launched.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk));
+  const code = await within(new Promise<number | null>((resolve) => launched.once("exit", resolve)), 15_000);
+  if (code === undefined) launched.kill("SIGKILL");
+  return { code: code ?? null, output };
+}
 
 function isAlive(pid: number): boolean {
   try {
