@@ -15,6 +15,7 @@ const edge = (over: Partial<EdgeSettings>): EdgeSettings => ({
   rateLimitPerPlayer: 0,
   heavyConcurrency: 0,
   heavyConcurrencyPerPlayer: 0,
+  heavyConcurrencyPerAddress: 0,
   ...over,
 });
 
@@ -35,6 +36,7 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     rateLimitPerPlayer: 600,
     heavyConcurrency: 2,
     heavyConcurrencyPerPlayer: 1,
+    heavyConcurrencyPerAddress: 4,
     refusalHoldMs: 25,
     trustProxyHops: 0,
     connectionsPerAddress: 256,
@@ -341,6 +343,45 @@ test("one player's bulk requests beyond the per-player cap are a fast 429; anoth
     release();
     t.deepEqual([(await first).status, (await other).status], [200, 200], "the other player took the second slot");
     t.is((await post(app, "/api/games/bulk")).status, 200, "the player's slot is free again");
+  });
+});
+
+test("accounts from one address hold at most its share of the bulk line; another address still gets in", async (t) => {
+  const { slowBulk, release } = await gatedBulk();
+  let asked = 0;
+  const countedBulk: OddsApi["generateBulk"] = (request) => {
+    asked++;
+    return slowBulk(request);
+  };
+  const settings = edge({
+    heavyConcurrency: 1,
+    heavyConcurrencyPerPlayer: 1,
+    heavyConcurrencyPerAddress: 2,
+    trustProxyHops: 1,
+  });
+  await withApp({ edge: settings, odds: { generateBulk: countedBulk } }, async (app) => {
+    const from = async (player: string, address: string) =>
+      post(app, "/api/games/bulk", undefined, {
+        authorization: `Bearer ${await app.tokenFor(player)}`,
+        "x-forwarded-for": address,
+      });
+    const first = from("player-1", "192.0.2.1");
+    await until("the first request's batch asked for", () => asked === 1);
+    const second = from("player-2", "192.0.2.1");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const third = await from("player-3", "192.0.2.1");
+    t.is(third.status, 429);
+    t.is(third.headers.get("retry-after"), "1");
+    t.deepEqual(await third.json(), { error: "too many bulk requests from this address at once; try again shortly" });
+    const elsewhere = from("player-4", "198.51.100.9");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    t.deepEqual(
+      [(await first).status, (await second).status, (await elsewhere).status],
+      [200, 200, 200],
+      "the address's two and the other address's one are served",
+    );
+    t.is((await from("player-3", "192.0.2.1")).status, 200, "the address's places are free again");
   });
 });
 

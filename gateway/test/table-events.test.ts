@@ -59,6 +59,7 @@ const edge = (over: Partial<EdgeSettings> = {}): EdgeSettings => ({
   rateLimitPerPlayer: 0,
   heavyConcurrency: 0,
   heavyConcurrencyPerPlayer: 0,
+  heavyConcurrencyPerAddress: 0,
   ...over,
 });
 

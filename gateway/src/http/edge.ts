@@ -26,6 +26,11 @@ export interface EdgeSettings {
   /** Heavy requests in flight at once by one player (0: no limit): one player cannot take every slot. */
   heavyConcurrencyPerPlayer: number;
   /**
+   * Heavy requests waiting or in flight at once from one client address (0: no limit): many accounts
+   * from one address cannot fill the line every other player waits in.
+   */
+  heavyConcurrencyPerAddress: number;
+  /**
    * How long a 429 of the rate limits or the heavy-route cap is held before it is sent: a client that
    * ignores Retry-After and asks again at once then costs this gateway a refusal per hold per
    * connection, not one per round trip (0: at once).
@@ -70,6 +75,7 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     rateLimitPerPlayer: envInt("RATE_LIMIT_PER_PLAYER", 600, {}, env),
     heavyConcurrency: envInt("BULK_MAX_CONCURRENT", 2, {}, env),
     heavyConcurrencyPerPlayer: envInt("BULK_MAX_CONCURRENT_PER_PLAYER", 1, {}, env),
+    heavyConcurrencyPerAddress: envInt("BULK_MAX_CONCURRENT_PER_ADDRESS", 4, {}, env),
     refusalHoldMs: envInt("RATE_LIMIT_HOLD_MS", 25, { max: 1_000 }, env),
     trustProxyHops,
     connectionsPerAddress: envInt("MAX_CONNECTIONS_PER_ADDRESS", trustProxyHops === 0 ? 256 : 0, {}, env),
@@ -223,30 +229,43 @@ const HEAVY_WAIT_MS = 10_000;
 
 /**
  * At most `settings.heavyConcurrency` requests of a heavy route in flight, and at most
- * `heavyConcurrencyPerPlayer` of them by one player, waiting or in flight (the caller is
- * authenticated by then). Beyond the first, a request waits its turn, first come first served (up to
- * HEAVY_WAITING of them, each up to HEAVY_WAIT_MS), so that two accounts sending batch after batch
- * cannot keep every other player out: whoever asked first is served when a slot frees. Beyond the
- * per-player cap, or the line, a fast 429. A slot is held until the handler is done and its answer
+ * `heavyConcurrencyPerPlayer` of them by one player and `heavyConcurrencyPerAddress` from one client
+ * address, waiting or in flight (the caller is authenticated by then). Beyond the first, a request
+ * waits its turn, first come first served (up to HEAVY_WAITING of them, each up to HEAVY_WAIT_MS), so
+ * that accounts sending batch after batch cannot keep every other player out: whoever asked first is
+ * served when a slot frees, and one address holds at most its share of the line (18 accounts from one
+ * address filled it without). Beyond the per-player or per-address cap, or the line, a fast 429. A slot is held until the handler is done and its answer
  * has left (or its client has gone), whichever is later: the handler's backend work runs on after a
  * client leaves (odds/routes.ts says why), and an answer a client does not read stays buffered; the
  * cap bounds both.
  */
 export function heavyCap(settings: EdgeSettings): (handler: RequestHandler) => RequestHandler {
-  const { heavyConcurrency, heavyConcurrencyPerPlayer, refusalHoldMs } = settings;
-  if (heavyConcurrency === 0 && heavyConcurrencyPerPlayer === 0) return (handler) => handler;
+  const { heavyConcurrency, heavyConcurrencyPerPlayer, heavyConcurrencyPerAddress, refusalHoldMs } = settings;
+  if (heavyConcurrency === 0 && heavyConcurrencyPerPlayer === 0 && heavyConcurrencyPerAddress === 0) {
+    return (handler) => handler;
+  }
   const players = new Slots(0, heavyConcurrencyPerPlayer);
+  const addresses = new Slots(0, heavyConcurrencyPerAddress);
   const line = new Line(heavyConcurrency, HEAVY_WAITING, HEAVY_WAIT_MS);
   return (handler) => async (req, res, next) => {
     const player = players.take(String(res.locals.identity?.playerId));
     if (typeof player !== "function") {
       return refuseAfter(refusalHoldMs, res, 1, "one bulk request at a time per player: wait for the one in progress");
     }
+    const address = addresses.take(clientAddressKey(req.ip ?? ""));
+    if (typeof address !== "function") {
+      player();
+      return refuseAfter(refusalHoldMs, res, 1, "too many bulk requests from this address at once; try again shortly");
+    }
+    const release = () => {
+      player();
+      address();
+    };
     const gone = new AbortController();
     whenClientGone(res, () => gone.abort());
     const turn = await line.enter(gone.signal);
     if (typeof turn !== "function") {
-      player();
+      release();
       if (turn === "full") refuseAfter(refusalHoldMs, res, 1, "too many bulk requests in progress; try again shortly");
       return;
     }
@@ -256,7 +275,7 @@ export function heavyCap(settings: EdgeSettings): (handler: RequestHandler) => R
       // And until its answer has left: what a client does not read, and the kernel does not take, stays here.
       whenClientGone(res, () => {
         turn();
-        player();
+        release();
       });
     }
   };

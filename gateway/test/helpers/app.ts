@@ -165,6 +165,7 @@ export async function startApp({
       rateLimitPerPlayer: 0,
       heavyConcurrency: 0,
       heavyConcurrencyPerPlayer: 0,
+      heavyConcurrencyPerAddress: 0,
     },
     verifyToken: verifierFor(key),
     health: { odds: serving, wallet: serving, table: serving },

@@ -1,6 +1,7 @@
 // The batch lane's runners: child processes of the odds service at a lowered priority
 // (batch-process.ts says why processes), each running one task at a time. The pool (pool.ts) hands
 // a task to run() only while fewer than `count` are running, so a free process is always there.
+import { UnavailableError } from "@pokerodds/common/errors";
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { AnswerMessage, TaskMessage } from "./batch-process.js";
@@ -88,9 +89,13 @@ export class BatchProcesses {
     else running.resolve(answer.result);
   }
 
-  /** A process that ends fails its task, if it had one, and is replaced (unless the pool is closing). */
+  /**
+   * A process that ends fails its task, if it had one, as unavailable (the client may ask again: its
+   * replacement serves the next task), and is replaced (unless the pool is closing).
+   */
   private exited(child: ChildProcess, code: number | null, signal: string | null): void {
-    this.forget(child)?.reject(new Error(`the batch process exited (${signal ?? `code ${code}`}) during its task`));
+    const why = `the batch process exited (${signal ?? `code ${code}`}) during its task`;
+    this.forget(child)?.reject(new UnavailableError(why));
     if (!this.closing) this.idle.push(this.start());
   }
 

@@ -5,6 +5,7 @@ import test from "ava";
 import { setMaxListeners } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
 import { getPriority } from "node:os";
+import { UnavailableError } from "@pokerodds/common/errors";
 import { BATCH_NICE, OddsPool } from "@pokerodds/odds/pool";
 
 /** The nice value of every thread of a process, from /proc (field 19 of each task's stat). */
@@ -46,7 +47,7 @@ test("a batch process that dies fails its task and is replaced; the lane goes on
   const [first] = pool.batchPids;
   const chunk = pool.run("bulkTask", { firstIndex: 1, count: 50, numberOfHands: 4, targetRtp: 0.97 });
   process.kill(first!, "SIGKILL");
-  await t.throwsAsync(chunk, { message: /the batch process exited \(SIGKILL\)/ });
+  await t.throwsAsync(chunk, { instanceOf: UnavailableError, message: /the batch process exited \(SIGKILL\)/ });
   const [games] = await Promise.all([
     pool.run("bulkTask", { firstIndex: 2, count: 1, numberOfHands: 3, targetRtp: 0.97 }),
   ]);
