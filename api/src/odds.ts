@@ -110,10 +110,11 @@ const EXAMPLE_DECK = [...RANK_CHARS]
   .filter((card) => !EXAMPLE_HANDS.join("").includes(card));
 
 const EXAMPLE_BULK_HANDS = [...EXAMPLE_HANDS, "QhJh"];
+/** Each hand's best five cards and their descriptions, as the odds service gives them: at the flop, and from the turn on. */
 const EXAMPLE_BEST = [
-  ["AhAdKh9s7d", "Pair", "Pair of aces"],
-  ["KsKcKh9s7d", "Three of a kind", "Three kings"],
-  ["KhQhJh9s7d", "High card", "King high"],
+  { flop: "Ah Ad Kh 7d 2c", later: "Ah Ad Kh 9s 7d", short: "Pair", long: "Pair of Aces" },
+  { flop: "Ks Kh Kc 7d 2c", later: "Ks Kh Kc 9s 7d", short: "Three of a Kind", long: "Three of a Kind, Kings" },
+  { flop: "Kh Qh Jh 7d 2c", later: "Kh Qh Jh 9s 7d", short: "High Card", long: "High Card, King" },
 ];
 
 /** One hand at one stage of the example bulk game: AhAd, KsKc and QhJh on Kh 7d 2c 9s 3h. */
@@ -121,6 +122,7 @@ function exampleStageInfo(handIndex: number, stage: number, percentWin: number) 
   const odds = percentWin > 0 ? 100 / percentWin : 0;
   const rounded = Math.round(odds * 0.97 * 10) / 10;
   const river = stage === 3;
+  const best = EXAMPLE_BEST[handIndex]!;
   return {
     handIndex,
     bettingStage: river ? -1 : stage,
@@ -136,9 +138,9 @@ function exampleStageInfo(handIndex: number, stage: number, percentWin: number) 
     statusCantLose: percentWin >= 99.9,
     statusIsFavourite: percentWin > 50,
     statusBestRtp: percentWin > 0 && percentWin < 50,
-    bestFiveCards: stage === 0 ? null : EXAMPLE_BEST[handIndex]![0]!,
-    handDescShort: stage === 0 ? null : EXAMPLE_BEST[handIndex]![1]!,
-    handDescLong: stage === 0 ? null : EXAMPLE_BEST[handIndex]![2]!,
+    bestFiveCards: stage === 0 ? null : stage === 1 ? best.flop : best.later,
+    handDescShort: stage === 0 ? null : best.short,
+    handDescLong: stage === 0 ? null : best.long,
   };
 }
 

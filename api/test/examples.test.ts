@@ -75,3 +75,27 @@ test("links name existing operations and parameters, and walk profile, sit, stat
     t.true(edges.has(edge), edge);
   }
 });
+
+test("the bulk example's best five cards are five codes from its hand and the board shown at that stage", (t) => {
+  const example = document.paths["/api/games/bulk"].post.responses[200].content["application/json"].example;
+  const game = example.games[0] as Json;
+  const board = [game.bc1, game.bc2, game.bc3, game.bc4, game.bc5] as string[];
+  const shown: Record<number, number> = { 0: 0, 1: 3, 2: 4, [-1]: 5 };
+  for (const info of game.handStageInfoList as Json[]) {
+    const where = `hand ${info.handIndex} at stage ${info.bettingStage}`;
+    if (info.bettingStage === 0) {
+      t.is(info.bestFiveCards, null, where);
+      continue;
+    }
+    const hand = game.hands[info.handIndex] as string;
+    const seen = [hand.slice(0, 2), hand.slice(2), ...board.slice(0, shown[info.bettingStage])];
+    const cards = String(info.bestFiveCards).split(" ");
+    t.is(cards.length, 5, where);
+    t.deepEqual(
+      cards.filter((card) => !seen.includes(card)),
+      [],
+      `${where}: ${info.bestFiveCards} from ${seen.join(" ")}`,
+    );
+    t.is(new Set(cards).size, 5, where);
+  }
+});
