@@ -2412,9 +2412,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": false,
                      *               "statusBestRtp": true,
-                     *               "bestFiveCards": "AhAdKh9s7d",
+                     *               "bestFiveCards": "Ah Ad Kh 7d 2c",
                      *               "handDescShort": "Pair",
-                     *               "handDescLong": "Pair of aces"
+                     *               "handDescLong": "Pair of Aces"
                      *             },
                      *             {
                      *               "handIndex": 1,
@@ -2431,9 +2431,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": true,
                      *               "statusBestRtp": false,
-                     *               "bestFiveCards": "KsKcKh9s7d",
-                     *               "handDescShort": "Three of a kind",
-                     *               "handDescLong": "Three kings"
+                     *               "bestFiveCards": "Ks Kh Kc 7d 2c",
+                     *               "handDescShort": "Three of a Kind",
+                     *               "handDescLong": "Three of a Kind, Kings"
                      *             },
                      *             {
                      *               "handIndex": 2,
@@ -2450,9 +2450,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": false,
                      *               "statusBestRtp": true,
-                     *               "bestFiveCards": "KhQhJh9s7d",
-                     *               "handDescShort": "High card",
-                     *               "handDescLong": "King high"
+                     *               "bestFiveCards": "Kh Qh Jh 7d 2c",
+                     *               "handDescShort": "High Card",
+                     *               "handDescLong": "High Card, King"
                      *             },
                      *             {
                      *               "handIndex": 0,
@@ -2469,9 +2469,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": false,
                      *               "statusBestRtp": true,
-                     *               "bestFiveCards": "AhAdKh9s7d",
+                     *               "bestFiveCards": "Ah Ad Kh 9s 7d",
                      *               "handDescShort": "Pair",
-                     *               "handDescLong": "Pair of aces"
+                     *               "handDescLong": "Pair of Aces"
                      *             },
                      *             {
                      *               "handIndex": 1,
@@ -2488,9 +2488,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": true,
                      *               "statusBestRtp": false,
-                     *               "bestFiveCards": "KsKcKh9s7d",
-                     *               "handDescShort": "Three of a kind",
-                     *               "handDescLong": "Three kings"
+                     *               "bestFiveCards": "Ks Kh Kc 9s 7d",
+                     *               "handDescShort": "Three of a Kind",
+                     *               "handDescLong": "Three of a Kind, Kings"
                      *             },
                      *             {
                      *               "handIndex": 2,
@@ -2507,9 +2507,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": false,
                      *               "statusBestRtp": true,
-                     *               "bestFiveCards": "KhQhJh9s7d",
-                     *               "handDescShort": "High card",
-                     *               "handDescLong": "King high"
+                     *               "bestFiveCards": "Kh Qh Jh 9s 7d",
+                     *               "handDescShort": "High Card",
+                     *               "handDescLong": "High Card, King"
                      *             },
                      *             {
                      *               "handIndex": 0,
@@ -2526,9 +2526,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": false,
                      *               "statusBestRtp": false,
-                     *               "bestFiveCards": "AhAdKh9s7d",
+                     *               "bestFiveCards": "Ah Ad Kh 9s 7d",
                      *               "handDescShort": "Pair",
-                     *               "handDescLong": "Pair of aces"
+                     *               "handDescLong": "Pair of Aces"
                      *             },
                      *             {
                      *               "handIndex": 1,
@@ -2545,9 +2545,9 @@ export interface operations {
                      *               "statusCantLose": true,
                      *               "statusIsFavourite": true,
                      *               "statusBestRtp": false,
-                     *               "bestFiveCards": "KsKcKh9s7d",
-                     *               "handDescShort": "Three of a kind",
-                     *               "handDescLong": "Three kings"
+                     *               "bestFiveCards": "Ks Kh Kc 9s 7d",
+                     *               "handDescShort": "Three of a Kind",
+                     *               "handDescLong": "Three of a Kind, Kings"
                      *             },
                      *             {
                      *               "handIndex": 2,
@@ -2564,9 +2564,9 @@ export interface operations {
                      *               "statusCantLose": false,
                      *               "statusIsFavourite": false,
                      *               "statusBestRtp": false,
-                     *               "bestFiveCards": "KhQhJh9s7d",
-                     *               "handDescShort": "High card",
-                     *               "handDescLong": "King high"
+                     *               "bestFiveCards": "Kh Qh Jh 9s 7d",
+                     *               "handDescShort": "High Card",
+                     *               "handDescLong": "High Card, King"
                      *             }
                      *           ],
                      *           "serverSeed": "5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed5eed",
