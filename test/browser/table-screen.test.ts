@@ -10,7 +10,7 @@ import type { Locator, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
 import type { Watched } from "./helpers/browser.js";
 import { coveredControls, signIn, waitForState } from "./helpers/client.js";
-import { showState, tableState } from "./helpers/scripted-api.js";
+import { showState, showStatesTogether, tableState } from "./helpers/scripted-api.js";
 import { useScriptedBrowser } from "./helpers/scripted-browser.js";
 
 const scripted = useScriptedBrowser(test);
@@ -111,6 +111,28 @@ test.serial("at the river the message at the top gives way to the player's resul
     /Hands 2 and 3 tie: winning bets share the payout\. You staked 10\.00 and were paid 24\.50, paid to your seat: net \+14\.50\.$/,
   );
 });
+
+test.serial(
+  "a river replayed together with the next deal (a stream resuming) still shows the player's result",
+  async (t) => {
+    t.timeout(2 * 60_000);
+    const { page } = await eveAtTable(DESKTOP);
+    await show(page, { ...tableState("STATUS_HOLE", 0, []), gameId: "T1-7" });
+    const bets = [holeBet("eve", 0, 15.5, 2.4), holeBet("zed", 1, 5, 4.9)];
+    const next = { ...tableState("STATUS_HOLE", 0, []), gameId: "T1-8" };
+    await showStatesTogether(scripted.api, page, [settled("T1-7", bets, [0], 137.2), next]);
+    const result = page.getByRole("status").filter({ hasText: "Game T1-7 settled" });
+    await result.waitFor();
+    t.is(
+      await result.innerText(),
+      "Game T1-7 settled. Hand 1 wins. You staked 15.50 and were paid 37.20, paid to your seat: net +21.70.",
+    );
+    // The game after it is dealt as usual: the next deal takes the result away.
+    await show(page, { ...tableState("STATUS_FLOP", 1, BOARD.slice(0, 3)), gameId: "T1-8" });
+    await show(page, { ...tableState("STATUS_HOLE", 0, []), gameId: "T1-9" });
+    await result.waitFor({ state: "detached" });
+  },
+);
 
 test.serial("a message shows where its move was made, covers no control, and can be dismissed", async (t) => {
   t.timeout(2 * 60_000);
@@ -341,6 +363,16 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   await new Promise((resolve) => setTimeout(resolve, 500));
   t.is(profileReads, 0, "no profile read for a lower seat balance");
   // Coming back into view has it read again.
+  scripted.api.account = 1000;
+  await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+  await shows("1,000.00");
+  // A top-up from another tab while the game waits at its river: only the river's arrival pays.
+  const atRiver = settled("T1-0", [], [0], 100);
+  await show(page, atRiver);
+  scripted.api.account = 930;
+  await show(page, { ...atRiver, seats: atRiver.seats.map((seat) => ({ ...seat, seatBalance: 170 })) });
+  await shows("930.00");
+  await show(page, start);
   scripted.api.account = 1000;
   await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
   await shows("1,000.00");

@@ -70,6 +70,8 @@ export interface ScriptedApi {
   profiles: Map<string, { role: string; personalTableId?: number }>;
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
   push(id: number, state: TableState): void;
+  /** Sends these state events in one write, as a stream resuming from Last-Event-ID replays what was missed. */
+  pushTogether(events: [id: number, state: TableState][]): void;
   /** Ends the open stream, as a dying replica would. */
   dropStream(): void;
   /** Resolves once a stream is open. */
@@ -85,6 +87,16 @@ export async function showState(api: ScriptedApi, page: Page, state: TableState)
   await page
     .locator(`[data-testid="game-state"][data-state="${state.gameState}"]`)
     .filter({ hasText: `game ${state.gameId}` })
+    .waitFor();
+}
+
+/** Shows `states` on the page in one chunk of its event stream, and waits until the page shows the last. */
+export async function showStatesTogether(api: ScriptedApi, page: Page, states: TableState[]): Promise<void> {
+  api.pushTogether(states.map((state) => [++shownEvents, state]));
+  const last = states.at(-1)!;
+  await page
+    .locator(`[data-testid="game-state"][data-state="${last.gameState}"]`)
+    .filter({ hasText: `game ${last.gameId}` })
     .waitFor();
 }
 
@@ -107,8 +119,11 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     seats: [],
     profiles: new Map(),
     push(id, state) {
-      api.state = state;
-      open?.write(`id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`);
+      api.pushTogether([[id, state]]);
+    },
+    pushTogether(events) {
+      api.state = events.at(-1)?.[1] ?? api.state;
+      open?.write(events.map(([id, state]) => `id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`).join(""));
     },
     dropStream() {
       open?.end();

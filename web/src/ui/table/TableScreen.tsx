@@ -9,7 +9,7 @@ import { Board } from "./Board";
 import { BetsView } from "./BetsView";
 import { CommitmentChanged, FairnessPanel } from "./FairnessPanel";
 import { useAccountBalance } from "./account";
-import { useGameMessages } from "./game-messages";
+import { keepRiver, useGameMessages } from "./game-messages";
 import { FeedStatusView, StaleWarning } from "./FeedStatusView";
 import { HandsView } from "./HandsView";
 import { SeatControls } from "./SeatControls";
@@ -18,6 +18,7 @@ import { tableMoves, type TableMoves } from "./moves";
 
 export function TableScreen({ tableId, playerId }: { tableId: number; playerId: string }) {
   const [state, setState] = useState<TableState | null>(null);
+  const [river, setRiver] = useState<TableState | null>(null);
   const [feedStatus, setFeedStatus] = useState<FeedStatus>({ mode: "connecting", stale: false });
   const [held, setHeld] = useState<HeldCommitments>({ current: null, previous: null });
   const feed = useRef<TableFeed | null>(null);
@@ -33,6 +34,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
         // Every state the feed shows, in order (an updater runs even when renders are batched), so
         // no commitment shown between two renders escapes the comparison.
         setHeld((kept) => holdCommitments(kept, next));
+        setRiver((kept) => keepRiver(kept, next));
         setState(next);
       },
       status: setFeedStatus,
@@ -42,7 +44,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
     return () => current.stop();
   }, [tableId, playerId, reread, isAdmin]);
 
-  useGameMessages(state, playerId, action.setMessage);
+  useGameMessages(state, river, playerId, action.setMessage);
 
   const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
   const heldNow = state ? heldFor(held.current, state.gameId) : null;

@@ -13,8 +13,8 @@ const AFTER_RIVER_MS = 1_000;
 /**
  * The player's account balance at the table, read from the profile (the lobby's source) rather than
  * worked out from answers: on opening, after each move that may change it (`reread`), when the
- * player's own seat balance rises but for a payout (a top-up from another tab moves both; a bet and
- * a payout move the seat alone, and a read per bet would spend the player's rate limit), each time
+ * player's own seat balance rises but for a payout (a top-up from another tab moves both, also at the
+ * river; a bet and a payout move the seat alone, and a read per bet would spend the player's rate limit), each time
  * the game moves on while the player is not seated (payouts and a void game's refunds then go to the
  * account, read again shortly after a river), and when the page comes back online or into view.
  */
@@ -23,7 +23,7 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const [reads, setReads] = useState(0);
   const reread = useCallback(() => setReads((n) => n + 1), []);
   const seat = state?.seats.find((s) => s.playerId === playerId);
-  const topUps = useSeatTopUps(seat?.seatBalance, state?.gameState);
+  const topUps = useSeatTopUps(seat?.seatBalance, state);
   const moved = !state ? null : seat ? `top-ups ${topUps}` : `${state.gameId} ${state.gameState}`;
   const unseatedRiver = state !== null && !seat && state.gameState === "STATUS_RIVER";
   // Only the latest read is shown: an earlier one answering late would show an older balance.
@@ -65,15 +65,20 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   return { balance, reread, isAdmin };
 }
 
-/** How often the seat balance rose other than at a river (whose rise is a payout): top-ups seen. */
-function useSeatTopUps(seatBalance: number | undefined, gameState: string | undefined): number {
-  const seen = useRef({ balance: seatBalance, rises: 0 });
-  const last = seen.current.balance;
-  if (seatBalance !== undefined && last !== undefined && seatBalance > last && gameState !== "STATUS_RIVER") {
-    seen.current.rises++;
+/**
+ * How often the seat balance rose other than on the river's arrival (whose rise is a payout): top-ups
+ * seen, also one made from another tab while the game waits at its river.
+ */
+function useSeatTopUps(seatBalance: number | undefined, state: TableState | null): number {
+  const stage = state ? `${state.gameId} ${state.gameState}` : undefined;
+  const seen = useRef({ balance: seatBalance, stage, rises: 0 });
+  const last = seen.current;
+  const payout = state?.gameState === "STATUS_RIVER" && stage !== last.stage;
+  if (seatBalance !== undefined && last.balance !== undefined && seatBalance > last.balance && !payout) {
+    last.rises++;
   }
-  seen.current.balance = seatBalance;
-  return seen.current.rises;
+  Object.assign(last, { balance: seatBalance, stage });
+  return last.rises;
 }
 
 /** What the table's moves know of the account: to read it again, and whose it is. */

@@ -4,12 +4,24 @@ import { riverSummary } from "../../model/settlement";
 import type { Message } from "../Notice";
 
 /**
+ * The latest game's river among the states the feed showed, kept in the feed's own callback (as an
+ * updater, which runs for every state even when renders are batched): a reconnected stream replays
+ * the states it missed in one go, and a river among them, followed by the next deal, would never be
+ * rendered.
+ */
+export function keepRiver(kept: TableState | null, next: TableState): TableState | null {
+  return next.gameState === "STATUS_RIVER" && next.gameId !== kept?.gameId ? next : kept;
+}
+
+/**
  * The table's message follows its game: once the river is dealt (by anyone) it gives way to the
  * player's result, once per game so a later move's message is not overwritten; the next game's
- * deal takes it away, since it was about the game before.
+ * deal takes it away, since it was about the game before, unless that deal came with the river
+ * (a replay after a reconnection): the result, which names its game, is then shown over it.
  */
 export function useGameMessages(
   state: TableState | null,
+  river: TableState | null,
   playerId: string,
   setMessage: (message: Message | null) => void,
 ): void {
@@ -20,9 +32,9 @@ export function useGameMessages(
 
   const summarised = useRef<string | null>(null);
   useEffect(() => {
-    const summary = state && summarised.current !== state.gameId ? riverSummary(state, playerId) : null;
-    if (state === null || summary === null) return;
-    summarised.current = state.gameId;
+    const summary = river && summarised.current !== river.gameId ? riverSummary(river, playerId) : null;
+    if (river === null || summary === null) return;
+    summarised.current = river.gameId;
     setMessage({ kind: "info", text: summary });
-  }, [state, playerId, setMessage]);
+  }, [river, playerId, setMessage]);
 }
