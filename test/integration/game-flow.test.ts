@@ -103,6 +103,10 @@ test.serial(
       seatBalance: 123.45,
       avatarImageUrl: seatOf(state, alice)!.avatarImageUrl,
     });
+    // The avatar a seat and a profile name is an image the gateway serves.
+    const avatar = await fetch(new URL(seatOf(state, alice)!.avatarImageUrl, (await file.ready).url));
+    t.is(avatar.status, 200, seatOf(state, alice)!.avatarImageUrl);
+    t.is(avatar.headers.get("content-type"), "image/png");
 
     const topped = expectAck(t, await alice.topup(table, 0.07));
     t.is(topped.newSeatBalance, 123.52);
