@@ -376,6 +376,16 @@ test.serial("the account shows beside the seat, read again after sit, top-up, le
   scripted.api.account = 1000;
   await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
   await shows("1,000.00");
+  // A leave from another tab: the state without the seat can come before the wallet's credit, so
+  // the account is read again shortly after the read that state made.
+  const readAtLeave = page.waitForResponse((response) => response.url().includes("/api/players/"));
+  await show(page, { ...start, seats: [] });
+  await readAtLeave;
+  scripted.api.account = 1100;
+  await shows("1,100.00");
+  scripted.api.account = 1000;
+  await show(page, start);
+  await shows("1,000.00");
 
   // Each move's confirmation before the next: a move asked for while one runs is ignored.
   const move = async (button: string, confirmed: string) => {

@@ -5,10 +5,11 @@ import { api, unwrap, type TableState } from "../../api/client";
 export type AccountBalance = number | "unavailable" | null;
 
 /**
- * After a river the table stores the state before the wallet credits a player who left with bets:
- * the account is read again this long after, or the read made at the river may come first.
+ * The table stores a state before the wallet credits the player: at a river, a player who left with
+ * bets; at a leave (from another tab), the seat's chips. The account is read again this long after,
+ * or the read made at that state may come first.
  */
-const AFTER_RIVER_MS = 1_000;
+const AFTER_CREDIT_MS = 1_000;
 
 /**
  * The player's account balance at the table, read from the profile (the lobby's source) rather than
@@ -16,7 +17,8 @@ const AFTER_RIVER_MS = 1_000;
  * player's own seat balance rises but for a payout (a top-up from another tab moves both, also at the
  * river; a bet and a payout move the seat alone, and a read per bet would spend the player's rate limit), each time
  * the game moves on while the player is not seated (payouts and a void game's refunds then go to the
- * account, read again shortly after a river), and when the page comes back online or into view.
+ * account, read again shortly after a river and after the seat went), and when the page comes back
+ * online or into view.
  */
 export function useAccountBalance(playerId: string, state: TableState | null) {
   const [balance, setBalance] = useState<AccountBalance>(null);
@@ -26,6 +28,9 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const topUps = useSeatTopUps(seat?.seatBalance, state);
   const moved = !state ? null : seat ? `top-ups ${topUps}` : `${state.gameId} ${state.gameState}`;
   const unseatedRiver = state !== null && !seat && state.gameState === "STATUS_RIVER";
+  const leaves = useLeaves(seat !== undefined);
+  // What the wallet may credit after the state shows it; each one has the account read again.
+  const creditDue = unseatedRiver ? `river ${state.gameId}` : leaves > 0 ? `leave ${leaves}` : null;
   // Only the latest read is shown: an earlier one answering late would show an older balance.
   const latest = useRef(0);
   // The role as last read: an ADMIN deals without a client seed (moves.ts).
@@ -45,10 +50,10 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   }, [playerId, reads, moved]);
 
   useEffect(() => {
-    if (!unseatedRiver) return;
-    const timer = setTimeout(reread, AFTER_RIVER_MS);
+    if (creditDue === null) return;
+    const timer = setTimeout(reread, AFTER_CREDIT_MS);
     return () => clearTimeout(timer);
-  }, [unseatedRiver, reread]);
+  }, [creditDue, reread]);
 
   useEffect(() => {
     const whenVisible = () => document.visibilityState === "visible" && reread();
@@ -63,6 +68,14 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const isAdmin = useCallback(() => role.current === "ADMIN", []);
 
   return { balance, reread, isAdmin };
+}
+
+/** How often the player's seat went away (a leave, from this tab or another): leaves seen. */
+function useLeaves(seated: boolean): number {
+  const seen = useRef({ seated, leaves: 0 });
+  if (seen.current.seated && !seated) seen.current.leaves++;
+  seen.current.seated = seated;
+  return seen.current.leaves;
 }
 
 /**
