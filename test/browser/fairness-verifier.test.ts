@@ -167,7 +167,10 @@ test("the page's client seeds are fresh, random and admissible, and sent with th
   t.not(again, first, "a new try: a fresh one");
   const next = deals.forDeal("T1-2", true);
   t.not(next, again, "another game's deal: a fresh one");
-  t.is(deals.sentFor("T1-1"), null, "only the latest deal is remembered");
+  t.is(deals.sentFor("T1-1"), again, "the game before is remembered, for its record's check");
+  t.is(deals.sentFor("T1-2"), next);
+  deals.forDeal("T1-3", false);
+  t.is(deals.sentFor("T1-1"), null, "two games are remembered, not more");
   t.is(deals.sentFor("T1-2"), next);
 });
 

@@ -5,7 +5,7 @@
 // a river card that the seed does not deal is named. The page's own deal sends a fresh client seed,
 // and the game dealt with it verifies; a river that shows another client seed does not. A game the
 // table moved on from before the page saw its river is verified from its record, against the
-// commitment the page kept.
+// commitment the page kept, and its client seed judged against the one the page sent.
 import test, { type ExecutionContext } from "ava";
 import type { Page } from "playwright-core";
 import { formatCard, fullDeck } from "@pokerodds/common/poker/cards";
@@ -227,6 +227,28 @@ test.serial("a game the table moved on from before its river is verified from it
   t.regex(
     await missing.innerText(),
     /Not verified: the game's record could not be read: Table 1 has no finished game T1-22\.(?!\.)/,
+  );
+
+  // A game this page dealt, whose record shows no client seed (the house dealt first, without one)
+  // and which the table cleared before this page saw its river: its cards verify, and the verdict
+  // says this page's seed was not used, as the river's would.
+  const dealtHere = newServerSeed();
+  scripted.api.serverSeed = dealtHere;
+  await show(page, committedState("STATUS_START", "T1-24", dealtHere));
+  await advance(page, "Deal the hole cards", "STATUS_HOLE");
+  const sent = scripted.api.advances.at(-1)?.clientSeed ?? "";
+  t.regex(sent, /^[0-9a-f]{32}$/);
+  await show(page, committedState("STATUS_START", "T1-25", newServerSeed()));
+  scripted.api.records.set("T1-24", recordOf(committedState("STATUS_RIVER", "T1-24", dealtHere)));
+  await previous.getByRole("button", { name: "Verify game T1-24" }).click();
+  const dropped = previous.locator('[data-testid="verify"][data-verdict]');
+  await dropped.waitFor();
+  t.is(await dropped.getAttribute("data-verdict"), "verified", await dropped.innerText());
+  t.regex(
+    await dropped.innerText(),
+    new RegExp(
+      `The deck comes from the server seed and no client seed, not the seed this page sent \\(${sent}\\): unless another player's deal came first, the house may have chosen the cards\\.`,
+    ),
   );
   t.deepEqual(watched.problems, []);
 });

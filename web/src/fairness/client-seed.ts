@@ -15,20 +15,28 @@ export function newClientSeed(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The games whose deals are remembered: the one shown and the one before it (the previous game's check). */
+const GAMES_REMEMBERED = 2;
+
 /**
- * The client seed of this page's latest deal. A deal sent again after no answer (`resent`) sends the
- * same one, so the table sees the same deal whichever of the two it made; any other deal a fresh one.
+ * The client seed of this page's latest deal in each of the last games it dealt. A deal sent again
+ * after no answer (`resent`) sends the same one, so the table sees the same deal whichever of the two
+ * it made; any other deal a fresh one.
  */
 export function dealClientSeeds(fresh: () => string = newClientSeed) {
-  let sent: { gameId: string; clientSeed: string } | null = null;
+  const sent = new Map<string, string>();
   return {
     /** The client seed to send with the deal of `gameId`. */
     forDeal(gameId: string, resent: boolean): string {
-      if (!resent || sent?.gameId !== gameId) sent = { gameId, clientSeed: fresh() };
-      return sent.clientSeed;
+      const clientSeed = (resent ? sent.get(gameId) : undefined) ?? fresh();
+      // Deleted first, so the game dealt last is the newest.
+      sent.delete(gameId);
+      sent.set(gameId, clientSeed);
+      for (const oldest of [...sent.keys()].slice(0, -GAMES_REMEMBERED)) sent.delete(oldest);
+      return clientSeed;
     },
-    /** The client seed this page sent with the deal of `gameId`, or null when it sent none. */
-    sentFor: (gameId: string): string | null => (sent?.gameId === gameId ? sent.clientSeed : null),
+    /** The client seed this page last sent with the deal of `gameId`, or null when it sent none. */
+    sentFor: (gameId: string): string | null => sent.get(gameId) ?? null,
   };
 }
 

@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { api, describe, unwrap, type TableState } from "../../api/client";
 import { clientSeedVerdict, isDealingState } from "../../fairness/client-seed";
 import type { HeldCommitment } from "../../fairness/commitment";
@@ -13,8 +14,8 @@ interface Props {
   held: HeldCommitment | null;
   /** The commitment this page kept for the game before it, or null. */
   previous: HeldCommitment | null;
-  /** The client seed this page sent with this game's deal, or null when it did not deal it. */
-  clientSeedSent: string | null;
+  /** The client seed this page sent with a game's deal, or null when it did not deal it. */
+  clientSeedSent: (gameId: string) => string | null;
 }
 
 const SEEN_AT: Record<string, string> = {
@@ -60,14 +61,22 @@ function verifyTable(state: TableState, held: HeldCommitment | null): Promise<Ve
   return held ? verifyAgainstHeld(reveal, held.commitment) : verifyGame(reveal);
 }
 
-/** A finished game's record from the table, checked against the commitment this page kept for it. */
-async function verifyRecord(tableId: number, held: HeldCommitment): Promise<VerifyResult> {
+/**
+ * A finished game's record from the table, checked against the commitment this page kept for it;
+ * `used` is given the client seed the record shows.
+ */
+async function verifyRecord(
+  tableId: number,
+  held: HeldCommitment,
+  used: (clientSeed: string | null) => void,
+): Promise<VerifyResult> {
   try {
     const record = await unwrap(
       api.GET("/api/tables/{tableId}/games/{gameId}", { params: { path: { tableId, gameId: held.gameId } } }),
     );
     if (record.gameId !== held.gameId)
       return { ok: false, reason: `the table sent the record of game ${record.gameId}` };
+    used(record.clientSeed);
     return verifyAgainstHeld(recordReveal(record), held.commitment);
   } catch (error) {
     return { ok: false, reason: `the game's record could not be read: ${describe(error)}` };
@@ -76,9 +85,11 @@ async function verifyRecord(tableId: number, held: HeldCommitment): Promise<Veri
 
 /**
  * The game this page followed before the one shown: the table may have moved on before its river
- * was checked here (another player cleared it), so its record, seeds included, is read on demand.
+ * was checked here (another player cleared it), so its record, seeds included, is read on demand,
+ * and its client seed judged as the river's is (the house dealing first drops this page's seed).
  */
-function PreviousGame({ tableId, held }: { tableId: number; held: HeldCommitment }) {
+function PreviousGame({ tableId, held, sent }: { tableId: number; held: HeldCommitment; sent: string | null }) {
+  const [used, setUsed] = useState<string | null>(null);
   return (
     <div data-testid="previous-game">
       <h3>Previous game {held.gameId}</h3>
@@ -88,8 +99,8 @@ function PreviousGame({ tableId, held }: { tableId: number; held: HeldCommitment
       <VerifyAction
         key={held.gameId}
         button={`Verify game ${held.gameId}`}
-        verify={() => verifyRecord(tableId, held)}
-        verified={cardsText(held)}
+        verify={() => verifyRecord(tableId, held, setUsed)}
+        verified={verifiedText(held, used, sent)}
       />
     </div>
   );
@@ -126,7 +137,7 @@ export function FairnessPanel({ state, held, previous, clientSeedSent }: Props) 
                   <HexValue value={state.clientSeed} name="client seed" testId="client-seed" />
                 )}
                 <span class="hint" data-testid="client-seed-source">
-                  {clientSeedSource(state.clientSeed, clientSeedSent)}
+                  {clientSeedSource(state.clientSeed, clientSeedSent(state.gameId))}
                 </span>
               </dd>
             </>
@@ -146,7 +157,7 @@ export function FairnessPanel({ state, held, previous, clientSeedSent }: Props) 
           key={state.gameId}
           button="Verify this game"
           verify={() => verifyTable(state, held)}
-          verified={verifiedText(held, state.clientSeed, clientSeedSent)}
+          verified={verifiedText(held, state.clientSeed, clientSeedSent(state.gameId))}
         />
       ) : commitment !== null ? (
         <p class="hint">
@@ -158,7 +169,9 @@ export function FairnessPanel({ state, held, previous, clientSeedSent }: Props) 
           exactly these cards.
         </p>
       ) : null}
-      {previous && previous.gameId !== state.gameId ? <PreviousGame tableId={state.tableId} held={previous} /> : null}
+      {previous && previous.gameId !== state.gameId ? (
+        <PreviousGame tableId={state.tableId} held={previous} sent={clientSeedSent(previous.gameId)} />
+      ) : null}
     </section>
   );
 }

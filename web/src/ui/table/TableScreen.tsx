@@ -77,7 +77,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
             state={state}
             held={heldNow}
             previous={held.previous}
-            clientSeedSent={moves.current.clientSeedSent(state.gameId)}
+            clientSeedSent={moves.current.clientSeedSent}
           />
           <SeatsView state={state} playerId={playerId} />
         </>
