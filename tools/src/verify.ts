@@ -40,20 +40,56 @@ function boardCodes(text: string): string[] {
 
 const handCodes = (text: string): string[] => (text.trim() === "" ? [] : text.split(/[\s,]+/).filter(Boolean));
 
-/** Board cards from the API's fields: trailing absent cards dropped, a gap left in to be refused. */
-function boardOf(record: Record<string, unknown>): unknown {
-  if (record.board !== undefined) return typeof record.board === "string" ? boardCodes(record.board) : record.board;
-  const named = ["flopCard1", "flopCard2", "flopCard3", "turnCard", "riverCard"];
-  const fields = named.some((f) => f in record) ? named : ["bc1", "bc2", "bc3", "bc4", "bc5"];
-  const cards = fields.map((f) => record[f] ?? null);
-  while (cards.length > 0 && cards[cards.length - 1] === null) cards.pop();
-  return cards;
+const BOARD_FIELDS = [
+  ["flopCard1", "flopCard2", "flopCard3", "turnCard", "riverCard"],
+  ["bc1", "bc2", "bc3", "bc4", "bc5"],
+];
+
+/**
+ * The board in each form the JSON shows it: `board` (a record, a deal), the table state's
+ * flopCard1..riverCard, a bulk game's bc1..bc5. Trailing absent cards dropped, a gap left in to be
+ * refused.
+ */
+function boardsOf(record: Record<string, unknown>): { name: string; cards: unknown }[] {
+  const boards: { name: string; cards: unknown }[] = [];
+  if (record.board !== undefined) {
+    boards.push({ name: "board", cards: typeof record.board === "string" ? boardCodes(record.board) : record.board });
+  }
+  for (const fields of BOARD_FIELDS.filter((named) => named.some((f) => f in record))) {
+    const cards = fields.map((f) => record[f] ?? null);
+    while (cards.length > 0 && cards[cards.length - 1] === null) cards.pop();
+    boards.push({ name: `${fields[0]}..${fields[4]}`, cards });
+  }
+  return boards;
+}
+
+/**
+ * A fact the JSON shows under two names, differently: the verifier would check one of them, and a
+ * reader might see the other (a state's shown river card, with a true `board` beside it).
+ */
+function conflictOf(record: Record<string, unknown>): string | undefined {
+  const [first, ...others] = boardsOf(record);
+  const differing = others.find((other) => JSON.stringify(other.cards) !== JSON.stringify(first!.cards));
+  if (differing) {
+    return `the JSON shows two boards: ${first!.name} ${JSON.stringify(first!.cards)} and ${differing.name} ${JSON.stringify(differing.cards)}`;
+  }
+  for (const [field, alias] of [
+    ["serverSeed", "seed"],
+    ["seedCommitment", "commitment"],
+  ] as const) {
+    if (record[field] != null && record[alias] != null && record[field] !== record[alias]) {
+      return `the JSON shows ${field} and ${alias}, and they differ`;
+    }
+  }
+  return undefined;
 }
 
 /** A game to check: its cards, and the JSON it came from (none from flags) for its outcome. */
 interface GameToVerify {
   reveal: GameReveal;
   record?: Record<string, unknown>;
+  /** Why the JSON cannot be checked as it stands: it shows one fact two ways. */
+  conflict?: string;
 }
 
 /** A game as the API shows it -> the verifier's input; the verifier refuses whatever is malformed. */
@@ -66,10 +102,11 @@ function gameOf(value: unknown): GameToVerify {
     gameId: record.gameId,
     clientSeed: record.clientSeed ?? null,
     hands,
-    board: boardOf(record),
+    board: boardsOf(record)[0]?.cards ?? [],
     ...(record.remainingDeck === undefined ? {} : { remainingDeck: record.remainingDeck }),
   } as GameReveal;
-  return { reveal, record };
+  const conflict = conflictOf(record);
+  return conflict === undefined ? { reveal, record } : { reveal, record, conflict };
 }
 
 function parseCommandLine() {
@@ -123,9 +160,10 @@ async function* gamesToVerify(values: Options): AsyncGenerator<GameToVerify> {
 
 /** The cards first; once they verify, the outcome the JSON shows, if any. */
 function verdict(
-  { reveal, record }: GameToVerify,
+  { reveal, record, conflict }: GameToVerify,
   targetRtp: number,
 ): { ok: true; what: string } | { ok: false; reason: string } {
+  if (conflict !== undefined) return { ok: false, reason: conflict };
   const cards = verifyGame(reveal);
   if (!cards.ok) return cards;
   const outcome =

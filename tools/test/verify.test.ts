@@ -92,6 +92,17 @@ test("JSON: a table state on standard input, and a bulk response game by game", 
     riverCard: null,
   };
   t.deepEqual(await verify(["--json", "-"], JSON.stringify(state)), { code: 0, stdout: "verified\n", stderr: "" });
+  // A state whose shown turn card is not the deck's, with the true cards beside it under another name.
+  const other = g.board[4]!;
+  const twoBoards = await verify(
+    ["--json", "-"],
+    JSON.stringify({ ...state, turnCard: other, board: g.board.slice(0, 4) }),
+  );
+  t.is(twoBoards.code, 1);
+  t.regex(twoBoards.stderr, /^NOT verified: the JSON shows two boards: board \[.*\] and flopCard1\.\.riverCard \[/);
+  const twoSeeds = await verify(["--json", "-"], JSON.stringify({ ...state, seed: "00".repeat(32) }));
+  t.is(twoSeeds.code, 1);
+  t.regex(twoSeeds.stderr, /^NOT verified: the JSON shows serverSeed and seed, and they differ/);
 
   const bulkGame = (x: ReturnType<typeof game>) => ({
     gameId: x.gameId,
