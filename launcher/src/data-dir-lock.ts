@@ -27,11 +27,12 @@ export function startTimeOf(pid: number): string | null {
   }
 }
 
+/** The lock's launcher is still the process with its pid: another user's process is compared by start time too. */
 function isRunning(holder: Holder): boolean {
   try {
     process.kill(holder.pid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
   return holder.started === null || startTimeOf(holder.pid) === holder.started;
 }

@@ -1,13 +1,17 @@
 // `npm run export-games`: the game records' command (see game-export-cli.ts), with the development
 // issuer's short-lived ADMIN token when AUDIT_TOKEN is unset, as `npm run audit` has.
+import { fstatSync } from "node:fs";
 import { devAdminToken } from "./dev-admin-token.js";
 import { EXIT_NO_EXPORT, runExportCli } from "./game-export-cli.js";
+
+/** Standard output redirected to a file is read back through its descriptor's link (Linux). */
+const stdoutFile = fstatSync(1).isFile() ? "/proc/self/fd/1" : undefined;
 
 try {
   process.exitCode = await runExportCli(
     process.env,
     process.argv.slice(2),
-    { stdout: process.stdout, err: (text) => process.stderr.write(`${text}\n`) },
+    { stdout: process.stdout, stdoutFile, err: (text) => process.stderr.write(`${text}\n`) },
     devAdminToken,
   );
 } catch (error) {

@@ -3,9 +3,9 @@
 // so an export of any size takes the memory of one line.
 //
 //   exit 0  complete: the gateway's last line was its trailer, counting as many games as were written
-//   exit 1  truncated: the games written are whole lines, and the command says how to resume after
-//           the last of them (the same flags, --after <cursor>); a line a failed write cut short is
-//           cut off the file when the export resumes into it
+//   exit 1  truncated: the command names the last game written whole (a file says so itself, read
+//           back) and prints the command that resumes after it (the same flags, --after <cursor>);
+//           a line a failed write cut short is cut off the file when the export resumes into it
 //   exit 2  no export: bad usage, the stack cannot be reached, or it refused the token or the query
 //
 // The output holds the game records only, one per line; the trailer is the command's to check.
@@ -16,7 +16,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { ExportFileError, exportFile } from "./export-file.js";
+import { ExportFileError, exportFile, lastRecordIn, type WrittenRecord } from "./export-file.js";
 
 export const EXIT_COMPLETE = 0;
 export const EXIT_TRUNCATED = 1;
@@ -29,6 +29,8 @@ const USAGE = "usage: npm run export-games -- [--table N] [--since ISO] [--until
 export interface ExportIo {
   /** Where the records go without --out (standard output). */
   stdout: Writable;
+  /** The file standard output is redirected to, when it is one: read back once the export ends. */
+  stdoutFile?: string;
   err(text: string): void;
 }
 
@@ -89,10 +91,11 @@ function optionsOf(args: readonly string[]): ExportOptions {
 const shellWord = (word: string): string =>
   /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** The command that goes on after the export's last written game. */
-function resumeCommand(options: ExportOptions, cursor: string): string {
+/** The command that goes on after the export's last written game (from the start when none). */
+function resumeCommand(options: ExportOptions, cursor: string | undefined): string {
   const out = options.out === undefined ? [] : ["--out", shellWord(options.out)];
-  return ["npm run export-games --", ...options.filters, "--after", cursor, ...out].join(" ");
+  const after = cursor === undefined ? [] : ["--after", cursor];
+  return ["npm run export-games --", ...options.filters, ...after, ...out].join(" ");
 }
 
 function gamesUrl(env: Env, query: URLSearchParams): URL {
@@ -126,19 +129,22 @@ async function openExport(url: URL, token: string): Promise<ReadableStream<Uint8
   throw new NoExport(`${url.href} answered ${response.status}: ${why}${hint}`);
 }
 
-/** How the body ended: complete (its trailer counted `games`), or why not, with the last record's cursor. */
+/**
+ * How the body ended: complete (its trailer counted the `games` written), or why not; `last` is the
+ * last record whose write reported done.
+ */
 export interface Copied {
   games: number;
   complete: boolean;
   reason?: string;
-  lastCursor?: string;
+  last?: WrittenRecord;
 }
 
 /**
  * Writes every record line of `body` to `out` as it arrives, waiting whenever `out` is full; keeps
  * only the line being read. A trailer that miscounts, a line after it, an `{ error }` line, a line
- * that is not JSON, or a body cut short make the export truncated. The games and cursor returned
- * are those `out` took whole (its write callback), not those merely handed to it.
+ * that is not JSON, or a body cut short make the export truncated. The games and the last record
+ * returned are those whose write reported done, not those merely handed to `out`.
  */
 export async function copyRecords(
   body: AsyncIterable<Uint8Array>,
@@ -148,15 +154,15 @@ export async function copyRecords(
   const decoder = new TextDecoder();
   const state: Copied = { games: 0, complete: false };
   // Callbacks come in write order; after a failed write none counts, lest a gap follow the cursor.
-  const written: Pick<Copied, "games" | "lastCursor"> = { games: 0 };
+  const written: Pick<Copied, "games" | "last"> = { games: 0 };
   let writeError: Error | undefined;
   let lastWrite = Promise.resolve();
-  const write = (text: string, games: number, cursor: string): boolean => {
+  const write = (text: string, games: number, last: WrittenRecord): boolean => {
     let accepted = true;
     lastWrite = new Promise((resolve) => {
       accepted = out.write(`${text}\n`, (error) => {
         writeError ??= error ?? undefined;
-        if (!writeError) Object.assign(written, { games, lastCursor: cursor });
+        if (!writeError) Object.assign(written, { games, last });
         resolve();
       });
     });
@@ -181,7 +187,9 @@ export async function copyRecords(
     if (typeof value.gameId !== "string" || typeof value.cursor !== "string")
       throw new Error("a line that is no game record");
     state.games++;
-    if (!write(text, state.games, value.cursor)) await once(out, "drain", { signal });
+    if (!write(text, state.games, { gameId: value.gameId, cursor: value.cursor })) {
+      await once(out, "drain", { signal });
+    }
   };
   let reason: string | undefined;
   try {
@@ -236,6 +244,29 @@ async function fileOnceStarted(path: string, after: string | undefined, body: Re
   }
 }
 
+/**
+ * What the output holds once the copy ended: a file is read back for its last whole record (the
+ * write callbacks cannot say, see export-file.ts), and a complete export whose file does not end
+ * with the last game sent is truncated after all (a short write nothing reported).
+ */
+async function checkedAgainstFile(copied: Copied, path: string | undefined): Promise<Copied> {
+  const inFile = path === undefined ? undefined : await lastRecordIn(path);
+  if (inFile === undefined) return copied;
+  const { last: _callbacks, ...rest } = copied;
+  const checked = inFile === null ? rest : { ...rest, last: inFile };
+  if (!copied.complete || copied.last === undefined || inFile?.cursor === copied.last.cursor) return checked;
+  return { ...checked, complete: false, reason: `${path} does not end with the last game sent, ${copied.last.gameId}` };
+}
+
+/** The refusal's words: why, the last game written whole, and the command that goes on after it. */
+function truncatedText(copied: Copied, options: ExportOptions): string {
+  const last =
+    copied.last === undefined ? "no game was written whole" : `the last game written whole is ${copied.last.gameId}`;
+  // A resumed export that wrote nothing whole resumes where it was to begin.
+  const cursor = copied.last?.cursor ?? options.after;
+  return `export-games: TRUNCATED: ${copied.reason}; ${last}; resume with: ${resumeCommand(options, cursor)}`;
+}
+
 /** Runs the command; resolves to its exit code. */
 export async function runExportCli(
   env: Env,
@@ -244,23 +275,23 @@ export async function runExportCli(
   devToken: DevTokenSigner,
 ): Promise<number> {
   let copied: Copied;
-  let resume: string;
+  let options: ExportOptions;
   try {
-    const options = optionsOf(args);
+    options = optionsOf(args);
     const url = gamesUrl(env, options.query);
     const body = await openExport(url, await adminToken(env, devToken));
     const out = options.out === undefined ? io.stdout : await fileOnceStarted(options.out, options.after, body);
     copied = await copyTo(body, out, out !== io.stdout);
-    resume = copied.lastCursor === undefined ? "" : `; resume with: ${resumeCommand(options, copied.lastCursor)}`;
   } catch (error) {
     if (!(error instanceof NoExport || error instanceof NoAudit || error instanceof ExportFileError)) throw error;
     io.err(`export-games: ${error.message}`);
     return EXIT_NO_EXPORT;
   }
+  copied = await checkedAgainstFile(copied, options.out ?? io.stdoutFile);
   if (copied.complete) {
     io.err(`export-games: ${copied.games} games exported`);
     return EXIT_COMPLETE;
   }
-  io.err(`export-games: TRUNCATED after ${copied.games} games: ${copied.reason}${resume}`);
+  io.err(truncatedText(copied, options));
   return EXIT_TRUNCATED;
 }

@@ -4,7 +4,8 @@
 // trailer) exiting 1 with the cursor to resume from, and refusals and bad usage exiting 2.
 import test, { type ExecutionContext } from "ava";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFileSync } from "node:fs";
+import { mkdtemp, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -54,7 +55,7 @@ async function tempFile(t: ExecutionContext): Promise<string> {
   return join(dir, "games.jsonl");
 }
 
-async function run(url: string, args: string[], stdout: Writable = new PassThrough()) {
+async function run(url: string, args: string[], stdout: Writable = new PassThrough(), stdoutFile?: string) {
   const err: string[] = [];
   const chunks: Buffer[] = [];
   stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -64,7 +65,7 @@ async function run(url: string, args: string[], stdout: Writable = new PassThrou
   const code = await runExportCli(
     { AUDIT_URL: url, AUDIT_TOKEN: "tok" },
     args,
-    { stdout, err: (text) => err.push(text) },
+    { stdout, stdoutFile, err: (text) => err.push(text) },
     noDevToken,
   );
   return { code, err: err.join("\n"), stdout: Buffer.concat(chunks).toString() };
@@ -129,7 +130,11 @@ test("truncated: a cut connection, an { error } line, a miscounting trailer exit
     const result = await run(gateway.url, []);
     t.is(result.code, 1, `${kind}: ${result.err}`);
     t.is(result.stdout, `${record(3, 12)}\n`, kind);
-    t.regex(result.err, /TRUNCATED after 1 games: .*; resume with: npm run export-games -- --after 3:12$/, kind);
+    t.regex(
+      result.err,
+      /TRUNCATED: .*; the last game written whole is T3-12; resume with: npm run export-games -- --after 3:12$/,
+      kind,
+    );
   }
 });
 
@@ -146,7 +151,7 @@ test("resumed into the same file: the records are added after those already ther
   t.is(await readFile(out, "utf8"), `${record(3, 12)}\n${record(3, 20)}\n`);
 });
 
-test("a failed write: the games counted and the cursor to resume from are those written whole", async (t) => {
+test("a failed write: the last game written whole, and the cursor to resume from, are those the writes reported done", async (t) => {
   const gateway = await fakeGateway(t, (_req, res) => {
     startLines(res);
     res.end(`${record(3, 12)}\n${record(3, 20)}\n${record(3, 31)}\n${trailer(3)}\n`);
@@ -165,12 +170,98 @@ test("a failed write: the games counted and the cursor to resume from are those 
   t.deepEqual(lines, [`${record(3, 12)}\n`]);
   t.is(
     result.err,
-    "export-games: TRUNCATED after 1 games: cannot write the records: ENOSPC: no space left on device; " +
+    "export-games: TRUNCATED: cannot write the records: ENOSPC: no space left on device; " +
+      "the last game written whole is T3-12; " +
       "resume with: npm run export-games -- --table 3 --since '2026-11-23 12:00' --after 3:12",
   );
   const nothing = await run(gateway.url, ["--out", "/dev/full"]);
   t.is(nothing.code, 1, nothing.err);
-  t.regex(nothing.err, /^export-games: TRUNCATED after 0 games: cannot write the records: ENOSPC[^;]*$/);
+  t.is(
+    nothing.err,
+    "export-games: TRUNCATED: cannot write the records: ENOSPC: no space left on device, write; " +
+      "no game was written whole; resume with: npm run export-games -- --out /dev/full",
+  );
+});
+
+/**
+ * Standard output redirected to `file` through a writer that reports every write done but keeps
+ * only `keep` of each line: what Node's writer to a redirected file does when the disk fills.
+ */
+async function shortWrites(t: ExecutionContext, keep: (line: number) => number) {
+  const file = await tempFile(t);
+  await writeFile(file, "");
+  let lines = 0;
+  const stdout = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      appendFileSync(file, chunk.subarray(0, keep(lines++)));
+      done();
+    },
+  });
+  return { file, stdout };
+}
+
+test("standard output to a file is read back: the last game written whole is the file's, whatever the writes reported", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(3, 12)}\n${record(3, 20)}\n${record(3, 31)}\n${trailer(3)}\n`);
+  });
+  // The second line cut short, the third lost: every write said done, and the trailer came.
+  const { file, stdout } = await shortWrites(t, (line) => (line === 0 ? Infinity : line === 1 ? 20 : 0));
+  const result = await run(gateway.url, ["--table", "3"], stdout, file);
+  t.is(result.code, 1, result.err);
+  t.is(
+    result.err,
+    `export-games: TRUNCATED: ${file} does not end with the last game sent, T3-31; ` +
+      "the last game written whole is T3-12; resume with: npm run export-games -- --table 3 --after 3:12",
+  );
+  // Whole: complete as reported.
+  const whole = await shortWrites(t, () => Infinity);
+  const complete = await run(gateway.url, [], whole.stdout, whole.file);
+  t.is(complete.code, 0, complete.err);
+  t.is(complete.err, "export-games: 3 games exported");
+});
+
+test("a resumed export cut before its first record says to resume where it was to begin", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.write("", () => setTimeout(() => res.socket!.destroy(), 50));
+  });
+  const out = await tempFile(t);
+  await writeFile(out, `${record(3, 12)}\n`);
+  const result = await run(gateway.url, ["--table", "3", "--after", "3:12", "--out", out]);
+  t.is(result.code, 1, result.err);
+  t.regex(
+    result.err,
+    new RegExp(
+      `; the last game written whole is T3-12; resume with: npm run export-games -- --table 3 --after 3:12 --out ${out}$`,
+    ),
+  );
+  const piped = await run(gateway.url, ["--after", "3:12"]);
+  t.regex(piped.err, /; no game was written whole; resume with: npm run export-games -- --after 3:12$/);
+});
+
+test("a resumed export to a device or a pipe is not read back: --after with --out /dev/null works", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(3, 20)}\n${trailer(1)}\n`);
+  });
+  const result = await run(gateway.url, ["--after", "3:12", "--out", "/dev/null"]);
+  t.is(result.code, 0, result.err);
+  t.is(result.err, "export-games: 1 games exported");
+});
+
+test("a file whose end holds no line end for longer than any record is refused, not emptied", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(3, 20)}\n${trailer(1)}\n`);
+  });
+  const out = await tempFile(t);
+  await writeFile(out, "");
+  await truncate(out, 9 * 1024 * 1024);
+  const result = await run(gateway.url, ["--after", "3:12", "--out", out]);
+  t.is(result.code, 2, result.err);
+  t.regex(result.err, /has no line end where a game record would: it is not an export$/);
+  t.is((await stat(out)).size, 9 * 1024 * 1024, "the file is left as it was");
 });
 
 test("resumed into a file a failed write left half a line in: that half is cut; another cursor is refused", async (t) => {

@@ -29,8 +29,6 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const moved = !state ? null : seat ? `top-ups ${topUps}` : `${state.gameId} ${state.gameState}`;
   const unseatedRiver = state !== null && !seat && state.gameState === "STATUS_RIVER";
   const leaves = useLeaves(seat !== undefined);
-  // What the wallet may credit after the state shows it; each one has the account read again.
-  const creditDue = unseatedRiver ? `river ${state.gameId}` : leaves > 0 ? `leave ${leaves}` : null;
   // Only the latest read is shown: an earlier one answering late would show an older balance.
   const latest = useRef(0);
   // The role as last read: an ADMIN deals without a client seed (moves.ts).
@@ -49,11 +47,9 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
     );
   }, [playerId, reads, moved]);
 
-  useEffect(() => {
-    if (creditDue === null) return;
-    const timer = setTimeout(reread, AFTER_CREDIT_MS);
-    return () => clearTimeout(timer);
-  }, [creditDue, reread]);
+  // What the wallet may credit after the state shows it: each has the account read again.
+  useReadAgainAfter(unseatedRiver ? `river ${state.gameId}` : null, reread);
+  useReadAgainAfter(leaves > 0 ? `leave ${leaves}` : null, reread);
 
   useEffect(() => {
     const whenVisible = () => document.visibilityState === "visible" && reread();
@@ -68,6 +64,15 @@ export function useAccountBalance(playerId: string, state: TableState | null) {
   const isAdmin = useCallback(() => role.current === "ADMIN", []);
 
   return { balance, reread, isAdmin };
+}
+
+/** Reads the account again AFTER_CREDIT_MS after `key` becomes another non-null value. */
+function useReadAgainAfter(key: string | null, reread: () => void): void {
+  useEffect(() => {
+    if (key === null) return;
+    const timer = setTimeout(reread, AFTER_CREDIT_MS);
+    return () => clearTimeout(timer);
+  }, [key, reread]);
 }
 
 /** How often the player's seat went away (a leave, from this tab or another): leaves seen. */
