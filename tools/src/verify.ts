@@ -7,12 +7,13 @@
 //
 // The JSON is a table state, a deal result, a bulk game or a game record as the API returns them
 // once they carry the seed: serverSeed (or seed), seedCommitment (or commitment), gameId, clientSeed
-// (absent or null: none), hands, the board as flopCard1..riverCard, bc1..bc5 or board, and a deal's
-// remainingDeck (every card checked). A bulk response ({ games: [...] }) and JSON Lines (an export)
-// check every game. A game record (one line of GET /api/admin/games) has its outcome checked too:
-// its outcome and board, winners, each bet's returned and paidTo, the totals, and every betting
-// stage's panels and each bet's odds against the house's prices at the target RTP (--rtp, default
-// 0.97), by the house's rules (verify-outcome.ts, verify-prices.ts); a river table state its river panels.
+// (absent or null: none), hands, the board as flopCard1..riverCard, bc1..bc5 or board (two of these
+// that disagree do not verify), and a deal's remainingDeck (every card checked). A bulk response
+// ({ games: [...] }) and JSON Lines (an export) check every game. A game record (one line of GET
+// /api/admin/games) has its outcome checked too: its outcome and board, winners, each bet's returned
+// and paidTo, the totals, and every stage's panels (the river's too) and each bet's odds against the
+// house's prices at the target RTP (--rtp, default 0.97), by the house's rules (verify-outcome.ts,
+// verify-prices.ts); a river table state its river panels.
 // Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
