@@ -78,7 +78,10 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
   // Payouts to players who left: the advance is done either way; recovery retries a failed delivery.
   if (applied.snapshot.outbox.length > 0) {
     await deliverOutbox(parts, tableId, scope).catch((error: unknown) =>
-      parts.logger.warn({ err: error, tableId }, "outbox delivery after an advance failed; recovery retries"),
+      (scope.logger ?? parts.logger).warn(
+        { err: error, tableId },
+        "outbox delivery after an advance failed; recovery retries",
+      ),
     );
   }
   return publicState(applied.snapshot);

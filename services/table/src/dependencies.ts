@@ -2,7 +2,7 @@
 // clients, a deadline on every call, and the caller's deadline and cancellation carried over
 // (`parent`). Both clients retry UNAVAILABLE: odds calls are pure, and every wallet call is a read
 // or carries an idempotency key.
-import { createClient, isServiceError, type PromiseClient } from "@pokerodds/common";
+import { createClient, isServiceError, type Logger, type PromiseClient } from "@pokerodds/common";
 import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsFromProto } from "@pokerodds/common/hand-odds";
@@ -13,6 +13,8 @@ import type { DealtSeed, HandOdds } from "./domain/index.js";
 export interface CallScope {
   parent?: ServerUnaryCall<unknown, unknown>;
   requestId?: string;
+  /** The call's own logger (its requestId and rpc), for what the work logs on the way; the process's when absent. */
+  logger?: Logger;
 }
 
 export interface Movement {

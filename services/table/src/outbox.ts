@@ -36,6 +36,7 @@ export async function deliverOutbox(
   scope: CallScope,
   credited: ReadonlyMap<string, MovementOutcome> = new Map(),
 ): Promise<void> {
+  const log = scope.logger ?? parts.logger;
   const { snapshot } = await parts.store.latest(tableId);
   if (snapshot.outbox.length === 0) return;
   const calls = await Promise.allSettled(
@@ -48,7 +49,7 @@ export async function deliverOutbox(
   const delivered = outcomes.filter(({ outcome }) => outcome.applied).map(({ credit }) => credit.key);
   for (const { credit, outcome } of outcomes) {
     // Refused only past the wallet's balance limit: the credit stays owed (and audited) until an operator acts.
-    if (!outcome.applied) parts.logger.error({ tableId, credit }, "the wallet refused a table credit");
+    if (!outcome.applied) log.error({ tableId, credit }, "the wallet refused a table credit");
   }
   if (delivered.length > 0) {
     // The key names this delivery, not only the version it builds: another replica marking other
@@ -61,7 +62,6 @@ export async function deliverOutbox(
     );
   }
   const failed = calls.flatMap((call) => (call.status === "rejected" ? [call.reason as unknown] : []));
-  for (const error of failed.slice(1))
-    parts.logger.warn({ err: error, tableId }, "a table credit failed; retried later");
+  for (const error of failed.slice(1)) log.warn({ err: error, tableId }, "a table credit failed; retried later");
   if (failed.length > 0) throw failed[0];
 }

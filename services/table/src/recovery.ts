@@ -137,7 +137,7 @@ async function carryTable(parts: TableParts, log: Logger, tableId: number, cutof
     if (snapshot.outbox.length > 0) await owing.note(tableId, Date.now());
     if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
     log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
-    await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, {}));
+    await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, { logger: log }));
   });
 }
 

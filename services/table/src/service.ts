@@ -176,7 +176,7 @@ function watchHandler(
           tableId: request.tableId,
           start: { afterVersion: request.afterVersion, recentVersions: request.recentVersions },
         },
-        { requestId: context.requestId },
+        { requestId: context.requestId, logger: context.logger },
         {
           ready: context.accept,
           send: (version, snapshot, latestVersion) =>
@@ -201,7 +201,7 @@ function guardDependencies<Req, Res>(
   return async (request, context) => {
     if (!databaseReady()) throw new UnavailableError("the table database is not ready");
     try {
-      return await handler(request, { parent: context.call, requestId: context.requestId });
+      return await handler(request, { parent: context.call, requestId: context.requestId, logger: context.logger });
     } catch (error) {
       throw toDomainError(error);
     }

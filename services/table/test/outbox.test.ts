@@ -3,7 +3,7 @@
 // owed for the next delivery, and its error reaches the caller; and recovery finds what is owed:
 // every table once on a store without its checkpoint, then the tables noted since, where a table
 // owing a credit stays until the credit is delivered.
-import { createLogger } from "@pokerodds/common";
+import { createLogger, type Logger } from "@pokerodds/common";
 import test from "ava";
 import type { Movement, MovementOutcome, WalletPort } from "../src/dependencies.js";
 import { applyLeave, type TableSnapshot } from "../src/domain/index.js";
@@ -54,6 +54,19 @@ test("a failed credit holds up no other: the applied ones are marked delivered, 
     snapshot.outbox.map((owed) => owed.playerId),
     ["p2"],
   );
+});
+
+test("a request's delivery logs through the request's logger (its requestId), not the process's", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  await store.load([owingThree(9)]);
+  const refusing = { credit: async () => ({ applied: false, balanceCents: 0 }) } as Partial<WalletPort> as WalletPort;
+  const lines: string[] = [];
+  const logger = (who: string) =>
+    ({ error: (_fields: unknown, message: string) => lines.push(`${who}: ${message}`) }) as unknown as Logger;
+  await deliverOutbox({ store, wallet: refusing, logger: logger("process") } as TableParts, 9, {
+    logger: logger("request"),
+  });
+  t.deepEqual(lines, Array(3).fill("request: the wallet refused a table credit"));
 });
 
 test("two replicas delivering different credits at once both mark theirs: neither passes for the other's replay", async (t) => {

@@ -99,7 +99,10 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
   // The rest of the outbox (other players' refunds and payouts) is not this leave's to answer for:
   // recovery retries it.
   await deliverOutbox(parts, tableId, scope, credited).catch((error: unknown) =>
-    parts.logger.warn({ err: error, tableId }, "outbox delivery after a leave failed; recovery retries"),
+    (scope.logger ?? parts.logger).warn(
+      { err: error, tableId },
+      "outbox delivery after a leave failed; recovery retries",
+    ),
   );
   return ok({ creditsReturnedCents: left.creditsReturnedCents, newAccountBalanceCents });
 };
