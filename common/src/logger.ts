@@ -17,3 +17,15 @@ export const REQUEST_ID_FIELD = "requestId";
 export function createLogger(service: string): Logger {
   return pino({ level: process.env.LOG_LEVEL ?? "info", mixin: traceLogFields }).child({ service });
 }
+
+/**
+ * An error nothing caught (a port taken at start, a rejection nobody awaited) still ends the process
+ * with exit 1, but as a fatal line of the process's log rather than Node's bare text on stderr, so a
+ * crash loop's cause can be read where every other line is.
+ */
+export function logUncaughtErrors(logger: Logger): void {
+  process.on("uncaughtException", (error, origin) => {
+    logger.fatal({ err: error, origin }, "uncaught error: exiting");
+    process.exit(1);
+  });
+}

@@ -3,6 +3,7 @@ import {
   configOrExit,
   counter,
   createLogger,
+  logUncaughtErrors,
   HealthChecker,
   onShutdownSignal,
   startMetricsServer,
@@ -23,6 +24,7 @@ const DRAIN_MS = 5_000;
 const DEV_SIGN_IN_TTL_S = 3_600;
 
 const logger = createLogger("gateway");
+logUncaughtErrors(logger);
 const config = configOrExit(logger, readConfig);
 
 const backends = connectBackends(config);

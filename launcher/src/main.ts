@@ -1,7 +1,7 @@
 // `npm start`: the whole stack in one process tree. The stack reads MONGODB_URI, AUTH_*,
 // TABLE_COUNT and LOG_LEVEL from this environment itself.
 import { envPort, envString } from "@pokerodds/common/config";
-import { createLogger } from "@pokerodds/common/logger";
+import { createLogger, logUncaughtErrors } from "@pokerodds/common/logger";
 import { join, resolve } from "node:path";
 import { lockDataDir } from "./data-dir-lock.js";
 import { pidFile } from "./pid-file.js";
@@ -9,6 +9,7 @@ import { readRestartPolicy, Restarter, type RestartPolicy } from "./restarts.js"
 import { startStack, type ChildName, type Stack } from "./stack.js";
 
 const logger = createLogger("launcher");
+logUncaughtErrors(logger);
 /** decisions.md: a stop signal ends everything within 10 s; this leaves margin for exiting. */
 const stopGraceMs = 7000;
 const hardLimitMs = 9500;

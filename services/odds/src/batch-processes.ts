@@ -2,6 +2,7 @@
 // (batch-process.ts says why processes), each running one task at a time. The pool (pool.ts) hands
 // a task to run() only while fewer than `count` are running, so a free process is always there.
 import { UnavailableError } from "@pokerodds/common/errors";
+import type { Logger } from "@pokerodds/common/logger";
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { AnswerMessage, TaskMessage } from "./batch-process.js";
@@ -21,9 +22,11 @@ export class BatchProcesses {
   private nextId = 0;
   private closing = false;
 
+  /** `logger`: where a process that dies is told, at warn (an operator alerting on it sees a crash). */
   constructor(
     readonly count: number,
     private readonly nice: number,
+    private readonly logger?: Logger,
   ) {
     for (let i = 0; i < count; i++) this.idle.push(this.start());
   }
@@ -94,8 +97,10 @@ export class BatchProcesses {
    * replacement serves the next task), and is replaced (unless the pool is closing).
    */
   private exited(child: ChildProcess, code: number | null, signal: string | null): void {
-    const why = `the batch process exited (${signal ?? `code ${code}`}) during its task`;
-    this.forget(child)?.reject(new UnavailableError(why));
+    const task = this.forget(child);
+    const why = `the batch process exited (${signal ?? `code ${code}`})${task ? " during its task" : ""}`;
+    if (!this.closing) this.logger?.warn({ pid: child.pid, code, signal }, `${why}; a new one takes its place`);
+    task?.reject(new UnavailableError(why));
     if (!this.closing) this.idle.push(this.start());
   }
 

@@ -1,6 +1,7 @@
 import {
   configOrExit,
   createLogger,
+  logUncaughtErrors,
   ODDS_ACCESS,
   onShutdownSignal,
   readGrpcNetwork,
@@ -13,9 +14,10 @@ import { OddsPool } from "./pool.js";
 import { oddsService } from "./service.js";
 
 const logger = createLogger("odds");
+logUncaughtErrors(logger);
 const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
 
-const pool = new OddsPool({ urgent: config.workers, batch: config.batchWorkers }, config.queueSize);
+const pool = new OddsPool({ urgent: config.workers, batch: config.batchWorkers }, config.queueSize, logger);
 
 const server = await startGrpcServer(
   {

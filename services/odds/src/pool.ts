@@ -1,4 +1,5 @@
 import { BusyError, domainErrorOf } from "@pokerodds/common/errors";
+import type { Logger } from "@pokerodds/common/logger";
 import { withSpan } from "@pokerodds/common/tracing/span";
 import type { Attributes, Span } from "@opentelemetry/api";
 import { Piscina } from "piscina";
@@ -49,10 +50,12 @@ export class OddsPool {
    * `maxQueue`: when this many tasks wait in a lane, that lane is full and the public requests that
    * use it (Deal; GenerateBulk) are refused at once (RESOURCE_EXHAUSTED) instead of waiting behind it.
    */
-  // Both come from config.ts, which owns their defaults (ODDS_WORKERS, ODDS_QUEUE_SIZE).
+  // Both come from config.ts, which owns their defaults (ODDS_WORKERS, ODDS_QUEUE_SIZE). `logger`
+  // hears of a batch process that dies.
   constructor(
     readonly runners: Record<Lane, number>,
     readonly maxQueue: number,
+    logger?: Logger,
   ) {
     const threads = new Piscina({
       filename: new URL("./thread.cjs", import.meta.url).href,
@@ -60,7 +63,7 @@ export class OddsPool {
       maxThreads: runners.urgent,
       idleTimeout: Number.POSITIVE_INFINITY,
     });
-    const processes = new BatchProcesses(runners.batch, BATCH_NICE);
+    const processes = new BatchProcesses(runners.batch, BATCH_NICE, logger);
     this.processes = processes;
     this.lanes = {
       urgent: lane(

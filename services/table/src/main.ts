@@ -1,4 +1,4 @@
-import { configOrExit, createLogger, TABLE_ACCESS, readGrpcNetwork } from "@pokerodds/common";
+import { configOrExit, createLogger, logUncaughtErrors, TABLE_ACCESS, readGrpcNetwork } from "@pokerodds/common";
 import { runDatabaseService } from "@pokerodds/common/database-service";
 import { TableServiceService } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { readConfig } from "./config.js";
@@ -14,6 +14,7 @@ import { TransferStore } from "./transfer-store.js";
 import { setMaxListeners } from "node:events";
 
 const logger = createLogger("table");
+logUncaughtErrors(logger);
 const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
 
 // The process holds no state that correctness depends on: the history's unique indexes and the

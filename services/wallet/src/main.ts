@@ -1,4 +1,4 @@
-import { configOrExit, createLogger, WALLET_ACCESS, readGrpcNetwork } from "@pokerodds/common";
+import { configOrExit, createLogger, logUncaughtErrors, WALLET_ACCESS, readGrpcNetwork } from "@pokerodds/common";
 import { runDatabaseService } from "@pokerodds/common/database-service";
 import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { readConfig } from "./config.js";
@@ -7,6 +7,7 @@ import { walletParts } from "./profiles.js";
 import { walletService } from "./service.js";
 
 const logger = createLogger("wallet");
+logUncaughtErrors(logger);
 const { config, network } = configOrExit(logger, () => ({ config: readConfig(), network: readGrpcNetwork() }));
 
 // The process holds no state that correctness depends on: every decision is made by the database's
