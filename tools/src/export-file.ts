@@ -5,6 +5,7 @@
 // before anything is added. After a failed write the file itself says which game it holds last,
 // since a stream's write callbacks do not: a batched write fails every record in it, and a write to
 // a redirected standard output reports a short write as done. A pipe or a device is none of this.
+// A redirected standard output is named by --out in the command that resumes it, so it is checked.
 import { open, stat, type FileHandle } from "node:fs/promises";
 import type { Writable } from "node:stream";
 
@@ -72,9 +73,13 @@ const isRegularFile = (path: string): Promise<boolean> =>
     () => false,
   );
 
-/** A resumed export's file, once its last whole record is the one `after` names; cut back to it. */
-async function resumedFile(path: string, after: string): Promise<Writable> {
-  if (await isRegularFile(path)) {
+/**
+ * Checks that the file a resumed export adds to (--out, or a redirected standard output) ends with
+ * the record `after` names, and cuts it back to that record's newline; a pipe or a device is left be.
+ */
+export async function checkResumable(path: string, after: string): Promise<void> {
+  if (!(await isRegularFile(path))) return;
+  try {
     const handle = await open(path, "r+");
     try {
       const { end, line } = await lastWholeLine(handle, path);
@@ -91,16 +96,18 @@ async function resumedFile(path: string, after: string): Promise<Writable> {
     } finally {
       await handle.close();
     }
+  } catch (error) {
+    if (error instanceof ExportFileError) throw error;
+    throw new ExportFileError(`cannot resume into ${path}: ${(error as Error).message}`);
   }
-  return (await open(path, "a")).createWriteStream();
 }
 
 /** The file named by --out: emptied for a new export, checked and added to for a resumed one. */
 export async function exportFile(path: string, after: string | undefined): Promise<Writable> {
+  if (after !== undefined) await checkResumable(path, after);
   try {
-    return after === undefined ? (await open(path, "w")).createWriteStream() : await resumedFile(path, after);
+    return (await open(path, after === undefined ? "w" : "a")).createWriteStream();
   } catch (error) {
-    if (error instanceof ExportFileError) throw error;
     throw new ExportFileError(`cannot write ${path}: ${(error as Error).message}`);
   }
 }

@@ -1,11 +1,19 @@
 // `npm run export-games`: the game records' command (see game-export-cli.ts), with the development
 // issuer's short-lived ADMIN token when AUDIT_TOKEN is unset, as `npm run audit` has.
-import { fstatSync } from "node:fs";
+import { fstatSync, realpathSync } from "node:fs";
 import { devAdminToken } from "./dev-admin-token.js";
 import { EXIT_NO_EXPORT, runExportCli } from "./game-export-cli.js";
 
-/** Standard output redirected to a file is read back through its descriptor's link (Linux). */
-const stdoutFile = fstatSync(1).isFile() ? "/proc/self/fd/1" : undefined;
+/** Standard output redirected to a file: that file, found through its descriptor's link (Linux). */
+function redirectedTo(): string | undefined {
+  if (!fstatSync(1).isFile()) return undefined;
+  try {
+    return realpathSync("/proc/self/fd/1");
+  } catch {
+    return "/proc/self/fd/1";
+  }
+}
+const stdoutFile = redirectedTo();
 
 try {
   process.exitCode = await runExportCli(

@@ -16,7 +16,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { ExportFileError, exportFile, lastRecordIn, type WrittenRecord } from "./export-file.js";
+import { checkResumable, ExportFileError, exportFile, lastRecordIn, type WrittenRecord } from "./export-file.js";
 
 export const EXIT_COMPLETE = 0;
 export const EXIT_TRUNCATED = 1;
@@ -29,7 +29,10 @@ const USAGE = "usage: npm run export-games -- [--table N] [--since ISO] [--until
 export interface ExportIo {
   /** Where the records go without --out (standard output). */
   stdout: Writable;
-  /** The file standard output is redirected to, when it is one: read back once the export ends. */
+  /**
+   * The file standard output is redirected to, when it is one: checked as --out is when the export
+   * resumes, read back once it ends, and named as --out in the command that resumes it.
+   */
   stdoutFile?: string;
   err(text: string): void;
 }
@@ -91,9 +94,13 @@ function optionsOf(args: readonly string[]): ExportOptions {
 const shellWord = (word: string): string =>
   /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** The command that goes on after the export's last written game (from the start when none). */
-function resumeCommand(options: ExportOptions, cursor: string | undefined): string {
-  const out = options.out === undefined ? [] : ["--out", shellWord(options.out)];
+/**
+ * The command that goes on after the export's last written game (from the start when none), into
+ * the same file: a redirected standard output's too, by --out, which checks the file it adds to.
+ */
+function resumeCommand(options: ExportOptions, cursor: string | undefined, stdoutFile?: string): string {
+  const file = options.out ?? stdoutFile;
+  const out = file === undefined ? [] : ["--out", shellWord(file)];
   const after = cursor === undefined ? [] : ["--after", cursor];
   return ["npm run export-games --", ...options.filters, ...after, ...out].join(" ");
 }
@@ -232,12 +239,15 @@ async function copyTo(body: ReadableStream<Uint8Array>, out: Writable, owned: bo
 }
 
 /**
- * The --out file, created (emptied, unless resumed) only once the export has started, so a refused
- * export leaves it as it was; the export is let go when the file cannot take it.
+ * The output, once the export has started (so a refused export leaves a file as it was): the --out
+ * file, created (emptied, unless resumed); else standard output, a redirected one checked first when
+ * the export resumes into it. The export is let go when the file cannot take it.
  */
-async function fileOnceStarted(path: string, after: string | undefined, body: ReadableStream): Promise<Writable> {
+async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: ReadableStream): Promise<Writable> {
   try {
-    return await exportFile(path, after);
+    if (options.out !== undefined) return await exportFile(options.out, options.after);
+    if (io.stdoutFile !== undefined && options.after !== undefined) await checkResumable(io.stdoutFile, options.after);
+    return io.stdout;
   } catch (error) {
     await body.cancel();
     throw error;
@@ -259,12 +269,13 @@ async function checkedAgainstFile(copied: Copied, path: string | undefined): Pro
 }
 
 /** The refusal's words: why, the last game written whole, and the command that goes on after it. */
-function truncatedText(copied: Copied, options: ExportOptions): string {
+function truncatedText(copied: Copied, options: ExportOptions, stdoutFile: string | undefined): string {
   const last =
     copied.last === undefined ? "no game was written whole" : `the last game written whole is ${copied.last.gameId}`;
   // A resumed export that wrote nothing whole resumes where it was to begin.
   const cursor = copied.last?.cursor ?? options.after;
-  return `export-games: TRUNCATED: ${copied.reason}; ${last}; resume with: ${resumeCommand(options, cursor)}`;
+  const resume = resumeCommand(options, cursor, stdoutFile);
+  return `export-games: TRUNCATED: ${copied.reason}; ${last}; resume with: ${resume}`;
 }
 
 /** Runs the command; resolves to its exit code. */
@@ -280,7 +291,7 @@ export async function runExportCli(
     options = optionsOf(args);
     const url = gamesUrl(env, options.query);
     const body = await openExport(url, await adminToken(env, devToken));
-    const out = options.out === undefined ? io.stdout : await fileOnceStarted(options.out, options.after, body);
+    const out = await outputOnceStarted(options, io, body);
     copied = await copyTo(body, out, out !== io.stdout);
   } catch (error) {
     if (!(error instanceof NoExport || error instanceof NoAudit || error instanceof ExportFileError)) throw error;
@@ -292,6 +303,6 @@ export async function runExportCli(
     io.err(`export-games: ${copied.games} games exported`);
     return EXIT_COMPLETE;
   }
-  io.err(truncatedText(copied, options));
+  io.err(truncatedText(copied, options, io.stdoutFile));
   return EXIT_TRUNCATED;
 }

@@ -212,13 +212,30 @@ test("standard output to a file is read back: the last game written whole is the
   t.is(
     result.err,
     `export-games: TRUNCATED: ${file} does not end with the last game sent, T3-31; ` +
-      "the last game written whole is T3-12; resume with: npm run export-games -- --table 3 --after 3:12",
+      `the last game written whole is T3-12; resume with: npm run export-games -- --table 3 --after 3:12 --out ${file}`,
   );
   // Whole: complete as reported.
   const whole = await shortWrites(t, () => Infinity);
   const complete = await run(gateway.url, [], whole.stdout, whole.file);
   t.is(complete.code, 0, complete.err);
   t.is(complete.err, "export-games: 3 games exported");
+});
+
+test("a resumed export to a redirected standard output checks and cuts its file as --out does", async (t) => {
+  const gateway = await fakeGateway(t, (_req, res) => {
+    startLines(res);
+    res.end(`${record(3, 20)}\n${trailer(1)}\n`);
+  });
+  const { file, stdout } = await shortWrites(t, () => Infinity);
+  const halfWritten = `${record(1, 4)}\n${record(3, 12)}\n${record(3, 20).slice(0, 25)}`;
+  await writeFile(file, halfWritten);
+  const elsewhere = await run(gateway.url, ["--after", "1:4"], stdout, file);
+  t.is(elsewhere.code, 2, elsewhere.err);
+  t.regex(elsewhere.err, /ends with the game of cursor 3:12: resume with --after 3:12/);
+  t.is(await readFile(file, "utf8"), halfWritten, "a refused resume leaves the file as it was");
+  const resumed = await run(gateway.url, ["--after", "3:12"], stdout, file);
+  t.is(resumed.code, 0, resumed.err);
+  t.is(await readFile(file, "utf8"), `${record(1, 4)}\n${record(3, 12)}\n${record(3, 20)}\n`);
 });
 
 test("a resumed export cut before its first record says to resume where it was to begin", async (t) => {
