@@ -166,7 +166,8 @@ export class Restarter {
     if (diedMeanwhile !== undefined) this.schedule(name, `${diedMeanwhile} while starting again`);
     else if (failure === undefined) {
       await this.options.restarted?.(name, pid!);
-      this.options.log.info({ child: name, pid }, `${name} restarted, pid ${pid} (${which})`);
+      // childPid: pino's own pid field is the launcher's.
+      this.options.log.info({ child: name, childPid: pid }, `${name} restarted, pid ${pid} (${which})`);
     } else if (!this.options.isRunning(name)) this.schedule(name, `did not start again (${failure})`);
     // Still running though the wait for it failed: its exit, if it comes, is reported like any other.
     else this.options.log.warn({ child: name, reason: failure }, `${name} runs again, but ${failure}`);

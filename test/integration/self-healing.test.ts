@@ -343,7 +343,7 @@ test.serial(
       await untilHealthy(stack.url);
       const restarted = await stack.line(`${name} restarted`, (l) => l.child === name && /restarted/.test(l.msg));
       const now = (await stack.pids())?.children[name];
-      t.true(now !== undefined && now !== old && restarted.pid === now, `${name}: pid ${old} -> ${now}`);
+      t.true(now !== undefined && now !== old && restarted.childPid === now, `${name}: pid ${old} -> ${now}`);
       t.log(`${name}: healthy again ${Date.now() - killedAt} ms after the kill (${restarted.msg})`);
     }
     await sleep(2000);

@@ -74,16 +74,18 @@ const isRegularFile = (path: string): Promise<boolean> =>
   );
 
 /**
- * Checks that the file a resumed export adds to (--out, or a redirected standard output) ends with
- * the record `after` names, and cuts it back to that record's newline; a pipe or a device is left be.
+ * A file an export adds to (--out when resumed, or a redirected standard output): a resumed export's
+ * must end with the record `after` names; any is cut back to its last whole line, so nothing is
+ * added to a half-written one. Resolves to its size then, where this export's records begin;
+ * undefined for a pipe or a device, which is left be.
  */
-export async function checkResumable(path: string, after: string): Promise<void> {
-  if (!(await isRegularFile(path))) return;
+export async function prepareToAdd(path: string, after: string | undefined): Promise<number | undefined> {
+  if (!(await isRegularFile(path))) return undefined;
   try {
     const handle = await open(path, "r+");
     try {
       const { end, line } = await lastWholeLine(handle, path);
-      if (line !== null) {
+      if (after !== undefined && line !== null) {
         const cursor = recordOf(line)?.cursor;
         if (cursor === undefined) throw new ExportFileError(`${path} does not end with a game record`);
         if (cursor !== after) {
@@ -93,36 +95,41 @@ export async function checkResumable(path: string, after: string): Promise<void>
         }
       }
       if (end < (await handle.stat()).size) await handle.truncate(end);
+      return end;
     } finally {
       await handle.close();
     }
   } catch (error) {
     if (error instanceof ExportFileError) throw error;
-    throw new ExportFileError(`cannot resume into ${path}: ${(error as Error).message}`);
+    throw new ExportFileError(`cannot add to ${path}: ${(error as Error).message}`);
   }
 }
 
-/** The file named by --out: emptied for a new export, checked and added to for a resumed one. */
-export async function exportFile(path: string, after: string | undefined): Promise<Writable> {
-  if (after !== undefined) await checkResumable(path, after);
+/**
+ * The file named by --out: emptied for a new export, checked and added to for a resumed one; with
+ * the offset where this export's records begin.
+ */
+export async function exportFile(path: string, after: string | undefined): Promise<{ out: Writable; start: number }> {
+  const start = after === undefined ? 0 : ((await prepareToAdd(path, after)) ?? 0);
   try {
-    return (await open(path, after === undefined ? "w" : "a")).createWriteStream();
+    return { out: (await open(path, after === undefined ? "w" : "a")).createWriteStream(), start };
   } catch (error) {
     throw new ExportFileError(`cannot write ${path}: ${(error as Error).message}`);
   }
 }
 
 /**
- * The last game record the file at `path` holds whole: null when it holds none, undefined when it is
- * no regular file (a pipe, a device) or cannot be read back, so it cannot say.
+ * The last game record this export wrote whole into the file at `path`, its records beginning at
+ * offset `start` (a record before it is another export's): null when none, undefined when the file
+ * is no regular file (a pipe, a device) or cannot be read back, so it cannot say.
  */
-export async function lastRecordIn(path: string): Promise<WrittenRecord | null | undefined> {
+export async function lastRecordIn(path: string, start: number): Promise<WrittenRecord | null | undefined> {
   if (!(await isRegularFile(path))) return undefined;
   try {
     const handle = await open(path, "r");
     try {
-      const { line } = await lastWholeLine(handle, path);
-      return line === null ? null : (recordOf(line) ?? null);
+      const { end, line } = await lastWholeLine(handle, path);
+      return line === null || end <= start ? null : (recordOf(line) ?? null);
     } finally {
       await handle.close();
     }

@@ -4,13 +4,16 @@ import { fstatSync, realpathSync } from "node:fs";
 import { devAdminToken } from "./dev-admin-token.js";
 import { EXIT_NO_EXPORT, runExportCli } from "./game-export-cli.js";
 
-/** Standard output redirected to a file: that file, found through its descriptor's link (Linux). */
+/**
+ * Standard output redirected to a file: that file, found through its descriptor's link (Linux);
+ * none when it cannot be named (deleted meanwhile, no /proc), so nothing names a wrong one.
+ */
 function redirectedTo(): string | undefined {
   if (!fstatSync(1).isFile()) return undefined;
   try {
     return realpathSync("/proc/self/fd/1");
   } catch {
-    return "/proc/self/fd/1";
+    return undefined;
   }
 }
 const stdoutFile = redirectedTo();

@@ -16,7 +16,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { checkResumable, ExportFileError, exportFile, lastRecordIn, type WrittenRecord } from "./export-file.js";
+import { ExportFileError, exportFile, lastRecordIn, prepareToAdd, type WrittenRecord } from "./export-file.js";
 
 export const EXIT_COMPLETE = 0;
 export const EXIT_TRUNCATED = 1;
@@ -96,10 +96,11 @@ const shellWord = (word: string): string =>
 
 /**
  * The command that goes on after the export's last written game (from the start when none), into
- * the same file: a redirected standard output's too, by --out, which checks the file it adds to.
+ * the same file: a redirected standard output's too, by --out, which checks the file it adds to,
+ * once there is a game to go on after (without one --out would empty what `>>` added to).
  */
 function resumeCommand(options: ExportOptions, cursor: string | undefined, stdoutFile?: string): string {
-  const file = options.out ?? stdoutFile;
+  const file = options.out ?? (cursor === undefined ? undefined : stdoutFile);
   const out = file === undefined ? [] : ["--out", shellWord(file)];
   const after = cursor === undefined ? [] : ["--after", cursor];
   return ["npm run export-games --", ...options.filters, ...after, ...out].join(" ");
@@ -238,16 +239,26 @@ async function copyTo(body: ReadableStream<Uint8Array>, out: Writable, owned: bo
   }
 }
 
+/** Where the records go, and, in a file, the offset where this export's begin. */
+interface Output {
+  out: Writable;
+  file?: { path: string; start: number };
+}
+
 /**
  * The output, once the export has started (so a refused export leaves a file as it was): the --out
- * file, created (emptied, unless resumed); else standard output, a redirected one checked first when
- * the export resumes into it. The export is let go when the file cannot take it.
+ * file, created (emptied, unless resumed); else standard output, a redirected one prepared as a
+ * resumed --out is (checked, and cut back to its last whole line). The export is let go when the
+ * file cannot take it.
  */
-async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: ReadableStream): Promise<Writable> {
+async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: ReadableStream): Promise<Output> {
   try {
-    if (options.out !== undefined) return await exportFile(options.out, options.after);
-    if (io.stdoutFile !== undefined && options.after !== undefined) await checkResumable(io.stdoutFile, options.after);
-    return io.stdout;
+    if (options.out !== undefined) {
+      const { out, start } = await exportFile(options.out, options.after);
+      return { out, file: { path: options.out, start } };
+    }
+    const start = io.stdoutFile === undefined ? undefined : await prepareToAdd(io.stdoutFile, options.after);
+    return start === undefined ? { out: io.stdout } : { out: io.stdout, file: { path: io.stdoutFile!, start } };
   } catch (error) {
     await body.cancel();
     throw error;
@@ -259,13 +270,14 @@ async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: Rea
  * write callbacks cannot say, see export-file.ts), and a complete export whose file does not end
  * with the last game sent is truncated after all (a short write nothing reported).
  */
-async function checkedAgainstFile(copied: Copied, path: string | undefined): Promise<Copied> {
-  const inFile = path === undefined ? undefined : await lastRecordIn(path);
+async function checkedAgainstFile(copied: Copied, file: Output["file"]): Promise<Copied> {
+  const inFile = file === undefined ? undefined : await lastRecordIn(file.path, file.start);
   if (inFile === undefined) return copied;
   const { last: _callbacks, ...rest } = copied;
   const checked = inFile === null ? rest : { ...rest, last: inFile };
   if (!copied.complete || copied.last === undefined || inFile?.cursor === copied.last.cursor) return checked;
-  return { ...checked, complete: false, reason: `${path} does not end with the last game sent, ${copied.last.gameId}` };
+  const reason = `${file!.path} does not end with the last game sent, ${copied.last.gameId}`;
+  return { ...checked, complete: false, reason };
 }
 
 /** The refusal's words: why, the last game written whole, and the command that goes on after it. */
@@ -287,18 +299,19 @@ export async function runExportCli(
 ): Promise<number> {
   let copied: Copied;
   let options: ExportOptions;
+  let output: Output;
   try {
     options = optionsOf(args);
     const url = gamesUrl(env, options.query);
     const body = await openExport(url, await adminToken(env, devToken));
-    const out = await outputOnceStarted(options, io, body);
-    copied = await copyTo(body, out, out !== io.stdout);
+    output = await outputOnceStarted(options, io, body);
+    copied = await copyTo(body, output.out, output.out !== io.stdout);
   } catch (error) {
     if (!(error instanceof NoExport || error instanceof NoAudit || error instanceof ExportFileError)) throw error;
     io.err(`export-games: ${error.message}`);
     return EXIT_NO_EXPORT;
   }
-  copied = await checkedAgainstFile(copied, options.out ?? io.stdoutFile);
+  copied = await checkedAgainstFile(copied, output.file);
   if (copied.complete) {
     io.err(`export-games: ${copied.games} games exported`);
     return EXIT_COMPLETE;

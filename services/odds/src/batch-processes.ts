@@ -99,7 +99,7 @@ export class BatchProcesses {
   private exited(child: ChildProcess, code: number | null, signal: string | null): void {
     const task = this.forget(child);
     const why = `the batch process exited (${signal ?? `code ${code}`})${task ? " during its task" : ""}`;
-    if (!this.closing) this.logger?.warn({ pid: child.pid, code, signal }, `${why}; a new one takes its place`);
+    if (!this.closing) this.logger?.warn({ childPid: child.pid, code, signal }, `${why}; a new one takes its place`);
     task?.reject(new UnavailableError(why));
     if (!this.closing) this.idle.push(this.start());
   }
