@@ -20,20 +20,13 @@ export function createLogger(service: string): Logger {
 
 /**
  * An error nothing caught (a port taken at start, a rejection nobody awaited) still ends the process
- * with exit 1, but as a fatal line of the process's log rather than Node's bare text on stderr, so a
- * crash loop's cause can be read where every other line is. The line goes through Node's own
- * standard output, not pino's asynchronous writer, whose flush can report done while a full pipe
- * still holds the line back: the process exits once the line is out, or after a while (a reader that
- * is not reading would hold it for ever).
+ * with exit 1 at once, but as a fatal line of the process's log rather than Node's bare text on
+ * stderr, so a crash loop's cause can be read where every other line is. (Waiting for a lagging
+ * reader to take the line kept a failed process serving, and a stop signal meanwhile exited 0.)
  */
 export function logUncaughtErrors(logger: Logger): void {
   process.on("uncaughtException", (error, origin) => {
-    process.exitCode = 1;
-    setTimeout(() => process.exit(1), FATAL_WRITE_MS);
-    const write = (line: string) => process.stdout.write(line, () => process.exit(1));
-    const last = pino({ level: "fatal", mixin: traceLogFields }, { write }).child(logger.bindings());
-    last.fatal({ err: error, origin }, "uncaught error: exiting");
+    logger.fatal({ err: error, origin }, "uncaught error: exiting");
+    process.exit(1);
   });
 }
-
-const FATAL_WRITE_MS = 3_000;

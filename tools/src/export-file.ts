@@ -67,6 +67,13 @@ function recordOf(line: string): WrittenRecord | undefined {
   }
 }
 
+/** A regular file's size, where an export adding to it begins; undefined for a pipe or a device. */
+export const sizeOf = (path: string): Promise<number | undefined> =>
+  stat(path).then(
+    (s) => (s.isFile() ? s.size : undefined),
+    () => undefined,
+  );
+
 const isRegularFile = (path: string): Promise<boolean> =>
   stat(path).then(
     (s) => s.isFile(),
@@ -75,7 +82,7 @@ const isRegularFile = (path: string): Promise<boolean> =>
 
 /**
  * A file an export adds to (--out when resumed, or a redirected standard output): a resumed export's
- * must end with the record `after` names; any is cut back to its last whole line, so nothing is
+ * must end with the record `after` names; it is cut back to its last whole line, so nothing is
  * added to a half-written one. Resolves to its size then, where this export's records begin;
  * undefined for a pipe or a device, which is left be.
  */

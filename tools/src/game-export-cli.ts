@@ -16,7 +16,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
-import { ExportFileError, exportFile, lastRecordIn, prepareToAdd, type WrittenRecord } from "./export-file.js";
+import { ExportFileError, exportFile, lastRecordIn, prepareToAdd, sizeOf, type WrittenRecord } from "./export-file.js";
 
 export const EXIT_COMPLETE = 0;
 export const EXIT_TRUNCATED = 1;
@@ -248,7 +248,7 @@ interface Output {
 /**
  * The output, once the export has started (so a refused export leaves a file as it was): the --out
  * file, created (emptied, unless resumed); else standard output, a redirected one prepared as a
- * resumed --out is (checked, and cut back to its last whole line). The export is let go when the
+ * resumed --out is when the export resumes (checked, and cut back to its last whole line). The export is let go when the
  * file cannot take it.
  */
 async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: ReadableStream): Promise<Output> {
@@ -257,7 +257,13 @@ async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: Rea
       const { out, start } = await exportFile(options.out, options.after);
       return { out, file: { path: options.out, start } };
     }
-    const start = io.stdoutFile === undefined ? undefined : await prepareToAdd(io.stdoutFile, options.after);
+    // Without --after the file is not the export's to cut: only where its records begin is noted.
+    const start =
+      io.stdoutFile === undefined
+        ? undefined
+        : options.after === undefined
+          ? await sizeOf(io.stdoutFile)
+          : await prepareToAdd(io.stdoutFile, options.after);
     return start === undefined ? { out: io.stdout } : { out: io.stdout, file: { path: io.stdoutFile!, start } };
   } catch (error) {
     await body.cancel();

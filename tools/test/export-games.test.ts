@@ -239,7 +239,7 @@ test("a resumed export to a redirected standard output checks and cuts its file 
   t.is(await readFile(file, "utf8"), `${record(1, 4)}\n${record(3, 12)}\n${record(3, 20)}\n`);
 });
 
-test("an export added with >> to a file of other games: a record before it is not its own, and a half line is cut first", async (t) => {
+test("an export added with >> to a file of other games: a record before it is not its own, and nothing of it is cut", async (t) => {
   let cut = true;
   const gateway = await fakeGateway(t, (_req, res) => {
     startLines(res);
@@ -252,10 +252,11 @@ test("an export added with >> to a file of other games: a record before it is no
   t.is(result.code, 1, result.err);
   // Not "after 4:7": no game of table 3 comes after it, so that resume would export none.
   t.regex(result.err, /; no game was written whole; resume with: npm run export-games -- --table 3$/);
-  await writeFile(file, `${record(4, 7)}\n${record(3, 12).slice(0, 30)}`);
+  // Without --after the file is not the export's to cut: another program's lines before it stay.
+  await writeFile(file, `${record(4, 7)}\nnotes\n`);
   cut = false;
   t.is((await run(gateway.url, ["--table", "3"], stdout, file)).code, 0);
-  t.is(await readFile(file, "utf8"), `${record(4, 7)}\n${record(3, 20)}\n`);
+  t.is(await readFile(file, "utf8"), `${record(4, 7)}\nnotes\n${record(3, 20)}\n`);
 });
 
 test("a resumed export cut before its first record says to resume where it was to begin", async (t) => {
