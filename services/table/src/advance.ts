@@ -26,7 +26,7 @@ import {
   UntrueOddsAnswerError,
 } from "./domain/index.js";
 import { oddsAnswersRefused } from "./metrics.js";
-import { deliverOutbox } from "./outbox.js";
+import { deliverOutboxOrLeaveToRecovery } from "./outbox.js";
 import type { TableParts } from "./parts.js";
 
 export interface AdvanceRequest {
@@ -77,12 +77,7 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
   if (applied.kind !== "stored") return publicState((await parts.store.latest(tableId)).snapshot);
   // Payouts to players who left: the advance is done either way; recovery retries a failed delivery.
   if (applied.snapshot.outbox.length > 0) {
-    await deliverOutbox(parts, tableId, scope).catch((error: unknown) =>
-      (scope.logger ?? parts.logger).warn(
-        { err: error, tableId },
-        "outbox delivery after an advance failed; recovery retries",
-      ),
-    );
+    await deliverOutboxOrLeaveToRecovery(parts, tableId, scope, "an advance");
   }
   return publicState(applied.snapshot);
 }

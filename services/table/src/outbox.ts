@@ -65,3 +65,22 @@ export async function deliverOutbox(
   for (const error of failed.slice(1)) log.warn({ err: error, tableId }, "a table credit failed; retried later");
   if (failed.length > 0) throw failed[0];
 }
+
+/**
+ * Delivers the outbox after an operation that is done either way (`after` names it in the log): a
+ * failure is logged, not thrown, as recovery retries it.
+ */
+export async function deliverOutboxOrLeaveToRecovery(
+  parts: TableParts,
+  tableId: number,
+  scope: CallScope,
+  after: string,
+  credited?: ReadonlyMap<string, MovementOutcome>,
+): Promise<void> {
+  await deliverOutbox(parts, tableId, scope, credited).catch((error: unknown) =>
+    (scope.logger ?? parts.logger).warn(
+      { err: error, tableId },
+      `outbox delivery after ${after} failed; recovery retries`,
+    ),
+  );
+}

@@ -13,7 +13,7 @@ import type { CallScope, MovementOutcome } from "../dependencies.js";
 import { applyLeave, type Caller, type OutboxCredit } from "../domain/index.js";
 import { findSeat } from "../domain/snapshot.js";
 import { requireIdempotencyKey } from "@pokerodds/common/limits";
-import { deliverOutbox, movementOf } from "../outbox.js";
+import { deliverOutboxOrLeaveToRecovery, movementOf } from "../outbox.js";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
@@ -98,11 +98,6 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
       : await parts.wallet.balance(playerId, scope);
   // The rest of the outbox (other players' refunds and payouts) is not this leave's to answer for:
   // recovery retries it.
-  await deliverOutbox(parts, tableId, scope, credited).catch((error: unknown) =>
-    (scope.logger ?? parts.logger).warn(
-      { err: error, tableId },
-      "outbox delivery after a leave failed; recovery retries",
-    ),
-  );
+  await deliverOutboxOrLeaveToRecovery(parts, tableId, scope, "a leave", credited);
   return ok({ creditsReturnedCents: left.creditsReturnedCents, newAccountBalanceCents });
 };
