@@ -3,7 +3,14 @@ import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, EXAMPLE_COMMITMENT, EXAMPLE_SEED, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart } from "./operation.js";
 import { integerFrom, nullable, oneOfIntegers, openInterval } from "./fields.js";
-import { DEFAULT_TARGET_RTP, MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
+import {
+  BULK_HAND_COUNTS,
+  BULK_MAX_GAMES,
+  BULK_MIN_GAMES,
+  DEFAULT_TARGET_RTP,
+  MAX_HANDS_PER_GAME,
+  MIN_HANDS_PER_GAME,
+} from "@pokerodds/common/limits";
 
 export const DealRequest = Type.Object(
   {
@@ -28,8 +35,8 @@ export const DealResult = Type.Object(
 
 export const BulkRequest = Type.Object(
   {
-    numberOfGames: Type.Optional(integerFrom(1, 200, { default: 50 })),
-    numberOfHands: Type.Optional(oneOfIntegers([3, 4], { default: 3 })),
+    numberOfGames: Type.Optional(integerFrom(BULK_MIN_GAMES, BULK_MAX_GAMES, { default: 50 })),
+    numberOfHands: Type.Optional(oneOfIntegers(BULK_HAND_COUNTS, { default: 3 })),
     targetRtp: Type.Optional(
       openInterval(0, 1, { default: DEFAULT_TARGET_RTP, description: "Target return to player" }),
     ),

@@ -63,6 +63,12 @@ export const MAX_HANDS_PER_GAME = 6;
  */
 export const MAX_BETS_PER_SEAT_PER_GAME = 50;
 
+/** Games of one bulk request, and the hands each of them deals. */
+export const BULK_MIN_GAMES = 1;
+export const BULK_MAX_GAMES = 200;
+export const BULK_HAND_COUNTS = [3, 4] as const;
+export type BulkHandCount = (typeof BULK_HAND_COUNTS)[number];
+
 /** The target return to player of a table, a deal or a bulk request that names none (decisions.md). */
 export const DEFAULT_TARGET_RTP = 0.97;
 

@@ -8,7 +8,7 @@ import { dealHoleCards, deal } from "@pokerodds/odds/domain/deal";
 import type { HandOdds } from "@pokerodds/common/poker/pricing";
 import { roundPercent } from "@pokerodds/common/poker/pricing";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";
-import { payoutOf } from "@pokerodds/table/domain/payouts";
+import { payoutOf } from "@pokerodds/common/payout";
 import { type Shares, engineShares, enumeratedShares } from "./shares.js";
 
 export const STAGES = ["hole", "flop", "turn"] as const;

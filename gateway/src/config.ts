@@ -49,7 +49,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
 }
 
 /** AUTH_JWKS_URL names a real identity provider; without it the local development issuer signs. */
-export function readAuthSettings(env: Env = process.env): AuthSettings {
+function readAuthSettings(env: Env = process.env): AuthSettings {
   const jwksUrl = envOptional("AUTH_JWKS_URL", env);
   if (jwksUrl === undefined) return readDevIssuerSettings(env);
   // A real identity provider names its own issuer and audience: guessing either would accept

@@ -3,7 +3,8 @@
 // player's words, rather than by the server in its field names.
 import test from "ava";
 import { readFileSync } from "node:fs";
-import { MAX_AMOUNT, parseAmount } from "../../web/src/model/money.js";
+import { MAX_AMOUNT_UNITS } from "@pokerodds/common/limits";
+import { parseAmount } from "../../web/src/model/money.js";
 
 /** Every `maximum` of an `x-money` field in the public OpenAPI document. */
 function moneyMaximums(): number[] {
@@ -21,7 +22,7 @@ function moneyMaximums(): number[] {
 test("the page's largest amount is the API's, for every money field", (t) => {
   const maximums = moneyMaximums();
   t.true(maximums.length >= 3, "buy-in, top-up and bet at least");
-  t.deepEqual(new Set(maximums), new Set([MAX_AMOUNT]));
+  t.deepEqual(new Set(maximums), new Set([MAX_AMOUNT_UNITS]));
 });
 
 test("an amount over the largest is refused in the player's words; the largest is taken", (t) => {

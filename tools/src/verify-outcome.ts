@@ -7,7 +7,7 @@ import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { describeHand } from "@pokerodds/odds/domain/describe";
 import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { riverEquities } from "@pokerodds/common/poker/pricing";
-import { payoutOf } from "@pokerodds/table/domain/payouts";
+import { payoutOf } from "@pokerodds/common/payout";
 import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "./verify-prices.js";
 
 /** Not checked (no outcome shown); else the first problem, if any. */

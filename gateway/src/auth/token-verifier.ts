@@ -34,7 +34,7 @@ export interface Identity {
 }
 
 /** Claims of a verified token; sub has been checked to be a non-empty string. */
-export function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
+function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
   const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
   // The display name is shown to every player at a table (a seat's playerName), the username only to

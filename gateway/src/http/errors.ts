@@ -65,8 +65,11 @@ const INTERNAL_NAME = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[a-z]+\.[a-z_]+\b/;
 /** How grpc-js begins the details of a reply refused by the client's maxReceiveBytes. */
 const REPLY_TOO_LARGE = "Received message larger than max";
 
-/** Seconds a client is asked to wait after RESOURCE_EXHAUSTED (the odds service's queue is full). */
-export const RETRY_AFTER_BUSY_SECONDS = 1;
+/**
+ * Seconds a client is asked to wait before trying again: after RESOURCE_EXHAUSTED (the odds
+ * service's queue is full), or a money move whose outcome is unknown.
+ */
+export const RETRY_AFTER_SECONDS = 1;
 
 /** The HTTP answer for a failed call to `service` (e.g. "odds"). */
 export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
@@ -91,7 +94,7 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
       fixed[0] === 401
         ? { "WWW-Authenticate": "Bearer" }
         : fixed[0] === 429
-          ? { "Retry-After": String(RETRY_AFTER_BUSY_SECONDS) }
+          ? { "Retry-After": String(RETRY_AFTER_SECONDS) }
           : {};
     return new HttpError(fixed[0], fixed[1], { ...options, headers });
   }

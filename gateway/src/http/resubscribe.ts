@@ -23,7 +23,7 @@ export const resubscribeDelayMs = (attempt: number) => Math.min(3_200, 100 * 2 *
 export const streamInterrupted = (error: unknown) => isServiceError(error) && INTERRUPTED.has(error.code);
 
 /** Subscribes after `after`, trying again while the table service is only briefly away. */
-export async function untilSubscribed<Stream, After>(
+async function untilSubscribed<Stream, After>(
   subscribe: (after: After) => Promise<Stream>,
   after: After,
   signal: AbortSignal,

@@ -5,7 +5,7 @@
 import { CANONICAL_ID } from "@pokerodds/api/fields";
 import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN, INT32_MAX } from "@pokerodds/common/limits";
 import type { Request, Response } from "express";
-import { badRequest, HttpError, internalError, notFound } from "../http/errors.js";
+import { badRequest, HttpError, internalError, notFound, RETRY_AFTER_SECONDS } from "../http/errors.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
 import { parseMoney } from "@pokerodds/api/money";
 import { bodyValidator, bodyValidatorWithDefaults, optionalBodyValidator } from "@pokerodds/api/validate";
@@ -87,7 +87,7 @@ async function moveOutcome<T, R>(call: Promise<T>, toApi: (response: T) => R): P
     if (failure.status < 500) throw failure;
     throw new HttpError(failure.status, `${failure.message}: ${MOVE_OUTCOME_UNKNOWN}`, {
       cause: failure.options.cause,
-      headers: { "Retry-After": "1" },
+      headers: { "Retry-After": String(RETRY_AFTER_SECONDS) },
     });
   }
 }

@@ -3,7 +3,8 @@
 // travel back as data and the pool rebuilds them.
 import { DomainError, type ErrorKind } from "@pokerodds/common/errors";
 import type { Card } from "@pokerodds/common/poker/cards";
-import { committedBulkGame, type BulkHandCount, type CommittedBulkGame } from "./domain/bulk.js";
+import { committedBulkGame, type CommittedBulkGame } from "./domain/bulk.js";
+import type { BulkHandCount } from "@pokerodds/common/limits";
 import { committedDeal, type CommittedDealResult, type DealSeeds } from "./domain/deal.js";
 import type { HandOdds } from "@pokerodds/common/poker/pricing";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";

@@ -58,7 +58,7 @@ function repeat(run: () => Promise<unknown>, intervalMs: number): { stop(): Prom
 }
 
 /** Drives the transfers pending since before the grace period. False when a step failed (and is retried). */
-export async function resumeTransfers(parts: TableParts, graceMs: number): Promise<boolean> {
+async function resumeTransfers(parts: TableParts, graceMs: number): Promise<boolean> {
   const log = parts.logger.child({ task: "recovery" });
   const cutoff = Date.now() - graceMs;
   return step(log, "pending transfers", async () => {
@@ -142,7 +142,7 @@ async function carryTable(parts: TableParts, log: Logger, tableId: number, cutof
 }
 
 /** Deletes the activity indexes' buckets that no reader reads again (activity-index.ts). */
-export async function pruneActivity(parts: TableParts): Promise<boolean> {
+async function pruneActivity(parts: TableParts): Promise<boolean> {
   const log = parts.logger.child({ task: "recovery" });
   return step(log, "activity pruning", async () => {
     const now = Date.now();

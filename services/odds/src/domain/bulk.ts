@@ -8,11 +8,7 @@ import { type BettingStage, type StagePricing, Stage, bulkStagePricing } from "@
 import { commitDeck } from "./provably-fair.js";
 import { shuffledDeck } from "./shuffle.js";
 import { stageEquities } from "@pokerodds/common/poker/stage-odds";
-
-export const BULK_MIN_GAMES = 1;
-export const BULK_MAX_GAMES = 200;
-export const BULK_HAND_COUNTS = [3, 4] as const;
-export type BulkHandCount = (typeof BULK_HAND_COUNTS)[number];
+import { BULK_HAND_COUNTS, BULK_MAX_GAMES, BULK_MIN_GAMES, type BulkHandCount } from "@pokerodds/common/limits";
 
 export interface BulkRequest {
   numberOfGames: number;
@@ -42,15 +38,17 @@ export interface CommittedBulkGame extends BulkGame {
   seedCommitment: string;
 }
 
-/** Validates a complete bulk request (defaults already applied): 1..200 games, 3 or 4 hands, 0 < rtp < 1. */
+/** Validates a complete bulk request (defaults already applied): its games and hands (limits.ts), 0 < rtp < 1. */
 export function validateBulkRequest(request: {
   numberOfGames: number;
   numberOfHands: number;
   targetRtp: number;
 }): BulkRequest {
   validateIntegerRange("numberOfGames", request.numberOfGames, BULK_MIN_GAMES, BULK_MAX_GAMES);
-  const numberOfHands = request.numberOfHands;
-  if (numberOfHands !== 3 && numberOfHands !== 4) throw new InvalidOddsRequestError("numberOfHands must be 3 or 4");
+  const numberOfHands = BULK_HAND_COUNTS.find((count) => count === request.numberOfHands);
+  if (numberOfHands === undefined) {
+    throw new InvalidOddsRequestError(`numberOfHands must be ${BULK_HAND_COUNTS.join(" or ")}`);
+  }
   validateTargetRtp(request.targetRtp);
   return { numberOfGames: request.numberOfGames, numberOfHands, targetRtp: request.targetRtp };
 }

@@ -4,7 +4,7 @@ import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@
 import { MAX_BETS_PER_SEAT_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } from "@pokerodds/common/limits";
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
-import { payoutOf } from "./payouts.js";
+import { payoutOf } from "@pokerodds/common/payout";
 import { betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, GameState, Outcome, TableSnapshot } from "./types.js";
 
@@ -115,10 +115,11 @@ function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void 
 }
 
 /**
- * Refusals in order: malformed input (400); a replayed betId answers the recorded bet; the table
- * moved on from the stage the bet names, no betting stage open, caller not seated, another seat, the
- * seat's bets in this game at their limit, a hand that cannot win, a payout over the table
- * limit, a set of bets at this stage that cannot lose (409); then a NACK when the seat balance is short.
+ * Refusals in order: malformed input (400, but a hand index past this table's hands: 409); a
+ * replayed betId answers the recorded bet; the table moved on from the stage the bet names, no
+ * betting stage open, caller not seated, another seat, the seat's bets in this game at their limit,
+ * a hand that cannot win, a payout over the table limit, a set of bets at this stage that cannot
+ * lose (409); then a NACK when the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
   const { playerId, seatIndex, handIndex, betAmountCents, betId } = command;
@@ -131,7 +132,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   // A hand index any game may have, but this table's games have fewer: the table's state, a 409.
   const hands = snapshot.config.numberOfHands;
   if (handIndex >= hands) throw new ConflictError(`this table's games have ${hands} hands (0 to ${hands - 1})`);
-  requireAmountCents("betAmount", betAmountCents);
+  requireAmountCents("betAmountCents", betAmountCents);
   if (command.at && !isBettingStageNumber(command.at.bettingStage)) {
     throw new InvalidArgumentError("at.bettingStage must be one of 0, 1, 2");
   }

@@ -23,7 +23,6 @@ export * from "./bets.js";
 export * from "./advance.js";
 export { assertTruePrices } from "./true-prices.js";
 export { UntrueOddsAnswerError } from "./untrue-odds-answer.js";
-export { type Payout, payoutOf } from "./payouts.js";
 export * from "./lobby.js";
 export * from "./view.js";
 export * from "./exported-game.js";

@@ -56,7 +56,7 @@ export type SitResult =
 function seatOfSession(snapshot: TableSnapshot, transferId: string, playerId: string): Seat | undefined {
   const seat = snapshot.seats.find((s) => s.sessionId === transferId);
   if (seat && seat.playerId !== playerId) {
-    throw new IdempotencyMismatchError(`transfer ${transferId} was credited to another player`);
+    throw new IdempotencyMismatchError();
   }
   return seat;
 }
@@ -133,8 +133,8 @@ export interface TopUpCommand {
 
 /**
  * Credits the player's seat (any game state: between games or between betting stages).
- * Not seated, or seated in another session than the one asked for: ConflictError (topUpAfterDebit
- * stores it as a refusal; the adapter refunds the account).
+ * Not seated, seated in another session than the one asked for, or past the seat balance limit:
+ * ConflictError (topUpAfterDebit stores it as a refusal; the adapter refunds the account).
  * Crediting once per transfer is the store's: the credit is stored under its transfer's operation key.
  */
 export function applyTopUp(

@@ -8,7 +8,7 @@ import type { BettingStage, GameState, Seat, TableConfig, TableSnapshot } from "
 
 export const DEFAULT_NUMBER_OF_SEATS = 6;
 export const DEFAULT_NUMBER_OF_HANDS = 4;
-/** 10^12 units: far above any real stake, and 90 such wins still fit a seat balance exactly. */
+/** 10^12 units: far above any real stake, and a tenth of a seat's balance limit (MAX_BALANCE_CENTS). */
 export const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
 
 /** Game ids are per table and sequential, so the domain stays deterministic: T7-1, T7-2, ... */
