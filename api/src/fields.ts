@@ -1,6 +1,7 @@
 import { INT32_MAX, PLAYER_ID_MAX_LENGTH, PLAYER_ID_PATTERN } from "@pokerodds/common/limits";
 import { Type, type TSchema } from "@sinclair/typebox";
-import { MAX_AMOUNT, MONEY_RULE } from "./money.js";
+import { MAX_AMOUNT_UNITS } from "@pokerodds/common/limits";
+import { MONEY_RULE } from "./money.js";
 
 /**
  * Annotation naming, in words, what a field must be. The validator builds its 400 message from it
@@ -65,7 +66,7 @@ export function openInterval(
 export function money(description: string) {
   return Type.Number({
     exclusiveMinimum: 0,
-    maximum: MAX_AMOUNT,
+    maximum: MAX_AMOUNT_UNITS,
     multipleOf: 0.01,
     [MONEY_KEYWORD]: true,
     description: `${description}; at most 2 decimal places`,

@@ -7,13 +7,12 @@ declare const centsBrand: unique symbol;
 /** Integer minor units (hundredths of a unit). */
 export type Cents = number & { readonly [centsBrand]: true };
 
-export const MAX_AMOUNT = MAX_AMOUNT_UNITS;
 export const MONEY_RULE = "a number greater than 0 and at most 1,000,000,000 with at most 2 decimal places";
 
 /** The amount's cents, or undefined when the value is not an acceptable amount. */
 export function toCents(value: unknown): Cents | undefined {
   // `<= 0` also refuses -0; NaN and the Infinity that 1e309 parses to fail isFinite.
-  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_AMOUNT) return undefined;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || value > MAX_AMOUNT_UNITS) return undefined;
   const cents = Math.round(value * 100);
   // The round trip holds exactly when value is the double nearest to cents/100, i.e. when its
   // decimal form has at most 2 decimal places; 1.005 (stored as 1.00499...) fails it.

@@ -3,9 +3,10 @@ import fc from "fast-check";
 import { BetRequest, SitRequest, TopUpRequest } from "../src/tables.js";
 import { bodyValidator, InvalidRequest } from "../src/validate.js";
 import { ContractViolation } from "../src/violation.js";
-import { MAX_AMOUNT, MAX_REPORTED_CENTS, parseMoney, toUnits } from "../src/money.js";
+import { MAX_AMOUNT_UNITS } from "@pokerodds/common/limits";
+import { MAX_REPORTED_CENTS, parseMoney, toUnits } from "../src/money.js";
 
-const MAX_CENTS = MAX_AMOUNT * 100;
+const MAX_CENTS = MAX_AMOUNT_UNITS * 100;
 const centsOf = (value: unknown): number => parseMoney(value);
 
 test("every amount of whole cents parses to exactly those cents", (t) => {
@@ -18,18 +19,22 @@ test("every amount of whole cents parses to exactly those cents", (t) => {
 
 test("a JSON amount with at most 2 decimals parses to the cents its text says", (t) => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: MAX_AMOUNT - 1 }), fc.integer({ min: 0, max: 99 }), (units, fraction) => {
-      fc.pre(units > 0 || fraction > 0);
-      const text = `${units}.${String(fraction).padStart(2, "0")}`;
-      t.is(centsOf(JSON.parse(text)), units * 100 + fraction);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: MAX_AMOUNT_UNITS - 1 }),
+      fc.integer({ min: 0, max: 99 }),
+      (units, fraction) => {
+        fc.pre(units > 0 || fraction > 0);
+        const text = `${units}.${String(fraction).padStart(2, "0")}`;
+        t.is(centsOf(JSON.parse(text)), units * 100 + fraction);
+      },
+    ),
   );
 });
 
 test("a third decimal place that is not zero is refused", (t) => {
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: MAX_AMOUNT - 1 }),
+      fc.integer({ min: 0, max: MAX_AMOUNT_UNITS - 1 }),
       fc.integer({ min: 0, max: 99 }),
       fc.integer({ min: 1, max: 9 }),
       (units, fraction, third) => {
@@ -42,7 +47,7 @@ test("a third decimal place that is not zero is refused", (t) => {
 
 // Mostly amounts near valid ones: plain random doubles almost never have 2 decimals.
 const anyNumber = fc.oneof(
-  fc.double({ min: -10, max: MAX_AMOUNT * 2 }),
+  fc.double({ min: -10, max: MAX_AMOUNT_UNITS * 2 }),
   fc.integer({ min: -100, max: MAX_CENTS + 100 }).map((cents) => cents / 100),
   fc.integer({ min: 1, max: MAX_CENTS }).map((cents) => cents / 100 + Number.EPSILON * cents),
   fc.integer({ min: 1, max: MAX_CENTS * 10 }).map((mills) => mills / 1000),
@@ -85,7 +90,7 @@ test("a request's validator admits exactly the amounts parseMoney accepts; the r
       { numRuns: 2000 },
     );
     t.true(admitted > 0, `${name}: some amounts were admitted`);
-    for (const value of [0, -0, 1.005, MAX_AMOUNT + 0.01, JSON.parse("1e309"), "10"]) {
+    for (const value of [0, -0, 1.005, MAX_AMOUNT_UNITS + 0.01, JSON.parse("1e309"), "10"]) {
       t.is(answer(value), 400, `${name} ${String(value)}`);
     }
   }
@@ -131,7 +136,7 @@ test("non-positive, non-finite, too large and non-number values are refused", (t
     Infinity,
     -Infinity,
     JSON.parse("1e309"),
-    MAX_AMOUNT + 0.01,
+    MAX_AMOUNT_UNITS + 0.01,
     2 ** 53,
     2 ** 53 + 2,
     1.234,
@@ -159,7 +164,7 @@ test("non-positive, non-finite, too large and non-number values are refused", (t
 
 test("the limits themselves", (t) => {
   t.is(centsOf(0.01), 1);
-  t.is(centsOf(MAX_AMOUNT), MAX_CENTS);
+  t.is(centsOf(MAX_AMOUNT_UNITS), MAX_CENTS);
   t.is(centsOf(0.07), 7);
   t.is(centsOf(1.1), 110);
   t.is(centsOf(999_999_999.99), 99_999_999_999);
