@@ -69,6 +69,13 @@ export const BULK_MAX_GAMES = 200;
 export const BULK_HAND_COUNTS = [3, 4] as const;
 export type BulkHandCount = (typeof BULK_HAND_COUNTS)[number];
 
+/**
+ * Ledger entries of one ListLedger page, as the wallet serves them (the operator's `npm run wallet
+ * -- ledger` reads up to the most); the public statement's own bound is lower (api's players.ts).
+ */
+export const LEDGER_PAGE_DEFAULT = 100;
+export const LEDGER_PAGE_MAX = 1000;
+
 /** The target return to player of a table, a deal or a bulk request that names none (decisions.md). */
 export const DEFAULT_TARGET_RTP = 0.97;
 

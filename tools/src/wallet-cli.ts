@@ -15,6 +15,7 @@
 // (nothing moved), 2 on bad usage or any other failure.
 import { MONEY_RULE, toCents, toUnits, toSignedUnits } from "@pokerodds/api/money";
 import { createClient, isServiceError, type TlsFiles } from "@pokerodds/common";
+import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX } from "@pokerodds/common/limits";
 import {
   MovementKind,
   RefusalReason,
@@ -81,7 +82,12 @@ export function parseCommand(argv: readonly string[]): Command {
       throw new UsageError("ledger takes a player id, --after and --limit only");
     }
     const after = wholeNumber("after", values.after, 0, 0, Number.MAX_SAFE_INTEGER);
-    return { kind, playerId, after, limit: wholeNumber("limit", values.limit, 100, 1, 1000) };
+    return {
+      kind,
+      playerId,
+      after,
+      limit: wholeNumber("limit", values.limit, LEDGER_PAGE_DEFAULT, 1, LEDGER_PAGE_MAX),
+    };
   }
   if (kind !== "deposit" && kind !== "withdraw") throw new UsageError(`unknown command ${JSON.stringify(kind)}`);
   if (values.after !== undefined || values.limit !== undefined)

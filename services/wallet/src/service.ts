@@ -9,7 +9,7 @@ import {
   type Logger,
   type UnaryHandler,
 } from "@pokerodds/common";
-import { requirePlayerId } from "@pokerodds/common/limits";
+import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX, requirePlayerId } from "@pokerodds/common/limits";
 import { isDatabaseOutage } from "@pokerodds/common/mongo";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
@@ -24,9 +24,6 @@ import {
   outcomeToProto,
   profileToProto,
 } from "./proto-mapping.js";
-
-const DEFAULT_PAGE = 100;
-const MAX_PAGE = 1000;
 
 /** `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then. */
 export function walletService(wallet: WalletParts, logger: Logger, databaseReady: () => boolean): WalletServiceServer {
@@ -71,9 +68,9 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
 
     listLedger: rpc("ListLedger", async (request) => {
       const playerId = requirePlayerId("player id", request.playerId);
-      const limit = request.limit === 0 ? DEFAULT_PAGE : request.limit;
-      if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE)
-        throw new InvalidArgumentError(`limit must be from 1 to ${MAX_PAGE}`);
+      const limit = request.limit === 0 ? LEDGER_PAGE_DEFAULT : request.limit;
+      if (!Number.isInteger(limit) || limit < 1 || limit > LEDGER_PAGE_MAX)
+        throw new InvalidArgumentError(`limit must be from 1 to ${LEDGER_PAGE_MAX}`);
       if (!Number.isSafeInteger(request.afterSequence) || request.afterSequence < 0) {
         throw new InvalidArgumentError("after_sequence must not be negative");
       }
