@@ -144,7 +144,7 @@ test("the health port serves nothing but health: not the service's RPCs, not ref
     // Plaintext, no certificate: the RPC is not there at all.
     const plain = new OddsServiceClient(`127.0.0.1:${healthPort}`, credentials.createInsecure());
     const code = await new Promise<number | undefined>((resolve) =>
-      plain.deal({ numberOfHands: 1, gameId: "" }, new Metadata(), { deadline: Date.now() + 3000 }, (error) =>
+      plain.deal({ numberOfHands: 1 }, new Metadata(), { deadline: Date.now() + 3000 }, (error) =>
         resolve(error ? error.code : status.OK),
       ),
     );
@@ -160,7 +160,7 @@ test("the health port serves nothing but health: not the service's RPCs, not ref
       defaultDeadlineMs: 3000,
       tls: tlsAs("gateway"),
     });
-    t.deepEqual((await gateway.call.deal({ numberOfHands: 1, gameId: "" })).hands, ["AsKs"]);
+    t.deepEqual((await gateway.call.deal({ numberOfHands: 1 })).hands, ["AsKs"]);
     gateway.raw.close();
   } finally {
     await server.shutdown(1000);
@@ -181,7 +181,7 @@ test("while the server drains the health port reports NOT_SERVING, then closes w
     defaultDeadlineMs: 10_000,
     tls: tlsAs("gateway"),
   });
-  const inFlight = gateway.call.deal({ numberOfHands: 1, gameId: "" });
+  const inFlight = gateway.call.deal({ numberOfHands: 1 });
   // Until the call has reached the server (a fixed 200 ms was too short for a busy machine's TLS
   // handshake: the server then drained nothing and closed at once).
   await arrived;

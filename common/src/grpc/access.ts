@@ -56,9 +56,9 @@ export const TABLE_ACCESS: AccessPolicy<typeof TableServiceService> = {
 };
 
 // Derived from the callers: gateway/src/backends.ts (deal, generateBulk) and
-// services/table/src/dependencies.ts (deal, equity).
+// services/table/src/dependencies.ts (equity).
 export const ODDS_ACCESS: AccessPolicy<typeof OddsServiceService> = {
-  deal: ["gateway", "table"],
+  deal: ["gateway"],
   generateBulk: ["gateway"],
   equity: ["table"],
 };

@@ -17,10 +17,7 @@ export function oddsRoutes(odds: OddsApi): Handlers<typeof oddsApi> {
     /** POST /api/deal: a stand-alone deal with pre-flop odds at the service's target RTP. */
     deal: async (req, res) => {
       const { numberOfHands } = validateDeal(req.body);
-      const response = await fromService(
-        "odds",
-        odds.deal({ numberOfHands, gameId: "" }, callOptions(req, DEAL_DEADLINE_MS)),
-      );
+      const response = await fromService("odds", odds.deal({ numberOfHands }, callOptions(req, DEAL_DEADLINE_MS)));
       res.json(toDealResult(response));
     },
     /** POST /api/games/bulk: whole pre-computed games, gathered as the odds service streams them. */

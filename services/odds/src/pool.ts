@@ -37,7 +37,7 @@ export const BATCH_NICE = 10;
  * waits on (deals and equity), `runners.batch` processes at BATCH_NICE for bulk chunks
  * (batch-process.ts says why processes), so a deal never waits for a chunk to finish nor shares a
  * core with one on equal terms. Tasks wait here, first in first out per lane, and go to the lane's
- * runners one per free runner; a table's game flow (its deals and equity) goes before the public
+ * runners one per free runner; a table's game flow (its Equity calls) goes before the public
  * deals waiting in its lane, so that a flood of public deals delays no table. (Piscina's own queue
  * is not used: it keeps every task with an abort signal in one FIFO of its own, ahead of any custom
  * queue.) A cancelled call's waiting tasks leave
@@ -108,7 +108,7 @@ export class OddsPool {
    * ("odds.priceTask"...) is the only view of the equity work, which runs where no instrumentation
    * sees it: the wait in the lane is up to its "dispatched" event, the computation after. A task of
    * a table's `gameFlow` waits only behind others of the kind, never behind a public one, and never
-   * fills the lane: the table service asks only when a player advances a game (each try at a deal
+   * fills the lane: the table service asks only when a player advances a game (each try at an advance
    * asks, before the table decides which try wins), so its calls are bounded by the per-player rate
    * limit.
    */

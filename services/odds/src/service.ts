@@ -24,23 +24,19 @@ const BULK_CHUNK = 2;
 export function oddsService(pool: OddsPool, logger: Logger): OddsServiceServer {
   return {
     // The public requests meet a full lane with RESOURCE_EXHAUSTED at once (the gateway's 429 with
-    // Retry-After), not a wait that ends in a missed deadline. A table's game flow (a deal that names
-    // its game, which a public deal never does, and every Equity) is never refused and goes first.
+    // Retry-After), not a wait that ends in a missed deadline. A table's game flow (Equity, which only
+    // the table may call) is never refused and goes first.
     deal: unary(logger, "Deal", async (request: DealRequest, { call }): Promise<DealResponse> => {
-      const gameFlow = request.gameId !== "";
-      if (!gameFlow) pool.assertRoom("urgent");
+      pool.assertRoom("urgent");
       const result = await pool.run(
         "dealTask",
         {
           numberOfHands: request.numberOfHands,
           targetRtp: request.targetRtp ?? DEFAULT_TARGET_RTP,
           // A stand-alone deal has no game of its own: it gets an id, so its deck can be verified too.
-          gameId: request.gameId || `DEAL-${randomUUID()}`,
-          // A table's game: the seed committed when it began, and the dealing player's client seed.
-          seeds: { serverSeed: request.serverSeed || undefined, clientSeed: request.clientSeed || null },
+          gameId: `DEAL-${randomUUID()}`,
         },
         callEnded(call),
-        { gameFlow },
       );
       return dealToProto(result);
     }),

@@ -5,7 +5,7 @@ import { DomainError, type ErrorKind } from "@pokerodds/common/errors";
 import type { Card } from "@pokerodds/common/poker/cards";
 import { committedBulkGame, type CommittedBulkGame } from "./domain/bulk.js";
 import type { BulkHandCount } from "@pokerodds/common/limits";
-import { committedDeal, type CommittedDealResult, type DealSeeds } from "./domain/deal.js";
+import { committedDeal, type CommittedDealResult } from "./domain/deal.js";
 import type { HandOdds } from "@pokerodds/common/poker/pricing";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";
 
@@ -24,8 +24,8 @@ function domainErrorsAsData<A, R>(task: (args: A) => R): (args: A) => TaskResult
 }
 
 export const dealTask = domainErrorsAsData(
-  (args: { numberOfHands: number; targetRtp: number; gameId: string; seeds?: DealSeeds }): CommittedDealResult =>
-    committedDeal(args.numberOfHands, args.targetRtp, args.gameId, args.seeds),
+  (args: { numberOfHands: number; targetRtp: number; gameId: string }): CommittedDealResult =>
+    committedDeal(args.numberOfHands, args.targetRtp, args.gameId),
 );
 
 /** Games firstIndex .. firstIndex + count - 1 of a batch (ids follow the index). */

@@ -2,7 +2,12 @@
 // answer (its client cancelled it, or its deadline passed) drops its waiting task and is answered
 // as a refusal, never INTERNAL, and logs no error: nobody waits for it, and no server failed.
 import { Metadata, status, type ServerUnaryCall, type ServiceError } from "@grpc/grpc-js";
-import type { DealRequest, DealResponse } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import type {
+  DealRequest,
+  DealResponse,
+  EquityRequest,
+  EquityResponse,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { OddsPool } from "@pokerodds/odds/pool";
 import { oddsService } from "@pokerodds/odds/service";
 import test from "ava";
@@ -10,20 +15,31 @@ import { EventEmitter } from "node:events";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 
-/** A served Deal call as grpc-js hands it to the handler; `cancelled` as grpc-js sets it. */
-function dealCall(cancelled = false, gameId = "") {
+/** A served call as grpc-js hands it to the handler; `cancelled` as grpc-js sets it. */
+function servedCall<Request, Response>(method: string, request: Request, cancelled: boolean) {
   const call = Object.assign(new EventEmitter(), {
-    request: { numberOfHands: 4, gameId, serverSeed: "", clientSeed: "" } as DealRequest,
+    request,
     metadata: new Metadata(),
     cancelled,
-    getPath: () => "/pokerodds.odds.v1.OddsService/Deal",
+    getPath: () => `/pokerodds.odds.v1.OddsService/${method}`,
   });
-  return call as typeof call & ServerUnaryCall<DealRequest, DealResponse>;
+  return call as typeof call & ServerUnaryCall<Request, Response>;
 }
 
-function answerOf(deal: ReturnType<typeof oddsService>["deal"], call: ServerUnaryCall<DealRequest, DealResponse>) {
-  return new Promise<{ error: Partial<ServiceError> | null; response?: DealResponse }>((resolve) =>
-    deal(call, (error, response) =>
+const dealCall = (cancelled = false) => servedCall<DealRequest, DealResponse>("Deal", { numberOfHands: 4 }, cancelled);
+
+/** A table's Equity call: four hands' hole cards, no board. */
+const equityCall = () =>
+  servedCall<EquityRequest, EquityResponse>("Equity", { hands: ["AsKs", "QhQd", "7c2d", "9h8h"], board: [] }, false);
+
+type Unary<Request, Response> = (
+  call: ServerUnaryCall<Request, Response>,
+  done: (error: unknown, response?: Response | null) => void,
+) => void;
+
+function answerOf<Request, Response>(handler: Unary<Request, Response>, call: ServerUnaryCall<Request, Response>) {
+  return new Promise<{ error: Partial<ServiceError> | null; response?: Response }>((resolve) =>
+    handler(call, (error, response) =>
       resolve({ error: error as Partial<ServiceError> | null, response: response ?? undefined }),
     ),
   );
@@ -61,24 +77,23 @@ test("a deal whose call ended, before its task ran or while it waited, is no INT
   );
 });
 
-test("a table's deal is never refused by a lane full of public deals, and runs before those waiting", async (t) => {
+test("a table's Equity is never refused by a lane full of public deals, and runs before those waiting", async (t) => {
   const pool = new OddsPool({ urgent: 1, batch: 1 }, 4);
   t.teardown(() => pool.close());
-  const { deal } = oddsService(pool, pino({ level: "silent" }));
+  const { deal, equity } = oddsService(pool, pino({ level: "silent" }));
   const answeredInOrder: string[] = [];
-  const answer = (who: string, call: ServerUnaryCall<DealRequest, DealResponse>) =>
-    answerOf(deal, call).then((outcome) => {
-      if (!outcome.error) answeredInOrder.push(who);
-      return outcome;
-    });
+  const answered = (who: string) => (outcome: { error: Partial<ServiceError> | null }) => {
+    if (!outcome.error) answeredInOrder.push(who);
+    return outcome;
+  };
   // One running on the one thread, four waiting (the lane's size), the rest refused.
-  const publicDeals = Array.from({ length: 12 }, () => answer("public", dealCall()));
-  const tableDeal = answer("table", dealCall(false, "T1-7"));
+  const publicDeals = Array.from({ length: 12 }, () => answerOf(deal, dealCall()).then(answered("public")));
+  const tableEquity = answerOf(equity, equityCall()).then(answered("table"));
 
   const refused = (await Promise.all(publicDeals)).filter(
     (outcome) => outcome.error?.code === status.RESOURCE_EXHAUSTED,
   );
   t.is(refused.length, 7, "the public lane was full");
-  t.is((await tableDeal).error, null);
+  t.is((await tableEquity).error, null);
   t.deepEqual(answeredInOrder, ["public", "table", "public", "public", "public", "public"]);
 });

@@ -14,6 +14,7 @@ import {
   advancePlan,
   applyAdvance,
   assertTruePrices,
+  dealtCards,
   placeAgainst,
   publicState,
   type Place,
@@ -25,6 +26,7 @@ import {
   type TableSnapshot,
   UntrueOddsAnswerError,
 } from "./domain/index.js";
+import { newServerSeed } from "@pokerodds/common/server-seed";
 import { oddsAnswersRefused } from "./metrics.js";
 import { deliverOutboxOrLeaveToRecovery } from "./outbox.js";
 import type { TableParts } from "./parts.js";
@@ -108,9 +110,12 @@ async function answerMovedOn(
 async function fetchInput(odds: OddsPort, plan: AdvancePlan, scope: CallScope): Promise<AdvanceInput> {
   switch (plan.kind) {
     case "DEAL": {
-      const deal = await odds.deal(plan.numberOfHands, plan.gameId, plan, scope);
-      assertTruePrices(deal.handOdds, deal.hands, [], odds.targetRtp);
-      return { kind: "DEAL", ...deal };
+      // Dealt here, from the table's own seed: the odds service prices the hole cards only.
+      const serverSeed = plan.serverSeed ?? newServerSeed();
+      const { hands } = dealtCards(plan, serverSeed);
+      const handOdds = await odds.equity(hands, [], scope);
+      assertTruePrices(handOdds, hands, [], odds.targetRtp);
+      return { kind: "DEAL", serverSeed, handOdds };
     }
     case "REVEAL": {
       const handOdds = await odds.equity(plan.hands, plan.board, scope);

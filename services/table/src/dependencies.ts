@@ -7,7 +7,7 @@ import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsFromProto } from "@pokerodds/common/hand-odds";
 import { status, type ServerUnaryCall } from "@grpc/grpc-js";
-import type { DealtSeed, HandOdds } from "./domain/index.js";
+import type { HandOdds } from "./domain/index.js";
 
 /** Who a dependency call is made for: the incoming call (deadline, cancellation) and its request id. */
 export interface CallScope {
@@ -61,31 +61,16 @@ export interface WalletPort {
   credit(movement: Movement, scope: CallScope): Promise<MovementOutcome>;
 }
 
-export interface Deal {
-  hands: string[];
-  remainingDeck: string[];
-  handOdds: HandOdds[];
-  fairness: DealtSeed;
-}
-
-/** The seeds of a table's deal: the one its game committed to (null: a fresh one), the client's. */
-export interface DealSeeds {
-  serverSeed: string | null;
-  clientSeed: string | null;
-}
-
 export interface OddsPort {
   /** The target return to player every price is asked at (TABLE_TARGET_RTP). */
   readonly targetRtp: number;
-  /** Deals gameId's cards from a deck derived from the seeds (docs/provably-fair.md). */
-  deal(numberOfHands: number, gameId: string, seeds: DealSeeds, scope: CallScope): Promise<Deal>;
   equity(hands: readonly string[], board: readonly string[], scope: CallScope): Promise<HandOdds[]>;
 }
 
 const WALLET_DEADLINE_MS = 5_000;
 const ODDS_DEADLINE_MS = 10_000;
 const WALLET_METHODS = ["getPlayer", "getPersonalTableOwner", "getBalance", "debit", "credit"] as const;
-const ODDS_METHODS = ["deal", "equity"] as const;
+const ODDS_METHODS = ["equity"] as const;
 
 export function connectWallet(address: string): { port: WalletPort; close(): void } {
   const client = createClient(WalletServiceClient, WALLET_METHODS, address, {
@@ -156,16 +141,6 @@ export function oddsPort(
 ): OddsPort {
   return {
     targetRtp,
-    deal: async (numberOfHands, gameId, { serverSeed, clientSeed }, scope) => {
-      const seeds = { serverSeed: serverSeed ?? undefined, clientSeed: clientSeed ?? undefined };
-      const response = await odds.deal({ numberOfHands, targetRtp, gameId, ...seeds }, scope);
-      return {
-        hands: response.hands,
-        remainingDeck: response.remainingDeck,
-        handOdds: response.handOdds.map(handOddsFromProto),
-        fairness: { serverSeed: response.serverSeed, seedCommitment: response.seedCommitment },
-      };
-    },
     equity: async (hands, board, scope) =>
       (await odds.equity({ hands: [...hands], board: [...board], targetRtp }, scope)).handOdds.map(handOddsFromProto),
   };

@@ -10,7 +10,7 @@ import { type BetCommand, applyBet } from "../src/domain/bets.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { isConserved, markDelivered, tableMoney } from "../src/domain/snapshot.js";
 import type { HandOdds, TableSnapshot } from "../src/domain/types.js";
-import { T0, dealOf, deepFreeze, newTable, panels, riverPanels } from "./helpers/fixtures.js";
+import { T0, dealInput, deepFreeze, newTable, panels, riverPanels } from "./helpers/fixtures.js";
 
 const PLAYERS = ["p0", "p1", "p2", "p3", "p4", "p5", "p6"];
 
@@ -142,7 +142,7 @@ test("property: every cent credited is in a seat, an open stake, the outbox or t
               const plan = advancePlan(s, caller);
               const input: AdvanceInput =
                 plan.kind === "DEAL"
-                  ? { kind: "DEAL", ...dealOf(s.gameId), handOdds: stagePanels(0, o.wins) }
+                  ? dealInput(stagePanels(0, o.wins))
                   : plan.kind === "CLEAR"
                     ? { kind: "CLEAR" }
                     : {

@@ -1,14 +1,13 @@
 // The deck's commitment is public from the game's start (before any client seed or bet) and the seed
-// only at the river; a deal whose commitment is not SHA-256 of its seed, or not from the seed the game
-// committed to, or whose cards are not the deck its seeds derive, is refused before anything is stored.
+// only at the river; a deal is the deck its seeds derive, and one from a malformed seed, or not from the
+// seed the game committed to, is refused before anything is stored.
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
 import test from "ava";
-import { createHash } from "node:crypto";
 import { ADMIN_CLIENT_SEED, advancePlan, applyAdvance } from "../src/domain/advance.js";
 import { withCommittedDeck } from "../src/domain/cards.js";
 import { publicState } from "../src/domain/view.js";
 import type { Caller } from "../src/domain/index.js";
-import { ADMIN, FAIRNESS, HOLE_PANELS, T0, advance, dealOf, newTable, sit } from "./helpers/fixtures.js";
+import { ADMIN, FAIRNESS, T0, advance, dealInput, dealOf, newTable, sit } from "./helpers/fixtures.js";
 
 /** The player seated at the tables of these tests. */
 const PLAYER_1: Caller = { playerId: "p1", isAdmin: false };
@@ -32,35 +31,25 @@ test("the commitment is shown from the hole on, the seed at the river only, and 
   ]);
 });
 
-test("a deal whose commitment does not match its seed, or is malformed, is refused", (t) => {
+test("a deal from a malformed seed is refused; a good one is committed to by its SHA-256", (t) => {
   const start = sit(newTable(), "p1");
   const plan = advancePlan(start, ADMIN);
-  const deal = { kind: "DEAL" as const, ...dealOf(start.gameId), handOdds: HOLE_PANELS };
-  const refused = (fairness: typeof FAIRNESS) =>
-    t.throws(() => applyAdvance(start, plan, { ...deal, fairness }, T0), { instanceOf: RangeError });
-  refused({ ...FAIRNESS, seedCommitment: "00".repeat(32) });
-  refused({ ...FAIRNESS, serverSeed: "22".repeat(32) });
-  refused({ ...FAIRNESS, serverSeed: FAIRNESS.serverSeed.toUpperCase() });
-  refused({ serverSeed: "", seedCommitment: "", clientSeed: null });
-  t.is(applyAdvance(start, plan, deal, T0).fairness?.seedCommitment, FAIRNESS.seedCommitment);
+  const refused = (serverSeed: string) =>
+    t.throws(() => applyAdvance(start, plan, { ...dealInput(), serverSeed }, T0), { instanceOf: RangeError });
+  refused("");
+  refused(FAIRNESS.serverSeed.toUpperCase());
+  refused("zz".repeat(32));
+  refused("ab".repeat(31));
+  t.deepEqual(applyAdvance(start, plan, dealInput(), T0).fairness, FAIRNESS);
 });
 
-test("a deal whose cards are not the deck its seeds derive is refused: no game is bet on cards a reveal cannot verify", (t) => {
+test("a deal is the deck its seeds derive for its game: the client seed and the game id change it", (t) => {
   const start = sit(newTable(), "p1");
-  const plan = advancePlan(start, PLAYER_1, "p1-seed");
+  const hole = applyAdvance(start, advancePlan(start, PLAYER_1, "p1-seed"), dealInput(), T0);
   const derived = dealOf(start.gameId, 4, "p1-seed");
-  const deal = { kind: "DEAL" as const, ...derived, handOdds: HOLE_PANELS };
-  const refused = (cards: { hands: string[]; remainingDeck: string[] }) =>
-    t.throws(() => applyAdvance(start, plan, { ...deal, ...cards }, T0), { message: /not the deck its seeds derive/ });
-  // Every card once, seed and commitment right, but the order chosen: hands swapped, or a board card swapped.
-  const [first, second, ...others] = derived.hands;
-  refused({ hands: [second!, first!, ...others], remainingDeck: derived.remainingDeck });
-  const [flop1, flop2, ...rest] = derived.remainingDeck;
-  refused({ hands: derived.hands, remainingDeck: [flop2!, flop1!, ...rest] });
-  // The deck of the seed without the player's client seed, or of another game.
-  refused(dealOf(start.gameId, 4, null));
-  refused(dealOf("T7-2", 4, "p1-seed"));
-  t.deepEqual(applyAdvance(start, plan, deal, T0).hands, derived.hands);
+  t.deepEqual([hole.hands, hole.deck], [derived.hands, derived.remainingDeck]);
+  t.notDeepEqual(hole.hands, dealOf(start.gameId, 4, null).hands);
+  t.notDeepEqual(hole.hands, dealOf("T7-2", 4, "p1-seed").hands);
 });
 
 test("an admin's deal takes no client seed: the house, knowing its committed seed, could try seeds until the deck suited it", (t) => {
@@ -85,18 +74,14 @@ test("a game is committed to its deck from its start: the deal must use that see
 
   const plan = advancePlan(start, PLAYER_1, "my-seed_1");
   t.like(plan, { kind: "DEAL", serverSeed: FAIRNESS.serverSeed, clientSeed: "my-seed_1" });
-  const deal = { kind: "DEAL" as const, ...dealOf(start.gameId, 4, "my-seed_1"), handOdds: HOLE_PANELS };
-  const hole = applyAdvance(start, plan, deal, T0);
+  const hole = applyAdvance(start, plan, dealInput(), T0);
   t.like(publicState(hole), { seedCommitment: FAIRNESS.seedCommitment, serverSeed: null, clientSeed: "my-seed_1" });
   // A deal from any other seed than the committed one is refused, even a well-formed pair.
-  const other = {
-    serverSeed: "22".repeat(32),
-    seedCommitment: createHash("sha256").update(Buffer.alloc(32, 0x22)).digest("hex"),
-  };
-  t.throws(() => applyAdvance(start, plan, { ...deal, fairness: other }, T0), { message: /committed to/ });
+  const other = { ...dealInput(), serverSeed: "22".repeat(32) };
+  t.throws(() => applyAdvance(start, plan, other, T0), { message: /committed seed/ });
   // A deal planned before the table committed (nothing stored yet) is planned again.
   const early = advancePlan(uncommitted, ADMIN);
-  t.throws(() => applyAdvance(start, early, { ...deal, fairness: other }, T0), { instanceOf: ConflictError });
+  t.throws(() => applyAdvance(start, early, other, T0), { instanceOf: ConflictError });
   // Any advance but the deal ignores the client seed; the next game starts uncommitted (the store commits it).
   let table = hole;
   for (let step = 0; step < 4; step++) table = advance(table);

@@ -1,7 +1,8 @@
-// An odds service that deals the true deck but lies about the prices or the river's winners (a fault,
-// an outdated release, or anyone holding the odds certificate) cannot make the table pay what the
-// cards do not say: the table prices every stage itself and refuses the advance. Nothing is stored,
-// no money moves, and the game goes on once the answers are true again.
+// An odds service that lies about the prices or the river's winners (a fault, an outdated release, or
+// anyone holding the odds certificate) cannot make the table pay what the cards do not say: the table
+// prices every stage itself and refuses the advance. Nothing is stored, no money moves, and the game
+// goes on once the answers are true again. Nor can it learn a card before the table reveals it: the
+// table deals itself and sends the hole cards and the board shown, never the seed.
 import {
   Server,
   status,
@@ -10,12 +11,9 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { serverCredentials } from "@pokerodds/common";
-import { derivedDeal } from "@pokerodds/common/deck-derivation";
 import {
   HandStatus,
   OddsServiceService,
-  type DealRequest,
-  type DealResponse,
   type EquityRequest,
   type EquityResponse,
   type HandOdds,
@@ -25,7 +23,6 @@ import { handOddsToProto } from "@pokerodds/common/hand-odds";
 import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";
-import { commitmentOf } from "@pokerodds/common/server-seed";
 import { freePort } from "@pokerodds/launcher/ports";
 import test from "ava";
 import { statusOf } from "../../../test/helpers/grpc-services.js";
@@ -57,17 +54,15 @@ function told(panels: HandOdds[], lie: Lie): HandOdds[] {
   return panels;
 }
 
-/** An odds service with the odds identity's certificate that deals the true deck and tells `lie.now`. */
-async function startImpostor(lie: { now: Lie }): Promise<{ address: string; stop(): void }> {
+/**
+ * An odds service with the odds identity's certificate that tells `lie.now`, and keeps every request
+ * it is sent (`seen`): all it could learn of a game.
+ */
+async function startImpostor(lie: { now: Lie }, seen: EquityRequest[]): Promise<{ address: string; stop(): void }> {
   const server = new Server();
   const implementation = {
-    deal: (call: ServerUnaryCall<DealRequest, DealResponse>, done: sendUnaryData<DealResponse>) => {
-      const { numberOfHands, gameId, serverSeed = "", clientSeed = null, targetRtp = 0 } = call.request;
-      const { hands, remainingDeck } = derivedDeal({ serverSeed, clientSeed }, gameId, numberOfHands);
-      const handOdds = told(truePanels(hands, [], targetRtp), lie.now);
-      done(null, { hands, remainingDeck, handOdds, gameId, serverSeed, seedCommitment: commitmentOf(serverSeed) });
-    },
     equity: (call: ServerUnaryCall<EquityRequest, EquityResponse>, done: sendUnaryData<EquityResponse>) => {
+      seen.push(call.request);
       const { hands, board, targetRtp = 0 } = call.request;
       done(null, { handOdds: told(truePanels(hands, board, targetRtp), lie.now) });
     },
@@ -85,7 +80,8 @@ async function startImpostor(lie: { now: Lie }): Promise<{ address: string; stop
 test("an odds service that overprices a hand or names a losing hand the winner is refused; nothing is stored or paid", async (t) => {
   const cluster = await startTableCluster({ tables: 0 });
   const lie: { now: Lie } = { now: "none" };
-  const impostor = await startImpostor(lie);
+  const seen: EquityRequest[] = [];
+  const impostor = await startImpostor(lie, seen);
   try {
     // LOG_LEVEL fatal: each refusal is logged as an error, on purpose here.
     const metricsPort = await freePort();
@@ -135,6 +131,13 @@ test("an odds service that overprices a hand or names a losing hand the winner i
       river.handOdds.filter((p) => p.bettingStage === -1).map((p) => p.handStatus),
       truth,
     );
+    // All the odds service was sent: this game's hole cards and a board the table was revealing, never
+    // the deck (a deal is priced as Equity of the hole cards on no board).
+    t.deepEqual([...new Set(seen.map((request) => request.board.length))].sort(), [0, 3, 4, 5]);
+    for (const request of seen) {
+      t.deepEqual(request.hands, river.hands);
+      t.deepEqual(request.board, river.board.slice(0, request.board.length));
+    }
     t.true((await balanceOf(cluster, "mark")) < 100_000, "the sit is still on the table");
     // Each refusal counted, for operators to alert on.
     const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();

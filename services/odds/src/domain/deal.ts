@@ -62,22 +62,8 @@ export interface CommittedDealResult extends DealResult {
   seedCommitment: string;
 }
 
-/** The seeds of a deal: a table's seed committed to when its game began, and the player's client seed. */
-export interface DealSeeds {
-  serverSeed?: string;
-  clientSeed?: string | null;
-}
-
-/**
- * Deals from a deck derived from gameId and a server seed (fresh unless given) mixed with the client
- * seed, if any, as every game of this house is dealt.
- */
-export function committedDeal(
-  numberOfHands: number,
-  targetRtp: number,
-  gameId: string,
-  seeds: DealSeeds = {},
-): CommittedDealResult {
-  const { deck, serverSeed, seedCommitment } = commitDeck(gameId, seeds.serverSeed, seeds.clientSeed ?? null);
+/** Deals from a deck derived from gameId and a fresh server seed, as every game of this house is dealt. */
+export function committedDeal(numberOfHands: number, targetRtp: number, gameId: string): CommittedDealResult {
+  const { deck, serverSeed, seedCommitment } = commitDeck(gameId);
   return { ...deal(numberOfHands, targetRtp, deck), gameId, serverSeed, seedCommitment };
 }

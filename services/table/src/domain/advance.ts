@@ -5,12 +5,11 @@
 // settle, -1) -> SETUP (table cleared, next game id) -> ...
 
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
-import { assertDealtCards, assertDerivedDeal, checkedFairness } from "./cards.js";
+import { dealtCards, dealtFairness } from "./cards.js";
 import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
 import { sumCents } from "./money.js";
 import { bettingStageOf, findSeat, freshGame, sealNext } from "./snapshot.js";
-import type { DealtSeed } from "./cards.js";
 import type { GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface Caller {
@@ -26,26 +25,28 @@ interface PlanBase {
   to: GameState;
 }
 
+type DealPlan = PlanBase & {
+  kind: "DEAL";
+  numberOfHands: number;
+  serverSeed: string | null;
+  clientSeed: string | null;
+};
+
 export type AdvancePlan =
   /**
-   * Ask the odds service for a Deal of numberOfHands (hands, remaining deck, pre-flop panels) from
-   * the seed the game committed to (null at a table nothing was stored at: a fresh one) mixed with
-   * the dealing player's client seed, if any.
+   * Deal numberOfHands from the seed the game committed to (null at a table nothing was stored at:
+   * the adapter draws one) mixed with the dealing player's client seed, if any (dealtCards), and ask
+   * the odds service's Equity(hands, []) for the pre-flop panels.
    */
-  | (PlanBase & { kind: "DEAL"; numberOfHands: number; serverSeed: string | null; clientSeed: string | null })
+  | DealPlan
   /** Reveal these cards from the front of the deck; ask the odds service's Equity(hands, board). */
   | (PlanBase & { kind: "REVEAL"; hands: readonly string[]; reveal: readonly string[]; board: readonly string[] })
   /** Clear the table: nothing to fetch. */
   | (PlanBase & { kind: "CLEAR" });
 
 export type AdvanceInput =
-  | {
-      kind: "DEAL";
-      hands: readonly string[];
-      remainingDeck: readonly string[];
-      handOdds: readonly HandOdds[];
-      fairness: DealtSeed;
-    }
+  /** The seed dealt from (the plan's, or the one the adapter drew) and the pre-flop panels. */
+  | { kind: "DEAL"; serverSeed: string; handOdds: readonly HandOdds[] }
   | { kind: "REVEAL"; handOdds: readonly HandOdds[] }
   | { kind: "CLEAR" };
 
@@ -141,16 +142,15 @@ export function applyAdvance(
     if ((snapshot.fairness?.serverSeed ?? null) !== plan.serverSeed) {
       throw new ConflictError("the game committed to its deck since this advance was planned");
     }
-    assertDealtCards(input.hands, input.remainingDeck, n);
-    const fairness = checkedFairness(input.fairness, snapshot.fairness, plan.clientSeed);
-    assertDerivedDeal(input, fairness, snapshot.gameId);
+    const fairness = dealtFairness(input.serverSeed, snapshot.fairness, plan.clientSeed);
+    const { hands, remainingDeck } = dealtCards(plan, fairness.serverSeed);
     return sealNext(
       snapshot,
       {
         gameState: "STATUS_HOLE",
-        hands: [...input.hands],
+        hands,
         board: [],
-        deck: [...input.remainingDeck],
+        deck: remainingDeck,
         fairness,
         handOdds: checkedPanels(input.handOdds, n, 0),
       },

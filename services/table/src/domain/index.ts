@@ -26,4 +26,4 @@ export { UntrueOddsAnswerError } from "./untrue-odds-answer.js";
 export * from "./lobby.js";
 export * from "./view.js";
 export * from "./exported-game.js";
-export { type DealtSeed, withCommittedDeck } from "./cards.js";
+export { dealtCards, withCommittedDeck } from "./cards.js";

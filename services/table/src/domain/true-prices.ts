@@ -3,8 +3,8 @@
 // odds service could price a hand far above its chances, or name a losing hand the winner, and pay
 // a colluding player from the house). It prices the same cards itself, with the poker math both
 // services share, and refuses an answer that differs in any field. An honest odds service runs the
-// same code on the same cards, so it agrees to the last bit. That the cards are the ones the seeds
-// derive is applyAdvance's check (assertDerivedDeal); this one is the prices'.
+// same code on the same cards, so it agrees to the last bit. The cards are the table's own: it deals
+// them from the game's seeds (cards.ts) and sends the odds service only what it has to price.
 
 import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";

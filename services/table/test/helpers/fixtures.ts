@@ -20,7 +20,7 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** A seed and its commitment as the odds service sends them with a deal (SHA-256 of the seed's bytes). */
+/** A seed and its commitment (SHA-256 of the seed's bytes): the one every fixture deal is from. */
 export const FAIRNESS: Fairness = {
   serverSeed: "ab".repeat(32),
   seedCommitment: createHash("sha256")
@@ -29,14 +29,21 @@ export const FAIRNESS: Fairness = {
   clientSeed: null,
 };
 
-/** The deal the odds service sends for gameId's n hands: the deck FAIRNESS's seed (with clientSeed) derives. */
+/** The cards of gameId's n hands: the deck FAIRNESS's seed (with clientSeed) derives. */
 export function dealOf(
   gameId: string,
   n = 4,
   clientSeed: string | null = null,
-): { hands: string[]; remainingDeck: string[]; fairness: Fairness } {
-  return { ...derivedDeal({ serverSeed: FAIRNESS.serverSeed, clientSeed }, gameId, n), fairness: FAIRNESS };
+): { hands: string[]; remainingDeck: string[] } {
+  return derivedDeal({ serverSeed: FAIRNESS.serverSeed, clientSeed }, gameId, n);
 }
+
+/** A deal's input to applyAdvance: FAIRNESS's seed and the pre-flop panels the odds service priced. */
+export const dealInput = (handOdds: readonly HandOdds[] = HOLE_PANELS): Extract<AdvanceInput, { kind: "DEAL" }> => ({
+  kind: "DEAL",
+  serverSeed: FAIRNESS.serverSeed,
+  handOdds,
+});
 
 /** [winPercentage, drawPercentage, oddsTenths] per hand. */
 export type PanelSpec = readonly [win: number, draw: number, oddsTenths: number];
@@ -109,7 +116,7 @@ export function advance(
   const plan = advancePlan(snapshot, caller);
   const input: AdvanceInput =
     plan.kind === "DEAL"
-      ? { kind: "DEAL", ...dealOf(snapshot.gameId, snapshot.config.numberOfHands), handOdds: handOdds ?? HOLE_PANELS }
+      ? dealInput(handOdds ?? HOLE_PANELS)
       : plan.kind === "REVEAL"
         ? {
             kind: "REVEAL",

@@ -93,20 +93,15 @@ export interface HandOdds {
   oddsTenths: number;
 }
 
+/**
+ * A stand-alone deal (the public POST /api/deal): a fresh DEAL-<uuid> game from a fresh seed. A
+ * table deals its games itself, from its own seed, and asks only Equity: no service but the table
+ * ever holds a game's seed or its cards to come.
+ */
 export interface DealRequest {
   numberOfHands: number;
   /** 0 < target_rtp < 1; absent means the service default (0.97). */
-  targetRtp?:
-    | number
-    | undefined;
-  /** The game the deck is derived for (docs/provably-fair.md); empty: a fresh DEAL-<uuid>. */
-  gameId: string;
-  /** The seed a table committed to when its game began (64 hex digits); absent: a fresh one. */
-  serverSeed?:
-    | string
-    | undefined;
-  /** The player's client seed mixed into the deck (docs/provably-fair.md); absent: none. */
-  clientSeed?: string | undefined;
+  targetRtp?: number | undefined;
 }
 
 export interface DealResponse {
@@ -117,7 +112,7 @@ export interface DealResponse {
   gameId: string;
   /**
    * The deck is derived from server_seed and game_id; seed_commitment is SHA-256 of the seed's bytes.
-   * Both 64 lowercase hex digits. A table keeps the seed secret until the river.
+   * Both 64 lowercase hex digits.
    */
   serverSeed: string;
   seedCommitment: string;
@@ -353,7 +348,7 @@ export const HandOdds: MessageFns<HandOdds> = {
 };
 
 function createBaseDealRequest(): DealRequest {
-  return { numberOfHands: 0, targetRtp: undefined, gameId: "", serverSeed: undefined, clientSeed: undefined };
+  return { numberOfHands: 0, targetRtp: undefined };
 }
 
 export const DealRequest: MessageFns<DealRequest> = {
@@ -363,15 +358,6 @@ export const DealRequest: MessageFns<DealRequest> = {
     }
     if (message.targetRtp !== undefined) {
       writer.uint32(17).double(message.targetRtp);
-    }
-    if (message.gameId !== "") {
-      writer.uint32(26).string(message.gameId);
-    }
-    if (message.serverSeed !== undefined) {
-      writer.uint32(34).string(message.serverSeed);
-    }
-    if (message.clientSeed !== undefined) {
-      writer.uint32(42).string(message.clientSeed);
     }
     return writer;
   },
@@ -405,30 +391,6 @@ export const DealRequest: MessageFns<DealRequest> = {
             message.targetRtp = reader.double();
             continue;
           }
-          case 3: {
-            if (tag !== 26) {
-              break;
-            }
-
-            message.gameId = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.serverSeed = reader.string();
-            continue;
-          }
-          case 5: {
-            if (tag !== 42) {
-              break;
-            }
-
-            message.clientSeed = reader.string();
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -453,21 +415,6 @@ export const DealRequest: MessageFns<DealRequest> = {
         : isSet(object.target_rtp)
         ? globalThis.Number(object.target_rtp)
         : undefined,
-      gameId: isSet(object.gameId)
-        ? globalThis.String(object.gameId)
-        : isSet(object.game_id)
-        ? globalThis.String(object.game_id)
-        : "",
-      serverSeed: isSet(object.serverSeed)
-        ? globalThis.String(object.serverSeed)
-        : isSet(object.server_seed)
-        ? globalThis.String(object.server_seed)
-        : undefined,
-      clientSeed: isSet(object.clientSeed)
-        ? globalThis.String(object.clientSeed)
-        : isSet(object.client_seed)
-        ? globalThis.String(object.client_seed)
-        : undefined,
     };
   },
 
@@ -479,15 +426,6 @@ export const DealRequest: MessageFns<DealRequest> = {
     if (message.targetRtp !== undefined) {
       obj.targetRtp = floatToJson(message.targetRtp);
     }
-    if (message.gameId !== "") {
-      obj.gameId = message.gameId;
-    }
-    if (message.serverSeed !== undefined) {
-      obj.serverSeed = message.serverSeed;
-    }
-    if (message.clientSeed !== undefined) {
-      obj.clientSeed = message.clientSeed;
-    }
     return obj;
   },
 
@@ -498,9 +436,6 @@ export const DealRequest: MessageFns<DealRequest> = {
     const message = createBaseDealRequest();
     message.numberOfHands = object.numberOfHands ?? 0;
     message.targetRtp = object.targetRtp ?? undefined;
-    message.gameId = object.gameId ?? "";
-    message.serverSeed = object.serverSeed ?? undefined;
-    message.clientSeed = object.clientSeed ?? undefined;
     return message;
   },
 };
@@ -1636,7 +1571,7 @@ export const EquityResponse: MessageFns<EquityResponse> = {
  */
 export type OddsServiceService = typeof OddsServiceService;
 export const OddsServiceService = {
-  /** Shuffles a fresh deck, deals hole cards and prices them pre-flop. */
+  /** Shuffles a fresh deck, deals hole cards and prices them pre-flop (the public stand-alone deal). */
   deal: {
     path: "/pokerodds.odds.v1.OddsService/Deal" as const,
     requestStream: false as const,
@@ -1674,7 +1609,7 @@ export const OddsServiceService = {
 } as const;
 
 export interface OddsServiceServer extends UntypedServiceImplementation {
-  /** Shuffles a fresh deck, deals hole cards and prices them pre-flop. */
+  /** Shuffles a fresh deck, deals hole cards and prices them pre-flop (the public stand-alone deal). */
   deal: handleUnaryCall<DealRequest, DealResponse>;
   /**
    * Pre-computes whole games with every stage's odds, sent a few games at a time as they are ready
@@ -1687,7 +1622,7 @@ export interface OddsServiceServer extends UntypedServiceImplementation {
 }
 
 export interface OddsServiceClient extends Client {
-  /** Shuffles a fresh deck, deals hole cards and prices them pre-flop. */
+  /** Shuffles a fresh deck, deals hole cards and prices them pre-flop (the public stand-alone deal). */
   deal(request: DealRequest, callback: (error: ServiceError | null, response: DealResponse) => void): ClientUnaryCall;
   deal(
     request: DealRequest,
