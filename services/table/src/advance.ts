@@ -1,6 +1,7 @@
-// Moving a game on: plan on the latest snapshot, fetch what the plan needs from the odds service
-// (outside the table's write queue: bets may land meanwhile, the plan still holds), then store the
-// change under its advanceKey (the game and the state it moves on from). Two advances planned from
+// Moving a game on: plan on the latest snapshot; for a reveal, close the stage's betting (stored
+// under its closeKey); fetch what the plan needs from the odds service (outside the table's write
+// queue: a deal's sits or leaves may land meanwhile, the plan still holds), then store the change
+// under its advanceKey (the game and the state it moves on from). Two advances planned from
 // the same state collapse into one: the second finds the key taken (or the state moved on) and
 // answers the state.
 //
@@ -14,6 +15,8 @@ import {
   advancePlan,
   applyAdvance,
   assertTruePrices,
+  closeBetting,
+  closeKey,
   dealtCards,
   placeAgainst,
   publicState,
@@ -58,14 +61,22 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
     const place = placeAgainst(snapshot, from);
     if (place !== "at") return answerMovedOn(parts, snapshot, from, place);
   }
-  const input = await fetchInput(parts.odds, plan, scope);
+  const at = { gameId: plan.gameId, gameState: plan.from };
   let applied;
   try {
-    applied = await parts.store.apply(
-      tableId,
-      { key: advanceKey(tableId, { gameId: plan.gameId, gameState: plan.from }), fingerprint: "" },
-      (latest, now) => ({ next: applyAdvance(latest, plan, input, now), result: null }),
-    );
+    // The stage's betting closes before the odds service is sent the cards it has to price, so
+    // whoever learns them there cannot bet on them.
+    if (plan.kind === "REVEAL") {
+      await parts.store.apply(tableId, { key: closeKey(tableId, at), fingerprint: "" }, (latest, now) => ({
+        next: closeBetting(latest, plan, now),
+        result: null,
+      }));
+    }
+    const input = await fetchInput(parts.odds, plan, scope);
+    applied = await parts.store.apply(tableId, { key: advanceKey(tableId, at), fingerprint: "" }, (latest, now) => ({
+      next: applyAdvance(latest, plan, input, now),
+      result: null,
+    }));
   } catch (error) {
     // The table moved on since the plan (another advance won, or the game was voided).
     if (!(error instanceof ConflictError)) throw error;

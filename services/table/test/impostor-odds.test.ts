@@ -121,6 +121,11 @@ test("an odds service that overprices a hand or names a losing hand the winner i
     const stillTurn = await state();
     t.is(stillTurn.gameState, GameState.GAME_STATE_STATUS_TURN, "no river stored");
     t.is(stillTurn.seats.find((seat) => seat.playerId === "mark")!.seatBalanceCents, seatBefore, "nothing paid");
+    // The river's card has reached the odds service, so the turn takes no more bets, the advance failed or not.
+    const liveAtTurn = stillTurn.handOdds.find((p) => p.bettingStage === 2 && p.oddsTenths > 0)!;
+    const seatIndex = stillTurn.seats.find((seat) => seat.playerId === "mark")!.seatId;
+    const late = { caller: player, tableId: 1, seatIndex, handIndex: liveAtTurn.handIndex, betAmountCents: 100 };
+    t.is(await statusOf(table.bet({ ...late, idempotencyKey: "late" })), status.FAILED_PRECONDITION);
 
     // The true river settles as the cards say.
     lie.now = "none";

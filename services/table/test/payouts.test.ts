@@ -15,6 +15,7 @@ import {
   advanceTo,
   balanceOf,
   bet,
+  closed,
   deepFreeze,
   newTable,
   riverPanels,
@@ -290,7 +291,7 @@ test("property: settlement pays each bet within a cent below exact and conserves
       if (!ok) return false;
       // The same through applyAdvance: the sealed snapshot reconciles to the cent.
       const after = applyAdvance(
-        before,
+        closed(before),
         advancePlan(before, ADMIN),
         { kind: "REVEAL", handOdds: riverPanels(winners) },
         T0,

@@ -1,6 +1,6 @@
 import test from "ava";
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
-import { advanceKey, advancePlan, applyAdvance, placeAgainst } from "../src/domain/advance.js";
+import { advanceKey, advancePlan, applyAdvance, closeBetting, placeAgainst } from "../src/domain/advance.js";
 import { applyBet } from "../src/domain/bets.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
@@ -9,6 +9,7 @@ import {
   ADMIN,
   FLOP_PANELS,
   HOLE_PANELS,
+  TURN_PANELS,
   T0,
   advance,
   advanceTo,
@@ -72,7 +73,8 @@ for (const row of ROWS) {
     t.is(bettingStageOf(after.gameState), row.stage);
     t.is(after.board.length, row.board);
     t.is(after.deck.length, row.deck);
-    t.is(after.version, before.version + 1);
+    // A reveal is two versions: the stage's betting closed, then the cards.
+    t.is(after.version, before.version + (plan.kind === "REVEAL" ? 2 : 1));
     t.is(after.updatedAt, T0 + 1);
     t.is(after.lastActivityAt, T0 + 1);
     t.deepEqual(
@@ -200,6 +202,26 @@ test("an advance's from: SETUP and START are one place, as the last leave turns 
   }
   const dealt = advance(emptied!);
   t.is(placeAgainst(dealt, { gameId: setup.gameId, gameState: "STATUS_SETUP" }), "past", "dealt from START");
+});
+
+test("a reveal closes its stage's betting first: a bet then is refused with 409, and the reveal opens the next stage", (t) => {
+  const flop = advanceTo(sit(sit(newTable(), "p1"), "p2"), "STATUS_FLOP");
+  const plan = advancePlan(flop, P1);
+  // Without the close, the reveal is an internal fault: the odds service would see cards still bettable.
+  t.throws(() => applyAdvance(flop, plan, { kind: "REVEAL", handOdds: TURN_PANELS }, T0), { instanceOf: RangeError });
+  const shut = closeBetting(flop, plan, T0)!;
+  t.like(shut, { gameState: "STATUS_FLOP", version: flop.version + 1, bettingClosed: true, board: flop.board });
+  t.is(closeBetting(shut, plan, T0), null, "closed once");
+  const seatIndex = flop.seats.find((seat) => seat.playerId === "p1")!.seatId;
+  const late = { playerId: "p1", seatIndex, handIndex: 0, betAmountCents: 100, betId: "late" };
+  t.throws(() => applyBet(shut, late, T0), { instanceOf: ConflictError, message: /betting at this stage has closed/ });
+  const turn = applyAdvance(shut, plan, { kind: "REVEAL", handOdds: TURN_PANELS }, T0);
+  t.like(turn, { gameState: "STATUS_TURN", bettingClosed: false });
+  t.true(applyBet(turn, late, T0).result.acknowledged);
+  // Nothing to close for a deal or a clear; a plan the table has moved on from is planned again.
+  const start = sit(newTable(), "p1");
+  t.is(closeBetting(start, advancePlan(start, P1), T0), null);
+  t.throws(() => closeBetting(turn, plan, T0), { instanceOf: ConflictError });
 });
 
 test("a plan made before the table moved on is refused with 409; plan again", (t) => {

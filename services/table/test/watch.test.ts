@@ -133,14 +133,16 @@ test("a change stored through one replica reaches a watcher on the other: every 
   });
   const versions = watcher.versions();
   t.true(contiguous(versions), versions.join(","));
-  // The empty table, then one version per sit, advance and bet.
+  // The empty table, then one version per sit, advance and bet, and one per reveal that closed its
+  // stage's betting first (the flop's, the turn's and the river's).
+  const reveals = advanced.filter((state) => state.board.length > 0).length;
   t.deepEqual(
     versions,
-    Array.from({ length: 1 + players.length + advanced.length + bets }, (_, i) => i + 1),
+    Array.from({ length: 1 + players.length + advanced.length + reveals + bets }, (_, i) => i + 1),
   );
   for (const state of advanced) {
-    const same = watcher.events.filter((e) => JSON.stringify(e.state) === JSON.stringify(state));
-    t.is(same.length, 1, `the state after the advance to ${state.gameState} once`);
+    const seen = watcher.events.some((e) => JSON.stringify(e.state) === JSON.stringify(state));
+    t.true(seen, `the state after the advance to ${state.gameState}`);
   }
   watcher.stop();
   t.is(((await watcher.ended) as ServiceError).code, status.CANCELLED);

@@ -122,6 +122,23 @@ export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed:
   return { ...base, kind: "REVEAL", hands: snapshot.hands ?? [], reveal, board: [...snapshot.board, ...reveal] };
 }
 
+/** The key under which an advance closes its stage's betting (closeBetting), before its reveal. */
+export const closeKey = (tableId: number, from: AdvanceFrom): string => `${advanceKey(tableId, from)}:close`;
+
+/**
+ * The snapshot with the open stage's betting closed, for a reveal: the next cards may then go to the
+ * odds service, as no bet can be placed on what they show. Null when it is closed already or the plan
+ * reveals nothing; ConflictError when the table has moved on since the plan (plan again).
+ */
+export function closeBetting(snapshot: TableSnapshot, plan: AdvancePlan, now: number): TableSnapshot | null {
+  authorize(snapshot, plan.caller);
+  if (plan.gameId !== snapshot.gameId || plan.from !== snapshot.gameState) {
+    throw new ConflictError("the table moved on since this advance was planned");
+  }
+  if (plan.kind !== "REVEAL" || snapshot.bettingClosed) return null;
+  return sealNext(snapshot, { bettingClosed: true }, now);
+}
+
 /**
  * Applies a plan with what the odds service answered. ConflictError when the table has moved on
  * since the plan was made (plan again); RangeError when the odds input does not fit the plan.
@@ -158,6 +175,7 @@ export function applyAdvance(
     );
   }
   if (plan.kind === "REVEAL" && input.kind === "REVEAL") {
+    if (!snapshot.bettingClosed) throw new RangeError("a reveal comes after its stage's betting is closed");
     const count = REVEALED[plan.to]!;
     if (snapshot.deck.length < count) throw new RangeError("the deck has run out");
     const stage = bettingStageOf(plan.to);
@@ -167,6 +185,7 @@ export function applyAdvance(
       board: [...snapshot.board, ...snapshot.deck.slice(0, count)],
       deck: snapshot.deck.slice(count),
       handOdds: [...snapshot.handOdds, ...panels],
+      bettingClosed: false,
     };
     if (plan.to !== "STATUS_RIVER") return sealNext(snapshot, revealed, now);
     const { seats, credits, record } = settleGame(snapshot, panels, now);

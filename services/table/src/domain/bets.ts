@@ -117,7 +117,7 @@ function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void 
 /**
  * Refusals in order: malformed input (400, but a hand index past this table's hands: 409); a
  * replayed betId answers the recorded bet; the table moved on from the stage the bet names, no
- * betting stage open, caller not seated, another seat, the seat's bets in this game at their limit,
+ * betting stage open (or its betting closed for a reveal), caller not seated, another seat, the seat's bets in this game at their limit,
  * a hand that cannot win, a payout over the table limit, a set of bets at this stage that cannot
  * lose (409); then a NACK when the seat balance is short.
  */
@@ -147,6 +147,8 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const stage = bettingStageOf(snapshot.gameState);
   if (command.at) requireStillAt(snapshot, stage, command.at);
   if (stage === -1) throw new ConflictError("bets are accepted only while a betting stage is open");
+  if (snapshot.bettingClosed)
+    throw new ConflictError("betting at this stage has closed: the next cards are being revealed");
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
   if (seat.seatId !== seatIndex) throw new ConflictError("a bet must be placed from the caller's own seat");

@@ -61,6 +61,7 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     deck: [],
     fairness: null,
     handOdds: [],
+    bettingClosed: false,
     seats: [],
     bets: [],
     outbox: [],
@@ -177,7 +178,16 @@ export function freshGame(
   gameState: "STATUS_SETUP" | "STATUS_START",
 ): Pick<
   TableSnapshot,
-  "gameNumber" | "gameId" | "gameState" | "hands" | "board" | "deck" | "fairness" | "handOdds" | "bets"
+  | "gameNumber"
+  | "gameId"
+  | "gameState"
+  | "hands"
+  | "board"
+  | "deck"
+  | "fairness"
+  | "handOdds"
+  | "bettingClosed"
+  | "bets"
 > {
   const gameNumber = snapshot.gameNumber + 1;
   return {
@@ -189,6 +199,7 @@ export function freshGame(
     deck: [],
     fairness: null,
     handOdds: [],
+    bettingClosed: false,
     bets: [],
   };
 }

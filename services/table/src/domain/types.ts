@@ -142,6 +142,12 @@ export interface TableSnapshot {
   readonly fairness: Fairness | null;
   /** Panels of every stage of the current game, stage by stage, in hand order within a stage. */
   readonly handOdds: readonly HandOdds[];
+  /**
+   * The open stage takes no more bets: an advance closed it before sending the next cards to the
+   * odds service (closeBetting), so nobody who learns them there can bet on them. The reveal opens
+   * the next stage.
+   */
+  readonly bettingClosed: boolean;
   /** Ordered by seatId. */
   readonly seats: readonly Seat[];
   /** Bets of the current game in placement order; open until the river settles them. */

@@ -2,7 +2,7 @@
 // drive a table through its operations. Every snapshot they return is deep-frozen, so a domain
 // function that mutates its input fails the test that calls it.
 
-import { type AdvanceInput, type Caller, advancePlan, applyAdvance } from "../../src/domain/advance.js";
+import { type AdvanceInput, type Caller, advancePlan, applyAdvance, closeBetting } from "../../src/domain/advance.js";
 import { applyBet } from "../../src/domain/bets.js";
 import { applySit } from "../../src/domain/seats.js";
 import { emptyTable } from "../../src/domain/snapshot.js";
@@ -106,7 +106,15 @@ export const TURN_PANELS = panels(2, [
 
 export const ADMIN: Caller = { playerId: "admin", isAdmin: true };
 
-/** Advances one step with the fixed deal and the given panels for a reveal (defaults per stage). */
+/** A reveal's stage with its betting closed, as the adapter stores it before asking for the next prices. */
+export function closed(snapshot: TableSnapshot, now = T0, caller: Caller = ADMIN): TableSnapshot {
+  return deepFreeze(closeBetting(snapshot, advancePlan(snapshot, caller), now) ?? snapshot);
+}
+
+/**
+ * Advances one step with the fixed deal and the given panels for a reveal (defaults per stage), a
+ * reveal after closing its stage's betting.
+ */
 export function advance(
   snapshot: TableSnapshot,
   now = T0,
@@ -125,7 +133,7 @@ export function advance(
               (plan.to === "STATUS_FLOP" ? FLOP_PANELS : plan.to === "STATUS_TURN" ? TURN_PANELS : riverPanels([0])),
           }
         : { kind: "CLEAR" };
-  return deepFreeze(applyAdvance(snapshot, plan, input, now));
+  return deepFreeze(applyAdvance(closed(snapshot, now, caller), plan, input, now));
 }
 
 export const newTable = (tableId = 7): TableSnapshot => deepFreeze(emptyTable(tableId, T0));

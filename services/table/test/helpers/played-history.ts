@@ -3,7 +3,7 @@
 // again). One snapshot per stored change, a second apart, so that times and versions can be checked.
 import { applyBet, applyLeave, applySit, type TableSnapshot } from "../../src/domain/index.js";
 import { emptyTable } from "../../src/domain/snapshot.js";
-import { advance, deepFreeze, T0 } from "./fixtures.js";
+import { advance, closed, deepFreeze, T0 } from "./fixtures.js";
 
 export const PLAYER = "p1";
 export const STAKE_CENTS = 100;
@@ -47,6 +47,11 @@ export function playedHistory(tableId: number, games: number, options: HistoryOp
         tick(),
       ).next,
     );
+  // A reveal is two versions, as the service stores it: the stage's betting closed, then the cards.
+  const reveal = () => {
+    keep(closed(snapshot, tick()));
+    keep(advance(snapshot, tick()));
+  };
   sit();
   for (let game = 1; game <= games; game++) {
     keep(advance(snapshot, tick())); // hole
@@ -56,10 +61,10 @@ export function playedHistory(tableId: number, games: number, options: HistoryOp
       sit();
       continue;
     }
-    keep(advance(snapshot, tick())); // flop
+    reveal(); // flop
     bet(2);
-    keep(advance(snapshot, tick())); // turn
-    keep(advance(snapshot, tick())); // river: hand 0 wins
+    reveal(); // turn
+    reveal(); // river: hand 0 wins
     keep(advance(snapshot, tick())); // cleared for the next game
   }
   return history;
