@@ -180,15 +180,18 @@ export class SnapshotStore {
 
   /**
    * The same, and when the key document is missing (on MongoDB only, after a crash between an
-   * entry's insert and its key document's) the table's versions stored since `since`, newest first:
-   * `_id` reads of what was stored since then, never a read of the whole history (the log's `deep`
-   * lookup scans it on FerretDB, and a caller could ask for keys that were never stored).
+   * entry's insert and its key document's) the table's versions stored since `since`, newest first,
+   * `maxVersions` at most: `_id` reads of what was stored since then, never a read of the whole
+   * history (the log's `deep` lookup scans it on FerretDB, and a caller could ask for keys that were
+   * never stored). The bound keeps a busy table's walk short: a request that finds nothing under its
+   * key (a leave that lost the race for the seat) walked every version of the last seconds.
    */
-  async findOpSince(tableId: number, opKey: string, since: Date): Promise<StoredOp | null> {
+  async findOpSince(tableId: number, opKey: string, since: Date, maxVersions: number): Promise<StoredOp | null> {
     const found = await this.findOp(opKey);
     if (found) return found;
     const stream = String(tableId);
-    for (let change = await this.log.latest(stream); change && change.createdAt >= since;) {
+    let change = await this.log.latest(stream);
+    for (let read = 1; change && change.createdAt >= since && read <= maxVersions; read++) {
       if (change.key === opKey) return opOf(change);
       change = await this.log.entry(stream, change.seq - 1);
     }

@@ -207,7 +207,7 @@ test("a version that owes a new credit notes its table owing, whenever the table
   t.deepEqual(await store.activity.activeAt(now), [], "no player played: not active");
 });
 
-test("an operation's change is found without its key document among the versions since its claim, and only there", async (t) => {
+test("an operation's change is found without its key document among the versions since its claim, and only there, so many at most", async (t) => {
   const db = database.fresh();
   const store = new SnapshotStore(db);
   const before = new Date(Date.now() - 1_000);
@@ -222,7 +222,9 @@ test("an operation's change is found without its key document among the versions
   // What a crash between an entry and its key document leaves on MongoDB.
   await db.collection("history").deleteOne({ _id: "wanted:key" as never });
   t.is(await store.findOp("wanted"), null);
-  t.like(await store.findOpSince(7, "wanted", before), { result: "wanted", version: 3 });
-  t.is(await store.findOpSince(7, "wanted", new Date(Date.now() + 60_000)), null, "nothing stored since then");
-  t.is(await store.findOpSince(7, "never-stored", before), null);
+  // Versions 6 to 3, newest first: the fourth read finds it.
+  t.like(await store.findOpSince(7, "wanted", before, 4), { result: "wanted", version: 3 });
+  t.is(await store.findOpSince(7, "wanted", before, 3), null, "past the bound");
+  t.is(await store.findOpSince(7, "wanted", new Date(Date.now() + 60_000), 64), null, "nothing stored since then");
+  t.is(await store.findOpSince(7, "never-stored", before, 64), null);
 });

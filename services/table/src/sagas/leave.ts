@@ -19,6 +19,11 @@ import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
 /** How far apart two replicas' clocks may be when one looks for what the other stored. */
 const CLOCKS_APART_MS = 10_000;
+/**
+ * Versions a leave that finds no seat looks back through for its own change (MongoDB only needs it:
+ * see below). Past them it answers as a leave that found no seat; its credit is still delivered.
+ */
+const LOOK_BACK_VERSIONS = 64;
 
 export interface LeaveAnswer {
   creditsReturnedCents: number;
@@ -77,7 +82,7 @@ export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive },
     // versions stored since the transfer was claimed (replicas' clocks a little apart).
     if (applied.kind !== "unchanged") return applied.result;
     const since = new Date(claim.createdAt.getTime() - CLOCKS_APART_MS);
-    const stored = await parts.store.findOpSince(tableId, opKey, since);
+    const stored = await parts.store.findOpSince(tableId, opKey, since, LOOK_BACK_VERSIONS);
     return (stored?.result as Left | undefined) ?? applied.result;
   });
   crashPoint("leave:after-apply");
