@@ -6,20 +6,11 @@ import { startStack } from "@pokerodds/launcher/stack";
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { NO_LIMITS } from "../test/helpers/stack.js";
 import { devToken } from "../test/helpers/tokens.js";
 import { startHelloServer } from "./hello.js";
 import { percentile, runAlone } from "./latency.js";
 import type { BenchLine } from "./report.js";
-
-/** A load generator is one client on one address: the gateway's rate limits would measure themselves. */
-const NO_RATE_LIMITS = {
-  RATE_LIMIT_PER_IP: "0",
-  RATE_LIMIT_PER_PLAYER: "0",
-  BULK_MAX_CONCURRENT: "0",
-  BULK_MAX_CONCURRENT_PER_PLAYER: "0",
-  BULK_MAX_CONCURRENT_PER_ADDRESS: "0",
-  MAX_CONNECTIONS_PER_ADDRESS: "0",
-};
 
 /** Sequential requests (one at a time: latency, not throughput), after a warm-up. */
 async function latencies(send: () => Promise<Response>, count: number, warmUp: number): Promise<number[]> {
@@ -42,7 +33,8 @@ export async function benchHttp(): Promise<BenchLine[]> {
     port: 0,
     dataDir,
     output: log.fd,
-    env: { ...process.env, NODE_OPTIONS: "", ...NO_RATE_LIMITS },
+    // One load generator on one address: the gateway's limits would measure themselves.
+    env: { ...process.env, NODE_OPTIONS: "", ...NO_LIMITS },
   });
   const hello = await startHelloServer();
   try {

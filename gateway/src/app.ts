@@ -19,6 +19,7 @@ import { healthRoutes } from "./health/routes.js";
 import {
   corsFor,
   heavyCap,
+  historyReadBudget,
   perIpLimit,
   perPlayerLimit,
   readEdgeSettings,
@@ -99,8 +100,9 @@ export function createApp(deps: AppDeps): Express {
   mount(healthApi, healthRoutes(deps.health));
   mount(openApiPart, openApiRoutes());
   mount(lobbyApi, lobbyRoutes(deps.table));
-  mount(playersApi, playerRoutes(deps.wallet, deps.table));
-  mount(tablesApi, tableRoutes(deps.table));
+  const spendHistoryReads = historyReadBudget(edge);
+  mount(playersApi, playerRoutes(deps.wallet, deps.table, spendHistoryReads));
+  mount(tablesApi, tableRoutes(deps.table, spendHistoryReads));
   mount(tableEventsApi, tableEventRoutes(deps.table, deps.tableFeeds, edge));
   mount(oddsApi, oddsRoutes(deps.odds));
   mount(adminApi, adminRoutes(deps.wallet, deps.table, deps.auditDeadlineMs ?? AUDIT_DEADLINE_MS));

@@ -3,21 +3,19 @@
 // subject longer than a playerId may be (400 naming the public field).
 import test from "ava";
 import { connect } from "node:net";
-import { clientAddressKey, Line, readEdgeSettings, securityHeaderValues, type EdgeSettings } from "../src/http/edge.js";
+import {
+  clientAddressKey,
+  HISTORY_READS_LIMITED,
+  Line,
+  readEdgeSettings,
+  securityHeaderValues,
+} from "../src/http/edge.js";
 import type { OddsApi } from "../src/services.js";
 import { until } from "../../test/helpers/poll.js";
-import { get, post, rawRequest, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
+import { edgeWithoutLimits, get, post, rawRequest, startApp, streamOf, type AppOverrides } from "./helpers/app.js";
 
 const ORIGIN = "https://play.example.com";
-const edge = (over: Partial<EdgeSettings>): EdgeSettings => ({
-  ...readEdgeSettings({}),
-  rateLimitPerIp: 0,
-  rateLimitPerPlayer: 0,
-  heavyConcurrency: 0,
-  heavyConcurrencyPerPlayer: 0,
-  heavyConcurrencyPerAddress: 0,
-  ...over,
-});
+const edge = edgeWithoutLimits;
 
 async function withApp(overrides: AppOverrides, run: (app: Awaited<ReturnType<typeof startApp>>) => Promise<void>) {
   const app = await startApp(overrides);
@@ -34,6 +32,8 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     rateLimitWindowSeconds: 60,
     rateLimitPerIp: 1200,
     rateLimitPerPlayer: 600,
+    historyReadsPerPlayer: 6000,
+    historyReadsPerAddress: 12_000,
     heavyConcurrency: 2,
     heavyConcurrencyPerPlayer: 1,
     heavyConcurrencyPerAddress: 4,
@@ -66,6 +66,45 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
   t.is(set.connectionsPerAddress, 0, "behind a proxy every connection comes from it: the proxy caps each client");
   t.is(readEdgeSettings({ TRUST_PROXY_HOPS: "1", MAX_CONNECTIONS_PER_ADDRESS: "50" }).connectionsPerAddress, 50);
   t.throws(() => readEdgeSettings({ RATE_LIMIT_PER_IP: "many" }));
+  // A history read budget below the largest read (a statement page of 100: 101 reads) would refuse it always.
+  t.throws(() => readEdgeSettings({ HISTORY_READS_PER_PLAYER: "100" }), { message: /0 \(no limit\) or at least 101/ });
+  t.is(readEdgeSettings({ HISTORY_READS_PER_ADDRESS: "101" }).historyReadsPerAddress, 101);
+  t.is(readEdgeSettings({ HISTORY_READS_PER_PLAYER: "0" }).historyReadsPerPlayer, 0);
+});
+
+test("history reads spend a budget of database reads, per player and per address: a page of 100 costs 101, a game record 40", async (t) => {
+  await withApp({ edge: edge({ historyReadsPerPlayer: 250 }) }, async (app) => {
+    const page = (limit: number, token = app.token) =>
+      fetch(`${app.url}/api/players/player-1/ledger?limit=${limit}`, { headers: { authorization: `Bearer ${token}` } });
+    t.is((await page(100)).status, 200);
+    t.is((await page(100)).status, 200);
+    // 202 spent of 250: a game record (40) still passes (the fake table has no game: 500), a page of 8 (9) not.
+    t.is((await get(app, "/api/tables/1/games/T1-1")).status, 500);
+    const refused = await page(8);
+    t.is(refused.status, 429);
+    t.true(Number(refused.headers.get("retry-after")) >= 1);
+    t.deepEqual(await refused.json(), { error: HISTORY_READS_LIMITED });
+    // A refused read counts too (as the request limits count refused requests): nothing more passes.
+    t.is((await page(1)).status, 429);
+    t.is((await get(app, "/api/tables/1/games/T1-1")).status, 429);
+    // Other requests are not counted, nor other players' reads.
+    t.is((await get(app, "/api/tables/1/state")).status, 200);
+    const other = await app.tokenFor("player-2");
+    const theirs = await fetch(`${app.url}/api/players/player-2/ledger?limit=100`, {
+      headers: { authorization: `Bearer ${other}` },
+    });
+    t.is(theirs.status, 200);
+  });
+  await withApp({ edge: edge({ historyReadsPerAddress: 150 }) }, async (app) => {
+    const other = await app.tokenFor("player-2");
+    const page = (playerId: string, token: string, limit: number) =>
+      fetch(`${app.url}/api/players/${playerId}/ledger?limit=${limit}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    t.is((await page("player-1", app.token, 100)).status, 200);
+    t.is((await page("player-2", other, 40)).status, 200, "142 of 150");
+    t.is((await page("player-2", other, 8)).status, 429, "one address: its accounts share its budget");
+  });
 });
 
 test("security headers on every answer, errors included; a strict CSP", async (t) => {

@@ -20,7 +20,7 @@ import { openSse, type SseStream } from "../../test/helpers/sse.js";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
 import { lastEventIdOf } from "../src/tables/events.js";
 import type { TableEventsApi } from "../src/services.js";
-import { startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
+import { edgeWithoutLimits, startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
 import { FakeServerStream, serviceError } from "./helpers/fake-stream.js";
 import { AUDIENCE, customToken, ISSUER, newKey, verifierFor } from "./helpers/tokens.js";
 import { tableState } from "./helpers/fixtures.js";
@@ -53,15 +53,7 @@ function fakeTableEvents(respond: (call: FakeWatch, index: number) => void = (ca
  */
 const CLOSE_GRACE_MS = 10_000;
 
-const edge = (over: Partial<EdgeSettings> = {}): EdgeSettings => ({
-  ...readEdgeSettings({}),
-  rateLimitPerIp: 0,
-  rateLimitPerPlayer: 0,
-  heavyConcurrency: 0,
-  heavyConcurrencyPerPlayer: 0,
-  heavyConcurrencyPerAddress: 0,
-  ...over,
-});
+const edge = edgeWithoutLimits;
 
 async function withApp(
   t: ExecutionContext,

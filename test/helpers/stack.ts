@@ -34,9 +34,12 @@ export interface TestStack extends Omit<Stack, "stop"> {
 // Tests are hermetic: no MongoDB, identity provider or tsx loader leaks in from the developer's shell.
 const notInherited = ["NODE_OPTIONS", "MONGODB_URI", "AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE", "TABLE_COUNT"];
 
-const NO_LIMITS = {
+/** Every limit of the gateway's edge off: a test's or a bench's clients share one address and send quickly. */
+export const NO_LIMITS = {
   RATE_LIMIT_PER_IP: "0",
   RATE_LIMIT_PER_PLAYER: "0",
+  HISTORY_READS_PER_PLAYER: "0",
+  HISTORY_READS_PER_ADDRESS: "0",
   BULK_MAX_CONCURRENT: "0",
   BULK_MAX_CONCURRENT_PER_PLAYER: "0",
   BULK_MAX_CONCURRENT_PER_ADDRESS: "0",

@@ -21,6 +21,7 @@ import { Api, show, type Player, type Reply, type TableState } from "../helpers/
 import { settledAudit } from "../helpers/money.js";
 import { eventually } from "../helpers/poll.js";
 import { seededRandom, seedFromEnv, type Random } from "../helpers/random.js";
+import { NO_LIMITS } from "../helpers/stack.js";
 
 const launcherMain = fileURLToPath(new URL("../../launcher/dist/main.js", import.meta.url));
 const seed = seedFromEnv();
@@ -56,14 +57,6 @@ interface Launched {
 
 // Hermetic, as test/helpers/stack.ts: nothing of the developer's shell leaks in; no rate limits.
 const notInherited = ["NODE_OPTIONS", "MONGODB_URI", "AUTH_JWKS_URL", "AUTH_ISSUER", "AUTH_AUDIENCE", "TABLE_COUNT"];
-const NO_LIMITS = {
-  RATE_LIMIT_PER_IP: "0",
-  RATE_LIMIT_PER_PLAYER: "0",
-  BULK_MAX_CONCURRENT: "0",
-  BULK_MAX_CONCURRENT_PER_PLAYER: "0",
-  BULK_MAX_CONCURRENT_PER_ADDRESS: "0",
-  MAX_CONNECTIONS_PER_ADDRESS: "0",
-};
 
 /**
  * Starts the launcher as `npm start` does and waits for its "API ready" line. The launcher picks free

@@ -13,6 +13,7 @@ import {
 import { CANONICAL_ID } from "@pokerodds/api/fields";
 import type { Request } from "express";
 import { badRequest } from "../http/errors.js";
+import { STATEMENT_PAGE_READS, type SpendHistoryReads } from "../http/edge.js";
 import { toAccountStatement, toPlayerProfile, toPlayerSeats } from "./to-api.js";
 
 const validatePath = bodyValidator(Type.Object({ playerId: PlayerIdParam }));
@@ -35,7 +36,11 @@ function statementPage(req: Request): { beforeSequence?: number; limit: number }
   return { ...(before !== undefined && before <= Number.MAX_SAFE_INTEGER && { beforeSequence: before }), limit };
 }
 
-export function playerRoutes(wallet: WalletApi, table: TableApi): Handlers<typeof playersApi> {
+export function playerRoutes(
+  wallet: WalletApi,
+  table: TableApi,
+  spendHistoryReads: SpendHistoryReads,
+): Handlers<typeof playersApi> {
   return {
     /**
      * GET /api/players/{playerId}: the caller's own profile (created with the welcome balance on first
@@ -64,11 +69,13 @@ export function playerRoutes(wallet: WalletApi, table: TableApi): Handlers<typeo
     /** GET /api/players/{playerId}/ledger: the account's movements, newest first, for the player or an ADMIN. */
     getAccountStatement: async (req, res) => {
       const { playerId } = validatePath({ playerId: req.params.playerId });
+      const page = statementPage(req);
+      await spendHistoryReads(req, res, STATEMENT_PAGE_READS(page.limit));
       const request = {
         playerId: actingPlayerId(identityOf(res), playerId),
         afterSequence: 0,
         newestFirst: true,
-        ...statementPage(req),
+        ...page,
       };
       res.json(
         toAccountStatement(

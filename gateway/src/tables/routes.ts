@@ -6,6 +6,7 @@ import { CANONICAL_ID } from "@pokerodds/api/fields";
 import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN, INT32_MAX } from "@pokerodds/common/limits";
 import type { Request, Response } from "express";
 import { badRequest, HttpError, internalError, notFound, RETRY_AFTER_SECONDS } from "../http/errors.js";
+import { GAME_RECORD_READS, type SpendHistoryReads } from "../http/edge.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
 import { parseMoney } from "@pokerodds/api/money";
 import { bodyValidator, bodyValidatorWithDefaults, optionalBodyValidator } from "@pokerodds/api/validate";
@@ -94,7 +95,7 @@ async function moveOutcome<T, R>(call: Promise<T>, toApi: (response: T) => R): P
 
 // The four money moves read alike on purpose: each validates its own body and names its own fields;
 // moneyMoveRequest above holds what they share.
-export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
+export function tableRoutes(table: TableApi, spendHistoryReads: SpendHistoryReads): Handlers<typeof tablesApi> {
   const fromTable = <T>(call: Promise<T>) => fromService("table", call);
   return {
     sit: async (req, res) => {
@@ -151,6 +152,7 @@ export function tableRoutes(table: TableApi): Handlers<typeof tablesApi> {
     },
     getGame: async (req, res) => {
       const request = { caller: callerFor(identityOf(res)), tableId: tableIdOf(req), gameId: gameIdOf(req) };
+      await spendHistoryReads(req, res, GAME_RECORD_READS);
       const response = await fromTable(table.getGame(request, callOptions(req, DEADLINES_MS.read)));
       res.json(toGameRecord(response.game));
     },

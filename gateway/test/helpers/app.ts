@@ -2,7 +2,7 @@ import { createLogger } from "@pokerodds/common";
 import type { CallOptions, ServerStream } from "@pokerodds/common";
 import { createApp, type AppDeps } from "../../src/app.js";
 import type { Role } from "@pokerodds/api/players";
-import { readEdgeSettings } from "../../src/http/edge.js";
+import { readEdgeSettings, type EdgeSettings } from "../../src/http/edge.js";
 import { startHttpServer } from "../../src/http-server.js";
 import type { HealthProbe, OddsApi, TableApi, TableEventsApi, WalletApi } from "../../src/services.js";
 import { TableFeeds } from "../../src/tables/table-feeds.js";
@@ -117,6 +117,19 @@ export const fakeTable = (overrides: Partial<TableApi> = {}) =>
 
 export const serving: HealthProbe = { check: async () => "SERVING" };
 
+/** The default edge with every limit off, and `over` on top. */
+export const edgeWithoutLimits = (over: Partial<EdgeSettings> = {}): EdgeSettings => ({
+  ...readEdgeSettings({}),
+  rateLimitPerIp: 0,
+  rateLimitPerPlayer: 0,
+  historyReadsPerPlayer: 0,
+  historyReadsPerAddress: 0,
+  heavyConcurrency: 0,
+  heavyConcurrencyPerPlayer: 0,
+  heavyConcurrencyPerAddress: 0,
+  ...over,
+});
+
 export interface TestApp {
   url: string;
   /** A token for player-1, role BASIC_USER. */
@@ -159,14 +172,7 @@ export async function startApp({
   const deps: AppDeps = {
     logger: silentLogger(),
     // No limits unless a test sets them (edge.test.ts): other tests send many requests quickly.
-    edge: {
-      ...readEdgeSettings({}),
-      rateLimitPerIp: 0,
-      rateLimitPerPlayer: 0,
-      heavyConcurrency: 0,
-      heavyConcurrencyPerPlayer: 0,
-      heavyConcurrencyPerAddress: 0,
-    },
+    edge: edgeWithoutLimits(),
     verifyToken: verifierFor(key),
     health: { odds: serving, wallet: serving, table: serving },
     ...overrides,
