@@ -1,5 +1,6 @@
 // The gateway's edge: security headers, CORS for the configured browser origins, and overload
-// control (per-IP and per-player rate limits, a cap on concurrent heavy requests). Every refusal gets
+// control (per-IP and per-player rate limits, a budget of database reads for the history routes, a
+// cap on concurrent heavy requests). Every refusal gets
 // the one `{ error }` answer of the error handler (sendError).
 import { ACCOUNT_STATEMENT_MAX_LIMIT } from "@pokerodds/api/players";
 import { ConfigError, envInt, envOptional } from "@pokerodds/common";
