@@ -82,29 +82,41 @@ async function betOnce(player: Player, tableId: number, key: string): Promise<vo
   if (reply.status !== 200 || reply.body.acknowledgement !== "ACK") throw new Error(show(reply));
 }
 
-/** A game as two seated players play it, step by step; `between(i)` runs before step i. */
+/**
+ * A game as two seated players play it, step by step; `between(i)` runs before step i. `record` runs
+ * after each step, told whether it revealed cards: such an advance stores two versions, the stage's
+ * betting closed (the public state unchanged) and then the cards.
+ */
 async function playGame(
   tableId: number,
   [alice, bob]: [Player, Player],
-  record: () => Promise<void>,
+  record: (revealed: boolean) => Promise<void>,
   between: (step: number) => Promise<void> = async () => {},
 ): Promise<void> {
-  const steps: (() => Promise<void>)[] = [
-    () => sitOnce(alice, tableId),
-    () => sitOnce(bob, tableId),
-    ...[0, 1, 2].flatMap((stage) => [
-      () => advanceOnce(alice, tableId),
-      () => betOnce(alice, tableId, `bet-${tableId}-${stage}-a`),
-      () => betOnce(bob, tableId, `bet-${tableId}-${stage}-b`),
+  const steps: [() => Promise<void>, boolean][] = [
+    [() => sitOnce(alice, tableId), false],
+    [() => sitOnce(bob, tableId), false],
+    ...[0, 1, 2].flatMap((stage): [() => Promise<void>, boolean][] => [
+      [() => advanceOnce(alice, tableId), stage > 0],
+      [() => betOnce(alice, tableId, `bet-${tableId}-${stage}-a`), false],
+      [() => betOnce(bob, tableId, `bet-${tableId}-${stage}-b`), false],
     ]),
-    () => advanceOnce(bob, tableId), // the river: payouts
-    () => advanceOnce(alice, tableId), // the table cleared for the next game
+    [() => advanceOnce(bob, tableId), true], // the river: payouts
+    [() => advanceOnce(alice, tableId), false], // the table cleared for the next game
   ];
-  for (const [i, step] of steps.entries()) {
+  for (const [i, [step, reveals]] of steps.entries()) {
     await between(i);
     await step();
-    await record();
+    await record(reveals);
   }
+}
+
+/** What a subscriber is to see after each step: the state, after the unchanged one of a reveal's close. */
+function recorder(expected: TableState[], read: () => Promise<TableState>) {
+  return async (revealed: boolean) => {
+    if (revealed) expected.push(expected.at(-1)!);
+    expected.push(await read());
+  };
 }
 
 /** The states the stream carried, by version; fails on a malformed event. */
@@ -126,7 +138,7 @@ function assertEveryChangeOnce(t: import("ava").ExecutionContext, stream: SseStr
     versions.every((v, i) => i === 0 || v === versions[i - 1]! + 1),
     `versions without gap or repeat: ${versions.join(",")}`,
   );
-  // The first event is the state before the first action; then one per action.
+  // The first event is the state before the first action; then one per stored version.
   t.is(events.length, expected.length + 1, `${events.length} events for ${expected.length} actions`);
   for (const [i, state] of expected.entries()) t.deepEqual(events[i + 1]?.state, state, `after action ${i + 1}`);
 }
@@ -146,7 +158,11 @@ test.serial("a subscriber sees every sit, bet and advance made through the API, 
   t.teardown(() => stream.close());
   await until("the current state", () => stream.events.length === 1);
   const expected: TableState[] = [];
-  await playGame(tableId, players, async () => void expected.push(await watcher.readState(tableId)));
+  await playGame(
+    tableId,
+    players,
+    recorder(expected, () => watcher.readState(tableId)),
+  );
   await until("every change", () => stream.events.length >= expected.length + 1, 15_000);
   await sleep(300); // nothing more may come
   assertEveryChangeOnce(t, stream, expected);
@@ -174,7 +190,7 @@ test.serial("… also while one table replica, then the other, is killed mid-gam
   await playGame(
     tableId,
     players,
-    async () => void expected.push(await stateOf(watcher, tableId)),
+    recorder(expected, () => stateOf(watcher, tableId)),
     async (step) => crashes[step]?.(),
   );
   await until("every change", () => stream.events.length >= expected.length + 1, 20_000);
