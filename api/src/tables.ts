@@ -449,7 +449,9 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
   }),
   bet: moneyMove({
     path: "/api/tables/{tableId}/bet",
-    summary: `Back one hand at the current betting stage (a seat takes ${MAX_BETS_PER_SEAT_PER_GAME} bets in one game, whoever sits in it: then a 409)`,
+    summary:
+      `Back one hand at the current betting stage (a seat takes ${MAX_BETS_PER_SEAT_PER_GAME} bets in one game, ` +
+      "whoever sits in it: then a 409; a stage takes none once an advance to the next has begun: a 409 too)",
     body: { schema: "BetRequest", required: true },
     ok: "BetResponse",
     example: {

@@ -166,7 +166,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Back one hand at the current betting stage (a seat takes 50 bets in one game, whoever sits in it: then a 409) */
+        /** Back one hand at the current betting stage (a seat takes 50 bets in one game, whoever sits in it: then a 409; a stage takes none once an advance to the next has begun: a 409 too) */
         post: operations["bet"];
         delete?: never;
         options?: never;
