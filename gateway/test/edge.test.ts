@@ -105,6 +105,26 @@ test("history reads spend a budget of database reads, per player and per address
     t.is((await page("player-2", other, 40)).status, 200, "142 of 150");
     t.is((await page("player-2", other, 8)).status, 429, "one address: its accounts share its budget");
   });
+  await withApp({ edge: edge({ historyReadsPerPlayer: 150, historyReadsPerAddress: 310 }) }, async (app) => {
+    const other = await app.tokenFor("player-2");
+    const page = (playerId: string, token: string) =>
+      fetch(`${app.url}/api/players/${playerId}/ledger?limit=100`, { headers: { authorization: `Bearer ${token}` } });
+    // Another player's statement is refused (403) before anything is spent: twice 101 would pass 150.
+    t.is((await page("player-2", app.token)).status, 403);
+    t.is((await page("player-2", app.token)).status, 403);
+    const mine = [
+      await page("player-1", app.token),
+      await page("player-1", app.token),
+      await page("player-1", app.token),
+    ];
+    t.deepEqual(
+      mine.map((answer) => answer.status),
+      [200, 429, 429],
+    );
+    // A player refused by its own budget spent none of its address's (101 of 310 so far).
+    t.is((await page("player-2", other)).status, 200);
+    t.is((await page("player-2", other)).status, 429, "its own budget");
+  });
 });
 
 test("security headers on every answer, errors included; a strict CSP", async (t) => {

@@ -45,8 +45,14 @@ async function fakeGateway(
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
+/**
+ * The export's answer begins. Its connection closes after it: each run of the command is a process of
+ * its own, one request on a fresh connection, while these runs share one process's connection pool
+ * (once, under CI's load, a test's third run read no trailer after an earlier run had cancelled its
+ * body; a reused connection is the suspect).
+ */
 function startLines(res: ServerResponse): void {
-  res.writeHead(200, { "content-type": "application/x-ndjson" });
+  res.writeHead(200, { "content-type": "application/x-ndjson", connection: "close" });
 }
 
 async function tempFile(t: ExecutionContext): Promise<string> {

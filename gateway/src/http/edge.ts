@@ -238,8 +238,9 @@ export function historyReadBudget(settings: EdgeSettings): SpendHistoryReads {
   const perPlayer = budget(settings.historyReadsPerPlayer);
   return async (req, res, reads) => {
     try {
-      await perAddress?.consume(clientAddressKey(req.ip ?? ""), reads);
+      // The player's first: a player past its own budget spends none of its address's.
       await perPlayer?.consume(`player:${String(res.locals.identity?.playerId)}`, reads);
+      await perAddress?.consume(clientAddressKey(req.ip ?? ""), reads);
     } catch (refusal) {
       if (!(refusal instanceof RateLimiterRes)) throw refusal;
       throw tooManyRequests(refusal.msBeforeNext / 1000, HISTORY_READS_LIMITED);

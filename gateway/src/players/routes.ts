@@ -70,13 +70,10 @@ export function playerRoutes(
     getAccountStatement: async (req, res) => {
       const { playerId } = validatePath({ playerId: req.params.playerId });
       const page = statementPage(req);
+      // Who may read it first: a refused read spends nothing.
+      const owner = actingPlayerId(identityOf(res), playerId);
       await spendHistoryReads(req, res, STATEMENT_PAGE_READS(page.limit));
-      const request = {
-        playerId: actingPlayerId(identityOf(res), playerId),
-        afterSequence: 0,
-        newestFirst: true,
-        ...page,
-      };
+      const request = { playerId: owner, afterSequence: 0, newestFirst: true, ...page };
       res.json(
         toAccountStatement(
           await fromService("wallet", wallet.listLedger(request, callOptions(req, DEADLINES_MS.read))),

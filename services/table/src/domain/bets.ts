@@ -148,7 +148,9 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   if (command.at) requireStillAt(snapshot, stage, command.at);
   if (stage === -1) throw new ConflictError("bets are accepted only while a betting stage is open");
   if (snapshot.bettingClosed)
-    throw new ConflictError("betting at this stage has closed: the next cards are being revealed");
+    throw new ConflictError(
+      "betting at this stage has closed: an advance is revealing the next cards (advance again if it failed)",
+    );
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");
   if (seat.seatId !== seatIndex) throw new ConflictError("a bet must be placed from the caller's own seat");

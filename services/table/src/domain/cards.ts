@@ -1,6 +1,6 @@
 // A game's cards: the seed it commits to when it begins, and the deal that seed derives. The table
-// deals itself: the odds service is sent the hole cards and the revealed board only, never a seed
-// or a card to come.
+// deals itself: the odds service is sent the hole cards and the board being revealed (once its stage
+// takes no bets), never a seed.
 
 import { derivedDeal } from "@pokerodds/common/deck-derivation";
 import { commitmentOf } from "@pokerodds/common/server-seed";

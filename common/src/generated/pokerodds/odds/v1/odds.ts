@@ -96,7 +96,7 @@ export interface HandOdds {
 /**
  * A stand-alone deal (the public POST /api/deal): a fresh DEAL-<uuid> game from a fresh seed. A
  * table deals its games itself, from its own seed, and asks only Equity: no service but the table
- * ever holds a game's seed or its cards to come.
+ * ever holds a game's seed, and the odds service sees a card only once its stage takes no bets.
  */
 export interface DealRequest {
   numberOfHands: number;
