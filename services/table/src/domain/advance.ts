@@ -125,16 +125,21 @@ export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed:
 /** The key under which an advance closes its stage's betting (closeBetting), before its reveal. */
 export const closeKey = (tableId: number, from: AdvanceFrom): string => `${advanceKey(tableId, from)}:close`;
 
+/** The caller may advance and the table is still where the plan found it; ConflictError when it moved on. */
+function requirePlanHolds(snapshot: TableSnapshot, plan: AdvancePlan): void {
+  authorize(snapshot, plan.caller);
+  if (plan.gameId !== snapshot.gameId || plan.from !== snapshot.gameState) {
+    throw new ConflictError("the table moved on since this advance was planned");
+  }
+}
+
 /**
  * The snapshot with the open stage's betting closed, for a reveal: the next cards may then go to the
  * odds service, as no bet can be placed on what they show. Null when it is closed already or the plan
  * reveals nothing; ConflictError when the table has moved on since the plan (plan again).
  */
 export function closeBetting(snapshot: TableSnapshot, plan: AdvancePlan, now: number): TableSnapshot | null {
-  authorize(snapshot, plan.caller);
-  if (plan.gameId !== snapshot.gameId || plan.from !== snapshot.gameState) {
-    throw new ConflictError("the table moved on since this advance was planned");
-  }
+  requirePlanHolds(snapshot, plan);
   if (plan.kind !== "REVEAL" || snapshot.bettingClosed) return null;
   return sealNext(snapshot, { bettingClosed: true }, now);
 }
@@ -149,10 +154,7 @@ export function applyAdvance(
   input: AdvanceInput,
   now: number,
 ): TableSnapshot {
-  authorize(snapshot, plan.caller);
-  if (plan.gameId !== snapshot.gameId || plan.from !== snapshot.gameState) {
-    throw new ConflictError("the table moved on since this advance was planned");
-  }
+  requirePlanHolds(snapshot, plan);
   const n = snapshot.config.numberOfHands;
   if (plan.kind === "DEAL" && input.kind === "DEAL") {
     // A table nothing was stored at got its commitment (a sit) since the plan: deal from that one.

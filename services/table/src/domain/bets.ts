@@ -117,9 +117,9 @@ function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void 
 /**
  * Refusals in order: malformed input (400, but a hand index past this table's hands: 409); a
  * replayed betId answers the recorded bet; the table moved on from the stage the bet names, no
- * betting stage open (or its betting closed for a reveal), caller not seated, another seat, the seat's bets in this game at their limit,
- * a hand that cannot win, a payout over the table limit, a set of bets at this stage that cannot
- * lose (409); then a NACK when the seat balance is short.
+ * betting stage open (or its betting closed for a reveal), caller not seated, another seat, the
+ * seat's bets in this game at their limit, a hand that cannot win, a payout over the table limit, a
+ * set of bets at this stage that cannot lose (409); then a NACK when the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
   const { playerId, seatIndex, handIndex, betAmountCents, betId } = command;
