@@ -239,13 +239,17 @@ test("a plan made before the table moved on is refused with 409; plan again", (t
   });
 });
 
-test("applyAdvance re-checks the caller: a planner who left meanwhile is forbidden", (t) => {
+test("an advance whose planner left after its stage closed is finished, not refused halfway", (t) => {
   const hole = tableIn("STATUS_HOLE");
   const plan = advancePlan(hole, P1);
-  const left = applyLeave(hole, { playerId: "p1", transferId: "l" }, T0).next!;
-  t.throws(() => applyAdvance(left, plan, { kind: "REVEAL", handOdds: FLOP_PANELS }, T0), {
-    instanceOf: ForbiddenError,
-  });
+  const closed = closeBetting(hole, plan, T0)!;
+  const left = applyLeave(closed, { playerId: "p1", transferId: "l" }, T0).next!;
+  t.true(left.seats.length > 0, "another player is still seated: the game goes on");
+  const flop = applyAdvance(left, plan, { kind: "REVEAL", handOdds: FLOP_PANELS }, T0);
+  t.is(flop.gameState, "STATUS_FLOP");
+  t.false(flop.bettingClosed);
+  // The caller is checked when an advance is planned: one who has left may not begin another.
+  t.throws(() => advancePlan(flop, P1), { instanceOf: ForbiddenError });
 });
 
 test("odds input that does not fit the plan is refused, and nothing is produced", (t) => {

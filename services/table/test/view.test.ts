@@ -12,6 +12,7 @@ import {
   advance,
   advanceTo,
   bet,
+  closed,
   newTable,
   riverPanels,
   sit,
@@ -200,6 +201,18 @@ test("lobby: BETTING while a betting stage is open, otherwise WAITING; players c
   }
   t.is(lobbySummary(sit(sit(newTable(), "a"), "b"), T0).playerCount, 2);
   t.is(lobbySummary(newTable(), T0).playerCount, 0);
+});
+
+test("a stage whose betting an advance has closed shows no betting stage (-1) and a WAITING lobby line", (t) => {
+  for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"] as const) {
+    const shut = closed(tableIn(state));
+    t.like(publicState(shut), { gameState: state, bettingStage: -1 });
+    t.is(lobbySummary(shut, T0).gameState, "WAITING");
+    // The reveal opens the next stage (the river takes no bets).
+    const next = advance(tableIn(state));
+    t.is(publicState(next).bettingStage, STAGE[next.gameState]);
+    t.not(next.gameState, state);
+  }
 });
 
 test("lobby: totalActivePlayers counts players, not seats: one seated at two tables is one", (t) => {

@@ -33,8 +33,20 @@ const STATE_LABELS: Record<TableGameState, string> = {
 
 const isTableGameState = (state: TableState["gameState"]): state is TableGameState => state in STATE_LABELS;
 
-export const stateLabel = (state: TableState["gameState"]): string =>
-  isTableGameState(state) ? STATE_LABELS[state] : state;
+/** A stage whose betting an advance has closed while it reveals the next cards (bettingStage -1). */
+const CLOSED_LABELS: Partial<Record<TableGameState, string>> = {
+  STATUS_HOLE: "Hole cards dealt: betting closed, the flop is next (deal it if it does not come)",
+  STATUS_FLOP: "Flop dealt: betting closed, the turn is next (deal it if it does not come)",
+  STATUS_TURN: "Turn dealt: betting closed, the river is next (deal it if it does not come)",
+};
+
+export function stateLabel({ gameState, bettingStage }: Pick<TableState, "gameState" | "bettingStage">): string {
+  if (!isTableGameState(gameState)) return gameState;
+  return (isBettingStage(bettingStage) ? undefined : CLOSED_LABELS[gameState]) ?? STATE_LABELS[gameState];
+}
+
+/** Bets placed in this game are still open (not yet settled): from the hole to the turn. */
+export const betsInPlay = (gameState: TableState["gameState"]): boolean => gameState in CLOSED_LABELS;
 
 /** The state an advance moves the game on from: the one on the screen, if it is one a table is in. */
 export function advanceFrom({ gameId, gameState }: TableState): AdvanceFrom | undefined {

@@ -88,6 +88,13 @@ export const bettingStageOf = (state: GameState): BettingStage => STAGE_OF[state
 /** True while a betting stage is open: the hands are dealt and the bets not yet settled. */
 export const isBettingOpen = (state: GameState): boolean => STAGE_OF[state] >= 0;
 
+/**
+ * The stage that takes bets now, as the API shows it: -1 (NON_BETTING) outside a betting stage, and
+ * also while an advance has closed the stage's betting to reveal the next cards.
+ */
+export const openBettingStage = (snapshot: TableSnapshot): BettingStage =>
+  snapshot.bettingClosed ? -1 : STAGE_OF[snapshot.gameState];
+
 export const findSeat = (snapshot: TableSnapshot, playerId: string): Seat | undefined =>
   snapshot.seats.find((s) => s.playerId === playerId);
 

@@ -1,7 +1,7 @@
 // The table game state as the spec shows it, in cents and tenths (the gateway converts to units).
 // Built field by field from an allow-list, so the deck and other internals can never leak.
 
-import { bettingStageOf } from "./snapshot.js";
+import { openBettingStage } from "./snapshot.js";
 import type { BettingStage, GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface PublicSeat {
@@ -51,7 +51,7 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
     tableId: snapshot.tableId,
     gameId: snapshot.gameId,
     gameState: snapshot.gameState,
-    bettingStage: bettingStageOf(snapshot.gameState),
+    bettingStage: openBettingStage(snapshot),
     numberOfHands: snapshot.config.numberOfHands,
     numberOfSeats: snapshot.config.numberOfSeats,
     jackpotCents: 0, // no jackpot rule is specified

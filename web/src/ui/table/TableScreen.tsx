@@ -59,7 +59,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       {state ? (
         // Polite live region: cards dealt or a new game by another player are announced too.
         <p data-testid="game-state" data-state={state.gameState} aria-live="polite">
-          <strong>{stateLabel(state.gameState)}</strong>
+          <strong>{stateLabel(state)}</strong>
           {state.gameId ? <span class="hint"> — game {state.gameId}</span> : null}
         </p>
       ) : feedStatus.mode === "closed" ? null : (
