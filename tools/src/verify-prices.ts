@@ -63,7 +63,7 @@ function stageProblem(shown: readonly Fields[], truth: readonly HandOdds[], name
 
 /**
  * A record's panels and its bets' odds against the cards, priced at `targetRtp`. A settled game
- * shows every stage and the river; a void one the stages it reached, which its board shows.
+ * shows every stage and the river; a void one every stage it reached, which its board shows.
  */
 export function pricesProblem(
   record: Fields,
@@ -73,11 +73,17 @@ export function pricesProblem(
   targetRtp: number,
 ): string | null {
   const panels = (Array.isArray(record.handOdds) ? record.handOdds : []) as Fields[];
+  const stray = panels.find((p) => !PANEL_STAGES.some(({ stage }) => stage === p?.bettingStage));
+  if (stray !== undefined)
+    return `the record shows a panel at bettingStage ${JSON.stringify(stray?.bettingStage)}, no stage`;
   const oddsOf = new Map<string, number>();
+  // Every stage the board shows was reached and priced, a void game's too (it never shows the river).
   for (const { stage, name, cards } of PANEL_STAGES) {
-    const shown = panels.filter((p) => p?.bettingStage === stage);
-    if (shown.length === 0 && (record.outcome === "VOID" || board.length < cards)) continue;
-    if (board.length < cards) return `the record shows the ${name}'s odds, but not its cards`;
+    const shown = panels.filter((p) => p.bettingStage === stage);
+    if (board.length < cards) {
+      if (shown.length > 0) return `the record shows the ${name}'s odds, but not its cards`;
+      continue;
+    }
     const truth = priceHands(hands.map(parseHand), board.slice(0, cards).map(parseCard), targetRtp);
     const problem = stageProblem(shown, truth, name);
     if (problem !== null) return `${problem} (at a target RTP of ${targetRtp}; --rtp names another)`;

@@ -512,6 +512,22 @@ test("outcome: a void game refunds every stake to the account, whatever its boar
       { ...voided, bets: [{ ...voided.bets[0], paidTo: "SEAT" }, voided.bets[1]] },
       /^NOT verified: bets\[0\]\.paidTo is SEAT, but a bet that returned 5\.00 is paid to ACCOUNT/,
     ],
+    // The stages its board shows were priced: a void game's panels are checked as a settled one's.
+    [
+      "flop panels dropped",
+      { ...voided, handOdds: voided.handOdds.filter((p) => p.bettingStage !== 1) },
+      /^NOT verified: the flop shows 0 panels, but the game has 4 hands/,
+    ],
+    [
+      "every panel dropped",
+      { ...voided, handOdds: [] },
+      /^NOT verified: the hole shows 0 panels, but the game has 4 hands/,
+    ],
+    [
+      "a panel at no stage",
+      { ...voided, handOdds: [...voided.handOdds, { ...voided.handOdds[0]!, bettingStage: 7 }] },
+      /^NOT verified: the record shows a panel at bettingStage 7, no stage/,
+    ],
   ];
   for (const [what, tampered, reason] of cases) {
     const result = await json(tampered);

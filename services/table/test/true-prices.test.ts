@@ -74,7 +74,12 @@ test("a river winner the cards do not make is refused: a losing hand is never pa
     winPercentage: panel.handIndex === 1 ? 100 : 0,
     oddsTenths: panel.handIndex === 1 ? 10 : 0,
   }));
-  t.throws(() => assertTruePrices(forged, hands, board, RTP), { ...refused, message: /handStatus for hand 0/ });
+  const error = t.throws(() => assertTruePrices(forged, hands, board, RTP), {
+    ...refused,
+    message: /handStatus for hand 0, with 5 board cards/,
+  });
+  // It is logged while the cards are hidden from the players: it names no card and no price.
+  for (const card of [...board, ...hands]) t.false(error.message.includes(card), card);
 });
 
 test("panels out of order, missing or extra, at another target RTP, or for cards no deck holds are refused", (t) => {
@@ -86,8 +91,9 @@ test("panels out of order, missing or extra, at another target RTP, or for cards
   t.throws(() => assertTruePrices([...panels, panels[0]!], hands, board, RTP), refused);
   t.throws(() => assertTruePrices(panels, hands, board, 0.99), refused);
   // The odds service sent cards twice: an internal fault, never the caller's 400.
-  t.throws(() => assertTruePrices(panels, ["AhAd", "AhKs", "QhJh", "7c2d"], board, RTP), {
+  const twice = t.throws(() => assertTruePrices(panels, ["AhAd", "AhKs", "QhJh", "7c2d"], board, RTP), {
     ...refused,
     message: /priced cards the table cannot/,
   });
+  t.false(/Ah|9d/.test(twice.message), twice.message);
 });

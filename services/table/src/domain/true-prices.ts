@@ -16,6 +16,8 @@ const FIELDS = ["handIndex", "bettingStage", "handStatus", "winPercentage", "dra
 /**
  * Throws UntrueOddsAnswerError unless `panels` are exactly the table's own prices of `hands` on
  * `board` at `targetRtp`, also for cards the poker math refuses: an internal fault, never the caller's.
+ * Its message names the field, the hand and the number of board cards, never a card or a price: it is
+ * logged while the cards being revealed are still hidden from the players.
  */
 export function assertTruePrices(
   panels: readonly HandOdds[],
@@ -27,15 +29,16 @@ export function assertTruePrices(
   try {
     truth = priceHands(hands.map(parseHand), board.map(parseCard), targetRtp);
   } catch (error) {
-    throw new UntrueOddsAnswerError(`the odds service priced cards the table cannot: ${(error as Error).message}`);
+    throw new UntrueOddsAnswerError(
+      `the odds service priced cards the table cannot, with ${board.length} board cards: ${(error as Error).name}`,
+    );
   }
   const differs = (i: number) => FIELDS.find((field) => !Object.is(panels[i]?.[field], truth[i]![field]));
   for (let i = 0; i < Math.max(truth.length, panels.length); i++) {
     const field = i < truth.length ? differs(i) : "handIndex";
     if (field !== undefined) {
       throw new UntrueOddsAnswerError(
-        `the odds service's ${field} for hand ${i} on board [${board.join(" ")}] is not the table's own ` +
-          `(${JSON.stringify(panels[i]?.[field])} against ${JSON.stringify(truth[i]?.[field])})`,
+        `the odds service's ${field} for hand ${i}, with ${board.length} board cards, is not the table's own`,
       );
     }
   }
