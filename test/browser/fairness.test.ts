@@ -200,8 +200,18 @@ test.serial("a game the table moved on from before its river is verified from it
   const previous = panel.getByTestId("previous-game");
   t.regex(await previous.innerText(), /Previous game T1-20[\s\S]*since the start of the game/);
   scripted.api.records.set("T1-20", recordOf(committedState("STATUS_RIVER", "T1-20", seed)));
+  // A record not read for now (the history reads' budget spent) is no verdict: the check was not made.
+  scripted.api.recordRefusals = 1;
   await previous.getByRole("button", { name: "Verify game T1-20" }).click();
-  const done = previous.locator('[data-testid="verify"][data-verdict]');
+  const unchecked = previous.locator('[data-testid="verify"][data-verdict="unchecked"]');
+  await unchecked.waitFor();
+  t.regex(
+    await unchecked.innerText(),
+    /^Verify game T1-20\s+Not checked: too many history reads .*try again later\. Wait 30 s\.$/,
+  );
+  t.is(await previous.getByRole("alert").innerText(), "", "no failure is claimed");
+  await previous.getByRole("button", { name: "Verify game T1-20" }).click();
+  const done = previous.locator('[data-testid="verify"][data-verdict="verified"]');
   await done.waitFor();
   t.is(await done.getAttribute("data-verdict"), "verified", await done.innerText());
   t.regex(await done.innerText(), /Verified: the cards were fixed before any bet\./);

@@ -64,6 +64,8 @@ export interface ScriptedApi {
   lobby: Lobby;
   /** What GET /api/tables/1/games/{gameId} answers, by game id; 404 for any other. */
   records: Map<string, GameRecordBody>;
+  /** Game records refused with a 429 (the history reads' budget spent) before any is answered. */
+  recordRefusals: number;
   /** What GET a player's seats answers (once seatsFailures are spent). */
   seats: { tableId: number; seatId: number; seatBalance: number }[];
   /** A player's role and personal table, by player id (else BASIC_USER, without a personal table). */
@@ -116,6 +118,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     account: 1000,
     lobby: { tables: [], totalActivePlayers: 0 },
     records: new Map(),
+    recordRefusals: 0,
     seats: [],
     profiles: new Map(),
     push(id, state) {
@@ -192,6 +195,10 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     if (route[path]) return route[path]();
     const game = /^\/api\/tables\/1\/games\/([^/]+)$/.exec(path)?.[1];
     if (game !== undefined) {
+      if (api.recordRefusals-- > 0) {
+        res.setHeader("Retry-After", "30");
+        return json(res, 429, { error: "too many history reads (statement pages, game records); try again later" });
+      }
       const record = api.records.get(decodeURIComponent(game));
       return record ? json(res, 200, record) : json(res, 404, { error: `table 1 has no finished game ${game}` });
     }

@@ -69,6 +69,13 @@ export function errorMessage(status: number, body: unknown): string {
   return `The request was refused (HTTP ${status}).`;
 }
 
+/** How long a 429 asks to wait (its Retry-After in seconds), as a sentence; none when it does not say. */
+function waitText(retryAfter: string | null): string {
+  const seconds = /^\d{1,6}$/.test(retryAfter ?? "") ? Number(retryAfter) : 0;
+  if (seconds === 0) return "";
+  return seconds < 120 ? ` Wait ${seconds} s.` : ` Wait ${Math.ceil(seconds / 60)} minutes.`;
+}
+
 /** What a thrown value says to a player: never a stack trace. */
 export function describe(error: unknown): string {
   if (error instanceof ApiError) return error.message;
@@ -93,7 +100,10 @@ export async function unwrap<T>(pending: Promise<FetchResult<T>>): Promise<T> {
     throw new ApiError(describe(error), 0);
   }
   const { data, error, response } = result;
-  if (!response.ok || data === undefined) throw new ApiError(errorMessage(response.status, error), response.status);
+  if (!response.ok || data === undefined) {
+    const wait = response.status === 429 ? waitText(response.headers.get("Retry-After")) : "";
+    throw new ApiError(`${errorMessage(response.status, error)}${wait}`, response.status);
+  }
   return data;
 }
 

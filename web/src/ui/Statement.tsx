@@ -9,6 +9,9 @@ type Entry = AccountStatement["entries"][number];
 /** Rows per page: the latest few, then older ones on demand. */
 const PAGE = 10;
 
+/** Where a refusal of an older page is shown: beside its button, below the rows. */
+const OLDER = "statement-older";
+
 /** What the ledger's reasons mean to a player, at a table ("table 3"). Deposits and withdrawals carry an operator's text. */
 const REASONS: Record<string, (table: string) => string> = {
   welcome: () => "Welcome credit",
@@ -35,29 +38,42 @@ function whatHappened(entry: Entry): string {
   return `${what}${game}${refused}`;
 }
 
+/** The older page appended below the rows shown: only entries older than the last one, so never one twice. */
+const appended = (shown: Entry[], page: Entry[]): Entry[] => {
+  const oldest = shown.at(-1)?.sequence ?? Infinity;
+  return [...shown, ...page.filter((entry) => entry.sequence < oldest)];
+};
+
 /**
  * The account's movements, newest first, read when asked for (not on every lobby refresh): each
- * with the balance after it, so the lobby's balance can be followed back to the welcome credit.
+ * with the balance after it, so the lobby's balance can be followed back to the welcome credit. One
+ * page is read at a time (each read spends the player's budget of history reads), and a refusal is
+ * shown beside the button that asked.
  */
 export function Statement({ playerId }: { playerId: string }) {
   const [entries, setEntries] = useState<Entry[] | null>(null);
   const [nextBefore, setNextBefore] = useState<number | null>(null);
   const [message, setMessage] = useState<Message | null>(null);
+  const [loading, setLoading] = useState(false);
   const load = async (before: number | null) => {
+    if (loading) return;
+    setLoading(true);
     try {
       const query = { limit: PAGE, ...(before === null ? {} : { before }) };
       const page = await unwrap(api.GET("/api/players/{playerId}/ledger", { params: { path: { playerId }, query } }));
-      setEntries((shown) => [...(before === null ? [] : (shown ?? [])), ...page.entries]);
+      setEntries((shown) => (before === null || shown === null ? page.entries : appended(shown, page.entries)));
       setNextBefore(page.nextBefore);
       setMessage(null);
     } catch (error) {
-      setMessage({ kind: "error", text: describe(error) });
+      setMessage({ kind: "error", text: describe(error), ...(before === null ? {} : { place: OLDER }) });
+    } finally {
+      setLoading(false);
     }
   };
   return (
     <section aria-labelledby="statement-title" class="panel">
       <h2 id="statement-title">Account statement</h2>
-      <button type="button" onClick={() => void load(null)}>
+      <button type="button" disabled={loading} onClick={() => void load(null)}>
         {entries === null ? "Show recent movements" : "Show the latest again"}
       </button>
       <Notice message={message} />
@@ -95,10 +111,11 @@ export function Statement({ playerId }: { playerId: string }) {
         </ScrollBox>
       )}
       {entries !== null && nextBefore !== null ? (
-        <button type="button" class="link-button" onClick={() => void load(nextBefore)}>
+        <button type="button" class="link-button" disabled={loading} onClick={() => void load(nextBefore)}>
           Older movements
         </button>
       ) : null}
+      <Notice message={message} place={OLDER} />
     </section>
   );
 }

@@ -149,7 +149,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   if (stage === -1) throw new ConflictError("bets are accepted only while a betting stage is open");
   if (snapshot.bettingClosed)
     throw new ConflictError(
-      "betting at this stage has closed: an advance is revealing the next cards (advance again if it failed)",
+      "bet not placed: betting at this stage has closed, as an advance is revealing the next cards",
     );
   const seat = findSeat(snapshot, playerId);
   if (!seat) throw new ConflictError("not seated at this table");

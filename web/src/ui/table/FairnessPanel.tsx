@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { api, describe, unwrap, type TableState } from "../../api/client";
+import { api, ApiError, describe, unwrap, type TableState } from "../../api/client";
 import { clientSeedVerdict, isDealingState } from "../../fairness/client-seed";
 import type { HeldCommitment } from "../../fairness/commitment";
 import { recordReveal, tableReveal } from "../../fairness/reveals";
@@ -63,7 +63,8 @@ function verifyTable(state: TableState, held: HeldCommitment | null): Promise<Ve
 
 /**
  * A finished game's record from the table, checked against the commitment this page kept for it;
- * `used` is given the client seed the record shows.
+ * `used` is given the client seed the record shows. A record the table refused is a failed check; one
+ * not read for now (a rate limit, a server or network fault) throws, and the check was not made.
  */
 async function verifyRecord(
   tableId: number,
@@ -79,6 +80,7 @@ async function verifyRecord(
     used(record.clientSeed);
     return verifyAgainstHeld(recordReveal(record), held.commitment);
   } catch (error) {
+    if (error instanceof ApiError && (error.status === 0 || error.status === 429 || error.status >= 500)) throw error;
     return { ok: false, reason: `the game's record could not be read: ${describe(error)}` };
   }
 }

@@ -44,7 +44,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
     return () => current.stop();
   }, [tableId, playerId, reread, isAdmin]);
 
-  useGameMessages(state, river, playerId, action.setMessage);
+  useGameMessages(state, river, playerId, action.message, action.setMessage);
 
   const mySeat = state?.seats.find((seat) => seat.playerId === playerId);
   const heldNow = state ? heldFor(held.current, state.gameId) : null;

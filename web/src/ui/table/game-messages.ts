@@ -17,18 +17,28 @@ export function keepRiver(kept: TableState | null, next: TableState): TableState
  * The table's message follows its game: once the river is dealt (by anyone) it gives way to the
  * player's result, once per game so a later move's message is not overwritten; the next game's
  * deal takes it away, since it was about the game before, unless that deal came with the river
- * (a replay after a reconnection): the result, which names its game, is then shown over it.
+ * (a replay after a reconnection): the result, which names its game, is then shown over it. A
+ * refusal (a bet at a closed stage, an advance that could not finish) goes when the game moves on
+ * to its next stage, whoever moved it: it was about the stage before.
  */
 export function useGameMessages(
   state: TableState | null,
   river: TableState | null,
   playerId: string,
+  message: Message | null,
   setMessage: (message: Message | null) => void,
 ): void {
   const dealtGame = state?.hands ? state.gameId : null;
   useEffect(() => {
     if (dealtGame !== null) setMessage(null);
   }, [dealtGame, setMessage]);
+
+  const shown = useRef(message);
+  shown.current = message;
+  const stage = state?.hands ? `${state.gameId} ${state.gameState}` : null;
+  useEffect(() => {
+    if (stage !== null && shown.current?.kind === "error") setMessage(null);
+  }, [stage, setMessage]);
 
   const summarised = useRef<string | null>(null);
   useEffect(() => {
