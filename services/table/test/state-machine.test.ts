@@ -214,7 +214,10 @@ test("a reveal closes its stage's betting first: a bet then is refused with 409,
   t.is(closeBetting(shut, plan, T0), null, "closed once");
   const seatIndex = flop.seats.find((seat) => seat.playerId === "p1")!.seatId;
   const late = { playerId: "p1", seatIndex, handIndex: 0, betAmountCents: 100, betId: "late" };
-  t.throws(() => applyBet(shut, late, T0), { instanceOf: ConflictError, message: /bet not placed: betting at this stage has closed/ });
+  t.throws(() => applyBet(shut, late, T0), {
+    instanceOf: ConflictError,
+    message: /bet not placed: betting at this stage has closed/,
+  });
   const turn = applyAdvance(shut, plan, { kind: "REVEAL", handOdds: TURN_PANELS }, T0);
   t.like(turn, { gameState: "STATUS_TURN", bettingClosed: false });
   t.true(applyBet(turn, late, T0).result.acknowledged);
