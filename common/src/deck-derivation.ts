@@ -1,7 +1,6 @@
 // The deck of a provably fair game (docs/provably-fair.md): a deterministic function of its seeds and
-// its game id. Here in common because two services run it: the odds service deals from it, and the
-// table service checks every deal it is sent against it before storing the game, so that a deal
-// the seeds do not derive is never bet on (not only caught by a player's verifier after the river).
+// its game id. Here in common because two services run it: the table service deals its games from
+// it (holding the seed alone), and the odds service its stand-alone and bulk deals.
 // The procedure is specified byte for byte in that document, with a test vector: any change here
 // must change both. Pure apart from hashing.
 

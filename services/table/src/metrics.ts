@@ -10,7 +10,7 @@ export const gamesFinished = counter("table_games_finished_total", "Games record
 ]);
 export const oddsAnswersRefused = counter(
   "table_odds_answers_refused_total",
-  "Advances refused because the odds service's deal, seed or prices were not what the game's seeds and cards make (alert on any)",
+  "Advances refused because the odds service's prices were not what the game's cards make (alert on any)",
 );
 export const payoutsCents = counter("table_payouts_cents_total", "Cents paid to winning bets in finished games");
 export const transfersPending = gauge(

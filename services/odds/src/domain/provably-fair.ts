@@ -1,6 +1,6 @@
 // Provably fair decks (commit and reveal). Before any bet, the house publishes SHA-256 of a fresh
 // secret seed; the deck order is a deterministic function of that seed and the game id
-// (common/src/deck-derivation.ts, which the table also checks each deal with); after the river the
+// (common/src/deck-derivation.ts, which the table also deals its games with); after the river the
 // seed is revealed, and anyone can recompute the deck and check the cards dealt. The procedure is
 // specified byte for byte in docs/provably-fair.md, so that a third party can write an independent
 // verifier: any change here must change that document and its test vector too.
