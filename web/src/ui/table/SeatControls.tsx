@@ -1,4 +1,5 @@
 import type { JSX } from "preact";
+import { useState } from "preact/hooks";
 import type { Seat, TableState } from "../../api/client";
 import { formatMoney } from "../../model/money";
 import { advanceFrom, advanceLabel } from "../../model/stages";
@@ -70,19 +71,23 @@ function Account({ balance }: { balance: AccountBalance }) {
 
 /** The game's main action, first under the balance. */
 function AdvanceControl({ state, moves, action }: Part) {
+  // An advance waits for the odds service's prices: seconds at worst, said while it runs.
+  const [advancing, setAdvancing] = useState(false);
   const from = advanceFrom(state);
   if (!from) return null;
+  const advance = async () => {
+    setAdvancing(true);
+    await action.run(() => moves.advance(from));
+    setAdvancing(false);
+  };
   return (
     <p class="controls">
-      <button
-        type="button"
-        class="primary"
-        aria-disabled={action.busy}
-        onClick={() => void action.run(() => moves.advance(from))}
-      >
+      <button type="button" class="primary" aria-disabled={action.busy} onClick={() => void advance()}>
         {advanceLabel(state.gameState)}
       </button>
-      <span class="hint">Any seated player can move the game on.</span>
+      <span class="hint" role="status">
+        {advancing ? "Moving the game on: this can take a few seconds…" : "Any seated player can move the game on."}
+      </span>
     </p>
   );
 }
