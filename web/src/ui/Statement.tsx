@@ -1,4 +1,4 @@
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import { api, describe, unwrap, type AccountStatement } from "../api/client";
 import { formatMoney } from "../model/money";
 import { Notice, type Message } from "./Notice";
@@ -55,8 +55,11 @@ export function Statement({ playerId }: { playerId: string }) {
   const [nextBefore, setNextBefore] = useState<number | null>(null);
   const [message, setMessage] = useState<Message | null>(null);
   const [loading, setLoading] = useState(false);
+  // Set at once, not at the next render: a double click reads one page.
+  const reading = useRef(false);
   const load = async (before: number | null) => {
-    if (loading) return;
+    if (reading.current) return;
+    reading.current = true;
     setLoading(true);
     try {
       const query = { limit: PAGE, ...(before === null ? {} : { before }) };
@@ -67,6 +70,7 @@ export function Statement({ playerId }: { playerId: string }) {
     } catch (error) {
       setMessage({ kind: "error", text: describe(error), ...(before === null ? {} : { place: OLDER }) });
     } finally {
+      reading.current = false;
       setLoading(false);
     }
   };

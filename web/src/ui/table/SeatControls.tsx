@@ -85,8 +85,9 @@ function AdvanceControl({ state, moves, action }: Part) {
       <button type="button" class="primary" aria-disabled={action.busy} onClick={() => void advance()}>
         {advanceLabel(state.gameState)}
       </button>
+      <span class="hint">Any seated player can move the game on.</span>
       <span class="hint" role="status">
-        {advancing ? "Moving the game on: this can take a few seconds…" : "Any seated player can move the game on."}
+        {advancing ? "Moving the game on: this can take a few seconds…" : ""}
       </span>
     </p>
   );
