@@ -94,7 +94,7 @@ export const TableSummary = Type.Object(
     playerCount: Type.Integer({ minimum: 0 }),
     gameState: Type.Union(
       LOBBY_GAME_STATES.map((name) => Type.Literal(name)),
-      { description: "BETTING while a stage takes bets (the state's bettingStage is 0, 1 or 2), otherwise WAITING" },
+      { description: "BETTING while a betting stage takes bets (the state's bettingOpen), otherwise WAITING" },
     ),
   },
   { additionalProperties: false },
@@ -245,10 +245,11 @@ export const TableGameState = Type.Object(
       GAME_STATES.map((name) => Type.Literal(name)),
       { description: "Advance walks STATUS_SETUP/START -> HOLE -> FLOP -> TURN -> RIVER -> SETUP" },
     ),
-    bettingStage: Type.Union(BettingStage.anyOf, {
+    bettingStage: BettingStage,
+    bettingOpen: Type.Boolean({
       description:
-        "The stage that takes bets now: 0 HOLE, 1 FLOP, 2 TURN; -1 NON_BETTING at setup and the river, " +
-        "and while an advance that has closed the stage's betting reveals the next cards",
+        "Whether bettingStage takes bets now: false at setup and the river, and while an advance that " +
+        "has closed the stage's betting reveals the next cards (a bet then is a 409)",
     }),
     numberOfHands: Type.Integer(),
     numberOfSeats: Type.Integer(),

@@ -82,6 +82,7 @@ const STATE_AT_FLOP = {
   gameId: "T7-3",
   gameState: "STATUS_FLOP",
   bettingStage: 1,
+  bettingOpen: true,
   numberOfHands: 4,
   numberOfSeats: 6,
   jackpotValue: 0,

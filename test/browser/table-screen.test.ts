@@ -176,7 +176,7 @@ test.serial("a message shows where its move was made, covers no control, and can
   t.is(scripted.api.bets.length, betsBefore + 1, "the typo sent nothing");
 });
 
-test.serial("a hand that takes no bet says why; the river shows no odds once betting is closed", async (t) => {
+test.serial("a hand that takes no bet says why; a stage closed for a reveal and the river take none", async (t) => {
   t.timeout(2 * 60_000);
   const { page } = await eveAtTable(DESKTOP);
   const flop = tableState("STATUS_FLOP", 1, BOARD.slice(0, 3));
@@ -193,6 +193,11 @@ test.serial("a hand that takes no bet says why; the river shows no odds once bet
   t.is(await page.getByTestId("hand-2").getByTestId("no-bet-2").innerText(), "Cannot win: takes no bets.");
   t.is(await page.getByTestId("hand-0").getByTestId("no-bet-0").count(), 0, "a hand that takes bets has its form");
   await page.getByTestId("bet-0").waitFor();
+
+  // An advance has closed the flop's betting to reveal the turn: the label says so, and no form is left.
+  await show(page, { ...flop, handOdds, bettingOpen: false });
+  await page.getByTestId("game-state").filter({ hasText: "Flop dealt: betting closed, the turn is next" }).waitFor();
+  t.is(await page.locator('[data-testid^="bet-"]').count(), 0, "no bet form while the stage is closed");
 
   await show(page, settled("T1-1", [], [0], 100));
   const riverOdds = page.getByTestId("hand-0").locator('tr[data-stage="-1"] td').nth(2);

@@ -46,6 +46,7 @@ export interface TableState {
   gameId: string;
   gameState: string;
   bettingStage: number;
+  bettingOpen: boolean;
   numberOfHands: number;
   numberOfSeats: number;
   jackpotValue: number;

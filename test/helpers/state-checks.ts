@@ -103,6 +103,8 @@ export function stateProblems(state: TableState): string[] {
   if (!stage) return [`unexpected gameState ${state.gameState}`];
   if (state.bettingStage !== stage.bettingStage)
     problems.push(`${state.gameState} with bettingStage ${state.bettingStage}`);
+  // Closed for a reveal in between; never open outside a betting stage.
+  if (state.bettingOpen && stage.bettingStage < 0) problems.push(`${state.gameState} with bettingOpen`);
   if (state.numberOfHands !== 4) problems.push(`numberOfHands ${state.numberOfHands}`);
   if (state.numberOfSeats !== 6) problems.push(`numberOfSeats ${state.numberOfSeats}`);
   if (state.jackpotValue !== 0) problems.push(`jackpotValue ${state.jackpotValue}`);

@@ -85,7 +85,7 @@ async function betOnce(player: Player, tableId: number, key: string): Promise<vo
 /**
  * A game as two seated players play it, step by step; `between(i)` runs before step i. `record` runs
  * after each step, told whether it revealed cards: such an advance stores two versions, the stage's
- * betting closed (the state before, with no stage taking bets: bettingStage -1) and then the cards.
+ * betting closed (the state before, its bettingOpen false) and then the cards.
  */
 async function playGame(
   tableId: number,
@@ -114,7 +114,7 @@ async function playGame(
 /** What a subscriber is to see after each step: the state, after that of a reveal's close. */
 function recorder(expected: TableState[], read: () => Promise<TableState>) {
   return async (revealed: boolean) => {
-    if (revealed) expected.push({ ...expected.at(-1)!, bettingStage: -1 });
+    if (revealed) expected.push({ ...expected.at(-1)!, bettingOpen: false });
     expected.push(await read());
   };
 }

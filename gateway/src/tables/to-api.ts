@@ -90,6 +90,7 @@ export function toTableGameState(state: TableState | undefined): TableGameStateB
     gameId: state.gameId,
     gameState: oneOf(GAME_STATES, gameStateName(state.gameState), "game state"),
     bettingStage: bettingStage(state.bettingStage),
+    bettingOpen: state.bettingOpen,
     numberOfHands: state.numberOfHands,
     numberOfSeats: state.numberOfSeats,
     jackpotValue: toUnits(state.jackpotCents),

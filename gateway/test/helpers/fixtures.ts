@@ -175,6 +175,7 @@ export function tableState(overrides: Partial<TableState> = {}): TableState {
     gameId: "T7-3",
     gameState: GameState.GAME_STATE_STATUS_FLOP,
     bettingStage: 1,
+    bettingOpen: true,
     numberOfHands: 4,
     numberOfSeats: 6,
     jackpotCents: 0,

@@ -83,6 +83,7 @@ export function tableStateToProto(state: PublicTableState): TableState {
     gameId: state.gameId,
     gameState: GAME_STATE[state.gameState],
     bettingStage: state.bettingStage,
+    bettingOpen: state.bettingOpen,
     numberOfHands: state.numberOfHands,
     numberOfSeats: state.numberOfSeats,
     jackpotCents: state.jackpotCents,

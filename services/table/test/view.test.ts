@@ -24,6 +24,8 @@ const VIEW_FIELDS = [
   "gameId",
   "gameState",
   "bettingStage",
+  // Whether that stage takes bets now: false also while an advance has closed it for a reveal.
+  "bettingOpen",
   "numberOfHands",
   "numberOfSeats",
   "jackpotCents",
@@ -203,15 +205,17 @@ test("lobby: BETTING while a betting stage is open, otherwise WAITING; players c
   t.is(lobbySummary(newTable(), T0).playerCount, 0);
 });
 
-test("a stage whose betting an advance has closed shows no betting stage (-1) and a WAITING lobby line", (t) => {
+test("bettingOpen: a betting stage takes bets until an advance closes it; the lobby then shows WAITING", (t) => {
+  for (const state of STATES) t.is(publicState(tableIn(state)).bettingOpen, STAGE[state] >= 0, state);
   for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"] as const) {
     const shut = closed(tableIn(state));
-    t.like(publicState(shut), { gameState: state, bettingStage: -1 });
+    // Still the stage's state and number (the ruling's walk), but no bets taken.
+    t.like(publicState(shut), { gameState: state, bettingStage: STAGE[state], bettingOpen: false });
     t.is(lobbySummary(shut, T0).gameState, "WAITING");
     // The reveal opens the next stage (the river takes no bets).
-    const next = advance(tableIn(state));
-    t.is(publicState(next).bettingStage, STAGE[next.gameState]);
+    const next = publicState(advance(tableIn(state)));
     t.not(next.gameState, state);
+    t.is(next.bettingOpen, next.gameState !== "STATUS_RIVER");
   }
 });
 

@@ -323,6 +323,7 @@ export function tableState(gameState: TableState["gameState"], bettingStage: num
     gameId: "T1-1",
     gameState,
     bettingStage,
+    bettingOpen: bettingStage >= 0,
     numberOfHands: 4,
     numberOfSeats: 6,
     jackpotValue: 0,

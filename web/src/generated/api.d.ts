@@ -468,7 +468,7 @@ export interface components {
             tables: {
                 tableId: number;
                 playerCount: number;
-                /** @description BETTING while a stage takes bets (the state's bettingStage is 0, 1 or 2), otherwise WAITING */
+                /** @description BETTING while a betting stage takes bets (the state's bettingOpen), otherwise WAITING */
                 gameState: "BETTING" | "WAITING";
             }[];
             totalActivePlayers: number;
@@ -704,8 +704,10 @@ export interface components {
             gameId: string;
             /** @description Advance walks STATUS_SETUP/START -> HOLE -> FLOP -> TURN -> RIVER -> SETUP */
             gameState: "UNCHANGED" | "INVALID_CARD" | "CARD_ALREADY_DEALT" | "STATUS_SETUP" | "STATUS_START" | "STATUS_MANUAL_DEALING_HOLE" | "STATUS_HOLE" | "STATUS_FLOP_CARD1" | "STATUS_FLOP_CARD2" | "STATUS_FLOP_CARD3" | "STATUS_FLOP" | "STATUS_TURN" | "STATUS_RIVER";
-            /** @description The stage that takes bets now: 0 HOLE, 1 FLOP, 2 TURN; -1 NON_BETTING at setup and the river, and while an advance that has closed the stage's betting reveals the next cards */
+            /** @description -1 NON_BETTING (river, setup), 0 HOLE, 1 FLOP, 2 TURN */
             bettingStage: -1 | 0 | 1 | 2;
+            /** @description Whether bettingStage takes bets now: false at setup and the river, and while an advance that has closed the stage's betting reveals the next cards (a bet then is a 409) */
+            bettingOpen: boolean;
             numberOfHands: number;
             numberOfSeats: number;
             /** @description Always 0: no jackpot rule is specified */

@@ -11,9 +11,9 @@ export type BetAt = NonNullable<Schemas["BetRequest"]["at"]>;
 /** Betting is open at the hole, the flop and the turn. */
 export const isBettingStage = (stage: number): stage is BetAt["bettingStage"] => stage >= 0 && stage <= 2;
 
-/** Where a bet would be placed now, or undefined while no betting stage is open. */
-export function bettingAt({ gameId, bettingStage }: TableState): BetAt | undefined {
-  return isBettingStage(bettingStage) ? { gameId, bettingStage } : undefined;
+/** Where a bet would be placed now, or undefined while no stage takes bets (none open, or closed for a reveal). */
+export function bettingAt({ gameId, bettingStage, bettingOpen }: TableState): BetAt | undefined {
+  return bettingOpen && isBettingStage(bettingStage) ? { gameId, bettingStage } : undefined;
 }
 
 /** The state an advance moves the game on from: the one on the screen. */
@@ -33,16 +33,16 @@ const STATE_LABELS: Record<TableGameState, string> = {
 
 const isTableGameState = (state: TableState["gameState"]): state is TableGameState => state in STATE_LABELS;
 
-/** A stage whose betting an advance has closed while it reveals the next cards (bettingStage -1). */
+/** A stage whose betting an advance has closed while it reveals the next cards (bettingOpen false). */
 const CLOSED_LABELS: Partial<Record<TableGameState, string>> = {
   STATUS_HOLE: "Hole cards dealt: betting closed, the flop is next (deal it if it does not come)",
   STATUS_FLOP: "Flop dealt: betting closed, the turn is next (deal it if it does not come)",
   STATUS_TURN: "Turn dealt: betting closed, the river is next (deal it if it does not come)",
 };
 
-export function stateLabel({ gameState, bettingStage }: Pick<TableState, "gameState" | "bettingStage">): string {
+export function stateLabel({ gameState, bettingOpen }: Pick<TableState, "gameState" | "bettingOpen">): string {
   if (!isTableGameState(gameState)) return gameState;
-  return (isBettingStage(bettingStage) ? undefined : CLOSED_LABELS[gameState]) ?? STATE_LABELS[gameState];
+  return (bettingOpen ? undefined : CLOSED_LABELS[gameState]) ?? STATE_LABELS[gameState];
 }
 
 /** Bets placed in this game are still open (not yet settled): from the hole to the turn. */

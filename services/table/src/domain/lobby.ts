@@ -1,6 +1,6 @@
 // What the lobby shows: each active table's line, the players seated, and where one player's chips are.
 
-import { openBettingStage } from "./snapshot.js";
+import { takesBets } from "./snapshot.js";
 import type { TableSnapshot } from "./types.js";
 
 /** A table is active when a player operation touched it within this window (inclusive). */
@@ -17,7 +17,7 @@ export function lobbySummary(snapshot: TableSnapshot, now: number): LobbySummary
   return {
     tableId: snapshot.tableId,
     playerCount: snapshot.seats.length,
-    gameState: openBettingStage(snapshot) >= 0 ? "BETTING" : "WAITING",
+    gameState: takesBets(snapshot) ? "BETTING" : "WAITING",
     active: now - snapshot.lastActivityAt <= ACTIVE_WINDOW_MS,
   };
 }

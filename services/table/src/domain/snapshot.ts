@@ -89,11 +89,11 @@ export const bettingStageOf = (state: GameState): BettingStage => STAGE_OF[state
 export const isBettingOpen = (state: GameState): boolean => STAGE_OF[state] >= 0;
 
 /**
- * The stage that takes bets now, as the API shows it: -1 (NON_BETTING) outside a betting stage, and
- * also while an advance has closed the stage's betting to reveal the next cards.
+ * The game's stage takes bets now: a betting stage, and no advance has closed its betting to reveal
+ * the next cards (its bets are open either way: isBettingOpen).
  */
-export const openBettingStage = (snapshot: TableSnapshot): BettingStage =>
-  snapshot.bettingClosed ? -1 : STAGE_OF[snapshot.gameState];
+export const takesBets = (snapshot: TableSnapshot): boolean =>
+  isBettingOpen(snapshot.gameState) && !snapshot.bettingClosed;
 
 export const findSeat = (snapshot: TableSnapshot, playerId: string): Seat | undefined =>
   snapshot.seats.find((s) => s.playerId === playerId);

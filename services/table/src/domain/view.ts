@@ -1,7 +1,7 @@
 // The table game state as the spec shows it, in cents and tenths (the gateway converts to units).
 // Built field by field from an allow-list, so the deck and other internals can never leak.
 
-import { openBettingStage } from "./snapshot.js";
+import { bettingStageOf, takesBets } from "./snapshot.js";
 import type { BettingStage, GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface PublicSeat {
@@ -26,6 +26,8 @@ export interface PublicTableState {
   gameId: string;
   gameState: GameState;
   bettingStage: BettingStage;
+  /** bettingStage takes bets now: false outside the betting stages and while an advance has closed it. */
+  bettingOpen: boolean;
   numberOfHands: number;
   numberOfSeats: number;
   jackpotCents: number;
@@ -51,7 +53,8 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
     tableId: snapshot.tableId,
     gameId: snapshot.gameId,
     gameState: snapshot.gameState,
-    bettingStage: openBettingStage(snapshot),
+    bettingStage: bettingStageOf(snapshot.gameState),
+    bettingOpen: takesBets(snapshot),
     numberOfHands: snapshot.config.numberOfHands,
     numberOfSeats: snapshot.config.numberOfSeats,
     jackpotCents: 0, // no jackpot rule is specified

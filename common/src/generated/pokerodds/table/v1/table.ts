@@ -422,6 +422,11 @@ export interface TableState {
   serverSeed: string;
   /** The client seed the dealing advance mixed into the deck, from the hole on; empty when none. */
   clientSeed: string;
+  /**
+   * The stage named by betting_stage takes bets now: false outside the betting stages, and while an
+   * advance has closed the stage's betting to reveal the next cards.
+   */
+  bettingOpen: boolean;
 }
 
 export interface AuditRequest {
@@ -3316,6 +3321,7 @@ function createBaseTableState(): TableState {
     seedCommitment: "",
     serverSeed: "",
     clientSeed: "",
+    bettingOpen: false,
   };
 }
 
@@ -3365,6 +3371,9 @@ export const TableState: MessageFns<TableState> = {
     }
     if (message.clientSeed !== "") {
       writer.uint32(122).string(message.clientSeed);
+    }
+    if (message.bettingOpen !== false) {
+      writer.uint32(128).bool(message.bettingOpen);
     }
     return writer;
   },
@@ -3502,6 +3511,14 @@ export const TableState: MessageFns<TableState> = {
             message.clientSeed = reader.string();
             continue;
           }
+          case 16: {
+            if (tag !== 128) {
+              break;
+            }
+
+            message.bettingOpen = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3583,6 +3600,11 @@ export const TableState: MessageFns<TableState> = {
         : isSet(object.client_seed)
         ? globalThis.String(object.client_seed)
         : "",
+      bettingOpen: isSet(object.bettingOpen)
+        ? globalThis.Boolean(object.bettingOpen)
+        : isSet(object.betting_open)
+        ? globalThis.Boolean(object.betting_open)
+        : false,
     };
   },
 
@@ -3633,6 +3655,9 @@ export const TableState: MessageFns<TableState> = {
     if (message.clientSeed !== "") {
       obj.clientSeed = message.clientSeed;
     }
+    if (message.bettingOpen !== false) {
+      obj.bettingOpen = message.bettingOpen;
+    }
     return obj;
   },
 
@@ -3656,6 +3681,7 @@ export const TableState: MessageFns<TableState> = {
     message.seedCommitment = object.seedCommitment ?? "";
     message.serverSeed = object.serverSeed ?? "";
     message.clientSeed = object.clientSeed ?? "";
+    message.bettingOpen = object.bettingOpen ?? false;
     return message;
   },
 };
