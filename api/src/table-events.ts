@@ -28,6 +28,7 @@ const EXAMPLE_EVENT =
     gameId: "T1-7",
     gameState: "STATUS_START",
     bettingStage: -1,
+    bettingOpen: false,
     numberOfHands: 4,
     numberOfSeats: 6,
     jackpotValue: 0,

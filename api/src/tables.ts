@@ -362,6 +362,7 @@ const EXAMPLE_STATE = {
   gameId: "T1-7",
   gameState: "STATUS_FLOP",
   bettingStage: 1,
+  bettingOpen: true,
   numberOfHands: 4,
   numberOfSeats: 6,
   jackpotValue: 0,

@@ -1694,6 +1694,7 @@ export interface operations {
                      *       "gameId": "T1-7",
                      *       "gameState": "STATUS_FLOP",
                      *       "bettingStage": 1,
+                     *       "bettingOpen": true,
                      *       "numberOfHands": 4,
                      *       "numberOfSeats": 6,
                      *       "jackpotValue": 0,
@@ -1808,6 +1809,7 @@ export interface operations {
                      *       "gameId": "T1-7",
                      *       "gameState": "STATUS_FLOP",
                      *       "bettingStage": 1,
+                     *       "bettingOpen": true,
                      *       "numberOfHands": 4,
                      *       "numberOfSeats": 6,
                      *       "jackpotValue": 0,
@@ -2150,7 +2152,7 @@ export interface operations {
                     /**
                      * @example id: 42
                      *     event: state
-                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":1,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":"f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136","serverSeed":null,"clientSeed":null}
+                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"bettingOpen":false,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":1,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":"f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136","serverSeed":null,"clientSeed":null}
                      *
                      *     : keep-alive
                      */
