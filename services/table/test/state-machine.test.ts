@@ -13,6 +13,7 @@ import {
   T0,
   advance,
   advanceTo,
+  dealInput,
   dealOf,
   FAIRNESS,
   deepFreeze,
@@ -253,6 +254,22 @@ test("an advance whose planner left after its stage closed is finished, not refu
   t.false(flop.bettingClosed);
   // The caller is checked when an advance is planned: one who has left may not begin another.
   t.throws(() => advancePlan(flop, P1), { instanceOf: ForbiddenError });
+});
+
+test("an advance whose planner left before it began (a close, a deal, a clear) is refused with 403", (t) => {
+  const leave = (s: TableSnapshot) => applyLeave(s, { playerId: "p1", transferId: "l" }, T0).next!;
+  const hole = tableIn("STATUS_HOLE");
+  t.throws(() => closeBetting(leave(hole), advancePlan(hole, P1), T0), { instanceOf: ForbiddenError });
+  // The lone player plans a deal and leaves: the table stays at START, and nobody seated is dealt to.
+  const start = sit(newTable(), "p1");
+  const deal = advancePlan(start, P1);
+  const empty = leave(start);
+  t.is(empty.gameState, "STATUS_START");
+  t.throws(() => applyAdvance(empty, deal, dealInput(), T0), { instanceOf: ForbiddenError });
+  const river = tableIn("STATUS_RIVER");
+  t.throws(() => applyAdvance(leave(river), advancePlan(river, P1), { kind: "CLEAR" }, T0), {
+    instanceOf: ForbiddenError,
+  });
 });
 
 test("odds input that does not fit the plan is refused, and nothing is produced", (t) => {

@@ -74,12 +74,11 @@ test("a river winner the cards do not make is refused: a losing hand is never pa
     winPercentage: panel.handIndex === 1 ? 100 : 0,
     oddsTenths: panel.handIndex === 1 ? 10 : 0,
   }));
-  const error = t.throws(() => assertTruePrices(forged, hands, board, RTP), {
-    ...refused,
-    message: /handStatus for hand 0, with 5 board cards/,
-  });
   // It is logged while the cards are hidden from the players: it names no card and no price.
-  for (const card of [...board, ...hands]) t.false(error.message.includes(card), card);
+  t.throws(() => assertTruePrices(forged, hands, board, RTP), {
+    ...refused,
+    message: "the odds service's handStatus for hand 0, with 5 board cards, is not the table's own",
+  });
 });
 
 test("panels out of order, missing or extra, at another target RTP, or for cards no deck holds are refused", (t) => {
@@ -91,9 +90,8 @@ test("panels out of order, missing or extra, at another target RTP, or for cards
   t.throws(() => assertTruePrices([...panels, panels[0]!], hands, board, RTP), refused);
   t.throws(() => assertTruePrices(panels, hands, board, 0.99), refused);
   // The odds service sent cards twice: an internal fault, never the caller's 400.
-  const twice = t.throws(() => assertTruePrices(panels, ["AhAd", "AhKs", "QhJh", "7c2d"], board, RTP), {
+  t.throws(() => assertTruePrices(panels, ["AhAd", "AhKs", "QhJh", "7c2d"], board, RTP), {
     ...refused,
-    message: /priced cards the table cannot/,
+    message: "the odds service priced cards the table cannot, with 3 board cards: InvalidOddsRequestError",
   });
-  t.false(/Ah|9d/.test(twice.message), twice.message);
 });

@@ -45,9 +45,6 @@ export function stateLabel({ gameState, bettingOpen }: Pick<TableState, "gameSta
   return (bettingOpen ? undefined : CLOSED_LABELS[gameState]) ?? STATE_LABELS[gameState];
 }
 
-/** Bets placed in this game are still open (not yet settled): from the hole to the turn. */
-export const betsInPlay = (gameState: TableState["gameState"]): boolean => gameState in CLOSED_LABELS;
-
 /** The state an advance moves the game on from: the one on the screen, if it is one a table is in. */
 export function advanceFrom({ gameId, gameState }: TableState): AdvanceFrom | undefined {
   return isTableGameState(gameState) ? { gameId, gameState } : undefined;

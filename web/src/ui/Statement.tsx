@@ -77,7 +77,7 @@ export function Statement({ playerId }: { playerId: string }) {
   return (
     <section aria-labelledby="statement-title" class="panel">
       <h2 id="statement-title">Account statement</h2>
-      <button type="button" disabled={loading} onClick={() => void load(null)}>
+      <button type="button" aria-disabled={loading} onClick={() => void load(null)}>
         {entries === null ? "Show recent movements" : "Show the latest again"}
       </button>
       <Notice message={message} />
@@ -115,7 +115,7 @@ export function Statement({ playerId }: { playerId: string }) {
         </ScrollBox>
       )}
       {entries !== null && nextBefore !== null ? (
-        <button type="button" class="link-button" disabled={loading} onClick={() => void load(nextBefore)}>
+        <button type="button" class="link-button" aria-disabled={loading} onClick={() => void load(nextBefore)}>
           Older movements
         </button>
       ) : null}

@@ -18,6 +18,7 @@ export interface Caller {
 }
 
 interface PlanBase {
+  caller: Caller;
   /** The plan holds only for this game in this state; applyAdvance refuses it otherwise. */
   gameId: string;
   from: GameState;
@@ -107,7 +108,7 @@ function authorize(snapshot: TableSnapshot, caller: Caller): void {
  */
 export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed: string | null = null): AdvancePlan {
   authorize(snapshot, caller);
-  const base = { gameId: snapshot.gameId, from: snapshot.gameState, to: NEXT_STATE[snapshot.gameState] };
+  const base = { caller, gameId: snapshot.gameId, from: snapshot.gameState, to: NEXT_STATE[snapshot.gameState] };
   const count = REVEALED[base.to];
   if (base.to === "STATUS_HOLE") {
     // An admin is the house, whoever it acts for, and the house knows the seed it committed to: with a
@@ -125,14 +126,15 @@ export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed:
 export const closeKey = (tableId: number, from: AdvanceFrom): string => `${advanceKey(tableId, from)}:close`;
 
 /**
- * The table is still where the plan found it; ConflictError when it moved on. The caller is not checked
- * again: it was when the advance was planned, and an advance begun by a player who leaves meanwhile
- * (its stage's betting closed already) is finished, not left half done.
+ * The table is still where the plan found it (ConflictError when it moved on), and the caller may
+ * still advance it (ForbiddenError), except for a reveal whose stage's betting is closed already: that
+ * advance has begun, and one whose player left meanwhile is finished, not left half done.
  */
 function requirePlanHolds(snapshot: TableSnapshot, plan: AdvancePlan): void {
   if (plan.gameId !== snapshot.gameId || plan.from !== snapshot.gameState) {
     throw new ConflictError("the table moved on since this advance was planned");
   }
+  if (plan.kind !== "REVEAL" || !snapshot.bettingClosed) authorize(snapshot, plan.caller);
 }
 
 /**

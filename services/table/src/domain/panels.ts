@@ -34,7 +34,8 @@ export function checkedPanels(panels: readonly HandOdds[], numberOfHands: number
       p.oddsTenths <= INT32_MAX &&
       (p.oddsTenths === 0) === (p.winPercentage === 0);
     if (!ok)
-      throw new UntrueOddsAnswerError(`invalid odds panel for hand ${i} at stage ${stage}: ${JSON.stringify(p)}`);
+      // Its fields are not named: they are the prices of cards still hidden from the players.
+      throw new UntrueOddsAnswerError(`invalid odds panel for hand ${i} at stage ${stage}`);
     return {
       handIndex: p.handIndex,
       bettingStage: p.bettingStage,

@@ -7,7 +7,7 @@ import { MAX_BALANCE_CENTS, requireAmountCents } from "@pokerodds/common/limits"
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
-import { betsFromSeat, findSeat, freshGame, isBettingOpen, sealNext } from "./snapshot.js";
+import { betsFromSeat, betsInPlay, findSeat, freshGame, sealNext } from "./snapshot.js";
 import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
 
 function assertId(name: string, value: string): void {
@@ -211,7 +211,7 @@ export function applyLeave(
   const outbox = [...snapshot.outbox, ...leaveCredit];
   const result = { creditsReturnedCents: seat.balanceCents };
   if (seats.length > 0) return { next: sealNext(snapshot, { seats, outbox }, now), result };
-  if (isBettingOpen(snapshot.gameState)) {
+  if (betsInPlay(snapshot.gameState)) {
     const { credits, record } = voidGame(snapshot, now);
     const next = sealNext(
       snapshot,

@@ -85,15 +85,18 @@ const STAGE_OF: Record<GameState, BettingStage> = {
 
 export const bettingStageOf = (state: GameState): BettingStage => STAGE_OF[state];
 
-/** True while a betting stage is open: the hands are dealt and the bets not yet settled. */
-export const isBettingOpen = (state: GameState): boolean => STAGE_OF[state] >= 0;
+/**
+ * The game's bets are in play: the hands are dealt and the bets not yet settled (from the hole to the
+ * turn, also while an advance has closed the stage to new bets: takesBets).
+ */
+export const betsInPlay = (state: GameState): boolean => STAGE_OF[state] >= 0;
 
 /**
  * The game's stage takes bets now: a betting stage, and no advance has closed its betting to reveal
- * the next cards (its bets are open either way: isBettingOpen).
+ * the next cards (its bets are in play either way: betsInPlay).
  */
 export const takesBets = (snapshot: TableSnapshot): boolean =>
-  isBettingOpen(snapshot.gameState) && !snapshot.bettingClosed;
+  betsInPlay(snapshot.gameState) && !snapshot.bettingClosed;
 
 export const findSeat = (snapshot: TableSnapshot, playerId: string): Seat | undefined =>
   snapshot.seats.find((s) => s.playerId === playerId);
@@ -125,7 +128,7 @@ export interface TableMoney {
 export function tableMoney(snapshot: TableSnapshot): TableMoney {
   return {
     seatsCents: sumCents(snapshot.seats.map((s) => s.balanceCents)),
-    openStakesCents: isBettingOpen(snapshot.gameState) ? sumCents(snapshot.bets.map((b) => b.betAmountCents)) : 0,
+    openStakesCents: betsInPlay(snapshot.gameState) ? sumCents(snapshot.bets.map((b) => b.betAmountCents)) : 0,
     outboxCents: sumCents(snapshot.outbox.map((c) => c.amountCents)),
     deliveredCents: snapshot.totals.deliveredCents,
     houseResultCents: snapshot.totals.houseResultCents,

@@ -76,6 +76,7 @@ function AdvanceControl({ state, moves, action }: Part) {
   const from = advanceFrom(state);
   if (!from) return null;
   const advance = async () => {
+    if (action.busy) return; // another move runs: this click starts nothing
     setAdvancing(true);
     await action.run(() => moves.advance(from));
     setAdvancing(false);

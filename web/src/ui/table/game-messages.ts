@@ -3,6 +3,9 @@ import type { TableState } from "../../api/client";
 import { riverSummary } from "../../model/settlement";
 import type { Message } from "../Notice";
 
+/** How long a refusal stays at least, whatever the table does meanwhile. */
+const READ_MS = 3_000;
+
 /**
  * The latest game's river among the states the feed showed, kept in the feed's own callback (as an
  * updater, which runs for every state even when renders are batched): a reconnected stream replays
@@ -19,7 +22,9 @@ export function keepRiver(kept: TableState | null, next: TableState): TableState
  * deal takes it away, since it was about the game before, unless that deal came with the river
  * (a replay after a reconnection): the result, which names its game, is then shown over it. A
  * refusal (a bet at a closed stage, an advance that could not finish) goes when the game moves on
- * to its next stage, whoever moved it: it was about the stage before.
+ * to its next stage, whoever moved it, as it was about the stage before; but not one shown for less
+ * than READ_MS, as a refusal that arrives just before the stage it was refused for moves on would
+ * vanish before the player saw that the bet was not placed.
  */
 export function useGameMessages(
   state: TableState | null,
@@ -33,11 +38,12 @@ export function useGameMessages(
     if (dealtGame !== null) setMessage(null);
   }, [dealtGame, setMessage]);
 
-  const shown = useRef(message);
-  shown.current = message;
+  const shown = useRef({ message, since: Date.now() });
+  if (shown.current.message !== message) shown.current = { message, since: Date.now() };
   const stage = state?.hands ? `${state.gameId} ${state.gameState}` : null;
   useEffect(() => {
-    if (stage !== null && shown.current?.kind === "error") setMessage(null);
+    const { message: current, since } = shown.current;
+    if (stage !== null && current?.kind === "error" && Date.now() - since >= READ_MS) setMessage(null);
   }, [stage, setMessage]);
 
   const summarised = useRef<string | null>(null);

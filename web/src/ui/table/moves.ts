@@ -6,7 +6,7 @@ import type { TableFeed } from "../../api/table-events";
 import { dealClientSeeds, isDealingState } from "../../fairness/client-seed";
 import { formatCents, formatMoney, toCents } from "../../model/money";
 import { explainRefusal } from "../../model/refusals";
-import { betsInPlay, type AdvanceFrom, type BetAt } from "../../model/stages";
+import { isBettingStage, type AdvanceFrom, type BetAt } from "../../model/stages";
 import type { AccountLink } from "./account";
 
 /** A bet as the player saw it when placing it: the game, the stage and the odds on the screen. */
@@ -139,7 +139,7 @@ const betRefusal =
   (reason: string, { updatedSeatBalance }: Schemas["BetResponse"]) =>
     explainRefusal({ reason, move: "bet", amount, seatBalance: updatedSeatBalance });
 
-export type LeaveShown = Pick<TableState, "gameId" | "gameState" | "bets" | "seats">;
+export type LeaveShown = Pick<TableState, "gameId" | "bettingStage" | "bets" | "seats">;
 
 /**
  * What became of the leaver's open bets: they stay in play while others are seated; the last
@@ -147,7 +147,7 @@ export type LeaveShown = Pick<TableState, "gameId" | "gameState" | "bets" | "sea
  * the table. Empty when the player had none.
  */
 async function openBetsAfterLeaving(tableId: number, playerId: string, shown: LeaveShown): Promise<string> {
-  if (!betsInPlay(shown.gameState)) return "";
+  if (!isBettingStage(shown.bettingStage)) return "";
   const open = shown.bets.filter((b) => b.playerId === playerId).reduce((sum, b) => sum + toCents(b.betAmount), 0);
   if (open === 0) return "";
   const stakes = formatCents(open);
