@@ -41,8 +41,13 @@ test("an int64 beyond 2^53 - 1 is INVALID_ARGUMENT to an allowed caller, PERMISS
     },
     { port: 0, logger, tls: tlsAs("wallet"), access: WALLET_ACCESS },
   );
-  const debitAs = (identity: "table" | "gateway", body: Buffer) => {
+  const debitAs = async (identity: "table" | "gateway", body: Buffer) => {
     const client = new Client(`127.0.0.1:${server.port}`, channelCredentials(tlsAs(identity), "wallet"));
+    // Connected first (the certificates read, the TLS handshake done): a raw client has no retries,
+    // and its first call on a loaded machine could fail UNAVAILABLE before the request was ever sent.
+    await new Promise<void>((resolve, reject) =>
+      client.waitForReady(Date.now() + 10_000, (error) => (error ? reject(error) : resolve())),
+    );
     return new Promise<ServiceError | null>((resolve) =>
       client.makeUnaryRequest(
         WalletServiceService.debit.path,
