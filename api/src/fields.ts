@@ -62,6 +62,9 @@ export function openInterval(
   });
 }
 
+/** A target return to player: what every price of a game is computed at (decisions.md, "Pricing"). */
+export const targetRtp = (options: { default?: number; description?: string } = {}) => openInterval(0, 1, options);
+
 /** A request amount in units: the money rules of decisions.md, enforced by parseMoney. */
 export function money(description: string) {
   return Type.Number({

@@ -3,7 +3,7 @@
 // schema registered here is that of one line.
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, clientSeed, Hand, HandOdds, seedHex } from "./cards.js";
-import { amount, int32AtLeast, nullable } from "./fields.js";
+import { amount, int32AtLeast, nullable, targetRtp } from "./fields.js";
 import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 
 /** What `after` accepts: a record's `cursor`, `<tableId>:<version>` in plain decimal digits. */
@@ -74,6 +74,12 @@ export const GameRecord = Type.Object(
       "The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify",
     ),
     clientSeed: nullable(clientSeed("The client seed"), "The client seed mixed into the deck; null when none"),
+    targetRtp: nullable(
+      targetRtp(),
+      "The target return to player every stage was priced at (npm run verify checks the odds at it); null for a " +
+        "game dealt before the house kept it (2026-12-03), priced at the table's setting (0.97 unless its operator " +
+        "says otherwise)",
+    ),
     dealtAt: time("When the hole cards were dealt"),
     firstBetAt: nullable(time("When the first bet was placed"), "Null when nobody bet"),
     finishedAt: time("When the game was settled or voided"),
@@ -183,6 +189,7 @@ export const EXAMPLE_RECORD: GameRecordBody = {
   seedCommitment: "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
   serverSeed: "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
   clientSeed: null,
+  targetRtp: 0.97,
   dealtAt: "2026-11-23T12:00:01.002Z",
   firstBetAt: "2026-11-23T12:00:04.120Z",
   finishedAt: "2026-11-23T12:00:15.310Z",

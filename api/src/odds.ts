@@ -2,7 +2,7 @@ import { RANK_CHARS, SUIT_CHARS } from "@pokerodds/common/card-codes";
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, EXAMPLE_COMMITMENT, EXAMPLE_SEED, Hand, HandOdds, seedHex } from "./cards.js";
 import { apiPart } from "./operation.js";
-import { integerFrom, nullable, oneOfIntegers, openInterval } from "./fields.js";
+import { integerFrom, nullable, oneOfIntegers, targetRtp } from "./fields.js";
 import {
   BULK_HAND_COUNTS,
   BULK_MAX_GAMES,
@@ -37,9 +37,7 @@ export const BulkRequest = Type.Object(
   {
     numberOfGames: Type.Optional(integerFrom(BULK_MIN_GAMES, BULK_MAX_GAMES, { default: 50 })),
     numberOfHands: Type.Optional(oneOfIntegers(BULK_HAND_COUNTS, { default: 3 })),
-    targetRtp: Type.Optional(
-      openInterval(0, 1, { default: DEFAULT_TARGET_RTP, description: "Target return to player" }),
-    ),
+    targetRtp: Type.Optional(targetRtp({ default: DEFAULT_TARGET_RTP, description: "Target return to player" })),
   },
   { additionalProperties: false, description: "The body is optional; absent fields take their defaults" },
 );

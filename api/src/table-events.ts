@@ -44,6 +44,7 @@ const EXAMPLE_EVENT =
     seedCommitment: EXAMPLE_COMMITMENT,
     serverSeed: null,
     clientSeed: null,
+    targetRtp: null,
   }) +
   "\n\n: keep-alive\n\n";
 

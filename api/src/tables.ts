@@ -16,7 +16,17 @@ import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, clientSeed, EXAMPLE_COMMITMENT, Hand, HandOdds, seedHex } from "./cards.js";
 import { EXAMPLE_RECORD, GameRecord } from "./game-records.js";
 import { apiPart, type Operation } from "./operation.js";
-import { amount, int32AtLeast, integerFrom, money, MUST_BE, nullable, oneOfIntegers, playerId } from "./fields.js";
+import {
+  amount,
+  int32AtLeast,
+  integerFrom,
+  money,
+  MUST_BE,
+  nullable,
+  oneOfIntegers,
+  playerId,
+  targetRtp,
+} from "./fields.js";
 
 const PLAYER_ID_RULE = "Defaults to the token's subject; another player's id needs the ADMIN role (else 403)";
 
@@ -276,6 +286,11 @@ export const TableGameState = Type.Object(
       clientSeed("The client seed"),
       "The client seed the dealing advance mixed into the deck, from the hole on; null when it named none",
     ),
+    targetRtp: nullable(
+      targetRtp(),
+      'The target return to player every stage of this game is priced at (decisions.md, "Pricing"), fixed by ' +
+        "its deal; null before the deal",
+    ),
   },
   { additionalProperties: false },
 );
@@ -413,6 +428,7 @@ const EXAMPLE_STATE = {
   seedCommitment: EXAMPLE_COMMITMENT,
   serverSeed: null,
   clientSeed: "3f9c2a61d07b4e85a1c6f0d29b87e354",
+  targetRtp: 0.97,
 };
 
 /** The table session and game flow under /api/tables/{tableId}/ (each entry alike on purpose: a route each). */

@@ -97,6 +97,7 @@ function game(tableId: number, version: number, over: Partial<FinishedGame> = {}
     seedCommitment: "c".repeat(64),
     serverSeed: "5".repeat(64),
     clientSeed: "",
+    targetRtp: 0.95,
     dealtAtMs: T + 1_000,
     firstBetAtMs: T + 2_000,
     finishedAtMs: T + 9_000,
@@ -177,6 +178,7 @@ test("framing: each game one line (a record of the contract), then the trailer; 
     seedCommitment: "c".repeat(64),
     serverSeed: "5".repeat(64),
     clientSeed: null,
+    targetRtp: 0.95,
     dealtAt: "2026-11-23T12:00:01.000Z",
     firstBetAt: "2026-11-23T12:00:02.000Z",
     finishedAt: "2026-11-23T12:00:09.000Z",
@@ -219,6 +221,17 @@ test("a void game, a house loss and a game without bets keep to the contract; a 
     seedCommitment: "c".repeat(64),
     serverSeed: "5".repeat(64),
   });
+});
+
+test("a game dealt before the house kept its target RTP shows null", async (t) => {
+  const app = await withApp(
+    t,
+    fakeRecords((call) => void call.push(game(4, 7, { targetRtp: undefined })).end()),
+  );
+  const stream = await open(app);
+  await stream.done;
+  assertMatchesSchema(t, "GameRecordLine", stream.lines[0]);
+  t.like(stream.lines[0], { gameId: "T4-7", targetRtp: null });
 });
 
 test("lines are written as the games come, not gathered first", async (t) => {
@@ -337,7 +350,14 @@ test("a failure after the first line: a last { error } line, the connection cut,
   assertMatchesSchema(t, "GameRecordLine", stream.lines[1]);
 
   // A game the contract does not allow ends it the same way: an unknown outcome, a game without its seed.
-  for (const wrong of [{ outcome: GameOutcome.GAME_OUTCOME_UNSPECIFIED }, { serverSeed: "" }, { seedCommitment: "" }]) {
+  for (const wrong of [
+    { outcome: GameOutcome.GAME_OUTCOME_UNSPECIFIED },
+    { serverSeed: "" },
+    { seedCommitment: "" },
+    { targetRtp: 0 },
+    { targetRtp: 1 },
+    { targetRtp: Number.NaN },
+  ]) {
     const broken = fakeRecords((call) => void call.push(game(2, 4, wrong)).end());
     const cut = await open(await withApp(t, broken));
     t.deepEqual(await cut.done, { cut: true }, JSON.stringify(wrong));

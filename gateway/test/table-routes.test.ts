@@ -98,6 +98,7 @@ const STATE_AT_FLOP = {
   seedCommitment: COMMITMENT,
   serverSeed: null,
   clientSeed: null,
+  targetRtp: 0.97,
 };
 
 test.serial("advance and state: the game state in the spec's fields, validated by the document", async (t) => {

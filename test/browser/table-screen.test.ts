@@ -193,6 +193,10 @@ test.serial("a hand that takes no bet says why; a stage closed for a reveal and 
   t.is(await page.getByTestId("hand-2").getByTestId("no-bet-2").innerText(), "Cannot win: takes no bets.");
   t.is(await page.getByTestId("hand-0").getByTestId("no-bet-0").count(), 0, "a hand that takes bets has its form");
   await page.getByTestId("bet-0").waitFor();
+  t.is(
+    await page.getByTestId("target-rtp").innerText(),
+    "Odds priced at a 97 % return to player, fixed for this game at its deal.",
+  );
 
   // An advance has closed the flop's betting to reveal the turn: the label says so, and no form is left.
   await show(page, { ...flop, handOdds, bettingOpen: false });

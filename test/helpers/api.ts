@@ -62,6 +62,7 @@ export interface TableState {
   seedCommitment: string | null;
   serverSeed: string | null;
   clientSeed: string | null;
+  targetRtp: number | null;
 }
 
 export interface Profile {

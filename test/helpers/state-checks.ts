@@ -114,6 +114,9 @@ export function stateProblems(state: TableState): string[] {
   if (dealt && (state.hands?.length !== 4 || !state.hands.every((hand) => HAND.test(hand)))) {
     problems.push(`${state.gameState} hands ${JSON.stringify(state.hands)}`);
   }
+  // The stacks run at the default target RTP, which a game keeps from its deal.
+  if (state.targetRtp !== (dealt ? TARGET_RTP : null))
+    problems.push(`${state.gameState} at targetRtp ${state.targetRtp}`);
   const cards = [state.flopCard1, state.flopCard2, state.flopCard3, state.turnCard, state.riverCard];
   const shown = cards.map((card) => card !== null);
   const wanted = cards.map((_, i) => i < stage.cards);

@@ -280,21 +280,37 @@ function recordProblem(record: Fields, hands: readonly string[], board: readonly
 }
 
 /**
+ * The target RTP a game's prices are checked at: the one its JSON names (a record or state of a game
+ * dealt from 2026-12-03 on), else `asked` (--rtp), else the tables' default. A problem (a string)
+ * when the JSON names one that is no RTP, or one other than `asked`.
+ */
+function rtpToCheck(record: Fields, asked: number | null): number | string {
+  const named = record.targetRtp;
+  if (named === undefined || named === null) return asked ?? DEFAULT_RTP;
+  if (typeof named !== "number" || !(named > 0 && named < 1)) {
+    return `targetRtp is ${JSON.stringify(named)}, but a target RTP is a number between 0 and 1`;
+  }
+  if (asked !== null && asked !== named) return `the game was priced at a target RTP of ${named}, not ${asked}`;
+  return named;
+}
+
+/**
  * The outcome a verified game's JSON shows, against its cards (hands and board verified already). A
- * game record (isGameRecord) is checked whole, its prices at `targetRtp`; a table state at
- * the river, its river panels; anything else (a deal, a bulk game, a state before the river) shows
- * no outcome.
+ * game record (isGameRecord) is checked whole, its prices at its target RTP (rtpToCheck); a table
+ * state at the river, its river panels; anything else (a deal, a bulk game, a state before the
+ * river) shows no outcome.
  */
 export function checkOutcome(
   record: Fields,
   hands: readonly string[],
   board: readonly string[],
-  targetRtp = DEFAULT_RTP,
+  askedRtp: number | null = null,
 ): OutcomeCheck {
-  if (isGameRecord(record)) {
-    return { checked: true, problem: recordProblem(record, hands, board, targetRtp) };
-  }
+  const isRecord = isGameRecord(record);
   const panels = riverPanelsOf(record);
-  if (board.length < 5 || panels.length === 0) return { checked: false };
+  if (!isRecord && (board.length < 5 || panels.length === 0)) return { checked: false };
+  const targetRtp = rtpToCheck(record, askedRtp);
+  if (typeof targetRtp === "string") return { checked: true, problem: targetRtp };
+  if (isRecord) return { checked: true, problem: recordProblem(record, hands, board, targetRtp) };
   return { checked: true, problem: riverProblem(panels, winnersOf(hands, board), { hands, board, targetRtp }) };
 }

@@ -12,8 +12,9 @@
 // ({ games: [...] }) and JSON Lines (an export) check every game. A game record (one line of GET
 // /api/admin/games) has its outcome checked too: its outcome and board, winners, each bet's returned
 // and paidTo, the totals, and every stage's panels (the river's too) and each bet's odds against the
-// house's prices at the target RTP (--rtp, default 0.97), by the house's rules (verify-outcome.ts,
-// verify-prices.ts); a river table state its river panels.
+// house's prices at the target RTP the record names (one dealt before 2026-12-03 names none: then
+// --rtp, default 0.97; a record naming another than --rtp does not verify), by the house's rules
+// (verify-outcome.ts, verify-prices.ts); a river table state its river panels.
 // Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
@@ -21,7 +22,6 @@ import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fai
 import { parseArgs } from "node:util";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome } from "./verify-outcome.js";
-import { DEFAULT_RTP } from "./verify-prices.js";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
@@ -131,9 +131,12 @@ function parseCommandLine() {
 
 type Options = ReturnType<typeof parseCommandLine>;
 
-/** --rtp: the target return to player a game record's odds are checked at (the tables' default without it). */
-function targetRtpOf(values: Options): number {
-  if (values.rtp === undefined) return DEFAULT_RTP;
+/**
+ * --rtp: the target return to player a game record's odds are checked at when it names none (the
+ * tables' default without it); null when not given.
+ */
+function targetRtpOf(values: Options): number | null {
+  if (values.rtp === undefined) return null;
   // Written as TABLE_TARGET_RTP is (services/table/src/config.ts), to any number of decimals.
   const rtp = /^\d*\.?\d+$/.test(values.rtp) ? Number(values.rtp) : NaN;
   if (!(rtp > 0 && rtp < 1)) fail(`--rtp must be a number between 0 and 1, e.g. 0.97\n${USAGE}`);
@@ -162,7 +165,7 @@ async function* gamesToVerify(values: Options): AsyncGenerator<GameToVerify> {
 /** The cards first; once they verify, the outcome the JSON shows, if any. */
 function verdict(
   { reveal, record, conflict }: GameToVerify,
-  targetRtp: number,
+  targetRtp: number | null,
 ): { ok: true; what: string } | { ok: false; reason: string } {
   if (conflict !== undefined) return { ok: false, reason: conflict };
   const cards = verifyGame(reveal);

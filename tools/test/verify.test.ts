@@ -408,6 +408,33 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
   );
 });
 
+test("outcome: a record's prices are checked at the target RTP it names, which --rtp may not contradict", async (t) => {
+  const x = vectorGame("T1-7");
+  const line = { ...exportLine(x, winnersOf(x.hands, x.board)), handOdds: handOddsOf(x.hands, x.board, 0.9), bets: [] };
+  const noBets = { stakes: 0, payouts: 0, houseResult: 0, roundingRemainderCents: { numerator: 0, denominator: 10 } };
+  const named = { ...line, ...noBets, targetRtp: 0.9 };
+  const json = (record: object, ...flags: string[]) => verify(["--json", "-", ...flags], JSON.stringify(record));
+  t.is((await json(named)).stdout, "verified (cards and outcome)\n", "at the RTP it names, without --rtp");
+  t.is((await json(named, "--rtp", "0.9")).code, 0, "and with the same --rtp");
+  t.regex(
+    (await json(named, "--rtp", "0.97")).stderr,
+    /^NOT verified: the game was priced at a target RTP of 0\.9, not 0\.97/,
+  );
+  t.regex(
+    (await json({ ...named, targetRtp: 0.97 })).stderr,
+    /^NOT verified: the hole panel of hand 0 shows odds [\d.]+, but the cards make it [\d.]+ \(at a target RTP of 0\.97/,
+    "priced at 0.9, named 0.97",
+  );
+  for (const targetRtp of [1, 0, "0.9", -0.5]) {
+    t.regex(
+      (await json({ ...named, targetRtp })).stderr,
+      /^NOT verified: targetRtp is .+, but a target RTP is a number between 0 and 1/,
+      String(targetRtp),
+    );
+  }
+  t.is((await json({ ...named, targetRtp: null }, "--rtp", "0.9")).code, 0, "named none: --rtp");
+});
+
 test("JSON Lines: an export verifies line by line, each named by its game", async (t) => {
   const first = exportLine(vectorGame("T1-1"), winnersOf(vectorGame("T1-1").hands, vectorGame("T1-1").board));
   const second = { ...first, gameId: "T1-2", payouts: 0 };

@@ -134,6 +134,13 @@ export function requireSeedHex(value: string, what: string): string {
   return value;
 }
 
+/** A target return to player as the contract shows it: unset on the wire is none (null). */
+export function targetRtpOrNull(value: number | undefined, what: string): number | null {
+  if (value === undefined) return null;
+  if (!(value > 0 && value < 1)) throw new ContractViolation(`${what} ${value}`);
+  return value;
+}
+
 /** A client seed as the contract shows it: empty on the wire is none (null). */
 export function clientSeedOrNull(value: string, what: string): string | null {
   if (value === "") return null;

@@ -10,7 +10,7 @@ import {
   type FinishedGame,
   type GameBet,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { bettingStage, clientSeedOrNull, requireSeedHex, toHandOdds } from "../odds/to-api.js";
+import { bettingStage, clientSeedOrNull, requireSeedHex, targetRtpOrNull, toHandOdds } from "../odds/to-api.js";
 
 const OUTCOMES = new Map<GameOutcome, GameRecordBody["outcome"]>([
   [GameOutcome.GAME_OUTCOME_SETTLED, "SETTLED"],
@@ -75,6 +75,7 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     seedCommitment: requireSeedHex(game.seedCommitment, `game ${game.gameId} commitment`),
     serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
     clientSeed: clientSeedOrNull(game.clientSeed, `game ${game.gameId} client seed`),
+    targetRtp: targetRtpOrNull(game.targetRtp, `game ${game.gameId} target RTP`),
     dealtAt: timeOf(game.dealtAtMs, "a deal"),
     firstBetAt: game.firstBetAtMs === 0 ? null : timeOf(game.firstBetAtMs, "a first bet"),
     finishedAt: timeOf(game.finishedAtMs, "a game finished"),

@@ -9,7 +9,7 @@ import {
   type TableState,
   type TopUpResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { bettingStage, clientSeedOrNull, requireSeedHex, toHandOdds } from "../odds/to-api.js";
+import { bettingStage, clientSeedOrNull, requireSeedHex, targetRtpOrNull, toHandOdds } from "../odds/to-api.js";
 import { toUnits } from "@pokerodds/api/money";
 import { ContractViolation, oneOf } from "@pokerodds/api/violation";
 import {
@@ -120,5 +120,6 @@ export function toTableGameState(state: TableState | undefined): TableGameStateB
     seedCommitment: state.seedCommitment ? requireSeedHex(state.seedCommitment, "seed commitment") : null,
     serverSeed: state.serverSeed ? requireSeedHex(state.serverSeed, "server seed") : null,
     clientSeed: clientSeedOrNull(state.clientSeed, "client seed"),
+    targetRtp: targetRtpOrNull(state.targetRtp, "target RTP"),
   };
 }

@@ -198,6 +198,7 @@ export function tableState(overrides: Partial<TableState> = {}): TableState {
     seedCommitment: COMMITMENT,
     serverSeed: "",
     clientSeed: "",
+    targetRtp: 0.97,
     ...overrides,
   };
 }

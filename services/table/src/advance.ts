@@ -25,6 +25,7 @@ import {
   type AdvanceInput,
   type AdvancePlan,
   type Caller,
+  type HandOdds,
   type PublicTableState,
   type TableSnapshot,
   UntrueOddsAnswerError,
@@ -72,7 +73,7 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
         result: null,
       }));
     }
-    const input = await fetchInput(parts.odds, plan, scope);
+    const input = await fetchInput(parts, plan, scope);
     applied = await parts.store.apply(tableId, { key: advanceKey(tableId, at), fingerprint: "" }, (latest, now) => ({
       next: applyAdvance(latest, plan, input, now),
       result: null,
@@ -117,23 +118,36 @@ async function answerMovedOn(
   );
 }
 
-/** What the odds service answers for the plan, its prices checked against the table's own (true-prices.ts). */
-async function fetchInput(odds: OddsPort, plan: AdvancePlan, scope: CallScope): Promise<AdvanceInput> {
+/**
+ * What the odds service answers for the plan, its prices checked against the table's own
+ * (true-prices.ts): a deal at the table's target RTP, which the game keeps; a reveal at the game's.
+ */
+async function fetchInput(parts: TableParts, plan: AdvancePlan, scope: CallScope): Promise<AdvanceInput> {
   switch (plan.kind) {
     case "DEAL": {
       // Dealt here, from the table's own seed: the odds service prices the hole cards only.
       const serverSeed = plan.serverSeed ?? newServerSeed();
       const { hands } = dealtCards(plan, serverSeed);
-      const handOdds = await odds.equity(hands, [], scope);
-      assertTruePrices(handOdds, hands, [], odds.targetRtp);
-      return { kind: "DEAL", serverSeed, handOdds };
+      const handOdds = await pricedPanels(parts.odds, hands, [], parts.targetRtp, scope);
+      return { kind: "DEAL", serverSeed, targetRtp: parts.targetRtp, handOdds };
     }
     case "REVEAL": {
-      const handOdds = await odds.equity(plan.hands, plan.board, scope);
-      assertTruePrices(handOdds, plan.hands, plan.board, odds.targetRtp);
-      return { kind: "REVEAL", handOdds };
+      const targetRtp = plan.targetRtp ?? parts.targetRtp;
+      return { kind: "REVEAL", handOdds: await pricedPanels(parts.odds, plan.hands, plan.board, targetRtp, scope) };
     }
     case "CLEAR":
       return { kind: "CLEAR" };
   }
+}
+
+async function pricedPanels(
+  odds: OddsPort,
+  hands: readonly string[],
+  board: readonly string[],
+  targetRtp: number,
+  scope: CallScope,
+): Promise<readonly HandOdds[]> {
+  const handOdds = await odds.equity(hands, board, targetRtp, scope);
+  assertTruePrices(handOdds, hands, board, targetRtp);
+  return handOdds;
 }

@@ -62,9 +62,7 @@ export interface WalletPort {
 }
 
 export interface OddsPort {
-  /** The target return to player every price is asked at (TABLE_TARGET_RTP). */
-  readonly targetRtp: number;
-  equity(hands: readonly string[], board: readonly string[], scope: CallScope): Promise<HandOdds[]>;
+  equity(hands: readonly string[], board: readonly string[], targetRtp: number, scope: CallScope): Promise<HandOdds[]>;
 }
 
 const WALLET_DEADLINE_MS = 5_000;
@@ -123,25 +121,21 @@ async function orNull<T>(call: () => Promise<T>): Promise<T | null> {
   }
 }
 
-export function connectOdds(address: string, targetRtp: number): { port: OddsPort; close(): void } {
+export function connectOdds(address: string): { port: OddsPort; close(): void } {
   const client = createClient(OddsServiceClient, ODDS_METHODS, address, {
     defaultDeadlineMs: ODDS_DEADLINE_MS,
     retryUnavailable: ODDS_METHODS,
   });
-  return { port: oddsPort(client.call, targetRtp), close: () => client.raw.close() };
+  return { port: oddsPort(client.call), close: () => client.raw.close() };
 }
 
 /**
  * Panels arrive in domain terms (`handOddsFromProto`); the advance prices the cards again before it
  * stores them (domain/true-prices.ts), and the domain checks their shape.
  */
-export function oddsPort(
-  odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>,
-  targetRtp: number,
-): OddsPort {
+export function oddsPort(odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>): OddsPort {
   return {
-    targetRtp,
-    equity: async (hands, board, scope) =>
+    equity: async (hands, board, targetRtp, scope) =>
       (await odds.equity({ hands: [...hands], board: [...board], targetRtp }, scope)).handOdds.map(handOddsFromProto),
   };
 }

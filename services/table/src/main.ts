@@ -39,7 +39,7 @@ await runDatabaseService({
   access: TABLE_ACCESS,
   build: (db, isSetUp) => {
     const wallet = connectWallet(config.walletAddress);
-    const odds = connectOdds(config.oddsAddress, config.targetRtp);
+    const odds = connectOdds(config.oddsAddress);
     const store = new SnapshotStore(db);
     const parts: TableParts = {
       store,
@@ -47,6 +47,7 @@ await runDatabaseService({
       directory: new TableDirectory(store, wallet.port, config.tableCount),
       wallet: wallet.port,
       odds: odds.port,
+      targetRtp: config.targetRtp,
       watchers: new TableWatchers(store, { pollIntervalMs: config.watchPollIntervalMs, logger }),
       logger,
     };

@@ -12,6 +12,8 @@ export interface TableParts {
   directory: TableDirectory;
   wallet: WalletPort;
   odds: OddsPort;
+  /** The target return to player a game is priced at from its deal (TABLE_TARGET_RTP). */
+  targetRtp: number;
   /** This replica's feeds of watched tables (WatchTable). */
   watchers: TableWatchers;
   logger: Logger;

@@ -95,6 +95,7 @@ export function tableStateToProto(state: PublicTableState): TableState {
     seedCommitment: state.seedCommitment ?? "",
     serverSeed: state.serverSeed ?? "",
     clientSeed: state.clientSeed ?? "",
+    targetRtp: state.targetRtp ?? undefined,
   };
 }
 
@@ -211,5 +212,6 @@ export function finishedGameToProto(game: ExportedGame): FinishedGame {
     dealtAtMs: game.dealtAt,
     firstBetAtMs: game.firstBetAt ?? 0,
     finishedAtMs: game.finishedAt,
+    targetRtp: game.targetRtp ?? undefined,
   };
 }

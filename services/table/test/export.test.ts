@@ -7,9 +7,14 @@
 import { status, type ServiceError } from "@grpc/grpc-js";
 import { createClient, openServerStream, type ServiceIdentity } from "@pokerodds/common";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
+import { handOddsToProto } from "@pokerodds/common/hand-odds";
+import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
+import { priceHands } from "@pokerodds/common/poker/stage-odds";
 import {
   ExportGamesRequest,
   GameOutcome,
+  GameState,
   PaidTo,
   TableServiceClient,
   type Caller,
@@ -147,6 +152,8 @@ function assertPlayedAsRecorded(t: ExecutionContext<Context>, game: FinishedGame
   t.deepEqual(game.handOdds, river.handOdds);
   t.is(game.seedCommitment, river.seedCommitment);
   t.is(game.serverSeed, river.serverSeed);
+  t.is(river.targetRtp, DEFAULT_TARGET_RTP);
+  t.is(game.targetRtp, river.targetRtp);
   t.deepEqual(
     game.bets.map((b) => [b.playerId, b.seatId, b.handIndex, b.bettingStage, b.betAmountCents, b.recordedOddsTenths]),
     river.bets.map((b) => [
@@ -206,6 +213,7 @@ test("games played through the service come out as played: cards, odds, bets, pa
     open.bets.map((b) => [b.betAmountCents, b.betAmountCents, PaidTo.PAID_TO_ACCOUNT]),
   );
   t.is(voided!.refundsCents, voided!.stakesCents);
+  t.is(voided!.targetRtp, DEFAULT_TARGET_RTP);
 
   // Every table at once: in table id order, the long table's after these.
   const all = exportCall(t, {});
@@ -215,6 +223,35 @@ test("games played through the service come out as played: cards, odds, bets, pa
     if (firstFour.length === 4) break;
   }
   t.deepEqual(firstFour, ["T4-1", "T4-2", "T6-1", `T${LONG_TABLE}-1`]);
+});
+
+test("a game keeps the target RTP it was dealt at: a replica set to another prices only the next game at it", async (t) => {
+  const tableId = 12;
+  const atDeal = t.context.table;
+  // The same table service restarted (or another replica) with another TABLE_TARGET_RTP.
+  const changed = (
+    await t.context.cluster.startTable({ TABLE_TARGET_RTP: "0.9", TABLE_RECOVERY_INTERVAL_MS: "3600000" })
+  ).client;
+  const caller = await newPlayer(t.context.cluster, "x-rtp");
+  await atDeal.sit({ caller, tableId, buyInCents: 50_000, idempotencyKey: "rtp-sit" });
+  const hole = (await atDeal.advance({ caller, tableId })).state!;
+  t.is(hole.targetRtp, DEFAULT_TARGET_RTP);
+  let state = hole;
+  for (let i = 0; i < 3; i++) state = (await changed.advance({ caller, tableId })).state!;
+  t.is(state.gameState, GameState.GAME_STATE_STATUS_RIVER);
+  t.is(state.targetRtp, DEFAULT_TARGET_RTP);
+  const flopPanels = state.handOdds.filter((p) => p.bettingStage === 1);
+  const truth = priceHands(state.hands.map(parseHand), state.board.slice(0, 3).map(parseCard), DEFAULT_TARGET_RTP);
+  t.deepEqual(flopPanels, truth.map(handOddsToProto), "the flop priced at the deal's RTP");
+  const [record] = await exportAll(t, { tableId });
+  t.is(record!.targetRtp, DEFAULT_TARGET_RTP);
+
+  await changed.advance({ caller, tableId });
+  const next = (await changed.advance({ caller, tableId })).state!;
+  t.is(next.gameState, GameState.GAME_STATE_STATUS_HOLE);
+  t.is(next.targetRtp, 0.9);
+  const holeTruth = priceHands(next.hands.map(parseHand), [], 0.9);
+  t.deepEqual(next.handOdds, holeTruth.map(handOddsToProto), "the next game priced at the new setting");
 });
 
 test("refused before the stream: a caller who is not an ADMIN, a service other than the gateway, bad filters", async (t) => {

@@ -5,6 +5,7 @@ import { applyBet } from "../src/domain/bets.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
 import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
+import { publicState } from "../src/domain/view.js";
 import {
   ADMIN,
   FLOP_PANELS,
@@ -15,7 +16,6 @@ import {
   advanceTo,
   dealInput,
   dealOf,
-  FAIRNESS,
   deepFreeze,
   newTable,
   panels,
@@ -178,6 +178,28 @@ test("the deal stores the hands and the remaining deck in draw order; every card
   t.is(new Set(cards).size, 52);
 });
 
+test("the deal fixes the game's target RTP: every reveal asks for it, the state shows it, the next game starts without", (t) => {
+  const start = sit(newTable(), "p1");
+  t.is(publicState(start).targetRtp, null);
+  const hole = applyAdvance(start, advancePlan(start, ADMIN), { ...dealInput(), targetRtp: 0.9 }, T0);
+  t.is(publicState(hole).targetRtp, 0.9);
+  let s = hole;
+  for (const state of ["STATUS_FLOP", "STATUS_TURN", "STATUS_RIVER"] as const) {
+    const plan = advancePlan(s, ADMIN);
+    t.is(plan.kind === "REVEAL" && plan.targetRtp, 0.9, state);
+    s = advanceTo(s, state);
+    t.is(s.targetRtp, 0.9, state);
+  }
+  const setup = advance(s);
+  t.is(setup.targetRtp, null);
+  t.is(publicState(setup).targetRtp, null);
+  // A game dealt before the table kept its RTP: its reveals ask for the table's setting.
+  const { targetRtp: _, ...unkept } = hole;
+  const plan = advancePlan(unkept as TableSnapshot, ADMIN);
+  t.is(plan.kind === "REVEAL" && plan.targetRtp, null);
+  t.is(publicState(unkept as TableSnapshot).targetRtp, null);
+});
+
 test("an advance's from: the table is at it, past it or before it in its game, or in another game", (t) => {
   const flop = tableIn("STATUS_FLOP");
   const named = (gameState: GameState, gameId = flop.gameId) => placeAgainst(flop, { gameId, gameState });
@@ -275,7 +297,7 @@ test("an advance whose planner left before it began (a close, a deal, a clear) i
 test("odds input that does not fit the plan is refused, and nothing is produced", (t) => {
   const start = sit(newTable(), "p1");
   const deal = advancePlan(start, ADMIN);
-  const good = { kind: "DEAL" as const, serverSeed: FAIRNESS.serverSeed, handOdds: HOLE_PANELS };
+  const good = dealInput();
   const bad = (input: Parameters<typeof applyAdvance>[2], plan = deal, from = start) =>
     t.throws(() => applyAdvance(from, plan, input, T0), { instanceOf: RangeError });
   bad({ kind: "REVEAL", handOdds: FLOP_PANELS });
@@ -286,6 +308,7 @@ test("odds input that does not fit the plan is refused, and nothing is produced"
   bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, oddsTenths: 2.5 } : p)) });
   bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, winPercentage: 101 } : p)) });
   bad({ ...good, handOdds: HOLE_PANELS.map((p, i) => (i === 1 ? { ...p, handStatus: "WINNER" } : p)) });
+  for (const targetRtp of [0, 1, 1.2, -0.5, Number.NaN]) bad({ ...good, targetRtp });
   t.is(applyAdvance(start, deal, good, T0).gameState, "STATUS_HOLE");
 
   const turn = advanceTo(start, "STATUS_TURN");
@@ -321,8 +344,7 @@ test("a table with other parameters: seats and hands are configurable", (t) => {
     full,
     advancePlan(full, ADMIN),
     {
-      kind: "DEAL",
-      serverSeed: FAIRNESS.serverSeed,
+      ...dealInput(),
       handOdds: panels(0, [
         [40, 1, 24],
         [30, 1, 32],

@@ -39,6 +39,8 @@ const VIEW_FIELDS = [
   "seedCommitment",
   "serverSeed",
   "clientSeed",
+  // The target RTP the game is priced at, from its deal.
+  "targetRtp",
 ].sort();
 
 const STATES: GameState[] = [

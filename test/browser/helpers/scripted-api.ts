@@ -348,6 +348,7 @@ export function tableState(gameState: TableState["gameState"], bettingStage: num
     seedCommitment: "c0".repeat(32),
     serverSeed: null,
     clientSeed: null,
+    targetRtp: dealt ? 0.97 : null,
   };
 }
 
@@ -398,6 +399,7 @@ export function committedState(
     seedCommitment: seedCommitment(seed),
     serverSeed: river ? seed : null,
     clientSeed: dealt ? clientSeed : null,
+    targetRtp: dealt ? 0.97 : null,
   };
 }
 
@@ -425,6 +427,7 @@ export function recordOf(river: TableState): GameRecordBody {
     seedCommitment: river.seedCommitment ?? "",
     serverSeed: river.serverSeed ?? "",
     clientSeed: river.clientSeed,
+    targetRtp: river.targetRtp,
     dealtAt: at,
     firstBetAt: null,
     finishedAt: at,

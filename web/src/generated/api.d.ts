@@ -602,6 +602,8 @@ export interface components {
             serverSeed: string;
             /** @description The client seed mixed into the deck; null when none */
             clientSeed: string | null;
+            /** @description The target return to player every stage was priced at (npm run verify checks the odds at it); null for a game dealt before the house kept it (2026-12-03), priced at the table's setting (0.97 unless its operator says otherwise) */
+            targetRtp: number | null;
             /**
              * Format: date-time
              * @description When the hole cards were dealt
@@ -758,6 +760,8 @@ export interface components {
             serverSeed: string | null;
             /** @description The client seed the dealing advance mixed into the deck, from the hole on; null when it named none */
             clientSeed: string | null;
+            /** @description The target return to player every stage of this game is priced at (decisions.md, "Pricing"), fixed by its deal; null before the deal */
+            targetRtp: number | null;
         };
         /** @description Conservation: accountBalances + seats + openStakes + owedToAccounts + houseResult = welcomeCredits + deposits - withdrawals, with both sides' own audits and the wallet-table cross-checks */
         AuditReport: {
@@ -1764,7 +1768,8 @@ export interface operations {
                      *       ],
                      *       "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136",
                      *       "serverSeed": null,
-                     *       "clientSeed": "3f9c2a61d07b4e85a1c6f0d29b87e354"
+                     *       "clientSeed": "3f9c2a61d07b4e85a1c6f0d29b87e354",
+                     *       "targetRtp": 0.97
                      *     }
                      */
                     "application/json": components["schemas"]["TableGameState"];
@@ -1879,7 +1884,8 @@ export interface operations {
                      *       ],
                      *       "seedCommitment": "f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136",
                      *       "serverSeed": null,
-                     *       "clientSeed": "3f9c2a61d07b4e85a1c6f0d29b87e354"
+                     *       "clientSeed": "3f9c2a61d07b4e85a1c6f0d29b87e354",
+                     *       "targetRtp": 0.97
                      *     }
                      */
                     "application/json": components["schemas"]["TableGameState"];
@@ -2106,6 +2112,7 @@ export interface operations {
                      *       "seedCommitment": "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd",
                      *       "serverSeed": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
                      *       "clientSeed": null,
+                     *       "targetRtp": 0.97,
                      *       "dealtAt": "2026-11-23T12:00:01.002Z",
                      *       "firstBetAt": "2026-11-23T12:00:04.120Z",
                      *       "finishedAt": "2026-11-23T12:00:15.310Z"
@@ -2152,7 +2159,7 @@ export interface operations {
                     /**
                      * @example id: 42
                      *     event: state
-                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"bettingOpen":false,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":1,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":"f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136","serverSeed":null,"clientSeed":null}
+                     *     data: {"tableId":1,"gameId":"T1-7","gameState":"STATUS_START","bettingStage":-1,"bettingOpen":false,"numberOfHands":4,"numberOfSeats":6,"jackpotValue":0,"hands":null,"flopCard1":null,"flopCard2":null,"flopCard3":null,"turnCard":null,"riverCard":null,"seats":[{"seatId":1,"playerId":"alice","playerName":"Alice","seatBalance":100,"avatarImageUrl":""}],"bets":[],"handOdds":[],"seedCommitment":"f9fa5c699354e46a448f75765ae99bf06741d541ab6c337c0f3722850adbb136","serverSeed":null,"clientSeed":null,"targetRtp":null}
                      *
                      *     : keep-alive
                      */
@@ -2746,7 +2753,7 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"tableId":1,"gameId":"T1-1","version":9,"cursor":"1:9","outcome":"SETTLED","numberOfHands":4,"hands":["3d9s","5c4d","KhTs","2c3c"],"board":["Kc","5h","Td","Ks","Tc"],"handOdds":[{"handIndex":0,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.6367,"drawPercentage":2.4835,"odds":6.2},{"handIndex":1,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":23.2192,"drawPercentage":0.4675,"odds":4.2},{"handIndex":2,"bettingStage":0,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":45.6359,"drawPercentage":0.4675,"odds":2.1},{"handIndex":3,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.0248,"drawPercentage":2.4835,"odds":6.4},{"handIndex":0,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":2.1951,"drawPercentage":0.122,"odds":43},{"handIndex":1,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":9.0244,"drawPercentage":0,"odds":10.7},{"handIndex":2,"bettingStage":1,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":82.1951,"drawPercentage":0,"odds":1.2},{"handIndex":3,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":6.4634,"drawPercentage":0.122,"odds":14.9},{"handIndex":0,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":2,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":0,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":-1,"handStatus":"WINNER","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0}],"winningHands":[2],"bets":[{"playerId":"alice","seatIndex":1,"handIndex":1,"bettingStage":0,"betAmount":5,"recordedOdds":4.2,"placedAt":"2026-11-23T12:00:04.120Z","returned":0,"paidTo":"NONE"},{"playerId":"bob","seatIndex":2,"handIndex":2,"bettingStage":1,"betAmount":10,"recordedOdds":1.2,"placedAt":"2026-11-23T12:00:09.870Z","returned":12,"paidTo":"SEAT"}],"stakes":15,"payouts":12,"refunds":0,"houseResult":3,"roundingRemainderCents":{"numerator":0,"denominator":10},"seedCommitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","serverSeed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","clientSeed":null,"dealtAt":"2026-11-23T12:00:01.002Z","firstBetAt":"2026-11-23T12:00:04.120Z","finishedAt":"2026-11-23T12:00:15.310Z"}
+                     * @example {"tableId":1,"gameId":"T1-1","version":9,"cursor":"1:9","outcome":"SETTLED","numberOfHands":4,"hands":["3d9s","5c4d","KhTs","2c3c"],"board":["Kc","5h","Td","Ks","Tc"],"handOdds":[{"handIndex":0,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.6367,"drawPercentage":2.4835,"odds":6.2},{"handIndex":1,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":23.2192,"drawPercentage":0.4675,"odds":4.2},{"handIndex":2,"bettingStage":0,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":45.6359,"drawPercentage":0.4675,"odds":2.1},{"handIndex":3,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.0248,"drawPercentage":2.4835,"odds":6.4},{"handIndex":0,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":2.1951,"drawPercentage":0.122,"odds":43},{"handIndex":1,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":9.0244,"drawPercentage":0,"odds":10.7},{"handIndex":2,"bettingStage":1,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":82.1951,"drawPercentage":0,"odds":1.2},{"handIndex":3,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":6.4634,"drawPercentage":0.122,"odds":14.9},{"handIndex":0,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":2,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":0,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":-1,"handStatus":"WINNER","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0}],"winningHands":[2],"bets":[{"playerId":"alice","seatIndex":1,"handIndex":1,"bettingStage":0,"betAmount":5,"recordedOdds":4.2,"placedAt":"2026-11-23T12:00:04.120Z","returned":0,"paidTo":"NONE"},{"playerId":"bob","seatIndex":2,"handIndex":2,"bettingStage":1,"betAmount":10,"recordedOdds":1.2,"placedAt":"2026-11-23T12:00:09.870Z","returned":12,"paidTo":"SEAT"}],"stakes":15,"payouts":12,"refunds":0,"houseResult":3,"roundingRemainderCents":{"numerator":0,"denominator":10},"seedCommitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","serverSeed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","clientSeed":null,"targetRtp":0.97,"dealtAt":"2026-11-23T12:00:01.002Z","firstBetAt":"2026-11-23T12:00:04.120Z","finishedAt":"2026-11-23T12:00:15.310Z"}
                      *     {"end":true,"games":1}
                      */
                     "application/x-ndjson": components["schemas"]["GameRecordLine"];

@@ -39,14 +39,26 @@ export type AdvancePlan =
    * the odds service's Equity(hands, []) for the pre-flop panels.
    */
   | DealPlan
-  /** Reveal these cards from the front of the deck; ask the odds service's Equity(hands, board). */
-  | (PlanBase & { kind: "REVEAL"; hands: readonly string[]; reveal: readonly string[]; board: readonly string[] })
+  /**
+   * Reveal these cards from the front of the deck; ask the odds service's Equity(hands, board) at the
+   * game's target RTP (null for a game dealt before the table kept it: the table's setting).
+   */
+  | (PlanBase & {
+      kind: "REVEAL";
+      hands: readonly string[];
+      reveal: readonly string[];
+      board: readonly string[];
+      targetRtp: number | null;
+    })
   /** Clear the table: nothing to fetch. */
   | (PlanBase & { kind: "CLEAR" });
 
 export type AdvanceInput =
-  /** The seed dealt from (the plan's, or the one the adapter drew) and the pre-flop panels. */
-  | { kind: "DEAL"; serverSeed: string; handOdds: readonly HandOdds[] }
+  /**
+   * The seed dealt from (the plan's, or the one the adapter drew), the target RTP the game is priced
+   * at (the table's setting), and the pre-flop panels at it.
+   */
+  | { kind: "DEAL"; serverSeed: string; targetRtp: number; handOdds: readonly HandOdds[] }
   | { kind: "REVEAL"; handOdds: readonly HandOdds[] }
   | { kind: "CLEAR" };
 
@@ -119,7 +131,8 @@ export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed:
   }
   if (count === undefined) return { ...base, kind: "CLEAR" };
   const reveal = snapshot.deck.slice(0, count);
-  return { ...base, kind: "REVEAL", hands: snapshot.hands ?? [], reveal, board: [...snapshot.board, ...reveal] };
+  const board = [...snapshot.board, ...reveal];
+  return { ...base, kind: "REVEAL", hands: snapshot.hands ?? [], reveal, board, targetRtp: snapshot.targetRtp ?? null };
 }
 
 /** The key under which an advance closes its stage's betting (closeBetting), before its reveal. */
@@ -165,6 +178,7 @@ export function applyAdvance(
     if ((snapshot.fairness?.serverSeed ?? null) !== plan.serverSeed) {
       throw new ConflictError("the game committed to its deck since this advance was planned");
     }
+    if (!(input.targetRtp > 0 && input.targetRtp < 1)) throw new RangeError("a target RTP is between 0 and 1");
     const fairness = dealtFairness(input.serverSeed, snapshot.fairness, plan.clientSeed);
     const { hands, remainingDeck } = dealtCards(plan, fairness.serverSeed);
     return sealNext(
@@ -176,6 +190,7 @@ export function applyAdvance(
         deck: remainingDeck,
         fairness,
         handOdds: checkedPanels(input.handOdds, n, 0),
+        targetRtp: input.targetRtp,
       },
       now,
     );

@@ -31,6 +31,8 @@ export interface ExportedGame {
   readonly houseResultCents: number;
   readonly roundingRemainder: GameRecord["roundingRemainder"];
   readonly fairness: Fairness;
+  /** What every stage was priced at; null for a game dealt before the table kept it (2026-12-03). */
+  readonly targetRtp: number | null;
   readonly dealtAt: number;
   /** Null when nobody bet. */
   readonly firstBetAt: number | null;
@@ -88,6 +90,7 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     houseResultCents: record.houseResultCents,
     roundingRemainder: { ...record.roundingRemainder },
     fairness: { ...played.fairness },
+    targetRtp: played.targetRtp ?? null,
     dealtAt,
     firstBetAt: bets.reduce<number | null>(
       (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),

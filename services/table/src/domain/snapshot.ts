@@ -61,6 +61,7 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     deck: [],
     fairness: null,
     handOdds: [],
+    targetRtp: null,
     bettingClosed: false,
     seats: [],
     bets: [],
@@ -196,6 +197,7 @@ export function freshGame(
   | "deck"
   | "fairness"
   | "handOdds"
+  | "targetRtp"
   | "bettingClosed"
   | "bets"
 > {
@@ -209,6 +211,7 @@ export function freshGame(
     deck: [],
     fairness: null,
     handOdds: [],
+    targetRtp: null,
     bettingClosed: false,
     bets: [],
   };

@@ -143,6 +143,13 @@ export interface TableSnapshot {
   /** Panels of every stage of the current game, stage by stage, in hand order within a stage. */
   readonly handOdds: readonly HandOdds[];
   /**
+   * The target return to player every stage of the current game is priced at, fixed by its deal (the
+   * table's setting then): a changed setting prices the next game, never the rest of one under way.
+   * Null before the deal. Absent from a game dealt before the table kept it (2026-12-03): readers
+   * take that as null, and its later stages are priced at the setting of the moment.
+   */
+  readonly targetRtp: number | null;
+  /**
    * The open stage takes no more bets: an advance closed it before sending the next cards to the
    * odds service (closeBetting), so nobody who learns them there can bet on them. The reveal opens
    * the next stage.

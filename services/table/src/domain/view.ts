@@ -46,6 +46,8 @@ export interface PublicTableState {
   serverSeed: string | null;
   /** The client seed the dealing player mixed into the deck, from the hole on; null when none. */
   clientSeed: string | null;
+  /** The target return to player the game's stages are priced at, from its deal; null before. */
+  targetRtp: number | null;
 }
 
 export function publicState(snapshot: TableSnapshot): PublicTableState {
@@ -79,5 +81,6 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
     seedCommitment: snapshot.fairness?.seedCommitment ?? null,
     serverSeed: snapshot.gameState === "STATUS_RIVER" ? (snapshot.fairness?.serverSeed ?? null) : null,
     clientSeed: snapshot.fairness?.clientSeed ?? null,
+    targetRtp: snapshot.targetRtp ?? null,
   };
 }

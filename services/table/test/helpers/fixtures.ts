@@ -38,10 +38,14 @@ export function dealOf(
   return derivedDeal({ serverSeed: FAIRNESS.serverSeed, clientSeed }, gameId, n);
 }
 
-/** A deal's input to applyAdvance: FAIRNESS's seed and the pre-flop panels the odds service priced. */
+/** The target RTP every fixture deal is priced at. */
+export const TARGET_RTP = 0.97;
+
+/** A deal's input to applyAdvance: FAIRNESS's seed, TARGET_RTP and the pre-flop panels the odds service priced. */
 export const dealInput = (handOdds: readonly HandOdds[] = HOLE_PANELS): Extract<AdvanceInput, { kind: "DEAL" }> => ({
   kind: "DEAL",
   serverSeed: FAIRNESS.serverSeed,
+  targetRtp: TARGET_RTP,
   handOdds,
 });
 

@@ -32,6 +32,12 @@ export function HandsView({ state, playerId, seat, moves, action }: Props) {
   return (
     <section aria-labelledby="hands-title" class="panel">
       <h2 id="hands-title">Hands{at ? ` — betting open at the ${stageName(at.bettingStage).toLowerCase()}` : ""}</h2>
+      {state.targetRtp === null ? null : (
+        <p class="hint" data-testid="target-rtp">
+          Odds priced at a {Math.round(state.targetRtp * 1000) / 10} % return to player, fixed for this game at its
+          deal.
+        </p>
+      )}
       <div class="hands">
         {state.hands.map((hand, handIndex) => (
           <HandView key={handIndex} {...{ state, playerId, seat, moves, action, hand, handIndex }} />

@@ -427,6 +427,8 @@ export interface TableState {
    * advance has closed the stage's betting to reveal the next cards.
    */
   bettingOpen: boolean;
+  /** The target return to player the game's stages are priced at, fixed by its deal; unset before. */
+  targetRtp?: number | undefined;
 }
 
 export interface AuditRequest {
@@ -604,6 +606,11 @@ export interface FinishedGame {
   dealtAtMs: number;
   firstBetAtMs: number;
   finishedAtMs: number;
+  /**
+   * The target return to player every stage was priced at; unset for a game dealt before the table
+   * kept it (2026-12-03).
+   */
+  targetRtp?: number | undefined;
 }
 
 export interface ExportGamesResponse {
@@ -3322,6 +3329,7 @@ function createBaseTableState(): TableState {
     serverSeed: "",
     clientSeed: "",
     bettingOpen: false,
+    targetRtp: undefined,
   };
 }
 
@@ -3374,6 +3382,9 @@ export const TableState: MessageFns<TableState> = {
     }
     if (message.bettingOpen !== false) {
       writer.uint32(128).bool(message.bettingOpen);
+    }
+    if (message.targetRtp !== undefined) {
+      writer.uint32(137).double(message.targetRtp);
     }
     return writer;
   },
@@ -3519,6 +3530,14 @@ export const TableState: MessageFns<TableState> = {
             message.bettingOpen = reader.bool();
             continue;
           }
+          case 17: {
+            if (tag !== 137) {
+              break;
+            }
+
+            message.targetRtp = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3605,6 +3624,11 @@ export const TableState: MessageFns<TableState> = {
         : isSet(object.betting_open)
         ? globalThis.Boolean(object.betting_open)
         : false,
+      targetRtp: isSet(object.targetRtp)
+        ? globalThis.Number(object.targetRtp)
+        : isSet(object.target_rtp)
+        ? globalThis.Number(object.target_rtp)
+        : undefined,
     };
   },
 
@@ -3658,6 +3682,9 @@ export const TableState: MessageFns<TableState> = {
     if (message.bettingOpen !== false) {
       obj.bettingOpen = message.bettingOpen;
     }
+    if (message.targetRtp !== undefined) {
+      obj.targetRtp = floatToJson(message.targetRtp);
+    }
     return obj;
   },
 
@@ -3682,6 +3709,7 @@ export const TableState: MessageFns<TableState> = {
     message.serverSeed = object.serverSeed ?? "";
     message.clientSeed = object.clientSeed ?? "";
     message.bettingOpen = object.bettingOpen ?? false;
+    message.targetRtp = object.targetRtp ?? undefined;
     return message;
   },
 };
@@ -5279,6 +5307,7 @@ function createBaseFinishedGame(): FinishedGame {
     dealtAtMs: 0,
     firstBetAtMs: 0,
     finishedAtMs: 0,
+    targetRtp: undefined,
   };
 }
 
@@ -5353,6 +5382,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     }
     if (message.finishedAtMs !== 0) {
       writer.uint32(168).int64(message.finishedAtMs);
+    }
+    if (message.targetRtp !== undefined) {
+      writer.uint32(185).double(message.targetRtp);
     }
     return writer;
   },
@@ -5556,6 +5588,14 @@ export const FinishedGame: MessageFns<FinishedGame> = {
             message.finishedAtMs = longToNumber(reader.int64());
             continue;
           }
+          case 23: {
+            if (tag !== 185) {
+              break;
+            }
+
+            message.targetRtp = reader.double();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5662,6 +5702,11 @@ export const FinishedGame: MessageFns<FinishedGame> = {
         : isSet(object.finished_at_ms)
         ? globalThis.Number(object.finished_at_ms)
         : 0,
+      targetRtp: isSet(object.targetRtp)
+        ? globalThis.Number(object.targetRtp)
+        : isSet(object.target_rtp)
+        ? globalThis.Number(object.target_rtp)
+        : undefined,
     };
   },
 
@@ -5733,6 +5778,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     if (message.finishedAtMs !== 0) {
       obj.finishedAtMs = Math.round(message.finishedAtMs);
     }
+    if (message.targetRtp !== undefined) {
+      obj.targetRtp = floatToJson(message.targetRtp);
+    }
     return obj;
   },
 
@@ -5763,6 +5811,7 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     message.dealtAtMs = object.dealtAtMs ?? 0;
     message.firstBetAtMs = object.firstBetAtMs ?? 0;
     message.finishedAtMs = object.finishedAtMs ?? 0;
+    message.targetRtp = object.targetRtp ?? undefined;
     return message;
   },
 };
@@ -6302,6 +6351,10 @@ export const TableServiceClient = makeGenericClientConstructor(
   service: typeof TableServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
