@@ -3,7 +3,7 @@
 // schema registered here is that of one line.
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, clientSeed, Hand, HandOdds, seedHex } from "./cards.js";
-import { amount, int32AtLeast, nullable, targetRtp } from "./fields.js";
+import { amount, int32AtLeast, nullable, oneOfIntegers, targetRtp } from "./fields.js";
 import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 
 /** What `after` accepts: a record's `cursor`, `<tableId>:<version>` in plain decimal digits. */
@@ -35,6 +35,23 @@ const GameRecordBet = Type.Object(
     }),
   },
   { additionalProperties: false },
+);
+
+const GameStage = Type.Object(
+  {
+    bettingStage: oneOfIntegers([0, 1, 2] as const),
+    openedAt: time(
+      "When its cards were shown: the deal for the hole (0), the reveal for the flop (1) and the turn (2)",
+    ),
+    closedAt: nullable(
+      time("When an advance closed its betting to reveal the next cards"),
+      "Null for a stage still open when the game was voided",
+    ),
+  },
+  {
+    additionalProperties: false,
+    description: "When a betting stage took bets: every bet at it was placed within this time",
+  },
 );
 
 export const GameRecord = Type.Object(
@@ -80,6 +97,11 @@ export const GameRecord = Type.Object(
         "game dealt before the house kept it (2026-12-03), priced at the table's setting (0.97 unless its operator " +
         "says otherwise)",
     ),
+    stages: Type.Array(GameStage, {
+      description:
+        "Each betting stage the game reached, in order, with when it took bets (npm run verify checks every bet's " +
+        "time against its stage's); empty for a game dealt before the house kept them (2026-12-03)",
+    }),
     dealtAt: time("When the hole cards were dealt"),
     firstBetAt: nullable(time("When the first bet was placed"), "Null when nobody bet"),
     finishedAt: time("When the game was settled or voided"),
@@ -190,6 +212,11 @@ export const EXAMPLE_RECORD: GameRecordBody = {
   serverSeed: "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
   clientSeed: null,
   targetRtp: 0.97,
+  stages: [
+    { bettingStage: 0, openedAt: "2026-11-23T12:00:01.002Z", closedAt: "2026-11-23T12:00:06.480Z" },
+    { bettingStage: 1, openedAt: "2026-11-23T12:00:06.530Z", closedAt: "2026-11-23T12:00:10.020Z" },
+    { bettingStage: 2, openedAt: "2026-11-23T12:00:10.061Z", closedAt: "2026-11-23T12:00:15.270Z" },
+  ],
   dealtAt: "2026-11-23T12:00:01.002Z",
   firstBetAt: "2026-11-23T12:00:04.120Z",
   finishedAt: "2026-11-23T12:00:15.310Z",

@@ -98,6 +98,11 @@ function game(tableId: number, version: number, over: Partial<FinishedGame> = {}
     serverSeed: "5".repeat(64),
     clientSeed: "",
     targetRtp: 0.95,
+    stages: [
+      { bettingStage: 0, openedAtMs: T + 1_000, closedAtMs: T + 2_500 },
+      { bettingStage: 1, openedAtMs: T + 2_600, closedAtMs: T + 4_000 },
+      { bettingStage: 2, openedAtMs: T + 4_100, closedAtMs: T + 8_000 },
+    ],
     dealtAtMs: T + 1_000,
     firstBetAtMs: T + 2_000,
     finishedAtMs: T + 9_000,
@@ -179,6 +184,11 @@ test("framing: each game one line (a record of the contract), then the trailer; 
     serverSeed: "5".repeat(64),
     clientSeed: null,
     targetRtp: 0.95,
+    stages: [
+      { bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: "2026-11-23T12:00:02.500Z" },
+      { bettingStage: 1, openedAt: "2026-11-23T12:00:02.600Z", closedAt: "2026-11-23T12:00:04.000Z" },
+      { bettingStage: 2, openedAt: "2026-11-23T12:00:04.100Z", closedAt: "2026-11-23T12:00:08.000Z" },
+    ],
     dealtAt: "2026-11-23T12:00:01.000Z",
     firstBetAt: "2026-11-23T12:00:02.000Z",
     finishedAt: "2026-11-23T12:00:09.000Z",
@@ -197,6 +207,7 @@ test("framing: each game one line (a record of the contract), then the trailer; 
 test("a void game, a house loss and a game without bets keep to the contract; a void game shows its seed", async (t) => {
   const voided = game(4, 7, {
     outcome: GameOutcome.GAME_OUTCOME_VOID,
+    stages: [{ bettingStage: 0, openedAtMs: T + 1_000 }],
     board: [],
     handOdds: [],
     winningHands: [],
@@ -220,6 +231,7 @@ test("a void game, a house loss and a game without bets keep to the contract; a 
     firstBetAt: null,
     seedCommitment: "c".repeat(64),
     serverSeed: "5".repeat(64),
+    stages: [{ bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: null }],
   });
 });
 
@@ -357,6 +369,8 @@ test("a failure after the first line: a last { error } line, the connection cut,
     { targetRtp: 0 },
     { targetRtp: 1 },
     { targetRtp: Number.NaN },
+    { stages: [{ bettingStage: 1, openedAtMs: T, closedAtMs: T }] },
+    { stages: [{ bettingStage: 0, openedAtMs: 0 }] },
   ]) {
     const broken = fakeRecords((call) => void call.push(game(2, 4, wrong)).end());
     const cut = await open(await withApp(t, broken));

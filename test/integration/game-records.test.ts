@@ -47,6 +47,8 @@ interface GameRecord {
   payouts: number;
   refunds: number;
   houseResult: number;
+  targetRtp: number | null;
+  stages: { bettingStage: number; openedAt: string; closedAt: string | null }[];
   seedCommitment: string | null;
   serverSeed: string | null;
   clientSeed: string | null;
@@ -135,6 +137,15 @@ function assertSettledAsPlayed(t: ExecutionContext, record: GameRecord, { before
   t.is(record.seedCommitment, river.seedCommitment);
   t.is(record.serverSeed, river.serverSeed);
   t.is(record.clientSeed, river.clientSeed);
+  t.is(record.targetRtp, river.targetRtp);
+  t.deepEqual(
+    record.stages.map((stage) => [stage.bettingStage, stage.closedAt !== null]),
+    [
+      [0, true],
+      [1, true],
+      [2, true],
+    ],
+  );
   const strip = ({ playerId, seatIndex, handIndex, bettingStage, betAmount, recordedOdds }: GameRecord["bets"][0]) => ({
     playerId,
     seatIndex,

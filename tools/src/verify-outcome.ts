@@ -9,6 +9,7 @@ import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/common/payout";
 import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "./verify-prices.js";
+import { timesProblem } from "./verify-times.js";
 
 /** Not checked (no outcome shown); else the first problem, if any. */
 export type OutcomeCheck = { checked: false } | { checked: true; problem: string | null };
@@ -242,7 +243,8 @@ function lineProblem(
     totalsProblem(record, bets, winners === null) ??
     remainderProblem(record, bets, winners) ??
     identityProblem(record, hands) ??
-    pricesProblem(record, bets, hands, board, targetRtp)
+    pricesProblem(record, bets, hands, board, targetRtp) ??
+    timesProblem(record, winners === null, board)
   );
 }
 

@@ -562,3 +562,93 @@ test("outcome: a void game refunds every stake to the account, whatever its boar
     t.regex(result.stderr, reason, what);
   }
 });
+
+const STAGES = [
+  { bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: "2026-11-23T12:00:05.000Z" },
+  { bettingStage: 1, openedAt: "2026-11-23T12:00:05.050Z", closedAt: "2026-11-23T12:00:07.000Z" },
+  { bettingStage: 2, openedAt: "2026-11-23T12:00:07.050Z", closedAt: "2026-11-23T12:00:09.000Z" },
+];
+
+test("times: every bet within its stage's time, from its cards to its close; only a void's last stage stays open", async (t) => {
+  const x = vectorGame();
+  const line = { ...exportLine(x, [2]), stages: STAGES, finishedAt: "2026-11-23T12:00:09.050Z" };
+  t.deepEqual(await json(line), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
+  const placed = (placedAt: string) => ({ ...line, bets: [line.bets[0], { ...line.bets[1]!, placedAt }] });
+  const cases: [string, unknown, RegExp][] = [
+    [
+      "a bet after its stage closed",
+      placed("2026-11-23T12:00:05.001Z"),
+      /^NOT verified: bets\[1\] was placed at 2026-11-23T12:00:05\.001Z, after its stage 0 closed/,
+    ],
+    [
+      "a bet before its stage opened",
+      placed("2026-11-23T12:00:00.999Z"),
+      /^NOT verified: bets\[1\] .*before its stage opened/,
+    ],
+    [
+      "a stage left out",
+      { ...line, stages: STAGES.slice(0, 2) },
+      /^NOT verified: stages lists 2, but a game that showed 5 board cards reached 3/,
+    ],
+    [
+      "out of order",
+      { ...line, stages: [STAGES[1], STAGES[0], STAGES[2]] },
+      /^NOT verified: stages\[0\]\.bettingStage is 1, not 0/,
+    ],
+    [
+      "a settled game's stage left open",
+      { ...line, stages: [STAGES[0], STAGES[1], { ...STAGES[2], closedAt: null }] },
+      /^NOT verified: stage 2 never closed, but only the last stage of a void game may be left open/,
+    ],
+    [
+      "overlapping",
+      { ...line, stages: [STAGES[0], { ...STAGES[1], openedAt: "2026-11-23T12:00:04.000Z" }, STAGES[2]] },
+      /^NOT verified: stage 1 opened before stage 0 closed/,
+    ],
+    [
+      "not a time",
+      { ...line, stages: [{ ...STAGES[0], closedAt: "yesterday" }, STAGES[1], STAGES[2]] },
+      /^NOT verified: stages\[0\] must have openedAt and closedAt times/,
+    ],
+    ["a list", { ...line, stages: "all of them" }, /^NOT verified: stages must be a list/],
+    [
+      "finished before its last close",
+      { ...line, finishedAt: "2026-11-23T12:00:08.000Z" },
+      /^NOT verified: finishedAt is "2026-11-23T12:00:08\.000Z", but the game ended after its last stage/,
+    ],
+  ];
+  for (const [what, tampered, reason] of cases) {
+    const result = await json(tampered);
+    t.is(result.code, 1, what);
+    t.regex(result.stderr, reason, what);
+  }
+
+  // Voided at the flop while it took bets: its stage is open to the end, and no bet comes after that.
+  const flop = x.board.slice(0, 3);
+  const refund = (b: (typeof line.bets)[number]) => ({ ...b, returned: b.betAmount, paidTo: "ACCOUNT" });
+  const voided = {
+    ...line,
+    ...{ outcome: "VOID", board: flop, handOdds: handOddsOf(x.hands, flop), winningHands: [] },
+    ...{ bets: line.bets.map(refund), payouts: 0, refunds: 8.33, houseResult: 0 },
+    roundingRemainderCents: { numerator: 0, denominator: 1 },
+    stages: [STAGES[0], { ...STAGES[1], closedAt: null }],
+    finishedAt: "2026-11-23T12:00:06.000Z",
+  };
+  t.is((await json(voided)).code, 0, "a void's last stage open");
+  const late = {
+    ...voided,
+    bets: [
+      voided.bets[0],
+      {
+        ...voided.bets[1]!,
+        bettingStage: 1,
+        recordedOdds: oddsTenthsAt(x.hands, x.board, 2, 1) / 10,
+        placedAt: "2026-11-23T12:00:06.500Z",
+      },
+    ],
+  };
+  t.regex(
+    (await json(late)).stderr,
+    /^NOT verified: bets\[1\] was placed at 2026-11-23T12:00:06\.500Z, after the game was voided/,
+  );
+});

@@ -9,6 +9,7 @@ import {
   PaidTo,
   type FinishedGame,
   type GameBet,
+  type StageTimes,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { bettingStage, clientSeedOrNull, requireSeedHex, targetRtpOrNull, toHandOdds } from "../odds/to-api.js";
 
@@ -37,6 +38,16 @@ function timeOf(ms: number, what: string): string {
 
 /** Where the export resumes after this game: `after=<tableId>:<version>`. */
 const cursorOf = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
+
+/** A betting stage's times, the stages in order from the hole's (0). */
+function toStage(stage: StageTimes, index: number): GameRecordBody["stages"][number] {
+  if (stage.bettingStage !== index || index > 2) throw new ContractViolation(`stage ${stage.bettingStage} at ${index}`);
+  return {
+    bettingStage: index as 0 | 1 | 2,
+    openedAt: timeOf(stage.openedAtMs, "a stage opened"),
+    closedAt: stage.closedAtMs === undefined ? null : timeOf(stage.closedAtMs, "a stage closed"),
+  };
+}
 
 function toBet(bet: GameBet): GameRecordBody["bets"][number] {
   return {
@@ -76,6 +87,7 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
     clientSeed: clientSeedOrNull(game.clientSeed, `game ${game.gameId} client seed`),
     targetRtp: targetRtpOrNull(game.targetRtp, `game ${game.gameId} target RTP`),
+    stages: game.stages.map(toStage),
     dealtAt: timeOf(game.dealtAtMs, "a deal"),
     firstBetAt: game.firstBetAtMs === 0 ? null : timeOf(game.firstBetAtMs, "a first bet"),
     finishedAt: timeOf(game.finishedAtMs, "a game finished"),

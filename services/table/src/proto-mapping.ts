@@ -213,5 +213,10 @@ export function finishedGameToProto(game: ExportedGame): FinishedGame {
     firstBetAtMs: game.firstBetAt ?? 0,
     finishedAtMs: game.finishedAt,
     targetRtp: game.targetRtp ?? undefined,
+    stages: game.stages.map((stage) => ({
+      bettingStage: stage.bettingStage,
+      openedAtMs: stage.openedAt,
+      closedAtMs: stage.closedAt ?? undefined,
+    })),
   };
 }

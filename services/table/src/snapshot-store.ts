@@ -238,7 +238,9 @@ export class SnapshotStore {
     return this.queue.run(String(tableId), async () => {
       let base = await this.head(tableId);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        const now = Date.now();
+        // A table's history never goes back in time, whichever replica's clock writes it: a bet is
+        // never timed after the close that follows it (domain/stage-times.ts).
+        const now = Math.max(Date.now(), base.snapshot.updatedAt);
         const decided = decide(base.snapshot, now);
         const { result } = decided;
         if (!decided.next) return { kind: "unchanged", result, snapshot: base.snapshot };

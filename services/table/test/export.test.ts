@@ -254,6 +254,20 @@ test("a game keeps the target RTP it was dealt at: a replica set to another pric
   t.deepEqual(next.handOdds, holeTruth.map(handOddsToProto), "the next game priced at the new setting");
 });
 
+test("a table's history never goes back in time: a change after one timed ahead (another replica's clock) is timed after it", async (t) => {
+  const tableId = 14;
+  const ahead = Date.now() + 3_600_000;
+  const store = new SnapshotStore(t.context.cluster.db);
+  const history = playedHistory(tableId, 1, { start: ahead });
+  await store.load(history);
+  const last = history[history.length - 1]!.updatedAt;
+  const hole = (await t.context.table.advance({ caller: admin(), tableId })).state!;
+  t.is(hole.gameState, GameState.GAME_STATE_STATUS_HOLE);
+  const { snapshot } = await store.latest(tableId);
+  t.is(snapshot.updatedAt, last, "the deal timed at the last change's time, not the clock's");
+  t.deepEqual(snapshot.stages, [{ bettingStage: 0, openedAt: last, closedAt: null }]);
+});
+
 test("refused before the stream: a caller who is not an ADMIN, a service other than the gateway, bad filters", async (t) => {
   const player = await newPlayer(t.context.cluster, "x-player");
   const refusal = async (request: Partial<ExportGamesRequest>, identity?: ServiceIdentity) => {

@@ -128,6 +128,13 @@ test("a settled game: the river's cards, every stage's odds, each bet as placed 
       [0, "NONE", river.bets[1]!.placedAt],
     ],
   );
+  // Each stage from its cards to its close (two versions of a reveal: the close, then the cards).
+  const revealedAt = (state: string) => history.find((s) => s.gameState === state)!.updatedAt;
+  t.deepEqual(game!.stages, [
+    { bettingStage: 0, openedAt: hole.updatedAt, closedAt: revealedAt("STATUS_FLOP") - 1_000 },
+    { bettingStage: 1, openedAt: revealedAt("STATUS_FLOP"), closedAt: revealedAt("STATUS_TURN") - 1_000 },
+    { bettingStage: 2, openedAt: revealedAt("STATUS_TURN"), closedAt: river.updatedAt - 1_000 },
+  ]);
 });
 
 test("a void game: its cards, odds and bets from the version before the leave that voided it", async (t) => {
@@ -155,6 +162,7 @@ test("a void game: its cards, odds and bets from the version before the leave th
     game!.bets.map((b) => [b.handIndex, b.returnedCents, b.paidTo]),
     [[0, STAKE_CENTS, "ACCOUNT"]],
   );
+  t.deepEqual(game!.stages, [{ bettingStage: 0, openedAt: game!.dealtAt, closedAt: null }], "voided while open");
 });
 
 test("a snapshot that does not show the finished game is a broken history, not a record", (t) => {

@@ -200,6 +200,29 @@ test("the deal fixes the game's target RTP: every reveal asks for it, the state 
   t.is(publicState(unkept as TableSnapshot).targetRtp, null);
 });
 
+test("a game keeps when each stage took bets: from its cards to the advance that closes it for the next", (t) => {
+  const start = sit(newTable(), "p1");
+  t.deepEqual(start.stages, []);
+  const hole = advance(start, T0 + 1);
+  t.deepEqual(hole.stages, [{ bettingStage: 0, openedAt: T0 + 1, closedAt: null }]);
+  const toFlop = advancePlan(hole, ADMIN);
+  const holeClosed = closeBetting(hole, toFlop, T0 + 2)!;
+  const holeTimes = { bettingStage: 0, openedAt: T0 + 1, closedAt: T0 + 2 };
+  t.deepEqual(holeClosed.stages, [holeTimes]);
+  const flop = applyAdvance(holeClosed, toFlop, { kind: "REVEAL", handOdds: FLOP_PANELS }, T0 + 3);
+  t.deepEqual(flop.stages, [holeTimes, { bettingStage: 1, openedAt: T0 + 3, closedAt: null }]);
+  const river = advance(advance(flop, T0 + 4), T0 + 5);
+  t.deepEqual(river.stages, [
+    holeTimes,
+    { bettingStage: 1, openedAt: T0 + 3, closedAt: T0 + 4 },
+    { bettingStage: 2, openedAt: T0 + 4, closedAt: T0 + 5 },
+  ]);
+  t.deepEqual(advance(river, T0 + 6).stages, [], "the next game starts with none");
+  // A game dealt before the table kept its stages keeps none, rather than a partial list.
+  const { stages: _, ...unkept } = hole;
+  t.deepEqual(advanceTo(unkept as TableSnapshot, "STATUS_RIVER").stages, []);
+});
+
 test("an advance's from: the table is at it, past it or before it in its game, or in another game", (t) => {
   const flop = tableIn("STATUS_FLOP");
   const named = (gameState: GameState, gameId = flop.gameId) => placeAgainst(flop, { gameId, gameState });

@@ -604,6 +604,17 @@ export interface components {
             clientSeed: string | null;
             /** @description The target return to player every stage was priced at (npm run verify checks the odds at it); null for a game dealt before the house kept it (2026-12-03), priced at the table's setting (0.97 unless its operator says otherwise) */
             targetRtp: number | null;
+            /** @description Each betting stage the game reached, in order, with when it took bets (npm run verify checks every bet's time against its stage's); empty for a game dealt before the house kept them (2026-12-03) */
+            stages: {
+                bettingStage: 0 | 1 | 2;
+                /**
+                 * Format: date-time
+                 * @description When its cards were shown: the deal for the hole (0), the reveal for the flop (1) and the turn (2)
+                 */
+                openedAt: string;
+                /** @description Null for a stage still open when the game was voided */
+                closedAt: string | null;
+            }[];
             /**
              * Format: date-time
              * @description When the hole cards were dealt
@@ -2113,6 +2124,23 @@ export interface operations {
                      *       "serverSeed": "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
                      *       "clientSeed": null,
                      *       "targetRtp": 0.97,
+                     *       "stages": [
+                     *         {
+                     *           "bettingStage": 0,
+                     *           "openedAt": "2026-11-23T12:00:01.002Z",
+                     *           "closedAt": "2026-11-23T12:00:06.480Z"
+                     *         },
+                     *         {
+                     *           "bettingStage": 1,
+                     *           "openedAt": "2026-11-23T12:00:06.530Z",
+                     *           "closedAt": "2026-11-23T12:00:10.020Z"
+                     *         },
+                     *         {
+                     *           "bettingStage": 2,
+                     *           "openedAt": "2026-11-23T12:00:10.061Z",
+                     *           "closedAt": "2026-11-23T12:00:15.270Z"
+                     *         }
+                     *       ],
                      *       "dealtAt": "2026-11-23T12:00:01.002Z",
                      *       "firstBetAt": "2026-11-23T12:00:04.120Z",
                      *       "finishedAt": "2026-11-23T12:00:15.310Z"
@@ -2753,7 +2781,7 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {"tableId":1,"gameId":"T1-1","version":9,"cursor":"1:9","outcome":"SETTLED","numberOfHands":4,"hands":["3d9s","5c4d","KhTs","2c3c"],"board":["Kc","5h","Td","Ks","Tc"],"handOdds":[{"handIndex":0,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.6367,"drawPercentage":2.4835,"odds":6.2},{"handIndex":1,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":23.2192,"drawPercentage":0.4675,"odds":4.2},{"handIndex":2,"bettingStage":0,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":45.6359,"drawPercentage":0.4675,"odds":2.1},{"handIndex":3,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.0248,"drawPercentage":2.4835,"odds":6.4},{"handIndex":0,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":2.1951,"drawPercentage":0.122,"odds":43},{"handIndex":1,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":9.0244,"drawPercentage":0,"odds":10.7},{"handIndex":2,"bettingStage":1,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":82.1951,"drawPercentage":0,"odds":1.2},{"handIndex":3,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":6.4634,"drawPercentage":0.122,"odds":14.9},{"handIndex":0,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":2,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":0,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":-1,"handStatus":"WINNER","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0}],"winningHands":[2],"bets":[{"playerId":"alice","seatIndex":1,"handIndex":1,"bettingStage":0,"betAmount":5,"recordedOdds":4.2,"placedAt":"2026-11-23T12:00:04.120Z","returned":0,"paidTo":"NONE"},{"playerId":"bob","seatIndex":2,"handIndex":2,"bettingStage":1,"betAmount":10,"recordedOdds":1.2,"placedAt":"2026-11-23T12:00:09.870Z","returned":12,"paidTo":"SEAT"}],"stakes":15,"payouts":12,"refunds":0,"houseResult":3,"roundingRemainderCents":{"numerator":0,"denominator":10},"seedCommitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","serverSeed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","clientSeed":null,"targetRtp":0.97,"dealtAt":"2026-11-23T12:00:01.002Z","firstBetAt":"2026-11-23T12:00:04.120Z","finishedAt":"2026-11-23T12:00:15.310Z"}
+                     * @example {"tableId":1,"gameId":"T1-1","version":9,"cursor":"1:9","outcome":"SETTLED","numberOfHands":4,"hands":["3d9s","5c4d","KhTs","2c3c"],"board":["Kc","5h","Td","Ks","Tc"],"handOdds":[{"handIndex":0,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.6367,"drawPercentage":2.4835,"odds":6.2},{"handIndex":1,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":23.2192,"drawPercentage":0.4675,"odds":4.2},{"handIndex":2,"bettingStage":0,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":45.6359,"drawPercentage":0.4675,"odds":2.1},{"handIndex":3,"bettingStage":0,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":14.0248,"drawPercentage":2.4835,"odds":6.4},{"handIndex":0,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":2.1951,"drawPercentage":0.122,"odds":43},{"handIndex":1,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":9.0244,"drawPercentage":0,"odds":10.7},{"handIndex":2,"bettingStage":1,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":82.1951,"drawPercentage":0,"odds":1.2},{"handIndex":3,"bettingStage":1,"handStatus":"IN_PLAY_BETTING_STAGE_ACTIVE","winPercentage":6.4634,"drawPercentage":0.122,"odds":14.9},{"handIndex":0,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":2,"handStatus":"IN_PLAY_FAVOURITE","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":2,"handStatus":"DEAD_CANNOT_WIN","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":0,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":1,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0},{"handIndex":2,"bettingStage":-1,"handStatus":"WINNER","winPercentage":100,"drawPercentage":0,"odds":1},{"handIndex":3,"bettingStage":-1,"handStatus":"LOSER","winPercentage":0,"drawPercentage":0,"odds":0}],"winningHands":[2],"bets":[{"playerId":"alice","seatIndex":1,"handIndex":1,"bettingStage":0,"betAmount":5,"recordedOdds":4.2,"placedAt":"2026-11-23T12:00:04.120Z","returned":0,"paidTo":"NONE"},{"playerId":"bob","seatIndex":2,"handIndex":2,"bettingStage":1,"betAmount":10,"recordedOdds":1.2,"placedAt":"2026-11-23T12:00:09.870Z","returned":12,"paidTo":"SEAT"}],"stakes":15,"payouts":12,"refunds":0,"houseResult":3,"roundingRemainderCents":{"numerator":0,"denominator":10},"seedCommitment":"630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd","serverSeed":"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f","clientSeed":null,"targetRtp":0.97,"stages":[{"bettingStage":0,"openedAt":"2026-11-23T12:00:01.002Z","closedAt":"2026-11-23T12:00:06.480Z"},{"bettingStage":1,"openedAt":"2026-11-23T12:00:06.530Z","closedAt":"2026-11-23T12:00:10.020Z"},{"bettingStage":2,"openedAt":"2026-11-23T12:00:10.061Z","closedAt":"2026-11-23T12:00:15.270Z"}],"dealtAt":"2026-11-23T12:00:01.002Z","firstBetAt":"2026-11-23T12:00:04.120Z","finishedAt":"2026-11-23T12:00:15.310Z"}
                      *     {"end":true,"games":1}
                      */
                     "application/x-ndjson": components["schemas"]["GameRecordLine"];

@@ -10,6 +10,7 @@ import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
 import { sumCents } from "./money.js";
 import { bettingStageOf, findSeat, freshGame, sealNext } from "./snapshot.js";
+import { closedStages, dealtStages, openedStages } from "./stage-times.js";
 import type { GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface Caller {
@@ -158,7 +159,7 @@ function requirePlanHolds(snapshot: TableSnapshot, plan: AdvancePlan): void {
 export function closeBetting(snapshot: TableSnapshot, plan: AdvancePlan, now: number): TableSnapshot | null {
   requirePlanHolds(snapshot, plan);
   if (plan.kind !== "REVEAL" || snapshot.bettingClosed) return null;
-  return sealNext(snapshot, { bettingClosed: true }, now);
+  return sealNext(snapshot, { bettingClosed: true, stages: closedStages(snapshot, now) }, now);
 }
 
 /**
@@ -191,6 +192,7 @@ export function applyAdvance(
         fairness,
         handOdds: checkedPanels(input.handOdds, n, 0),
         targetRtp: input.targetRtp,
+        stages: dealtStages(now),
       },
       now,
     );
@@ -207,6 +209,7 @@ export function applyAdvance(
       deck: snapshot.deck.slice(count),
       handOdds: [...snapshot.handOdds, ...panels],
       bettingClosed: false,
+      stages: openedStages(snapshot, stage, now),
     };
     if (plan.to !== "STATUS_RIVER") return sealNext(snapshot, revealed, now);
     const { seats, credits, record } = settleGame(snapshot, panels, now);

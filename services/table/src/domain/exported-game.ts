@@ -4,7 +4,7 @@
 // and the one that still shows the game's cards and bets. At the river they are the same snapshot;
 // a void game's change already cleared the table, so its cards are in the version before it.
 
-import type { Bet, BetSettlement, Fairness, GameRecord, HandOdds, TableSnapshot } from "./types.js";
+import type { Bet, BetSettlement, Fairness, GameRecord, HandOdds, StageTimes, TableSnapshot } from "./types.js";
 
 /** A bet as placed (its id aside: the export names the game and the player) and what became of it. */
 export interface ExportedBet extends Omit<Bet, "betId"> {
@@ -33,6 +33,11 @@ export interface ExportedGame {
   readonly fairness: Fairness;
   /** What every stage was priced at; null for a game dealt before the table kept it (2026-12-03). */
   readonly targetRtp: number | null;
+  /**
+   * When each betting stage the game reached took bets (a stage still open at a void: closedAt null);
+   * none for a game dealt before the table kept them (2026-12-03).
+   */
+  readonly stages: readonly StageTimes[];
   readonly dealtAt: number;
   /** Null when nobody bet. */
   readonly firstBetAt: number | null;
@@ -91,6 +96,7 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     roundingRemainder: { ...record.roundingRemainder },
     fairness: { ...played.fairness },
     targetRtp: played.targetRtp ?? null,
+    stages: (played.stages ?? []).map((stage) => ({ ...stage })),
     dealtAt,
     firstBetAt: bets.reduce<number | null>(
       (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),

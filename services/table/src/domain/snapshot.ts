@@ -62,6 +62,7 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     fairness: null,
     handOdds: [],
     targetRtp: null,
+    stages: [],
     bettingClosed: false,
     seats: [],
     bets: [],
@@ -198,6 +199,7 @@ export function freshGame(
   | "fairness"
   | "handOdds"
   | "targetRtp"
+  | "stages"
   | "bettingClosed"
   | "bets"
 > {
@@ -212,6 +214,7 @@ export function freshGame(
     fairness: null,
     handOdds: [],
     targetRtp: null,
+    stages: [],
     bettingClosed: false,
     bets: [],
   };

@@ -92,6 +92,15 @@ export interface GameRecord {
   readonly bets: readonly BetSettlement[];
 }
 
+/** When one betting stage of a game took bets (stage-times.ts). */
+export interface StageTimes {
+  readonly bettingStage: 0 | 1 | 2;
+  /** When its cards were shown: the deal for the hole, the reveal for the flop and the turn. */
+  readonly openedAt: number;
+  /** When an advance closed its betting to reveal the next cards; null while open (and in a game voided so). */
+  readonly closedAt: number | null;
+}
+
 /**
  * The game's server seed (secret until the river) and its SHA-256 commitment, public from the game's
  * start (docs/provably-fair.md); from the deal on, the client seed the dealing player mixed in.
@@ -149,6 +158,8 @@ export interface TableSnapshot {
    * take that as null, and its later stages are priced at the setting of the moment.
    */
   readonly targetRtp: number | null;
+  /** The current game's betting stages so far, in order, with their times: none before the deal. */
+  readonly stages: readonly StageTimes[];
   /**
    * The open stage takes no more bets: an advance closed it before sending the next cards to the
    * odds service (closeBetting), so nobody who learns them there can bet on them. The reveal opens

@@ -610,7 +610,26 @@ export interface FinishedGame {
    * The target return to player every stage was priced at; unset for a game dealt before the table
    * kept it (2026-12-03).
    */
-  targetRtp?: number | undefined;
+  targetRtp?:
+    | number
+    | undefined;
+  /**
+   * When each betting stage the game reached took bets, in order; none for a game dealt before the
+   * table kept them (2026-12-03).
+   */
+  stages: StageTimes[];
+}
+
+/** When one betting stage of a game took bets: every bet at it was placed within this time. */
+export interface StageTimes {
+  bettingStage: number;
+  /** When its cards were shown: the deal for the hole, the reveal for the flop and the turn. */
+  openedAtMs: number;
+  /**
+   * When an advance closed its betting to reveal the next cards; unset for a stage still open when
+   * the game was voided.
+   */
+  closedAtMs?: number | undefined;
 }
 
 export interface ExportGamesResponse {
@@ -5308,6 +5327,7 @@ function createBaseFinishedGame(): FinishedGame {
     firstBetAtMs: 0,
     finishedAtMs: 0,
     targetRtp: undefined,
+    stages: [],
   };
 }
 
@@ -5385,6 +5405,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     }
     if (message.targetRtp !== undefined) {
       writer.uint32(185).double(message.targetRtp);
+    }
+    for (const v of message.stages) {
+      StageTimes.encode(v!, writer.uint32(194).fork()).join();
     }
     return writer;
   },
@@ -5596,6 +5619,14 @@ export const FinishedGame: MessageFns<FinishedGame> = {
             message.targetRtp = reader.double();
             continue;
           }
+          case 24: {
+            if (tag !== 194) {
+              break;
+            }
+
+            message.stages.push(StageTimes.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5707,6 +5738,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
         : isSet(object.target_rtp)
         ? globalThis.Number(object.target_rtp)
         : undefined,
+      stages: globalThis.Array.isArray(object?.stages)
+        ? object.stages.map((e: any) => StageTimes.fromJSON(e))
+        : [],
     };
   },
 
@@ -5781,6 +5815,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     if (message.targetRtp !== undefined) {
       obj.targetRtp = floatToJson(message.targetRtp);
     }
+    if (message.stages?.length) {
+      obj.stages = message.stages.map((e) => StageTimes.toJSON(e));
+    }
     return obj;
   },
 
@@ -5812,6 +5849,120 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     message.firstBetAtMs = object.firstBetAtMs ?? 0;
     message.finishedAtMs = object.finishedAtMs ?? 0;
     message.targetRtp = object.targetRtp ?? undefined;
+    message.stages = object.stages?.map((e) => StageTimes.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStageTimes(): StageTimes {
+  return { bettingStage: 0, openedAtMs: 0, closedAtMs: undefined };
+}
+
+export const StageTimes: MessageFns<StageTimes> = {
+  encode(message: StageTimes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.bettingStage !== 0) {
+      writer.uint32(8).int32(message.bettingStage);
+    }
+    if (message.openedAtMs !== 0) {
+      writer.uint32(16).int64(message.openedAtMs);
+    }
+    if (message.closedAtMs !== undefined) {
+      writer.uint32(24).int64(message.closedAtMs);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StageTimes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStageTimes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.bettingStage = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.openedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.closedAtMs = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StageTimes {
+    return {
+      bettingStage: isSet(object.bettingStage)
+        ? globalThis.Number(object.bettingStage)
+        : isSet(object.betting_stage)
+        ? globalThis.Number(object.betting_stage)
+        : 0,
+      openedAtMs: isSet(object.openedAtMs)
+        ? globalThis.Number(object.openedAtMs)
+        : isSet(object.opened_at_ms)
+        ? globalThis.Number(object.opened_at_ms)
+        : 0,
+      closedAtMs: isSet(object.closedAtMs)
+        ? globalThis.Number(object.closedAtMs)
+        : isSet(object.closed_at_ms)
+        ? globalThis.Number(object.closed_at_ms)
+        : undefined,
+    };
+  },
+
+  toJSON(message: StageTimes): unknown {
+    const obj: any = {};
+    if (message.bettingStage !== 0) {
+      obj.bettingStage = Math.round(message.bettingStage);
+    }
+    if (message.openedAtMs !== 0) {
+      obj.openedAtMs = Math.round(message.openedAtMs);
+    }
+    if (message.closedAtMs !== undefined) {
+      obj.closedAtMs = Math.round(message.closedAtMs);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<StageTimes>): StageTimes {
+    return StageTimes.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StageTimes>): StageTimes {
+    const message = createBaseStageTimes();
+    message.bettingStage = object.bettingStage ?? 0;
+    message.openedAtMs = object.openedAtMs ?? 0;
+    message.closedAtMs = object.closedAtMs ?? undefined;
     return message;
   },
 };
