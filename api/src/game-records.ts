@@ -3,7 +3,7 @@
 // schema registered here is that of one line.
 import { Type, type Static } from "@sinclair/typebox";
 import { BettingStage, Card, clientSeed, Hand, HandOdds, seedHex } from "./cards.js";
-import { amount, int32AtLeast, nullable, oneOfIntegers, targetRtp } from "./fields.js";
+import { amount, int32AtLeast, nullable, oneOfIntegers, playerId, targetRtp } from "./fields.js";
 import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
 
 /** What `after` accepts: a record's `cursor`, `<tableId>:<version>` in plain decimal digits. */
@@ -96,6 +96,10 @@ export const GameRecord = Type.Object(
       "The target return to player every stage was priced at (npm run verify checks the odds at it); null for a " +
         "game dealt before the house kept it (2026-12-03), priced at the table's setting (0.97 unless its operator " +
         "says otherwise)",
+    ),
+    dealtBy: nullable(
+      playerId("The player whose advance dealt the hole cards, mixing in its client seed if it sent one, or an ADMIN"),
+      "Who dealt the game; null for a game dealt before the house kept it (2026-12-03)",
     ),
     stages: Type.Array(GameStage, {
       description:
@@ -212,6 +216,7 @@ export const EXAMPLE_RECORD: GameRecordBody = {
   serverSeed: "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
   clientSeed: null,
   targetRtp: 0.97,
+  dealtBy: "alice",
   stages: [
     { bettingStage: 0, openedAt: "2026-11-23T12:00:01.002Z", closedAt: "2026-11-23T12:00:06.480Z" },
     { bettingStage: 1, openedAt: "2026-11-23T12:00:06.530Z", closedAt: "2026-11-23T12:00:10.020Z" },

@@ -98,6 +98,7 @@ function game(tableId: number, version: number, over: Partial<FinishedGame> = {}
     serverSeed: "5".repeat(64),
     clientSeed: "",
     targetRtp: 0.95,
+    dealtBy: "alice",
     stages: [
       { bettingStage: 0, openedAtMs: T + 1_000, closedAtMs: T + 2_500 },
       { bettingStage: 1, openedAtMs: T + 2_600, closedAtMs: T + 4_000 },
@@ -184,6 +185,7 @@ test("framing: each game one line (a record of the contract), then the trailer; 
     serverSeed: "5".repeat(64),
     clientSeed: null,
     targetRtp: 0.95,
+    dealtBy: "alice",
     stages: [
       { bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: "2026-11-23T12:00:02.500Z" },
       { bettingStage: 1, openedAt: "2026-11-23T12:00:02.600Z", closedAt: "2026-11-23T12:00:04.000Z" },
@@ -235,15 +237,15 @@ test("a void game, a house loss and a game without bets keep to the contract; a 
   });
 });
 
-test("a game dealt before the house kept its target RTP shows null", async (t) => {
+test("a game dealt before the house kept its target RTP, dealer and stages shows none of them", async (t) => {
   const app = await withApp(
     t,
-    fakeRecords((call) => void call.push(game(4, 7, { targetRtp: undefined })).end()),
+    fakeRecords((call) => void call.push(game(4, 7, { targetRtp: undefined, dealtBy: "", stages: [] })).end()),
   );
   const stream = await open(app);
   await stream.done;
   assertMatchesSchema(t, "GameRecordLine", stream.lines[0]);
-  t.like(stream.lines[0], { gameId: "T4-7", targetRtp: null });
+  t.like(stream.lines[0], { gameId: "T4-7", targetRtp: null, dealtBy: null, stages: [] });
 });
 
 test("lines are written as the games come, not gathered first", async (t) => {

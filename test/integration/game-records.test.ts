@@ -48,6 +48,7 @@ interface GameRecord {
   refunds: number;
   houseResult: number;
   targetRtp: number | null;
+  dealtBy: string | null;
   stages: { bettingStage: number; openedAt: string; closedAt: string | null }[];
   seedCommitment: string | null;
   serverSeed: string | null;
@@ -138,6 +139,7 @@ function assertSettledAsPlayed(t: ExecutionContext, record: GameRecord, { before
   t.is(record.serverSeed, river.serverSeed);
   t.is(record.clientSeed, river.clientSeed);
   t.is(record.targetRtp, river.targetRtp);
+  t.is(record.dealtBy, "records-alice", "the first player advances, and so deals");
   t.deepEqual(
     record.stages.map((stage) => [stage.bettingStage, stage.closedAt !== null]),
     [

@@ -87,6 +87,7 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
     clientSeed: clientSeedOrNull(game.clientSeed, `game ${game.gameId} client seed`),
     targetRtp: targetRtpOrNull(game.targetRtp, `game ${game.gameId} target RTP`),
+    dealtBy: game.dealtBy === "" ? null : game.dealtBy,
     stages: game.stages.map(toStage),
     dealtAt: timeOf(game.dealtAtMs, "a deal"),
     firstBetAt: game.firstBetAtMs === 0 ? null : timeOf(game.firstBetAtMs, "a first bet"),

@@ -213,6 +213,7 @@ export function finishedGameToProto(game: ExportedGame): FinishedGame {
     firstBetAtMs: game.firstBetAt ?? 0,
     finishedAtMs: game.finishedAt,
     targetRtp: game.targetRtp ?? undefined,
+    dealtBy: game.dealtBy ?? "",
     stages: game.stages.map((stage) => ({
       bettingStage: stage.bettingStage,
       openedAtMs: stage.openedAt,

@@ -154,6 +154,7 @@ function assertPlayedAsRecorded(t: ExecutionContext<Context>, game: FinishedGame
   t.is(game.serverSeed, river.serverSeed);
   t.is(river.targetRtp, DEFAULT_TARGET_RTP);
   t.is(game.targetRtp, river.targetRtp);
+  t.is(game.dealtBy, "x-ann", "the first player advances, and so deals");
   t.deepEqual(
     game.bets.map((b) => [b.playerId, b.seatId, b.handIndex, b.bettingStage, b.betAmountCents, b.recordedOddsTenths]),
     river.bets.map((b) => [

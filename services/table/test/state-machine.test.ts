@@ -205,6 +205,8 @@ test("a game keeps when each stage took bets: from its cards to the advance that
   t.deepEqual(start.stages, []);
   const hole = advance(start, T0 + 1);
   t.deepEqual(hole.stages, [{ bettingStage: 0, openedAt: T0 + 1, closedAt: null }]);
+  t.is(hole.dealtBy, ADMIN.playerId, "and who dealt");
+  t.is(advance(sit(newTable(), "p1"), T0, undefined, P1).dealtBy, "p1");
   const toFlop = advancePlan(hole, ADMIN);
   const holeClosed = closeBetting(hole, toFlop, T0 + 2)!;
   const holeTimes = { bettingStage: 0, openedAt: T0 + 1, closedAt: T0 + 2 };

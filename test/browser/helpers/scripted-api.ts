@@ -428,6 +428,7 @@ export function recordOf(river: TableState): GameRecordBody {
     serverSeed: river.serverSeed ?? "",
     clientSeed: river.clientSeed,
     targetRtp: river.targetRtp,
+    dealtBy: "eve",
     stages: [0, 1, 2].map((bettingStage) => ({ bettingStage, openedAt: at, closedAt: at })),
     dealtAt: at,
     firstBetAt: null,

@@ -193,6 +193,7 @@ export function applyAdvance(
         handOdds: checkedPanels(input.handOdds, n, 0),
         targetRtp: input.targetRtp,
         stages: dealtStages(now),
+        dealtBy: plan.caller.playerId,
       },
       now,
     );

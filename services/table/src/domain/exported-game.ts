@@ -38,6 +38,8 @@ export interface ExportedGame {
    * none for a game dealt before the table kept them (2026-12-03).
    */
   readonly stages: readonly StageTimes[];
+  /** Who dealt it; null for a game dealt before the table kept it (2026-12-03). */
+  readonly dealtBy: string | null;
   readonly dealtAt: number;
   /** Null when nobody bet. */
   readonly firstBetAt: number | null;
@@ -97,6 +99,7 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     fairness: { ...played.fairness },
     targetRtp: played.targetRtp ?? null,
     stages: (played.stages ?? []).map((stage) => ({ ...stage })),
+    dealtBy: played.dealtBy ?? null,
     dealtAt,
     firstBetAt: bets.reduce<number | null>(
       (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),

@@ -63,6 +63,7 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     handOdds: [],
     targetRtp: null,
     stages: [],
+    dealtBy: null,
     bettingClosed: false,
     seats: [],
     bets: [],
@@ -200,6 +201,7 @@ export function freshGame(
   | "handOdds"
   | "targetRtp"
   | "stages"
+  | "dealtBy"
   | "bettingClosed"
   | "bets"
 > {
@@ -215,6 +217,7 @@ export function freshGame(
     handOdds: [],
     targetRtp: null,
     stages: [],
+    dealtBy: null,
     bettingClosed: false,
     bets: [],
   };

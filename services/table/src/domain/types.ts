@@ -161,6 +161,11 @@ export interface TableSnapshot {
   /** The current game's betting stages so far, in order, with their times: none before the deal. */
   readonly stages: readonly StageTimes[];
   /**
+   * Who dealt the current game (the advance's caller: a seated player, whose client seed the deck
+   * mixes in if any, or an ADMIN); null before the deal, and for a game dealt before the table kept it.
+   */
+  readonly dealtBy: string | null;
+  /**
    * The open stage takes no more bets: an advance closed it before sending the next cards to the
    * odds service (closeBetting), so nobody who learns them there can bet on them. The reveal opens
    * the next stage.

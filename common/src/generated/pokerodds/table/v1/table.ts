@@ -618,6 +618,11 @@ export interface FinishedGame {
    * table kept them (2026-12-03).
    */
   stages: StageTimes[];
+  /**
+   * Who dealt it: the player whose advance dealt the hole cards (and whose client seed, if any, the
+   * deck mixes in), or an ADMIN; empty for a game dealt before the table kept it (2026-12-03).
+   */
+  dealtBy: string;
 }
 
 /** When one betting stage of a game took bets: every bet at it was placed within this time. */
@@ -5328,6 +5333,7 @@ function createBaseFinishedGame(): FinishedGame {
     finishedAtMs: 0,
     targetRtp: undefined,
     stages: [],
+    dealtBy: "",
   };
 }
 
@@ -5408,6 +5414,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     }
     for (const v of message.stages) {
       StageTimes.encode(v!, writer.uint32(194).fork()).join();
+    }
+    if (message.dealtBy !== "") {
+      writer.uint32(202).string(message.dealtBy);
     }
     return writer;
   },
@@ -5627,6 +5636,14 @@ export const FinishedGame: MessageFns<FinishedGame> = {
             message.stages.push(StageTimes.decode(reader, reader.uint32()));
             continue;
           }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.dealtBy = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -5741,6 +5758,11 @@ export const FinishedGame: MessageFns<FinishedGame> = {
       stages: globalThis.Array.isArray(object?.stages)
         ? object.stages.map((e: any) => StageTimes.fromJSON(e))
         : [],
+      dealtBy: isSet(object.dealtBy)
+        ? globalThis.String(object.dealtBy)
+        : isSet(object.dealt_by)
+        ? globalThis.String(object.dealt_by)
+        : "",
     };
   },
 
@@ -5818,6 +5840,9 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     if (message.stages?.length) {
       obj.stages = message.stages.map((e) => StageTimes.toJSON(e));
     }
+    if (message.dealtBy !== "") {
+      obj.dealtBy = message.dealtBy;
+    }
     return obj;
   },
 
@@ -5850,6 +5875,7 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     message.finishedAtMs = object.finishedAtMs ?? 0;
     message.targetRtp = object.targetRtp ?? undefined;
     message.stages = object.stages?.map((e) => StageTimes.fromPartial(e)) || [];
+    message.dealtBy = object.dealtBy ?? "";
     return message;
   },
 };
