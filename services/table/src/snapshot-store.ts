@@ -239,8 +239,10 @@ export class SnapshotStore {
       let base = await this.head(tableId);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         // A table's history never goes back in time, whichever replica's clock writes it: a bet is
-        // never timed after the close that follows it (domain/stage-times.ts).
-        const now = Math.max(Date.now(), base.snapshot.updatedAt);
+        // never timed after the close that follows it (domain/stage-times.ts). Recovery's notes
+        // keep this process's clock, which its buckets are read by.
+        const clock = Date.now();
+        const now = Math.max(clock, base.snapshot.updatedAt);
         const decided = decide(base.snapshot, now);
         const { result } = decided;
         if (!decided.next) return { kind: "unchanged", result, snapshot: base.snapshot };
@@ -258,7 +260,7 @@ export class SnapshotStore {
         if (!base.stored || next.lastActivityAt !== base.snapshot.lastActivityAt)
           await this.activity.note(tableId, next.lastActivityAt);
         const owes = owesNewCredit(base.snapshot, next);
-        if (owes) await this.owing.note(tableId, now);
+        if (owes) await this.owing.note(tableId, clock);
         const key = typeof op.key === "function" ? op.key(next.version) : op.key;
         const changes = base.stored ? changesSince(base.full, next) : null;
         const change: Change = {
@@ -275,7 +277,7 @@ export class SnapshotStore {
           this.rememberFull(changes ? base.full : next);
           countFinishedGame(next);
           for (const listener of this.storedListeners) listener(next);
-          if (owes) await this.noteStillOwing(tableId, now);
+          if (owes) await this.noteStillOwing(tableId, clock);
           return { kind: "stored", result, snapshot: next };
         }
         if (appended.kind === "keyTaken") {

@@ -150,11 +150,9 @@ test.serial(
   "a version that owes, stored a bucket after its owing note (a stalled process), is noted again when stored",
   async (t) => {
     const store = new SnapshotStore(database.fresh());
+    await store.load([sit(sit(newTable(6), "p1", 10_000, Date.now()), "p2", 10_000, Date.now())]);
     const realNow = Date.now;
     const stalledFor = 2 * BUCKET_MS;
-    // Last changed before the stall began: a change is timed no earlier than the one before it.
-    const satAt = realNow() - 2 * stalledFor;
-    await store.load([sit(sit(newTable(6), "p1", 10_000, satAt), "p2", 10_000, satAt)]);
     // The store takes its time for the change first: that time is two buckets back.
     let calls = 0;
     Date.now = () => (calls++ === 0 ? realNow() - stalledFor : realNow());
