@@ -1,5 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import test from "ava";
+import { DOMAIN_ERROR_KEY } from "@pokerodds/common";
 import { httpErrorFromGrpc } from "../src/http/errors.js";
 import { post, startApp } from "./helpers/app.js";
 import { grpcError } from "./helpers/fixtures.js";
@@ -62,6 +63,20 @@ test("a refusal naming an internal (proto) field gets the fixed message, never t
 
 test("the unavailable message names the service", (t) => {
   t.is(httpErrorFromGrpc(grpcError(status.UNAVAILABLE, ""), "wallet").message, "wallet service unavailable");
+});
+
+test("a service's own outage message (from a domain error) says what it waits for; library text never shows", (t) => {
+  const own = (details: string) => {
+    const error = grpcError(status.UNAVAILABLE, details);
+    error.metadata.set(DOMAIN_ERROR_KEY, "1");
+    return httpErrorFromGrpc(error, "table");
+  };
+  const waiting = own("the odds service is unavailable; try again shortly");
+  t.deepEqual([waiting.status, waiting.message], [503, "the odds service is unavailable; try again shortly"]);
+  t.is(own("caller.player_id is down").message, "table service unavailable", "an internal name");
+  t.is(own("").message, "table service unavailable");
+  const library = httpErrorFromGrpc(grpcError(status.UNAVAILABLE, "connect ECONNREFUSED 10.0.0.7:50053"), "table");
+  t.is(library.message, "table service unavailable", "not made from a domain error");
 });
 
 test("a domain status without details still gets a readable message", (t) => {

@@ -13,13 +13,25 @@ const STATUS_BY_KIND: Record<ErrorKind, status> = {
   busy: status.RESOURCE_EXHAUSTED,
 };
 
+/**
+ * Trailer metadata of a status made from a domain error: its details are a message written for the
+ * client, not library text (a refused connection's address, say), which has the same codes.
+ */
+export const DOMAIN_ERROR_KEY = "pokerodds-domain-error";
+
 /** Domain errors keep their message; anything else is hidden behind INTERNAL. */
 export function toStatusObject(error: unknown): Partial<StatusObject> & { known: boolean } {
   if (error instanceof DomainError) {
-    return { code: STATUS_BY_KIND[error.kind], details: error.message, metadata: new Metadata(), known: true };
+    const metadata = new Metadata();
+    metadata.set(DOMAIN_ERROR_KEY, "1");
+    return { code: STATUS_BY_KIND[error.kind], details: error.message, metadata, known: true };
   }
   return { code: status.INTERNAL, details: "internal error", metadata: new Metadata(), known: false };
 }
+
+/** Whether a failed call's status was made from a domain error (its details written for the client). */
+export const madeFromDomainError = (error: ServiceError): boolean =>
+  error.metadata?.get(DOMAIN_ERROR_KEY).includes("1") ?? false;
 
 /** A failed call's error as grpc-js reports it: an Error carrying the status `code` and `details`. */
 export function isServiceError(error: unknown): error is ServiceError {

@@ -1,7 +1,7 @@
 // Errors as HTTP answers: the one error type fit for a client, gRPC statuses mapped to it, and the
 // one handler where any error becomes `{ error }` (internals only in the log).
 import { status } from "@grpc/grpc-js";
-import { isServiceError } from "@pokerodds/common";
+import { isServiceError, madeFromDomainError } from "@pokerodds/common";
 import { InvalidRequest } from "@pokerodds/api/validate";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
@@ -83,6 +83,15 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   // The client's own limit on a reply's size, not the service's load: retrying would not help.
   if (error.code === status.RESOURCE_EXHAUSTED && error.details.startsWith(REPLY_TOO_LARGE)) {
     return new HttpError(502, `the ${service} service's answer is larger than this gateway accepts`, options);
+  }
+  // A service's own outage message names what it waits for (its database, the odds service).
+  if (
+    error.code === status.UNAVAILABLE &&
+    madeFromDomainError(error) &&
+    error.details &&
+    !INTERNAL_NAME.test(error.details)
+  ) {
+    return new HttpError(503, error.details, options);
   }
   // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client.
   if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {

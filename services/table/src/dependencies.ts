@@ -8,6 +8,7 @@ import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/walle
 import { handOddsFromProto } from "@pokerodds/common/hand-odds";
 import { status, type ServerUnaryCall } from "@grpc/grpc-js";
 import type { HandOdds } from "./domain/index.js";
+import { outageOf } from "./errors.js";
 
 /** Who a dependency call is made for: the incoming call (deadline, cancellation) and its request id. */
 export interface CallScope {
@@ -90,7 +91,9 @@ export function walletPort(
   });
   return {
     player: async (playerId, scope) => {
-      const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile);
+      const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile).catch(
+        outageOf("wallet"),
+      );
       if (profile === null) return null;
       if (!profile) throw new Error("the wallet answered GetPlayer without a profile");
       const { displayName, avatarImageUrl, accountBalanceCents, accountNotOpened, personalTableId } = profile;
@@ -103,11 +106,13 @@ export function walletPort(
       };
     },
     personalTableOwner: async (tableId, scope) =>
-      orNull(async () => (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId),
+      orNull(async () => (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId).catch(outageOf("wallet")),
     balance: async (playerId, scope) =>
-      (await orNull(async () => (await wallet.getBalance({ playerId }, scope)).accountBalanceCents)) ?? 0,
-    debit: async (m, scope) => outcome((await wallet.debit(movement(m), scope)).result),
-    credit: async (m, scope) => outcome((await wallet.credit(movement(m), scope)).result),
+      (await orNull(async () => (await wallet.getBalance({ playerId }, scope)).accountBalanceCents).catch(
+        outageOf("wallet"),
+      )) ?? 0,
+    debit: async (m, scope) => outcome((await wallet.debit(movement(m), scope).catch(outageOf("wallet"))).result),
+    credit: async (m, scope) => outcome((await wallet.credit(movement(m), scope).catch(outageOf("wallet"))).result),
   };
 }
 
@@ -136,6 +141,8 @@ export function connectOdds(address: string): { port: OddsPort; close(): void } 
 export function oddsPort(odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>): OddsPort {
   return {
     equity: async (hands, board, targetRtp, scope) =>
-      (await odds.equity({ hands: [...hands], board: [...board], targetRtp }, scope)).handOdds.map(handOddsFromProto),
+      (
+        await odds.equity({ hands: [...hands], board: [...board], targetRtp }, scope).catch(outageOf("odds"))
+      ).handOdds.map(handOddsFromProto),
   };
 }

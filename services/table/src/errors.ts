@@ -12,6 +12,20 @@ const OUTAGE = new Set<number>([
 ]);
 
 /**
+ * A call to `service` that failed for an outage, as the UnavailableError that names it, so that the
+ * client learns which service is away (the gateway shows a service's own UNAVAILABLE message); any
+ * other failure as it is.
+ */
+export const outageOf =
+  (service: "wallet" | "odds") =>
+  (error: unknown): never => {
+    if (isServiceError(error) && OUTAGE.has(error.code)) {
+      throw new UnavailableError(`the ${service} service is unavailable; try again shortly`);
+    }
+    throw error;
+  };
+
+/**
  * Domain errors pass through. A database that cannot be reached, or a dependency that is down or too
  * slow, is UNAVAILABLE: the caller retries with the same key and the unfinished steps complete
  * (recovery finishes them otherwise). A wallet's NOT_FOUND (no such player) and INVALID_ARGUMENT keep

@@ -7,10 +7,11 @@ import {
   Server,
   status,
   type sendUnaryData,
+  type ServiceError,
   type ServerUnaryCall,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { serverCredentials } from "@pokerodds/common";
+import { madeFromDomainError, serverCredentials } from "@pokerodds/common";
 import {
   HandStatus,
   OddsServiceService,
@@ -29,8 +30,8 @@ import { statusOf } from "../../../test/helpers/grpc-services.js";
 import { tlsAs } from "../../../test/helpers/pki.js";
 import { admin, balanceOf, moneyCheck, newPlayer, startTableCluster, type Table } from "./helpers/table-cluster.js";
 
-/** What the impostor does to the true panels it computes: nothing, or one lie. */
-type Lie = "none" | "overprice the favourite" | "a loser wins at the river";
+/** What the impostor does to the true panels it computes: nothing, or one lie; or it is away. */
+type Lie = "none" | "overprice the favourite" | "a loser wins at the river" | "away";
 
 function truePanels(hands: readonly string[], board: readonly string[], targetRtp: number): HandOdds[] {
   return priceHands(hands.map(parseHand), board.map(parseCard), targetRtp).map(handOddsToProto);
@@ -62,6 +63,7 @@ async function startImpostor(lie: { now: Lie }, seen: EquityRequest[]): Promise<
   const server = new Server();
   const implementation = {
     equity: (call: ServerUnaryCall<EquityRequest, EquityResponse>, done: sendUnaryData<EquityResponse>) => {
+      if (lie.now === "away") return done({ code: status.UNAVAILABLE, details: "draining" });
       seen.push(call.request);
       const { hands, board, targetRtp = 0 } = call.request;
       done(null, { handOdds: told(truePanels(hands, board, targetRtp), lie.now) });
@@ -93,6 +95,19 @@ test("an odds service that overprices a hand or names a losing hand the winner i
     const player = await newPlayer(cluster, "mark");
     const sit = await table.sit({ caller: player, tableId: 1, buyInCents: 10_000, idempotencyKey: "sit" });
     t.true(sit.acknowledged);
+
+    // Away: the advance is refused as the odds service's outage, named for the client.
+    lie.now = "away";
+    const away = await advance(player).then(
+      () => null,
+      (error: ServiceError) => error,
+    );
+    t.deepEqual(
+      [away?.code, away?.details],
+      [status.UNAVAILABLE, "the odds service is unavailable; try again shortly"],
+    );
+    t.true(away !== null && madeFromDomainError(away), "a message the gateway shows");
+    t.is((await state()).gameState, GameState.GAME_STATE_STATUS_START, "no deal stored");
 
     // The deal's hole prices: the favourite paying 100.0 more than its chances.
     lie.now = "overprice the favourite";
