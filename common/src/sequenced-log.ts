@@ -161,7 +161,7 @@ export class SequencedLog<E extends LogEntry> {
     // as soon as the primary applies it, the majority reads only once it is replicated. The caller's
     // retry under the same key finds it.
     throw new UnavailableError(
-      `log ${this.collection.collectionName}: ${id} was refused by a write not visible yet; retry with the same idempotency key`,
+      "the change was refused by a concurrent write not visible yet; retry with the same idempotency key",
     );
   }
 
