@@ -14,7 +14,8 @@
 // and paidTo, the totals, and every stage's panels (the river's too) and each bet's odds against the
 // house's prices at the target RTP the record names (one dealt before 2026-12-03 names none: then
 // --rtp, default 0.97; a record naming another than --rtp does not verify), by the house's rules
-// (verify-outcome.ts, verify-prices.ts); a river table state its river panels.
+// (verify-outcome.ts, verify-prices.ts), and each bet's time within its stage's (verify-times.ts); a
+// river table state its river panels.
 // Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
