@@ -15,7 +15,7 @@
 // numbers only grow, and a game finishes at its river or, void, with the change that clears it.
 import { ForbiddenError } from "@pokerodds/common";
 import {
-  dealtBy,
+  isDealtGame,
   exportedGame,
   gameNumberOf,
   holdsCardsOf,
@@ -147,7 +147,7 @@ async function startOf(log: GameLog, tableId: number, last: number, filter: Expo
 /** When the game `played` shows was dealt, for a walk that started after its deal. */
 async function dealtAtOf(log: GameLog, tableId: number, played: TableSnapshot): Promise<number> {
   const { snapshot } = await firstVersionWhere(log, tableId, FIRST_VERSION, played.version, (s) =>
-    dealtBy(s, played.gameNumber),
+    isDealtGame(s, played.gameNumber),
   );
   if (!snapshot) throw new Error(`table ${tableId}: no version dealt game ${played.gameId}`);
   return snapshot.updatedAt;

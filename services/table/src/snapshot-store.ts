@@ -99,6 +99,22 @@ const opOf = (change: Change): StoredOp => ({
   result: change.result,
 });
 
+/**
+ * How far ahead of this process's clock a change may be timed, to follow the version before it.
+ * Replicas' clocks further apart than this are a fault to mend (NTP), not a time to take on: a
+ * replica hours ahead would otherwise hold every later change on its tables at its time.
+ */
+export const MAX_CLOCK_LEAD_MS = 5_000;
+
+/**
+ * A change's time: this process's clock, or the version before it when that is later by at most
+ * MAX_CLOCK_LEAD_MS. So a table's history does not go back in time while replicas' clocks agree to
+ * within that, and a bet is never timed after the close that follows it (domain/stage-times.ts).
+ * Recovery's notes keep the clock itself, which their buckets are read by.
+ */
+export const changeTime = (clock: number, previous: number): number =>
+  Math.max(clock, Math.min(previous, clock + MAX_CLOCK_LEAD_MS));
+
 export class SnapshotStore {
   private readonly log: SequencedLog<Change>;
   private readonly tables: Collection<{ _id: number; createdAt: Date }>;
@@ -238,11 +254,8 @@ export class SnapshotStore {
     return this.queue.run(String(tableId), async () => {
       let base = await this.head(tableId);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        // A table's history never goes back in time, whichever replica's clock writes it: a bet is
-        // never timed after the close that follows it (domain/stage-times.ts). Recovery's notes
-        // keep this process's clock, which its buckets are read by.
         const clock = Date.now();
-        const now = Math.max(clock, base.snapshot.updatedAt);
+        const now = changeTime(clock, base.snapshot.updatedAt);
         const decided = decide(base.snapshot, now);
         const { result } = decided;
         if (!decided.next) return { kind: "unchanged", result, snapshot: base.snapshot };

@@ -26,7 +26,8 @@ import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tlsAs } from "../../../test/helpers/pki.js";
-import { SnapshotStore } from "../src/snapshot-store.js";
+import { currentDeal } from "../src/domain/stage-times.js";
+import { MAX_CLOCK_LEAD_MS, SnapshotStore } from "../src/snapshot-store.js";
 import { admin, newPlayer, startTableCluster, type Table, type TableCluster } from "./helpers/table-cluster.js";
 import { playedHistory } from "./helpers/played-history.js";
 
@@ -255,18 +256,31 @@ test("a game keeps the target RTP it was dealt at: a replica set to another pric
   t.deepEqual(next.handOdds, holeTruth.map(handOddsToProto), "the next game priced at the new setting");
 });
 
-test("a table's history never goes back in time: a change after one timed ahead (another replica's clock) is timed after it", async (t) => {
-  const tableId = 14;
-  const ahead = Date.now() + 3_600_000;
+test("a change is timed after the one before it when that is a little ahead (another replica's clock), never hours ahead", async (t) => {
   const store = new SnapshotStore(t.context.cluster.db);
-  const history = playedHistory(tableId, 1, { start: ahead });
-  await store.load(history);
-  const last = history[history.length - 1]!.updatedAt;
-  const hole = (await t.context.table.advance({ caller: admin(), tableId })).state!;
-  t.is(hole.gameState, GameState.GAME_STATE_STATUS_HOLE);
-  const { snapshot } = await store.latest(tableId);
-  t.is(snapshot.updatedAt, last, "the deal timed at the last change's time, not the clock's");
-  t.deepEqual(snapshot.stages, [{ bettingStage: 0, openedAt: last, closedAt: null }]);
+  /** A played table whose last change is `lead` ms ahead of this clock; then a deal through the service. */
+  const dealAfter = async (tableId: number, lead: number) => {
+    const shape = playedHistory(tableId, 1);
+    const span = shape.at(-1)!.updatedAt - shape[0]!.updatedAt;
+    const history = playedHistory(tableId, 1, { start: Date.now() + lead - span });
+    await store.load(history);
+    const before = Date.now();
+    t.is(
+      (await t.context.table.advance({ caller: admin(), tableId })).state!.gameState,
+      GameState.GAME_STATE_STATUS_HOLE,
+    );
+    const { snapshot } = await store.latest(tableId);
+    return { last: history.at(-1)!.updatedAt, before, dealtAt: snapshot.updatedAt, snapshot };
+  };
+  const near = await dealAfter(14, 2_000);
+  t.is(near.dealtAt, near.last, "timed at the change before it, 2 s ahead of the clock");
+  t.deepEqual(currentDeal(near.snapshot)?.stages, [{ bettingStage: 0, openedAt: near.last, closedAt: null }]);
+  const far = await dealAfter(15, 3_600_000);
+  t.true(far.dealtAt < far.last, "not held at a time an hour ahead");
+  t.true(
+    far.dealtAt >= far.before && far.dealtAt <= Date.now() + MAX_CLOCK_LEAD_MS,
+    "at most the lead ahead of the clock",
+  );
 });
 
 test("refused before the stream: a caller who is not an ADMIN, a service other than the gateway, bad filters", async (t) => {

@@ -10,7 +10,7 @@ import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
 import { sumCents } from "./money.js";
 import { bettingStageOf, findSeat, freshGame, sealNext } from "./snapshot.js";
-import { closedStages, dealtStages, openedStages } from "./stage-times.js";
+import { currentDeal, newDeal, withStageClosed, withStageOpened } from "./stage-times.js";
 import type { GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface Caller {
@@ -133,7 +133,14 @@ export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed:
   if (count === undefined) return { ...base, kind: "CLEAR" };
   const reveal = snapshot.deck.slice(0, count);
   const board = [...snapshot.board, ...reveal];
-  return { ...base, kind: "REVEAL", hands: snapshot.hands ?? [], reveal, board, targetRtp: snapshot.targetRtp ?? null };
+  return {
+    ...base,
+    kind: "REVEAL",
+    hands: snapshot.hands ?? [],
+    reveal,
+    board,
+    targetRtp: currentDeal(snapshot)?.targetRtp ?? null,
+  };
 }
 
 /** The key under which an advance closes its stage's betting (closeBetting), before its reveal. */
@@ -159,7 +166,7 @@ function requirePlanHolds(snapshot: TableSnapshot, plan: AdvancePlan): void {
 export function closeBetting(snapshot: TableSnapshot, plan: AdvancePlan, now: number): TableSnapshot | null {
   requirePlanHolds(snapshot, plan);
   if (plan.kind !== "REVEAL" || snapshot.bettingClosed) return null;
-  return sealNext(snapshot, { bettingClosed: true, stages: closedStages(snapshot, now) }, now);
+  return sealNext(snapshot, { bettingClosed: true, deal: withStageClosed(snapshot, now) }, now);
 }
 
 /**
@@ -191,9 +198,7 @@ export function applyAdvance(
         deck: remainingDeck,
         fairness,
         handOdds: checkedPanels(input.handOdds, n, 0),
-        targetRtp: input.targetRtp,
-        stages: dealtStages(now),
-        dealtBy: plan.caller.playerId,
+        deal: newDeal(snapshot, input.targetRtp, plan.caller.playerId, now),
       },
       now,
     );
@@ -210,7 +215,7 @@ export function applyAdvance(
       deck: snapshot.deck.slice(count),
       handOdds: [...snapshot.handOdds, ...panels],
       bettingClosed: false,
-      stages: openedStages(snapshot, stage, now),
+      deal: withStageOpened(snapshot, stage, now),
     };
     if (plan.to !== "STATUS_RIVER") return sealNext(snapshot, revealed, now);
     const { seats, credits, record } = settleGame(snapshot, panels, now);

@@ -4,6 +4,7 @@
 // and the one that still shows the game's cards and bets. At the river they are the same snapshot;
 // a void game's change already cleared the table, so its cards are in the version before it.
 
+import { currentDeal } from "./stage-times.js";
 import type { Bet, BetSettlement, Fairness, GameRecord, HandOdds, StageTimes, TableSnapshot } from "./types.js";
 
 /** A bet as placed (its id aside: the export names the game and the player) and what became of it. */
@@ -65,6 +66,7 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
   if (played.bets.length !== record.bets.length) {
     throw new RangeError(`${where}: ${record.bets.length} settlements for ${played.bets.length} bets`);
   }
+  const deal = currentDeal(played);
   const bets = played.bets.map((bet, i): ExportedBet => {
     const settlement = record.bets[i]!;
     if (settlement.betId !== bet.betId) throw new RangeError(`${where}: bet ${bet.betId} settled out of order`);
@@ -97,9 +99,9 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     houseResultCents: record.houseResultCents,
     roundingRemainder: { ...record.roundingRemainder },
     fairness: { ...played.fairness },
-    targetRtp: played.targetRtp ?? null,
-    stages: (played.stages ?? []).map((stage) => ({ ...stage })),
-    dealtBy: played.dealtBy ?? null,
+    targetRtp: deal?.targetRtp ?? null,
+    stages: deal?.stages.map((stage) => ({ ...stage })) ?? [],
+    dealtBy: deal?.dealtBy ?? null,
     dealtAt,
     firstBetAt: bets.reduce<number | null>(
       (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),
@@ -114,5 +116,5 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
  * version that dealt its hole cards on (game numbers only grow, and a game's hands, once dealt, stay
  * until the next game starts). What finds the deal's version by bisection.
  */
-export const dealtBy = (snapshot: TableSnapshot, gameNumber: number): boolean =>
+export const isDealtGame = (snapshot: TableSnapshot, gameNumber: number): boolean =>
   snapshot.gameNumber > gameNumber || (snapshot.gameNumber === gameNumber && snapshot.hands !== null);

@@ -61,9 +61,7 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     deck: [],
     fairness: null,
     handOdds: [],
-    targetRtp: null,
-    stages: [],
-    dealtBy: null,
+    deal: null,
     bettingClosed: false,
     seats: [],
     bets: [],
@@ -199,9 +197,7 @@ export function freshGame(
   | "deck"
   | "fairness"
   | "handOdds"
-  | "targetRtp"
-  | "stages"
-  | "dealtBy"
+  | "deal"
   | "bettingClosed"
   | "bets"
 > {
@@ -215,9 +211,7 @@ export function freshGame(
     deck: [],
     fairness: null,
     handOdds: [],
-    targetRtp: null,
-    stages: [],
-    dealtBy: null,
+    deal: null,
     bettingClosed: false,
     bets: [],
   };

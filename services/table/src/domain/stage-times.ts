@@ -1,26 +1,43 @@
-// When each betting stage of a game took bets, for the game's record: a stage opens when its cards
-// are shown (the deal, for the hole) and closes when an advance closes it to reveal the next cards.
-// Every bet's time lies within its stage's, as the table's history never goes back in time
-// (snapshot-store.ts), so anyone can check from the record that no bet came after its stage closed.
-import type { BettingStage, StageTimes, TableSnapshot } from "./types.js";
+// What a game's deal fixed (TableSnapshot.deal), and when each of its betting stages took bets, for
+// the game's record: a stage opens when its cards are shown (the deal, for the hole) and closes when
+// an advance closes it to reveal the next cards. Every bet's time lies within its stage's, as the
+// table's history does not go back in time (snapshot-store.ts), so anyone can check from the record
+// that no bet came after its stage closed.
+import type { BettingStage, Deal, StageTimes, TableSnapshot } from "./types.js";
 
 /**
- * The game's stages so far. None for a game dealt before the table kept them (2026-12-03), whose
- * stored versions lack the field: it keeps none to its end rather than a partial list.
+ * What the current game's deal fixed; null before the deal, and for a game dealt by a table service
+ * that did not keep it (absent, or the last game's carried on).
  */
-const stagesOf = (snapshot: TableSnapshot): readonly StageTimes[] => snapshot.stages ?? [];
+export const currentDeal = (snapshot: TableSnapshot): Deal | null =>
+  snapshot.deal?.gameId === snapshot.gameId ? snapshot.deal : null;
 
-/** The first stage, opened by the deal. */
-export const dealtStages = (now: number): readonly StageTimes[] => [{ bettingStage: 0, openedAt: now, closedAt: null }];
+/** The deal of `snapshot`'s game: its RTP and dealer, and its first stage opened at `now`. */
+export const newDeal = (snapshot: TableSnapshot, targetRtp: number, dealtBy: string, now: number): Deal => ({
+  gameId: snapshot.gameId,
+  targetRtp,
+  dealtBy,
+  stages: [{ bettingStage: 0, openedAt: now, closedAt: null }],
+});
 
-/** The game's stages with the open one closed at `now`. */
-export function closedStages(snapshot: TableSnapshot, now: number): readonly StageTimes[] {
-  return stagesOf(snapshot).map((stage) => (stage.closedAt === null ? { ...stage, closedAt: now } : stage));
+/** The game's deal with its open stage closed at `now` (none kept: none). */
+export function withStageClosed(snapshot: TableSnapshot, now: number): Deal | null {
+  const deal = currentDeal(snapshot);
+  if (!deal) return null;
+  return {
+    ...deal,
+    stages: deal.stages.map((stage) => (stage.closedAt === null ? { ...stage, closedAt: now } : stage)),
+  };
 }
 
-/** The game's stages with `bettingStage` opened at `now`, its cards revealed (none kept: none). */
-export function openedStages(snapshot: TableSnapshot, bettingStage: BettingStage, now: number): readonly StageTimes[] {
-  const stages = stagesOf(snapshot);
-  if (stages.length === 0 || bettingStage < 0) return stages;
-  return [...stages, { bettingStage: bettingStage as StageTimes["bettingStage"], openedAt: now, closedAt: null }];
+/** The game's deal with `bettingStage` opened at `now`, its cards revealed (the river opens none). */
+export function withStageOpened(snapshot: TableSnapshot, bettingStage: BettingStage, now: number): Deal | null {
+  const deal = currentDeal(snapshot);
+  if (!deal || bettingStage < 0) return deal;
+  const opened: StageTimes = {
+    bettingStage: bettingStage as StageTimes["bettingStage"],
+    openedAt: now,
+    closedAt: null,
+  };
+  return { ...deal, stages: [...deal.stages, opened] };
 }

@@ -92,6 +92,20 @@ export interface GameRecord {
   readonly bets: readonly BetSettlement[];
 }
 
+/** What a game's deal fixed (TableSnapshot.deal). */
+export interface Deal {
+  readonly gameId: string;
+  /**
+   * The target return to player every stage of the game is priced at (the table's setting at the
+   * deal): a changed setting prices the next game, never the rest of one under way.
+   */
+  readonly targetRtp: number;
+  /** The advance's caller: a seated player, whose client seed the deck mixes in if any, or an ADMIN. */
+  readonly dealtBy: string;
+  /** The game's betting stages so far, in order, with their times (stage-times.ts). */
+  readonly stages: readonly StageTimes[];
+}
+
 /** When one betting stage of a game took bets (stage-times.ts). */
 export interface StageTimes {
   readonly bettingStage: 0 | 1 | 2;
@@ -152,19 +166,12 @@ export interface TableSnapshot {
   /** Panels of every stage of the current game, stage by stage, in hand order within a stage. */
   readonly handOdds: readonly HandOdds[];
   /**
-   * The target return to player every stage of the current game is priced at, fixed by its deal (the
-   * table's setting then): a changed setting prices the next game, never the rest of one under way.
-   * Null before the deal. Absent from a game dealt before the table kept it (2026-12-03): readers
-   * take that as null, and its later stages are priced at the setting of the moment.
+   * What the current game's deal fixed, for the rest of the game and its record. Read it through
+   * currentDeal: it counts only when it names the current game. A table service that did not keep it
+   * (before 2026-12-03) leaves it absent, or carries the last game's on into the next (a rollback,
+   * or old and new replicas together): such a game is read as having none, as before.
    */
-  readonly targetRtp: number | null;
-  /** The current game's betting stages so far, in order, with their times: none before the deal. */
-  readonly stages: readonly StageTimes[];
-  /**
-   * Who dealt the current game (the advance's caller: a seated player, whose client seed the deck
-   * mixes in if any, or an ADMIN); null before the deal, and for a game dealt before the table kept it.
-   */
-  readonly dealtBy: string | null;
+  readonly deal: Deal | null;
   /**
    * The open stage takes no more bets: an advance closed it before sending the next cards to the
    * odds service (closeBetting), so nobody who learns them there can bet on them. The reveal opens
