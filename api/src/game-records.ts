@@ -2,6 +2,7 @@
 // one JSON value: a game's record, then, once every game was sent, a trailer that says so. The
 // schema registered here is that of one line.
 import { Type, type Static } from "@sinclair/typebox";
+import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 import { BettingStage, Card, clientSeed, Hand, HandOdds, seedHex } from "./cards.js";
 import { amount, int32AtLeast, nullable, oneOfIntegers, playerId, targetRtp } from "./fields.js";
 import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
@@ -94,8 +95,8 @@ export const GameRecord = Type.Object(
     targetRtp: nullable(
       targetRtp(),
       "The target return to player every stage was priced at (npm run verify checks the odds at it); null for a " +
-        "game dealt before the house kept it (2026-12-03), priced at the table's setting (0.97 unless its operator " +
-        "says otherwise)",
+        `game dealt before the house kept it (2026-12-03), priced at the table's setting (${DEFAULT_TARGET_RTP} unless ` +
+        "its operator says otherwise)",
     ),
     dealtBy: nullable(
       playerId("The player whose advance dealt the hole cards, mixing in its client seed if it sent one, or an ADMIN"),

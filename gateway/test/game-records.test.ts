@@ -373,6 +373,22 @@ test("a failure after the first line: a last { error } line, the connection cut,
     { targetRtp: Number.NaN },
     { stages: [{ bettingStage: 1, openedAtMs: T, closedAtMs: T }] },
     { stages: [{ bettingStage: 0, openedAtMs: 0 }] },
+    { stages: [{ bettingStage: 0, openedAtMs: T + 2, closedAtMs: T + 1 }] },
+    {
+      stages: [
+        { bettingStage: 0, openedAtMs: T },
+        { bettingStage: 1, openedAtMs: T + 1, closedAtMs: T + 2 },
+      ],
+    },
+    {
+      stages: [
+        { bettingStage: 0, openedAtMs: T, closedAtMs: T + 5 },
+        { bettingStage: 1, openedAtMs: T + 4, closedAtMs: T + 6 },
+      ],
+    },
+    { finishedAtMs: 9e15 },
+    { dealtBy: "ali\u0000ce" },
+    { dealtBy: " " },
   ]) {
     const broken = fakeRecords((call) => void call.push(game(2, 4, wrong)).end());
     const cut = await open(await withApp(t, broken));

@@ -11,8 +11,11 @@ import { payoutOf } from "@pokerodds/common/payout";
 import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "./verify-prices.js";
 import { timesProblem } from "./verify-times.js";
 
-/** Not checked (no outcome shown); else the first problem, if any. */
-export type OutcomeCheck = { checked: false } | { checked: true; problem: string | null };
+/**
+ * Not checked (no outcome shown); else the first problem, if any, and the target RTP the prices were
+ * checked at when the game named it.
+ */
+export type OutcomeCheck = { checked: false } | { checked: true; problem: string | null; namedRtp?: number };
 
 type Fields = Record<string, unknown>;
 
@@ -313,6 +316,10 @@ export function checkOutcome(
   if (!isRecord && (board.length < 5 || panels.length === 0)) return { checked: false };
   const targetRtp = rtpToCheck(record, askedRtp);
   if (typeof targetRtp === "string") return { checked: true, problem: targetRtp };
-  if (isRecord) return { checked: true, problem: recordProblem(record, hands, board, targetRtp) };
-  return { checked: true, problem: riverProblem(panels, winnersOf(hands, board), { hands, board, targetRtp }) };
+  const problem = isRecord
+    ? recordProblem(record, hands, board, targetRtp)
+    : riverProblem(panels, winnersOf(hands, board), { hands, board, targetRtp });
+  return typeof record.targetRtp === "number"
+    ? { checked: true, problem, namedRtp: targetRtp }
+    : { checked: true, problem };
 }

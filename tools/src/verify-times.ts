@@ -38,9 +38,20 @@ function stageOf(value: unknown, i: number, previous: Stage | undefined): Stage 
   return { openedAt, closedAt };
 }
 
-/** The record's stages, their number as the board says; a problem, or none when it lists none. */
+/** Whether the record comes from a house that keeps a game's deal: it names the RTP or the dealer. */
+const keepsDeals = (record: Fields): boolean =>
+  (record.targetRtp !== undefined && record.targetRtp !== null) ||
+  (record.dealtBy !== undefined && record.dealtBy !== null);
+
+/**
+ * The record's stages, their number as the board says; a problem, or none when it lists none (a game
+ * dealt before the house kept them, which then names no RTP or dealer either).
+ */
 function stagesOf(record: Fields, isVoid: boolean, board: readonly string[]): Stage[] | string | null {
-  if (record.stages === undefined || (Array.isArray(record.stages) && record.stages.length === 0)) return null;
+  const listsNone = record.stages === undefined || (Array.isArray(record.stages) && record.stages.length === 0);
+  if (listsNone && keepsDeals(record))
+    return "stages lists none, but a game that names its target RTP or dealer keeps them";
+  if (listsNone) return null;
   if (!Array.isArray(record.stages)) return "stages must be a list";
   const expected = STAGES_FOR_BOARD[board.length];
   if (record.stages.length !== expected) {
@@ -63,6 +74,10 @@ export function timesProblem(record: Fields, isVoid: boolean, board: readonly st
   const stages = stagesOf(record, isVoid, board);
   if (stages === null) return null;
   if (typeof stages === "string") return stages;
+  if (msOf(record.dealtAt) !== stages[0]!.openedAt) {
+    const opened = new Date(stages[0]!.openedAt).toISOString();
+    return `dealtAt is ${JSON.stringify(record.dealtAt)}, but the hole's stage opened with the deal, at ${opened}`;
+  }
   const finishedAt = msOf(record.finishedAt);
   const last = stages[stages.length - 1]!;
   if (finishedAt === undefined || finishedAt < (last.closedAt ?? last.openedAt)) {

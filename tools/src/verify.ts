@@ -23,6 +23,7 @@ import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fai
 import { parseArgs } from "node:util";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome } from "./verify-outcome.js";
+import { DEFAULT_RTP } from "./verify-prices.js";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
@@ -174,9 +175,11 @@ function verdict(
   const outcome =
     record === undefined ? { checked: false as const } : checkOutcome(record, reveal.hands, reveal.board, targetRtp);
   if (!outcome.checked) return { ok: true, what: "verified" };
-  return outcome.problem === null
-    ? { ok: true, what: "verified (cards and outcome)" }
-    : { ok: false, reason: outcome.problem };
+  if (outcome.problem !== null) return { ok: false, reason: outcome.problem };
+  // A house may name any RTP: one other than the tables' default is said, for the player to weigh.
+  const rtp = outcome.namedRtp;
+  const at = rtp === undefined || rtp === DEFAULT_RTP ? "" : `, its odds at the target RTP of ${rtp} it names`;
+  return { ok: true, what: `verified (cards and outcome${at})` };
 }
 
 type Verdict = ReturnType<typeof verdict>;

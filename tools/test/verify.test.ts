@@ -408,13 +408,25 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
   );
 });
 
+/** A settled game's stages: each bet of exportLine (at the hole, 12:00:04.120) within the hole's. */
+const STAGES = [
+  { bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: "2026-11-23T12:00:05.000Z" },
+  { bettingStage: 1, openedAt: "2026-11-23T12:00:05.050Z", closedAt: "2026-11-23T12:00:07.000Z" },
+  { bettingStage: 2, openedAt: "2026-11-23T12:00:07.050Z", closedAt: "2026-11-23T12:00:09.000Z" },
+];
+
 test("outcome: a record's prices are checked at the target RTP it names, which --rtp may not contradict", async (t) => {
   const x = vectorGame("T1-7");
   const line = { ...exportLine(x, winnersOf(x.hands, x.board)), handOdds: handOddsOf(x.hands, x.board, 0.9), bets: [] };
   const noBets = { stakes: 0, payouts: 0, houseResult: 0, roundingRemainderCents: { numerator: 0, denominator: 10 } };
-  const named = { ...line, ...noBets, targetRtp: 0.9 };
+  const times = { stages: STAGES, dealtAt: STAGES[0]!.openedAt, finishedAt: "2026-11-23T12:00:09.050Z" };
+  const named = { ...line, ...noBets, ...times, targetRtp: 0.9 };
   const json = (record: object, ...flags: string[]) => verify(["--json", "-", ...flags], JSON.stringify(record));
-  t.is((await json(named)).stdout, "verified (cards and outcome)\n", "at the RTP it names, without --rtp");
+  t.is(
+    (await json(named)).stdout,
+    "verified (cards and outcome, its odds at the target RTP of 0.9 it names)\n",
+    "at the RTP it names, without --rtp, which it says",
+  );
   t.is((await json(named, "--rtp", "0.9")).code, 0, "and with the same --rtp");
   t.regex(
     (await json(named, "--rtp", "0.97")).stderr,
@@ -563,15 +575,12 @@ test("outcome: a void game refunds every stake to the account, whatever its boar
   }
 });
 
-const STAGES = [
-  { bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: "2026-11-23T12:00:05.000Z" },
-  { bettingStage: 1, openedAt: "2026-11-23T12:00:05.050Z", closedAt: "2026-11-23T12:00:07.000Z" },
-  { bettingStage: 2, openedAt: "2026-11-23T12:00:07.050Z", closedAt: "2026-11-23T12:00:09.000Z" },
-];
-
 test("times: every bet within its stage's time, from its cards to its close; only a void's last stage stays open", async (t) => {
   const x = vectorGame();
-  const line = { ...exportLine(x, [2]), stages: STAGES, finishedAt: "2026-11-23T12:00:09.050Z" };
+  const line = {
+    ...exportLine(x, [2]),
+    ...{ stages: STAGES, dealtAt: STAGES[0]!.openedAt, finishedAt: "2026-11-23T12:00:09.050Z" },
+  };
   t.deepEqual(await json(line), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
   const placed = (placedAt: string) => ({ ...line, bets: [line.bets[0], { ...line.bets[1]!, placedAt }] });
   const cases: [string, unknown, RegExp][] = [
@@ -611,6 +620,17 @@ test("times: every bet within its stage's time, from its cards to its close; onl
       /^NOT verified: stages\[0\] must have openedAt and closedAt times/,
     ],
     ["a list", { ...line, stages: "all of them" }, /^NOT verified: stages must be a list/],
+    [
+      "dealt at another time",
+      { ...line, dealtAt: "2026-11-23T12:00:00.500Z" },
+      /^NOT verified: dealtAt is "2026-11-23T12:00:00\.500Z", but the hole's stage opened with the deal, at 2026-11-23T12:00:01\.000Z/,
+    ],
+    [
+      "stages dropped by a house that keeps them",
+      { ...line, stages: [], targetRtp: 0.97 },
+      /^NOT verified: stages lists none, but a game that names its target RTP or dealer keeps them/,
+    ],
+    ["stages dropped, the dealer named", { ...line, stages: [], dealtBy: "alice" }, /^NOT verified: stages lists none/],
     [
       "finished before its last close",
       { ...line, finishedAt: "2026-11-23T12:00:08.000Z" },

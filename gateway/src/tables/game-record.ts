@@ -4,6 +4,7 @@
 import type { GameRecordBody } from "@pokerodds/api/game-records";
 import { toSignedUnits, toUnits } from "@pokerodds/api/money";
 import { ContractViolation } from "@pokerodds/api/violation";
+import { playerIdProblem } from "@pokerodds/common/limits";
 import {
   GameOutcome,
   PaidTo,
@@ -30,23 +31,44 @@ function known<K, V>(names: Map<K, V>, value: K, what: string): V {
   return name;
 }
 
-/** An instant the service reported, in epoch milliseconds; none is before 1970 or absent. */
+/** The last instant a JavaScript date holds (and so RFC 3339 can be written for). */
+const LATEST_MS = 8.64e15;
+
+/** An instant the service reported, in epoch milliseconds; none is before 1970, beyond dates, or absent. */
 function timeOf(ms: number, what: string): string {
-  if (!Number.isSafeInteger(ms) || ms <= 0) throw new ContractViolation(`${what} at ${ms} ms`);
+  if (!Number.isSafeInteger(ms) || ms <= 0 || ms > LATEST_MS) throw new ContractViolation(`${what} at ${ms} ms`);
   return new Date(ms).toISOString();
 }
 
 /** Where the export resumes after this game: `after=<tableId>:<version>`. */
 const cursorOf = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
 
-/** A betting stage's times, the stages in order from the hole's (0). */
-function toStage(stage: StageTimes, index: number): GameRecordBody["stages"][number] {
-  if (stage.bettingStage !== index || index > 2) throw new ContractViolation(`stage ${stage.bettingStage} at ${index}`);
-  return {
-    bettingStage: index as 0 | 1 | 2,
-    openedAt: timeOf(stage.openedAtMs, "a stage opened"),
-    closedAt: stage.closedAtMs === undefined ? null : timeOf(stage.closedAtMs, "a stage closed"),
-  };
+/**
+ * The betting stages' times: in order from the hole's (0), each closed before the next opened, and
+ * only the last one still open (a void's). Whether the stages fit the board is npm run verify's check.
+ */
+function toStages(stages: readonly StageTimes[]): GameRecordBody["stages"] {
+  let closedBefore = 0;
+  return stages.map((stage, index) => {
+    const { bettingStage, openedAtMs, closedAtMs } = stage;
+    const open = closedAtMs === undefined;
+    const ordered = openedAtMs >= closedBefore && (open ? index === stages.length - 1 : closedAtMs >= openedAtMs);
+    if (bettingStage !== index || index > 2 || !ordered)
+      throw new ContractViolation(`stages ${JSON.stringify(stages)}`);
+    closedBefore = closedAtMs ?? Infinity;
+    return {
+      bettingStage: index as 0 | 1 | 2,
+      openedAt: timeOf(openedAtMs, "a stage opened"),
+      closedAt: open ? null : timeOf(closedAtMs, "a stage closed"),
+    };
+  });
+}
+
+/** A player id the contract allows, else a contract violation; empty on the wire is none (null). */
+function playerIdOrNull(value: string, what: string): string | null {
+  if (value === "") return null;
+  if (playerIdProblem(value) !== null) throw new ContractViolation(`${what} ${JSON.stringify(value)}`);
+  return value;
 }
 
 function toBet(bet: GameBet): GameRecordBody["bets"][number] {
@@ -87,8 +109,8 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
     clientSeed: clientSeedOrNull(game.clientSeed, `game ${game.gameId} client seed`),
     targetRtp: targetRtpOrNull(game.targetRtp, `game ${game.gameId} target RTP`),
-    dealtBy: game.dealtBy === "" ? null : game.dealtBy,
-    stages: game.stages.map(toStage),
+    dealtBy: playerIdOrNull(game.dealtBy, `game ${game.gameId} dealer`),
+    stages: toStages(game.stages),
     dealtAt: timeOf(game.dealtAtMs, "a deal"),
     firstBetAt: game.firstBetAtMs === 0 ? null : timeOf(game.firstBetAtMs, "a first bet"),
     finishedAt: timeOf(game.finishedAtMs, "a game finished"),
