@@ -3,8 +3,9 @@
 
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
-  constructor(message: string) {
-    super(message);
+  /** `options.cause`: what failed underneath, for the log (the message is the client's). */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = new.target.name;
   }
 }

@@ -2,7 +2,7 @@
 // its cards were shown until an advance closed it to reveal the next ones (`stages`), and every bet
 // was placed within its stage's time. So no bet came after its stage closed, when the next cards may
 // already have been known to the odds service. A record of a game dealt before the house kept the
-// stages (2026-12-03) lists none, and is not checked here.
+// stages (2026-12-03) lists none and names no RTP or dealer: its times are not checked.
 
 type Fields = Record<string, unknown>;
 

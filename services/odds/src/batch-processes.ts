@@ -100,7 +100,8 @@ export class BatchProcesses {
     const task = this.forget(child);
     const why = `the batch process exited (${signal ?? `code ${code}`})${task ? " during its task" : ""}`;
     if (!this.closing) this.logger?.warn({ childPid: child.pid, code, signal }, `${why}; a new one takes its place`);
-    task?.reject(new UnavailableError(why));
+    // The client learns that the work was not done; how a process of ours ended is for the log above.
+    task?.reject(new UnavailableError("the odds service could not finish this request; try again"));
     if (!this.closing) this.idle.push(this.start());
   }
 

@@ -47,7 +47,11 @@ test("a batch process that dies fails its task and is replaced; the lane goes on
   const [first] = pool.batchPids;
   const chunk = pool.run("bulkTask", { firstIndex: 1, count: 50, numberOfHands: 4, targetRtp: 0.97 });
   process.kill(first!, "SIGKILL");
-  await t.throwsAsync(chunk, { instanceOf: UnavailableError, message: /the batch process exited \(SIGKILL\)/ });
+  // The client's message says the work was not done, not how the process ended (the log does).
+  await t.throwsAsync(chunk, {
+    instanceOf: UnavailableError,
+    message: "the odds service could not finish this request; try again",
+  });
   const [games] = await Promise.all([
     pool.run("bulkTask", { firstIndex: 2, count: 1, numberOfHands: 3, targetRtp: 0.97 }),
   ]);

@@ -188,7 +188,8 @@ export class ActivityIndex {
       // Taken by another replica's tables: read on and try after them.
       if (appended.kind !== "seqTaken") return;
     }
-    throw new UnavailableError(`the activity of bucket ${bucket} could not be noted; retry`);
+    // Its message reaches the client: it names no bucket.
+    throw new UnavailableError("the table's activity could not be noted; retry");
   }
 
   /** The bucket as stored: what this process read of it, then the entries after that. */

@@ -20,7 +20,7 @@ export const outageOf =
   (service: "wallet" | "odds") =>
   (error: unknown): never => {
     if (isServiceError(error) && OUTAGE.has(error.code)) {
-      throw new UnavailableError(`the ${service} service is unavailable; try again shortly`);
+      throw new UnavailableError(`the ${service} service is unavailable; try again shortly`, { cause: error });
     }
     throw error;
   };

@@ -229,6 +229,9 @@ test("a game keeps when each stage took bets: from its cards to the advance that
   // game's: an old replica leaves the field absent, or carries the last game's on.
   const { deal: _, ...unkept } = hole;
   t.is(currentDeal(advanceTo(unkept as TableSnapshot, "STATUS_RIVER")), null);
+  const missedFlop = { ...flop, deal: hole.deal };
+  t.is(currentDeal(missedFlop), null, "an old replica revealed the flop: the deal missed its stage");
+  t.is(advanceTo(missedFlop, "STATUS_RIVER").deal, null);
   const carried = { ...hole, deal: { ...hole.deal!, gameId: "T7-0" } };
   t.is(advanceTo(carried, "STATUS_RIVER").deal, null, "dropped at its first close: the game has none");
 });

@@ -3,14 +3,28 @@
 // an advance closes it to reveal the next cards. Every bet's time lies within its stage's, as the
 // table's history does not go back in time (snapshot-store.ts), so anyone can check from the record
 // that no bet came after its stage closed.
-import type { BettingStage, Deal, StageTimes, TableSnapshot } from "./types.js";
+import type { BettingStage, Deal, GameState, StageTimes, TableSnapshot } from "./types.js";
+
+/** The stages a game in each state has opened: one per betting stage its cards have reached. */
+const STAGES_OPENED: Record<GameState, number> = {
+  STATUS_SETUP: 0,
+  STATUS_START: 0,
+  STATUS_HOLE: 1,
+  STATUS_FLOP: 2,
+  STATUS_TURN: 3,
+  STATUS_RIVER: 3,
+};
 
 /**
- * What the current game's deal fixed; null before the deal, and for a game dealt by a table service
- * that did not keep it (absent, or the last game's carried on).
+ * What the current game's deal fixed; null before the deal, and for a game a table service that
+ * does not keep it had a hand in: absent, the last game's carried on, or one that missed a stage
+ * (an old replica dealt or revealed beside this one). Such a game has none to its end.
  */
-export const currentDeal = (snapshot: TableSnapshot): Deal | null =>
-  snapshot.deal?.gameId === snapshot.gameId ? snapshot.deal : null;
+export function currentDeal(snapshot: TableSnapshot): Deal | null {
+  const deal = snapshot.deal;
+  if (!deal || deal.gameId !== snapshot.gameId) return null;
+  return deal.stages.length === STAGES_OPENED[snapshot.gameState] ? deal : null;
+}
 
 /** The deal of `snapshot`'s game: its RTP and dealer, and its first stage opened at `now`. */
 export const newDeal = (snapshot: TableSnapshot, targetRtp: number, dealtBy: string, now: number): Deal => ({
