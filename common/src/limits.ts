@@ -79,6 +79,10 @@ export const LEDGER_PAGE_MAX = 1000;
 /** The target return to player of a table, a deal or a bulk request that names none (decisions.md). */
 export const DEFAULT_TARGET_RTP = 0.97;
 
+/** A target return to player: a finite number greater than 0 and less than 1. */
+export const isTargetRtp = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value > 0 && value < 1;
+
 /**
  * A table's watcher (an event stream, a gateway's feed of one table) that missed more versions than
  * this gets the current state instead of each one.

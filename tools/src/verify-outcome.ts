@@ -8,6 +8,7 @@ import { describeHand } from "@pokerodds/odds/domain/describe";
 import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/common/payout";
+import { isTargetRtp } from "@pokerodds/common/limits";
 import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "./verify-prices.js";
 import { timesProblem } from "./verify-times.js";
 
@@ -292,7 +293,7 @@ function recordProblem(record: Fields, hands: readonly string[], board: readonly
 function rtpToCheck(record: Fields, asked: number | null): number | string {
   const named = record.targetRtp;
   if (named === undefined || named === null) return asked ?? DEFAULT_RTP;
-  if (typeof named !== "number" || !(named > 0 && named < 1)) {
+  if (!isTargetRtp(named)) {
     return `targetRtp is ${JSON.stringify(named)}, but a target RTP is a number between 0 and 1`;
   }
   if (asked !== null && asked !== named) return `the game was priced at a target RTP of ${named}, not ${asked}`;

@@ -20,6 +20,7 @@
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
 import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
+import { isTargetRtp } from "@pokerodds/common/limits";
 import { parseArgs } from "node:util";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome } from "./verify-outcome.js";
@@ -141,7 +142,7 @@ function targetRtpOf(values: Options): number | null {
   if (values.rtp === undefined) return null;
   // Written as TABLE_TARGET_RTP is (services/table/src/config.ts), to any number of decimals.
   const rtp = /^\d*\.?\d+$/.test(values.rtp) ? Number(values.rtp) : NaN;
-  if (!(rtp > 0 && rtp < 1)) fail(`--rtp must be a number between 0 and 1, e.g. 0.97\n${USAGE}`);
+  if (!isTargetRtp(rtp)) fail(`--rtp must be a number between 0 and 1, e.g. 0.97\n${USAGE}`);
   return rtp;
 }
 

@@ -3,13 +3,14 @@
 // kind + message) maps them to a 400.
 
 import { InvalidArgumentError } from "../errors.js";
+import { isTargetRtp } from "../limits.js";
 
 /** A deal, bulk or pricing request whose parameters are out of range or inconsistent. */
 export class InvalidOddsRequestError extends InvalidArgumentError {}
 
 /** Throws unless 0 < targetRtp < 1 (both exclusive, finite). */
 export function validateTargetRtp(targetRtp: number): void {
-  if (typeof targetRtp !== "number" || !Number.isFinite(targetRtp) || targetRtp <= 0 || targetRtp >= 1) {
+  if (!isTargetRtp(targetRtp)) {
     throw new InvalidOddsRequestError("targetRtp must be a number greater than 0 and less than 1");
   }
 }

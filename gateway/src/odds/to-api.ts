@@ -13,7 +13,7 @@ import {
   type HandStatus,
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import type { Static } from "@sinclair/typebox";
-import { CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
+import { CLIENT_SEED_PATTERN, isTargetRtp, SEED_HEX } from "@pokerodds/common/limits";
 
 export function toDealResult(response: DealResponse): DealResultBody {
   return {
@@ -137,7 +137,7 @@ export function requireSeedHex(value: string, what: string): string {
 /** A target return to player as the contract shows it: unset on the wire is none (null). */
 export function targetRtpOrNull(value: number | undefined, what: string): number | null {
   if (value === undefined) return null;
-  if (!(value > 0 && value < 1)) throw new ContractViolation(`${what} ${value}`);
+  if (!isTargetRtp(value)) throw new ContractViolation(`${what} ${value}`);
   return value;
 }
 

@@ -5,6 +5,7 @@
 // settle, -1) -> SETUP (table cleared, next game id) -> ...
 
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
+import { isTargetRtp } from "@pokerodds/common/limits";
 import { dealtCards, dealtFairness } from "./cards.js";
 import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
@@ -186,7 +187,7 @@ export function applyAdvance(
     if ((snapshot.fairness?.serverSeed ?? null) !== plan.serverSeed) {
       throw new ConflictError("the game committed to its deck since this advance was planned");
     }
-    if (!(input.targetRtp > 0 && input.targetRtp < 1)) throw new RangeError("a target RTP is between 0 and 1");
+    if (!isTargetRtp(input.targetRtp)) throw new RangeError("a target RTP is between 0 and 1");
     const fairness = dealtFairness(input.serverSeed, snapshot.fairness, plan.clientSeed);
     const { hands, remainingDeck } = dealtCards(plan, fairness.serverSeed);
     return sealNext(
