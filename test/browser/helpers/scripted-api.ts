@@ -5,8 +5,8 @@
 // and move money between her account and her seat there (sit, top up, leave; the player is eve), to
 // see a lobby of the tables and seats a test sets, to deal and generate bulk games (real ones,
 // from the odds service's code and the gateway's mapping to JSON), and to advance a game dealt from
-// a real committed deck (committedState), mixed with the client seed the page's deal sends, and to
-// read a finished game's record (recordOf).
+// a real committed deck (committedState), mixed with the client seed the page's deal sends, to
+// read a finished game's record (recordOf), and to page through an account statement.
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,6 +14,7 @@ import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import type { GameRecordBody } from "@pokerodds/api/game-records";
+import type { AccountStatementBody } from "@pokerodds/api/players";
 import { DEFAULT_TARGET_RTP, type BulkHandCount } from "@pokerodds/common/limits";
 import { bulkResponseJson, toDealResult } from "../../../gateway/src/odds/to-api.js";
 import { committedBulkGame } from "../../../services/odds/src/domain/bulk.js";
@@ -70,6 +71,16 @@ export interface ScriptedApi {
   seats: { tableId: number; seatId: number; seatBalance: number }[];
   /** A player's role and personal table, by player id (else BASIC_USER, without a personal table). */
   profiles: Map<string, { role: string; personalTableId?: number }>;
+  /** Every player's account statement, oldest first (sequence 1, 2, ...). */
+  ledger: StatementEntry[];
+  /** Every statement page asked for, in order: its `before` (null: the newest) and `limit`. */
+  ledgerReads: { before: number | null; limit: number }[];
+  /** Milliseconds before a statement page is answered. */
+  ledgerDelayMs: number;
+  /** An older page also repeats this many entries the page before it ended with, as a careless server might. */
+  ledgerRepeats: number;
+  /** Statement pages refused with a 429 (the history reads' budget spent) before any is answered. */
+  ledgerRefusals: number;
   /** Sends a state event with this id on the open stream (and makes it the polled state too). */
   push(id: number, state: TableState): void;
   /** Sends these state events in one write, as a stream resuming from Last-Event-ID replays what was missed. */
@@ -80,6 +91,8 @@ export interface ScriptedApi {
   streamOpen(): Promise<void>;
   close(): Promise<void>;
 }
+
+type StatementEntry = AccountStatementBody["entries"][number];
 
 let shownEvents = 0;
 
@@ -121,6 +134,11 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     recordRefusals: 0,
     seats: [],
     profiles: new Map(),
+    ledger: [],
+    ledgerReads: [],
+    ledgerDelayMs: 0,
+    ledgerRepeats: 0,
+    ledgerRefusals: 0,
     push(id, state) {
       api.pushTogether([[id, state]]);
     },
@@ -202,6 +220,7 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       const record = api.records.get(decodeURIComponent(game));
       return record ? json(res, 200, record) : json(res, 404, { error: `table 1 has no finished game ${game}` });
     }
+    if (/^\/api\/players\/[^/]+\/ledger$/.test(path)) return void statementPage(api, req, res);
     if (/^\/api\/players\/[^/]+\/seats$/.test(path)) {
       return api.seatsFailures-- > 0
         ? json(res, 503, { error: "table service unavailable" })
@@ -217,6 +236,26 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return api;
+}
+
+/** A page of api.ledger, newest first, after api.ledgerDelayMs; `before` counts api.ledgerRepeats entries back. */
+async function statementPage(api: ScriptedApi, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const query = new URL(req.url ?? "/", "http://localhost").searchParams;
+  const before = query.has("before") ? Number(query.get("before")) : null;
+  const limit = Number(query.get("limit") ?? 50);
+  api.ledgerReads.push({ before, limit });
+  await new Promise((resolve) => setTimeout(resolve, api.ledgerDelayMs));
+  if (api.ledgerRefusals-- > 0) {
+    res.setHeader("Retry-After", "30");
+    return json(res, 429, { error: "too many history reads (statement pages, game records); try again later" });
+  }
+  const below = before === null ? Infinity : before + api.ledgerRepeats;
+  const entries = api.ledger
+    .filter((entry) => entry.sequence < below)
+    .reverse()
+    .slice(0, limit);
+  const oldest = entries.at(-1)?.sequence ?? 1;
+  json(res, 200, { entries, nextBefore: oldest > 1 ? oldest : null });
 }
 
 /** A fresh deal of the hands asked for, as the odds service deals it and the gateway shows it. */
