@@ -19,7 +19,7 @@ const ERRORS = {
   415: "A body that is not application/json",
   422: "Idempotency key reused with a different request",
   429: "Too many requests (per address, per player, or the service is busy); retry after Retry-After seconds",
-  503: "A service or the database is unavailable",
+  503: "A service or the database is unavailable; retry after Retry-After seconds",
 } as const;
 type ErrorStatus = keyof typeof ERRORS;
 
@@ -145,10 +145,13 @@ export const STREAM_HEADERS = {
 /** An error answer documented once in components.responses, for operations that list their answers in full. */
 export const errorResponse = (status: ErrorStatus) => ({ $ref: `#/components/responses/E${status}` });
 
+const RETRY_AFTER = { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } };
+
 const ERROR_HEADERS: Partial<Record<string, Record<string, object>>> = {
   401: { "WWW-Authenticate": { schema: { type: "string" } } },
   405: { Allow: { description: "The methods the path serves", schema: { type: "string" } } },
-  429: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer", minimum: 1 } } },
+  429: RETRY_AFTER,
+  503: RETRY_AFTER,
 };
 
 export function errorResponses() {

@@ -114,6 +114,9 @@ test("deal and bulk through gRPC, with request ids, domain errors and health", a
 
   await server.shutdown(100);
   const down = await post(app, "/api/deal");
-  t.deepEqual([down.status, await down.json()], [503, { error: "odds service unavailable" }]);
+  t.deepEqual(
+    [down.status, down.headers.get("retry-after"), await down.json()],
+    [503, "1", { error: "odds service unavailable" }],
+  );
   t.like(await healthBecomes(503), { status: "unavailable", checks: { odds: "unreachable" } });
 });

@@ -266,7 +266,7 @@ const TABLE_ERRORS: [status, number, string][] = [
   [status.INTERNAL, 500, "internal error"],
 ];
 
-test("the table service's refusals become their HTTP answers on every table route", async (t) => {
+test("the table service's refusals become their HTTP answers on every table route, a 503 with Retry-After", async (t) => {
   for (const [code, httpStatus, error] of TABLE_ERRORS) {
     const fail = async () => {
       throw grpcError(code, error);
@@ -292,6 +292,9 @@ test("the table service's refusals become their HTTP answers on every table rout
         const moneyMove = !["advance", "state"].includes(path);
         const expected = httpStatus >= 500 && moneyMove ? `${error}: ${MOVE_OUTCOME_UNKNOWN}` : error;
         t.deepEqual(await response.json(), { error: expected }, `${status[code]} ${path}`);
+        // A 503 says when to try again, as a 429 does; a 500 of a money move too (its outcome is unknown).
+        const retryAfter = httpStatus === 503 || (httpStatus === 500 && moneyMove) ? "1" : null;
+        t.is(response.headers.get("retry-after"), retryAfter, `${status[code]} ${path}`);
       }
     } finally {
       await server.close();

@@ -67,7 +67,7 @@ const REPLY_TOO_LARGE = "Received message larger than max";
 
 /**
  * Seconds a client is asked to wait before trying again: after RESOURCE_EXHAUSTED (the odds
- * service's queue is full), or a money move whose outcome is unknown.
+ * service's queue is full), a service's outage (503), or a money move whose outcome is unknown.
  */
 export const RETRY_AFTER_SECONDS = 1;
 
@@ -135,8 +135,16 @@ export function methodNotAllowed(methods: string[]): RequestHandler {
 }
 
 /** The one shape of every error answer: its status, its headers and `{ error }`. */
+/**
+ * Sends `{ error: message }`. Every 503 says when to try again (RFC 9110 §10.2.3), as a 429 does: an
+ * outage here is a service restarting or a replica being replaced, over in seconds.
+ */
 export function sendError(res: Response, status: number, message: string, headers: Record<string, string> = {}) {
-  res.status(status).set(headers).json({ error: message });
+  const retry = status === 503 && !("Retry-After" in headers) ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
+  res
+    .status(status)
+    .set({ ...retry, ...headers })
+    .json({ error: message });
 }
 
 /** The one place an error becomes a response: `{ error }`, and internals only in the log. */

@@ -1100,11 +1100,13 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A service or the database is unavailable */
+        /** @description A service or the database is unavailable; retry after Retry-After seconds */
         E503: {
             headers: {
                 /** @description The request's id, as in every log line about it */
                 "X-Request-Id"?: string;
+                /** @description Seconds to wait */
+                "Retry-After"?: number;
                 [name: string]: unknown;
             };
             content: {
