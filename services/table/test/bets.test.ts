@@ -4,7 +4,7 @@ import { MAX_AMOUNT_CENTS, MAX_BETS_PER_SEAT_PER_GAME } from "@pokerodds/common/
 import { type BetCommand, RISKLESS_BETS, applyBet, decideBet } from "../src/domain/bets.js";
 import { betFingerprint } from "../src/bet.js";
 import { applyLeave } from "../src/domain/seats.js";
-import { emptyTable, tableMoney } from "../src/domain/snapshot.js";
+import { MAX_GAME_PAYOUT_CENTS, emptyTable, tableMoney } from "../src/domain/snapshot.js";
 import type { GameState, TableSnapshot } from "../src/domain/types.js";
 import {
   FLOP_PANELS,
@@ -16,6 +16,7 @@ import {
   deepFreeze,
   newTable,
   panels,
+  riverPanels,
   sit,
 } from "./helpers/fixtures.js";
 
@@ -275,6 +276,31 @@ test("a bet whose payout would exceed the table's maximum payout is refused (409
   t.throws(() => applyBet(longShot, cmd({ handIndex: 1, betAmountCents: 103_092_784 }), T0), {
     instanceOf: ConflictError,
   });
+});
+
+test("the payouts of all a game's bets together stay within the game's limit: the river can always be settled", (t) => {
+  // Hand 1 pays 970,000: ten stakes of 103,092,783 cents pay 999,999,995,100,000 together, 4,900,000
+  // short of the game's 10^15; hand 0 pays 1.0.
+  let s = advance(
+    sit(newTable(), "p1", 2_000_000_000),
+    T0,
+    panels(0, [
+      [99.9999, 0, 10],
+      [0.0001, 0, 9_700_000],
+      [0, 1, 0],
+      [0, 1, 0],
+    ]),
+  );
+  const bet = (betId: string, handIndex: number, betAmountCents: number) =>
+    applyBet(s, cmd({ handIndex, betAmountCents, betId }), T0);
+  for (let i = 0; i < 10; i++) s = deepFreeze(bet(`long-${i}`, 1, 103_092_783).next!);
+  t.is(MAX_GAME_PAYOUT_CENTS, 1_000_000_000_000_000);
+  t.throws(() => bet("long-10", 1, 103_092_783), { instanceOf: ConflictError, message: /maximum payout for one game/ });
+  t.throws(() => bet("favourite", 0, 4_900_001), { instanceOf: ConflictError, message: /one game/ });
+  t.true(bet("favourite", 0, 4_900_000).result.acknowledged);
+  // Hand 1 wins: the river settles every payout, to the cent.
+  const river = advance(advance(advance(s)), T0, riverPanels([1]));
+  t.is(river.finishedGame?.payoutsCents, 999_999_995_100_000);
 });
 
 test("a hand that can only tie (win 0, draw > 0) takes no bets", (t) => {

@@ -5,7 +5,7 @@ import { MAX_BETS_PER_SEAT_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } fr
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { payoutOf } from "@pokerodds/common/payout";
-import { betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
+import { MAX_GAME_PAYOUT_CENTS, betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, GameState, Outcome, TableSnapshot } from "./types.js";
 
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
@@ -86,6 +86,25 @@ function requireRoomForBet(snapshot: TableSnapshot, seatId: number): void {
   }
 }
 
+/** What a bet would pay if its hand won alone, in tenths of a cent: BigInt, as it can pass 2^53. */
+const payoutTenths = (betAmountCents: number, oddsTenths: number): bigint =>
+  BigInt(betAmountCents) * BigInt(oddsTenths);
+
+/**
+ * A bet's payout stays within the table's limit per bet, and the payouts of all the game's bets
+ * together (whichever hands win; a tie pays less) within MAX_GAME_PAYOUT_CENTS.
+ */
+function requirePayoutLimits(snapshot: TableSnapshot, betAmountCents: number, oddsTenths: number): void {
+  const tenths = payoutTenths(betAmountCents, oddsTenths);
+  if (tenths >= 10n * BigInt(snapshot.config.maxPayoutCents + 1)) {
+    throw new ConflictError("the bet's payout would exceed the table's maximum payout");
+  }
+  const game = snapshot.bets.reduce((sum, b) => sum + payoutTenths(b.betAmountCents, b.oddsTenths), tenths);
+  if (game >= 10n * BigInt(MAX_GAME_PAYOUT_CENTS + 1)) {
+    throw new ConflictError("this game's bets could pay no more: the table's maximum payout for one game is reached");
+  }
+}
+
 export const RISKLESS_BETS =
   "these bets would pay you back at least their stakes whichever hand wins, and more when some win: the house takes no set of bets at one stage that cannot lose";
 
@@ -118,8 +137,9 @@ function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void 
  * Refusals in order: malformed input (400, but a hand index past this table's hands: 409); a
  * replayed betId answers the recorded bet; the table moved on from the stage the bet names, no
  * betting stage open (or its betting closed for a reveal), caller not seated, another seat, the
- * seat's bets in this game at their limit, a hand that cannot win, a payout over the table limit, a
- * set of bets at this stage that cannot lose (409); then a NACK when the seat balance is short.
+ * seat's bets in this game at their limit, a hand that cannot win, a payout over the table's limit
+ * for a bet or for the game, a set of bets at this stage that cannot lose (409); then a NACK when
+ * the seat balance is short.
  */
 export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: number): Outcome<BetResult> {
   const { playerId, seatIndex, handIndex, betAmountCents, betId } = command;
@@ -158,10 +178,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
   const panel = snapshot.handOdds.find((p) => p.bettingStage === stage && p.handIndex === handIndex);
   if (!panel) throw new Error(`no stage ${stage} panel for hand ${handIndex}`);
   if (panel.winPercentage === 0 || panel.oddsTenths === 0) throw new ConflictError("this hand cannot win: no bets");
-  // In BigInt: the product can pass 2^53 before the limit refuses it.
-  if (BigInt(betAmountCents) * BigInt(panel.oddsTenths) >= 10n * BigInt(snapshot.config.maxPayoutCents + 1)) {
-    throw new ConflictError("the bet's payout would exceed the table's maximum payout");
-  }
+  requirePayoutLimits(snapshot, betAmountCents, panel.oddsTenths);
   const bet: Bet = {
     betId,
     playerId,

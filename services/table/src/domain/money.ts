@@ -4,7 +4,7 @@
 
 /**
  * Sums cents, throwing rather than losing a cent when the total leaves the safe-integer range
- * (the per-bet payout limit keeps real tables far below it).
+ * (a game's payout limit keeps a game's sums within it: MAX_GAME_PAYOUT_CENTS).
  */
 export function sumCents(values: Iterable<number>): number {
   let total = 0;

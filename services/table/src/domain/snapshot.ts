@@ -1,7 +1,7 @@
 // Creating a table, deriving facts from a snapshot, and the one place a next snapshot is sealed
 // (version, timestamps, and a conservation check that refuses to produce a snapshot that lost a cent).
 
-import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
+import { MAX_BALANCE_CENTS, MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { InvalidArgumentError } from "@pokerodds/common/errors";
 import { sumCents } from "./money.js";
 import type { BettingStage, GameState, Seat, TableConfig, TableSnapshot } from "./types.js";
@@ -10,6 +10,13 @@ export const DEFAULT_NUMBER_OF_SEATS = 6;
 export const DEFAULT_NUMBER_OF_HANDS = 4;
 /** 10^12 units: far above any real stake, and a tenth of a seat's balance limit (MAX_BALANCE_CENTS). */
 export const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
+/**
+ * The most one game's bets may pay together, whichever hands win (10^13 units, the largest balance):
+ * a bet limit alone let 300 bets of a game add up past 2^53, and then the river could never be
+ * settled; within it every sum of a game is exact and a player's credit for a game is one the wallet
+ * takes.
+ */
+export const MAX_GAME_PAYOUT_CENTS = MAX_BALANCE_CENTS;
 
 /** Game ids are per table and sequential, so the domain stays deterministic: T7-1, T7-2, ... */
 export const gameIdOf = (tableId: number, gameNumber: number): string => `T${tableId}-${gameNumber}`;
