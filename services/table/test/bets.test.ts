@@ -250,15 +250,10 @@ test("players coming and going use up only the seats they sat in: a newcomer get
   t.throws(() => betFrom("p1", MAX_BETS_PER_SEAT_PER_GAME), { instanceOf: ConflictError });
 });
 
-test("a bet whose payout would exceed the table's maximum payout is refused (409)", (t) => {
-  const small = deepFreeze(emptyTable(1, T0, { maxPayoutCents: 1_000 }));
-  const hole = advance(sit(small, "p1", 10_000));
-  // Hand 3 pays 6.5: 153 x 6.5 = 994.5 -> 994 fits, 154 x 6.5 = 1001 does not.
-  t.true(applyBet(hole, cmd({ handIndex: 3, betAmountCents: 153 }), T0).result.acknowledged);
-  t.throws(() => applyBet(hole, cmd({ handIndex: 3, betAmountCents: 154 }), T0), { instanceOf: ConflictError });
-  // At the default limit, a stake x odds product beyond 2^53 is a 409 too, not an internal error.
-  const longShot = advance(
-    sit(newTable(), "p1", 100_000_000_000),
+/** The hole of a game where hand 0 pays 1.0 and hand 1 (a long shot) 970,000; p1 seated with `seatCents`. */
+const longShotHole = (seatCents: number): TableSnapshot =>
+  advance(
+    sit(newTable(), "p1", seatCents),
     T0,
     panels(0, [
       [99.9999, 0, 10],
@@ -267,6 +262,15 @@ test("a bet whose payout would exceed the table's maximum payout is refused (409
       [0, 1, 0],
     ]),
   );
+
+test("a bet whose payout would exceed the table's maximum payout is refused (409)", (t) => {
+  const small = deepFreeze(emptyTable(1, T0, { maxPayoutCents: 1_000 }));
+  const hole = advance(sit(small, "p1", 10_000));
+  // Hand 3 pays 6.5: 153 x 6.5 = 994.5 -> 994 fits, 154 x 6.5 = 1001 does not.
+  t.true(applyBet(hole, cmd({ handIndex: 3, betAmountCents: 153 }), T0).result.acknowledged);
+  t.throws(() => applyBet(hole, cmd({ handIndex: 3, betAmountCents: 154 }), T0), { instanceOf: ConflictError });
+  // At the default limit, a stake x odds product beyond 2^53 is a 409 too, not an internal error.
+  const longShot = longShotHole(100_000_000_000);
   t.throws(() => applyBet(longShot, cmd({ handIndex: 1, betAmountCents: 100_000_000_000 }), T0), {
     instanceOf: ConflictError,
     message: /maximum payout/,
@@ -279,18 +283,9 @@ test("a bet whose payout would exceed the table's maximum payout is refused (409
 });
 
 test("the payouts of all a game's bets together stay within the game's limit: the river can always be settled", (t) => {
-  // Hand 1 pays 970,000: ten stakes of 103,092,783 cents pay 999,999,995,100,000 together, 4,900,000
-  // short of the game's 10^15; hand 0 pays 1.0.
-  let s = advance(
-    sit(newTable(), "p1", 2_000_000_000),
-    T0,
-    panels(0, [
-      [99.9999, 0, 10],
-      [0.0001, 0, 9_700_000],
-      [0, 1, 0],
-      [0, 1, 0],
-    ]),
-  );
+  // Ten stakes of 103,092,783 cents on hand 1 pay 999,999,995,100,000 together, 4,900,000 short of
+  // the game's 10^15.
+  let s = longShotHole(2_000_000_000);
   const bet = (betId: string, handIndex: number, betAmountCents: number) =>
     applyBet(s, cmd({ handIndex, betAmountCents, betId }), T0);
   for (let i = 0; i < 10; i++) s = deepFreeze(bet(`long-${i}`, 1, 103_092_783).next!);
