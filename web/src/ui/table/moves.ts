@@ -38,23 +38,13 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
     void feed.refresh();
     return result;
   };
-  const keyed = keyedMoves(idempotencyKey, () => void feed.refresh());
-  // Every move goes through keyed (the deal's key is unused: a deal names the state it moves on
-  // from instead); a move the table did not confirm is told in the player's words.
-  const send = async <T>(move: string, request: (key: string, resent: boolean) => Promise<T>): Promise<T> => {
-    try {
-      return await keyed(move, request);
-    } catch (error) {
-      const unconfirmed = unconfirmedMessage(error);
-      throw unconfirmed === null ? error : new ApiError(unconfirmed, (error as ApiError).status);
-    }
-  };
+  const { send, seatChanged } = movesSender(`${playerId} ${tableId}`, () => void feed.refresh());
   // A buy-in and a top-up come from the account and leaving pays into it.
   const fromAccount = <T>(move: Promise<T>): Promise<T> => move.finally(account.reread);
   const seeds = dealClientSeeds();
   return {
     async sit(buyInAmount) {
-      const reply = await fromAccount(
+      const { reply, resent } = await fromAccount(
         send(`sit ${buyInAmount}`, (key) =>
           acknowledged(
             api.POST("/api/tables/{tableId}/sit", { ...header(key), body: { buyInAmount } }),
@@ -62,10 +52,12 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
           ),
         ),
       );
-      return after(`Seated at seat ${reply.seatId} with ${formatMoney(reply.seatBalance)}.`);
+      seatChanged();
+      const seated = `seat ${reply.seatId} with ${formatMoney(reply.seatBalance)}.`;
+      return after(resent ? `${once("sit")}${seated}` : `Seated at ${seated}`);
     },
     async topup(amount) {
-      const reply = await fromAccount(
+      const { reply, resent } = await fromAccount(
         send(`topup ${amount}`, (key) =>
           acknowledged(
             api.POST("/api/tables/{tableId}/topup", { ...header(key), body: { amount } }),
@@ -73,15 +65,16 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
           ),
         ),
       );
-      return after(
-        `Topped up: seat ${formatMoney(reply.newSeatBalance)}, account ${formatMoney(reply.newAccountBalance)}.`,
-      );
+      const balances = `seat ${formatMoney(reply.newSeatBalance)}, account ${formatMoney(reply.newAccountBalance)}`;
+      return after(resent ? `${once("top-up")}it left ${balances}.` : `Topped up: ${balances}.`);
     },
     async leave(shown) {
-      const reply = await fromAccount(
+      const { reply, resent } = await fromAccount(
         send("leave", (key) => acknowledged(api.POST("/api/tables/{tableId}/leave", header(key)))),
       );
-      const left = `You left the table: ${formatMoney(reply.creditsReturned)} returned, account ${formatMoney(reply.newAccountBalance)}.`;
+      seatChanged();
+      const returned = `${formatMoney(reply.creditsReturned)} returned, account ${formatMoney(reply.newAccountBalance)}.`;
+      const left = resent ? `${once("leave")}${returned}` : `You left the table: ${returned}`;
       return after(`${left}${await openBetsAfterLeaving(tableId, playerId, shown)}`);
     },
     async advance(from) {
@@ -91,7 +84,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
       // The deal mixes a fresh random client seed into the deck, after the house committed to its
       // seed (docs/provably-fair.md); any other advance takes none, nor an ADMIN's deal: an ADMIN is
       // the house, and the table refuses the house a client seed.
-      const state = await send(`advance ${from.gameId} ${from.gameState}`, (_key, resent) => {
+      const { reply: state } = await send(`advance ${from.gameId} ${from.gameState}`, (_key, resent) => {
         const body =
           isDealingState(from.gameState) && !account.isAdmin()
             ? { from, clientSeed: seeds.forDeal(from.gameId, resent) }
@@ -103,23 +96,55 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
     clientSeedSent: seeds.sentFor,
     async bet({ seatIndex, handIndex, betAmount, shown: { odds, ...at } }) {
       const move = `bet ${at.gameId} ${at.bettingStage} ${seatIndex} ${handIndex} ${betAmount}`;
-      let confirms = false;
       // At the stage on the screen only: once another player deals the next cards, its odds are gone
       // and the table refuses the bet rather than take other odds.
-      const reply = await send(move, (key, resent) => {
-        confirms = resent;
-        return acknowledged(
+      const { reply, resent } = await send(move, (key) =>
+        acknowledged(
           api.POST("/api/tables/{tableId}/bet", { ...header(key), body: { seatIndex, handIndex, betAmount, at } }),
           betRefusal(betAmount),
-        );
-      });
-      // A resent bet's answer is that of the bet not confirmed before: one bet, not a second.
-      const once = confirms ? "The bet that was not confirmed is placed, once: " : "";
+        ),
+      );
       const placed = `Bet ${formatMoney(betAmount)} on hand ${handIndex + 1} at odds ${odds.toFixed(1)}.`;
-      return after(`${once}${placed} Seat balance ${formatMoney(reply.updatedSeatBalance)}.`);
+      return after(`${resent ? once("bet") : ""}${placed} Seat balance ${formatMoney(reply.updatedSeatBalance)}.`);
     },
   };
 }
+
+/**
+ * Sends a player's moves at a table (`place`) under their keys (keyedMoves; the deal's key is unused:
+ * a deal names the state it moves on from instead); a move the table did not confirm is told in the
+ * player's words. The answer says whether it confirms a move sent before (resent), not a new one.
+ */
+function movesSender(place: string, refresh: () => void) {
+  const keys = keyedMoves(place, idempotencyKey, refresh);
+  const send = async <T>(
+    move: string,
+    request: (key: string, resent: boolean) => Promise<T>,
+  ): Promise<{ reply: T; resent: boolean }> => {
+    let resent = false;
+    try {
+      const reply = await keys.send(move, (key, again) => {
+        resent = again;
+        return request(key, again);
+      });
+      return { reply, resent };
+    } catch (error) {
+      const unconfirmed = unconfirmedMessage(error);
+      throw unconfirmed === null ? error : new ApiError(unconfirmed, (error as ApiError).status);
+    }
+  };
+  // A seat taken or left: a sit, top-up or leave not confirmed before was of the seat before.
+  const seatChanged = () => keys.forget((move) => /^(sit|topup|leave)\b/.test(move));
+  return { send, seatChanged };
+}
+
+/**
+ * The start of a resent move's confirmation: its answer is that of the move not confirmed before,
+ * whenever that was made, with the balances it left then (the table shows them now): one move, not a
+ * second, so a player who meant another does it again.
+ */
+const once = (move: "sit" | "top-up" | "leave" | "bet") =>
+  `The ${move} that was not confirmed is made, once (this was not a second one): `;
 
 // Each move's NACK with the amount it asked for and the balances its answer carries.
 const sitRefusal =
