@@ -108,7 +108,7 @@ COPY --from=odds-deps /src/services/odds/node_modules/ services/odds/node_module
 COPY --from=build /src/services/odds/package.json services/odds/
 COPY --from=build /src/services/odds/dist/ services/odds/dist/
 # gRPC (GRPC_PORT), Prometheus metrics (METRICS_PORT)
-EXPOSE 50051 9464
+EXPOSE 50051 9464 9470
 # The base image's entrypoint is node itself. The tracing register module loads nothing unless
 # OTEL_* settings turn tracing on (deploy/k8s/README.md, "Traces").
 CMD ["--import=/app/common/dist/tracing/register.js", "services/odds/dist/main.js"]
@@ -119,7 +119,7 @@ COPY --from=wallet-deps /src/node_modules/ node_modules/
 COPY --from=wallet-deps /src/services/wallet/node_modules/ services/wallet/node_modules/
 COPY --from=build /src/services/wallet/package.json services/wallet/
 COPY --from=build /src/services/wallet/dist/ services/wallet/dist/
-EXPOSE 50052 9464
+EXPOSE 50052 9464 9470
 CMD ["--import=/app/common/dist/tracing/register.js", "services/wallet/dist/main.js"]
 
 # table is the table gRPC service image (50053).
@@ -128,7 +128,7 @@ COPY --from=table-deps /src/node_modules/ node_modules/
 COPY --from=table-deps /src/services/table/node_modules/ services/table/node_modules/
 COPY --from=build /src/services/table/package.json services/table/
 COPY --from=build /src/services/table/dist/ services/table/dist/
-EXPOSE 50053 9464
+EXPOSE 50053 9464 9470
 CMD ["--import=/app/common/dist/tracing/register.js", "services/table/dist/main.js"]
 
 # gateway is the HTTP gateway image (8080), with the contract (api/) and the money audit (audit/) it serves.

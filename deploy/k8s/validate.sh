@@ -25,7 +25,8 @@
 #
 # `validate.sh --release` (the release pipeline, after pinning the images: see "Pinning images by
 # digest" in README.md) also requires every image of the production overlay's render to be pinned
-# by digest (`image: <name>[:<tag>]@sha256:<64 hex>`). Without it the unpinned ones are only listed.
+# by digest (`image: <name>[:<tag>]@sha256:<64 hex>`), and none of its placeholders left (idp.invalid,
+# example.com and .net, MongoDB's documentation addresses). Without it both are only listed.
 #
 # kube-linter, the linter the issue suggests, cannot be used: its module path
 # (golang.stackrox.io/kube-linter) is refused by the Go module proxy here (403), and it is not on
@@ -210,6 +211,18 @@ for overlay_dir in "$k8s"/overlays/*/; do
       failures+=("$overlay: images not pinned by digest")
     else
       echo "not pinned by digest yet (the release step pins them; --release requires it):" $unpinned
+    fi
+    # The overlay's placeholders (the identity provider, the host name, the registry, MongoDB's
+    # documentation addresses), which a release must have replaced.
+    placeholders="$(grep -o -E 'idp\.invalid|[a-z0-9.-]*example\.(com|net)|192\.0\.2\.0/24|2001:db8::/32' "$out" |
+      sort -u || true)"
+    if [ -z "$placeholders" ]; then
+      echo "no placeholder left"
+    elif [ "$release" = true ]; then
+      echo "placeholders left:" $placeholders >&2
+      failures+=("$overlay: placeholders left")
+    else
+      echo "placeholders to replace before a release (--release requires it):" $placeholders
     fi
   fi
 done
