@@ -134,10 +134,10 @@ export function methodNotAllowed(methods: string[]): RequestHandler {
   };
 }
 
-/** The one shape of every error answer: its status, its headers and `{ error }`. */
 /**
- * Sends `{ error: message }`. Every 503 says when to try again (RFC 9110 §10.2.3), as a 429 does: an
- * outage here is a service restarting or a replica being replaced, over in seconds.
+ * The one shape of every error answer: its status, its headers and `{ error }`. Every 503 says when
+ * to try again (RFC 9110 §10.2.3), as a 429 does: an outage here is a service restarting or a
+ * replica being replaced, over in seconds.
  */
 export function sendError(res: Response, status: number, message: string, headers: Record<string, string> = {}) {
   const retry = status === 503 && !("Retry-After" in headers) ? { "Retry-After": String(RETRY_AFTER_SECONDS) } : {};
