@@ -23,6 +23,11 @@
 //     spiffe://pokerodds/<the Deployment's name>;
 //     - with TLS, a gRPC probe targets HEALTH_PORT (the plaintext health-only port): the kubelet
 //     cannot present a client certificate to the gRPC port;
+//     - NetworkPolicies admit no address block and no peer that stands for everyone (a rule
+//     without `from`, an empty namespaceSelector alone); every egress rule names its ports and
+//     its destinations;
+//     an egress to any address (0.0.0.0/0, ::/0) excepts the private, shared and link-local
+//     ranges, so that "any address" never means other namespaces or the cluster's own;
 //     - cert-manager objects, which client-go's scheme does not know (kubectl-validate checks them
 //     against cert-manager's CRDs): only Issuer, ClusterIssuer and Certificate of
 //     cert-manager.io/v1; every issuerRef names an issuer of the render, a CA issuer's Secret is
@@ -48,6 +53,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -348,6 +354,8 @@ func (c *checker) check(obj runtime.Object) {
 		c.checkPod(name, o.Name, &o.Spec.Template.ObjectMeta, &o.Spec.Template.Spec, true)
 	case *batchv1.Job:
 		c.checkPod(name, o.Name, &o.Spec.Template.ObjectMeta, &o.Spec.Template.Spec, false)
+	case *networkingv1.NetworkPolicy:
+		c.checkNetworkPolicy(name, &o.Spec)
 	case *corev1.Service:
 		for _, port := range o.Spec.Ports {
 			if port.Name == "grpc" && o.Spec.ClusterIP != corev1.ClusterIPNone {
@@ -558,4 +566,51 @@ func keys(m map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// The ranges an egress to any address must except: private (RFC 1918, RFC 4193), shared (RFC
+// 6598) and link-local, where the cluster's own and other namespaces' addresses are.
+var privateRanges = map[string][]string{
+	"0.0.0.0/0": {"10.0.0.0/8", "100.64.0.0/10", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16"},
+	"::/0":      {"fc00::/7", "fe80::/10"},
+}
+
+func (c *checker) checkNetworkPolicy(name string, spec *networkingv1.NetworkPolicySpec) {
+	for i, rule := range spec.Ingress {
+		where := fmt.Sprintf("ingress rule %d", i+1)
+		if len(rule.From) == 0 {
+			c.report(name, "%s admits every source (no from)", where)
+		}
+		for _, peer := range rule.From {
+			if peer.IPBlock != nil {
+				c.report(name, "%s admits an address block (%s): name the peers by namespace and pod", where, peer.IPBlock.CIDR)
+			}
+			if peer.PodSelector == nil && peer.NamespaceSelector != nil && isEmpty(peer.NamespaceSelector) {
+				c.report(name, "%s admits every namespace", where)
+			}
+		}
+	}
+	for i, rule := range spec.Egress {
+		where := fmt.Sprintf("egress rule %d", i+1)
+		if len(rule.Ports) == 0 {
+			c.report(name, "%s names no port", where)
+		}
+		if len(rule.To) == 0 {
+			c.report(name, "%s allows every destination (no to)", where)
+		}
+		for _, peer := range rule.To {
+			if peer.IPBlock == nil {
+				continue
+			}
+			for _, required := range privateRanges[peer.IPBlock.CIDR] {
+				if !slices.Contains(peer.IPBlock.Except, required) {
+					c.report(name, "%s allows %s without excepting %s", where, peer.IPBlock.CIDR, required)
+				}
+			}
+		}
+	}
+}
+
+func isEmpty(selector *metav1.LabelSelector) bool {
+	return len(selector.MatchLabels) == 0 && len(selector.MatchExpressions) == 0
 }
