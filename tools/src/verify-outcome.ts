@@ -10,13 +10,18 @@ import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/common/payout";
 import { isTargetRtp } from "@pokerodds/common/limits";
 import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "./verify-prices.js";
-import { timesProblem } from "./verify-times.js";
+import { listsStages, timesProblem } from "./verify-times.js";
 
 /**
  * Not checked (no outcome shown); else the first problem, if any, and the target RTP the prices were
  * checked at when the game named it.
  */
-export type OutcomeCheck = { checked: false } | { checked: true; problem: string | null; namedRtp?: number };
+/**
+ * `namedRtp`: the target RTP the record names; `untimed`: a game record that lists no stages (dealt
+ * before the tables kept them), whose bets' times were checked within the game's only.
+ */
+export type OutcomeCheck =
+  { checked: false } | { checked: true; problem: string | null; namedRtp?: number; untimed?: true };
 
 type Fields = Record<string, unknown>;
 
@@ -320,7 +325,10 @@ export function checkOutcome(
   const problem = isRecord
     ? recordProblem(record, hands, board, targetRtp)
     : riverProblem(panels, winnersOf(hands, board), { hands, board, targetRtp });
-  return typeof record.targetRtp === "number"
-    ? { checked: true, problem, namedRtp: targetRtp }
-    : { checked: true, problem };
+  return {
+    checked: true,
+    problem,
+    ...(typeof record.targetRtp === "number" ? { namedRtp: targetRtp } : {}),
+    ...(isRecord && !listsStages(record) ? { untimed: true as const } : {}),
+  };
 }

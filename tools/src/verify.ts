@@ -3,6 +3,7 @@
 //   npm run verify -- --seed <hex> --commitment <hex> --game-id T1-7 --hands AhKd,QsQc --board 2c3d4h5s6c
 //   npm run verify -- ... --client-seed <text>   (a table game dealt with a client seed)
 //   npm run verify -- --json game.json        (or --json - for standard input)
+//   npm run verify -- --json game.json --commitment <hex> [--client-seed <text>]   (held to what you kept)
 //   npm run verify -- --json games.jsonl [--rtp 0.97]   (an export: one game record a line)
 //
 // The JSON is a table state, a deal result, a bulk game or a game record as the API returns them
@@ -14,8 +15,9 @@
 // and paidTo, the totals, and every stage's panels (the river's too) and each bet's odds against the
 // house's prices at the target RTP the record names (one dealt before 2026-12-03 names none: then
 // --rtp, default 0.97; a record naming another than --rtp does not verify), by the house's rules
-// (verify-outcome.ts, verify-prices.ts), and each bet's time within its stage's (verify-times.ts); a
-// river table state its river panels.
+// (verify-outcome.ts, verify-prices.ts), and each bet's time within its stage's (verify-times.ts: a
+// record dealt since 2026-12-04 that lists no stages does not verify; one dealt before, the verdict
+// says, has its bets' times checked within the game's only); a river table state its river panels.
 // Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
@@ -25,11 +27,12 @@ import { parseArgs } from "node:util";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome } from "./verify-outcome.js";
 import { DEFAULT_RTP } from "./verify-prices.js";
+import { STAGES_KEPT_FROM } from "./verify-times.js";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
   "                            [--client-seed <text>]\n" +
-  "       npm run verify -- --json <file | -> [--rtp 0.97]";
+  "       npm run verify -- --json <file | -> [--commitment <64 hex>] [--client-seed <text>] [--rtp 0.97]";
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`${message}\n`);
@@ -113,6 +116,29 @@ function gameOf(value: unknown): GameToVerify {
   return conflict === undefined ? { reveal, record } : { reveal, record, conflict };
 }
 
+/**
+ * A game from the JSON, held to what the player kept from before the reveal: the commitment shown
+ * at the game's start (`--commitment`) and the client seed sent (`--client-seed`). Without them the
+ * check trusts the JSON's own, which a house could have changed together with its seed.
+ */
+function keptAgainst(game: GameToVerify, values: Options): GameToVerify {
+  if (game.conflict !== undefined) return game;
+  const { commitment, "client-seed": clientSeed } = values;
+  if (commitment !== undefined && game.reveal.commitment !== commitment) {
+    return {
+      ...game,
+      conflict: `the JSON's commitment is ${JSON.stringify(game.reveal.commitment)}, not the ${commitment} you kept`,
+    };
+  }
+  if (clientSeed !== undefined && game.reveal.clientSeed !== clientSeed) {
+    return {
+      ...game,
+      conflict: `the JSON's client seed is ${JSON.stringify(game.reveal.clientSeed)}, not the ${clientSeed} you sent`,
+    };
+  }
+  return game;
+}
+
 function parseCommandLine() {
   try {
     return parseArgs({
@@ -149,11 +175,9 @@ function targetRtpOf(values: Options): number | null {
 /** The games named on the command line or in the JSON, one at a time. */
 async function* gamesToVerify(values: Options): AsyncGenerator<GameToVerify> {
   if (values.json !== undefined) {
-    const flagged = ["seed", "commitment", "game-id", "hands", "client-seed"].some(
-      (f) => values[f as keyof typeof values] !== undefined,
-    );
-    if (flagged) fail(`--json takes every field from the JSON; give no other option\n${USAGE}`);
-    for await (const value of jsonGames(values.json)) yield gameOf(value);
+    const flagged = ["seed", "game-id", "hands"].some((f) => values[f as keyof typeof values] !== undefined);
+    if (flagged) fail(`--json takes the game from the JSON; give no --seed, --game-id or --hands\n${USAGE}`);
+    for await (const value of jsonGames(values.json)) yield keptAgainst(gameOf(value), values);
     return;
   }
   if (values.rtp !== undefined) fail(`--rtp is for game records, with --json\n${USAGE}`);
@@ -180,7 +204,11 @@ function verdict(
   // A house may name any RTP: one other than the tables' default is said, for the player to weigh.
   const rtp = outcome.namedRtp;
   const at = rtp === undefined || rtp === DEFAULT_RTP ? "" : `, its odds at the target RTP of ${rtp} it names`;
-  return { ok: true, what: `verified (cards and outcome${at})` };
+  // A game dealt before the tables kept its stages: its bets' times only within the game's, said so.
+  const times = outcome.untimed
+    ? `; its bets' times within the game's only, as a game dealt before ${STAGES_KEPT_FROM.slice(0, 10)} lists no stages`
+    : "";
+  return { ok: true, what: `verified (cards and outcome${at}${times})` };
 }
 
 type Verdict = ReturnType<typeof verdict>;

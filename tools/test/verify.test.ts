@@ -191,6 +191,7 @@ test("JSON: a table state and a game record carry the client seed; null or anoth
     handOdds: handOddsOf(x.hands, x.board),
     bets: [],
     ...{ stakes: 0, payouts: 0, refunds: 0, houseResult: 0 },
+    ...TIMES,
   });
   for (const line of [
     { ...record(g), clientSeed: g.clientSeed },
@@ -204,6 +205,20 @@ test("JSON: a table state and a game record carry the client seed; null or anoth
   }
   const swapped = { ...record(plain), clientSeed: g.clientSeed };
   t.is((await verify(["--json", "-"], JSON.stringify(swapped))).code, 1, "a client seed the deal did not use");
+
+  // Held to what the player kept: the commitment shown at the start, the client seed sent.
+  const kept = (line: object, ...flags: string[]) => verify(["--json", "-", ...flags], JSON.stringify(line));
+  const withSeed = { ...record(g), clientSeed: g.clientSeed };
+  const keptFlags = ["--commitment", g.commitment, "--client-seed", g.clientSeed];
+  t.is((await kept(withSeed, ...keptFlags)).code, 0, "the JSON's commitment and client seed are the ones kept");
+  t.regex(
+    (await kept(withSeed, "--commitment", plain.commitment)).stderr,
+    new RegExp(`^NOT verified: the JSON's commitment is "${g.commitment}", not the ${plain.commitment} you kept`),
+  );
+  t.regex(
+    (await kept({ ...record(plain), clientSeed: null }, "--client-seed", g.clientSeed)).stderr,
+    new RegExp(`^NOT verified: the JSON's client seed is null, not the ${g.clientSeed} you sent`),
+  );
 });
 
 test("usage errors exit 2", async (t) => {
@@ -211,8 +226,8 @@ test("usage errors exit 2", async (t) => {
   t.is((await verify(["--seed", "00"])).code, 2);
   t.is((await verify(["--json", "-"], "not json")).code, 2);
   t.is((await verify(["--json", "-", "--seed", "00"], "{}")).code, 2);
-  t.is((await verify(["--json", "-", "--client-seed", "abc"], "{}")).code, 2);
-  t.regex((await verify(["--json", "-", "--client-seed", ""], "{}")).stderr, /--json takes every field from the JSON/);
+  t.is((await verify(["--json", "-", "--hands", "AhKd,QsQc"], "{}")).code, 2);
+  t.regex((await verify(["--json", "-", "--game-id", "T1-1"], "{}")).stderr, /--json takes the game from the JSON/);
   for (const rtp of ["1.5", "1", "0", "0.9x", "9e-1"]) {
     t.regex((await verify(["--json", "-", "--rtp", rtp], "{}")).stderr, /--rtp must be a number between 0 and 1/, rtp);
   }
@@ -244,6 +259,16 @@ function remainderOf(x: ReturnType<typeof vectorGame>, winningHands: readonly nu
   return { numerator: pays === winnerPays(x, winningHands) ? exact % (10 * k) : 0, denominator: 10 * k };
 }
 
+/** A settled game's stages: each bet of exportLine (at the hole, 12:00:04.120) within the hole's. */
+const STAGES = [
+  { bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: "2026-11-23T12:00:05.000Z" },
+  { bettingStage: 1, openedAt: "2026-11-23T12:00:05.050Z", closedAt: "2026-11-23T12:00:07.000Z" },
+  { bettingStage: 2, openedAt: "2026-11-23T12:00:07.050Z", closedAt: "2026-11-23T12:00:09.000Z" },
+];
+
+/** A settled game's times: dealt, its stages, and its end. */
+const TIMES = { stages: STAGES, dealtAt: STAGES[0]!.openedAt, finishedAt: "2026-11-23T12:00:09.050Z" };
+
 /**
  * A line of GET /api/admin/games: at the hole, a losing bet of 5.00 and a winning one of 3.33, each
  * at the odds its hand was offered; `pays` what the winning one returned (by default the rules').
@@ -263,6 +288,7 @@ function exportLine(x: ReturnType<typeof vectorGame>, winningHands: number[], pa
     ...{ stakes: 8.33, payouts: pays, refunds: 0, houseResult: Math.round(833 - pays * 100) / 100 },
     roundingRemainderCents: remainderOf(x, winningHands, pays),
     ...{ seedCommitment: x.seedCommitment, serverSeed: x.serverSeed, clientSeed: null },
+    ...TIMES,
   };
 }
 
@@ -408,13 +434,6 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
   );
 });
 
-/** A settled game's stages: each bet of exportLine (at the hole, 12:00:04.120) within the hole's. */
-const STAGES = [
-  { bettingStage: 0, openedAt: "2026-11-23T12:00:01.000Z", closedAt: "2026-11-23T12:00:05.000Z" },
-  { bettingStage: 1, openedAt: "2026-11-23T12:00:05.050Z", closedAt: "2026-11-23T12:00:07.000Z" },
-  { bettingStage: 2, openedAt: "2026-11-23T12:00:07.050Z", closedAt: "2026-11-23T12:00:09.000Z" },
-];
-
 test("outcome: a record's prices are checked at the target RTP it names, which --rtp may not contradict", async (t) => {
   const x = vectorGame("T1-7");
   const line = { ...exportLine(x, winnersOf(x.hands, x.board)), handOdds: handOddsOf(x.hands, x.board, 0.9), bets: [] };
@@ -532,6 +551,8 @@ test("outcome: a void game refunds every stake to the account, whatever its boar
     bets: line.bets.map(refund),
     ...{ stakes: 8.33, payouts: 0, refunds: 8.33, houseResult: 0 },
     roundingRemainderCents: { numerator: 0, denominator: 1 },
+    stages: [STAGES[0], { ...STAGES[1], closedAt: null }],
+    finishedAt: "2026-11-23T12:00:06.000Z",
   };
   t.deepEqual(await json(voided), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
   const cases: [string, unknown, RegExp][] = [
@@ -632,6 +653,16 @@ test("times: every bet within its stage's time, from its cards to its close; onl
     ],
     ["stages dropped, the dealer named", { ...line, stages: [], dealtBy: "alice" }, /^NOT verified: stages lists none/],
     [
+      "stages, RTP and dealer dropped from a game dealt since the tables keep them all",
+      { ...line, stages: [], dealtAt: "2026-12-04T00:00:00.000Z", finishedAt: "2026-12-04T00:00:09.000Z" },
+      /^NOT verified: stages lists none, but a game dealt since 2026-12-04 keeps them \(dealtAt "2026-12-04T00:00:00\.000Z"\)/,
+    ],
+    [
+      "stages and dealtAt dropped",
+      { ...line, stages: undefined, dealtAt: undefined },
+      /^NOT verified: stages lists none/,
+    ],
+    [
       "finished before its last close",
       { ...line, finishedAt: "2026-11-23T12:00:08.000Z" },
       /^NOT verified: finishedAt is "2026-11-23T12:00:08\.000Z", but the game ended after its last stage/,
@@ -642,6 +673,19 @@ test("times: every bet within its stage's time, from its cards to its close; onl
     t.is(result.code, 1, what);
     t.regex(result.stderr, reason, what);
   }
+
+  // A game dealt before the tables kept stages: its bets within the game's times, and the verdict says so.
+  const { stages: _none, ...older } = line;
+  t.deepEqual(await json(older), {
+    code: 0,
+    stdout:
+      "verified (cards and outcome; its bets' times within the game's only, as a game dealt before 2026-12-04 lists no stages)\n",
+    stderr: "",
+  });
+  t.regex(
+    (await json({ ...older, bets: [line.bets[0], { ...line.bets[1]!, placedAt: "2026-11-23T12:00:09.051Z" }] })).stderr,
+    /^NOT verified: bets\[1\] was placed at "2026-11-23T12:00:09\.051Z", not between the game's deal and its end/,
+  );
 
   // Voided at the flop while it took bets: its stage is open to the end, and no bet comes after that.
   const flop = x.board.slice(0, 3);
