@@ -12,8 +12,10 @@
 // operator's files under DATA_DIR/pki. Prints one JSON object: the movement's outcome, or a ledger
 // page in sequence order (amounts in units, as the public API shows them).
 // Exit 0 when the movement was applied or the page read, 1 when the wallet refused the movement
-// (nothing moved), 2 on bad usage or any other failure.
+// (nothing moved), 2 on bad usage or a failure that moved nothing, 3 when a movement's answer did
+// not come (it may have been applied: send the same command again to learn it).
 import { MONEY_RULE, toCents, toUnits, toSignedUnits } from "@pokerodds/api/money";
+import { status } from "@grpc/grpc-js";
 import { createClient, isServiceError, type TlsFiles } from "@pokerodds/common";
 import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX } from "@pokerodds/common/limits";
 import {
@@ -29,6 +31,23 @@ import { parseArgs } from "node:util";
 
 export const EXIT_REFUSED = 1;
 export const EXIT_FAILED = 2;
+/** A deposit or withdrawal sent whose outcome did not come back: it may have been applied. */
+export const EXIT_UNKNOWN = 3;
+
+/** Statuses that answer a movement without applying it; any other failure may come after it was. */
+const NOT_APPLIED = new Set<number>([
+  status.INVALID_ARGUMENT,
+  status.NOT_FOUND,
+  status.ALREADY_EXISTS,
+  status.PERMISSION_DENIED,
+  status.UNAUTHENTICATED,
+  status.FAILED_PRECONDITION,
+  status.OUT_OF_RANGE,
+  status.UNIMPLEMENTED,
+]);
+
+const OUTCOME_UNKNOWN =
+  "the outcome is unknown: it may have been applied. Send the same command again, with the same --key and --note, to learn it (it is never applied twice)";
 
 const USAGE = [
   "usage: npm run wallet -- deposit <playerId> <amount> --key <idempotency key> [--note <text>]",
@@ -192,12 +211,23 @@ async function send(command: Command, env: Env, io: Io): Promise<number> {
 }
 
 export async function runWalletCli(env: Env, argv: readonly string[], io: Io): Promise<number> {
+  let command: Command;
   try {
-    return await send(parseCommand(argv), env, io);
+    command = parseCommand(argv);
   } catch (error) {
-    if (error instanceof UsageError) io.err(`${error.message}\n${USAGE}`);
-    else if (isServiceError(error)) io.err(`the wallet answered: ${error.details || error.message}`);
-    else io.err(`wallet: ${(error as Error).message}`);
+    io.err(`${(error as Error).message}\n${USAGE}`);
     return EXIT_FAILED;
+  }
+  try {
+    return await send(command, env, io);
+  } catch (error) {
+    if (!isServiceError(error)) {
+      io.err(`wallet: ${(error as Error).message}`);
+      return EXIT_FAILED;
+    }
+    io.err(`the wallet answered: ${error.details || error.message}`);
+    if (command.kind === "ledger" || NOT_APPLIED.has(error.code)) return EXIT_FAILED;
+    io.err(OUTCOME_UNKNOWN);
+    return EXIT_UNKNOWN;
   }
 }

@@ -3,7 +3,7 @@
 import test from "ava";
 import { Api } from "../../test/helpers/api.js";
 import { useTestStack } from "../../test/helpers/stack.js";
-import { EXIT_FAILED, EXIT_REFUSED, parseCommand, runWalletCli } from "../src/wallet-cli.js";
+import { EXIT_FAILED, EXIT_REFUSED, EXIT_UNKNOWN, parseCommand, runWalletCli } from "../src/wallet-cli.js";
 
 async function wallet(env: Record<string, string>, ...argv: string[]) {
   const out: string[] = [];
@@ -62,6 +62,17 @@ test("a deposit, its replay, a withdrawal the balance cannot cover, and the ledg
 
   const stranger = await wallet(env, "deposit", "nobody-yet", "5", "--key", "k");
   t.is(stranger.code, EXIT_FAILED, "an account never opened takes no deposit");
+
+  // No answer (here, nothing listens): the deposit may have been applied, so it is neither 0 nor 2.
+  const away = { ...env, WALLET_ADDR: "127.0.0.1:9" };
+  const unknown = await wallet(away, "deposit", "olivia", "5", "--key", "bank-transfer-8");
+  t.is(unknown.code, EXIT_UNKNOWN);
+  t.regex(
+    unknown.err,
+    /outcome is unknown: it may have been applied\. Send the same command again, with the same --key/,
+  );
+  const unread = await wallet(away, "ledger", "olivia");
+  t.is(unread.code, EXIT_FAILED, "a ledger page that did not come moved nothing");
 });
 
 test("usage it refuses before sending anything", (t) => {
