@@ -102,7 +102,19 @@ async function fetchReport(url: URL, token: string, deadlineMs: number): Promise
     throw new NoAudit(`${url.href} answered ${response.status}: ${why}${hint}`);
   }
   if (!isValidReport(body)) throw new NoAudit(`${url.href} did not answer with an audit report`);
+  const contradiction = contradictionOf(body);
+  if (contradiction) throw new NoAudit(`${url.href} answered a report that contradicts itself: ${contradiction}`);
   return body;
+}
+
+/** A report whose verdict its own findings deny: its exit code cannot be taken from its status. */
+function contradictionOf({ status, clean, mismatches, unsettled }: AuditReportBody): string | null {
+  if (clean !== (status === "clean")) return `status ${status}, but clean is ${clean}`;
+  if (mismatches.length > 0 !== (status === "mismatch")) {
+    return `status ${status}, but ${mismatches.length} mismatches`;
+  }
+  if (status === "clean" && unsettled.length > 0) return `status clean, but ${unsettled.length} unsettled findings`;
+  return null;
 }
 
 /** How long the command waits for the gateway's audit, which has AUDIT_DEADLINE_S too. */

@@ -66,6 +66,17 @@ test("no audit: exit 2 for refusals, a service down, and answers that are not a 
     [503, { error: "table service unavailable" }, /answered 503: table service unavailable \(a service is down\)/],
     [500, "<html>oops</html>", /answered 500: <html>oops<\/html>/],
     [200, { status: "clean" }, /did not answer with an audit report/],
+    [
+      200,
+      { ...report("clean"), mismatches: report("mismatch").mismatches },
+      /answered a report that contradicts itself: status clean, but 2 mismatches/,
+    ],
+    [
+      200,
+      { ...report("clean"), unsettled: report("pending").unsettled },
+      /answered a report that contradicts itself: status clean, but \d+ unsettled findings/,
+    ],
+    [200, { ...report("mismatch"), clean: true }, /contradicts itself: status mismatch, but clean is true/],
     [200, "not json", /did not answer with an audit report/],
   ];
   for (const [status, body, message] of cases) {
