@@ -57,10 +57,19 @@ export function stackUrl(env: Env, path: string): URL {
     throw new NoAudit(`AUDIT_URL is not a URL: ${JSON.stringify(base)}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new NoAudit("AUDIT_URL must be http or https");
+  // The ADMIN token crosses no network in the clear: plain http only to this machine.
+  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+    throw new NoAudit(
+      `AUDIT_URL must be https for ${url.hostname}: the ADMIN token would cross the network in the clear`,
+    );
+  }
   const stackPath = url.pathname.endsWith(AUDIT_PATH) ? url.pathname.slice(0, -AUDIT_PATH.length) : url.pathname;
   url.pathname = stackPath.replace(/\/+$/, "") + path;
   return url;
 }
+
+const isLoopback = (host: string): boolean =>
+  host === "localhost" || host === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
 /** The ADMIN token the admin commands send: AUDIT_TOKEN, else one of the local development issuer. */
 export async function adminToken(env: Env, devToken: DevTokenSigner): Promise<string> {

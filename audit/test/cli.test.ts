@@ -98,6 +98,12 @@ test("no audit: exit 2 when nothing listens, PORT naming the gateway when AUDIT_
   t.is(code, 2);
   t.regex(err, new RegExp(`cannot reach the stack at http://127\\.0\\.0\\.1:${port}: ECONNREFUSED`));
   t.regex((await run({ AUDIT_URL: "not a url", AUDIT_TOKEN: "tok" })).err, /AUDIT_URL is not a URL/);
+  // The token never crosses a network in the clear: plain http to this machine only.
+  const remote = await run({ AUDIT_URL: "http://audit.example.net/", AUDIT_TOKEN: "tok" });
+  t.deepEqual(
+    [remote.code, remote.err],
+    [2, "audit: AUDIT_URL must be https for audit.example.net: the ADMIN token would cross the network in the clear"],
+  );
 });
 
 test("without AUDIT_TOKEN: the development token, whose refusal is exit 2", async (t) => {

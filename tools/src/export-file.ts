@@ -119,7 +119,8 @@ export async function prepareToAdd(path: string, after: string | undefined): Pro
 export async function exportFile(path: string, after: string | undefined): Promise<{ out: Writable; start: number }> {
   const start = after === undefined ? 0 : ((await prepareToAdd(path, after)) ?? 0);
   try {
-    return { out: (await open(path, after === undefined ? "w" : "a")).createWriteStream(), start };
+    // A new file is the owner's alone: it holds every game's bets and players.
+    return { out: (await open(path, after === undefined ? "w" : "a", 0o600)).createWriteStream(), start };
   } catch (error) {
     throw new ExportFileError(`cannot write ${path}: ${(error as Error).message}`);
   }

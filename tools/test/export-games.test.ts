@@ -116,6 +116,7 @@ test("written as they arrive: the first record is in the file while the gateway 
   release();
   t.is((await running).code, 0);
   t.is(await readFile(out, "utf8"), `${record(1, 5)}\n${record(1, 9)}\n`);
+  t.is((await stat(out)).mode & 0o777, 0o600, "every game's bets and players: the owner's alone");
 });
 
 test("truncated: a cut connection, an { error } line, a miscounting trailer exit 1, saying where to resume", async (t) => {
