@@ -161,6 +161,20 @@ kube_score() {
   return "$status"
 }
 
+# release_only <what> <when none> <found>: what a release must have done; listed until then, and
+# with --release a failure.
+release_only() {
+  local what="$1" none="$2" found="$3"
+  if [ -z "$found" ]; then
+    echo "$none"
+  elif [ "$release" = true ]; then
+    echo "$what:" $found >&2
+    failures+=("production: $what")
+  else
+    echo "$what (the release step sees to them; --release requires it):" $found
+  fi
+}
+
 step "Dockerfile"
 run "dockerfile-lint" "$dockerfile_lint" "$root/Dockerfile"
 
@@ -200,30 +214,14 @@ for overlay_dir in "$k8s"/overlays/*/; do
     --exit-one-on-warning
 
   # Digest pins (production only: the local overlay runs images loaded by hand). A tag can be moved
-  # to other content; a digest cannot.
+  # to other content; a digest cannot. Then the overlay's placeholders (the identity provider, the
+  # host name, the registry, MongoDB's documentation addresses), which a release must have replaced.
   if [ "$overlay" = production ]; then
-    unpinned="$(sed -n 's/^[[:space:]]*image:[[:space:]]*//p' "$out" | tr -d "\"'" | sort -u |
-      grep -v -E '@sha256:[0-9a-f]{64}$' || true)"
-    if [ -z "$unpinned" ]; then
-      echo "every image pinned by digest"
-    elif [ "$release" = true ]; then
-      echo "not pinned by digest:" $unpinned >&2
-      failures+=("$overlay: images not pinned by digest")
-    else
-      echo "not pinned by digest yet (the release step pins them; --release requires it):" $unpinned
-    fi
-    # The overlay's placeholders (the identity provider, the host name, the registry, MongoDB's
-    # documentation addresses), which a release must have replaced.
-    placeholders="$(grep -o -E 'idp\.invalid|[a-z0-9.-]*example\.(com|net)|192\.0\.2\.0/24|2001:db8::/32' "$out" |
-      sort -u || true)"
-    if [ -z "$placeholders" ]; then
-      echo "no placeholder left"
-    elif [ "$release" = true ]; then
-      echo "placeholders left:" $placeholders >&2
-      failures+=("$overlay: placeholders left")
-    else
-      echo "placeholders to replace before a release (--release requires it):" $placeholders
-    fi
+    release_only "images not pinned by digest" "every image pinned by digest" \
+      "$(sed -n 's/^[[:space:]]*image:[[:space:]]*//p' "$out" | tr -d "\"'" | sort -u |
+        grep -v -E '@sha256:[0-9a-f]{64}$' || true)"
+    release_only "placeholders left" "no placeholder left" \
+      "$(grep -o -E 'idp\.invalid|[a-z0-9.-]*example\.(com|net)|192\.0\.2\.0/24|2001:db8::/32' "$out" | sort -u || true)"
   fi
 done
 
