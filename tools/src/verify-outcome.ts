@@ -13,12 +13,10 @@ import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "
 import { listsStages, timesProblem } from "./verify-times.js";
 
 /**
- * Not checked (no outcome shown); else the first problem, if any, and the target RTP the prices were
- * checked at when the game named it.
- */
-/**
- * `namedRtp`: the target RTP the record names; `untimed`: a game record that lists no stages (dealt
- * before the tables kept them), whose bets' times were checked within the game's only.
+ * Not checked (no outcome shown); else the first problem, if any, the target RTP the prices were
+ * checked at when the game named it (`namedRtp`), and whether it is a game record that lists no
+ * stages (dealt before the tables kept them), whose bets' times were checked within the game's only
+ * (`untimed`).
  */
 export type OutcomeCheck =
   { checked: false } | { checked: true; problem: string | null; namedRtp?: number; untimed?: true };

@@ -124,7 +124,8 @@ function gameOf(value: unknown): GameToVerify {
 function keptAgainst(game: GameToVerify, values: Options): GameToVerify {
   if (game.conflict !== undefined) return game;
   const { commitment, "client-seed": clientSeed } = values;
-  if (commitment !== undefined && game.reveal.commitment !== commitment) {
+  // Hex as the API writes it: lowercase.
+  if (commitment !== undefined && game.reveal.commitment !== commitment.toLowerCase()) {
     return {
       ...game,
       conflict: `the JSON's commitment is ${JSON.stringify(game.reveal.commitment)}, not the ${commitment} you kept`,
