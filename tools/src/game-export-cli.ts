@@ -15,7 +15,7 @@ import { adminToken, NoAudit, stackUrl, type DevTokenSigner, type Env } from "@p
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { parseArgs } from "node:util";
+import { parseArgsOnce } from "./args.js";
 import { ExportFileError, exportFile, lastRecordIn, prepareToAdd, sizeOf, type WrittenRecord } from "./export-file.js";
 
 export const EXIT_COMPLETE = 0;
@@ -52,7 +52,7 @@ interface ExportOptions {
 function optionsOf(args: readonly string[]): ExportOptions {
   let values;
   try {
-    ({ values } = parseArgs({
+    ({ values } = parseArgsOnce({
       args: [...args],
       options: {
         table: { type: "string" },

@@ -23,7 +23,7 @@
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
 import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
 import { isTargetRtp } from "@pokerodds/common/limits";
-import { parseArgs } from "node:util";
+import { parseArgsOnce } from "./args.js";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome } from "./verify-outcome.js";
 import { DEFAULT_RTP } from "./verify-prices.js";
@@ -142,7 +142,7 @@ function keptAgainst(game: GameToVerify, values: Options): GameToVerify {
 
 function parseCommandLine() {
   try {
-    return parseArgs({
+    return parseArgsOnce({
       options: {
         seed: { type: "string" },
         commitment: { type: "string" },

@@ -27,7 +27,7 @@ import {
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgsOnce } from "./args.js";
 
 export const EXIT_REFUSED = 1;
 export const EXIT_FAILED = 2;
@@ -80,7 +80,7 @@ function wholeNumber(name: string, text: string | undefined, fallback: number, m
 export function parseCommand(argv: readonly string[]): Command {
   let parsed;
   try {
-    parsed = parseArgs({
+    parsed = parseArgsOnce({
       args: [...argv],
       allowPositionals: true,
       options: {

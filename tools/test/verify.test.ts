@@ -232,6 +232,9 @@ test("usage errors exit 2", async (t) => {
     t.regex((await verify(["--json", "-", "--rtp", rtp], "{}")).stderr, /--rtp must be a number between 0 and 1/, rtp);
   }
   t.regex((await verify(["--rtp", "0.9", "--seed", "00"])).stderr, /--rtp is for game records, with --json/);
+  const twice = await verify(["--json", "-", "--commitment", "00", "--commitment", "11"], "{}");
+  t.is(twice.code, 2);
+  t.regex(twice.stderr, /--commitment was given more than once/);
   // Well-formed usage, hostile content: refused by the verifier, exit 1.
   const hostile = await verify(["--seed", "zz", "--commitment", "00", "--game-id", "T1-1", "--hands", "AhKd,QsQc"]);
   t.is(hostile.code, 1);

@@ -84,6 +84,8 @@ test("usage it refuses before sending anything", (t) => {
   refused("deposit", "p", "5", "--key", "");
   refused("refund", "p", "5", "--key", "k");
   refused("deposit", "p", "5", "--key", "k", "extra");
+  refused("deposit", "p", "5", "--key", "k", "--key", "k2"); // which key was meant?
+  refused("deposit", "p", "5", "--key", "k", "--note", "a", "--note", "b");
   refused("withdraw", "p", "5", "--key", "k", "--limit", "3");
   refused("ledger", "p", "--key", "k");
   refused("ledger", "p", "--limit", "0");
