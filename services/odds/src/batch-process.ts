@@ -7,7 +7,7 @@
 // by default on desktop kernels), nice only ranks the threads of one group, so the service's deals
 // were charged for its bulk chunks. A process lowers every thread it has, and its own group.
 import { readdirSync, writeFileSync } from "node:fs";
-import { setPriority } from "node:os";
+import { getPriority, setPriority } from "node:os";
 import * as Tasks from "./tasks.js";
 
 /** A task for this process, as the parent sends it. */
@@ -20,11 +20,22 @@ export interface TaskMessage {
 /** Its answer: the task's result, or why it failed (an error that is not a domain error). */
 export type AnswerMessage = { id: number; result: unknown } | { id: number; failure: string };
 
-/** Every thread of this process at `nice`, and its autogroup where the kernel has them. */
+/**
+ * Every thread of this process at `nice` or lower, and its autogroup where the kernel has them.
+ * Never higher: a service started at a nice value above `nice` (nice -n 15, a unit's Nice=) may not
+ * raise it back without CAP_SYS_NICE, and the refusal ended every process at its start.
+ */
 function lowerPriority(nice: number): void {
-  if (process.platform !== "linux") return setPriority(nice);
+  if (process.platform !== "linux") return setPriority(Math.max(nice, getPriority()));
   // On Linux a nice value is a thread's own: V8's helper threads were started before this ran.
-  for (const tid of readdirSync("/proc/self/task")) setPriority(Number(tid), nice);
+  for (const tid of readdirSync("/proc/self/task")) {
+    try {
+      setPriority(Number(tid), Math.max(nice, getPriority(Number(tid))));
+    } catch (error) {
+      // A helper thread that ended since the directory was read.
+      if ((error as { info?: { code?: string } }).info?.code !== "ESRCH") throw error;
+    }
+  }
   try {
     writeFileSync("/proc/self/autogroup", String(nice));
   } catch {

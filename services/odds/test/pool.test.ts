@@ -3,9 +3,14 @@
 // pool (dist), whose runner files are compiled JavaScript.
 import test from "ava";
 import { setMaxListeners } from "node:events";
-import { readdirSync, readFileSync } from "node:fs";
-import { getPriority } from "node:os";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { getPriority, tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { UnavailableError } from "@pokerodds/common/errors";
+import type { Logger } from "@pokerodds/common/logger";
+import { BatchProcesses } from "@pokerodds/odds/batch-processes";
 import { BATCH_NICE, OddsPool } from "@pokerodds/odds/pool";
 
 /** The nice value of every thread of a process, from /proc (field 19 of each task's stat). */
@@ -57,6 +62,43 @@ test("a batch process that dies fails its task and is replaced; the lane goes on
   ]);
   t.is(games.length, 1);
   t.not(pool.batchPids[0], first, "a new process took its place");
+});
+
+test("a service started at a nice value above the batch lane's keeps it: the batch process never raises its priority", (t) => {
+  // Without CAP_SYS_NICE, raising a thread's priority back is refused, and the refusal ended every
+  // batch process at its start. (As root it is allowed, so the old code shows here as threads at
+  // BATCH_NICE rather than 15.)
+  const script = join(mkdtempSync(join(tmpdir(), "odds-nice-")), "pool.mjs");
+  writeFileSync(
+    script,
+    `import { readdirSync, readFileSync } from "node:fs";
+    import { OddsPool } from ${JSON.stringify(import.meta.resolve("@pokerodds/odds/pool"))};
+    const pool = new OddsPool({ urgent: 1, batch: 1 }, 10);
+    const games = await pool.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 3, targetRtp: 0.97 });
+    const [pid] = pool.batchPids;
+    const nice = readdirSync("/proc/" + pid + "/task").map((tid) => {
+      const stat = readFileSync("/proc/" + pid + "/task/" + tid + "/stat", "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    });
+    await pool.close();
+    console.log(JSON.stringify({ games: games.length, nice: [...new Set(nice)] }));`,
+  );
+  const out = execFileSync("nice", ["-n", "15", process.execPath, script], { encoding: "utf8" });
+  t.deepEqual(JSON.parse(out) as unknown, { games: 1, nice: [15] });
+});
+
+test("a batch process that dies at its start is started again after a growing delay, not at once without end", async (t) => {
+  const ends: unknown[] = [];
+  const logger = { warn: (fields: unknown) => ends.push(fields) } as unknown as Logger;
+  // A nice value the process cannot set: it exits with code 1 at its start, each time.
+  const processes = new BatchProcesses(1, Number.NaN, logger);
+  t.teardown(() => processes.close());
+  await sleep(2_500);
+  // At once, then 1 s later, then 2 s after that: two or three ends, not one every ~100 ms.
+  t.true(ends.length >= 2 && ends.length <= 3, `${ends.length} ends in 2.5 s`);
+  await t.throwsAsync(processes.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 3, targetRtp: 0.97 }), {
+    instanceOf: UnavailableError,
+  });
 });
 
 test("with the batch process busy on a backlog of bulk chunks, a deal runs at once on its own thread", async (t) => {
