@@ -1,4 +1,12 @@
-import { MongoBulkWriteError, MongoClient, MongoError, MongoServerError, type Db } from "mongodb";
+import {
+  MongoBulkWriteError,
+  MongoClient,
+  MongoError,
+  MongoErrorLabel,
+  MongoServerError,
+  MongoWriteConcernError,
+  type Db,
+} from "mongodb";
 import { ConfigError } from "./config.js";
 import type { Logger } from "./logger.js";
 import { counter } from "./metrics.js";
@@ -143,15 +151,38 @@ export function openDatabase(options: DatabaseOptions): Database {
 const SOCKET_ERROR_CODES = new Set(["EPIPE", "ECONNRESET", "ECONNREFUSED", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH"]);
 
 /**
- * The database could not be reached (an outage: 503, retry with the same key), as opposed to an
- * answer of the server itself (MongoServerError), which is not an outage.
+ * A replica set's server answers that it is changing hands or shutting down: the retryable reads'
+ * and writes' codes of MongoDB's specifications (HostUnreachable, HostNotFound, NetworkTimeout,
+ * ShutdownInProgress, PrimarySteppedDown, ExceededTimeLimit, SocketException, NotWritablePrimary,
+ * InterruptedAtShutdown, InterruptedDueToReplStateChange, NotPrimaryNoSecondaryOk,
+ * NotPrimaryOrSecondary, ReadConcernMajorityNotAvailableYet). The same request, retried, succeeds
+ * once a primary is elected.
+ */
+const FAILOVER_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 134]);
+
+/**
+ * A write the server applied but a majority has not confirmed (a write concern error): a failover
+ * may still roll it back, so its outcome is unknown. Never on FerretDB, which has no replicas.
+ */
+export function hasWriteConcernError(error: unknown): boolean {
+  if (error instanceof MongoWriteConcernError) return true;
+  return error instanceof MongoBulkWriteError && error.result.getWriteConcernError() !== undefined;
+}
+
+/**
+ * The database could not be reached, or could not confirm a write (an outage: 503, retry with the
+ * same key), as opposed to an answer of the server itself (MongoServerError: a refused insert, a bad
+ * command), which is not an outage.
  */
 export function isDatabaseOutage(error: unknown): boolean {
   // insertMany reports a connection lost mid-command as a bulk write error that wraps it.
   if (error instanceof MongoBulkWriteError && error.errorResponse instanceof Error) {
     return isDatabaseOutage(error.errorResponse);
   }
-  if (error instanceof MongoServerError) return false;
+  if (hasWriteConcernError(error)) return true;
+  if (error instanceof MongoServerError) {
+    return FAILOVER_CODES.has(Number(error.code)) || error.hasErrorLabel(MongoErrorLabel.RetryableWriteError);
+  }
   if (error instanceof MongoError) return true;
   const code = (error as { code?: unknown } | null)?.code;
   return error instanceof Error && typeof code === "string" && SOCKET_ERROR_CODES.has(code);

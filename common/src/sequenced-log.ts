@@ -22,7 +22,7 @@
 import type { Collection, Db } from "mongodb";
 import { MongoBulkWriteError } from "mongodb";
 import { UnavailableError } from "./errors.js";
-import { isDuplicateKey } from "./mongo.js";
+import { hasWriteConcernError, isDuplicateKey } from "./mongo.js";
 
 export interface LogEntry {
   stream: string;
@@ -206,12 +206,19 @@ export class SequencedLog<E extends LogEntry> {
     for (const [stream, seq] of heads) if (seq > this.firstSeq) await this.moveHint(stream, seq);
   }
 
-  /** True when the entry is in. Documents after it that are refused do not undo it. */
+  /**
+   * True when the entry is in. Documents after it that are refused do not undo it. An entry the
+   * primary took but a majority did not confirm is not in yet: a failover may roll it back, so it is
+   * neither answered as appended nor remembered as the stream's latest (the next entry would then
+   * follow a gap); the error goes up as an outage, and the retry under the same key finds the entry
+   * in or appends it again.
+   */
   private async insertEntry(docs: StoredDocument[]): Promise<boolean> {
     try {
       await this.collection.insertMany(docs, { ordered: true });
       return true;
     } catch (error) {
+      if (hasWriteConcernError(error)) throw error;
       if (error instanceof MongoBulkWriteError && error.insertedCount > 0) return true;
       if (isDuplicateKey(error)) return false;
       throw error;

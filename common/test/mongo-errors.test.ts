@@ -1,5 +1,11 @@
 import test from "ava";
-import { MongoBulkWriteError, MongoNetworkError, MongoServerError, MongoServerSelectionError } from "mongodb";
+import {
+  MongoBulkWriteError,
+  MongoNetworkError,
+  MongoServerError,
+  MongoServerSelectionError,
+  MongoWriteConcernError,
+} from "mongodb";
 import { isDatabaseOutage, isDuplicateKey } from "../src/mongo.js";
 
 const socketError = (code: string) =>
@@ -26,8 +32,30 @@ test("a connection lost during insertMany (wrapped in a bulk write error) is an 
   t.true(isDatabaseOutage(new MongoBulkWriteError(lost as never, { insertedCount: 0 } as never)));
   const duplicate = new MongoBulkWriteError(
     { message: "E11000 duplicate key", code: 11000, writeErrors: [] } as never,
-    { insertedCount: 0 } as never,
+    { insertedCount: 0, getWriteConcernError: () => undefined } as never,
   );
   t.false(isDatabaseOutage(duplicate));
   t.true(isDuplicateKey(duplicate));
+});
+
+test("a replica set changing hands, and a write a majority did not confirm, are outages (retried under the same key)", (t) => {
+  for (const [code, name] of [
+    [10107, "NotWritablePrimary"],
+    [189, "PrimarySteppedDown"],
+    [11602, "InterruptedDueToReplStateChange"],
+    [91, "ShutdownInProgress"],
+  ] as const) {
+    t.true(isDatabaseOutage(new MongoServerError({ message: name, code })), name);
+  }
+  t.true(
+    isDatabaseOutage(new MongoWriteConcernError({ writeConcernError: { code: 64, errmsg: "timed out" } } as never)),
+  );
+  // insertMany's: the documents written on the primary, the majority's confirmation missing.
+  const unconfirmed = new MongoBulkWriteError(
+    { message: "waiting for replication timed out", code: 64 } as never,
+    { insertedCount: 2, getWriteConcernError: () => ({ code: 64 }) } as never,
+  );
+  t.true(isDatabaseOutage(unconfirmed));
+  // The server refusing the command itself is still not one.
+  t.false(isDatabaseOutage(new MongoServerError({ message: "bad value", code: 2 })));
 });

@@ -3,11 +3,12 @@
 import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
 import anyTest, { type TestFn } from "ava";
 import fc from "fast-check";
-import { MongoClient, type Db } from "mongodb";
+import { MongoBulkWriteError, MongoClient, type Collection, type Db } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UnavailableError } from "../src/errors.js";
+import { isDatabaseOutage } from "../src/mongo.js";
 import { SequencedLog, type LogEntry } from "../src/sequenced-log.js";
 
 interface Note extends LogEntry {
@@ -166,6 +167,52 @@ test("an append refused by a write it cannot read yet (MongoDB's majority reads 
   // Once the write is visible, the same append is told it lost the sequence.
   unseen.clear();
   t.like(await log.append({ stream, seq: 1, key: "mine", writer: 2, total: 1 }), { kind: "seqTaken" });
+});
+
+/**
+ * A collection whose next insertMany does what MongoDB's primary does when it steps down before a
+ * majority confirmed the write: the documents are written, the driver throws a bulk write error
+ * carrying a write concern error (and their insertedCount); then, if `rolledBack`, the failover
+ * undoes them.
+ */
+function unconfirmedInsert(collection: Collection, rolledBack: boolean): Collection {
+  let armed = true;
+  return new Proxy(collection, {
+    get(target, name, receiver) {
+      if (name !== "insertMany" || !armed) return Reflect.get(target, name, receiver) as unknown;
+      return async (docs: { _id: string }[], options: object) => {
+        armed = false;
+        const written = await target.insertMany(docs as never, options);
+        if (rolledBack) await target.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } } as never);
+        const result = {
+          insertedCount: written.insertedCount,
+          getWriteConcernError: () => ({ code: 189, errmsg: "PrimarySteppedDown" }),
+        };
+        throw new MongoBulkWriteError({ message: "PrimarySteppedDown", code: 189 } as never, result as never);
+      };
+    },
+  });
+}
+
+test("an append a majority did not confirm is an outage, not appended: a rollback leaves no gap, a kept write is found by its key", async (t) => {
+  for (const rolledBack of [true, false]) {
+    const stream = newStream();
+    const notes = t.context.clients[0]!.db("log").collection("notes");
+    await appendNote(freshLog(t), stream, `${stream}/first`, 1, 1);
+    const log = new SequencedLog<Note>(unconfirmedInsert(notes, rolledBack));
+    t.is((await log.latest(stream))?.seq, 1);
+    const entry: Note = { stream, seq: 2, key: `${stream}/unconfirmed`, writer: 1, total: 2 };
+    const unknown = await t.throwsAsync(log.append(entry));
+    t.true(isDatabaseOutage(unknown), "a 503, retried under the same key");
+    // The writer must not take the unconfirmed entry as the stream's latest (its next would be 3).
+    t.is((await log.latest(stream))?.seq, rolledBack ? 1 : 2);
+    // The retry under the same key: appended again after a rollback, its first outcome otherwise.
+    t.like(await log.append(entry), rolledBack ? { kind: "appended" } : { kind: "keyTaken", first: { seq: 2 } });
+    t.deepEqual(
+      (await entriesOf(freshLog(t, 1), stream)).map((note) => note.seq),
+      [1, 2],
+    );
+  }
 });
 
 test("documents appended alongside an entry are stored with it, and only with it", async (t) => {
