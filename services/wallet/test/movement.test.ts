@@ -193,6 +193,10 @@ test("movement requests are validated: player, amount, key, reason where require
   const fields = { playerId: "p1", amountCents: 100, idempotencyKey: "k", reason: "sit", reference: "" };
   t.deepEqual(validateMovementRequest("debit", fields), { kind: "debit", ...fields });
   t.is(validateMovementRequest("deposit", { ...fields, reason: "" }).reason, "");
+  t.is(
+    validateMovementRequest("credit", { ...fields, reason: "payout", idempotencyKey: "table:T3-17:payout:p1" }).kind,
+    "credit",
+  );
   const invalid: [string, Parameters<typeof validateMovementRequest>[0], Partial<typeof fields>][] = [
     ["empty player", "debit", { playerId: "" }],
     ["zero amount", "credit", { amountCents: 0 }],
@@ -200,6 +204,9 @@ test("movement requests are validated: player, amount, key, reason where require
     ["too large", "deposit", { amountCents: MAX_AMOUNT_CENTS + 1 }],
     ["empty key", "debit", { idempotencyKey: "" }],
     ["reserved key", "credit", { idempotencyKey: "wallet:welcome:p1" }],
+    // A table's predictable payout key, taken first by an operator, would refuse that payout for ever.
+    ["a table's key for a deposit", "deposit", { idempotencyKey: "table:T3-17:payout:p1", reason: "" }],
+    ["a table's transfer key for a withdrawal", "withdraw", { idempotencyKey: "tr-0a1b:debit", reason: "" }],
     ["long key", "debit", { idempotencyKey: "k".repeat(MOVEMENT_KEY_MAX_LENGTH + 1) }],
     ["debit without reason", "debit", { reason: "" }],
     ["credit with blank reason", "credit", { reason: "  " }],

@@ -8,6 +8,7 @@ import { MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { payoutOf } from "@pokerodds/common/payout";
 import { sumCents } from "./money.js";
 import type { BetSettlement, GameRecord, HandOdds, OutboxCredit, Seat, TableSnapshot } from "./types.js";
+import { TABLE_KEY_PREFIX } from "@pokerodds/common/movement-keys";
 
 /** Per-player totals in order of first appearance, zero totals dropped (deterministic outbox order). */
 function totalsByPlayer(entries: readonly { playerId: string; cents: number }[]): Map<string, number> {
@@ -26,7 +27,7 @@ function gameCredits(
 ): OutboxCredit[] {
   const tag = reason === "PAYOUT" ? "payout" : "refund";
   return [...totals].map(([playerId, amountCents]) => ({
-    key: `table:${gameId}:${tag}:${playerId}`,
+    key: `${TABLE_KEY_PREFIX}${gameId}:${tag}:${playerId}`,
     playerId,
     amountCents,
     reason,

@@ -9,6 +9,7 @@ import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
 import { betsFromSeat, betsInPlay, findSeat, freshGame, sealNext } from "./snapshot.js";
 import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
+import { TABLE_KEY_PREFIX } from "@pokerodds/common/movement-keys";
 
 function assertId(name: string, value: string): void {
   if (typeof value !== "string" || value.length === 0) throw new InvalidArgumentError(`${name} is required`);
@@ -199,7 +200,7 @@ export function applyLeave(
     seat.balanceCents > 0
       ? [
           {
-            key: `table:T${snapshot.tableId}:leave:${seat.sessionId}`,
+            key: `${TABLE_KEY_PREFIX}T${snapshot.tableId}:leave:${seat.sessionId}`,
             playerId,
             amountCents: seat.balanceCents,
             reason: "LEAVE",

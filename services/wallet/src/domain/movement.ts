@@ -17,6 +17,7 @@ import {
 } from "@pokerodds/common/limits";
 import { WELCOME_CREDIT_CENTS } from "./money.js";
 import { requireText } from "./text.js";
+import { isTableMovementKey, TABLE_MOVEMENT_KEY_PREFIXES } from "@pokerodds/common/movement-keys";
 
 export type MovementKind = "welcome" | "debit" | "credit" | "deposit" | "withdraw";
 /** What callers may ask for; the welcome credit is the wallet's own. */
@@ -96,6 +97,11 @@ export function validateMovementRequest(kind: RequestableKind, fields: Omit<Move
   });
   if (idempotencyKey.startsWith(RESERVED_KEY_PREFIX)) {
     throw new InvalidArgumentError(`idempotency keys starting with "${RESERVED_KEY_PREFIX}" are reserved`);
+  }
+  if ((kind === "deposit" || kind === "withdraw") && isTableMovementKey(idempotencyKey)) {
+    throw new InvalidArgumentError(
+      `idempotency keys starting with ${TABLE_MOVEMENT_KEY_PREFIXES.map((p) => `"${p}"`).join(" or ")} are the tables'`,
+    );
   }
   return {
     kind,
