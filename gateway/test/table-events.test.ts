@@ -376,6 +376,36 @@ test("a heartbeat comment keeps an idle stream open", async (t) => {
   t.is(stream.events.length, 1);
 });
 
+test("a client that stops reading is cut after three heartbeats' time with nothing sent, not held until it goes", async (t) => {
+  const events = fakeTableEvents();
+  const app = await withApp(t, events, { eventHeartbeatMs: 100 });
+  // A state of 300 bets (about 44 KB as an event), so that the socket's buffers fill soon.
+  const bets = Array.from({ length: 300 }, (_, i) => ({ ...tableState().bets[0]!, playerId: `player-${i}` }));
+  const url = new URL(app.url);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  t.teardown(() => socket.destroy());
+  socket.on("error", () => undefined);
+  let closed = false;
+  socket.on("close", () => (closed = true));
+  socket.write(`GET /api/tables/7/events HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${app.token}\r\n\r\n`);
+  await new Promise((resolve) => socket.once("data", resolve));
+  socket.pause(); // and never reads again
+  const watch = events.calls[0]!;
+  let version = 2;
+  const pump = setInterval(() => watch.push(version++, tableState({ bets, gameId: `T7-${version}` })), 5);
+  t.teardown(() => clearInterval(pump));
+  await sleep(2_000);
+  clearInterval(pump);
+  // The gateway closed its end (a paused socket does not see it): read what was sent, then the end.
+  // Before, the stream went on, its heartbeats with it.
+  socket.resume();
+  await until("the stalled connection cut", () => closed, 10_000);
+  // A reading client's connection is kept busy by its heartbeats and stays.
+  const reader = closeAfter(t, await open(app));
+  await sleep(600);
+  t.false(reader.endedByServer());
+});
+
 test("a broken WatchTable stream: subscribed again from the last version sent, no gap and no repeat", async (t) => {
   const events = fakeTableEvents((call, i) => {
     if (i === 0) {

@@ -15,7 +15,7 @@ import { callOptions, DEADLINES_MS, fromService } from "../http/backend-call.js"
 import { clientAddressKey, Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, httpErrorFromGrpc, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
-import { relayStop, sendStreamHeaders, writePiece } from "../http/resubscribe.js";
+import { cutWhenStalled, relayStop, sendStreamHeaders, writePiece } from "../http/resubscribe.js";
 import { requestLog, whenClientGone } from "../http/request.js";
 import type { TableApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
@@ -25,6 +25,9 @@ export type EventStreamSettings = Pick<
   EdgeSettings,
   "eventStreams" | "eventStreamsPerPlayer" | "eventStreamsPerAddress" | "eventHeartbeatMs" | "eventStreamMaxMs"
 >;
+
+/** A stream whose client read nothing for this many heartbeats' time is cut (cutWhenStalled). */
+const STALLED_HEARTBEATS = 3;
 
 /** A full slot frees when some stream closes; its time is unknown. */
 const SLOT_RETRY_AFTER_SECONDS = 5;
@@ -168,6 +171,8 @@ async function streamFrom(
     });
     if (signal.aborted) return stoppedBy;
     sendStreamHeaders(res, EVENT_STREAM);
+    // Heartbeats keep a reading client's connection busy; one that stops reading is cut.
+    cutWhenStalled(res, STALLED_HEARTBEATS * settings.eventHeartbeatMs);
     openStreams.inc();
     whenClientGone(res, () => openStreams.dec());
     heartbeat = setInterval(() => {
