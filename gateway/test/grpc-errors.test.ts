@@ -5,8 +5,9 @@ import { httpErrorFromGrpc } from "../src/http/errors.js";
 import { post, startApp } from "./helpers/app.js";
 import { grpcError } from "./helpers/fixtures.js";
 
-// [gRPC status, details sent by the service, HTTP status, error the client sees]
-const CASES: [status, string, number, string][] = [
+// [gRPC status, details sent by the service, HTTP status, error the client sees, made by a domain
+// error or not (the default: as the services make that status)]
+const CASES: [status, string, number, string, ("domain" | "library")?][] = [
   [status.INVALID_ARGUMENT, "numberOfHands must be from 2 to 6", 400, "numberOfHands must be from 2 to 6"],
   [status.NOT_FOUND, "table 99 does not exist", 404, "table 99 does not exist"],
   [status.PERMISSION_DENIED, "not your table", 403, "not your table"],
@@ -14,8 +15,26 @@ const CASES: [status, string, number, string][] = [
   [status.ALREADY_EXISTS, "idempotency key reused", 422, "idempotency key reused"],
   [status.UNAVAILABLE, "connect ECONNREFUSED 127.0.0.1:50051", 503, "odds service unavailable"],
   [status.DEADLINE_EXCEEDED, "Deadline exceeded after 5.001s", 503, "odds service unavailable"],
-  [status.UNAUTHENTICATED, "no credentials", 401, "not authenticated"],
-  [status.RESOURCE_EXHAUSTED, "the odds queue is full", 429, "too many requests; try again later"],
+  [status.RESOURCE_EXHAUSTED, "the odds queue is full", 429, "too many requests; try again later", "domain"],
+  // A service's access check refusing this gateway's certificate: the deployment's fault, not the
+  // player's (no 401 inviting a new sign-in, no 403 blaming the player).
+  [status.UNAUTHENTICATED, "a client certificate is required", 500, "internal error"],
+  [
+    status.PERMISSION_DENIED,
+    "/pokerodds.odds.v1.OddsService/Deal is not allowed to this caller",
+    500,
+    "internal error",
+    "library",
+  ],
+  // HTTP/2's own limits (ENHANCE_YOUR_CALM) and a call the server cut: the outcome is unknown, retry.
+  [
+    status.RESOURCE_EXHAUSTED,
+    "Bandwidth exhausted or memory limit exceeded",
+    503,
+    "odds service unavailable",
+    "library",
+  ],
+  [status.CANCELLED, "Call cancelled", 503, "odds service unavailable"],
   // The gateway's own limit on a reply (an audit's, as the system grows): retrying would not help.
   [
     status.RESOURCE_EXHAUSTED,
@@ -26,21 +45,20 @@ const CASES: [status, string, number, string][] = [
   [status.INTERNAL, "TypeError: cannot read x of undefined at /srv/odds.js:12", 500, "internal error"],
   [status.UNKNOWN, "stack trace here", 500, "internal error"],
   [status.UNIMPLEMENTED, "method not found", 500, "internal error"],
-  [status.CANCELLED, "Cancelled on client", 500, "internal error"],
   [status.DATA_LOSS, "disk", 500, "internal error"],
   [status.OUT_OF_RANGE, "offset", 500, "internal error"],
   [status.ABORTED, "no service of ours answers this", 500, "internal error"],
 ];
 
 test("each gRPC status becomes its HTTP answer, end to end", async (t) => {
-  for (const [code, details, httpStatus, error] of CASES) {
-    const app = await startApp({ odds: { deal: () => Promise.reject(grpcError(code, details)) } });
+  for (const [code, details, httpStatus, error, madeBy] of CASES) {
+    const app = await startApp({ odds: { deal: () => Promise.reject(grpcError(code, details, madeBy)) } });
     try {
       const response = await post(app, "/api/deal");
       t.is(response.status, httpStatus, status[code]);
       t.deepEqual(await response.json(), { error }, status[code]);
-      if (httpStatus === 401) t.is(response.headers.get("www-authenticate"), "Bearer");
-      if (httpStatus === 429) t.is(response.headers.get("retry-after"), "1");
+      t.is(response.headers.get("www-authenticate"), null, status[code]);
+      if (httpStatus === 429 || httpStatus === 503) t.is(response.headers.get("retry-after"), "1");
     } finally {
       await app.close();
     }

@@ -50,11 +50,6 @@ const FROM_DOMAIN: Partial<Record<status, [number, string]>> = {
 /** The answer to every request refused for load: the edge's limits and a service's full queue alike. */
 export const RATE_LIMITED = "too many requests; try again later";
 
-const FIXED: Partial<Record<status, [number, string]>> = {
-  [status.UNAUTHENTICATED]: [401, "not authenticated"],
-  [status.RESOURCE_EXHAUSTED]: [429, RATE_LIMITED],
-};
-
 /**
  * A name no client knows: a proto field (snake_case, or a dotted path such as caller.player_id). The
  * gateway validates every public field before calling, so such a refusal is a gap in that check; the
@@ -75,37 +70,37 @@ export const RETRY_AFTER_SECONDS = 1;
 export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   if (!isServiceError(error)) return internalError(error);
   const options = { cause: error };
+  const domain = madeFromDomainError(error);
   const fromDomain = FROM_DOMAIN[error.code];
-  if (fromDomain) {
+  // A service's access check refusing this gateway's certificate (PERMISSION_DENIED, or
+  // UNAUTHENTICATED below) is the deployment's fault: a 500, not a 403 blaming the player nor a 401
+  // inviting a new sign-in.
+  if (fromDomain && (domain || error.code !== status.PERMISSION_DENIED)) {
     const message = error.details && !INTERNAL_NAME.test(error.details) ? error.details : fromDomain[1];
     return new HttpError(fromDomain[0], message, options);
+  }
+  // A service's full queue: the client's load, to be retried later.
+  if (error.code === status.RESOURCE_EXHAUSTED && domain) {
+    return new HttpError(429, RATE_LIMITED, { ...options, headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } });
   }
   // The client's own limit on a reply's size, not the service's load: retrying would not help.
   if (error.code === status.RESOURCE_EXHAUSTED && error.details.startsWith(REPLY_TOO_LARGE)) {
     return new HttpError(502, `the ${service} service's answer is larger than this gateway accepts`, options);
   }
   // A service's own outage message names what it waits for (its database, the odds service).
-  if (
-    error.code === status.UNAVAILABLE &&
-    madeFromDomainError(error) &&
-    error.details &&
-    !INTERNAL_NAME.test(error.details)
-  ) {
+  if (error.code === status.UNAVAILABLE && domain && error.details && !INTERNAL_NAME.test(error.details)) {
     return new HttpError(503, error.details, options);
   }
-  // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client.
-  if (error.code === status.UNAVAILABLE || error.code === status.DEADLINE_EXCEEDED) {
+  // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client,
+  // and so is a call the connection cut (CANCELLED from the server's side, RESOURCE_EXHAUSTED from
+  // HTTP/2's own limits): its outcome is unknown, and a retry under the same key learns it.
+  if (
+    error.code === status.UNAVAILABLE ||
+    error.code === status.DEADLINE_EXCEEDED ||
+    error.code === status.CANCELLED ||
+    error.code === status.RESOURCE_EXHAUSTED
+  ) {
     return serviceUnavailable(service, options);
-  }
-  const fixed = FIXED[error.code];
-  if (fixed) {
-    const headers: Record<string, string> =
-      fixed[0] === 401
-        ? { "WWW-Authenticate": "Bearer" }
-        : fixed[0] === 429
-          ? { "Retry-After": String(RETRY_AFTER_SECONDS) }
-          : {};
-    return new HttpError(fixed[0], fixed[1], { ...options, headers });
   }
   return internalError(error);
 }

@@ -2,10 +2,29 @@
 // is accepted by the first item sent or by end(), refused or broken by fail(), and ends with a
 // CANCELLED error when the gateway aborts the call.
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
-import type { ServerStream, ServerStreamCallOptions } from "@pokerodds/common";
+import { DOMAIN_ERROR_KEY, type ServerStream, type ServerStreamCallOptions } from "@pokerodds/common";
 
-export function serviceError(code: status, details: string): ServiceError {
-  return Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new Metadata() }) as ServiceError;
+/** Statuses only a service's domain errors make (but for its access check, which the tests name). */
+const DOMAIN_STATUSES = new Set<status>([
+  status.INVALID_ARGUMENT,
+  status.NOT_FOUND,
+  status.PERMISSION_DENIED,
+  status.FAILED_PRECONDITION,
+  status.ALREADY_EXISTS,
+]);
+
+/**
+ * A failed call as grpc-js reports it. `madeBy`: "domain" marks it as a service's domain error
+ * would (common/src/grpc/status.ts), as the services do for the statuses only their domain errors make.
+ */
+export function serviceError(
+  code: status,
+  details: string,
+  madeBy: "domain" | "library" = DOMAIN_STATUSES.has(code) ? "domain" : "library",
+): ServiceError {
+  const metadata = new Metadata();
+  if (madeBy === "domain") metadata.set(DOMAIN_ERROR_KEY, "1");
+  return Object.assign(new Error(`${code} ${details}`), { code, details, metadata }) as ServiceError;
 }
 
 export class FakeServerStream<Request, Item> implements ServerStream<Item> {

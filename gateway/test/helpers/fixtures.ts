@@ -1,4 +1,5 @@
-import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
+import { serviceError } from "./fake-stream.js";
 import {
   HandStatus,
   type BulkHandStageInfo,
@@ -23,9 +24,8 @@ const DECK = "23456789TJQKA".split("").flatMap((rank) => "cdhs".split("").map((s
 export const SEED = "5eed".repeat(16);
 export const COMMITMENT = "c0".repeat(32);
 
-export function grpcError(code: status, details: string): ServiceError {
-  return Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: new Metadata() });
-}
+/** A failed call (serviceError: a domain error's statuses marked as the services mark them). */
+export const grpcError = serviceError;
 
 export function dealResponse(numberOfHands: number): DealResponse {
   const hands = Array.from({ length: numberOfHands }, (_, i) => DECK[2 * i]! + DECK[2 * i + 1]!);
