@@ -19,6 +19,7 @@ import { until } from "../../test/helpers/poll.js";
 import { openSse, type SseStream } from "../../test/helpers/sse.js";
 import { readEdgeSettings, type EdgeSettings } from "../src/http/edge.js";
 import { lastEventIdOf } from "../src/tables/events.js";
+import { FEED_MAX_CHARS } from "../src/tables/table-feeds.js";
 import type { TableEventsApi } from "../src/services.js";
 import { edgeWithoutLimits, startApp, type AppOverrides, type TestApp } from "./helpers/app.js";
 import { FakeServerStream, serviceError } from "./helpers/fake-stream.js";
@@ -117,6 +118,26 @@ test("Last-Event-ID: the versions after it, from the feed's recent ones, each on
     ["4", "5", "6", "7"],
   );
   t.is(events.calls.length, 1, "one call for both, answered from the recent versions");
+});
+
+test("a feed keeps its newest events up to FEED_MAX_CHARS: a Last-Event-ID older than those goes on from the oldest kept", async (t) => {
+  // Forty states of 300 bets (about 44 KB each): far past the bound before 64 versions.
+  const bets = Array.from({ length: 300 }, (_, i) => ({ ...tableState().bets[0]!, playerId: `player-${i}` }));
+  const events = fakeTableEvents((call) => {
+    for (let version = 1; version <= 40; version++) call.push(version, tableState({ bets }), 40);
+  });
+  const app = await withApp(t, events);
+  const stream = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "1" }));
+  await until("the newest", () => stream.events.at(-1)?.id === "40");
+  const ids = stream.events.map((e) => Number(e.id));
+  const chars = stream.events.reduce((sum, e) => sum + e.data.length, 0);
+  t.true(ids[0]! > 2, `from the oldest kept (${ids[0]}), not from version 2`);
+  t.deepEqual(
+    ids,
+    Array.from({ length: ids.length }, (_, i) => ids[0]! + i),
+    "then each version in order",
+  );
+  t.true(chars <= FEED_MAX_CHARS + stream.events[0]!.data.length, `${chars} characters kept`);
 });
 
 test("a new feed catches up before any stream starts: the current state first, more than 64 missed skip to it", async (t) => {

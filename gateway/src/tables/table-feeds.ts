@@ -24,6 +24,14 @@ import { toTableGameState } from "./to-api.js";
 /** How long a feed stays open after its table's last stream here closed. */
 const FEED_LINGER_MS = 30_000;
 
+/**
+ * The events a feed keeps, in characters, besides the newest: a state grows with its bets (about
+ * 44 KB at 6 seats of 50 bets), and WATCH_REPLAY_MAX of the largest in each of the gateway's
+ * EVENTS_MAX_STREAMS feeds would be gigabytes. Each event is a whole state, so a stream whose next
+ * version was dropped loses nothing by going on from the oldest one kept.
+ */
+export const FEED_MAX_CHARS = 256 * 1024;
+
 /** A feed that has not caught up with its table by then ends (its streams are answered 503). */
 const CATCH_UP_MS = 10_000;
 
@@ -46,7 +54,9 @@ export class TableFeed {
    */
   readonly ready: Promise<void>;
   streams = 0;
+  /** The versions' events, oldest first; `chars` their length in all. */
   private readonly events = new Map<number, string>();
+  private chars = 0;
   private readonly waiting = new WakeList();
   private readonly stop = new AbortController();
   private received!: () => void;
@@ -104,6 +114,7 @@ export class TableFeed {
     this.stop.abort();
     this.failed(error);
     this.events.clear();
+    this.chars = 0;
     this.waiting.wake();
     this.onClose();
   }
@@ -166,8 +177,15 @@ export class TableFeed {
     // Never twice, whatever a replica sends.
     if (event.version <= this.head) return;
     this.head = event.version;
-    this.events.set(event.version, eventFrame(event));
-    for (const version of this.events.keys()) if (version <= this.head - WATCH_REPLAY_MAX) this.events.delete(version);
+    const frame = eventFrame(event);
+    this.events.set(event.version, frame);
+    this.chars += frame.length;
+    for (const [version, old] of this.events) {
+      if (version === this.head) break;
+      if (version > this.head - WATCH_REPLAY_MAX && this.chars <= FEED_MAX_CHARS) break;
+      this.events.delete(version);
+      this.chars -= old.length;
+    }
     if (event.version >= event.latestVersion) this.received();
     this.waiting.wake();
   }
