@@ -128,6 +128,21 @@ test("each RPC answers only the services its table names", async (t) => {
   t.is(await refusal(tlsAs("gateway"), (w) => w.call.listLedger(ledger)), status.NOT_FOUND);
 });
 
+test("a player's username (an e-mail at some providers) goes to the gateway only; the table gets the names a seat shows", async (t) => {
+  const as = async (service: "gateway" | "table") => {
+    const wallet = walletAs(tlsAs(service));
+    try {
+      return (await wallet.call.getPlayer({ playerId: "named" })).profile!;
+    } finally {
+      wallet.raw.close();
+    }
+  };
+  const gateway = walletAs(tlsAs("gateway"));
+  await gateway.call.getProfile({ claims: claims("named") }).finally(() => gateway.raw.close());
+  t.like(await as("gateway"), { username: "named@example.com", displayName: "Player named" });
+  t.like(await as("table"), { username: "", displayName: "Player named" });
+});
+
 test("health is open to any certificate of the CA, closed to others", async (t) => {
   const ours = new HealthChecker(address, tlsAs("odds"), "wallet");
   const theirs = new HealthChecker(address, foreign);

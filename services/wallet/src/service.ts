@@ -1,6 +1,7 @@
 // The gRPC adapter: decode, call the wallet, encode. Rules live in domain/, storage in the stores.
 import {
   callEnded,
+  callerOf,
   OneAtATime,
   InvalidArgumentError,
   NotFoundError,
@@ -41,10 +42,13 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
       profile: profileToProto(await readProfile(wallet, claimsFromProto(request.claims))),
     })),
 
-    getPlayer: rpc("GetPlayer", async (request) => {
+    // The table asks for the names a seat shows; only the gateway (an ADMIN reading a player) gets
+    // the username too, an e-mail address at some identity providers.
+    getPlayer: rpc("GetPlayer", async (request, { call }) => {
       const profile = await findProfile(wallet, requirePlayerId("player id", request.playerId));
       if (!profile) throw new NotFoundError(`no player ${request.playerId}`);
-      return { profile: profileToProto(profile) };
+      const seesUsername = callerOf(call)?.includes("gateway") ?? false;
+      return { profile: profileToProto(seesUsername ? profile : { ...profile, username: "" }) };
     }),
 
     getPersonalTableOwner: rpc("GetPersonalTableOwner", async (request) => {
