@@ -48,7 +48,8 @@ export async function deliverOutbox(
   const outcomes = calls.flatMap((call) => (call.status === "fulfilled" ? [call.value] : []));
   const delivered = outcomes.filter(({ outcome }) => outcome.applied).map(({ credit }) => credit.key);
   for (const { credit, outcome } of outcomes) {
-    // Refused only past the wallet's balance limit: the credit stays owed (and audited) until an operator acts.
+    // Refused only past the wallet's balance limit, which the wallet does not record: the credit
+    // stays owed (and audited), and is sent again until the account has room.
     if (!outcome.applied) log.error({ tableId, credit }, "the wallet refused a table credit");
   }
   if (delivered.length > 0) {

@@ -1,5 +1,5 @@
 import { backoff, NotFoundError, PerKeyQueue, UnavailableError } from "@pokerodds/common";
-import { nextEntry, replay, type LedgerEntry, type MovementRequest } from "./domain/movement.js";
+import { isRecorded, nextEntry, replay, type LedgerEntry, type MovementRequest } from "./domain/movement.js";
 import type { LedgerStore } from "./ledger-store.js";
 
 /** Enough for many replicas writing to one account at once; beyond it the caller retries with its key. */
@@ -16,7 +16,10 @@ export class Movements {
 
   constructor(private readonly ledger: LedgerStore) {}
 
-  /** Records the movement's outcome, applied or refused, exactly once per idempotency key. */
+  /**
+   * Records the movement's outcome, applied or refused, exactly once per idempotency key (but for a
+   * table's credit refused at the balance limit, which is only answered: isRecorded).
+   */
   record(request: MovementRequest): Promise<MovementOutcome> {
     return this.queue.run(request.playerId, () => this.append(request));
   }
@@ -36,6 +39,8 @@ export class Movements {
       // A retry that comes straight back finds its own first outcome on top: no insert to lose.
       if (head?.idempotencyKey === request.idempotencyKey) return { entry: replay(head, request), replayed: true };
       const entry = nextEntry(head, request, new Date());
+      // Answered, not stored: no entry holds it, so its id and sequence are none.
+      if (!isRecorded(entry)) return { entry: { ...entry, entryId: "", sequence: 0 }, replayed: false };
       const appended = await this.ledger.append(entry);
       if (appended.kind === "appended") return { entry, replayed: false };
       if (appended.kind === "keyTaken") return { entry: replay(appended.first, request), replayed: true };

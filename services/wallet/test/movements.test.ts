@@ -1,5 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import { MovementKind, RefusalReason, type Movement } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import anyTest, { type TestFn } from "ava";
 import { statusOf } from "../../../test/helpers/grpc-services.js";
 import { claims, startWalletCluster, type WalletCluster } from "./helpers/wallet-cluster.js";
@@ -132,6 +133,41 @@ test("a debit the balance cannot cover is refused with the current balance, and 
   t.like(debitAll.result, { applied: true, accountBalanceCents: 0 });
   const { entries } = await wallet.listLedger({ playerId: "poor", afterSequence: 0, limit: 100 });
   t.like(entries[1], { applied: false, amountCents: 0, requestedCents: 100_001, balanceAfterCents: 100_000 });
+});
+
+test("a table's credit refused at the balance limit is only answered: sent again once there is room, it is applied", async (t) => {
+  const { wallet } = t.context;
+  await newPlayer(t, "full");
+  const fill = await wallet.credit({ movement: movement("full", MAX_BALANCE_CENTS - 100_000, "full-1", "payout") });
+  t.like(fill.result, { applied: true, accountBalanceCents: MAX_BALANCE_CENTS });
+  const payout = movement("full", 500, "full-2", "payout");
+  const refused = await wallet.credit({ movement: payout });
+  t.like(refused.result, {
+    applied: false,
+    accountBalanceCents: MAX_BALANCE_CENTS,
+    refusalReason: RefusalReason.REFUSAL_REASON_BALANCE_LIMIT,
+    entryId: "",
+    sequence: 0,
+  });
+  // Before, this refusal was the key's answer for good, and the payout stayed owed for ever.
+  await wallet.withdraw({ movement: movement("full", 1_000, "full-3", "") });
+  const applied = await wallet.credit({ movement: payout });
+  t.like(applied.result, { applied: true, accountBalanceCents: MAX_BALANCE_CENTS - 500, replayed: false });
+  t.like((await wallet.credit({ movement: payout })).result, { applied: true, replayed: true });
+  const { entries } = await wallet.listLedger({ playerId: "full", afterSequence: 0, limit: 100 });
+  t.deepEqual(
+    entries.map((e) => [e.idempotencyKey, e.applied]),
+    [
+      ["wallet:welcome:full", true],
+      ["full-1", true],
+      ["full-3", true],
+      ["full-2", true],
+    ],
+  );
+  // A player's own movements keep their refusals: a deposit refused at the limit is its key's answer.
+  const deposit = await wallet.deposit({ movement: movement("full", 1_000, "full-4", "") });
+  t.like(deposit.result, { applied: false, refusalReason: RefusalReason.REFUSAL_REASON_BALANCE_LIMIT });
+  t.not(deposit.result!.entryId, "");
 });
 
 test("deposit and withdraw are operator movements with the same idempotency; a withdrawal cannot overdraw", async (t) => {

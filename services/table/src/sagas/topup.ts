@@ -89,7 +89,8 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
   const refund = await sagaStep(claim, "refund", () =>
     parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.TOPUP_REFUND }, scope),
   );
-  // Refused only past the wallet's balance limit: the transfer stays open (audited) until an operator acts.
+  // Refused only past the wallet's balance limit, which the wallet does not record: the transfer
+  // stays open (audited), and recovery sends the refund again until the account has room.
   if (!refund.applied) throw new Error(`the wallet refused the refund of transfer ${transferId}`);
   return { ok: false, error: { kind: "conflict", message: result.message } };
 };

@@ -156,6 +156,16 @@ export function decide(balanceCents: number, kind: MovementKind, requestedCents:
 }
 
 /**
+ * Whether an outcome is recorded, its key's answer for good, or only answered. A credit a table owes
+ * (a seat's balance on leave, a payout, a refund) refused at the balance limit is only answered: the
+ * table keeps it owed and sends it again under its key, and it is applied once the account has room.
+ * Recorded, it answered every later attempt with itself, and the money stayed at the table for ever.
+ * Contradicting this NACK later is safe, unlike a player's: the table acts on it only by trying again.
+ */
+export const isRecorded = (entry: Pick<LedgerEntry, "applied" | "kind" | "refusal">): boolean =>
+  entry.applied || entry.kind !== "credit" || entry.refusal !== "balance_limit";
+
+/**
  * An entry's id is its account and sequence, "<playerId>:<sequence>" (the sequenced log's entry id):
  * the sequence is all digits, so an id splits back at its last colon whatever the player id holds.
  */

@@ -270,7 +270,10 @@ export interface MovementResult {
    * first outcome, so this is the balance as it was then, not necessarily now.
    */
   accountBalanceCents: number;
-  /** The ledger entry recording this outcome. */
+  /**
+   * The ledger entry recording this outcome; empty (and sequence 0) for a credit refused at the
+   * balance limit, which is not recorded: the same credit sent again is applied once there is room.
+   */
   entryId: string;
   sequence: number;
   /** True when the key had already been used by the same request and this is its first outcome. */
