@@ -118,6 +118,8 @@ export async function findGame(log: GameLog, tableId: number, gameId: string): P
   if (gameNumber === null) return null;
   const { snapshot: head, stored } = await log.latest(tableId);
   if (!stored || gameNumber > head.gameNumber) return null;
+  // The game being played: not over, and no search of the history needed to say so.
+  if (gameNumber === head.gameNumber && head.gameState !== "STATUS_RIVER") return null;
   const { snapshot: finishing } = await firstVersionWhere(
     log,
     tableId,

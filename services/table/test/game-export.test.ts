@@ -335,7 +335,9 @@ test("no record: a game not over yet, a game the table never had, another table'
   const flop = history.findIndex((s) => s.gameId === "T7-3" && s.gameState === "STATUS_FLOP");
   const log = new MemoryLog(history.slice(0, flop + 1));
   t.is((await findGame(log, 7, "T7-2"))?.gameId, "T7-2");
+  const before = log.reads;
   t.is(await findGame(log, 7, "T7-3"), null, "at its flop");
+  t.is(log.reads, before, "the game being played is not searched for in the history");
   t.is(await findGame(log, 7, "T7-4"), null, "not dealt yet");
   for (const gameId of ["T3-1", "T7-0", "T7-02", "t7-2", "T7-2 ", "T7-", "7-2", "T7-99999999999999999999"]) {
     t.is(await findGame(log, 7, gameId), null, gameId);
