@@ -14,11 +14,11 @@ import { writesEndedByClose } from "../src/mongo-closed-write.js";
 /** Far longer than any answer here takes, and than the driver's own bounds in this test. */
 const HUNG_AFTER_MS = 10_000;
 
-/** A loopback proxy to `port` that can end its clients' connections, as a server going away does (FIN). */
-async function closingProxy(port: number) {
+/** A loopback proxy to the database's socket that can end its clients' connections, as a server going away does (FIN). */
+async function closingProxy(socketPath: string) {
   const clientSides = new Set<Socket>();
   const server = createServer((clientSide) => {
-    const serverSide = connect(port, "127.0.0.1");
+    const serverSide = connect(socketPath);
     clientSide.pipe(serverSide).pipe(clientSide);
     clientSides.add(clientSide);
     const drop = () => {
@@ -43,7 +43,7 @@ const turns = async (n: number) => {
 test("a write on a connection the server has just closed fails as an outage instead of waiting forever", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "closed-write-"));
   const ferret = await startFerretDB({ dataDir: dir, output: "ignore" });
-  const proxy = await closingProxy(ferret.port);
+  const proxy = await closingProxy(ferret.socketPath);
   // One pooled connection, so the next operation takes the very connection that was closed.
   const uri = `mongodb://127.0.0.1:${proxy.port}/?directConnection=true&maxPoolSize=1&retryWrites=false`;
   const options = {

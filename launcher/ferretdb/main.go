@@ -1,5 +1,9 @@
 // Command ferretdb runs an embedded FerretDB (SQLite storage) for the local stack: one JSON
 // ready line on stdout once it listens, errors on stderr, clean stop on SIGTERM/SIGINT.
+//
+// It listens on a Unix socket in its data directory, which it keeps to its own user (0700): FerretDB
+// has no authentication, and on loopback TCP any user of the machine could read every server seed
+// and write ledger entries, or take the port while the database restarts.
 package main
 
 import (
@@ -17,8 +21,7 @@ import (
 )
 
 func main() {
-	listen := flag.String("listen", "127.0.0.1:27017", "TCP address to listen on (port 0 picks a free one)")
-	data := flag.String("data", "data/db", "directory for the SQLite files (created if missing)")
+	data := flag.String("data", "data/db", "directory for the SQLite files and the socket (created if missing)")
 	flag.Parse()
 
 	// Error, not warn: FerretDB logs every failed command (with full message dumps) and every
@@ -36,10 +39,19 @@ func main() {
 	if err = os.MkdirAll(dir, 0o700); err != nil {
 		fail("cannot create data directory", err)
 	}
+	// MkdirAll leaves an existing directory as it was.
+	if err = os.Chmod(dir, 0o700); err != nil {
+		fail("cannot make the data directory private", err)
+	}
+	socket := filepath.Join(dir, "ferretdb.sock")
+	// Left by a database killed before it could remove it; this directory is this database's alone.
+	if err = os.Remove(socket); err != nil && !os.IsNotExist(err) {
+		fail("cannot remove the old socket", err)
+	}
 
 	// FerretDB wants a file: URI naming a directory, with a trailing slash.
 	db, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *listen},
+		Listener:  ferretdb.ListenerConfig{Unix: socket},
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + filepath.ToSlash(dir) + "/",
 		Logger:    logger,
@@ -52,8 +64,8 @@ func main() {
 	defer stop()
 	go stopWhenOrphaned(stop)
 
-	// New has already bound the socket, so the URI carries the real port and clients can connect.
-	ready, _ := json.Marshal(map[string]string{"uri": db.MongoDBURI()})
+	// New has already bound the socket: clients can connect.
+	ready, _ := json.Marshal(map[string]string{"socket": socket})
 	os.Stdout.Write(append(ready, '\n'))
 
 	if err = db.Run(ctx); err != nil {

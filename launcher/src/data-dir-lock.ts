@@ -5,7 +5,8 @@
 // launchers started at the same moment over a stale lock may both take it: this guards against a
 // mistake, not an adversary.
 import { readFileSync } from "node:fs";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { privateDirectory } from "@pokerodds/common/private-directory";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout } from "node:timers/promises";
 
@@ -48,7 +49,7 @@ async function holderOf(path: string): Promise<Holder | undefined> {
 
 /** Takes the directory's lock for this process; resolves to its release. */
 export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
-  await mkdir(dataDir, { recursive: true });
+  await privateDirectory(dataDir);
   const path = join(dataDir, "launcher.lock");
   const mine: Holder = { pid: process.pid, started: startTimeOf(process.pid) };
   for (let attempt = 0; attempt < 2; attempt++) {

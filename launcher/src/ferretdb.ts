@@ -1,3 +1,4 @@
+import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describeExit, spawnChild, stopChildren, type Child, type Output } from "./child.js";
@@ -9,33 +10,35 @@ export const ferretdbBinary = repoPath(".cache/ferretdb/ferretdb");
 export interface FerretDB {
   /** Ready for the MongoDB driver, with retryWrites=false: FerretDB would apply a retried write twice. */
   uri: string;
-  port: number;
+  /** Its Unix socket, in its data directory (main.go says why not TCP). */
+  socketPath: string;
   child: Child;
   stop(graceMs?: number): Promise<void>;
 }
 
 export interface FerretDBOptions {
-  /** Directory for the SQLite files; created if missing. */
+  /** Directory for the SQLite files and the socket; created if missing, and kept to this user. */
   dataDir: string;
-  /** Loopback port to listen on; 0 (the default) lets the OS pick a free one. */
-  port?: number;
   output?: Output;
   timeoutMs?: number;
 }
 
+/** The longest path a Unix socket may have on Linux (sun_path holds 108 bytes with its NUL). */
+const SOCKET_PATH_MAX_BYTES = 107;
+
 /** Starts the embedded database and resolves once it accepts connections. */
 export async function startFerretDB(options: FerretDBOptions): Promise<FerretDB> {
-  const child = spawnChild(
-    "db",
-    ferretdbBinary,
-    ["-listen", `127.0.0.1:${options.port ?? 0}`, "-data", options.dataDir],
-    {
-      env: process.env,
-      output: options.output ?? "inherit",
-      pipeStdout: true,
-    },
-  );
-  // Its only stdout line is the ready line: {"uri":"mongodb://127.0.0.1:<port>/"}.
+  const dataDir = resolve(options.dataDir);
+  const socketPath = join(dataDir, "ferretdb.sock");
+  if (Buffer.byteLength(socketPath) > SOCKET_PATH_MAX_BYTES) {
+    throw new Error(`the database's socket ${socketPath} is longer than a Unix socket may be: use a shorter DATA_DIR`);
+  }
+  const child = spawnChild("db", ferretdbBinary, ["-data", dataDir], {
+    env: process.env,
+    output: options.output ?? "inherit",
+    pipeStdout: true,
+  });
+  // Its only stdout line is the ready line: {"socket":"<dataDir>/ferretdb.sock"}.
   const ready = new Promise<string>((resolve) =>
     createInterface({ input: child.process.stdout! }).once("line", resolve),
   );
@@ -50,7 +53,6 @@ export async function startFerretDB(options: FerretDBOptions): Promise<FerretDB>
     const hint = outcome.error ? " (run `npm run build:db` first)" : "";
     throw new Error(`the embedded database ${describeExit(outcome)}${hint}`);
   }
-  const uri = new URL((JSON.parse(outcome) as { uri: string }).uri);
-  uri.searchParams.set("retryWrites", "false");
-  return { uri: uri.href, port: Number(uri.port), child, stop: (graceMs = 5000) => stopChildren([[child]], graceMs) };
+  const uri = `mongodb://${encodeURIComponent(socketPath)}/?retryWrites=false`;
+  return { uri, socketPath, child, stop: (graceMs = 5000) => stopChildren([[child]], graceMs) };
 }

@@ -8,6 +8,9 @@ import { pidFile } from "./pid-file.js";
 import { readRestartPolicy, Restarter, type RestartPolicy } from "./restarts.js";
 import { startStack, type ChildName, type Stack } from "./stack.js";
 
+// Every file the stack writes under DATA_DIR (its children inherit this) is this user's alone.
+process.umask(0o077);
+
 const logger = createLogger("launcher");
 logUncaughtErrors(logger);
 /** decisions.md: a stop signal ends everything within 10 s; this leaves margin for exiting. */

@@ -2,6 +2,7 @@
 // or starts again and removed when the launcher stops, so an operator (or a test) can find a process
 // without parsing logs, and the gRPC services' addresses (the operator's tool reads the wallet's):
 // {"launcher": 100, "children": {"db": 101, "odds": 102, ...}, "addresses": {"wallet": "127.0.0.1:4101", ...}}.
+import { randomUUID } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 
 export interface PidFile {
@@ -25,8 +26,8 @@ export function pidFile(path: string): PidFile {
         const pids = Object.fromEntries(children.map((c) => [c.name, c.pid]));
         const content = { launcher: process.pid, children: pids, addresses };
         // Through a temporary file and a rename: a reader never sees half a file.
-        const temporary = `${path}.${process.pid}.tmp`;
-        await writeFile(temporary, `${JSON.stringify(content)}\n`);
+        const temporary = `${path}.${randomUUID()}.tmp`;
+        await writeFile(temporary, `${JSON.stringify(content)}\n`, { flag: "wx" });
         await rename(temporary, path);
       }),
     remove: () => enqueue(() => rm(path, { force: true })),

@@ -6,8 +6,9 @@
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import { SERVICE_IDENTITIES, spiffeId, type ServiceIdentity, type TlsFiles } from "@pokerodds/common/grpc/tls";
-import { webcrypto } from "node:crypto";
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { randomUUID, webcrypto } from "node:crypto";
+import { privateDirectory } from "@pokerodds/common/private-directory";
+import { chmod, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -96,8 +97,9 @@ async function keyPem(key: CryptoKey): Promise<string> {
  * newline, so that files joined with `cat` (a CA bundle during a rotation) stay valid PEM.
  */
 async function writeAtomic(path: string, content: string, mode: number): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, content.endsWith("\n") ? content : `${content}\n`, { mode });
+  // A new file of its own ("wx"), never one a name guessed beforehand leads elsewhere.
+  const temporary = `${path}.${randomUUID()}.tmp`;
+  await writeFile(temporary, content.endsWith("\n") ? content : `${content}\n`, { mode, flag: "wx" });
   await chmod(temporary, mode);
   await rename(temporary, path);
 }
@@ -132,7 +134,7 @@ async function isCurrent(path: string, ca: CertificateAuthority, identity: Servi
 
 /** The CA and every service's certificate under `dir`: made when missing, renewed when due. */
 export async function ensurePki(dir: string, options: PkiOptions = {}): Promise<Pki> {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await privateDirectory(dir);
   let ca = await loadCa(dir);
   if (!ca) {
     ca = await createCa(undefined, options.caValidityDays);

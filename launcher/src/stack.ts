@@ -1,4 +1,3 @@
-import { mkdir } from "node:fs/promises";
 import { connect } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -126,11 +125,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
 
   const { instances, serviceOf } = instanceNames(options.replicas);
   const embeddedDatabase = !env.MONGODB_URI;
-  const { ports, metricsPorts, databasePort } = await allocatePorts(options.port, serviceOf, embeddedDatabase);
+  const { ports, metricsPorts } = await allocatePorts(options.port, serviceOf);
   const portOf = (name: ChildName) => ports.get(name)!;
   const address = (service: ReplicatedService) => grpcAddress(instances[service], portOf);
-  // The embedded database's address is known once it runs (and kept when it is started again).
-  const database = { uri: env.MONGODB_URI || undefined, port: databasePort };
+  // The embedded database's address is known once it runs (the same when it is started again).
+  const database = { uri: env.MONGODB_URI || undefined };
   // The development CA and one certificate per service (mutual TLS on every gRPC hop).
   const pki = await ensurePki(join(options.dataDir, "pki"));
   const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri, pki);
@@ -139,17 +138,14 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   /** Starts one child and waits until it listens; `wire` ends the wait early (an exit, a stop). */
   const startChild = async (name: ChildName, deadline: number, wire: Tripwire) => {
     if (name === "db") {
-      const dbDir = join(options.dataDir, "db");
-      await mkdir(dbDir, { recursive: true });
       // Not raced against the wire: it is ready in milliseconds, and a child still starting when we
       // gave up would be left out of `running`, so out of stop().
-      const db = await startFerretDB({ dataDir: dbDir, port: database.port, output });
+      const db = await startFerretDB({ dataDir: join(options.dataDir, "db"), output });
       if (children.stopped) {
         // stop() began while it was starting (a restart in flight): it missed this one.
         await db.stop(2000);
         throw new Error("the stack is stopping");
       }
-      database.port = db.port;
       database.uri = db.uri;
       children.watch(db.child, "db");
       return;
@@ -364,28 +360,22 @@ async function untilHealthy(url: string, deadline: number, wire: Tripwire): Prom
 }
 
 /**
- * The gateway gets httpPort (0: any free one), every other instance a free port, each a metrics
- * port, and the embedded database one (0 when there is none), all drawn in one call so that no port
- * is handed out twice, nor the one the user chose. The database's comes from below the ephemeral
- * range too: a port the OS picked from that range could be taken, while the database is down, by a
- * reconnecting client's own socket (a client connecting to a closed loopback port can even be
- * handed that very port and connect to itself), and the database could then never listen there again.
+ * The gateway gets httpPort (0: any free one), every other instance a free port, and each a metrics
+ * port, all drawn in one call so that no port is handed out twice, nor the one the user chose. (The
+ * embedded database listens on a Unix socket in its own directory, so its address never changes.)
  */
 async function allocatePorts(
   httpPort: number,
   serviceOf: Map<ChildName, ServiceName>,
-  embeddedDatabase: boolean,
-): Promise<{ ports: Map<ChildName, number>; metricsPorts: Map<ChildName, number>; databasePort: number }> {
+): Promise<{ ports: Map<ChildName, number>; metricsPorts: Map<ChildName, number> }> {
   if (httpPort !== 0 && !(await isPortFree(httpPort)))
     throw new Error(`port ${httpPort} is already in use (set PORT to another)`);
   const names = [...serviceOf.keys()];
-  const free = await freePorts(2 * names.length + (embeddedDatabase ? 1 : 0), {
-    avoid: httpPort !== 0 ? [httpPort] : [],
-  });
+  const free = await freePorts(2 * names.length, { avoid: httpPort !== 0 ? [httpPort] : [] });
   const ports = new Map(names.map((name, i) => [name, free[i]!]));
   const metricsPorts = new Map(names.map((name, i) => [name, free[names.length + i]!]));
   if (httpPort !== 0) ports.set("gateway", httpPort);
-  return { ports, metricsPorts, databasePort: embeddedDatabase ? free[2 * names.length]! : 0 };
+  return { ports, metricsPorts };
 }
 
 function accepts(port: number): Promise<boolean> {

@@ -2,7 +2,8 @@
 // gateway (which verifies) and `npm run token` (which signs). Whoever runs first creates it.
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { randomUUID } from "node:crypto";
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { privateDirectory } from "@pokerodds/common/private-directory";
+import { link, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Role } from "@pokerodds/api/players";
 
@@ -22,9 +23,10 @@ export function devKeyPath(dataDir: string): string {
 /** Reads the key pair, creating it first if absent; concurrent callers all end with the same key. */
 export async function loadOrCreateDevKey(dataDir: string): Promise<DevKey> {
   const path = devKeyPath(dataDir);
+  // Checked before the key is read: a key another user left there would sign for any player.
+  await privateDirectory(join(dataDir, "dev-issuer"));
   const existing = await readKey(path);
   if (existing) return existing;
-  await mkdir(join(dataDir, "dev-issuer"), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${randomUUID()}.tmp`;
   await writeFile(temporary, JSON.stringify(await newPrivateJwk()), { mode: 0o600, flag: "wx" });
   try {

@@ -8,7 +8,6 @@ import { TableServiceClient, type Caller } from "@pokerodds/common/generated/pok
 import { Role, WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { stopChildren, type Child } from "@pokerodds/launcher/child";
 import { startFerretDB } from "@pokerodds/launcher/ferretdb";
-import { freePort } from "@pokerodds/launcher/ports";
 import { MongoClient, type Db } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -57,7 +56,7 @@ const FAST_RECOVERY = { TABLE_RECOVERY_INTERVAL_MS: "300", TABLE_RECOVERY_GRACE_
 export async function startTableCluster(options: TableClusterOptions = {}): Promise<TableCluster> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-table-"));
   // Below the ephemeral range, so a restart finds its port free (see launcher/src/stack.ts).
-  let database = await startFerretDB({ dataDir, port: await freePort(), output: "inherit" });
+  let database = await startFerretDB({ dataDir, output: "inherit" });
   const mongo = new MongoClient(database.uri);
   const replicas: TableReplica[] = [];
   const children: Child[] = [];
@@ -123,7 +122,7 @@ export async function startTableCluster(options: TableClusterOptions = {}): Prom
     },
     stopDatabase: () => database.stop(),
     startDatabase: async () => {
-      database = await startFerretDB({ dataDir, port: database.port, output: "inherit" });
+      database = await startFerretDB({ dataDir, output: "inherit" });
     },
     stop,
   };
