@@ -7,18 +7,10 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { SeenProcesses } from "./helpers/processes.js";
 import { useTestStack } from "./helpers/stack.js";
 
 const launcher = fileURLToPath(new URL("../launcher/dist/main.js", import.meta.url));
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** The promise's value, or undefined once `ms` have passed; clears its timer so nothing lingers. */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
@@ -64,6 +56,8 @@ async function startLauncher(t: ExecutionContext) {
   );
   const output: string[] = [];
   const childPids: number[] = [];
+  const seen = new SeenProcesses();
+  seen.add(launched.pid!);
   const ready = new Promise<void>((resolve) => {
     for (const stream of [launched.stdout, launched.stderr]) {
       createInterface({ input: stream }).on("line", (line) => {
@@ -72,25 +66,26 @@ async function startLauncher(t: ExecutionContext) {
         const entry = parseJson(line);
         if (entry?.service === "launcher" && Array.isArray(entry.children)) {
           childPids.push(...(entry.children as { pid: number }[]).map((child) => child.pid));
+          childPids.forEach((pid) => seen.add(pid));
           resolve();
         }
       });
     }
   });
   t.teardown(async () => {
-    // Only reached with something still running when the test failed: leave nothing behind.
-    for (const pid of [launched.pid!, ...childPids]) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+    // Only finds something still running when the test failed: leave nothing behind.
+    seen.killAll();
     await rm(dataDir, { recursive: true, force: true });
   });
   const started = await within(Promise.race([ready.then(() => true), exited.then(() => false)]), 90_000);
-  return { launched, exited, output, childPids, port, started: started === true };
+  return { launched, exited, output, childPids, seen, port, started: started === true };
 }
 
 test("npm start: SIGTERM stops the whole stack within 10 s and leaves no process behind", async (t) => {
   let run = await startLauncher(t);
   // A port the launcher picked free can be taken by a stack another test file starts meanwhile.
   if (!run.started && run.output.some((line) => line.includes("EADDRINUSE"))) run = await startLauncher(t);
-  const { launched, exited, output, childPids, port } = run;
+  const { launched, exited, output, childPids, seen, port } = run;
   const tail = () => output.slice(-60).join("\n");
   if (!run.started) {
     t.fail(`the launcher did not get ready:\n${tail()}`);
@@ -105,11 +100,7 @@ test("npm start: SIGTERM stops the whole stack within 10 s and leaves no process
   t.truthy(exit, `still running 10 s after SIGTERM:\n${tail()}`);
   t.deepEqual(exit, { code: 0, signal: null }, tail());
   t.log(`stopped in ${Date.now() - stoppingAt} ms`);
-  t.deepEqual(
-    childPids.filter((pid) => isAlive(pid)),
-    [],
-    "no child outlives the launcher",
-  );
+  t.deepEqual(seen.alive(childPids), [], "no child outlives the launcher");
 });
 
 test("stopping a service or the database turns health 503, starting it again 200", async (t) => {

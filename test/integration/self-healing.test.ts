@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { Api, show, type Player, type Reply, type TableState } from "../helpers/api.js";
 import { settledAudit } from "../helpers/money.js";
 import { eventually } from "../helpers/poll.js";
+import { SeenProcesses } from "../helpers/processes.js";
 import { seededRandom, seedFromEnv, type Random } from "../helpers/random.js";
 import { NO_LIMITS } from "../helpers/stack.js";
 
@@ -52,7 +53,7 @@ interface Launched {
   /** <DATA_DIR>/pids.json, or undefined when absent. */
   pids(): Promise<PidFileContent | undefined>;
   /** Every child pid ever read from the pid file. */
-  seenPids: Set<number>;
+  seen: SeenProcesses;
 }
 
 // Hermetic, as test/helpers/stack.ts: nothing of the developer's shell leaks in; no rate limits.
@@ -94,23 +95,23 @@ async function launchOnce(t: ExecutionContext, extraEnv: Record<string, string>)
       if (entry?.service === "launcher") lines.push(entry as unknown as LogLine);
     });
   }
-  const seenPids = new Set<number>();
+  const seen = new SeenProcesses();
   const pids = async () => {
     const text = await readFile(join(dataDir, "pids.json"), "utf8").catch(() => undefined);
     const content = text === undefined ? undefined : (JSON.parse(text) as PidFileContent);
-    for (const pid of Object.values(content?.children ?? {})) seenPids.add(pid);
+    for (const pid of Object.values(content?.children ?? {})) seen.add(pid);
     return content;
   };
   const line = (what: string, match: (line: LogLine) => boolean, timeoutMs = 90_000) =>
     eventually(`the launcher logs ${what}`, async () => lines.find(match), { timeoutMs, intervalMs: 100 });
 
   t.teardown(async () => {
-    // Only with something still running when the test failed: stop it, then leave nothing behind.
+    // Only finds something running when the test failed: stop it, then leave nothing behind.
     if (launched.exitCode === null && launched.signalCode === null) {
       launched.kill("SIGTERM");
       if (!(await within(exited, 10_000))) launched.kill("SIGKILL");
     }
-    for (const pid of seenPids) if (isAlive(pid)) process.kill(pid, "SIGKILL");
+    seen.killAll();
     log.end();
     if (t.passed) await rm(dataDir, { recursive: true, force: true });
     else {
@@ -129,7 +130,7 @@ async function launchOnce(t: ExecutionContext, extraEnv: Record<string, string>)
     throw new Error(`the launcher did not get ready${cause}: ${JSON.stringify(lines.slice(-5))}`);
   }
   await pids();
-  return { pid: launched.pid!, url: `http://127.0.0.1:${port}`, dataDir, exited, lines, line, pids, seenPids };
+  return { pid: launched.pid!, url: `http://127.0.0.1:${port}`, dataDir, exited, lines, line, pids, seen };
 }
 
 /** SIGKILLs the launcher's child `name`, found in the pid file and checked to be the launcher's child. */
@@ -404,11 +405,7 @@ async function pastTheLimit(t: ExecutionContext, stack: Launched) {
     gaveUp?.msg,
     "odds was killed by SIGKILL; it was restarted 2 times already, the limit (RESTART_MAX_PER_WINDOW=2, RESTART_WINDOW_SECONDS=3600): stopping everything",
   );
-  t.deepEqual(
-    children.filter((pid) => isAlive(pid)),
-    [],
-    "no child outlives the launcher",
-  );
+  t.deepEqual(stack.seen.alive(children), [], "no child outlives the launcher");
   t.is(await stack.pids(), undefined, "the pid file is removed");
 }
 
@@ -435,11 +432,7 @@ test.serial(
     const exit = await within(stack.exited, 10_000);
     t.log(`stopped in ${Date.now() - stoppingAt} ms`);
     t.deepEqual(exit, { code: 0, signal: null }, "stopped within 10 s");
-    t.deepEqual(
-      children.filter((pid) => isAlive(pid)),
-      [],
-      "no child outlives the launcher",
-    );
+    t.deepEqual(stack.seen.alive(children), [], "no child outlives the launcher");
     // The delay has passed by now: the cancelled restart must not have started anything.
     await sleep(Math.max(0, stoppingAt + 5500 - Date.now()));
     t.false(
@@ -448,10 +441,7 @@ test.serial(
     );
     t.is(await stack.pids(), undefined, "the pid file is removed");
     await t.throwsAsync(readFile(join(stack.dataDir, "launcher.lock")), undefined, "the DATA_DIR's lock is released");
-    t.deepEqual(
-      [...stack.seenPids].filter((pid) => isAlive(pid)),
-      [],
-    );
+    t.deepEqual(stack.seen.alive(), []);
   },
 );
 
@@ -465,15 +455,6 @@ async function launchBeside(dataDir: string): Promise<{ code: number | null; out
   const code = await within(new Promise<number | null>((resolve) => launched.once("exit", resolve)), 15_000);
   if (code === undefined) launched.kill("SIGKILL");
   return { code: code ?? null, output };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** The promise's value, or undefined once `ms` have passed; clears its timer so nothing lingers. */
