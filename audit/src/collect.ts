@@ -1,10 +1,13 @@
 // Reading both audits as of one moment, as far as two services allow: the table side is read before
-// and after the wallet, and the reading counts as consistent only when nothing changed on the table
-// side in between (same table versions, finished games, open transfers and pending credits). Money
-// cannot move between wallet and tables without a table change, except steps of the transfers and
-// credits still open, which the reconciliation accounts for. A reading taken while money moved, or
-// one whose cross-checks fail, is repeated (up to 3 readings, within the deadline): a real mismatch
-// persists, a passing transfer does not.
+// and after the wallet, and the reading counts as consistent only when nothing the cross-checks
+// compare changed on the table side in between (what the tables credited to seats and delivered to
+// accounts, their pending credits, the open transfers, the set of tables). Money cannot move between
+// wallet and tables without one of these changing, except steps of the transfers and credits still
+// open, which the reconciliation accounts for; bets, advances and payouts to seats move money within
+// a table only, so a busy table does not make a reading inconsistent. A reading taken while money
+// moved, or one whose cross-checks fail, is repeated (up to 3 readings, within the deadline): a real
+// mismatch persists, a passing transfer does not (a sit or top-up refused after its debit leaves no
+// trace on the tables, and the wallet may be read between its debit and its refund).
 import type { AuditResponse as TableAuditResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { AuditResponse as WalletAuditResponse } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { envInt } from "@pokerodds/common";
@@ -34,11 +37,21 @@ export interface ReadOptions {
   maxReadings?: number;
 }
 
-/** What must not change on the table side while the wallet is read. */
+/**
+ * What must not change on the table side while the wallet is read: the figures the cross-checks
+ * compare with the wallet (credited, delivered), the items that may explain a gap (pending credits,
+ * open transfers), and which tables there are. Not the version: every bet writes one.
+ */
 export function tableFingerprint(table: TableAuditResponse): string {
   return JSON.stringify({
-    tables: table.tables.map((t) => [t.tableId, t.version, t.pendingCredits.map((c) => c.key).sort()]).sort(),
-    games: table.games,
+    tables: table.tables
+      .map((t) => [
+        t.tableId,
+        t.money?.creditedCents,
+        t.money?.deliveredCents,
+        t.pendingCredits.map((c) => c.key).sort(),
+      ])
+      .sort(),
     transfers: table.openTransfers.map((t) => t.transferId).sort(),
   });
 }
@@ -54,6 +67,9 @@ export async function readAudit(sources: AuditSources, options: ReadOptions = {}
   // When the reading began: the first table call of its bracket.
   let auditedAt = new Date();
   let before = await sources.table(remaining());
+  // The latest consistent reading decides: a later inconsistent one cannot, so it neither clears a
+  // mismatch found nor confirms one, while a later consistent one shows whether it persists.
+  let decisive: ReconcileInput | undefined;
   for (let reading = 1; ; reading++) {
     const wallet = await sources.wallet(remaining());
     const afterAt = new Date();
@@ -65,10 +81,13 @@ export async function readAudit(sources: AuditSources, options: ReadOptions = {}
       readings: reading,
       auditedAt,
     };
+    if (input.consistent) decisive = input;
     const doubtful =
       !input.consistent || reconcile(input).mismatches.some((finding) => CROSS_CHECKS.has(finding.check));
     // Another reading only while at least half the deadline is left for it.
-    if (!doubtful || reading >= maxReadings || Date.now() - started > deadlineMs / 2) return input;
+    if (!doubtful || reading >= maxReadings || Date.now() - started > deadlineMs / 2) {
+      return decisive ? { ...decisive, readings: reading } : input;
+    }
     // The last table reading opens the next one: the wallet is read again between two table readings.
     auditedAt = afterAt;
     before = after;

@@ -32,7 +32,8 @@
 // and the identity may then be off by exactly the amounts in flight, which the report shows. Whether
 // such a gap is explained depends on both readings being of one moment: when the table side changed
 // while the wallet was read (`consistent` false), an unexplained gap is reported as unsettled, not as a
-// mismatch. Every other check is within one service's reading and always decides. What is in flight is
+// mismatch, and so is one when the open items are too many to search (subset-sums.ts). Every other
+// check is within one service's reading and always decides. What is in flight is
 // noted as open-transfers, pending-credits and snapshot (never mismatches).
 //
 // The checks run in a fixed order, which is the order of the report's findings.
@@ -74,7 +75,7 @@ export interface ReconcileInput {
   table: TableAuditResponse;
   /** False when the table side changed while the wallet was read. Defaults to true. */
   consistent?: boolean;
-  /** How many readings were taken to get this one. Defaults to 1. */
+  /** How many readings were taken, this one the latest consistent of them (or the last). Defaults to 1. */
   readings?: number;
   auditedAt?: Date;
 }
@@ -107,7 +108,7 @@ export function reconcile(input: ReconcileInput): AuditReportBody {
     inTransit: transfersIn.gap,
     creditedNotMarked: creditsOut.gap,
     explained: transfersIn.body.explained && creditsOut.body.explained,
-    consistent,
+    inconclusive: transfersIn.inconclusive ?? creditsOut.inconclusive,
   });
 
   // What is in flight.

@@ -6,6 +6,7 @@ import { status } from "@grpc/grpc-js";
 import type { CallOptions } from "@pokerodds/common";
 import {
   GameState,
+  TransferKind,
   type AuditResponse as TableAuditResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import {
@@ -51,7 +52,8 @@ function walletAudit(): WalletAuditResponse {
   };
 }
 
-function tableAudit(version = 5): TableAuditResponse {
+/** The table side; with `leave`, that leave open (the tables moving money while the wallet is read). */
+function tableAudit(leave?: number): TableAuditResponse {
   const money = {
     seatsCents: 24_000,
     openStakesCents: 1_000,
@@ -64,7 +66,7 @@ function tableAudit(version = 5): TableAuditResponse {
     tables: [
       {
         tableId: 3,
-        version,
+        version: 5,
         gameId: "T3-1",
         gameState: GameState.GAME_STATE_STATUS_HOLE,
         money,
@@ -74,7 +76,19 @@ function tableAudit(version = 5): TableAuditResponse {
       },
     ],
     totals: money,
-    openTransfers: [],
+    openTransfers:
+      leave === undefined
+        ? []
+        : [
+            {
+              transferId: `leave-${leave}`,
+              kind: TransferKind.TRANSFER_KIND_LEAVE,
+              playerId: "p1",
+              tableId: 3,
+              amountCents: 0,
+              createdAt: "2026-12-01T00:00:00.000Z",
+            },
+          ],
     games: 0,
     conserved: true,
   };
@@ -227,8 +241,8 @@ test("a mismatch is still a 200: the body says what is wrong", async (t) => {
 });
 
 test("tables changing between readings: read again, up to 3 readings, then pending and not conclusive", async (t) => {
-  let version = 5;
-  const app = await startAuditApp({ table: async () => tableAudit(version++) });
+  let leave = 1;
+  const app = await startAuditApp({ table: async () => tableAudit(leave++) });
   t.teardown(() => app.close());
   const json = (await (await getAudit(app, await app.tokenFor("boss", "ADMIN"))).json()) as {
     status: string;
@@ -245,7 +259,7 @@ test("tables changing between readings: read again, up to 3 readings, then pendi
 });
 
 test("tables that settle down after one change: the second reading is consistent and clean", async (t) => {
-  const app = await startAuditApp({ table: async (call) => tableAudit(call === 0 ? 4 : 5) });
+  const app = await startAuditApp({ table: async (call) => tableAudit(call === 0 ? 1 : undefined) });
   t.teardown(() => app.close());
   const json = await (await getAudit(app, await app.tokenFor("boss", "ADMIN"))).json();
   t.like(json, { status: "clean", snapshot: { consistent: true, readings: 2 } });
@@ -270,7 +284,7 @@ test("503 when either service is unavailable or too slow", async (t) => {
 
 test("readAudit stops early when the deadline is half gone, and passes the time left", async (t) => {
   const deadlines: number[] = [];
-  let version = 1;
+  let leave = 1;
   const input = await readAudit(
     {
       wallet: async (deadlineMs) => {
@@ -280,7 +294,7 @@ test("readAudit stops early when the deadline is half gone, and passes the time 
       },
       table: async (deadlineMs) => {
         deadlines.push(deadlineMs);
-        return tableAudit(version++);
+        return tableAudit(leave++);
       },
     },
     { deadlineMs: 100 },

@@ -14,13 +14,13 @@ export interface InFlight {
   creditedNotMarked: bigint;
   /** Both gaps are what the open items add up to. */
   explained: boolean;
-  /** Both readings are of one moment. */
-  consistent: boolean;
+  /** Why gaps not shown to be what is in flight are no mismatch (a cross-check's); undefined when they are. */
+  inconclusive: string | undefined;
 }
 
 /**
  * conservation: held - funded = credited-not-marked - in transit, i.e. 0 once settled. Off by exactly
- * what is in flight is pending; anything else is a mismatch, unless the readings could not decide.
+ * what is in flight is pending; anything else is a mismatch, unless the cross-checks could not decide.
  */
 export function checkConservation(
   findings: Findings,
@@ -45,10 +45,10 @@ export function checkConservation(
       findings.mismatch("conservation", `money is not conserved: ${offBy}`);
     } else if (flight.explained) {
       findings.pending("conservation", `${offBy}, exactly ${inFlight}`);
-    } else if (flight.consistent) {
-      findings.mismatch("conservation", `money is not conserved: ${offBy}, and ${inFlight} are not what is in flight`);
+    } else if (flight.inconclusive) {
+      findings.pending("conservation", `${offBy} (${flight.inconclusive})`);
     } else {
-      findings.pending("conservation", `${offBy} (read while money moved: not conclusive)`);
+      findings.mismatch("conservation", `money is not conserved: ${offBy}, and ${inFlight} are not what is in flight`);
     }
   }
   const num = (value: bigint) => findings.num(value);

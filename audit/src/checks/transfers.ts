@@ -15,13 +15,15 @@ import {
 import { big, sum, units, type BigMoney } from "../figures.js";
 import type { Findings } from "../findings.js";
 import type { CrossCheckBody } from "../report.js";
-import { isSubsetSum } from "../subset-sums.js";
+import { subsetSum, type SubsetSum } from "../subset-sums.js";
 import { reasonSum, type ReasonTally } from "./wallet.js";
 
 export interface CrossCheckResult {
   body: CrossCheckBody;
   /** The gap: in transit (transfers-in) or credited but not yet marked delivered (credits-out). */
   gap: bigint;
+  /** Why a gap the open items were not shown to account for is no mismatch; undefined when it is one. */
+  inconclusive: string | undefined;
 }
 
 interface CrossCheckTerms {
@@ -114,18 +116,22 @@ export function pendingCreditAmounts(table: TableAuditResponse): bigint[] {
 
 /**
  * wallet - refunds - table: 0 holds; a gap some of the open items add up to is pending; any other gap
- * is a mismatch, unless the two readings are not of one moment (then it cannot decide: pending).
+ * is a mismatch, unless the two readings are not of one moment or the open items are too many to
+ * search (then it cannot decide: pending).
  */
 function crossCheck(findings: Findings, consistent: boolean, terms: CrossCheckTerms): CrossCheckResult {
   const gap = terms.wallet - terms.refunds - terms.table;
-  const explained = isSubsetSum(gap, terms.open);
+  const answer = subsetSum(gap, terms.open);
+  const explained = answer === "yes";
+  const inconclusive = inconclusiveWhy(consistent, answer);
   if (gap !== 0n) {
     const unexplainedText = gap > 0n ? terms.gapText(gap) : terms.overText(gap);
     if (explained) findings.pending(terms.check, terms.pendingText(gap));
-    else if (consistent) {
+    else if (inconclusive) findings.pending(terms.check, `${unexplainedText} (${inconclusive})`);
+    else {
       const open = terms.open.length > 0 ? `; the ${terms.open.length} open item(s) cannot account for it` : "";
       findings.mismatch(terms.check, `${unexplainedText}${open}`);
-    } else findings.pending(terms.check, `${unexplainedText} (read while money moved: not conclusive)`);
+    }
   }
   const body: CrossCheckBody = {
     check: terms.check,
@@ -138,5 +144,15 @@ function crossCheck(findings: Findings, consistent: boolean, terms: CrossCheckTe
     holds: gap === 0n,
     explained,
   };
-  return { body, gap };
+  return { body, gap, inconclusive };
+}
+
+/**
+ * Why a gap that no subset of the open items was found to make may still be no fault: the readings
+ * are of two moments, or the search would take too long to tell.
+ */
+function inconclusiveWhy(consistent: boolean, answer: SubsetSum): string | undefined {
+  if (!consistent) return "read while money moved: not conclusive";
+  if (answer === "undecided") return "too many open items to search for some that add up to it: not conclusive";
+  return undefined;
 }

@@ -41,6 +41,11 @@ export interface AuditReport {
 /** Every table's head, a few at a time; stops reading when `signal` aborts (the call ended). */
 export async function auditTables(parts: TableParts, caller: Caller, signal: AbortSignal): Promise<AuditReport> {
   if (!caller.isAdmin) throw new ForbiddenError("the audit is for an ADMIN");
+  // The transfers before the tables: one open then is listed, whether or not its table, read later,
+  // shows it on a seat. Listed after the tables, a transfer could finish in between: its seat credit
+  // missed by its table's reading and itself no longer open, a gap nothing would explain.
+  const pending = await parts.transfers.listPending();
+  const finished = await Promise.all(pending.map((claim) => parts.transfers.outcome(claim._id)));
   const tables = await pMap(
     await parts.store.tableIds(),
     async (tableId): Promise<TableAudit> => {
@@ -61,8 +66,6 @@ export async function auditTables(parts: TableParts, caller: Caller, signal: Abo
     { concurrency: HEADS_AT_ONCE, signal },
   );
   const totals: TableMoney = perMoneyField((field) => sumCents(tables.map((t) => t.money[field])));
-  const pending = await parts.transfers.listPending();
-  const finished = await Promise.all(pending.map((claim) => parts.transfers.outcome(claim._id)));
   return {
     tables,
     totals,

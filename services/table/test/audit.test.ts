@@ -4,15 +4,21 @@ import test from "ava";
 import { auditTables } from "../src/audit.js";
 import type { TableSnapshot } from "../src/domain/types.js";
 import type { TableParts } from "../src/parts.js";
+import type { TransferClaim } from "../src/transfer-store.js";
 import { newTable, sit } from "./helpers/fixtures.js";
 
-/** Just what auditTables reads: the stored heads, and no open transfer. */
-function partsHolding(tables: TableSnapshot[]): TableParts {
+/** Just what auditTables reads: the stored heads, and the open transfers (none unless given). */
+function partsHolding(
+  tables: TableSnapshot[],
+  transfers: Pick<TableParts["transfers"], "listPending" | "outcome"> = {
+    listPending: async () => [],
+    outcome: async () => null,
+  },
+): TableParts {
   const store = {
     tableIds: async () => tables.map((table) => table.tableId),
     latest: async (tableId: number) => ({ snapshot: tables.find((table) => table.tableId === tableId)! }),
   };
-  const transfers = { listPending: async () => [], outcome: async () => null };
   return { store, transfers } as unknown as TableParts;
 }
 
@@ -43,4 +49,27 @@ test("the audit is an ADMIN's", async (t) => {
   await t.throwsAsync(auditTables(partsHolding([]), { playerId: "p1", isAdmin: false }, new AbortController().signal), {
     message: "the audit is for an ADMIN",
   });
+});
+
+test("a transfer open when the audit starts is listed, though it finishes while the tables are read", async (t) => {
+  // The sit is debited and open; it credits the seat just after its table was read, then finishes.
+  const claim = { _id: "p1:sit-1", kind: "sit", playerId: "p1", tableId: 1, amountCents: 10_000 } as TransferClaim;
+  let finished = false;
+  const table = newTable(1);
+  const parts = partsHolding([table], {
+    listPending: async () => (finished ? [] : [claim]),
+    outcome: async () => (finished ? { ok: true, value: {} } : null),
+  });
+  const latest = parts.store.latest.bind(parts.store);
+  parts.store.latest = async (tableId) => {
+    const head = await latest(tableId);
+    finished = true;
+    return head;
+  };
+  const report = await auditTables(parts, ADMIN, new AbortController().signal);
+  t.is(report.totals.creditedCents, 0);
+  t.deepEqual(
+    report.openTransfers.map((open) => open._id),
+    ["p1:sit-1"],
+  );
 });
