@@ -72,9 +72,9 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   const options = { cause: error };
   const domain = madeFromDomainError(error);
   const fromDomain = FROM_DOMAIN[error.code];
-  // A service's access check refusing this gateway's certificate (PERMISSION_DENIED, or
-  // UNAUTHENTICATED below) is the deployment's fault: a 500, not a 403 blaming the player nor a 401
-  // inviting a new sign-in.
+  // A service's access check refusing this gateway's certificate (this PERMISSION_DENIED, and
+  // UNAUTHENTICATED, which no domain error makes) is the deployment's fault: the 500 at the end, not
+  // a 403 blaming the player nor a 401 inviting a new sign-in.
   if (fromDomain && (domain || error.code !== status.PERMISSION_DENIED)) {
     const message = error.details && !INTERNAL_NAME.test(error.details) ? error.details : fromDomain[1];
     return new HttpError(fromDomain[0], message, options);
