@@ -1,5 +1,7 @@
 // Under `npm start` nothing but the gateway's API is meant for other machines: every gRPC service
-// and every metrics endpoint listens on 127.0.0.1. Read from the kernel's socket table (Linux).
+// and every metrics endpoint listens on 127.0.0.1, and the embedded database on no TCP port at all
+// (a Unix socket in its own directory: it has no authentication). Read from the kernel's socket
+// table (Linux).
 import test from "ava";
 import { readdir, readFile, readlink } from "node:fs/promises";
 import { useTestStack } from "../helpers/stack.js";
@@ -36,12 +38,16 @@ async function listensOf(pid: number, sockets: Map<string, string>): Promise<str
   });
 }
 
-test("npm start: the API and every gRPC and metrics port listen on 127.0.0.1 only", async (t) => {
+test("npm start: the API and every gRPC and metrics port listen on 127.0.0.1 only, the database on no TCP port", async (t) => {
   const stack = await useTestStack(t);
   const sockets = await listeningSockets();
   let checked = 0;
   for (const { name, pid } of stack.children()) {
     const addresses = await listensOf(pid, sockets);
+    if (name === "db") {
+      t.deepEqual(addresses, [], "the database listens on its Unix socket only");
+      continue;
+    }
     t.true(addresses.length > 0, `${name} listens nowhere?`);
     for (const address of addresses) {
       t.true(address.startsWith("127.0.0.1:"), `${name} listens on ${address}`);

@@ -54,6 +54,12 @@ export class LedgerStore {
     return fromAppended(await this.log.append(toStored(entry)));
   }
 
+  /** The entry of `key`, wherever it lies in its account (its key document is an `_id` read). */
+  async findByKey(key: string): Promise<LedgerEntry | null> {
+    const entry = await this.log.findByKey(key, { deep: true });
+    return entry ? fromStored(entry) : null;
+  }
+
   /** Up to `limit` entries after `afterSequence`, in order: `_id` reads of the sequences that exist. */
   async page(playerId: string, afterSequence: number, limit: number): Promise<LedgerEntry[]> {
     const last = Math.min((await this.log.latest(playerId))?.seq ?? 0, afterSequence + limit);

@@ -39,8 +39,7 @@ export class Movements {
       // A retry that comes straight back finds its own first outcome on top: no insert to lose.
       if (head?.idempotencyKey === request.idempotencyKey) return { entry: replay(head, request), replayed: true };
       const entry = nextEntry(head, request, new Date());
-      // Answered, not stored: no entry holds it, so its id and sequence are none.
-      if (!isRecorded(entry)) return { entry: { ...entry, entryId: "", sequence: 0 }, replayed: false };
+      if (!isRecorded(entry)) return this.answerUnrecorded(entry, request);
       const appended = await this.ledger.append(entry);
       if (appended.kind === "appended") return { entry, replayed: false };
       if (appended.kind === "keyTaken") return { entry: replay(appended.first, request), replayed: true };
@@ -50,5 +49,16 @@ export class Movements {
       await backoff(attempt);
     }
     throw new UnavailableError("the account is busy; retry with the same idempotency key");
+  }
+
+  /**
+   * A refusal no entry records, unless the key has an outcome already: a credit applied earlier
+   * (its answer lost) and since covered by later entries is replayed, not refused, however full the
+   * account is now. Answered, not stored, a refusal has no entry id or sequence.
+   */
+  private async answerUnrecorded(entry: LedgerEntry, request: MovementRequest): Promise<MovementOutcome> {
+    const first = await this.ledger.findByKey(request.idempotencyKey);
+    if (first) return { entry: replay(first, request), replayed: true };
+    return { entry: { ...entry, entryId: "", sequence: 0 }, replayed: false };
   }
 }

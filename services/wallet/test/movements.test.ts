@@ -164,6 +164,14 @@ test("a table's credit refused at the balance limit is only answered: sent again
       ["full-2", true],
     ],
   );
+  // A credit applied before the account filled up, its answer lost: sent again, its first outcome.
+  await wallet.credit({ movement: movement("full", 250, "full-5", "payout") });
+  await wallet.credit({ movement: movement("full", 250, "full-6", "payout") });
+  t.like((await wallet.credit({ movement: movement("full", 250, "full-5", "payout") })).result, {
+    applied: true,
+    replayed: true,
+    accountBalanceCents: MAX_BALANCE_CENTS - 250,
+  });
   // A player's own movements keep their refusals: a deposit refused at the limit is its key's answer.
   const deposit = await wallet.deposit({ movement: movement("full", 1_000, "full-4", "") });
   t.like(deposit.result, { applied: false, refusalReason: RefusalReason.REFUSAL_REASON_BALANCE_LIMIT });
