@@ -6,9 +6,13 @@ import { startTimeOf } from "@pokerodds/launcher/data-dir-lock";
 export class SeenProcesses {
   private readonly started = new Map<number, string | null>();
 
-  /** Notes a pid as the process running under it now (once: a pid seen again is the same one). */
+  /**
+   * Notes a pid as the process running under it now: a pid seen before stays the process it was
+   * while that one runs, and is another one's (a new child the kernel gave it) once that one is gone.
+   */
   add(pid: number): void {
-    if (!this.started.has(pid)) this.started.set(pid, startTimeOf(pid));
+    const started = this.started.get(pid);
+    if (started == null || startTimeOf(pid) !== started) this.started.set(pid, startTimeOf(pid));
   }
 
   /** Of `pids` (every one seen when absent), those whose process still runs. */
