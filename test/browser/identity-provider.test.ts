@@ -119,6 +119,8 @@ test.serial(
         .getByRole("alert")
         .filter({ hasText: "Your sign-in has ended: sign in again to go on playing." })
         .waitFor();
+      // The alert and the header's button render apart: a busy machine showed the one a moment first.
+      await signInButton.waitFor({ timeout: 10_000 });
       t.true(await signInButton.isVisible());
       idp.tokenSeconds = 600;
       await signInButton.click();
