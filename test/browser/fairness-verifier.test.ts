@@ -157,21 +157,21 @@ test("the page's client seeds are fresh, random and admissible, and sent with th
   t.is(new Set(seeds).size, seeds.length);
   t.true(isDealingState("STATUS_SETUP") && isDealingState("STATUS_START"));
   for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN", "STATUS_RIVER"]) t.false(isDealingState(state));
-  // A deal resent after no answer sends the same client seed; a new deal, a fresh one.
+  // Every deal of one game sends the seed of its first, whatever answered that one; another game, a fresh one.
   const deals = dealClientSeeds();
   t.is(deals.sentFor("T1-1"), null);
-  const first = deals.forDeal("T1-1", false);
-  t.is(deals.forDeal("T1-1", true), first, "resent: the same");
+  const first = deals.forDeal("T1-1");
   t.is(deals.sentFor("T1-1"), first);
-  const again = deals.forDeal("T1-1", false);
-  t.not(again, first, "a new try: a fresh one");
-  const next = deals.forDeal("T1-2", true);
-  t.not(next, again, "another game's deal: a fresh one");
-  t.is(deals.sentFor("T1-1"), again, "the game before is remembered, for its record's check");
+  t.is(deals.forDeal("T1-1"), first, "a second deal of the game (after a 409, a 429, a 503 or no answer): the same");
+  const next = deals.forDeal("T1-2");
+  t.not(next, first, "another game's deal: a fresh one");
+  t.is(deals.sentFor("T1-1"), first, "the game before is remembered, for its record's check");
   t.is(deals.sentFor("T1-2"), next);
-  deals.forDeal("T1-3", false);
-  t.is(deals.sentFor("T1-1"), null, "two games are remembered, not more");
-  t.is(deals.sentFor("T1-2"), next);
+  t.is(deals.forDeal("T1-1"), first, "still the first, after another game's deal");
+  const third = deals.forDeal("T1-3");
+  t.is(deals.sentFor("T1-2"), null, "two games are remembered, not more: the two dealt last");
+  t.is(deals.sentFor("T1-1"), first);
+  t.is(deals.sentFor("T1-3"), third);
 });
 
 test("a verified game vouches for its client seed only when it is the one this page sent, or the page did not deal", (t) => {

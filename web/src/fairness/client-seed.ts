@@ -1,5 +1,5 @@
-// The client seed a player's deal mixes into the deck (docs/provably-fair.md, section 1): fresh and
-// random for every deal, chosen after the house committed to its server seed, so that neither side
+// The client seed a player's deal mixes into the deck (docs/provably-fair.md, section 1): random and
+// fresh for every game, chosen after the house committed to its server seed, so that neither side
 // alone chooses the cards.
 //
 // No imports, so it can be unit-tested under Node (which has the same crypto.getRandomValues).
@@ -19,23 +19,25 @@ export function newClientSeed(): string {
 const GAMES_REMEMBERED = 2;
 
 /**
- * The client seed of this page's latest deal in each of the last games it dealt. A deal sent again
- * after no answer (`resent`) sends the same one, so the table sees the same deal whichever of the two
- * it made; any other deal a fresh one.
+ * The client seed of each of the last games this page dealt: the first one it sent for that game,
+ * sent again with every later deal of it, whatever answered the first (a 409, a 429, a 503, no
+ * answer). A house that turned a deal away after seeing its seed, to deal from a seed it liked
+ * better, would otherwise get a fresh one from the next click; this way the deck it deals either
+ * comes from the page's first seed or shows in the page's check as another.
  */
 export function dealClientSeeds(fresh: () => string = newClientSeed) {
   const sent = new Map<string, string>();
   return {
-    /** The client seed to send with the deal of `gameId`. */
-    forDeal(gameId: string, resent: boolean): string {
-      const clientSeed = (resent ? sent.get(gameId) : undefined) ?? fresh();
+    /** The client seed to send with a deal of `gameId`. */
+    forDeal(gameId: string): string {
+      const clientSeed = sent.get(gameId) ?? fresh();
       // Deleted first, so the game dealt last is the newest.
       sent.delete(gameId);
       sent.set(gameId, clientSeed);
       for (const oldest of [...sent.keys()].slice(0, -GAMES_REMEMBERED)) sent.delete(oldest);
       return clientSeed;
     },
-    /** The client seed this page last sent with the deal of `gameId`, or null when it sent none. */
+    /** The client seed this page sent with the deals of `gameId`, or null when it sent none. */
     sentFor: (gameId: string): string | null => sent.get(gameId) ?? null,
   };
 }

@@ -81,13 +81,14 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
       const ticket = feed.ticket();
       // From the state shown only: a second click, a retry or another player's deal that came first
       // never moves the game twice (the answer is then the state now).
-      // The deal mixes a fresh random client seed into the deck, after the house committed to its
-      // seed (docs/provably-fair.md); any other advance takes none, nor an ADMIN's deal: an ADMIN is
-      // the house, and the table refuses the house a client seed.
-      const { reply: state } = await send(`advance ${from.gameId} ${from.gameState}`, (_key, resent) => {
+      // The deal mixes a random client seed into the deck, after the house committed to its seed
+      // (docs/provably-fair.md), the same one for every deal of the game (client-seed.ts); any other
+      // advance takes none, nor an ADMIN's deal: an ADMIN is the house, and the table refuses the
+      // house a client seed.
+      const { reply: state } = await send(`advance ${from.gameId} ${from.gameState}`, () => {
         const body =
           isDealingState(from.gameState) && !account.isAdmin()
-            ? { from, clientSeed: seeds.forDeal(from.gameId, resent) }
+            ? { from, clientSeed: seeds.forDeal(from.gameId) }
             : { from };
         return unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path }, body }));
       });
