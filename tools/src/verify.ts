@@ -18,14 +18,17 @@
 // (verify-outcome.ts, verify-prices.ts), and each bet's time within its stage's (verify-times.ts: a
 // record dealt since 2026-12-04 that lists no stages does not verify; one dealt before, the verdict
 // says, has its bets' times checked within the game's only); a river table state its river panels.
+// A void record whose last stage's betting had closed is verified, and its verdict names the cards
+// the seed deals next and what the bets would have returned on them (voidedAfterClose).
 // Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
-import { type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
+import { derivedCards, type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
+import { effectiveSeed } from "@pokerodds/common/deck-derivation";
 import { isTargetRtp } from "@pokerodds/common/limits";
 import { parseArgsOnce } from "./args.js";
 import { InputError, jsonGames } from "./verify-input.js";
-import { checkOutcome } from "./verify-outcome.js";
+import { checkOutcome, voidedAfterClose } from "./verify-outcome.js";
 import { DEFAULT_RTP } from "./verify-prices.js";
 import { STAGES_KEPT_FROM } from "./verify-times.js";
 
@@ -209,7 +212,13 @@ function verdict(
   const times = outcome.untimed
     ? `; its bets' times within the game's only, as a game dealt before ${STAGES_KEPT_FROM.slice(0, 10)} lists no stages`
     : "";
-  return { ok: true, what: `verified (cards and outcome${at}${times})` };
+  const stalled = voidedAfterClose(record!, reveal.hands, dealtBoard(reveal));
+  return { ok: true, what: `verified (cards and outcome${at}${times}${stalled === null ? "" : `; ${stalled}`})` };
+}
+
+/** The five board cards the game's deck deals, shown or not (its cards verified already). */
+function dealtBoard({ seed, clientSeed, gameId, hands }: GameReveal): string[] {
+  return derivedCards(effectiveSeed(seed, clientSeed ?? null), gameId, hands.length).board;
 }
 
 type Verdict = ReturnType<typeof verdict>;
