@@ -14,12 +14,14 @@ import { listsStages, timesProblem } from "./verify-times.js";
 
 /**
  * Not checked (no outcome shown); else the first problem, if any, the target RTP the prices were
- * checked at when the game named it (`namedRtp`), and whether it is a game record that lists no
+ * checked at when the game named it (`namedRtp`), whether it is a game record that lists no
  * stages (dealt before the tables kept them), whose bets' times were checked within the game's only
- * (`untimed`).
+ * (`untimed`), and whether only the river's panels were checked (`riverOnly`: a table state, whose
+ * earlier panels and bets a player checks from the game's record).
  */
 export type OutcomeCheck =
-  { checked: false } | { checked: true; problem: string | null; namedRtp?: number; untimed?: true };
+  | { checked: false }
+  | { checked: true; problem: string | null; namedRtp?: number; untimed?: true; riverOnly?: true };
 
 type Fields = Record<string, unknown>;
 
@@ -328,6 +330,7 @@ export function checkOutcome(
     problem,
     ...(typeof record.targetRtp === "number" ? { namedRtp: targetRtp } : {}),
     ...(isRecord && !listsStages(record) ? { untimed: true as const } : {}),
+    ...(isRecord ? {} : { riverOnly: true as const }),
   };
 }
 

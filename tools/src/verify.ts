@@ -20,7 +20,8 @@
 // says, has its bets' times checked within the game's only); a river table state its river panels.
 // A void record whose last stage's betting had closed is verified, and its verdict names the cards
 // the seed deals next and what the bets would have returned on them (voidedAfterClose).
-// Exit 0 and "verified" ("verified (cards and outcome)" when the outcome was checked); exit 1 and
+// Exit 0 and "verified" ("verified (cards and outcome)" when a record's outcome was checked, "verified
+// (cards and the river's panels)" for a river table state, whose bets and earlier odds are not); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
 import { derivedCards, type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
@@ -212,6 +213,8 @@ function verdict(
   const times = outcome.untimed
     ? `; its bets' times within the game's only, as a game dealt before ${STAGES_KEPT_FROM.slice(0, 10)} lists no stages`
     : "";
+  // A table state: its river's winners and panels only; its bets and earlier odds are in its record.
+  if (outcome.riverOnly) return { ok: true, what: `verified (cards and the river's panels${at})` };
   const stalled = voidedAfterClose(record!, reveal.hands, dealtBoard(reveal));
   return { ok: true, what: `verified (cards and outcome${at}${times}${stalled === null ? "" : `; ${stalled}`})` };
 }

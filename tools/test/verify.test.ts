@@ -518,7 +518,7 @@ test("outcome: a river table state's WINNER and LOSER panels are checked against
       ["flopCard1", "flopCard2", "flopCard3", "turnCard", "riverCard"].map((f, i) => [f, x.board[i]]),
     ),
   };
-  const ok = { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" };
+  const ok = { code: 0, stdout: "verified (cards and the river's panels)\n", stderr: "" };
   t.deepEqual(await json({ ...state, handOdds: panels(2) }), ok);
   const wrong = await json({ ...state, handOdds: panels(0) });
   t.is(wrong.code, 1);
