@@ -120,5 +120,5 @@ function mountClient(app: Express, mount: ReturnType<typeof operationMounter>["m
   if (!client) return;
   if (client.devSign) mount(devSignInApi, devSignInRoutes(client.devSign));
   const assets = webAssets(client.webRoot, client.signInOrigins ?? []);
-  if (assets) app.use(...assets);
+  if (assets) app.use(assets);
 }

@@ -76,7 +76,13 @@ test("the client's files at / with a self-only policy; the API keeps its own", a
   t.regex(page.headers.get("content-security-policy") ?? "", /default-src 'self'/);
   const api = await fetch(`${app.url}/api/client-config`);
   t.is(api.headers.get("content-security-policy"), "default-src 'none';frame-ancestors 'none'");
-  t.is((await fetch(`${app.url}/no-such-file.js`)).status, 404);
+  // What no file answers is the API's: its 404 and 405 keep the API's policy, not the page's.
+  const missing = await fetch(`${app.url}/no-such-file.js`);
+  t.is(missing.status, 404);
+  t.is(missing.headers.get("content-security-policy"), "default-src 'none';frame-ancestors 'none'");
+  const wrongMethod = await fetch(`${app.url}/api/tables`, { method: "DELETE" });
+  t.is(wrongMethod.status, 405);
+  t.is(wrongMethod.headers.get("content-security-policy"), "default-src 'none';frame-ancestors 'none'");
 });
 
 // A page whose own domain resolves to 127.0.0.1 (DNS rebinding) sends that domain as Host; a proxy on

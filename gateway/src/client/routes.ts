@@ -3,9 +3,9 @@ import type { clientApi, ClientConfigBody, devSignInApi } from "@pokerodds/api/c
 import { DevTokenRequest } from "@pokerodds/api/client";
 import { bodyValidator } from "@pokerodds/api/validate";
 import express, { type RequestHandler } from "express";
-import helmet from "helmet";
 import { existsSync } from "node:fs";
 import { isIP } from "node:net";
+import { helmetHeaderValues } from "../http/edge.js";
 import { forbidden } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import type { Logger } from "@pokerodds/common";
@@ -98,27 +98,32 @@ export async function signInOrigins(issuer: string, logger: Logger): Promise<str
 }
 
 /**
- * The client's files, with a policy that lets them load only from here (and talk to `signIn`, the
- * identity provider's origins for the OIDC sign-in); undefined when the client was not built.
+ * The client's files, each with a policy that lets it load only from here (and talk to `signIn`, the
+ * identity provider's origins for the OIDC sign-in); undefined when the client was not built. A
+ * request that finds no file falls through to the API's 404 or 405, which keep the API's policy.
  */
-export function webAssets(root: string, signIn: readonly string[]): RequestHandler[] | undefined {
+export function webAssets(root: string, signIn: readonly string[]): RequestHandler | undefined {
   if (!existsSync(root)) return undefined;
-  const connect = ["'self'", ...signIn];
-  return [
-    helmet({
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          connectSrc: connect,
-          imgSrc: ["'self'", "data:"],
-          objectSrc: ["'none'"],
-          baseUri: ["'none'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-        },
+  const pageHeaders = helmetHeaderValues({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        connectSrc: ["'self'", ...signIn],
+        imgSrc: ["'self'", "data:"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
       },
-    }),
-    express.static(root, { index: "index.html", fallthrough: true, maxAge: 0 }),
-  ];
+    },
+  });
+  return express.static(root, {
+    index: "index.html",
+    fallthrough: true,
+    maxAge: 0,
+    setHeaders: (res) => {
+      for (const [name, value] of Object.entries(pageHeaders)) res.setHeader(name, value);
+    },
+  });
 }

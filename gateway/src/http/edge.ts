@@ -128,13 +128,16 @@ export const securityHeaders = (): RequestHandler => helmet(HELMET_OPTIONS);
  * The headers securityHeaders sets, as helmet writes them (they depend on no request), for the
  * answers written before Express runs (http-server.ts).
  */
-export function securityHeaderValues(): Record<string, string> {
+export const securityHeaderValues = (): Record<string, string> => helmetHeaderValues(HELMET_OPTIONS);
+
+/** The headers helmet sets with `options`, written once: none of them depends on the request. */
+export function helmetHeaderValues(options: Parameters<typeof helmet>[0]): Record<string, string> {
   const headers: Record<string, string> = {};
   const res = {
     setHeader: (name: string, value: unknown) => (headers[name] = String(value)),
     removeHeader: (name: string) => delete headers[name],
   };
-  helmet(HELMET_OPTIONS)({} as IncomingMessage, res as unknown as ServerResponse, () => {});
+  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, () => {});
   return headers;
 }
 
