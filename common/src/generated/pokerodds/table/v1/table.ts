@@ -6064,7 +6064,7 @@ export const ExportGamesResponse: MessageFns<ExportGamesResponse> = {
 
 /**
  * Money is always int64 minor units (cents), as in the wallet service; ts-proto maps int64 to number,
- * exact far beyond any amount here (a movement is at most 1e11 cents).
+ * exact far beyond any amount here (a movement is at most 1e15 cents, the largest balance).
  *
  * Status codes: INVALID_ARGUMENT (400), PERMISSION_DENIED (403), NOT_FOUND (404, no such table or
  * player), FAILED_PRECONDITION (409, not allowed in the current state), ALREADY_EXISTS (422, an

@@ -239,11 +239,14 @@ export interface GetBalanceResponse {
 
 export interface Movement {
   playerId: string;
-  /** Positive; at most 100,000,000,000 (1e9 units). */
+  /**
+   * Positive; a debit, deposit or withdrawal at most 1e11 (one request's limit, 1e9 units), a credit
+   * (what a table owes: a whole seat on leave, a game's payouts) at most 1e15, the largest balance.
+   */
   amountCents: number;
   /**
-   * Chosen by the caller, unique per intended movement, at most 200 characters; keys starting with
-   * "wallet:" are reserved.
+   * Chosen by the caller, unique per intended movement, at most 768 UTF-16 code units (two playerIds
+   * and 256 more: MOVEMENT_KEY_MAX_LENGTH); keys starting with "wallet:" are reserved.
    */
   idempotencyKey: string;
   /**
