@@ -21,9 +21,10 @@ export const adminApi = apiPart(
       path: "/api/admin/audit",
       summary:
         "ADMIN only (403 otherwise): the money audit of wallet and tables, reconciled to the cent. 200 whatever " +
-        "it finds (status clean, pending or mismatch); 503 when a service cannot be audited",
+        "it finds (status clean, pending or mismatch); 503 when a service cannot be audited, 502 when its " +
+        "answer is larger than the gateway accepts",
       ok: "AuditReport",
-      errors: [403, 503],
+      errors: [403, 502, 503],
       example: { ok: EXAMPLE_REPORT },
     },
   },

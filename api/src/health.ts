@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { apiPart, HEALTH_PATH, jsonContent } from "./operation.js";
+import { apiPart, HEALTH_PATH, jsonContent, REQUEST_ID_HEADER } from "./operation.js";
 
 export const CHECK_VALUES = ["ok", "not_serving", "unreachable", "unavailable", "unknown"] as const;
 
@@ -36,6 +36,7 @@ export const healthApi = apiPart(
       responses: {
         200: {
           description: "Everything answers",
+          headers: REQUEST_ID_HEADER,
           content: jsonContent("HealthResponse", {
             status: "ok",
             checks: { odds: "ok", wallet: "ok", table: "ok", database: "ok" },
@@ -43,6 +44,7 @@ export const healthApi = apiPart(
         },
         503: {
           description: "Something is down; checks name it",
+          headers: REQUEST_ID_HEADER,
           content: jsonContent("HealthResponse", {
             status: "unavailable",
             checks: { odds: "ok", wallet: "not_serving", table: "not_serving", database: "unavailable" },

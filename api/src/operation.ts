@@ -19,6 +19,7 @@ const ERRORS = {
   415: "A body that is not application/json",
   422: "Idempotency key reused with a different request",
   429: "Too many requests (per address, per player, or the service is busy); retry after Retry-After seconds",
+  502: "A service's answer is larger than the gateway accepts (an audit of very many tables or entries); retrying does not help",
   503: "A service or the database is unavailable; retry after Retry-After seconds",
 } as const;
 type ErrorStatus = keyof typeof ERRORS;

@@ -300,7 +300,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** ADMIN only (403 otherwise): the money audit of wallet and tables, reconciled to the cent. 200 whatever it finds (status clean, pending or mismatch); 503 when a service cannot be audited */
+        /** ADMIN only (403 otherwise): the money audit of wallet and tables, reconciled to the cent. 200 whatever it finds (status clean, pending or mismatch); 503 when a service cannot be audited, 502 when its answer is larger than the gateway accepts */
         get: operations["getAudit"];
         put?: never;
         post?: never;
@@ -1100,6 +1100,17 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /** @description A service's answer is larger than the gateway accepts (an audit of very many tables or entries); retrying does not help */
+        E502: {
+            headers: {
+                /** @description The request's id, as in every log line about it */
+                "X-Request-Id"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description A service or the database is unavailable; retry after Retry-After seconds */
         E503: {
             headers: {
@@ -1139,6 +1150,8 @@ export interface operations {
             /** @description Everything answers */
             200: {
                 headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1159,6 +1172,8 @@ export interface operations {
             /** @description Something is down; checks name it */
             503: {
                 headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2750,6 +2765,7 @@ export interface operations {
             401: components["responses"]["E401"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
+            502: components["responses"]["E502"];
             503: components["responses"]["E503"];
         };
     };
