@@ -9,19 +9,19 @@ import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/common/payout";
 import { isTargetRtp } from "@pokerodds/common/limits";
-import { DEFAULT_RTP, isBettingStage, pricesProblem, riverPricesProblem } from "./verify-prices.js";
+import { DEFAULT_RTP, isBettingStage, pricesProblem, type PricedBet } from "./verify-prices.js";
 import { listsStages, timesProblem } from "./verify-times.js";
 
 /**
  * Not checked (no outcome shown); else the first problem, if any, the target RTP the prices were
  * checked at when the game named it (`namedRtp`), whether it is a game record that lists no
  * stages (dealt before the tables kept them), whose bets' times were checked within the game's only
- * (`untimed`), and whether only the river's panels were checked (`riverOnly`: a table state, whose
- * earlier panels and bets a player checks from the game's record).
+ * (`untimed`), and whether it was a table state (`state`: its prices and bets' odds checked, its bets'
+ * returns, which it does not show, not).
  */
 export type OutcomeCheck =
   | { checked: false }
-  | { checked: true; problem: string | null; namedRtp?: number; untimed?: true; riverOnly?: true };
+  | { checked: true; problem: string | null; namedRtp?: number; untimed?: true; state?: true };
 
 type Fields = Record<string, unknown>;
 
@@ -87,16 +87,43 @@ function panelsProblem(panels: readonly unknown[], winners: readonly number[], n
   return null;
 }
 
-/** A river state's panels: statuses against the winners, then percentages and odds at the target RTP. */
-function riverProblem(
+/**
+ * A river state: its river panels' statuses against the winners, then every stage's panels and each
+ * bet's odds at the target RTP, as a record's. Its bets show no return: those a player checks from
+ * the game's record.
+ */
+function riverStateProblem(
+  record: Fields,
   panels: readonly unknown[],
-  winners: readonly number[],
   cards: { hands: readonly string[]; board: readonly string[]; targetRtp: number },
 ): string | null {
   const { hands, board, targetRtp } = cards;
+  const winners = winnersOf(hands, board);
   const problem = panelsProblem(panels, winners, hands.length);
   if (problem !== null) return `${problem}: ${winnersText(winners, hands, board)}`;
-  return riverPricesProblem(panels, hands, board, targetRtp);
+  if (!Array.isArray(record.bets)) return "bets must be a list";
+  const bets: PricedBet[] = [];
+  for (const [i, value] of record.bets.entries()) {
+    const bet = pricedBetOf(value, i, hands.length);
+    if (typeof bet === "string") return bet;
+    bets.push(bet);
+  }
+  return pricesProblem(record, bets, hands, board, targetRtp);
+}
+
+/** A state's bet: its hand, stage and odds (a state shows no return). */
+function pricedBetOf(value: unknown, i: number, n: number): PricedBet | string {
+  const bet = (typeof value === "object" && value !== null ? value : {}) as Fields;
+  const { handIndex, bettingStage } = bet;
+  const oddsTenths = tenthsOf(bet.recordedOdds);
+  if (typeof handIndex !== "number" || !Number.isInteger(handIndex) || handIndex < 0 || handIndex >= n) {
+    return `bets[${i}] names hand ${String(handIndex)}, but the game has hands 0 to ${n - 1}`;
+  }
+  if (!isBettingStage(bettingStage)) {
+    return `bets[${i}].bettingStage is ${JSON.stringify(bettingStage) ?? "absent"}, but a bet is taken at stage 0, 1 or 2`;
+  }
+  if (oddsTenths === undefined) return `bets[${i}].recordedOdds must be odds with at most 1 decimal`;
+  return { handIndex, bettingStage, oddsTenths };
 }
 
 /** A bet of the line, its money in cents and odds in tenths; a string says what is malformed. */
@@ -308,7 +335,7 @@ function rtpToCheck(record: Fields, asked: number | null): number | string {
 /**
  * The outcome a verified game's JSON shows, against its cards (hands and board verified already). A
  * game record (isGameRecord) is checked whole, its prices at its target RTP (rtpToCheck); a table
- * state at the river, its river panels; anything else (a deal, a bulk game, a state before the
+ * state at the river, its winners, prices and bets' odds; anything else (a deal, a bulk game, a state before the
  * river) shows no outcome.
  */
 export function checkOutcome(
@@ -324,13 +351,13 @@ export function checkOutcome(
   if (typeof targetRtp === "string") return { checked: true, problem: targetRtp };
   const problem = isRecord
     ? recordProblem(record, hands, board, targetRtp)
-    : riverProblem(panels, winnersOf(hands, board), { hands, board, targetRtp });
+    : riverStateProblem(record, panels, { hands, board, targetRtp });
   return {
     checked: true,
     problem,
     ...(typeof record.targetRtp === "number" ? { namedRtp: targetRtp } : {}),
     ...(isRecord && !listsStages(record) ? { untimed: true as const } : {}),
-    ...(isRecord ? {} : { riverOnly: true as const }),
+    ...(isRecord ? {} : { state: true as const }),
   };
 }
 

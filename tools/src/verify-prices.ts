@@ -1,4 +1,4 @@
-// The prices half of `npm run verify`'s outcome check, for a game record: every stage's panels (the
+// The prices half of `npm run verify`'s outcome check, for a game record or a river table state: every stage's panels (the
 // three betting stages' and the river's) are the house's own prices of the cards seen then (common/src/poker, which the odds and the table
 // service both run: win and draw percentages, status and odds at the target RTP), and every bet was
 // taken at its stage's odds for its hand. So a record of a bet paid at odds nobody was shown, or of
@@ -99,16 +99,4 @@ export function pricesProblem(
     }
   }
   return null;
-}
-
-/** A river state's panels (statuses checked already) against the house's own: percentages and odds too. */
-export function riverPricesProblem(
-  panels: readonly unknown[],
-  hands: readonly string[],
-  board: readonly string[],
-  targetRtp: number,
-): string | null {
-  const truth = priceHands(hands.map(parseHand), board.map(parseCard), targetRtp);
-  const problem = stageProblem(panels as Fields[], truth, "river");
-  return problem === null ? null : `${problem} (at a target RTP of ${targetRtp}; --rtp names another)`;
 }

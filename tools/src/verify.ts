@@ -17,11 +17,12 @@
 // --rtp, default 0.97; a record naming another than --rtp does not verify), by the house's rules
 // (verify-outcome.ts, verify-prices.ts), and each bet's time within its stage's (verify-times.ts: a
 // record dealt since 2026-12-04 that lists no stages does not verify; one dealt before, the verdict
-// says, has its bets' times checked within the game's only); a river table state its river panels.
+// says, has its bets' times checked within the game's only); a river table state its winners, every
+// stage's panels and each bet's odds.
 // A void record whose last stage's betting had closed is verified, and its verdict names the cards
 // the seed deals next and what the bets would have returned on them (voidedAfterClose).
 // Exit 0 and "verified" ("verified (cards and outcome)" when a record's outcome was checked, "verified
-// (cards and the river's panels)" for a river table state, whose bets and earlier odds are not); exit 1 and
+// (cards, prices and bets' odds)" for a river table state, whose bets show no return); exit 1 and
 // the reason when a game does not verify; exit 2 on bad usage.
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
 import { derivedCards, type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
@@ -213,8 +214,8 @@ function verdict(
   const times = outcome.untimed
     ? `; its bets' times within the game's only, as a game dealt before ${STAGES_KEPT_FROM.slice(0, 10)} lists no stages`
     : "";
-  // A table state: its river's winners and panels only; its bets and earlier odds are in its record.
-  if (outcome.riverOnly) return { ok: true, what: `verified (cards and the river's panels${at})` };
+  // A table state shows its bets' odds, not their returns: those are in the game's record.
+  if (outcome.state) return { ok: true, what: `verified (cards, prices and bets' odds${at})` };
   const stalled = voidedAfterClose(record!, reveal.hands, dealtBoard(reveal));
   return { ok: true, what: `verified (cards and outcome${at}${times}${stalled === null ? "" : `; ${stalled}`})` };
 }

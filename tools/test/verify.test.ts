@@ -503,22 +503,29 @@ test("outcome: a dead heat pays each tied winner's bet stake x odds / k, rounded
   t.regex(undivided.stderr, /^NOT verified: bets\[1\] .* returned [\d.]+, but the rules pay \(.* tie\) /);
 });
 
-test("outcome: a river table state's WINNER and LOSER panels are checked against the cards", async (t) => {
+test("outcome: a river table state's panels, every stage's, and its bets' odds are checked against the cards", async (t) => {
   const x = vectorGame();
-  const panels = (winner: number) =>
+  const earlier = handOddsOf(x.hands, x.board).filter((p) => p.bettingStage !== -1);
+  const river = (winner: number) =>
     [0, 1, 2, 3].map((handIndex) =>
       handIndex === winner
         ? { handIndex, bettingStage: -1, handStatus: "WINNER", winPercentage: 100, drawPercentage: 0, odds: 1 }
         : { handIndex, bettingStage: -1, handStatus: "LOSER", winPercentage: 0, drawPercentage: 0, odds: 0 },
     );
+  const panels = (winner: number) => [...earlier, ...river(winner)];
+  // As the API shows a bet in a state: its stake and odds, no return.
+  const bet = (handIndex: number, bettingStage: number) => ({
+    ...{ playerId: "alice", seatIndex: 1, handIndex, bettingStage, betAmount: 5 },
+    recordedOdds: oddsTenthsAt(x.hands, x.board, handIndex, bettingStage) / 10,
+  });
   const state = {
     ...{ gameId: x.gameId, gameState: "STATUS_RIVER", serverSeed: x.serverSeed, seedCommitment: x.seedCommitment },
-    ...{ clientSeed: null, hands: x.hands, bets: [] },
+    ...{ clientSeed: null, hands: x.hands, bets: [bet(2, 0), bet(0, 1)] },
     ...Object.fromEntries(
       ["flopCard1", "flopCard2", "flopCard3", "turnCard", "riverCard"].map((f, i) => [f, x.board[i]]),
     ),
   };
-  const ok = { code: 0, stdout: "verified (cards and the river's panels)\n", stderr: "" };
+  const ok = { code: 0, stdout: "verified (cards, prices and bets' odds)\n", stderr: "" };
   t.deepEqual(await json({ ...state, handOdds: panels(2) }), ok);
   const wrong = await json({ ...state, handOdds: panels(0) });
   t.is(wrong.code, 1);
@@ -526,12 +533,28 @@ test("outcome: a river table state's WINNER and LOSER panels are checked against
     wrong.stderr,
     /^NOT verified: the river shows hand 0 as WINNER, but the cards make it a LOSER: hand 2 \(KhTs/,
   );
-  const missing = await json({ ...state, handOdds: panels(2).slice(0, 3) });
+  const missing = await json({ ...state, handOdds: [...earlier, ...river(2).slice(0, 3)] });
   t.regex(missing.stderr, /^NOT verified: the river panels do not show hand 3/);
-  const unearned = await json({ ...state, handOdds: panels(2).map((p) => ({ ...p, drawPercentage: 0.5 })) });
+  const unearned = await json({
+    ...state,
+    handOdds: [...earlier, ...river(2).map((p) => ({ ...p, drawPercentage: 0.5 }))],
+  });
   t.regex(
     unearned.stderr,
     /^NOT verified: the river panel of hand 0 shows drawPercentage 0\.5, but the cards make it 0 /,
+  );
+  // The earlier stages' panels and each bet's odds, which a state shows too.
+  const flopPanel = earlier.findIndex((p) => p.bettingStage === 1 && p.handIndex === 0);
+  const mispriced = panels(2).map((p, i) => (i === flopPanel ? { ...p, odds: 99.9 } : p));
+  t.regex(
+    (await json({ ...state, handOdds: mispriced })).stderr,
+    /^NOT verified: the flop panel of hand 0 shows odds 99\.9, but the cards make it [\d.]+ /,
+  );
+  const offered = bet(0, 1).recordedOdds;
+  const betOdds = { ...state, handOdds: panels(2), bets: [bet(2, 0), { ...bet(0, 1), recordedOdds: offered + 1 }] };
+  t.regex(
+    (await json(betOdds)).stderr,
+    new RegExp(`^NOT verified: bets\\[1\\] records odds ${offered + 1}, but its stage offered hand 0 at ${offered}`),
   );
   // A state before the river shows no river panels: its cards only.
   t.deepEqual(await json({ ...state, gameState: "STATUS_TURN", riverCard: null, handOdds: [] }), {
