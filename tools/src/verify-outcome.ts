@@ -111,7 +111,25 @@ function riverStateProblem(
   return pricesProblem(record, bets, hands, board, targetRtp);
 }
 
-/** A state's bet: its hand, stage and odds (a state shows no return). */
+/** A bet of the line, its money in cents and odds in tenths; a string says what is malformed. */
+interface Bet extends PricedBet {
+  stakeCents: number;
+  returnedCents: number;
+  paidTo: unknown;
+}
+
+function betOf(value: unknown, i: number, n: number): Bet | string {
+  const priced = pricedBetOf(value, i, n);
+  if (typeof priced === "string") return priced;
+  const bet = value as Fields;
+  const stakeCents = centsOf(bet.betAmount);
+  const returnedCents = centsOf(bet.returned);
+  if (stakeCents === undefined || stakeCents === 0) return `bets[${i}].betAmount must be an amount above 0`;
+  if (returnedCents === undefined) return `bets[${i}].returned must be an amount with at most 2 decimals`;
+  return { ...priced, stakeCents, returnedCents, paidTo: bet.paidTo };
+}
+
+/** A bet's hand, stage and odds, all a table state shows of it besides its stake; a string says what is malformed. */
 function pricedBetOf(value: unknown, i: number, n: number): PricedBet | string {
   const bet = (typeof value === "object" && value !== null ? value : {}) as Fields;
   const { handIndex, bettingStage } = bet;
@@ -124,34 +142,6 @@ function pricedBetOf(value: unknown, i: number, n: number): PricedBet | string {
   }
   if (oddsTenths === undefined) return `bets[${i}].recordedOdds must be odds with at most 1 decimal`;
   return { handIndex, bettingStage, oddsTenths };
-}
-
-/** A bet of the line, its money in cents and odds in tenths; a string says what is malformed. */
-interface Bet {
-  handIndex: number;
-  bettingStage: number;
-  stakeCents: number;
-  oddsTenths: number;
-  returnedCents: number;
-  paidTo: unknown;
-}
-
-function betOf(value: unknown, i: number, n: number): Bet | string {
-  const bet = (typeof value === "object" && value !== null ? value : {}) as Fields;
-  const { handIndex, bettingStage, paidTo } = bet;
-  const stakeCents = centsOf(bet.betAmount);
-  const oddsTenths = tenthsOf(bet.recordedOdds);
-  const returnedCents = centsOf(bet.returned);
-  if (typeof handIndex !== "number" || !Number.isInteger(handIndex) || handIndex < 0 || handIndex >= n) {
-    return `bets[${i}] names hand ${String(handIndex)}, but the game has hands 0 to ${n - 1}`;
-  }
-  if (!isBettingStage(bettingStage)) {
-    return `bets[${i}].bettingStage is ${JSON.stringify(bettingStage) ?? "absent"}, but a bet is taken at stage 0, 1 or 2`;
-  }
-  if (stakeCents === undefined || stakeCents === 0) return `bets[${i}].betAmount must be an amount above 0`;
-  if (oddsTenths === undefined) return `bets[${i}].recordedOdds must be odds with at most 1 decimal`;
-  if (returnedCents === undefined) return `bets[${i}].returned must be an amount with at most 2 decimals`;
-  return { handIndex, bettingStage, stakeCents, oddsTenths, returnedCents, paidTo };
 }
 
 /** What a bet returns by the rulings: its stake on a void; on a settlement its dead-heat payout or 0. */
