@@ -27,14 +27,15 @@ traceCommands(driver as unknown as MongoClient);
 
 let requestId = 0;
 /** One command as the driver reports it: started, then succeeded or failed. */
-function command(outcome: "succeeded" | "failed") {
+function command(outcome: "succeeded" | "failed", sent: { address?: string; command?: Record<string, unknown> } = {}) {
   const id = ++requestId;
+  const { address = "127.0.0.1:27017", command = { find: "snapshots", filter: { _id: "table-7" }, limit: 1 } } = sent;
   driver.emit("commandStarted", {
     requestId: id,
-    commandName: "find",
+    commandName: Object.keys(command)[0],
     databaseName: "table",
-    address: "127.0.0.1:27017",
-    command: { find: "snapshots", filter: { _id: "table-7" }, limit: 1 },
+    address,
+    command,
   });
   if (outcome === "succeeded") driver.emit("commandSucceeded", { requestId: id });
   else driver.emit("commandFailed", { requestId: id, failure: new Error("connection closed") });
@@ -60,6 +61,26 @@ test.serial("a command inside a span is its child, described by its shape alone"
     "server.port": 27017,
   });
   t.is(span?.status.code, SpanStatusCode.UNSET);
+});
+
+test.serial("each command's span has its own collection, statement and server, however many came before", (t) => {
+  exporter.reset();
+  const parent = tracer.startSpan("request");
+  context.with(trace.setSpan(context.active(), parent), () => {
+    command("succeeded");
+    command("succeeded", { address: "[::1]:27018", command: { find: "versions", filter: { seq: 3 } } });
+    command("succeeded", { command: { find: "snapshots", filter: { _id: "table-8" }, sort: { at: 1 } } });
+  });
+  parent.end();
+  const spans = exporter.getFinishedSpans().filter((span) => span.name !== "request");
+  t.deepEqual(
+    spans.map((span) => [span.name, span.attributes["db.query.text"], span.attributes["server.address"], span.attributes["server.port"]]),
+    [
+      ["find snapshots", '{"find":"?","filter":{"_id":"?"},"limit":"?"}', "127.0.0.1", 27017],
+      ["find versions", '{"find":"?","filter":{"seq":"?"}}', "[::1]", 27018],
+      ["find snapshots", '{"find":"?","filter":{"_id":"?"},"sort":{"at":"?"}}', "127.0.0.1", 27017],
+    ],
+  );
 });
 
 test.serial("a failed command's span says so", (t) => {

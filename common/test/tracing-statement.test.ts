@@ -27,3 +27,18 @@ test("no player id or amount ever appears, however the command nests them", (t) 
   t.notRegex(shape, /player-42|999/);
   t.is(statementShape({ find: "tables", filter: { _id: 1001 } }), '{"find":"?","filter":{"_id":"?"}}');
 });
+
+test("the driver's session and clock fields are not the statement: left out", (t) => {
+  const sent = {
+    find: "snapshots",
+    filter: { _id: "T1:9" },
+    lsid: { id: Buffer.alloc(16) },
+    $db: "table",
+    $clusterTime: { clusterTime: 1, signature: { hash: "x", keyId: 2 } },
+    txnNumber: 4,
+    $readPreference: { mode: "primary" },
+  };
+  t.is(statementShape(sent), '{"find":"?","filter":{"_id":"?"}}');
+  // Only at the top, where the driver puts them: a document's own field of that name is shape.
+  t.is(statementShape({ find: "x", filter: { lsid: 1 } }), '{"find":"?","filter":{"lsid":"?"}}');
+});

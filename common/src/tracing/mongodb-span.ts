@@ -12,23 +12,33 @@ import { statementShape } from "./statement.js";
 /** Decided once: with tracing off no listener is added. */
 const TRACING = tracingEnabled();
 
+/** A command's span name and the attributes its kind shares, by database, command, collection and server. */
+const described = new Map<string, { name: string; attributes: Record<string, string | number> }>();
+/** Ample for a process's few collections and commands; past it nothing more is kept (a bug, or hostile names). */
+const DESCRIBED_MAX = 256;
+
 /** "find snapshots" and its attributes; the statement's shape only (never a player id or an amount). */
 function describe(event: CommandStartedEvent) {
   const collection = event.command[event.commandName] as unknown;
-  // "host:port", where host may be an IPv6 address in brackets.
-  const colon = event.address.lastIndexOf(":");
-  return {
-    name: typeof collection === "string" ? `${event.commandName} ${collection}` : event.commandName,
-    attributes: {
-      "db.system.name": "mongodb",
-      "db.namespace": event.databaseName,
-      "db.operation.name": event.commandName,
-      ...(typeof collection === "string" ? { "db.collection.name": collection } : {}),
-      "db.query.text": statementShape(event.command),
-      "server.address": event.address.slice(0, colon),
-      "server.port": Number(event.address.slice(colon + 1)),
-    },
-  };
+  const key = `${event.databaseName}\0${event.commandName}\0${String(collection)}\0${event.address}`;
+  let kind = described.get(key);
+  if (!kind) {
+    // "host:port", where host may be an IPv6 address in brackets.
+    const colon = event.address.lastIndexOf(":");
+    kind = {
+      name: typeof collection === "string" ? `${event.commandName} ${collection}` : event.commandName,
+      attributes: {
+        "db.system.name": "mongodb",
+        "db.namespace": event.databaseName,
+        "db.operation.name": event.commandName,
+        ...(typeof collection === "string" ? { "db.collection.name": collection } : {}),
+        "server.address": event.address.slice(0, colon),
+        "server.port": Number(event.address.slice(colon + 1)),
+      },
+    };
+    if (described.size < DESCRIBED_MAX) described.set(key, kind);
+  }
+  return { name: kind.name, attributes: { ...kind.attributes, "db.query.text": statementShape(event.command) } };
 }
 
 /**
