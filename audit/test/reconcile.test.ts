@@ -632,6 +632,78 @@ test("sums are exact beyond 2^53 cents, and figures that cannot be reported exac
   t.true(reconcile(rich).mismatches.some((m) => m.check === "exact-range"));
 });
 
+test("a pending credit with a reason the wallet does not take is a table-outbox mismatch", (t) => {
+  const world = small();
+  const table = world.table.tables[0]!;
+  table.pendingCredits.push({
+    key: "T1:credit:x",
+    playerId: "p1",
+    amountCents: 500,
+    reason: "bonus",
+    reference: "T1-1",
+  });
+  table.money!.outboxCents += 500;
+  table.money!.houseResultCents -= 500;
+  world.table.totals!.outboxCents += 500;
+  world.table.totals!.houseResultCents -= 500;
+  const report = reconcile(world);
+  t.is(report.status, "mismatch");
+  t.true(
+    report.mismatches.some(
+      (m) => m.check === "table-outbox" && m.message.includes('"bonus" has no wallet counterpart'),
+    ),
+  );
+});
+
+test("a pending credit that is not positive is a table-outbox mismatch, even when the outbox adds up", (t) => {
+  const world = small();
+  // +500 and -500: the outbox still adds up, and no cross-check sees a gap.
+  world.table.tables[0]!.pendingCredits.push(
+    { key: "T1:credit:a", playerId: "p1", amountCents: 500, reason: "leave", reference: "T1-1" },
+    { key: "T1:credit:b", playerId: "p2", amountCents: -500, reason: "payout", reference: "T1-1" },
+  );
+  const report = reconcile(world);
+  t.is(report.status, "mismatch");
+  t.true(report.mismatches.some((m) => m.check === "table-outbox" && m.message.includes("is not positive")));
+});
+
+test("a negative delivered figure is a table-identity mismatch, even where an owed credit would explain the gap", (t) => {
+  const world = small();
+  const table = world.table.tables[0]!;
+  const before = table.money!;
+  // delivered 500 below zero, the outbox as much above what it was, with a credit owed for it:
+  // the table's identity holds, and credits-out and conservation read the gap as that credit.
+  const moved = before.deliveredCents + 500;
+  table.money = { ...before, deliveredCents: -500, outboxCents: before.outboxCents + moved };
+  table.pendingCredits.push({
+    key: "T1:credit:x",
+    playerId: "p1",
+    amountCents: moved,
+    reason: "leave",
+    reference: "T1-1",
+  });
+  world.table.totals = { ...world.table.totals!, deliveredCents: -500, outboxCents: table.money.outboxCents };
+  const report = reconcile(world);
+  t.is(report.status, "mismatch");
+  t.true(report.mismatches.some((m) => m.check === "table-identity" && m.message.includes("negative deliveredCents")));
+});
+
+test("an open sit without an amount, and an open leave with one, are table-transfers mismatches", (t) => {
+  t.true(reconcile(sitsOpen(0, [0])).mismatches.some((m) => m.check === "table-transfers"));
+  const leaveWithAmount = small();
+  leaveWithAmount.table.openTransfers = [
+    {
+      transferId: "l-1",
+      kind: TransferKind.TRANSFER_KIND_LEAVE,
+      playerId: "p1",
+      tableId: 1,
+      amountCents: 500,
+      createdAt: "2026-12-01T00:00:00.000Z",
+    },
+  ];
+  t.true(reconcile(leaveWithAmount).mismatches.some((m) => m.check === "table-transfers"));
+});
+
 // ---- helpers ------------------------------------------------------------------------------------
 
 test("subset sums", (t) => {
@@ -657,6 +729,11 @@ test("subset sums", (t) => {
       t.is(subsetSum(BigInt(chosen), amounts.map(BigInt)), "yes");
     }),
   );
+});
+
+test("subset sums: amounts of 0 or less contribute nothing", (t) => {
+  t.is(subsetSum(50n, [100n, -50n]), "no");
+  t.is(subsetSum(-50n, [-50n]), "no");
 });
 
 test("many open items: the search stops at its bound, and a gap reads pending and not conclusive, explained or not", (t) => {

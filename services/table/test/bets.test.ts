@@ -18,6 +18,7 @@ import {
   panels,
   riverPanels,
   sit,
+  type PanelSpec,
 } from "./helpers/fixtures.js";
 
 /** p1 in seat 1 with 10,000 cents, p2 in seat 2 with 500 cents. */
@@ -282,6 +283,13 @@ test("a bet whose payout would exceed the table's maximum payout is refused (409
   });
 });
 
+test("a bet whose payout is exactly the table's maximum payout is accepted", (t) => {
+  const hole = advance(sit(deepFreeze(emptyTable(1, T0, { maxPayoutCents: 1_001 })), "p1", 10_000));
+  // Hand 3 pays 6.5: 154 x 6.5 = 1,001, exactly the limit; 155 x 6.5 = 1,007.5 is past it.
+  t.true(applyBet(hole, cmd({ handIndex: 3, betAmountCents: 154 }), T0).result.acknowledged);
+  t.throws(() => applyBet(hole, cmd({ handIndex: 3, betAmountCents: 155 }), T0), { instanceOf: ConflictError });
+});
+
 test("the payouts of all a game's bets together stay within the game's limit: the river can always be settled", (t) => {
   // Ten stakes of 103,092,783 cents on hand 1 pay 999,999,995,100,000 together, 4,900,000 short of
   // the game's 10^15.
@@ -374,4 +382,35 @@ test("a player's bets at one stage that would pay back at least their stakes whi
     hedged = applyBet(hedged, cmd({ handIndex, betAmountCents, betId: `flop-${handIndex}` }), T0).next!;
   }
   t.is(hedged.bets.length, 4);
+});
+
+test("a set of bets paying back exactly its stakes whichever hand wins is the player's own business", (t) => {
+  const hole = advance(
+    sit(newTable(), "p1", 10_000),
+    T0,
+    panels(0, [
+      [50, 0, 20],
+      [50, 0, 20],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]),
+  );
+  const first = applyBet(hole, cmd({ handIndex: 0, betAmountCents: 100, betId: "a" }), T0).next!;
+  // 100 on each: 200 staked, 200 paid whichever wins.
+  t.true(applyBet(first, cmd({ handIndex: 1, betAmountCents: 100, betId: "b" }), T0).result.acknowledged);
+});
+
+test("a hand that can only tie makes a set of bets on every other hand one that can lose: not refused", (t) => {
+  /** p1's bets on hands 0, 1 and 2 at a flop with these panels for hand 3; the last one's answer. */
+  const betsBesideHand3 = (hand3: PanelSpec) => {
+    const flop = panels(1, [[1.2, 0.1, 758], [3.9, 0.1, 241], [93.2, 0.1, 11], hand3]);
+    let s = advance(advance(sit(newTable(), "p1", 1_000_000)), T0, flop);
+    s = applyBet(s, cmd({ handIndex: 0, betAmountCents: 1_335, betId: "x0" }), T0).next!;
+    s = applyBet(s, cmd({ handIndex: 1, betAmountCents: 4_199, betId: "x1" }), T0).next!;
+    return () => applyBet(s, cmd({ handIndex: 2, betAmountCents: 91_987, betId: "x2" }), T0);
+  };
+  // Hand 3 tying with hand 2 halves hand 2's payout: these bets can lose.
+  t.true(betsBesideHand3([0, 1.6, 0])().result.acknowledged);
+  // A hand 3 that cannot even tie leaves a set that cannot lose, which is refused.
+  t.throws(betsBesideHand3([0, 0, 0]), { instanceOf: ConflictError, message: RISKLESS_BETS });
 });

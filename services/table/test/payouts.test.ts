@@ -53,6 +53,15 @@ test("payoutOf is exact beyond 2^53 where doubles would overpay", (t) => {
   t.throws(() => payoutOf(1.5, 10, 1), { instanceOf: RangeError });
 });
 
+test("payoutOf refuses a negative stake, negative odds and fewer than one winner: never a negative payout", (t) => {
+  t.throws(() => payoutOf(-1_000, 32, 1), { instanceOf: RangeError });
+  t.throws(() => payoutOf(1_000, -32, 1), { instanceOf: RangeError });
+  t.throws(() => payoutOf(1_000, -1, 1), { instanceOf: RangeError });
+  t.throws(() => payoutOf(1_000, 32, -1), { instanceOf: RangeError });
+  t.throws(() => payoutOf(1_000, 32, 0), { instanceOf: RangeError });
+  t.deepEqual(payoutOf(0, 0, 1), { payoutCents: 0, remainderNumerator: 0, denominator: 10 });
+});
+
 test("property: a payout never exceeds the exact amount and is less than one cent below it", (t) => {
   fc.assert(
     fc.property(
@@ -216,6 +225,21 @@ test("a payout that would take a seat past the largest balance goes to the accou
   );
   t.is(balanceOf(river, "p1"), MAX_BALANCE_CENTS - 800);
   t.like(river.outbox.at(-1), { key: "table:T7-1:payout:p1", playerId: "p1", amountCents: 3_200, reason: "PAYOUT" });
+});
+
+test("a payout that takes a seat exactly to the largest balance stays on the seat", (t) => {
+  let s = bet(seated(), "p1", 0, 1_000);
+  // p1's seat exactly 3,200 cents below the limit: room for the payout, to the cent.
+  const lift = MAX_BALANCE_CENTS - 3_200 - balanceOf(s, "p1")!;
+  s = deepFreeze({
+    ...s,
+    seats: s.seats.map((seat) => (seat.playerId === "p1" ? { ...seat, balanceCents: seat.balanceCents + lift } : seat)),
+    totals: { ...s.totals, creditedCents: s.totals.creditedCents + lift },
+  });
+  const river = toRiver(s, [0]);
+  t.is(river.finishedGame!.bets[0]!.paidTo, "SEAT");
+  t.is(balanceOf(river, "p1"), MAX_BALANCE_CENTS);
+  t.deepEqual(river.outbox, []);
 });
 
 test("a bettor who left and sat again is paid to the new seat", (t) => {

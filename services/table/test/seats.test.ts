@@ -180,6 +180,21 @@ test("each seat session has its own leave key: sit, leave, sit, leave gives two 
   );
 });
 
+test("a leave asked for an earlier seat session leaves the player's new seat alone", (t) => {
+  let s = sit(newTable(), "p1", 100);
+  const earlier = s.seats[0]!.sessionId;
+  s = deepFreeze(leave(s, "p1").next!);
+  s = sit(s, "p1", 200);
+  t.deepEqual(applyLeave(s, { playerId: "p1", transferId: "late", sessionId: earlier }, T0), {
+    next: null,
+    result: { creditsReturnedCents: 0 },
+  });
+  const current = s.seats[0]!.sessionId;
+  t.like(applyLeave(s, { playerId: "p1", transferId: "late", sessionId: current }, T0).result, {
+    creditsReturnedCents: 200,
+  });
+});
+
 // ---------- void ----------
 
 for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"] as const) {

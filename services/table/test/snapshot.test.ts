@@ -1,4 +1,5 @@
 import test from "ava";
+import { sumCents } from "../src/domain/money.js";
 import { applyLeave } from "../src/domain/seats.js";
 import { isConserved, sealNext, tableMoney } from "../src/domain/snapshot.js";
 import { T0, advance, advanceTo, bet, newTable, riverPanels, sit } from "./helpers/fixtures.js";
@@ -39,4 +40,19 @@ test("sealNext refuses to produce a snapshot that creates or loses a cent", (t) 
   t.throws(() => sealNext(s, { totals: { ...s.totals, houseResultCents: 1 } }, T0), { message: /not conserved/ });
   const ok = sealNext(s, { seats: [{ ...seat, playerName: "renamed" }] }, T0 + 1);
   t.like(ok, { version: s.version + 1, updatedAt: T0 + 1, lastActivityAt: T0 + 1, finishedGame: null });
+});
+
+test("every finished game is counted, settled or void", (t) => {
+  const hole = advanceTo(sit(newTable(), "p1", 100_000), "STATUS_HOLE");
+  t.is(hole.gamesFinished, 0);
+  const river = advance(advanceTo(hole, "STATUS_TURN"), T0, riverPanels([0]));
+  t.is(river.gamesFinished, 1);
+  const voided = applyLeave(hole, { playerId: "p1", transferId: "l" }, T0).next!;
+  t.is(voided.finishedGame?.outcome, "VOID");
+  t.is(voided.gamesFinished, 1);
+});
+
+test("sumCents throws rather than lose a cent past the exact integer range", (t) => {
+  t.is(sumCents([Number.MAX_SAFE_INTEGER - 1, 1]), Number.MAX_SAFE_INTEGER);
+  t.throws(() => sumCents([Number.MAX_SAFE_INTEGER, 1]), { instanceOf: RangeError });
 });

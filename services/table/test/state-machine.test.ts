@@ -2,10 +2,12 @@ import test from "ava";
 import { ConflictError, ForbiddenError } from "@pokerodds/common/errors";
 import { advanceKey, advancePlan, applyAdvance, closeBetting, placeAgainst } from "../src/domain/advance.js";
 import { applyBet } from "../src/domain/bets.js";
+import { checkedPanels } from "../src/domain/panels.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
 import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
 import { currentDeal } from "../src/domain/stage-times.js";
+import { UntrueOddsAnswerError } from "../src/domain/untrue-odds-answer.js";
 import { publicState } from "../src/domain/view.js";
 import {
   ADMIN,
@@ -15,6 +17,7 @@ import {
   T0,
   advance,
   advanceTo,
+  bet,
   dealInput,
   dealOf,
   deepFreeze,
@@ -364,6 +367,12 @@ test("odds input that does not fit the plan is refused, and nothing is produced"
     turn,
   );
   bad({ kind: "CLEAR" }, toRiver, turn);
+});
+
+test("river panels that name no winner are refused: the house would keep every stake", (t) => {
+  t.throws(() => checkedPanels(riverPanels([]), 4, -1), { instanceOf: UntrueOddsAnswerError, message: /no winner/ });
+  const staked = bet(advance(sit(newTable(), "p1", 100_000)), "p1", 0, 1_000);
+  t.throws(() => advance(advanceTo(staked, "STATUS_TURN"), T0, riverPanels([])), { instanceOf: UntrueOddsAnswerError });
 });
 
 test("a table with other parameters: seats and hands are configurable", (t) => {

@@ -1,6 +1,6 @@
 import test from "ava";
 import fc from "fast-check";
-import { AUDIT_ISSUES_LISTED } from "@pokerodds/common/limits";
+import { AUDIT_ISSUES_LISTED, MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { LedgerAuditor, type AuditReport } from "../src/domain/audit.js";
 import { WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
 import {
@@ -150,6 +150,44 @@ test("the welcome credit must open the account", (t) => {
   t.true(report.issues.some((issue) => issue.problem.includes("welcome")));
 });
 
+test("a second welcome credit, later in the account, is reported: the wallet mints it once", (t) => {
+  const first = nextEntry(null, welcomeRequest("p"), at);
+  // Written as the rules would (balance and amount consistent), so only the welcome rule can see it.
+  const again = nextEntry(first, { ...welcomeRequest("p"), idempotencyKey: "forged" }, at);
+  t.is(again.balanceAfterCents, 2 * WELCOME_CREDIT_CENTS);
+  const report = audit([[first, again]]);
+  t.false(report.clean);
+  t.deepEqual(report.issues, [
+    { playerId: "p", sequence: 2, problem: "the welcome credit must be the account's first entry, and only that" },
+  ]);
+});
+
+test("a welcome credit of another amount than WELCOME_CREDIT_CENTS is reported", (t) => {
+  const inflated = nextEntry(null, { ...welcomeRequest("p"), amountCents: 100 * WELCOME_CREDIT_CENTS }, at);
+  const report = audit([[inflated]]);
+  t.false(report.clean);
+  t.deepEqual(report.issues, [
+    { playerId: "p", sequence: 1, problem: `welcome credit of ${100 * WELCOME_CREDIT_CENTS} cents` },
+  ]);
+});
+
+test("a refusal recorded with another reason than the rules give is reported", (t) => {
+  const welcome = nextEntry(null, welcomeRequest("p"), at);
+  const request = {
+    kind: "debit" as const,
+    playerId: "p",
+    amountCents: 200_000,
+    idempotencyKey: "k",
+    reason: "sit",
+    reference: "",
+  };
+  const refused = nextEntry(welcome, request, at);
+  t.is(refused.refusal, "insufficient_funds");
+  const report = audit([[welcome, { ...refused, refusal: "balance_limit" }]]);
+  t.false(report.clean);
+  t.true(report.issues.some((issue) => issue.sequence === 2 && issue.problem.includes("balance_limit")));
+});
+
 test("the order entries are read in changes nothing: accounts interleaved, entries read early", (t) => {
   fc.assert(
     fc.property(
@@ -199,4 +237,23 @@ test("a fault on every account lists the first issues and counts them all, so th
   });
   t.false(report.clean);
   t.is(audit(accounts).issueCount, 0);
+});
+
+test("totals past the exact integer range are reported, not summed inexactly", (t) => {
+  // Ten accounts at the largest balance: 10^16 cents in all, past 2^53.
+  const accounts = Array.from({ length: 10 }, (_, i) => {
+    const welcome = nextEntry(null, welcomeRequest(`rich-${i}`), at);
+    const fill = {
+      kind: "credit" as const,
+      playerId: `rich-${i}`,
+      amountCents: MAX_BALANCE_CENTS - WELCOME_CREDIT_CENTS,
+      idempotencyKey: `fill-${i}`,
+      reason: "payout",
+      reference: "",
+    };
+    return [welcome, nextEntry(welcome, fill, at)];
+  });
+  const report = audit(accounts);
+  t.false(report.clean);
+  t.true(report.issues.some((issue) => issue.problem === "totals exceed the exact integer range"));
 });

@@ -6,6 +6,7 @@ import { WELCOME_CREDIT_CENTS } from "../src/domain/money.js";
 import {
   decide,
   entryIdOf,
+  isRecorded,
   isSameRequest,
   nextEntry,
   replay,
@@ -84,6 +85,15 @@ test("a debit of exactly the balance applies and leaves zero; one cent more is r
   t.is(decide(500, "debit", 500).balanceAfterCents, 0);
   t.false(decide(500, "debit", 501).applied);
   t.false(decide(0, "withdraw", 1).applied);
+});
+
+test("only a credit refused at the balance limit goes unrecorded; a deposit's refusal there is its key's answer", (t) => {
+  for (const kind of ["deposit", "welcome", "credit"] as const) {
+    const outcome = decide(MAX_BALANCE_CENTS, kind, 1);
+    t.is(outcome.refusal, "balance_limit");
+    t.is(isRecorded({ kind, ...outcome }), kind !== "credit", kind);
+  }
+  t.true(isRecorded({ kind: "debit", ...decide(0, "debit", 1) }));
 });
 
 test("the next entry follows the head by one sequence and records the request", (t) => {
@@ -203,7 +213,8 @@ test("movement requests are validated: player, amount, key, reason where require
     ["fractional amount", "credit", { amountCents: 1.5 }],
     ["too large", "deposit", { amountCents: MAX_AMOUNT_CENTS + 1 }],
     ["empty key", "debit", { idempotencyKey: "" }],
-    ["reserved key", "credit", { idempotencyKey: "wallet:welcome:p1" }],
+    // A credit's own reason, so that only the key is wrong.
+    ["reserved key", "credit", { idempotencyKey: "wallet:welcome:p1", reason: "leave" }],
     // A table's predictable payout key, taken first by an operator, would refuse that payout for ever.
     ["a table's key for a deposit", "deposit", { idempotencyKey: "table:T3-17:payout:p1", reason: "" }],
     ["a table's transfer key for a withdrawal", "withdraw", { idempotencyKey: "tr-0a1b:debit", reason: "" }],
@@ -218,4 +229,13 @@ test("movement requests are validated: player, amount, key, reason where require
   for (const [name, k, change] of invalid) {
     t.throws(() => validateMovementRequest(k, { ...fields, ...change }), { instanceOf: InvalidArgumentError }, name);
   }
+});
+
+test("the wallet's reserved key prefix is refused on a request that is otherwise valid", (t) => {
+  const fields = { playerId: "p1", amountCents: 100, reason: "leave", reference: "" };
+  t.notThrows(() => validateMovementRequest("credit", { ...fields, idempotencyKey: "table:T1-1:leave:s1" }));
+  t.throws(() => validateMovementRequest("credit", { ...fields, idempotencyKey: "wallet:welcome:p1" }), {
+    instanceOf: InvalidArgumentError,
+    message: /reserved/,
+  });
 });
