@@ -82,6 +82,10 @@ test("a replayed sit transfer answers the recorded seat and credits nothing", (t
     result: { acknowledged: true, seatId: 1, seatBalanceCents: 5_000 },
   });
   t.throws(() => applySit(first, sitCmd({ playerId: "p2" }), T0), { instanceOf: IdempotencyMismatchError });
+  // After the seat has bet (its outcome unrecorded: a crash), a replay still answers the sit's own buy-in.
+  const after = bet(advance(first), "p1", 0, 1_000);
+  t.is(balanceOf(after, "p1"), 4_000);
+  t.deepEqual(applySit(after, sitCmd(), T0).result, { acknowledged: true, seatId: 1, seatBalanceCents: 5_000 });
 });
 
 test("sit validates its input (400)", (t) => {

@@ -81,7 +81,7 @@ function freeSeatWithMostRoom(snapshot: TableSnapshot): number {
  * Seats the player in a free seat (freeSeatWithMostRoom) with the buy-in as balance. NACK (nothing
  * stored here; sitAfterDebit stores it, and the adapter refunds the account) when the table filled
  * up or the player got seated meanwhile.
- * A replayed transferId answers the recorded seat without crediting again.
+ * A replayed transferId answers the seat it took and the buy-in, without crediting again.
  */
 export function applySit(snapshot: TableSnapshot, command: SitCommand, now: number): Outcome<SitResult> {
   const { playerId, playerName, avatarImageUrl, amountCents, transferId } = command;
@@ -92,10 +92,9 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
   assertId("transferId", transferId);
   const replayed = seatOfSession(snapshot, transferId, playerId);
   if (replayed) {
-    return {
-      next: null,
-      result: { acknowledged: true, seatId: replayed.seatId, seatBalanceCents: replayed.balanceCents },
-    };
+    // The sit's own answer, the buy-in, as a recorded outcome replays it: the seat may have bet or
+    // topped up since (a retry, or recovery, after a crash before the outcome was recorded).
+    return { next: null, result: { acknowledged: true, seatId: replayed.seatId, seatBalanceCents: amountCents } };
   }
   const check = sitPreconditions(snapshot, playerId);
   if (!check.ok) {
