@@ -74,7 +74,12 @@ test.serial("each command's span has its own collection, statement and server, h
   parent.end();
   const spans = exporter.getFinishedSpans().filter((span) => span.name !== "request");
   t.deepEqual(
-    spans.map((span) => [span.name, span.attributes["db.query.text"], span.attributes["server.address"], span.attributes["server.port"]]),
+    spans.map((span) => [
+      span.name,
+      span.attributes["db.query.text"],
+      span.attributes["server.address"],
+      span.attributes["server.port"],
+    ]),
     [
       ["find snapshots", '{"find":"?","filter":{"_id":"?"},"limit":"?"}', "127.0.0.1", 27017],
       ["find versions", '{"find":"?","filter":{"seq":"?"}}', "[::1]", 27018],

@@ -20,8 +20,7 @@ import { listsStages, timesProblem } from "./verify-times.js";
  * returns, which it does not show, not).
  */
 export type OutcomeCheck =
-  | { checked: false }
-  | { checked: true; problem: string | null; namedRtp?: number; untimed?: true; state?: true };
+  { checked: false } | { checked: true; problem: string | null; namedRtp?: number; untimed?: true; state?: true };
 
 type Fields = Record<string, unknown>;
 
@@ -360,7 +359,11 @@ const NEXT_CARDS = ["the flop", "the turn", "the river"];
  * (`dealtBoard`, all five) would have made of the bets. Null for any other game; call it once the
  * record verified.
  */
-export function voidedAfterClose(record: Fields, hands: readonly string[], dealtBoard: readonly string[]): string | null {
+export function voidedAfterClose(
+  record: Fields,
+  hands: readonly string[],
+  dealtBoard: readonly string[],
+): string | null {
   const stages = record.stages;
   if (record.outcome !== "VOID" || !Array.isArray(stages) || stages.length === 0) return null;
   const last = stages.length - 1;

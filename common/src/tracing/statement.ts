@@ -10,7 +10,15 @@ const MAX_DEPTH = 3;
  * What the driver adds to every command for its session and the server's clock, not the statement:
  * left out of the shape (walking them was a fifth of its cost, and they say nothing of the statement).
  */
-const BOOKKEEPING = new Set(["lsid", "$db", "$clusterTime", "txnNumber", "autocommit", "startTransaction", "$readPreference"]);
+const BOOKKEEPING = new Set([
+  "lsid",
+  "$db",
+  "$clusterTime",
+  "txnNumber",
+  "autocommit",
+  "startTransaction",
+  "$readPreference",
+]);
 
 /** The command's field names to MAX_DEPTH, every value "?": no player ids or amounts, no documents walked. */
 export function statementShape(command: Record<string, unknown>): string {
