@@ -304,7 +304,7 @@ test("readAudit stops early when the deadline is half gone, and passes the time 
   t.true(deadlines[2]! <= 40);
 });
 
-test("the OpenAPI document: ADMIN audit with 200, 400 (an unknown query parameter), 401, 403 and 503", (t) => {
+test("the OpenAPI document: ADMIN audit with 200, 400 (an unknown query parameter), 401, 403, 502 and 503", (t) => {
   type Operation = {
     operationId: string;
     tags: string[];
@@ -313,7 +313,7 @@ test("the OpenAPI document: ADMIN audit with 200, 400 (an unknown query paramete
   const operation = openApiDocument().paths["/api/admin/audit"]?.get as Operation;
   t.is(operation.operationId, "getAudit");
   t.deepEqual(operation.tags, ["admin"]);
-  t.deepEqual(Object.keys(operation.responses), ["200", "400", "401", "403", "429", "503"]);
+  t.deepEqual(Object.keys(operation.responses), ["200", "400", "401", "403", "429", "502", "503"]);
   t.deepEqual(Object.keys(operation.responses[200].content), ["application/json"]);
   t.deepEqual(operation.responses[200].content["application/json"]!.schema, {
     $ref: "#/components/schemas/AuditReport",
