@@ -356,26 +356,25 @@ const NEXT_CARDS = ["the flop", "the turn", "the river"];
  * A void game whose last stage's betting had closed: the cards were about to be shown, and only the
  * last player's leave, or a reveal that never came, stopped them. A house that stalled the reveals it
  * would lose until the players left would leave such voids, so the verdict says what the seed's cards
- * (`dealtBoard`, all five) would have made of the bets. Null for any other game; call it once the
- * record verified.
+ * (`dealt`, all five, of which the record showed `shown`) would have made of the bets. Null for any
+ * other game; call it once the record verified.
  */
 export function voidedAfterClose(
   record: Fields,
   hands: readonly string[],
-  dealtBoard: readonly string[],
+  { shown, dealt }: { shown: readonly string[]; dealt: readonly string[] },
 ): string | null {
   const stages = record.stages;
   if (record.outcome !== "VOID" || !Array.isArray(stages) || stages.length === 0) return null;
   const last = stages.length - 1;
   if ((stages[last] as Fields | null)?.closedAt == null) return null;
-  const shown = Array.isArray(record.board) ? record.board.length : 0;
-  const winners = winnersOf(hands, dealtBoard);
+  const winners = winnersOf(hands, dealt);
   const bets = (Array.isArray(record.bets) ? record.bets : []).map((bet, i) => betOf(bet, i, hands.length) as Bet);
   const staked = bets.reduce((sum, b) => sum + b.stakeCents, 0);
   const due = bets.reduce((sum, b) => sum + dueCents(b, winners), 0);
   return (
     `voided after betting closed, before ${NEXT_CARDS[last]} was shown: the seed deals ` +
-    `${dealtBoard.slice(shown).join(" ")} next, on which ${winnersText(winners, hands, dealtBoard)}; ` +
+    `${dealt.slice(shown.length).join(" ")} next, on which ${winnersText(winners, hands, dealt)}; ` +
     `its bets would have returned ${units(due)} against the ${units(staked)} refunded`
   );
 }

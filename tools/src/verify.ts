@@ -216,7 +216,7 @@ function verdict(
     : "";
   // A table state shows its bets' odds, not their returns: those are in the game's record.
   if (outcome.state) return { ok: true, what: `verified (cards, prices and bets' odds${at})` };
-  const stalled = voidedAfterClose(record!, reveal.hands, dealtBoard(reveal));
+  const stalled = voidedAfterClose(record!, reveal.hands, { shown: reveal.board, dealt: dealtBoard(reveal) });
   return { ok: true, what: `verified (cards and outcome${at}${times}${stalled === null ? "" : `; ${stalled}`})` };
 }
 
