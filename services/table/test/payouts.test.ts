@@ -206,18 +206,24 @@ test("a bettor who left is paid at the river through the outbox, once per player
   t.is(tableMoney(river).outboxCents, 98_567 + 4_265);
 });
 
+/** `playerId`'s seat raised to `roomCents` below the largest balance, the table credited as much. */
+function withRoomBelowLimit(s: TableSnapshot, playerId: string, roomCents: number): TableSnapshot {
+  const lift = MAX_BALANCE_CENTS - roomCents - balanceOf(s, playerId)!;
+  return deepFreeze({
+    ...s,
+    seats: s.seats.map((seat) =>
+      seat.playerId === playerId ? { ...seat, balanceCents: seat.balanceCents + lift } : seat,
+    ),
+    totals: { ...s.totals, creditedCents: s.totals.creditedCents + lift },
+  });
+}
+
 test("a payout that would take a seat past the largest balance goes to the account instead", (t) => {
   let s = seated();
   s = bet(s, "p1", 0, 1_000, "y1");
   s = bet(s, "p1", 0, 1_000, "y2");
-  // p1's seat 4,000 cents below the limit (and the table credited as much): the first payout of
-  // 3,200 fits, the second no longer does.
-  const lift = MAX_BALANCE_CENTS - 4_000 - balanceOf(s, "p1")!;
-  s = deepFreeze({
-    ...s,
-    seats: s.seats.map((seat) => (seat.playerId === "p1" ? { ...seat, balanceCents: seat.balanceCents + lift } : seat)),
-    totals: { ...s.totals, creditedCents: s.totals.creditedCents + lift },
-  });
+  // p1's seat 4,000 cents below the limit: the first payout of 3,200 fits, the second no longer does.
+  s = withRoomBelowLimit(s, "p1", 4_000);
   const river = toRiver(s, [0]);
   t.deepEqual(
     river.finishedGame!.bets.map((b) => b.paidTo),
@@ -230,12 +236,7 @@ test("a payout that would take a seat past the largest balance goes to the accou
 test("a payout that takes a seat exactly to the largest balance stays on the seat", (t) => {
   let s = bet(seated(), "p1", 0, 1_000);
   // p1's seat exactly 3,200 cents below the limit: room for the payout, to the cent.
-  const lift = MAX_BALANCE_CENTS - 3_200 - balanceOf(s, "p1")!;
-  s = deepFreeze({
-    ...s,
-    seats: s.seats.map((seat) => (seat.playerId === "p1" ? { ...seat, balanceCents: seat.balanceCents + lift } : seat)),
-    totals: { ...s.totals, creditedCents: s.totals.creditedCents + lift },
-  });
+  s = withRoomBelowLimit(s, "p1", 3_200);
   const river = toRiver(s, [0]);
   t.is(river.finishedGame!.bets[0]!.paidTo, "SEAT");
   t.is(balanceOf(river, "p1"), MAX_BALANCE_CENTS);
