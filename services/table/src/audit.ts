@@ -44,8 +44,7 @@ export async function auditTables(parts: TableParts, caller: Caller, signal: Abo
   // The transfers before the tables: one open then is listed, whether or not its table, read later,
   // shows it on a seat. Listed after the tables, a transfer could finish in between: its seat credit
   // missed by its table's reading and itself no longer open, a gap nothing would explain.
-  const pending = await parts.transfers.listPending();
-  const finished = await Promise.all(pending.map((claim) => parts.transfers.outcome(claim._id)));
+  const open = await Promise.all((await parts.transfers.listPending()).map((entry) => stillOpen(parts, entry)));
   const tables = await pMap(
     await parts.store.tableIds(),
     async (tableId): Promise<TableAudit> => {
@@ -69,8 +68,19 @@ export async function auditTables(parts: TableParts, caller: Caller, signal: Abo
   return {
     tables,
     totals,
-    openTransfers: pending.filter((_, i) => finished[i] === null),
+    openTransfers: open.filter((claim) => claim !== null),
     games: tables.reduce((sum, t) => sum + t.gamesFinished, 0),
     conserved: tables.every((t) => t.conserved),
   };
+}
+
+/**
+ * A pending entry's transfer as it is driven (its claim, once made), or null once it is answered. A
+ * request under the key of another that won the claim may have written the entry with its own
+ * terms (a top-up's amount for a sit in flight) until that sit finishes: the claim is what moves money.
+ */
+async function stillOpen(parts: TableParts, entry: TransferClaim): Promise<TransferClaim | null> {
+  const claim = (await parts.transfers.find(entry._id)) ?? entry;
+  if (claim.state === "FINAL") return null;
+  return (await parts.transfers.outcome(entry._id)) ? null : claim;
 }

@@ -10,9 +10,10 @@ import { newTable, sit } from "./helpers/fixtures.js";
 /** Just what auditTables reads: the stored heads, and the open transfers (none unless given). */
 function partsHolding(
   tables: TableSnapshot[],
-  transfers: Pick<TableParts["transfers"], "listPending" | "outcome"> = {
+  transfers: Pick<TableParts["transfers"], "listPending" | "outcome" | "find"> = {
     listPending: async () => [],
     outcome: async () => null,
+    find: async () => null,
   },
 ): TableParts {
   const store = {
@@ -59,6 +60,7 @@ test("a transfer open when the audit starts is listed, though it finishes while 
   const parts = partsHolding([table], {
     listPending: async () => (finished ? [] : [claim]),
     outcome: async () => (finished ? { ok: true, value: {} } : null),
+    find: async () => claim,
   });
   const latest = parts.store.latest.bind(parts.store);
   parts.store.latest = async (tableId) => {
@@ -72,4 +74,33 @@ test("a transfer open when the audit starts is listed, though it finishes while 
     report.openTransfers.map((open) => open._id),
     ["p1:sit-1"],
   );
+});
+
+test("an open transfer is listed with its claim's terms, not those of a request that lost the claim under its key", async (t) => {
+  // Under one key, a top-up at table 1 wrote the pending entry, then lost the claim to a sit at
+  // table 2, whose debit is in flight: the entry keeps the top-up's terms until the sit finishes.
+  const entry = { _id: "p1:k", kind: "topup", tableId: 1, amountCents: 5_000, state: "PENDING" } as TransferClaim;
+  const claim = { ...entry, kind: "sit", tableId: 2, amountCents: 10_000 } as TransferClaim;
+  const claims = new Map<string, TransferClaim>([[entry._id, claim]]);
+  const transfers = {
+    listPending: async () => [entry],
+    outcome: async () => null,
+    find: async (id: string) => claims.get(id) ?? null,
+  };
+  const audit = () =>
+    auditTables(partsHolding([newTable(1), newTable(2)], transfers), ADMIN, new AbortController().signal);
+  t.deepEqual(
+    (await audit()).openTransfers.map(({ kind, tableId, amountCents }) => ({ kind, tableId, amountCents })),
+    [{ kind: "sit", tableId: 2, amountCents: 10_000 }],
+  );
+  // A request that lost to a refusal answered before any money moved (a FINAL claim) leaves nothing open.
+  claims.set(entry._id, {
+    ...claim,
+    state: "FINAL",
+    outcome: { ok: false, error: { kind: "conflict", message: "no" } },
+  });
+  t.deepEqual((await audit()).openTransfers, []);
+  // Before any claim, the entry is what recovery will claim and drive.
+  claims.clear();
+  t.deepEqual((await audit()).openTransfers, [entry]);
 });
