@@ -149,6 +149,11 @@ export class ActivityIndex {
     }
   }
 
+  /** Forgets recovery's checkpoint over this index: the next pass reads every table, as the first one did. */
+  async forgetRecovered(): Promise<void> {
+    await this.documents.deleteOne({ _id: RECOVERED_IDS[this.kind] });
+  }
+
   /**
    * Deletes this index's buckets that no reader reads again: KEPT_BEHIND_MS before the lobby's window
    * (active), before recovery's checkpoint (owing; none before its first checkpoint). The collection

@@ -6,13 +6,13 @@
 //   delivered, so a pass reads only the tables noted owing since its checkpoint (the previous
 //   pass's time, less a bucket for clocks apart), however long ago the table was played, and no
 //   table that owes nothing. A store without a checkpoint (written before it existed) is read
-//   whole once: every table ever written.
+//   whole once: every table ever written; so is one whose checkpoint a clock ahead of this one set.
 // Two loops, so that a long first pass over every table holds up no pending transfer; a third
 // deletes both activity indexes' old buckets every bucket.
 import type { Logger } from "@pokerodds/common";
 import pMap from "p-map";
 import { BUCKET_MS } from "./activity-index.js";
-import { HEADS_AT_ONCE } from "./snapshot-store.js";
+import { HEADS_AT_ONCE, MAX_CLOCK_LEAD_MS } from "./snapshot-store.js";
 import type { TableParts } from "./parts.js";
 import { transfersPending } from "./metrics.js";
 import { deliverOutbox } from "./outbox.js";
@@ -57,15 +57,26 @@ function repeat(run: () => Promise<unknown>, intervalMs: number): { stop(): Prom
   };
 }
 
+/**
+ * Whether work stamped `at` (by the clock of the process that did it) is due to recovery at `now`:
+ * older than the grace period, or stamped further in this clock's future than replicas' clocks may
+ * lead, by a clock that has since stepped back (NTP), so that its age is unknown. Driving work that
+ * a request still drives is harmless (every step is idempotent); leaving it until this clock reached
+ * the stamp held a player's money for as long as the clock had led.
+ */
+function dueAt(at: number, now: number, graceMs: number): boolean {
+  return at <= now - graceMs || at > now + MAX_CLOCK_LEAD_MS;
+}
+
 /** Drives the transfers pending since before the grace period. False when a step failed (and is retried). */
 async function resumeTransfers(parts: TableParts, graceMs: number): Promise<boolean> {
   const log = parts.logger.child({ task: "recovery" });
-  const cutoff = Date.now() - graceMs;
+  const now = Date.now();
   return step(log, "pending transfers", async () => {
     const pending = await parts.transfers.listPending();
     transfersPending.set(pending.length);
     for (const claim of pending) {
-      if (claim.createdAt.getTime() > cutoff) continue;
+      if (!dueAt(claim.createdAt.getTime(), now, graceMs)) continue;
       log.warn({ transferId: claim._id, kind: claim.kind, tableId: claim.tableId }, "resuming a transfer");
       await step(log, `transfer ${claim._id}`, () => resumeTransfer(parts, claim));
     }
@@ -83,13 +94,14 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   const now = Date.now();
   let read: { tableIds: number[]; whole: boolean } = { tableIds: [], whole: false };
   const listed = await step(log, "tables owing", async () => {
-    read = await tablesSinceCheckpoint(parts, now);
+    read = await tablesSinceCheckpoint(parts, log, now);
   });
   if (!listed) return false;
   const { tableIds, whole } = read;
   // A whole pass reads every table ever written, once: no cache is sized for that.
   if (!whole) parts.store.cacheActive(tableIds.length);
-  const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, now - graceMs, whole), {
+  const due = (at: number) => dueAt(at, now, graceMs);
+  const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, due, whole), {
     concurrency: HEADS_AT_ONCE,
   });
   if (!carried.every(Boolean)) return false;
@@ -110,10 +122,24 @@ const OLD_SERVICE_SEEN_MS = 3 * BUCKET_MS;
  * come to owe in the active index, and moves the active index's checkpoint at each of its passes:
  * then the tables noted active since the checkpoint are read too, until two buckets after its last.
  */
-async function tablesSinceCheckpoint(parts: TableParts, now: number): Promise<{ tableIds: number[]; whole: boolean }> {
+async function tablesSinceCheckpoint(
+  parts: TableParts,
+  log: Logger,
+  now: number,
+): Promise<{ tableIds: number[]; whole: boolean }> {
   const { activity, owing } = parts.store;
   const from = await owing.recoveredFrom();
-  if (from === null) return { tableIds: await parts.store.tableIds(), whole: true };
+  if (from !== null && from > now) {
+    // Set by a clock ahead of this one (this process's own before an NTP step back, or another
+    // replica's): the tables this clock notes owing fall before it, where no pass would read them.
+    // So this pass reads every table, as the first one does, and the checkpoint starts again from it.
+    log.warn(
+      { checkpoint: new Date(from).toISOString() },
+      "recovery's checkpoint is ahead of this clock; reading every table",
+    );
+    await owing.forgetRecovered();
+  }
+  if (from === null || from > now) return { tableIds: await parts.store.tableIds(), whole: true };
   const owingIds = await owing.notedBetween(from, now + BUCKET_MS);
   const oldServiceFrom = await activity.recoveredFrom();
   if (oldServiceFrom === null || oldServiceFrom < now - OLD_SERVICE_SEEN_MS)
@@ -124,18 +150,24 @@ async function tablesSinceCheckpoint(parts: TableParts, now: number): Promise<{ 
 
 /**
  * Notes the table again if it owes (it stays findable until delivered), then delivers what it owes
- * since before `cutoff`. On a whole pass, a table active lately is noted too (the lobby's index
+ * if any of it is `due`. On a whole pass, a table active lately is noted too (the lobby's index
  * then lacks no table written before it existed). False when the table could not be noted; a failed
  * delivery is retried at the next pass, and holds up no other table.
  */
-async function carryTable(parts: TableParts, log: Logger, tableId: number, cutoff: number, whole: boolean) {
+async function carryTable(
+  parts: TableParts,
+  log: Logger,
+  tableId: number,
+  due: (at: number) => boolean,
+  whole: boolean,
+) {
   const { activity, owing } = parts.store;
   return step(log, `table ${tableId}`, async () => {
     const { snapshot, stored } = await parts.store.latest(tableId);
     if (whole && stored) await activity.note(tableId, snapshot.lastActivityAt);
     // The time of the note, not of the pass's start: a whole pass may take longer than the window.
     if (snapshot.outbox.length > 0) await owing.note(tableId, Date.now());
-    if (!snapshot.outbox.some((credit) => credit.createdAt <= cutoff)) return;
+    if (!snapshot.outbox.some((credit) => due(credit.createdAt))) return;
     log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
     await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, { logger: log }));
   });

@@ -54,13 +54,13 @@ const seatOf = async (cluster: TableCluster, tableId: number, playerId: string) 
 
 /**
  * A transfer as a process that died mid-way leaves it for recovery: its pending entry, and with
- * `claimed` its claim too, asked for the seat session of `sitKey`.
+ * `claimed` its claim too, asked for the seat session of `sitKey`, stamped `createdAt` (now).
  */
 async function leftPending(
   cluster: TableCluster,
   terms: Pick<TransferClaim, "kind" | "playerId" | "tableId" | "amountCents" | "idempotencyKey">,
   sitKey: string,
-  { claimed }: { claimed: boolean },
+  { claimed, createdAt = new Date() }: { claimed: boolean; createdAt?: Date },
 ): Promise<void> {
   const claim: TransferClaim = {
     _id: transferIdOf(terms.playerId, terms.idempotencyKey),
@@ -70,7 +70,7 @@ async function leftPending(
     playerName: "",
     avatarImageUrl: "",
     sessionId: transferIdOf(terms.playerId, sitKey),
-    createdAt: new Date(),
+    createdAt,
   };
   if (claimed) await cluster.db.collection<TransferClaim>("transfers").insertOne(claim);
   await cluster.db
@@ -261,4 +261,16 @@ serial("kill -9 at random moments during concurrent sits and leaves: every trans
 test.after("money is conserved across every account and table", async (t) => {
   const check = await moneyCheck(t.context);
   t.true(check.conserved, JSON.stringify(check.detail));
+});
+
+serial("a sit stamped an hour ahead (by a clock NTP then stepped back) is driven now, not in an hour", async (t) => {
+  const cluster = t.context;
+  await newPlayer(cluster, "clock-sit");
+  const sit = { kind: "sit" as const, playerId: "clock-sit", tableId: 11, amountCents: 4_000 };
+  const anHourAhead = new Date(Date.now() + 60 * 60_000);
+  await leftPending(cluster, { ...sit, idempotencyKey: "sit-1" }, "sit-1", { claimed: true, createdAt: anHourAhead });
+
+  await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
+  t.like(await seatOf(cluster, 11, "clock-sit"), { seatBalanceCents: 4_000 });
+  t.is(await balanceOf(cluster, "clock-sit"), WELCOME - 4_000);
 });

@@ -228,3 +228,27 @@ test("an operation's change is found without its key document among the versions
   t.is(await store.findOpSince(7, "wanted", new Date(Date.now() + 60_000), 64), null, "nothing stored since then");
   t.is(await store.findOpSince(7, "never-stored", before, 64), null);
 });
+
+test("a checkpoint ahead of this clock (set before the clock stepped back) makes the pass read every table", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  // Recovery ran while this process's clock led by an hour; then NTP stepped it back, and a leave
+  // noted its table owing now: before the checkpoint, in no bucket a pass from it reads.
+  const now = Date.now();
+  await store.owing.markRecoveredFrom(now + 60 * 60_000 - BUCKET_MS);
+  await playOwingThree(store, 7);
+  const { asked, wallet } = recordingWallet();
+  t.true(await deliverCredits(recoveryParts(store, wallet), 0));
+  t.is(await owedBy(store, 7), 0, "read and delivered");
+  t.is(asked.length, 3);
+  const from = (await store.owing.recoveredFrom())!;
+  t.true(from <= Date.now() - BUCKET_MS, "the checkpoint starts again from this clock");
+});
+
+test("a credit stamped further ahead than clocks may lead (by a clock since stepped back) is delivered at once", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  await store.load([owingThree(8, Date.now() + 60 * 60_000)]);
+  const { asked, wallet } = recordingWallet();
+  t.true(await deliverCredits(recoveryParts(store, wallet), 60_000));
+  t.is(await owedBy(store, 8), 0);
+  t.is(asked.length, 3);
+});
