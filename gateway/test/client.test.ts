@@ -83,6 +83,15 @@ test("the client's files at / with a self-only policy; the API keeps its own", a
   const wrongMethod = await fetch(`${app.url}/api/tables`, { method: "DELETE" });
   t.is(wrongMethod.status, 405);
   t.is(wrongMethod.headers.get("content-security-policy"), "default-src 'none';frame-ancestors 'none'");
+  // A file's refusal of a conditional or range request is an API answer too, with nothing of the file's.
+  for (const headers of [{ Range: "bytes=9999-" }, { "If-Match": '"another"' }]) {
+    const refused = await fetch(`${app.url}/index.html`, { headers });
+    t.true([412, 416].includes(refused.status), `${refused.status}`);
+    t.is(refused.headers.get("content-security-policy"), "default-src 'none';frame-ancestors 'none'");
+    t.regex(refused.headers.get("content-type") ?? "", /^application\/json/);
+    t.is(refused.headers.get("etag"), null);
+    t.like(await refused.json(), { error: "invalid request" });
+  }
 });
 
 // A page whose own domain resolves to 127.0.0.1 (DNS rebinding) sends that domain as Host; a proxy on

@@ -2,10 +2,10 @@
 import type { clientApi, ClientConfigBody, devSignInApi } from "@pokerodds/api/client";
 import { DevTokenRequest } from "@pokerodds/api/client";
 import { bodyValidator } from "@pokerodds/api/validate";
-import express, { type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler, type Response } from "express";
 import { existsSync } from "node:fs";
 import { isIP } from "node:net";
-import { helmetHeaderValues } from "../http/edge.js";
+import { helmetHeaderValues, securityHeaderValues } from "../http/edge.js";
 import { forbidden } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import type { Logger } from "@pokerodds/common";
@@ -97,12 +97,17 @@ export async function signInOrigins(issuer: string, logger: Logger): Promise<str
   return [...origins];
 }
 
+/** What serving a file sets besides the page's policy: none of it describes an error's JSON answer. */
+const FILE_HEADERS = ["Content-Type", "ETag", "Last-Modified", "Cache-Control", "Accept-Ranges"];
+
 /**
  * The client's files, each with a policy that lets it load only from here (and talk to `signIn`, the
  * identity provider's origins for the OIDC sign-in); undefined when the client was not built. A
- * request that finds no file falls through to the API's 404 or 405, which keep the API's policy.
+ * request that finds no file falls through to the API's 404 or 405, which keep the API's policy; so
+ * does a file's refusal (a 412 or 416 of a conditional or range request), which the static files'
+ * library decides after it has set the file's headers.
  */
-export function webAssets(root: string, signIn: readonly string[]): RequestHandler | undefined {
+export function webAssets(root: string, signIn: readonly string[]): [RequestHandler, ErrorRequestHandler] | undefined {
   if (!existsSync(root)) return undefined;
   const pageHeaders = helmetHeaderValues({
     contentSecurityPolicy: {
@@ -118,7 +123,7 @@ export function webAssets(root: string, signIn: readonly string[]): RequestHandl
       },
     },
   });
-  return express.static(root, {
+  const files = express.static(root, {
     index: "index.html",
     fallthrough: true,
     maxAge: 0,
@@ -126,4 +131,16 @@ export function webAssets(root: string, signIn: readonly string[]): RequestHandl
       for (const [name, value] of Object.entries(pageHeaders)) res.setHeader(name, value);
     },
   });
+  const apiHeaders = securityHeaderValues();
+  const servingFile = (res: Response) =>
+    res.getHeader("Content-Security-Policy") === pageHeaders["Content-Security-Policy"];
+  // Errors from before the files (the API's) pass through here as they are.
+  const refused: ErrorRequestHandler = (error, _req, res, next) => {
+    if (!res.headersSent && servingFile(res)) {
+      for (const name of [...FILE_HEADERS, ...Object.keys(pageHeaders)]) res.removeHeader(name);
+      for (const [name, value] of Object.entries(apiHeaders)) res.setHeader(name, value);
+    }
+    next(error);
+  };
+  return [files, refused];
 }
