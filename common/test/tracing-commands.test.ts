@@ -88,6 +88,25 @@ test.serial("each command's span has its own collection, statement and server, h
   );
 });
 
+test.serial("a getMore is named by its cursor's collection, not by the cursor's id", (t) => {
+  exporter.reset();
+  const parent = tracer.startSpan("request");
+  context.with(trace.setSpan(context.active(), parent), () => {
+    for (const cursor of [41, 42]) {
+      command("succeeded", { command: { getMore: BigInt(cursor), collection: "history", batchSize: 101 } });
+    }
+  });
+  parent.end();
+  const spans = exporter.getFinishedSpans().filter((span) => span.name !== "request");
+  t.deepEqual(
+    spans.map((span) => [span.name, span.attributes["db.collection.name"], span.attributes["db.query.text"]]),
+    [
+      ["getMore history", "history", '{"getMore":"?","collection":"?","batchSize":"?"}'],
+      ["getMore history", "history", '{"getMore":"?","collection":"?","batchSize":"?"}'],
+    ],
+  );
+});
+
 test.serial("a failed command's span says so", (t) => {
   exporter.reset();
   const parent = tracer.startSpan("request");

@@ -17,21 +17,32 @@ const described = new Map<string, { name: string; attributes: Record<string, str
 /** Ample for a process's few collections and commands; past it nothing more is kept (a bug, or hostile names). */
 const DESCRIBED_MAX = 256;
 
+/**
+ * The collection a command names: its own field's value ({ find: "snapshots" }), or for a getMore,
+ * whose own field is the cursor's id, its `collection` (so that cursors do not fill the cache).
+ */
+function collectionOf(event: CommandStartedEvent): string | undefined {
+  const named: unknown = event.command[event.commandName];
+  if (typeof named === "string") return named;
+  const { collection } = event.command as { collection?: unknown };
+  return typeof collection === "string" ? collection : undefined;
+}
+
 /** "find snapshots" and its attributes; the statement's shape only (never a player id or an amount). */
 function describe(event: CommandStartedEvent) {
-  const collection = event.command[event.commandName] as unknown;
-  const key = `${event.databaseName}\0${event.commandName}\0${String(collection)}\0${event.address}`;
+  const collection = collectionOf(event);
+  const key = `${event.databaseName}\0${event.commandName}\0${collection ?? ""}\0${event.address}`;
   let kind = described.get(key);
   if (!kind) {
     // "host:port", where host may be an IPv6 address in brackets.
     const colon = event.address.lastIndexOf(":");
     kind = {
-      name: typeof collection === "string" ? `${event.commandName} ${collection}` : event.commandName,
+      name: collection === undefined ? event.commandName : `${event.commandName} ${collection}`,
       attributes: {
         "db.system.name": "mongodb",
         "db.namespace": event.databaseName,
         "db.operation.name": event.commandName,
-        ...(typeof collection === "string" ? { "db.collection.name": collection } : {}),
+        ...(collection === undefined ? {} : { "db.collection.name": collection }),
         "server.address": event.address.slice(0, colon),
         "server.port": Number(event.address.slice(colon + 1)),
       },
