@@ -39,10 +39,15 @@ test("money fields accept amounts with up to 2 decimals", (t) => {
 test("required fields, unknown properties and integer fields are named", (t) => {
   t.is(refusal(t, sit, {}), "buyInAmount is required");
   t.is(refusal(t, sit, { buyInAmount: 10, seat: 1 }), 'unknown property "seat"');
-  t.is(
-    refusal(t, sit, { buyInAmount: 10, playerId: "" }),
-    "playerId must be a string of 1 to 256 characters, not only blanks, without control characters",
-  );
+  for (const playerId of ["", "  ", "\u200b\u3164", "\u2800"]) {
+    t.is(
+      refusal(t, sit, { buyInAmount: 10, playerId }),
+      "playerId must be a string of 1 to 256 characters, not only blanks, without control characters",
+      JSON.stringify(playerId),
+    );
+  }
+  // A joiner between visible characters is part of them (one emoji of three people).
+  t.like(sit({ buyInAmount: 10, playerId: "\u{1f468}\u200d\u{1f469}\u200d\u{1f467}" }), { buyInAmount: 10 });
   t.is(
     refusal(t, bet, { seatIndex: -1, handIndex: 0, betAmount: 1 }),
     "seatIndex must be an integer from 0 to 2147483647",

@@ -17,10 +17,14 @@ export const PLAYER_ID_MAX_LENGTH = 256;
  */
 const CONTROL_CHARS = "\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
 /**
- * The blanks JavaScript's trim() removes, listed one by one so that every regex engine (Ajv's, a
- * Python client's) reads the class alike; `\\s` differs between them (U+FEFF, for one).
+ * The blanks: what JavaScript's trim() removes, and the characters that show nothing at all (zero
+ * widths, joiners, fillers, the blank braille pattern), so that an id or a name made of them alone,
+ * which a seat would show as nothing, is as blank as spaces. Listed one by one so that every regex
+ * engine (Ajv's, a Python client's) reads the class alike; `\\s` differs between them (U+FEFF, for one).
  */
-const BLANK_CHARS = "\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff";
+const BLANK_CHARS =
+  "\\u0009-\\u000d\\u0020\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff" +
+  "\\u00ad\\u034f\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200d\\u2060-\\u2064\\u2800\\u3164\\ufe00-\\ufe0f\\uffa0";
 
 /** A playerId's characters as a pattern (the OpenAPI document states it): no control, not only blanks. */
 export const PLAYER_ID_PATTERN = `^[^${CONTROL_CHARS}]*[^${CONTROL_CHARS}${BLANK_CHARS}][^${CONTROL_CHARS}]*$`;
@@ -147,13 +151,18 @@ export function fitText(value: string, max: number): string {
   return text;
 }
 
+// Each code point of the class is a blank on its own (the joiners and variation selectors included).
+// eslint-disable-next-line no-misleading-character-class
 const NOT_BLANK = new RegExp(`[^${BLANK_CHARS}]`, "u");
+
+/** Whether `value` shows nothing: empty, or blanks alone (BLANK_CHARS). */
+export const isBlank = (value: string): boolean => !NOT_BLANK.test(value);
 /** Half a surrogate pair on its own: gRPC's UTF-8 would turn it into U+FFFD, so ids that differ only there would meet. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why `value` is not a playerId (a sentence naming `name`), or null when it is one: PLAYER_ID_PATTERN, in words. */
 export function playerIdProblem(value: string, name = "playerId"): string | null {
-  if (!NOT_BLANK.test(value)) return `${name} must not be empty`;
+  if (isBlank(value)) return `${name} must not be empty`;
   if ([...value].length > PLAYER_ID_MAX_LENGTH) return `${name} must be at most ${PLAYER_ID_MAX_LENGTH} characters`;
   if (hasControlCharacters(value)) return `${name} must not contain control characters`;
   if (LONE_SURROGATE.test(value)) return `${name} must be well-formed Unicode (no lone surrogate)`;

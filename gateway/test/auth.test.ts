@@ -197,6 +197,10 @@ test("claims map to the identity; an unknown role is BASIC_USER", async (t) => {
     ["carol＠private.example", "carol"],
     ["carol﹫private.example", "carol"],
     ["   ", "carol"],
+    // Characters that show nothing are as blank: a seat named so would show no name at all.
+    ["\u200b\u200b", "carol"],
+    ["\u3164", "carol"],
+    ["\u2800 \ufe0f", "carol"],
   ] as const) {
     const token = await customToken(key, {
       ...claims(),

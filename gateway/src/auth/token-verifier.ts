@@ -1,7 +1,7 @@
 // A bearer token to the verified caller's identity: its signature, issuer, audience and times checked
 // against the identity provider's keys, and its claims mapped as decisions.md says.
 import { isRole, type Role } from "@pokerodds/api/players";
-import { DISPLAY_NAME_MAX_LENGTH, fitText, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
+import { DISPLAY_NAME_MAX_LENGTH, fitText, isBlank, USERNAME_MAX_LENGTH } from "@pokerodds/common/limits";
 import {
   createLocalJWKSet,
   createRemoteJWKSet,
@@ -39,10 +39,10 @@ function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
   const username = text(claims.email) ?? text(claims.preferred_username) ?? claims.sub;
   // The display name is shown to every player at a table (a seat's playerName), the username only to
   // its player: `name`, else `preferred_username`, else the playerId, which the seat shows anyway;
-  // never an e-mail address (some providers fill `name` with it), nor a blank.
+  // never an e-mail address (some providers fill `name` with it), nor a blank (invisible characters too).
   const publicName = (value: unknown) => {
     const name = text(value);
-    return name?.trim() && !looksLikeEmail(name) ? name : undefined;
+    return name !== undefined && !isBlank(name) && !looksLikeEmail(name) ? name : undefined;
   };
   // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
   return {
