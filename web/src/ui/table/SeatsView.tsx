@@ -1,9 +1,11 @@
 import type { TableState } from "../../api/client";
 import { formatMoney } from "../../model/money";
+import { seatLabels } from "../../model/seat-names";
 import { ScrollBox } from "../ScrollBox";
 import { YouBadge } from "./YouBadge";
 
 export function SeatsView({ state, playerId }: { state: TableState; playerId: string }) {
+  const labels = seatLabels(state.seats);
   return (
     <section aria-labelledby="seats-title" class="panel">
       <h2 id="seats-title">
@@ -32,7 +34,7 @@ export function SeatsView({ state, playerId }: { state: TableState; playerId: st
                 >
                   <td>{seat.seatId}</td>
                   <td>
-                    {seat.playerName || seat.playerId} {seat.playerId === playerId ? <YouBadge /> : null}
+                    {labels.get(seat.playerId)} {seat.playerId === playerId ? <YouBadge /> : null}
                   </td>
                   <td class="num" data-testid="seat-balance">
                     {formatMoney(seat.seatBalance)}
