@@ -26,11 +26,17 @@ export function unary<Req, Res>(
   handler: UnaryHandler<Req, Res>,
 ): handleUnaryCall<Req, Res> {
   return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) =>
-    inServerSpan(call.getPath(), call.metadata, (span) => {
+    inServerSpan(call.getPath(), call.metadata, async (span) => {
       const requestId = requestIdFrom(call.metadata);
       const log = logger.child({ [REQUEST_ID_FIELD]: requestId, rpc });
       const stopTimer = rpcHandled.startTimer({ rpc });
       const ms = (seconds: number) => Math.round(seconds * 10_000) / 10;
+      if (await endedBeforeItBegan(call)) {
+        log.info({ code: "CANCELLED", ms: ms(stopTimer({ code: "CANCELLED" })) }, "rpc ended before it began");
+        endRpcSpan(span, status.CANCELLED);
+        callback({ code: status.CANCELLED, details: CANCELLED_BEFORE_BEGUN });
+        return;
+      }
       handler(call.request, { logger: log, requestId, call: call as ServerUnaryCall<unknown, unknown> }).then(
         (response) => {
           log.info({ code: "OK", ms: ms(stopTimer({ code: "OK" })) }, "rpc done");
@@ -48,6 +54,21 @@ export function unary<Req, Res>(
         },
       );
     });
+}
+
+const CANCELLED_BEFORE_BEGUN = "the call ended (cancelled or past its deadline) before it began";
+
+/**
+ * Whether the call ended before its handler began: its client cancelled it, or gave up at its
+ * deadline, while this process could not read (paused: a stop signal, a frozen VM, a long GC). Its
+ * request and its cancellation then wait together in the socket, and the cancellation is read just
+ * after the request; gRPC's deadline is relative, so the call would otherwise start with a fresh one.
+ * Begun, a move the client was answered 503 for would be made a minute later, on a table moved on
+ * (a bet at the odds of a later stage, a top-up, an advance). One turn of the event loop lets it be read.
+ */
+async function endedBeforeItBegan(call: ServerUnaryCall<unknown, unknown>): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return call.cancelled;
 }
 
 /**

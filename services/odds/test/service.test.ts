@@ -57,9 +57,9 @@ test("a deal whose call ended, before its task ran or while it waited, is no INT
   });
   const { deal } = oddsService(pool, pino({ level: "info" }, sink));
 
-  // Ended before the handler ran (grpc-js emits no further "cancelled" then).
+  // Ended before the handler ran (grpc-js emits no further "cancelled" then): never begun.
   const early = await answerOf(deal, dealCall(true));
-  t.is(early.error?.code, status.UNAVAILABLE);
+  t.is(early.error?.code, status.CANCELLED);
 
   // Ended while its task waited behind others on the one thread.
   const ahead = Array.from({ length: 20 }, () => answerOf(deal, dealCall()));

@@ -265,6 +265,7 @@ test.after("money is conserved across every account and table", async (t) => {
 
 serial("a sit stamped an hour ahead (by a clock NTP then stepped back) is driven now, not in an hour", async (t) => {
   const cluster = t.context;
+  if (cluster.replicas.length === 0) await cluster.startTable();
   await newPlayer(cluster, "clock-sit");
   const sit = { kind: "sit" as const, playerId: "clock-sit", tableId: 11, amountCents: 4_000 };
   const anHourAhead = new Date(Date.now() + 60 * 60_000);
@@ -273,4 +274,26 @@ serial("a sit stamped an hour ahead (by a clock NTP then stepped back) is driven
   await eventually("recovery", async () => (await openTransfers(cluster)) === 0);
   t.like(await seatOf(cluster, 11, "clock-sit"), { seatBalanceCents: 4_000 });
   t.is(await balanceOf(cluster, "clock-sit"), WELCOME - 4_000);
+});
+
+serial("a top-up read only after its client gave up (the process was paused) is not made", async (t) => {
+  const cluster = t.context;
+  const replica = cluster.replicas[0] ?? (await cluster.startTable());
+  const caller = await newPlayer(cluster, "paused-topup");
+  await cluster.table().sit({ caller, tableId: 12, buyInCents: 5_000, idempotencyKey: "sit-1" });
+  replica.child.kill("SIGSTOP");
+  try {
+    const topUp = cluster
+      .table()
+      .topUp({ caller, tableId: 12, amountCents: 700, idempotencyKey: "top-1" }, { deadlineMs: 500 });
+    t.is(await statusOf(topUp), status.DEADLINE_EXCEEDED);
+    await sleep(500);
+  } finally {
+    replica.child.kill("SIGCONT");
+  }
+  // Resumed, the process reads the request and its cancellation together: it never begins it.
+  await sleep(1_000);
+  t.like(await seatOf(cluster, 12, "paused-topup"), { seatBalanceCents: 5_000 });
+  t.is(await balanceOf(cluster, "paused-topup"), WELCOME - 5_000);
+  t.is(await openTransfers(cluster), 0);
 });
