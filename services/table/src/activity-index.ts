@@ -163,7 +163,8 @@ export class ActivityIndex {
   async prune(now: number): Promise<number> {
     const from = this.kind === "active" ? now - ACTIVE_WINDOW_MS : await this.recoveredFrom();
     if (from === null) return 0;
-    const before = bucketOf(from - KEPT_BEHIND_MS);
+    // Never from ahead of this clock: a checkpoint a clock ahead set would take the current buckets.
+    const before = bucketOf(Math.min(from, now) - KEPT_BEHIND_MS);
     // Every document of a bucket has an `_id` from `<kind>-<bucket>:` on (its entries and their keys).
     const prefix = `${this.kind}-`;
     const ids = await this.documents

@@ -71,12 +71,11 @@ function dueAt(at: number, now: number, graceMs: number): boolean {
 /** Drives the transfers pending since before the grace period. False when a step failed (and is retried). */
 async function resumeTransfers(parts: TableParts, graceMs: number): Promise<boolean> {
   const log = parts.logger.child({ task: "recovery" });
-  const now = Date.now();
   return step(log, "pending transfers", async () => {
     const pending = await parts.transfers.listPending();
     transfersPending.set(pending.length);
     for (const claim of pending) {
-      if (!dueAt(claim.createdAt.getTime(), now, graceMs)) continue;
+      if (!dueAt(claim.createdAt.getTime(), Date.now(), graceMs)) continue;
       log.warn({ transferId: claim._id, kind: claim.kind, tableId: claim.tableId }, "resuming a transfer");
       await step(log, `transfer ${claim._id}`, () => resumeTransfer(parts, claim));
     }
@@ -100,7 +99,8 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   const { tableIds, whole } = read;
   // A whole pass reads every table ever written, once: no cache is sized for that.
   if (!whole) parts.store.cacheActive(tableIds.length);
-  const due = (at: number) => dueAt(at, now, graceMs);
+  // Judged when each table is read: a long pass would otherwise take work begun since as stamped ahead.
+  const due = (at: number) => dueAt(at, Date.now(), graceMs);
   const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, due, whole), {
     concurrency: HEADS_AT_ONCE,
   });
