@@ -157,6 +157,11 @@ const NOT_BLANK = new RegExp(`[^${BLANK_CHARS}]`, "u");
 
 /** Whether `value` shows nothing: empty, or blanks alone (BLANK_CHARS). */
 export const isBlank = (value: string): boolean => !NOT_BLANK.test(value);
+
+// eslint-disable-next-line no-misleading-character-class
+const BLANKS = new RegExp(`[${BLANK_CHARS}${CONTROL_CHARS}]`, "gu");
+/** `value` without its blanks and control characters: what of it shows. */
+export const withoutBlanks = (value: string): string => value.replace(BLANKS, "");
 /** Half a surrogate pair on its own: gRPC's UTF-8 would turn it into U+FFFD, so ids that differ only there would meet. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 

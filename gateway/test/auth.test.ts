@@ -201,6 +201,9 @@ test("claims map to the identity; an unknown role is BASIC_USER", async (t) => {
     ["\u200b\u200b", "carol"],
     ["\u3164", "carol"],
     ["\u2800 \ufe0f", "carol"],
+    // Judged as stored: direction controls become spaces, and a long name keeps its start alone.
+    ["\u202e\u2066\u2069", "carol"],
+    [`${" ".repeat(200)}Alice`, "carol"],
   ] as const) {
     const token = await customToken(key, {
       ...claims(),

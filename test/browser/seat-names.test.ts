@@ -34,3 +34,18 @@ test("two seats with one name, or a name that is another seat's id, show their i
     ],
   );
 });
+
+test("a name that only looks like another's (case, blanks, look-alike letters, a copied label) shows its id too", (t) => {
+  const labels = seatLabels([
+    { playerId: "alice-1", playerName: "Alice" },
+    { playerId: "m1", playerName: "alice\u200b" },
+    { playerId: "m2", playerName: "Alice " },
+    { playerId: "m3", playerName: "\u0410lice" },
+    { playerId: "m4", playerName: "Alice (alice-1)" },
+    { playerId: "carol", playerName: "Carol" },
+  ]);
+  t.deepEqual(
+    [...labels.values()],
+    ["Alice (alice-1)", "alice\u200b (m1)", "Alice  (m2)", "\u0410lice (m3)", "Alice (alice-1) (m4)", "Carol"],
+  );
+});

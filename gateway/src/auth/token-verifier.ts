@@ -42,7 +42,9 @@ function identityFromClaims(claims: JWTPayload & { sub: string }): Identity {
   // never an e-mail address (some providers fill `name` with it), nor a blank (invisible characters too).
   const publicName = (value: unknown) => {
     const name = text(value);
-    return name !== undefined && !isBlank(name) && !looksLikeEmail(name) ? name : undefined;
+    if (name === undefined || looksLikeEmail(name)) return undefined;
+    // Judged as it is stored: controls become spaces, and a long name is cut to its start.
+    return isBlank(fitText(name, DISPLAY_NAME_MAX_LENGTH)) ? undefined : name;
   };
   // Names are shown, not identifiers: shortened to what the wallet stores rather than refused.
   return {
