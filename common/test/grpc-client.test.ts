@@ -1,4 +1,5 @@
-// The channel repeats a call after UNAVAILABLE only for the methods declared safe to repeat.
+// The channel repeats a call after UNAVAILABLE only for the methods declared safe to repeat, and
+// tries a peer that is down again within a bounded time.
 import { Server, ServerCredentials, status, type ServerUnaryCall, type sendUnaryData } from "@grpc/grpc-js";
 import test from "ava";
 import {
@@ -7,7 +8,8 @@ import {
   TableServiceClient,
   TableServiceService,
 } from "../src/generated/pokerodds/table/v1/table.js";
-import { createClient } from "../src/grpc/client.js";
+import { createClient, MAX_RECONNECT_BACKOFF_MS } from "../src/grpc/client.js";
+import { createServer, type AddressInfo } from "node:net";
 
 /** A table service whose every method fails UNAVAILABLE on its first call, then answers. */
 async function flakyServer() {
@@ -59,4 +61,35 @@ test("a method the client does not have cannot be declared repeatable", (t) => {
       }),
     { message: /no method nope/ },
   );
+});
+
+test("a peer that is down is tried again at least every MAX_RECONNECT_BACKOFF_MS (and its jitter)", async (t) => {
+  // A peer that takes every connection and drops it at once, counting the attempts.
+  const attempts: number[] = [];
+  const peer = createServer((socket) => {
+    attempts.push(performance.now());
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => peer.listen(0, "127.0.0.1", resolve));
+  const { port } = peer.address() as AddressInfo;
+  const client = createClient(TableServiceClient, ["getState"], `127.0.0.1:${port}`, { defaultDeadlineMs: 200 });
+  const start = performance.now();
+  // 20 s of calls, as traffic keeps coming during an outage. grpc-js's own backoff (1 s, x1.6 each
+  // time, 20 % jitter) leaves a stretch of at least 5.2 s without an attempt within them.
+  const WATCHED_MS = 20_000;
+  try {
+    while (performance.now() - start < WATCHED_MS) {
+      await client.call.getState({ tableId: 1 }).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    client.raw.close();
+    peer.close();
+  }
+  const end = performance.now();
+  const marks = [start, ...attempts, end];
+  const longest = Math.max(...marks.slice(1).map((mark, i) => mark - marks[i]!));
+  t.true(attempts.length >= 8, `${attempts.length} attempts in ${WATCHED_MS} ms`);
+  // 1.2 x the cap, and a second of slack for a busy machine's late timers.
+  t.true(longest <= 1.2 * MAX_RECONNECT_BACKOFF_MS + 1_000, `${Math.round(longest)} ms without an attempt`);
 });

@@ -43,6 +43,9 @@ export type PromiseClient<C> = {
     : never;
 };
 
+/** The longest wait between two attempts to connect to a peer that is down (grpc-js adds up to 20 % jitter). */
+export const MAX_RECONNECT_BACKOFF_MS = 2_000;
+
 export interface ClientSettings {
   defaultDeadlineMs: number;
   /**
@@ -115,6 +118,9 @@ export function createClient<C extends Client>(
   const raw = new Ctor(address, creds, {
     "grpc.service_config": JSON.stringify(serviceConfig),
     ...(settings.longCalls ? {} : { "grpc.keepalive_time_ms": 30_000 }),
+    // A peer that was down is tried again at least this often: grpc-js's default backoff grows to
+    // 120 s, so after a minute's outage calls failed for 30-44 s after the peer was back.
+    "grpc.max_reconnect_backoff_ms": MAX_RECONNECT_BACKOFF_MS,
     // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
     // (rather than the IP address of the target) keeps SNI valid.
     "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN,

@@ -117,7 +117,7 @@ function guardDatabase<Req, Res>(
       return await handler(request, context);
     } catch (error) {
       if (isDatabaseOutage(error)) {
-        context.logger.warn({ err: error }, "database unreachable");
+        context.logger.warn({ err: error }, "request failed: the database is unavailable");
         throw new UnavailableError("the wallet database is unavailable");
       }
       throw error;
