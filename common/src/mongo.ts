@@ -169,10 +169,27 @@ export function hasWriteConcernError(error: unknown): boolean {
   return error instanceof MongoBulkWriteError && error.result.getWriteConcernError() !== undefined;
 }
 
+/** MongoDB's refusal of a write while its disk is nearly full. */
+const OUT_OF_DISK_SPACE = 14031;
+/** SQLite's messages for storage that fails, as FerretDB passes them on (followed by SQLite's code). */
+const SQLITE_STORAGE_FAULT =
+  /(database or disk is full|database is locked|disk I\/O error|attempt to write a readonly database|unable to open database file) \(\d+\)$/;
+
 /**
- * The database could not be reached, or could not confirm a write (an outage: 503, retry with the
- * same key), as opposed to an answer of the server itself (MongoServerError: a refused insert, a bad
- * command), which is not an outage.
+ * The storage under the database failed: MongoDB's OutOfDiskSpace, or FerretDB's InternalError
+ * (code 1) with SQLite's message for a full disk, a database another process keeps locked past the
+ * busy timeout, an I/O error, a file it may no longer write or open. None is the request's fault,
+ * and each ends once the storage is mended: an outage, not an internal error.
+ */
+function isStorageFault(error: MongoServerError): boolean {
+  if (error.code === OUT_OF_DISK_SPACE) return true;
+  return error.code === 1 && SQLITE_STORAGE_FAULT.test(error.message);
+}
+
+/**
+ * The database could not be reached, could not confirm a write, or its storage failed (an outage:
+ * 503, retry with the same key), as opposed to an answer of the server itself (MongoServerError: a
+ * refused insert, a bad command), which is not an outage.
  */
 export function isDatabaseOutage(error: unknown): boolean {
   // insertMany reports a connection lost mid-command as a bulk write error that wraps it.
@@ -181,7 +198,11 @@ export function isDatabaseOutage(error: unknown): boolean {
   }
   if (hasWriteConcernError(error)) return true;
   if (error instanceof MongoServerError) {
-    return FAILOVER_CODES.has(Number(error.code)) || error.hasErrorLabel(MongoErrorLabel.RetryableWriteError);
+    return (
+      FAILOVER_CODES.has(Number(error.code)) ||
+      error.hasErrorLabel(MongoErrorLabel.RetryableWriteError) ||
+      isStorageFault(error)
+    );
   }
   if (error instanceof MongoError) return true;
   const code = (error as { code?: unknown } | null)?.code;

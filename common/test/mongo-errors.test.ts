@@ -59,3 +59,25 @@ test("a replica set changing hands, and a write a majority did not confirm, are 
   // The server refusing the command itself is still not one.
   t.false(isDatabaseOutage(new MongoServerError({ message: "bad value", code: 2 })));
 });
+
+test("storage that fails under the database is an outage: a full disk, a lock held too long, an I/O error", (t) => {
+  // FerretDB's answers, as received (the first from a full tmpfs, the others from SQLite's messages).
+  const ferretdb = (sqlite: string) =>
+    new MongoServerError({
+      message: `[msg_insert.go:162 handler.(*Handler).MsgInsert] [db.go:167 fsql.(*DB).InTransaction] ${sqlite}`,
+      code: 1,
+    });
+  for (const sqlite of [
+    "database or disk is full (13)",
+    "database is locked (5)",
+    "disk I/O error (778)",
+    "attempt to write a readonly database (8)",
+    "unable to open database file (14)",
+  ]) {
+    t.true(isDatabaseOutage(ferretdb(sqlite)), sqlite);
+  }
+  t.true(isDatabaseOutage(new MongoServerError({ message: "Out of disk space", code: 14031 })));
+  // Another internal error of FerretDB's stays one.
+  t.false(isDatabaseOutage(ferretdb("unexpected type (1)")));
+  t.false(isDatabaseOutage(new MongoServerError({ message: "database or disk is full (13)", code: 2 })));
+});
