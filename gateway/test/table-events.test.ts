@@ -367,7 +367,7 @@ test("one address cannot hold every stream with many accounts: 429 beyond its ca
 test("streams that come and go share their table's one call and cancel nothing; it closes a while after the last", async (t) => {
   const events = fakeTableEvents();
   // A linger long enough that a busy machine does not outlast it between two streams.
-  const app = await withApp(t, events, {}, { feedLingerMs: 2_000 });
+  const app = await withApp(t, events, {}, { feedLimits: { lingerMs: 2_000 } });
   for (let i = 0; i < 50; i++) {
     const stream = await open(app, "/api/tables/7/events", {}, await app.tokenFor(`player-${i}`));
     await until("the first event", () => stream.events.length === 1);
@@ -386,6 +386,56 @@ test("streams that come and go share their table's one call and cancel nothing; 
   const back = closeAfter(t, await open(app));
   await until("the event of a new call", () => back.events.length === 1);
   t.is(events.calls.length, 3);
+});
+
+test("feeds kept after their last stream are bounded: past maxLingering, the one idle longest closes", async (t) => {
+  const events = fakeTableEvents();
+  const app = await withApp(t, events, {}, { feedLimits: { lingerMs: 60_000, maxLingering: 2 } });
+  const watchAndLeave = async (tableId: number) => {
+    const stream = await open(app, `/api/tables/${tableId}/events`);
+    await until(`table ${tableId}'s event`, () => stream.events.length === 1);
+    stream.close();
+  };
+  await watchAndLeave(7);
+  await watchAndLeave(8);
+  await watchAndLeave(9);
+  await until("table 7's call cancelled, the third idle feed", () => events.calls[0]!.cancelled);
+  t.deepEqual(
+    events.calls.map((call) => [call.request.tableId, call.cancelled]),
+    [
+      [7, true],
+      [8, false],
+      [9, false],
+    ],
+  );
+});
+
+test("all feeds' events are bounded by maxChars: idle feeds close first, then each feed keeps only its newest", async (t) => {
+  // States of 300 bets (about 34,000 characters each as events): five are past the bound of
+  // 120,000, and within one feed's own.
+  const bets = Array.from({ length: 300 }, (_, i) => ({ ...tableState().bets[0]!, playerId: `player-${i}` }));
+  const big = tableState({ bets });
+  const events = fakeTableEvents();
+  const app = await withApp(t, events, {}, { feedLimits: { lingerMs: 60_000, maxChars: 120_000 } });
+  const idle = await open(app, "/api/tables/9/events");
+  await until("table 9's event", () => idle.events.length === 1);
+  idle.close();
+  const watched = closeAfter(t, await open(app, "/api/tables/7/events"));
+  await until("table 7's event", () => watched.events.length === 1);
+  const table7 = events.calls[1]!;
+  t.is(table7.request.tableId, 7);
+  for (let version = 2; version <= 6; version++) table7.push(version, big);
+  await until("the watched stream's newest", () => watched.events.at(-1)?.id === "6");
+  await until("table 9's idle feed closed", () => events.calls[0]!.cancelled);
+  t.false(table7.cancelled, "the watched feed stays");
+  // A client back from version 1 goes on from the oldest event kept: the older ones were dropped.
+  const back = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "1" }));
+  await until("the returning stream's newest", () => back.events.at(-1)?.id === "6");
+  t.true(Number(back.events[0]!.id) > 2, `from version ${back.events[0]!.id}`);
+  const held = back.events.reduce((sum, event) => sum + event.data.length, 0);
+  t.true(held <= 120_000 + back.events.at(-1)!.data.length, `${held} characters held`);
+  const pushed = 5 * back.events.at(-1)!.data.length;
+  t.true(pushed > 120_000 && pushed < FEED_MAX_CHARS, `${pushed} characters: past the bound, within one feed's own`);
 });
 
 test("a heartbeat comment keeps an idle stream open", async (t) => {
@@ -498,7 +548,7 @@ test("a refusal after the stream started ends it; the client's reconnection gets
 test("a stream ends after its time (the client reconnects with Last-Event-ID); its table's call stays a while", async (t) => {
   const events = fakeTableEvents();
   // A linger long enough that a busy machine does not outlast it between the stream's end and the check.
-  const app = await withApp(t, events, { eventStreamMaxMs: 150 }, { feedLingerMs: 2_000 });
+  const app = await withApp(t, events, { eventStreamMaxMs: 150 }, { feedLimits: { lingerMs: 2_000 } });
   const started = Date.now();
   const stream = await open(app);
   await stream.closed;

@@ -25,6 +25,20 @@ import { toTableGameState } from "./to-api.js";
 const FEED_LINGER_MS = 30_000;
 
 /**
+ * Feeds kept open after their last stream, at most; past it the one idle longest closes. Each polls
+ * its table at the table service, and streams that each came and went on another table kept one
+ * open per table for FEED_LINGER_MS without bound (a review: 333 of them took the gateway's heap
+ * from 29 to 100 MB in 30 s, 450 would fill its pod's 256 MiB).
+ */
+const FEEDS_MAX_LINGERING = 100;
+
+/**
+ * The events all feeds keep, in characters. Past it, feeds without a stream close first (idle
+ * longest first), then every feed keeps only its newest event: what a stream needs to go on.
+ */
+export const FEEDS_MAX_CHARS = 32 * 1024 * 1024;
+
+/**
  * The events a feed keeps, in characters, besides the newest: a state grows with its bets (about
  * 44 KB at 6 seats of 50 bets), and WATCH_REPLAY_MAX of the largest in each of the gateway's
  * EVENTS_MAX_STREAMS feeds would be gigabytes. Each event is a whole state, so a stream whose next
@@ -56,7 +70,7 @@ export class TableFeed {
   streams = 0;
   /** The versions' events, oldest first; `chars` their length in all. */
   private readonly events = new Map<number, string>();
-  private chars = 0;
+  chars = 0;
   private readonly waiting = new WakeList();
   private readonly stop = new AbortController();
   private received!: () => void;
@@ -68,6 +82,8 @@ export class TableFeed {
     private readonly watch: TableEventsApi,
     private readonly logger: Logger,
     private readonly onClose: () => void,
+    /** Told each change of `chars`, after it. */
+    private readonly onResize: (delta: number) => void,
   ) {
     this.ready = new Promise<void>((resolve, reject) => {
       this.received = resolve;
@@ -113,8 +129,7 @@ export class TableFeed {
     this.ended = { error };
     this.stop.abort();
     this.failed(error);
-    this.events.clear();
-    this.chars = 0;
+    this.keepOnly(0);
     this.waiting.wake();
     this.onClose();
   }
@@ -173,10 +188,22 @@ export class TableFeed {
     return whenAccepted(this.watch.watchTable(request, { requestId: `table-feed-${this.tableId}`, signal }));
   }
 
+  /** Drops the oldest events until at most `count` are left. */
+  keepOnly(count: number): void {
+    const before = this.chars;
+    for (const [version, old] of this.events) {
+      if (this.events.size <= count) break;
+      this.events.delete(version);
+      this.chars -= old.length;
+    }
+    if (this.chars !== before) this.onResize(this.chars - before);
+  }
+
   private add(event: WatchTableResponse): void {
     // Never twice, whatever a replica sends.
     if (event.version <= this.head) return;
     this.head = event.version;
+    const before = this.chars;
     const frame = eventFrame(event);
     this.events.set(event.version, frame);
     this.chars += frame.length;
@@ -188,21 +215,43 @@ export class TableFeed {
     }
     if (event.version >= event.latestVersion) this.received();
     this.waiting.wake();
+    this.onResize(this.chars - before);
   }
 }
+
+export interface FeedLimits {
+  /** How long a feed stays open after its last stream. */
+  lingerMs: number;
+  /** Feeds kept open without a stream, at most. */
+  maxLingering: number;
+  /** The characters of every feed's events, at most (besides each feed's newest). */
+  maxChars: number;
+}
+
+const DEFAULT_FEED_LIMITS: FeedLimits = {
+  lingerMs: FEED_LINGER_MS,
+  maxLingering: FEEDS_MAX_LINGERING,
+  maxChars: FEEDS_MAX_CHARS,
+};
 
 /** The tables this gateway follows: a feed opens with its table's first stream, and closes a while after its last. */
 export class TableFeeds {
   private readonly feeds = new Map<number, TableFeed>();
+  /** Feeds without a stream, idle longest first, and the timers that close them. */
   private readonly lingering = new Map<TableFeed, NodeJS.Timeout>();
+  /** The characters of every feed's events. */
+  private chars = 0;
   /** Set by close(): no feed opens any more. */
   closed = false;
+  private readonly limits: FeedLimits;
 
   constructor(
     private readonly watch: TableEventsApi,
     private readonly logger: Logger,
-    private readonly lingerMs = FEED_LINGER_MS,
-  ) {}
+    limits: Partial<FeedLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_FEED_LIMITS, ...limits };
+  }
 
   /**
    * The table's feed, opened for `caller` when there is none: the caller must already be allowed to
@@ -211,7 +260,14 @@ export class TableFeeds {
   join(tableId: number, caller: Caller): TableFeed {
     let feed = this.feeds.get(tableId);
     if (!feed) {
-      const opened: TableFeed = new TableFeed(tableId, caller, this.watch, this.logger, () => this.forget(opened));
+      const opened: TableFeed = new TableFeed(
+        tableId,
+        caller,
+        this.watch,
+        this.logger,
+        () => this.forget(opened),
+        (delta) => this.resized(delta),
+      );
       feed = opened;
       this.feeds.set(tableId, feed);
       openFeeds.set(this.feeds.size);
@@ -224,7 +280,22 @@ export class TableFeeds {
 
   leave(feed: TableFeed): void {
     if (--feed.streams > 0 || feed.ended) return;
-    this.lingering.set(feed, setTimeout(() => feed.close(), this.lingerMs).unref());
+    this.lingering.set(feed, setTimeout(() => feed.close(), this.limits.lingerMs).unref());
+    if (this.lingering.size > this.limits.maxLingering) this.lingering.keys().next().value!.close();
+  }
+
+  /** Keeps every feed's events within `maxChars`: idle feeds close first, then each feed keeps its newest. */
+  private resized(delta: number): void {
+    this.chars += delta;
+    if (delta <= 0) return;
+    for (const idle of this.lingering.keys()) {
+      if (this.chars <= this.limits.maxChars) return;
+      idle.close();
+    }
+    for (const feed of this.feeds.values()) {
+      if (this.chars <= this.limits.maxChars) return;
+      feed.keepOnly(1);
+    }
   }
 
   /**

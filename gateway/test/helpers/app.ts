@@ -5,7 +5,7 @@ import type { Role } from "@pokerodds/api/players";
 import { readEdgeSettings, type EdgeSettings } from "../../src/http/edge.js";
 import { startHttpServer } from "../../src/http-server.js";
 import type { HealthProbe, OddsApi, TableApi, TableEventsApi, WalletApi } from "../../src/services.js";
-import { TableFeeds } from "../../src/tables/table-feeds.js";
+import { TableFeeds, type FeedLimits } from "../../src/tables/table-feeds.js";
 import {
   betResponse,
   bulkPieces,
@@ -149,8 +149,8 @@ export type AppOverrides = Partial<Omit<AppDeps, "odds" | "wallet" | "table" | "
   table?: Partial<TableApi>;
   /** The table service's WatchTable, followed by the app's table feeds (closed with the app). */
   tableEvents?: TableEventsApi;
-  /** How long a feed stays open after its last stream (FEED_LINGER_MS by default). */
-  feedLingerMs?: number;
+  /** The table feeds' limits (table-feeds.ts's by default). */
+  feedLimits?: Partial<FeedLimits>;
   /** The listen address (default loopback). */
   host?: string;
   /** How long close() lets requests in flight finish before it cuts them (1 s by default). */
@@ -161,7 +161,7 @@ export type AppOverrides = Partial<Omit<AppDeps, "odds" | "wallet" | "table" | "
 export async function startApp({
   host = "127.0.0.1",
   tableEvents,
-  feedLingerMs,
+  feedLimits,
   closeGraceMs = 1000,
   ...overrides
 }: AppOverrides = {}): Promise<TestApp> {
@@ -180,7 +180,7 @@ export async function startApp({
     wallet,
     table,
   };
-  if (tableEvents) deps.tableFeeds = new TableFeeds(tableEvents, deps.logger, feedLingerMs);
+  if (tableEvents) deps.tableFeeds = new TableFeeds(tableEvents, deps.logger, feedLimits);
   const server = await startHttpServer(createApp(deps), { port: 0, host });
   return {
     url: `http://127.0.0.1:${server.port}`,
