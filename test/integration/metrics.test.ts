@@ -13,6 +13,10 @@ test("each service and the gateway serve their metrics", async (t) => {
     body: "{}",
   });
   t.is(deal.status, 200);
+  // Methods nobody serves are counted under one label, not a series each.
+  for (const method of ["PROPFIND", "MKCOL", "PURGE"]) {
+    t.true((await fetch(`${stack.url}/api/deal`, { method })).status >= 400, method);
+  }
 
   const scraped = new Map<string, string>();
   for (const { name, url } of stack.metricsUrls()) {
@@ -27,6 +31,11 @@ test("each service and the gateway serve their metrics", async (t) => {
     scraped.get("gateway")!,
     /^http_server_request_duration_seconds_count\{method="POST",route="\/api\/deal",status="200"\} 1$/m,
   );
+  t.regex(
+    scraped.get("gateway")!,
+    /^http_server_request_duration_seconds_count\{method="other",route="\/api\/deal",status="405"\} 3$/m,
+  );
+  t.notRegex(scraped.get("gateway")!, /method="(PROPFIND|MKCOL|PURGE)"/);
   t.regex(scraped.get("table")!, /^# TYPE table_bets_accepted_total counter$/m);
   t.regex(scraped.get("table")!, /^# TYPE table_transfers_pending gauge$/m);
 });

@@ -153,12 +153,16 @@ export function loggedUrl(url: string | undefined): string | undefined {
   return `${url.slice(0, at)}?${query.toString()}`;
 }
 
+/** The methods the API and the web client's files answer; any other is counted as "other". */
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "OPTIONS"]);
+
 /**
  * Times every request by its route pattern (never the raw URL: ids in paths would make a series
- * per table and player), labelled "unmatched" when no route took it.
+ * per table and player), labelled "unmatched" when no route took it, and by its method among those
+ * served (any client may send any of the 34 methods Node parses: a series each).
  */
 export const requestMetrics: RequestHandler = (req, res, next) => {
-  const stop = httpHandled.startTimer({ method: req.method });
+  const stop = httpHandled.startTimer({ method: SERVED_METHODS.has(req.method) ? req.method : "other" });
   res.once("finish", () => {
     const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : "unmatched";
     stop({ route, status: String(res.statusCode) });
