@@ -5,6 +5,9 @@
 import { randomUUID } from "node:crypto";
 import { rename, rm, writeFile } from "node:fs/promises";
 
+/** A write that failed (a full disk) is tried again this often, until one succeeds or a newer write comes. */
+const RETRY_MS = 5_000;
+
 export interface PidFile {
   readonly path: string;
   /** Writes the current pids; writes happen one at a time, in call order, so the last call wins. */
@@ -12,24 +15,40 @@ export interface PidFile {
   remove(): Promise<void>;
 }
 
-export function pidFile(path: string): PidFile {
+export function pidFile(path: string, retryMs = RETRY_MS): PidFile {
   let queue = Promise.resolve();
+  /** Bumped by each write and the removal: a retry of an older one is dropped. */
+  let generation = 0;
   const enqueue = (step: () => Promise<void>) => {
-    // A failed write (a full disk) must not stop the launcher or later writes.
+    // A failed write must not stop the launcher or later writes.
     queue = queue.then(step).catch(() => {});
     return queue;
   };
+  /** Through a temporary file and a rename: a reader never sees half a file. */
+  const writeNow = async (text: string, mine: number) => {
+    if (mine !== generation) return;
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temporary, text, { flag: "wx" });
+      await rename(temporary, path);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      // Until the disk has room again, the file would name processes that are gone.
+      setTimeout(() => void enqueue(() => writeNow(text, mine)), retryMs).unref();
+      throw error;
+    }
+  };
   return {
     path,
-    write: (children, addresses) =>
-      enqueue(async () => {
-        const pids = Object.fromEntries(children.map((c) => [c.name, c.pid]));
-        const content = { launcher: process.pid, children: pids, addresses };
-        // Through a temporary file and a rename: a reader never sees half a file.
-        const temporary = `${path}.${randomUUID()}.tmp`;
-        await writeFile(temporary, `${JSON.stringify(content)}\n`, { flag: "wx" });
-        await rename(temporary, path);
-      }),
-    remove: () => enqueue(() => rm(path, { force: true })),
+    write: (children, addresses) => {
+      const pids = Object.fromEntries(children.map((c) => [c.name, c.pid]));
+      const text = `${JSON.stringify({ launcher: process.pid, children: pids, addresses })}\n`;
+      const mine = ++generation;
+      return enqueue(() => writeNow(text, mine));
+    },
+    remove: () => {
+      generation++;
+      return enqueue(() => rm(path, { force: true }));
+    },
   };
 }
