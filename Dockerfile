@@ -110,8 +110,11 @@ COPY --from=build /src/services/odds/dist/ services/odds/dist/
 # gRPC (GRPC_PORT), Prometheus metrics (METRICS_PORT)
 EXPOSE 50051 9464 9470
 # The base image's entrypoint is node itself. The tracing register module loads nothing unless
-# OTEL_* settings turn tracing on (deploy/k8s/README.md, "Traces").
-CMD ["--import=/app/common/dist/tracing/register.js", "services/odds/dist/main.js"]
+# OTEL_* settings turn tracing on (deploy/k8s/README.md, "Traces"). V8's heap may grow to half the
+# pod's memory limit: by default Node takes the whole limit for the heap (259 MB in a 256 MiB
+# cgroup, measured), so garbage was left to pile up until the kernel killed the pod for the memory
+# outside the heap (a soak: the table service's heap at 214 MB, 44 MB of it live, RSS 299 MB).
+CMD ["--max-old-space-size-percentage=50", "--import=/app/common/dist/tracing/register.js", "services/odds/dist/main.js"]
 
 # wallet is the wallet gRPC service image (50052).
 FROM runtime AS wallet
@@ -120,7 +123,7 @@ COPY --from=wallet-deps /src/services/wallet/node_modules/ services/wallet/node_
 COPY --from=build /src/services/wallet/package.json services/wallet/
 COPY --from=build /src/services/wallet/dist/ services/wallet/dist/
 EXPOSE 50052 9464 9470
-CMD ["--import=/app/common/dist/tracing/register.js", "services/wallet/dist/main.js"]
+CMD ["--max-old-space-size-percentage=50", "--import=/app/common/dist/tracing/register.js", "services/wallet/dist/main.js"]
 
 # table is the table gRPC service image (50053).
 FROM runtime AS table
@@ -129,7 +132,7 @@ COPY --from=table-deps /src/services/table/node_modules/ services/table/node_mod
 COPY --from=build /src/services/table/package.json services/table/
 COPY --from=build /src/services/table/dist/ services/table/dist/
 EXPOSE 50053 9464 9470
-CMD ["--import=/app/common/dist/tracing/register.js", "services/table/dist/main.js"]
+CMD ["--max-old-space-size-percentage=50", "--import=/app/common/dist/tracing/register.js", "services/table/dist/main.js"]
 
 # gateway is the HTTP gateway image (8080), with the contract (api/) and the money audit (audit/) it serves.
 FROM runtime AS gateway
@@ -147,4 +150,4 @@ COPY --from=build /src/gateway/dist/ gateway/dist/
 COPY --from=build /src/web/dist/ web/dist/
 # HTTP (PORT), Prometheus metrics (METRICS_PORT)
 EXPOSE 8080 9464
-CMD ["--import=/app/common/dist/tracing/register.js", "gateway/dist/main.js"]
+CMD ["--max-old-space-size-percentage=50", "--import=/app/common/dist/tracing/register.js", "gateway/dist/main.js"]
