@@ -8,8 +8,15 @@ export class PerKeyQueue {
   /** The last task queued per key, settled or not; removed once the queue runs empty. */
   private readonly tails = new Map<string, Promise<void>>();
 
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const result = (this.tails.get(key) ?? Promise.resolve()).then(task);
+  /**
+   * Runs `task` after the key's earlier ones; not at all if `signal` has aborted by its turn (its
+   * caller gave up while it waited: the promise rejects with the signal's reason).
+   */
+  run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const result = (this.tails.get(key) ?? Promise.resolve()).then(() => {
+      signal?.throwIfAborted();
+      return task();
+    });
     const tail = result.then(
       () => undefined,
       () => undefined,

@@ -27,3 +27,26 @@ test("tasks of one key run one at a time in order, other keys alongside, failure
   );
   t.true(order.indexOf("b1") < order.indexOf("a2"), "b does not wait for a");
 });
+
+test("a task whose signal aborted while it waited its turn does not run; the queue goes on", async (t) => {
+  const queue = new PerKeyQueue();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const first = queue.run("a", () => gate);
+  const gaveUp = new AbortController();
+  let ran = false;
+  const second = queue.run(
+    "a",
+    async () => {
+      ran = true;
+    },
+    gaveUp.signal,
+  );
+  const third = queue.run("a", async () => "third", new AbortController().signal);
+  gaveUp.abort(new Error("the call ended"));
+  release();
+  await first;
+  await t.throwsAsync(second, { message: "the call ended" });
+  t.false(ran, "not run");
+  t.is(await third, "third");
+});

@@ -9,7 +9,7 @@
 // state, so a retry, or a second player's deal sent after the first one's, never moves the game
 // twice: once the advance from it is made, by anyone, the answer is the state now.
 import { ConflictError } from "@pokerodds/common";
-import type { CallScope, OddsPort } from "./dependencies.js";
+import { gaveUp, type CallScope, type OddsPort } from "./dependencies.js";
 import {
   advanceKey,
   advancePlan,
@@ -67,17 +67,22 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
   try {
     // The stage's betting closes before the odds service is sent the cards it has to price, so
     // whoever learns them there cannot bet on them.
+    // Its first change is not made once its client has gone; a reveal, once its betting closed, is.
     if (plan.kind === "REVEAL") {
-      await parts.store.apply(tableId, { key: closeKey(tableId, at), fingerprint: "" }, (latest, now) => ({
-        next: closeBetting(latest, plan, now),
-        result: null,
-      }));
+      await parts.store.apply(
+        tableId,
+        { key: closeKey(tableId, at), fingerprint: "" },
+        (latest, now) => ({ next: closeBetting(latest, plan, now), result: null }),
+        gaveUp(scope),
+      );
     }
     const input = await fetchInput(parts, plan, scope);
-    applied = await parts.store.apply(tableId, { key: advanceKey(tableId, at), fingerprint: "" }, (latest, now) => ({
-      next: applyAdvance(latest, plan, input, now),
-      result: null,
-    }));
+    applied = await parts.store.apply(
+      tableId,
+      { key: advanceKey(tableId, at), fingerprint: "" },
+      (latest, now) => ({ next: applyAdvance(latest, plan, input, now), result: null }),
+      plan.kind === "REVEAL" ? undefined : gaveUp(scope),
+    );
   } catch (error) {
     // The table moved on since the plan (another advance won, or the game was voided).
     if (!(error instanceof ConflictError)) throw error;

@@ -6,8 +6,8 @@
 import { TableDirectory } from "./table-directory.js";
 import { ConflictError, IdempotencyMismatchError } from "@pokerodds/common";
 import { createHash } from "node:crypto";
-import type { CallScope } from "./dependencies.js";
-import { betPlacedMessage, decideBet, type BetAt, type Caller } from "./domain/index.js";
+import { gaveUp, type CallScope } from "./dependencies.js";
+import { betPlacedMessage, decideBet, type BetAt, type Caller, type TableSnapshot } from "./domain/index.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "./parts.js";
 import { betIdOf } from "./request-ids.js";
@@ -40,7 +40,7 @@ export async function placeBet(parts: TableParts, request: BetRequest, scope: Ca
     fingerprint: betFingerprint({ tableId, seatIndex, handIndex, betAmountCents, at }),
   };
   try {
-    const applied = await storeBet(parts, request, op, betAmountCents, betId);
+    const applied = await storeBet(parts, request, op, betAmountCents, betId, scope);
     // The domain recognised a bet placed under this key in this game: the first answer, as stored.
     if (applied.kind === "unchanged" && applied.result.acknowledged)
       return (await firstAnswer(parts, op)) ?? applied.result;
@@ -80,8 +80,9 @@ async function storeBet(
   op: StoredOperation,
   betAmountCents: number,
   betId: string,
+  scope: CallScope,
 ) {
-  return parts.store.apply<BetAnswer>(tableId, op, (latest, now) => {
+  const decide = (latest: TableSnapshot, now: number) => {
     const { next, result } = decideBet(
       latest,
       { playerId: caller.playerId, seatIndex, handIndex, betAmountCents, betId, ...(at && { at }) },
@@ -95,5 +96,6 @@ async function storeBet(
         updatedSeatBalanceCents: result.seatBalanceCents,
       },
     };
-  });
+  };
+  return parts.store.apply<BetAnswer>(tableId, op, decide, gaveUp(scope));
 }

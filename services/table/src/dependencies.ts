@@ -2,7 +2,7 @@
 // clients, a deadline on every call, and the caller's deadline and cancellation carried over
 // (`parent`). Both clients retry UNAVAILABLE: odds calls are pure, and every wallet call is a read
 // or carries an idempotency key.
-import { createClient, isServiceError, type Logger, type PromiseClient } from "@pokerodds/common";
+import { callEnded, createClient, isServiceError, type Logger, type PromiseClient } from "@pokerodds/common";
 import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { handOddsFromProto } from "@pokerodds/common/hand-odds";
@@ -17,6 +17,13 @@ export interface CallScope {
   /** The call's own logger (its requestId and rpc), for what the work logs on the way; the process's when absent. */
   logger?: Logger;
 }
+
+/**
+ * Aborts when the incoming call ends (its client gave up, or its deadline passed): a move waiting its
+ * turn at its table is then not made, rather than made late at a stage its player no longer sees.
+ */
+export const gaveUp = (scope: CallScope): AbortSignal | undefined =>
+  scope.parent ? callEnded(scope.parent) : undefined;
 
 export interface Movement {
   playerId: string;
