@@ -438,6 +438,30 @@ test("all feeds' events are bounded by maxChars: idle feeds close first, then ea
   t.true(pushed > 120_000 && pushed < FEED_MAX_CHARS, `${pushed} characters: past the bound, within one feed's own`);
 });
 
+test("versions an idle feed reads after the budget closed it count for nothing: other idle feeds stay", async (t) => {
+  const bets = Array.from({ length: 300 }, (_, i) => ({ ...tableState().bets[0]!, playerId: `player-${i}` }));
+  const big = tableState({ bets });
+  const events = fakeTableEvents();
+  const app = await withApp(t, events, {}, { feedLimits: { lingerMs: 60_000, maxChars: 100_000 } });
+  const watchAndLeave = async (tableId: number) => {
+    const stream = await open(app, `/api/tables/${tableId}/events`);
+    await until(`table ${tableId}'s event`, () => stream.events.length === 1);
+    stream.close();
+  };
+  await watchAndLeave(9);
+  await watchAndLeave(8);
+  const watched = closeAfter(t, await open(app, "/api/tables/7/events"));
+  await until("table 7's event", () => watched.events.length === 1);
+  const [table9, table8, table7] = events.calls as [FakeWatch, FakeWatch, FakeWatch];
+  // A burst on idle table 9: the third is past the budget and closes its feed; the rest were read already.
+  for (let version = 2; version <= 6; version++) table9.push(version, big);
+  await until("table 9's idle feed closed", () => table9.cancelled);
+  table7.push(2, big);
+  await until("table 7's second event", () => watched.events.length === 2);
+  await sleep(50);
+  t.false(table8.cancelled, "table 8's idle feed stays: one large state and three small ones are within the budget");
+});
+
 test("a heartbeat comment keeps an idle stream open", async (t) => {
   const events = fakeTableEvents();
   const app = await withApp(t, events, { eventHeartbeatMs: 40 });

@@ -28,15 +28,16 @@ const FEED_LINGER_MS = 30_000;
  * Feeds kept open after their last stream, at most; past it the one idle longest closes. Each polls
  * its table at the table service, and streams that each came and went on another table kept one
  * open per table for FEED_LINGER_MS without bound (a review: 333 of them took the gateway's heap
- * from 29 to 100 MB in 30 s, 450 would fill its pod's 256 MiB).
+ * from 29 to 100 MB in 30 s; about 450 would have filled its pod's 256 MiB).
  */
 const FEEDS_MAX_LINGERING = 100;
 
 /**
- * The events all feeds keep, in characters. Past it, feeds without a stream close first (idle
- * longest first), then every feed keeps only its newest event: what a stream needs to go on.
+ * The events all feeds keep, in characters (up to 32 MiB: a state with a name beyond Latin-1 is a
+ * string of two bytes a character). Past it, feeds without a stream close first (idle longest
+ * first), then every feed keeps only its newest event: what a stream needs to go on.
  */
-export const FEEDS_MAX_CHARS = 32 * 1024 * 1024;
+const FEEDS_MAX_CHARS = 16 * 1024 * 1024;
 
 /**
  * The events a feed keeps, in characters, besides the newest: a state grows with its bets (about
@@ -70,7 +71,7 @@ export class TableFeed {
   streams = 0;
   /** The versions' events, oldest first; `chars` their length in all. */
   private readonly events = new Map<number, string>();
-  chars = 0;
+  private chars = 0;
   private readonly waiting = new WakeList();
   private readonly stop = new AbortController();
   private received!: () => void;
@@ -200,8 +201,8 @@ export class TableFeed {
   }
 
   private add(event: WatchTableResponse): void {
-    // Never twice, whatever a replica sends.
-    if (event.version <= this.head) return;
+    // Never twice, whatever a replica sends; nothing once closed (a burst read before the cancel).
+    if (this.ended || event.version <= this.head) return;
     this.head = event.version;
     const before = this.chars;
     const frame = eventFrame(event);
