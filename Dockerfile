@@ -114,6 +114,7 @@ EXPOSE 50051 9464 9470
 # pod's memory limit: by default Node takes the whole limit for the heap (259 MB in a 256 MiB
 # cgroup, measured), so garbage was left to pile up until the kernel killed the pod for the memory
 # outside the heap (a soak: the table service's heap at 214 MB, 44 MB of it live, RSS 299 MB).
+# The flag needs Node 24.11 or later (the engines range; 22.21 has it too): pin no older image.
 CMD ["--max-old-space-size-percentage=50", "--import=/app/common/dist/tracing/register.js", "services/odds/dist/main.js"]
 
 # wallet is the wallet gRPC service image (50052).

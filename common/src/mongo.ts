@@ -171,9 +171,12 @@ export function hasWriteConcernError(error: unknown): boolean {
 
 /** MongoDB's refusal of a write while its disk is nearly full. */
 const OUT_OF_DISK_SPACE = 14031;
-/** SQLite's messages for storage that fails, as FerretDB passes them on (followed by SQLite's code). */
+/**
+ * SQLite's messages for storage that fails, as FerretDB passes them on: followed by SQLite's code, and
+ * for some codes its name ("database is locked (5) (SQLITE_BUSY)").
+ */
 const SQLITE_STORAGE_FAULT =
-  /(database or disk is full|database is locked|disk I\/O error|attempt to write a readonly database|unable to open database file) \(\d+\)$/;
+  /(database or disk is full|database is locked|disk I\/O error|attempt to write a readonly database|unable to open database file) \(\d+\)( \(SQLITE_[A-Z_]+\))?$/;
 
 /**
  * The storage under the database failed: MongoDB's OutOfDiskSpace, or FerretDB's InternalError

@@ -16,8 +16,8 @@
 //
 // Round trips: an append is one `insertMany` (the entry, its key document and any documents the
 // caller adds; ordered, so nothing follows a refused entry; one SQLite transaction on FerretDB, so
-// there the key document exists exactly when its entry does, a failed insert storing none of it:
-// launcher/ferretdb/patches/insert-failure-atomic.patch). Finding the latest entry probes
+// there the key document exists exactly when its entry does, an insert that fails other than on a
+// duplicate storing none of it: launcher/ferretdb/patches/insert-failure-atomic.patch). Finding the latest entry probes
 // `_id`s forward from the newest entry this process knows (an LRU cache that, like the hint, is
 // only ever a place to start), so a warm stream costs one read.
 import type { Collection, Db } from "mongodb";

@@ -61,7 +61,8 @@ test("a replica set changing hands, and a write a majority did not confirm, are 
 });
 
 test("storage that fails under the database is an outage: a full disk, a lock held too long, an I/O error", (t) => {
-  // FerretDB's answers, as received (the first from a full tmpfs, the others from SQLite's messages).
+  // FerretDB's answers, as received: a full tmpfs, a write lock held by another process past the busy
+  // timeout, a file size limit; the last two from SQLite's messages.
   const ferretdb = (sqlite: string) =>
     new MongoServerError({
       message: `[msg_insert.go:162 handler.(*Handler).MsgInsert] [db.go:167 fsql.(*DB).InTransaction] ${sqlite}`,
@@ -69,7 +70,7 @@ test("storage that fails under the database is an outage: a full disk, a lock he
     });
   for (const sqlite of [
     "database or disk is full (13)",
-    "database is locked (5)",
+    "database is locked (5) (SQLITE_BUSY)",
     "disk I/O error (778)",
     "attempt to write a readonly database (8)",
     "unable to open database file (14)",

@@ -32,7 +32,7 @@ export function pidFile(path: string, retryMs = RETRY_MS): PidFile {
       await writeFile(temporary, text, { flag: "wx" });
       await rename(temporary, path);
     } catch (error) {
-      await rm(temporary, { force: true });
+      await rm(temporary, { force: true }).catch(() => undefined);
       // Until the disk has room again, the file would name processes that are gone.
       setTimeout(() => void enqueue(() => writeNow(text, mine)), retryMs).unref();
       throw error;

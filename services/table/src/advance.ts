@@ -67,7 +67,8 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
   try {
     // The stage's betting closes before the odds service is sent the cards it has to price, so
     // whoever learns them there cannot bet on them.
-    // Its first change is not made once its client has gone; a reveal, once its betting closed, is.
+    // Its first change is not made once its client has gone. The reveal after a close is not held
+    // back here, but its odds call still ends with the caller's call.
     if (plan.kind === "REVEAL") {
       await parts.store.apply(
         tableId,

@@ -245,7 +245,8 @@ export class SnapshotStore {
    * Applies `decide` to the latest snapshot and stores its next snapshot under the operation's key,
    * deciding again on a fresher snapshot whenever another writer got there first. `decide` may
    * throw (a refusal); it runs once per attempt, on the snapshot the attempt would replace. Nothing
-   * is done if `signal` aborts while the change waits for the table's earlier ones (its caller gave up).
+   * is done if `signal` aborts (its caller gave up) while the change waits for the table's earlier
+   * ones, or reads the head an attempt decides on.
    */
   apply<R>(
     tableId: number,
@@ -253,64 +254,67 @@ export class SnapshotStore {
     decide: (latest: TableSnapshot, now: number) => Outcome<R>,
     signal?: AbortSignal,
   ): Promise<Applied<R>> {
-    return this.queue.run(
-      String(tableId),
-      async () => {
-        let base = await this.head(tableId);
-        for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-          const clock = Date.now();
-          const now = changeTime(clock, base.snapshot.updatedAt);
-          const decided = decide(base.snapshot, now);
-          const { result } = decided;
-          if (!decided.next) return { kind: "unchanged", result, snapshot: base.snapshot };
-          // Every game is committed to its deck in the first version that stores it (docs/provably-fair.md).
-          const next = withCommittedDeck(decided.next, newServerSeed);
-          if (next.tableId !== tableId || next.version !== base.snapshot.version + 1) {
-            throw new Error(
-              `table ${tableId}: the domain produced version ${next.version} from ${base.snapshot.version}`,
-            );
-          }
-          // Every table that ever holds money is listed before its first version exists.
-          if (!base.stored)
-            await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
-          // Before the version: an active table, or one owing a credit, is never missing from the index.
-          if (!base.stored || next.lastActivityAt !== base.snapshot.lastActivityAt)
-            await this.activity.note(tableId, next.lastActivityAt);
-          const owes = owesNewCredit(base.snapshot, next);
-          if (owes) await this.owing.note(tableId, clock);
-          const key = typeof op.key === "function" ? op.key(next.version) : op.key;
-          const changes = base.stored ? changesSince(base.full, next) : null;
-          const change: Change = {
-            stream: String(tableId),
-            seq: next.version,
-            key,
-            fingerprint: op.fingerprint,
-            ...(changes ?? { snapshot: next }),
-            result,
-            createdAt: new Date(now),
-          };
-          const appended = await this.log.append(change);
-          if (appended.kind === "appended") {
-            this.rememberFull(changes ? base.full : next);
-            countFinishedGame(next);
-            for (const listener of this.storedListeners) listener(next);
-            if (owes) await this.noteStillOwing(tableId, clock);
-            return { kind: "stored", result, snapshot: next };
-          }
-          if (appended.kind === "keyTaken") {
-            if (appended.first.fingerprint !== op.fingerprint) {
-              throw new IdempotencyMismatchError();
-            }
-            return { kind: "replayed", result: appended.first.result as R, version: appended.first.seq };
-          }
-          base = { ...(await this.resolve(tableId, appended.winner)), stored: true };
-          // Only another replica can have won (this one queues its own writers): spread out.
-          await backoff(attempt);
+    return this.queue.run(String(tableId), () => this.applyInTurn(tableId, op, decide, signal), signal);
+  }
+
+  /** `apply`, once this process's earlier changes of the table are done. */
+  private async applyInTurn<R>(
+    tableId: number,
+    op: StoredOperation,
+    decide: (latest: TableSnapshot, now: number) => Outcome<R>,
+    signal: AbortSignal | undefined,
+  ): Promise<Applied<R>> {
+    let base = await this.head(tableId);
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      // Read, nothing written yet: a caller that gave up meanwhile (a stalled read) has it not made.
+      signal?.throwIfAborted();
+      const clock = Date.now();
+      const now = changeTime(clock, base.snapshot.updatedAt);
+      const decided = decide(base.snapshot, now);
+      const { result } = decided;
+      if (!decided.next) return { kind: "unchanged", result, snapshot: base.snapshot };
+      // Every game is committed to its deck in the first version that stores it (docs/provably-fair.md).
+      const next = withCommittedDeck(decided.next, newServerSeed);
+      if (next.tableId !== tableId || next.version !== base.snapshot.version + 1) {
+        throw new Error(`table ${tableId}: the domain produced version ${next.version} from ${base.snapshot.version}`);
+      }
+      // Every table that ever holds money is listed before its first version exists.
+      if (!base.stored) await insertUnlessPresent(() => this.tables.insertOne({ _id: tableId, createdAt: new Date() }));
+      // Before the version: an active table, or one owing a credit, is never missing from the index.
+      if (!base.stored || next.lastActivityAt !== base.snapshot.lastActivityAt)
+        await this.activity.note(tableId, next.lastActivityAt);
+      const owes = owesNewCredit(base.snapshot, next);
+      if (owes) await this.owing.note(tableId, clock);
+      const key = typeof op.key === "function" ? op.key(next.version) : op.key;
+      const changes = base.stored ? changesSince(base.full, next) : null;
+      const change: Change = {
+        stream: String(tableId),
+        seq: next.version,
+        key,
+        fingerprint: op.fingerprint,
+        ...(changes ?? { snapshot: next }),
+        result,
+        createdAt: new Date(now),
+      };
+      const appended = await this.log.append(change);
+      if (appended.kind === "appended") {
+        this.rememberFull(changes ? base.full : next);
+        countFinishedGame(next);
+        for (const listener of this.storedListeners) listener(next);
+        if (owes) await this.noteStillOwing(tableId, clock);
+        return { kind: "stored", result, snapshot: next };
+      }
+      if (appended.kind === "keyTaken") {
+        if (appended.first.fingerprint !== op.fingerprint) {
+          throw new IdempotencyMismatchError();
         }
-        throw new UnavailableError(`table ${tableId} is busy; retry with the same idempotency key`);
-      },
-      signal,
-    );
+        return { kind: "replayed", result: appended.first.result as R, version: appended.first.seq };
+      }
+      base = { ...(await this.resolve(tableId, appended.winner)), stored: true };
+      // Only another replica can have won (this one queues its own writers): spread out.
+      await backoff(attempt);
+    }
+    throw new UnavailableError(`table ${tableId} is busy; retry with the same idempotency key`);
   }
 
   /**
