@@ -75,6 +75,13 @@ function closeAfter(t: ExecutionContext, stream: SseStream): SseStream {
   return stream;
 }
 
+/** Opens a stream on the table, reads its first event and closes it: the table's feed then lingers. */
+async function watchAndLeave(app: TestApp, tableId: number): Promise<void> {
+  const stream = await open(app, `/api/tables/${tableId}/events`);
+  await until(`table ${tableId}'s event`, () => stream.events.length === 1);
+  stream.close();
+}
+
 test("events: id is the version, event is state, data is exactly GET .../state's body; the headers", async (t) => {
   const events = fakeTableEvents((call) => void call.push(5));
   const app = await withApp(t, events);
@@ -391,14 +398,9 @@ test("streams that come and go share their table's one call and cancel nothing; 
 test("feeds kept after their last stream are bounded: past maxLingering, the one idle longest closes", async (t) => {
   const events = fakeTableEvents();
   const app = await withApp(t, events, {}, { feedLimits: { lingerMs: 60_000, maxLingering: 2 } });
-  const watchAndLeave = async (tableId: number) => {
-    const stream = await open(app, `/api/tables/${tableId}/events`);
-    await until(`table ${tableId}'s event`, () => stream.events.length === 1);
-    stream.close();
-  };
-  await watchAndLeave(7);
-  await watchAndLeave(8);
-  await watchAndLeave(9);
+  await watchAndLeave(app, 7);
+  await watchAndLeave(app, 8);
+  await watchAndLeave(app, 9);
   await until("table 7's call cancelled, the third idle feed", () => events.calls[0]!.cancelled);
   t.deepEqual(
     events.calls.map((call) => [call.request.tableId, call.cancelled]),
@@ -443,13 +445,8 @@ test("versions an idle feed reads after the budget closed it count for nothing: 
   const big = tableState({ bets });
   const events = fakeTableEvents();
   const app = await withApp(t, events, {}, { feedLimits: { lingerMs: 60_000, maxChars: 100_000 } });
-  const watchAndLeave = async (tableId: number) => {
-    const stream = await open(app, `/api/tables/${tableId}/events`);
-    await until(`table ${tableId}'s event`, () => stream.events.length === 1);
-    stream.close();
-  };
-  await watchAndLeave(9);
-  await watchAndLeave(8);
+  await watchAndLeave(app, 9);
+  await watchAndLeave(app, 8);
   const watched = closeAfter(t, await open(app, "/api/tables/7/events"));
   await until("table 7's event", () => watched.events.length === 1);
   const [table9, table8, table7] = events.calls as [FakeWatch, FakeWatch, FakeWatch];
