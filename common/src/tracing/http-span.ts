@@ -27,12 +27,15 @@ export function startHttpServerSpan(
   path: string,
   headers: IncomingHttpHeaders,
 ): { span: Span; context: Context } {
-  const caller = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers));
+  // Most callers send none: the propagator's parsing is skipped then.
+  const caller =
+    headers.traceparent === undefined ? undefined : trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers));
+  // The parent context is the empty one, so the span is a root without `root: true` (which would
+  // make the SDK copy that empty context to delete a span it does not hold).
   const span = tracer.startSpan(
     method,
     {
       kind: SpanKind.SERVER,
-      root: true,
       attributes: { "http.request.method": method, "url.path": path },
       links: caller && isSpanContextValid(caller) ? [{ context: caller }] : [],
     },

@@ -28,7 +28,7 @@ function collectionOf(event: CommandStartedEvent): string | undefined {
   return typeof collection === "string" ? collection : undefined;
 }
 
-/** "find snapshots" and its attributes; the statement's shape only (never a player id or an amount). */
+/** "find snapshots" and the attributes every such command shares (db.query.text is each command's own). */
 function describe(event: CommandStartedEvent) {
   const collection = collectionOf(event);
   const key = `${event.databaseName}\0${event.commandName}\0${collection ?? ""}\0${event.address}`;
@@ -49,7 +49,7 @@ function describe(event: CommandStartedEvent) {
     };
     if (described.size < DESCRIBED_MAX) described.set(key, kind);
   }
-  return { name: kind.name, attributes: { ...kind.attributes, "db.query.text": statementShape(event.command) } };
+  return kind;
 }
 
 /**
@@ -64,7 +64,11 @@ export function traceCommands(client: MongoClient): void {
   client.on("commandStarted", (event) => {
     if (!trace.getSpan(context.active())?.isRecording()) return;
     const { name, attributes } = describe(event);
-    open.set(event.requestId, tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }));
+    const span = tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes });
+    // The statement's shape only, never a player id or an amount; set apart from the shared attributes
+    // so that they are not copied twice (the SDK copies what it is given).
+    span.setAttribute("db.query.text", statementShape(event.command));
+    open.set(event.requestId, span);
   });
   client.on("commandSucceeded", (event) => {
     open.get(event.requestId)?.end();

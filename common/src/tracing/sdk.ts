@@ -31,6 +31,9 @@ export async function startTracing(): Promise<void> {
   // Traces only, unless told otherwise: metrics are Prometheus' and logs go to stdout.
   process.env.OTEL_METRICS_EXPORTER ??= "none";
   process.env.OTEL_LOGS_EXPORTER ??= "none";
+  // W3C trace context only: nothing of ours sets baggage, and the gateway passes none from its
+  // callers, so the default baggage propagator would only parse and write nothing on every hop.
+  process.env.OTEL_PROPAGATORS ??= "tracecontext";
   const discard = process.env.OTEL_TRACES_EXPORTER?.trim() === DISCARD;
   const { NodeSDK } = await import("@opentelemetry/sdk-node");
   const sdk = new NodeSDK({
