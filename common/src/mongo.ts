@@ -34,7 +34,16 @@ export interface DatabaseOptions {
   pingIntervalMs?: number;
   /** Plain text (or unchecked TLS) to a database on another machine: MONGODB_ALLOW_PLAINTEXT=1. */
   allowPlaintext?: boolean;
+  /** A pooled connection unused this long is closed (IDLE_CONNECTION_MS unless a test asks otherwise). */
+  idleConnectionMs?: number;
 }
+
+/**
+ * A burst opens up to the driver's 100 connections per process (each one holds memory at both ends:
+ * buffers here, a goroutine in FerretDB, a thread in MongoDB); without a bound on idleness they stayed
+ * open for good once opened. A minute keeps the connections of a steady load and gives the rest back.
+ */
+export const IDLE_CONNECTION_MS = 60_000;
 
 /** Loopback names and addresses, and a Unix socket: the connection never leaves this machine. */
 const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\]|.*\.sock)$/i;
@@ -75,6 +84,7 @@ export function openDatabase(options: DatabaseOptions): Database {
     // (A write on a connection the server has just closed is ended by mongo-closed-write.ts.)
     socketTimeoutMS: 30_000,
     waitQueueTimeoutMS: 30_000,
+    maxIdleTimeMS: options.idleConnectionMs ?? IDLE_CONNECTION_MS,
     appName: options.name,
     retryWrites: false,
     // Correctness rests on an acknowledged insert never being rolled back, and on no answer built
