@@ -67,8 +67,9 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
   try {
     // The stage's betting closes before the odds service is sent the cards it has to price, so
     // whoever learns them there cannot bet on them.
-    // Its first change is not made once its client has gone. The reveal after a close is not held
-    // back here, but its odds call still ends with the caller's call.
+    // Its first change is not made once its client has gone. Once a close is stored, the reveal is
+    // every player's: it is made whether or not its caller waits (the odds call keeps its own
+    // deadline), or the stage would stay closed, its bets waiting, until someone advanced again.
     if (plan.kind === "REVEAL") {
       await parts.store.apply(
         tableId,
@@ -77,7 +78,7 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
         gaveUp(scope),
       );
     }
-    const input = await fetchInput(parts, plan, scope);
+    const input = await fetchInput(parts, plan, plan.kind === "REVEAL" ? detached(scope) : scope);
     applied = await parts.store.apply(
       tableId,
       { key: advanceKey(tableId, at), fingerprint: "" },
@@ -123,6 +124,9 @@ async function answerMovedOn(
       `${from.gameState} of game ${from.gameId}: nothing moved`,
   );
 }
+
+/** The call's request id and logger, without the call itself: work that must not end when the call does. */
+const detached = ({ requestId, logger }: CallScope): CallScope => ({ requestId, logger });
 
 /**
  * What the odds service answers for the plan, its prices checked against the table's own

@@ -56,17 +56,22 @@ function told(panels: HandOdds[], lie: Lie): HandOdds[] {
 }
 
 /**
- * An odds service with the odds identity's certificate that tells `lie.now`, and keeps every request
- * it is sent (`seen`): all it could learn of a game.
+ * An odds service with the odds identity's certificate that tells `lie.now` (a reveal's answer after
+ * `lie.revealAfterMs`, if given), and keeps every request it is sent (`seen`): all it could learn of a game.
  */
-async function startImpostor(lie: { now: Lie }, seen: EquityRequest[]): Promise<{ address: string; stop(): void }> {
+async function startImpostor(
+  lie: { now: Lie; revealAfterMs?: number },
+  seen: EquityRequest[],
+): Promise<{ address: string; stop(): void }> {
   const server = new Server();
   const implementation = {
     equity: (call: ServerUnaryCall<EquityRequest, EquityResponse>, done: sendUnaryData<EquityResponse>) => {
       if (lie.now === "away") return done({ code: status.UNAVAILABLE, details: "draining" });
       seen.push(call.request);
       const { hands, board, targetRtp = 0 } = call.request;
-      done(null, { handOdds: told(truePanels(hands, board, targetRtp), lie.now) });
+      const answer = () => done(null, { handOdds: told(truePanels(hands, board, targetRtp), lie.now) });
+      if (board.length > 0 && lie.revealAfterMs) setTimeout(answer, lie.revealAfterMs);
+      else answer();
     },
   };
   server.addService(OddsServiceService, implementation as unknown as UntypedServiceImplementation);
@@ -164,6 +169,40 @@ test("an odds service that overprices a hand or names a losing hand the winner i
     t.regex(metrics, /^table_odds_answers_refused_total 3$/m);
     const check = await moneyCheck(cluster);
     t.true(check.conserved, JSON.stringify(check.detail));
+  } finally {
+    impostor.stop();
+    await cluster.stop();
+  }
+});
+
+// The caller's call ends (its client gave up, its deadline passed) while the odds service prices the
+// next card: the stage's betting is already closed, so the reveal is made all the same. Before, the
+// odds call ended with the caller's and the stage stayed closed, its bets waiting, until someone
+// advanced again.
+test("a reveal whose caller has gone once its stage's betting closed is still made", async (t) => {
+  const cluster = await startTableCluster({ tables: 0 });
+  const lie: { now: Lie; revealAfterMs?: number } = { now: "none" };
+  const impostor = await startImpostor(lie, []);
+  try {
+    const table = (await cluster.startTable({ ODDS_ADDR: impostor.address })).client;
+    const player = await newPlayer(cluster, "gone");
+    t.true((await table.sit({ caller: player, tableId: 1, buyInCents: 10_000, idempotencyKey: "sit" })).acknowledged);
+    await table.advance({ caller: player, tableId: 1 }); // the deal: STATUS_HOLE
+
+    lie.revealAfterMs = 1_500;
+    t.is(await statusOf(table.advance({ caller: player, tableId: 1 }, { deadlineMs: 500 })), status.DEADLINE_EXCEEDED);
+    const state = async () => (await table.getState({ caller: admin(), tableId: 1 })).state!;
+    t.like(
+      await state(),
+      { gameState: GameState.GAME_STATE_STATUS_HOLE, bettingOpen: false },
+      "closed, then the call ended",
+    );
+    let reached = await state();
+    for (let waited = 0; reached.gameState === GameState.GAME_STATE_STATUS_HOLE && waited < 10_000; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      reached = await state();
+    }
+    t.like(reached, { gameState: GameState.GAME_STATE_STATUS_FLOP, bettingOpen: true });
   } finally {
     impostor.stop();
     await cluster.stop();
