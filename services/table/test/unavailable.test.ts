@@ -1,5 +1,6 @@
 // The database goes away: health says NOT_SERVING and every RPC answers UNAVAILABLE (a 503 at the
-// gateway), never an internal error; when it is back, the service serves again by itself.
+// gateway), never an internal error; when it is back, the service serves again by itself. A database
+// that stalls instead holds a bet past its call's end: it is not placed once the database answers.
 import { status } from "@grpc/grpc-js";
 import anyTest, { type TestFn } from "ava";
 import { statusOf, waitForHealth } from "../../../test/helpers/grpc-services.js";
@@ -14,7 +15,7 @@ test.after.always(async (t) => {
   await t.context.stop?.();
 });
 
-test("UNAVAILABLE while the database is down, serving again once it is back", async (t) => {
+test.serial("UNAVAILABLE while the database is down, serving again once it is back", async (t) => {
   const cluster = t.context;
   const caller = await newPlayer(cluster, "patient");
   const table = cluster.table();
@@ -32,4 +33,32 @@ test("UNAVAILABLE while the database is down, serving again once it is back", as
   // The same leave, retried with its key once the database is back, completes once.
   t.like(await table.leave({ caller, tableId: 1, idempotencyKey: "l" }), { creditsReturnedCents: 1_000 });
   t.is(await balanceOf(cluster, "patient"), 100_000);
+});
+
+// The bet's read of its table's head waits on the stalled database past the call's deadline; once the
+// database answers, the bet is not placed (the store checks the call: `gaveUp`): the player was told
+// it failed, and the stage may have moved on by then.
+test.serial("a bet whose call ended while the database stalled is not placed once it answers", async (t) => {
+  const cluster = t.context;
+  const caller = await newPlayer(cluster, "stalled");
+  const table = cluster.table();
+  const sit = await table.sit({ caller, tableId: 2, buyInCents: 1_000, idempotencyKey: "s" });
+  await table.advance({ caller, tableId: 2 }); // the deal
+  const seatBalance = async () =>
+    (await table.getState({ caller: admin(), tableId: 2 })).state!.seats.find((s) => s.playerId === "stalled")!
+      .seatBalanceCents;
+  const before = await seatBalance();
+
+  const database = cluster.pauseDatabase();
+  const bet = { caller, tableId: 2, seatIndex: sit.seatId, handIndex: 0, betAmountCents: 100, idempotencyKey: "b" };
+  try {
+    t.is(await statusOf(table.bet(bet, { deadlineMs: 1_000 })), status.DEADLINE_EXCEEDED);
+  } finally {
+    database.resume();
+  }
+  // Long enough for the held read to be answered and the bet decided, had it been.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  t.is(await seatBalance(), before, "no stake taken");
+  t.is((await table.bet(bet)).acknowledged, true, "the same bet, sent again, is placed now");
+  t.is(await seatBalance(), before - 100);
 });

@@ -41,6 +41,8 @@ export interface TableCluster {
   /** Stops the database (an outage for every service), and starts it again on its port and files. */
   stopDatabase(): Promise<void>;
   startDatabase(): Promise<void>;
+  /** Freezes the database process (SIGSTOP), as a server that stalls: its commands wait until `resume`. */
+  pauseDatabase(): { resume(): void };
   stop(): Promise<void>;
 }
 
@@ -123,6 +125,11 @@ export async function startTableCluster(options: TableClusterOptions = {}): Prom
     stopDatabase: () => database.stop(),
     startDatabase: async () => {
       database = await startFerretDB({ dataDir, output: "inherit" });
+    },
+    pauseDatabase: () => {
+      const paused = database.child;
+      paused.kill("SIGSTOP");
+      return { resume: () => paused.kill("SIGCONT") };
     },
     stop,
   };
