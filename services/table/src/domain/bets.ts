@@ -114,10 +114,12 @@ export const RISKLESS_BETS =
  * summing (as 1 / odds) below 1: about one flop in a hundred with four hands. There a player staking
  * on every hand that can still win, in proportion to 1 / odds, is paid back at least the stakes
  * whichever hand wins, and more when some win; the bet that would complete such a set is refused (a
- * set paying exactly its stakes whatever wins is a player's own business). A solo win of each hand
- * that can win or tie is counted (a hand that can only tie takes no bets, so pays nothing); a tie
- * pays the tied hands' payouts shared, about their mean, never less than the least of them but for
- * a cent's rounding.
+ * set paying exactly its stakes whatever wins is a player's own business). The outcomes counted are
+ * the solo wins of the hands that can win alone (decisions.md: "whichever hand wins alone"). A tie
+ * pays the tied hands' payouts shared: among hands the set covers, about their mean, never less than
+ * the least of them but for a cent's rounding; with a hand that can win alone and is not covered,
+ * the set can already lose. A hand that can only tie is no outcome of its own: which hands it ties
+ * with is not known here, and a tie of it with a long shot can pay the whole set back and more.
  */
 function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void {
   const mine = [...snapshot.bets.filter((b) => b.playerId === bet.playerId && b.bettingStage === stage), bet];
@@ -126,9 +128,7 @@ function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void 
     sumCents(
       mine.filter((b) => b.handIndex === handIndex).map((b) => payoutOf(b.betAmountCents, b.oddsTenths, 1).payoutCents),
     );
-  const outcomes = snapshot.handOdds.filter(
-    (p) => p.bettingStage === stage && (p.winPercentage > 0 || p.drawPercentage > 0),
-  );
+  const outcomes = snapshot.handOdds.filter((p) => p.bettingStage === stage && p.winPercentage > 0);
   const paid = outcomes.map((p) => paidIfAlone(p.handIndex));
   if (Math.min(...paid) >= staked && Math.max(...paid) > staked) throw new ConflictError(RISKLESS_BETS);
 }
