@@ -151,7 +151,7 @@ test("a replayed betId answers the recorded bet and changes nothing; other terms
   t.throws(() => applyBet(placed, cmd({ handIndex: 1 }), T0), { instanceOf: IdempotencyMismatchError });
 });
 
-test("a bet that names the game and stage it saw is placed there only: once the table moves on, a 409", (t) => {
+test("a bet that names the game and stage it saw is placed there only: once the table moves on, or before it gets there, a 409", (t) => {
   const hole = table("STATUS_HOLE");
   const at = { gameId: hole.gameId, bettingStage: 0 };
   const placed = applyBet(hole, cmd({ at }), T0);
@@ -172,6 +172,12 @@ test("a bet that names the game and stage it saw is placed there only: once the 
   t.throws(() => applyBet(advanceTo(flop, "STATUS_RIVER"), cmd({ at: { ...at, bettingStage: 2 } }), T0), {
     instanceOf: ConflictError,
     message: /moved on to the river of game T7-1/,
+  });
+  // A stage the game has yet to reach: its odds are not known yet, and nothing moved on.
+  t.throws(() => applyBet(hole, cmd({ at: { ...at, bettingStage: 1 } }), T0), {
+    instanceOf: ConflictError,
+    message:
+      "the table is at the hole of game T7-1, not yet at the flop of game T7-1 that this bet names: no bet placed",
   });
   for (const bettingStage of [-1, 3, 0.5]) {
     t.throws(() => applyBet(hole, cmd({ at: { ...at, bettingStage } }), T0), { instanceOf: InvalidArgumentError });

@@ -51,12 +51,17 @@ const sameBet = (bet: Bet, c: BetCommand): boolean =>
 
 /**
  * A bet named for the odds of one game's stage is placed there only: once another player has moved
- * the table on, the same hand index holds other odds (or another game's cards).
+ * the table on, the same hand index holds other odds (or another game's cards); before the stage is
+ * reached, they are not yet known.
  */
 function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void {
   if (at.gameId === snapshot.gameId && at.bettingStage === stage) return;
   const seen = `the ${STAGE_NAMES[at.bettingStage]} of game ${at.gameId}`;
   const now = `${TABLE_AT[snapshot.gameState]} of game ${snapshot.gameId}`;
+  const gameGoesOn = snapshot.gameState !== "STATUS_RIVER" && snapshot.gameState !== "STATUS_SETUP";
+  if (at.gameId === snapshot.gameId && gameGoesOn && at.bettingStage > stage) {
+    throw new ConflictError(`the table is at ${now}, not yet at ${seen} that this bet names: no bet placed`);
+  }
   throw new ConflictError(
     `the table moved on to ${now} before this bet at ${seen}: no bet placed (its odds are gone); see the new odds`,
   );
