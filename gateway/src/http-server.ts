@@ -8,12 +8,28 @@ import {
 } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { clientAddressKey, securityHeaderValues } from "./http/edge.js";
+import { RETRY_AFTER_SECONDS } from "./http/errors.js";
 
 export interface RunningHttpServer {
   port: number;
-  /** Stops accepting, lets in-flight requests finish for up to graceMs, then cuts what is left. */
+  /**
+   * Stops accepting and lets in-flight requests finish for up to graceMs; then answers each one that
+   * has not begun its answer with a 503 (UNFINISHED_AT_CLOSE), and cuts what is left.
+   */
   close(graceMs: number): Promise<void>;
 }
+
+/**
+ * The answer to a request still in flight when the grace period ends: its call to a backend may have
+ * been made (a money move's answer carries its Idempotency-Key, set before the call), so the client
+ * is told to ask again rather than being cut without a word.
+ */
+export const UNFINISHED_AT_CLOSE =
+  "this gateway is shutting down and did not finish the request, which may still be made; send the " +
+  "same request again (with this answer's Idempotency-Key, if it has one) to learn its outcome";
+
+/** How long the answers written at the end of the grace period have to leave before every connection is cut. */
+const FLUSH_MS = 500;
 
 export interface HttpServerOptions {
   port: number;
@@ -105,9 +121,17 @@ export async function startHttpServer(
       new Promise<void>((resolve) => {
         closing = true;
         for (const res of inFlight) if (isEventStream(res)) res.end();
-        const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+        let cut: NodeJS.Timeout | undefined;
+        const timer = setTimeout(() => {
+          for (const res of inFlight) {
+            if (!res.headersSent)
+              answerAndClose(res, 503, UNFINISHED_AT_CLOSE, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+          }
+          cut = setTimeout(() => server.closeAllConnections(), FLUSH_MS);
+        }, graceMs);
         server.close(() => {
           clearTimeout(timer);
+          clearTimeout(cut);
           resolve();
         });
         server.closeIdleConnections();
@@ -248,8 +272,13 @@ function answerRaw(socket: Socket, status: number, message: string): void {
  * The same answer through a request's response, which Node sends in its turn: one pipelined behind
  * another has no socket yet (writing to the socket directly threw, and the gateway exited).
  */
-function answerAndClose(res: ServerResponse, status: number, message: string): void {
+function answerAndClose(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify({ error: message });
-  res.writeHead(status, { ...REFUSAL_HEADERS, "Content-Length": Buffer.byteLength(body) });
+  res.writeHead(status, { ...REFUSAL_HEADERS, ...headers, "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }

@@ -144,6 +144,9 @@ export function sendError(res: Response, status: number, message: string, header
 
 /** The one place an error becomes a response: `{ error }`, and internals only in the log. */
 export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
+  // Answered already, by the 503 of a gateway shutting down (http-server.ts): the handler's own
+  // answer, come late, has nowhere to go.
+  if (res.writableEnded) return;
   if (res.headersSent) return next(error);
   const answer = toHttpError(error);
   // The request's log line carries res.err (http/request.ts).
