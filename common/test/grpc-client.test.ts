@@ -8,7 +8,8 @@ import {
   TableServiceClient,
   TableServiceService,
 } from "../src/generated/pokerodds/table/v1/table.js";
-import { createClient, MAX_RECONNECT_BACKOFF_MS } from "../src/grpc/client.js";
+import { createClient, MAX_RECONNECT_BACKOFF_MS, MIN_TIME_BETWEEN_LOOKUPS_MS } from "../src/grpc/client.js";
+import dns from "node:dns";
 import { createServer, type AddressInfo } from "node:net";
 
 /** A table service whose every method fails UNAVAILABLE on its first call, then answers. */
@@ -94,4 +95,59 @@ test("a peer that is down is tried again at least every MAX_RECONNECT_BACKOFF_MS
     longest <= 1.2 * MAX_RECONNECT_BACKOFF_MS + 2_000,
     `${Math.round(longest)} ms without an attempt (${attempts.length} attempts in ${WATCHED_MS} ms)`,
   );
+});
+
+/** A table service on `host` whose GetState answers `version` (which replica answered). */
+async function replicaAt(host: string, port: number, version: number) {
+  const server = new Server();
+  server.addService(TableServiceService, {
+    getState: (_call: ServerUnaryCall<unknown, GetStateResponse>, callback: sendUnaryData<GetStateResponse>) =>
+      callback(null, GetStateResponse.fromPartial({ version })),
+  });
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, p) =>
+      error ? reject(error) : resolve(p),
+    ),
+  );
+  return { port: bound, stop: () => server.forceShutdown() };
+}
+
+// A rolling update replaces a headless Service's pods by pods at new addresses. grpc-js looks the name
+// up again when the addresses it knows stop answering, but by default at most every 30 s: a client
+// whose every known pod was replaced within that time had nothing to call until then.
+test("a target's name is looked up again within seconds once the addresses it gave stop answering", async (t) => {
+  const old = await replicaAt("127.0.0.2", 0, 1);
+  const replacement = await replicaAt("127.0.0.3", old.port, 2);
+  let answer = "127.0.0.2";
+  const lookup = dns.promises.lookup;
+  dns.promises.lookup = (async (hostname: string, options: dns.LookupAllOptions) =>
+    hostname === "pods.test" ? [{ address: answer, family: 4 }] : lookup(hostname, options)) as typeof lookup;
+  const client = createClient(TableServiceClient, ["getState"], `dns:///pods.test:${old.port}`, {
+    defaultDeadlineMs: 500,
+    retryUnavailable: ["getState"],
+  });
+  try {
+    t.is((await client.call.getState({ tableId: 1 })).version, 1);
+    answer = "127.0.0.3";
+    old.stop();
+    const replaced = performance.now();
+    let version = 1;
+    while (version !== 2 && performance.now() - replaced < 40_000) {
+      version = await client.call.getState({ tableId: 1 }).then(
+        (response) => response.version,
+        () => 0,
+      );
+      if (version !== 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const waited = performance.now() - replaced;
+    // The shortest time between lookups, the connection backoff's cap and its jitter, and slack.
+    t.true(
+      version === 2 && waited < MIN_TIME_BETWEEN_LOOKUPS_MS + 1.2 * MAX_RECONNECT_BACKOFF_MS + 2_000,
+      `the new address answered after ${Math.round(waited)} ms`,
+    );
+  } finally {
+    dns.promises.lookup = lookup;
+    client.raw.close();
+    replacement.stop();
+  }
 });

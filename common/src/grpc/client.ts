@@ -46,6 +46,14 @@ export type PromiseClient<C> = {
 /** The longest wait between two attempts to connect to a peer that is down (grpc-js adds up to 20 % jitter). */
 export const MAX_RECONNECT_BACKOFF_MS = 2_000;
 
+/**
+ * The shortest time between two lookups of a target's name (a headless Service's pods). grpc-js
+ * looks again when the addresses it knows stop answering, but at most every 30 s by default: in a
+ * rolling update, once every pod it knew had been replaced by pods at new addresses, a client had
+ * none to call until then.
+ */
+export const MIN_TIME_BETWEEN_LOOKUPS_MS = 1_000;
+
 export interface ClientSettings {
   defaultDeadlineMs: number;
   /**
@@ -121,6 +129,7 @@ export function createClient<C extends Client>(
     // A peer that was down is tried again at least this often: grpc-js's default backoff grows to
     // 120 s, so after a minute's outage calls failed for 30-44 s after the peer was back.
     "grpc.max_reconnect_backoff_ms": MAX_RECONNECT_BACKOFF_MS,
+    "grpc.dns_min_time_between_resolutions_ms": MIN_TIME_BETWEEN_LOOKUPS_MS,
     // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
     // (rather than the IP address of the target) keeps SNI valid.
     "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN,
