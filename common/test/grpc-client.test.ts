@@ -9,6 +9,8 @@ import {
   TableServiceService,
 } from "../src/generated/pokerodds/table/v1/table.js";
 import { createClient, MAX_RECONNECT_BACKOFF_MS, MIN_TIME_BETWEEN_LOOKUPS_MS } from "../src/grpc/client.js";
+import { HealthChecker } from "../src/grpc/health.js";
+import { HealthImplementation } from "grpc-health-check";
 import dns from "node:dns";
 import { createServer, type AddressInfo } from "node:net";
 
@@ -97,13 +99,14 @@ test("a peer that is down is tried again at least every MAX_RECONNECT_BACKOFF_MS
   );
 });
 
-/** A table service on `host` whose GetState answers `version` (which replica answered). */
+/** A table service on `host` whose GetState answers `version` (which replica answered), with grpc.health.v1. */
 async function replicaAt(host: string, port: number, version: number) {
   const server = new Server();
   server.addService(TableServiceService, {
     getState: (_call: ServerUnaryCall<unknown, GetStateResponse>, callback: sendUnaryData<GetStateResponse>) =>
       callback(null, GetStateResponse.fromPartial({ version })),
   });
+  new HealthImplementation({ "": "SERVING" }).addToServer(server);
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error, p) =>
       error ? reject(error) : resolve(p),
@@ -112,9 +115,20 @@ async function replicaAt(host: string, port: number, version: number) {
   return { port: bound, stop: () => server.forceShutdown() };
 }
 
+/** Milliseconds until `reached` holds, tried every 100 ms, or null after 40 s. */
+async function timeUntil(reached: () => Promise<boolean>): Promise<number | null> {
+  const start = performance.now();
+  while (performance.now() - start < 40_000) {
+    if (await reached()) return performance.now() - start;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}
+
 // A rolling update replaces a headless Service's pods by pods at new addresses. grpc-js looks the name
 // up again when the addresses it knows stop answering, but by default at most every 30 s: a client
-// whose every known pod was replaced within that time had nothing to call until then.
+// (or the gateway's health check) whose every known pod was replaced within that time had nothing to
+// call until then.
 test("a target's name is looked up again within seconds once the addresses it gave stop answering", async (t) => {
   const old = await replicaAt("127.0.0.2", 0, 1);
   const replacement = await replicaAt("127.0.0.3", old.port, 2);
@@ -122,32 +136,34 @@ test("a target's name is looked up again within seconds once the addresses it ga
   const lookup = dns.promises.lookup;
   dns.promises.lookup = (async (hostname: string, options: dns.LookupAllOptions) =>
     hostname === "pods.test" ? [{ address: answer, family: 4 }] : lookup(hostname, options)) as typeof lookup;
-  const client = createClient(TableServiceClient, ["getState"], `dns:///pods.test:${old.port}`, {
+  const target = `dns:///pods.test:${old.port}`;
+  const client = createClient(TableServiceClient, ["getState"], target, {
     defaultDeadlineMs: 500,
     retryUnavailable: ["getState"],
   });
+  const health = new HealthChecker(target);
   try {
     t.is((await client.call.getState({ tableId: 1 })).version, 1);
+    t.is(await health.check(), "SERVING");
     answer = "127.0.0.3";
     old.stop();
-    const replaced = performance.now();
-    let version = 1;
-    while (version !== 2 && performance.now() - replaced < 40_000) {
-      version = await client.call.getState({ tableId: 1 }).then(
-        (response) => response.version,
-        () => 0,
-      );
-      if (version !== 2) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const waited = performance.now() - replaced;
+    const [called, checked] = await Promise.all([
+      timeUntil(() =>
+        client.call.getState({ tableId: 1 }).then(
+          (response) => response.version === 2,
+          () => false,
+        ),
+      ),
+      timeUntil(async () => (await health.check("", 500)) === "SERVING"),
+    ]);
     // The shortest time between lookups, the connection backoff's cap and its jitter, and slack.
-    t.true(
-      version === 2 && waited < MIN_TIME_BETWEEN_LOOKUPS_MS + 1.2 * MAX_RECONNECT_BACKOFF_MS + 2_000,
-      `the new address answered after ${Math.round(waited)} ms`,
-    );
+    const bound = MIN_TIME_BETWEEN_LOOKUPS_MS + 1.2 * MAX_RECONNECT_BACKOFF_MS + 2_000;
+    t.true(called !== null && called < bound, `calls reached the new address after ${called} ms`);
+    t.true(checked !== null && checked < bound, `health checks reached it after ${checked} ms`);
   } finally {
     dns.promises.lookup = lookup;
     client.raw.close();
+    health.close();
     replacement.stop();
   }
 });

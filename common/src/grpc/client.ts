@@ -15,6 +15,7 @@ import {
   channelCredentialsFromEnv,
   identityOfService,
   TRUST_DOMAIN,
+  type ServiceIdentity,
   type TlsFiles,
 } from "./tls.js";
 
@@ -53,6 +54,22 @@ export const MAX_RECONNECT_BACKOFF_MS = 2_000;
  * none to call until then.
  */
 export const MIN_TIME_BETWEEN_LOOKUPS_MS = 1_000;
+
+/**
+ * The options of every channel to one of our services (calls and health checks alike): how it finds
+ * and reconnects to its peers, and whom it accepts.
+ */
+export function peerChannelOptions(expected: ServiceIdentity | undefined) {
+  return {
+    // A peer that was down is tried again at least this often: grpc-js's default backoff grows to
+    // 120 s, so after a minute's outage calls failed for 30-44 s after the peer was back.
+    "grpc.max_reconnect_backoff_ms": MAX_RECONNECT_BACKOFF_MS,
+    "grpc.dns_min_time_between_resolutions_ms": MIN_TIME_BETWEEN_LOOKUPS_MS,
+    // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
+    // (rather than the IP address of the target) keeps SNI valid.
+    "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN,
+  };
+}
 
 export interface ClientSettings {
   defaultDeadlineMs: number;
@@ -126,13 +143,7 @@ export function createClient<C extends Client>(
   const raw = new Ctor(address, creds, {
     "grpc.service_config": JSON.stringify(serviceConfig),
     ...(settings.longCalls ? {} : { "grpc.keepalive_time_ms": 30_000 }),
-    // A peer that was down is tried again at least this often: grpc-js's default backoff grows to
-    // 120 s, so after a minute's outage calls failed for 30-44 s after the peer was back.
-    "grpc.max_reconnect_backoff_ms": MAX_RECONNECT_BACKOFF_MS,
-    "grpc.dns_min_time_between_resolutions_ms": MIN_TIME_BETWEEN_LOOKUPS_MS,
-    // TLS: the server is checked by its certificate's SPIFFE identity, not a host name; a name
-    // (rather than the IP address of the target) keeps SNI valid.
-    "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN,
+    ...peerChannelOptions(expected),
     "grpc.max_receive_message_length": settings.maxReceiveBytes ?? 16 * 1024 * 1024,
   });
   const call = {} as Record<string, unknown>;

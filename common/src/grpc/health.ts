@@ -1,13 +1,8 @@
 import { loadPackageDefinition, type ChannelCredentials, type Client, type ServiceError } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { protoPath } from "grpc-health-check";
-import {
-  channelCredentials,
-  channelCredentialsFromEnv,
-  TRUST_DOMAIN,
-  type ServiceIdentity,
-  type TlsFiles,
-} from "./tls.js";
+import { peerChannelOptions } from "./client.js";
+import { channelCredentials, channelCredentialsFromEnv, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
 export type HealthClient = Client & {
   check(
@@ -41,7 +36,7 @@ export class HealthChecker {
    */
   constructor(address: string, tls?: TlsFiles, expected?: ServiceIdentity) {
     const creds = tls ? channelCredentials(tls, expected) : channelCredentialsFromEnv(expected);
-    this.client = healthClient(address, creds, { "grpc.ssl_target_name_override": expected ?? TRUST_DOMAIN });
+    this.client = healthClient(address, creds, peerChannelOptions(expected));
   }
 
   check(service = "", timeoutMs = 1000): Promise<"SERVING" | "NOT_SERVING" | "UNREACHABLE"> {
