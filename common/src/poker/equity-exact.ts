@@ -59,12 +59,27 @@ export interface ExactCounts extends HandCounts {
 
 /** The exact counts behind exactEquity (see the header). Throws InvalidArgumentError on bad input. */
 export function exactCounts(hands: readonly (readonly Card[])[], board: readonly Card[]): ExactCounts {
+  const { spot, tally, classes } = tallied(hands, board);
+  return { ...tally.perHand(), boards: binomial(spot.deck.length, spot.missing), classes };
+}
+
+/**
+ * Every set of hands that wins some completion of the board (one hand alone, or several tied for
+ * best), as ascending hand indexes: which ties can happen, which the percentages do not say.
+ */
+export function exactWinnerSets(hands: readonly (readonly Card[])[], board: readonly Card[]): number[][] {
+  const { spot, tally } = tallied(hands, board);
+  return tally.occurring().map((mask) => Array.from({ length: spot.n }, (_, i) => i).filter((i) => mask & (1 << i)));
+}
+
+/** Every completion of the board counted by its winner set (see the header), and the classes evaluated. */
+function tallied(hands: readonly (readonly Card[])[], board: readonly Card[]) {
   const spot = readSpot(hands, board);
   checkOneFlushSuit(spot);
   const tally = new WinnerTally(spot.n);
   let classes = rankPass(spot, tally, 12, spot.missing, spot.boardRank, 1);
   for (let suit = 0; suit < 4; suit++) classes += flushPass(spot, tally, suit);
-  return { ...tally.perHand(), boards: binomial(spot.deck.length, spot.missing), classes };
+  return { spot, tally, classes };
 }
 
 /**

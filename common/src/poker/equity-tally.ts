@@ -80,6 +80,14 @@ export class WinnerTally {
     return { wins, draws, shareUnits, shareScale };
   }
 
+  /** The winner sets counted on some board (count above zero), as masks of hand indexes. */
+  occurring(): number[] {
+    const masks: number[] = [];
+    const entries: Iterable<[number, number]> = this.large ?? this.counts.entries();
+    for (const [mask, count] of entries) if (count > 0) masks.push(mask);
+    return masks;
+  }
+
   /** Percentages and exact shares of `boards` (the total weight counted). */
   toEquity(boards: number): Equity {
     return equityOf(this.perHand(), boards);

@@ -8,7 +8,8 @@ import test from "ava";
 import fc from "fast-check";
 import { parseCard } from "../../src/poker/cards.js";
 import { exactEquity } from "../../src/poker/equity.js";
-import { exactCounts } from "../../src/poker/equity-exact.js";
+import { exactCounts, exactWinnerSets } from "../../src/poker/equity-exact.js";
+import { evaluateCards } from "../../src/poker/evaluator.js";
 import { oracleCounts, oracleEquity } from "./helpers/equity-oracle.js";
 
 const cards = (s: string): number[] => (s.match(/\S\S/g) ?? []).map(parseCard);
@@ -132,4 +133,41 @@ test("the references: AhAd vs KsKc, and AhAd KsKc QhJh 7c2d, from far fewer boar
   t.deepEqual(two.shareUnits, [two.wins[0]! * 2 + two.draws[0]!, two.wins[1]! * 2 + two.draws[1]!]);
   t.is(two.shareScale, 2);
   t.is(four.shareScale, 12);
+});
+
+/** Every winner set over the board's completions, one board at a time, as sorted "0,3" keys. */
+function winnerSetsOneByOne(hs: number[][], board: number[]): string[] {
+  const used = new Set([...hs.flat(), ...board]);
+  const rest = FULL.filter((card) => !used.has(card));
+  const sets = new Set<string>();
+  const complete = (from: number, cardsSoFar: number[]): void => {
+    if (cardsSoFar.length === 5) {
+      const values = hs.map((hand) => evaluateCards([...hand, ...cardsSoFar]));
+      const best = Math.max(...values);
+      sets.add(values.flatMap((value, i) => (value === best ? [i] : [])).join(","));
+      return;
+    }
+    for (let i = from; i < rest.length; i++) complete(i + 1, [...cardsSoFar, rest[i]!]);
+  };
+  complete(0, board);
+  return [...sets].sort();
+}
+
+test("the winner sets that can happen at the flop and the turn, 2..6 hands: those of every board one by one", (t) => {
+  fc.assert(
+    fc.property(deal(fc.integer({ min: 2, max: 6 }), fc.constantFrom(3, 4)), ({ hs, board }) => {
+      const ours = exactWinnerSets(hs, board)
+        .map((set) => set.join(","))
+        .sort();
+      t.deepEqual(ours, winnerSetsOneByOne(hs, board));
+    }),
+    { numRuns: 300 },
+  );
+  // A flop where hand 3 can only tie, with hand 0, never win alone.
+  t.deepEqual(
+    exactWinnerSets(hands("TcQh", "Js5s", "6s9d", "3hTs"), cards("5hTd5c"))
+      .map(String)
+      .sort(),
+    ["0", "0,3", "1", "2"],
+  );
 });

@@ -6,10 +6,13 @@ import { betFingerprint } from "../src/bet.js";
 import { applyLeave } from "../src/domain/seats.js";
 import { MAX_GAME_PAYOUT_CENTS, emptyTable, tableMoney } from "../src/domain/snapshot.js";
 import type { GameState, TableSnapshot } from "../src/domain/types.js";
+import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
+import { priceHands } from "@pokerodds/common/poker/stage-odds";
 import {
   FLOP_PANELS,
   HOLE_PANELS,
   T0,
+  TARGET_RTP,
   TURN_PANELS,
   advance,
   advanceTo,
@@ -406,11 +409,36 @@ test("a set of bets paying back exactly its stakes whichever hand wins is the pl
   t.true(applyBet(first, cmd({ handIndex: 1, betAmountCents: 100, betId: "b" }), T0).result.acknowledged);
 });
 
-// A hand that can only tie is no outcome of its own: whether its ties make the set one that can lose
-// depends on which hands it ties with, which the panels do not say. Counted as paying nothing, it let
-// through a set that could not lose (a hunt's flop: hand 3 tied only with a long shot, whose shared
-// payout still returned 100.12 of 99.99 staked; the player won 0.29 on hand 1).
-test("a hand that can only tie does not make a set of bets on every other hand one that can lose", (t) => {
+// A hand that can only tie takes no bets, and which hands it ties with the panels do not say: the
+// table reads it off the cards. Counted as a tie that pays nothing, it let through a set that could
+// not lose (a hunt's flop below: hand 3 ties only with the long shot, hand 0, and that tie still paid
+// back 100.12 of 99.99 staked; the player won 0.29 when hand 1 won). Left out altogether, it refused
+// sets that lose when it ties.
+test("beside a hand that can only tie, a set of bets is refused when no way the cards fall makes it lose", (t) => {
+  const hands = ["TcQh", "Js5s", "6s9d", "3hTs"];
+  const board = ["5h", "Td", "5c"];
+  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  t.like(truePanels[3], { winPercentage: 0, oddsTenths: 0 }, "hand 3 can only tie");
+  t.true(truePanels[3]!.drawPercentage > 0);
+  const atFlop: TableSnapshot = {
+    ...advance(advance(sit(newTable(), "p1", 1_000_000))),
+    hands,
+    board,
+    handOdds: truePanels,
+  };
+  /** p1's bets on hands 0 and 1, then the one on hand 2 that completes the set. */
+  const completing = (onHand0: number) => {
+    let s = applyBet(atFlop, cmd({ handIndex: 0, betAmountCents: onHand0, betId: "x0" }), T0).next!;
+    s = applyBet(s, cmd({ handIndex: 1, betAmountCents: 9_117, betId: "x1" }), T0).next!;
+    return () => applyBet(s, cmd({ handIndex: 2, betAmountCents: 277, betId: "x2" }), T0);
+  };
+  // 605 on hand 0: every way the cards fall pays back at least the 9,999 staked (its tie with hand 3, 10,012).
+  t.throws(completing(605), { instanceOf: ConflictError, message: RISKLESS_BETS });
+  // 310 on hand 0: each solo win still pays the 9,704 back, but its tie with hand 3 pays 5,130.
+  t.true(completing(310)().result.acknowledged);
+});
+
+test("a hand that can win alone and is not covered leaves a set that can lose; one that can neither win nor tie is no outcome", (t) => {
   /** p1's bets on hands 0, 1 and 2 at a flop with these panels for hand 3; the last one's answer. */
   const betsBesideHand3 = (hand3: PanelSpec) => {
     const flop = panels(1, [[1.2, 0.1, 758], [3.9, 0.1, 241], [93.2, 0.1, 11], hand3]);
@@ -419,8 +447,6 @@ test("a hand that can only tie does not make a set of bets on every other hand o
     s = applyBet(s, cmd({ handIndex: 1, betAmountCents: 4_199, betId: "x1" }), T0).next!;
     return () => applyBet(s, cmd({ handIndex: 2, betAmountCents: 91_987, betId: "x2" }), T0);
   };
-  t.throws(betsBesideHand3([0, 1.6, 0]), { instanceOf: ConflictError, message: RISKLESS_BETS });
-  t.throws(betsBesideHand3([0, 0, 0]), { instanceOf: ConflictError, message: RISKLESS_BETS });
-  // A hand 3 that can win alone, and is not covered, leaves a set that can lose.
   t.true(betsBesideHand3([1.6, 0.1, 408])().result.acknowledged);
+  t.throws(betsBesideHand3([0, 0, 0]), { instanceOf: ConflictError, message: RISKLESS_BETS });
 });

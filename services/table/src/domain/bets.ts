@@ -5,6 +5,8 @@ import { MAX_BETS_PER_SEAT_PER_GAME, MAX_HANDS_PER_GAME, requireAmountCents } fr
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { payoutOf } from "@pokerodds/common/payout";
+import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
+import { exactWinnerSets } from "@pokerodds/common/poker/equity-exact";
 import { MAX_GAME_PAYOUT_CENTS, betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
 import type { Bet, GameState, Outcome, TableSnapshot } from "./types.js";
 
@@ -123,19 +125,38 @@ export const RISKLESS_BETS =
  * the solo wins of the hands that can win alone (decisions.md: "whichever hand wins alone"). A tie
  * pays the tied hands' payouts shared: among hands the set covers, about their mean, never less than
  * the least of them but for a cent's rounding; with a hand that can win alone and is not covered,
- * the set can already lose. A hand that can only tie is no outcome of its own: which hands it ties
- * with is not known here, and a tie of it with a long shot can pay the whole set back and more.
+ * the set can already lose. A hand that can only tie takes no bets, and its ties are what the
+ * panels do not say: which hands it ties with is read off the cards (tieOnlyTieLoses).
  */
 function requireCanLose(snapshot: TableSnapshot, stage: number, bet: Bet): void {
   const mine = [...snapshot.bets.filter((b) => b.playerId === bet.playerId && b.bettingStage === stage), bet];
   const staked = sumCents(mine.map((b) => b.betAmountCents));
-  const paidIfAlone = (handIndex: number) =>
-    sumCents(
-      mine.filter((b) => b.handIndex === handIndex).map((b) => payoutOf(b.betAmountCents, b.oddsTenths, 1).payoutCents),
-    );
-  const outcomes = snapshot.handOdds.filter((p) => p.bettingStage === stage && p.winPercentage > 0);
-  const paid = outcomes.map((p) => paidIfAlone(p.handIndex));
-  if (Math.min(...paid) >= staked && Math.max(...paid) > staked) throw new ConflictError(RISKLESS_BETS);
+  const panels = snapshot.handOdds.filter((p) => p.bettingStage === stage);
+  const paid = panels.filter((p) => p.winPercentage > 0).map((p) => paidIf(mine, [p.handIndex]));
+  if (!(Math.min(...paid) >= staked && Math.max(...paid) > staked)) return;
+  const tieOnly = panels.filter((p) => p.winPercentage === 0 && p.drawPercentage > 0).map((p) => p.handIndex);
+  if (tieOnly.length > 0 && tieOnlyTieLoses(snapshot, mine, staked, tieOnly)) return;
+  throw new ConflictError(RISKLESS_BETS);
+}
+
+/** What `bets` pay back if exactly `winners` win (a tie pays each tied hand's bets 1 / k). */
+const paidIf = (bets: readonly Bet[], winners: readonly number[]): number =>
+  sumCents(
+    bets
+      .filter((b) => winners.includes(b.handIndex))
+      .map((b) => payoutOf(b.betAmountCents, b.oddsTenths, winners.length).payoutCents),
+  );
+
+/**
+ * Whether some tie of a hand that can only tie pays `bets` back less than `staked`, over every way
+ * the rest of the board can fall (exactWinnerSets; counted only here, rarely: a set whose every solo
+ * win pays its stakes back, beside such a hand). A tie-only hand tying with a long shot the set covers
+ * pays it back about half that hand's payout, which may still be more than the stakes.
+ */
+function tieOnlyTieLoses(snapshot: TableSnapshot, bets: readonly Bet[], staked: number, tieOnly: readonly number[]) {
+  const hands = (snapshot.hands ?? []).map(parseHand);
+  const winnerSets = exactWinnerSets(hands, snapshot.board.map(parseCard));
+  return winnerSets.some((winners) => winners.some((h) => tieOnly.includes(h)) && paidIf(bets, winners) < staked);
 }
 
 /**
