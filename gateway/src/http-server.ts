@@ -8,7 +8,7 @@ import {
 } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { clientAddressKey, securityHeaderValues } from "./http/edge.js";
-import { RETRY_AFTER_SECONDS } from "./http/errors.js";
+import { MOVE_OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from "./http/errors.js";
 
 export interface RunningHttpServer {
   port: number;
@@ -22,11 +22,12 @@ export interface RunningHttpServer {
 /**
  * The answer to a request still in flight when the grace period ends: its call to a backend may have
  * been made (a money move's answer carries its Idempotency-Key, set before the call), so the client
- * is told to ask again rather than being cut without a word.
+ * is told what it may do rather than being cut without a word.
  */
 export const UNFINISHED_AT_CLOSE =
-  "this gateway is shutting down and did not finish the request, which may still be made; send the " +
-  "same request again (with this answer's Idempotency-Key, if it has one) to learn its outcome";
+  `this gateway is shutting down and did not finish the request. A money move: ${MOVE_OUTCOME_UNKNOWN}; ` +
+  "an advance may have been made (read the table's state before sending it again); anything else may " +
+  "simply be sent again";
 
 /** How long the answers written at the end of the grace period have to leave before every connection is cut. */
 const FLUSH_MS = 500;
@@ -123,10 +124,7 @@ export async function startHttpServer(
         for (const res of inFlight) if (isEventStream(res)) res.end();
         let cut: NodeJS.Timeout | undefined;
         const timer = setTimeout(() => {
-          for (const res of inFlight) {
-            if (!res.headersSent)
-              answerAndClose(res, 503, UNFINISHED_AT_CLOSE, { "Retry-After": String(RETRY_AFTER_SECONDS) });
-          }
+          answerUnfinished(inFlight);
           cut = setTimeout(() => server.closeAllConnections(), FLUSH_MS);
         }, graceMs);
         server.close(() => {
@@ -137,6 +135,20 @@ export async function startHttpServer(
         server.closeIdleConnections();
       }),
   };
+}
+
+/**
+ * The end of the grace period: each request whose answer has not begun is answered 503
+ * (UNFINISHED_AT_CLOSE), and nothing pipelined behind it on its connection is handled (it would be
+ * begun, and its answer never sent). Answers already begun are cut with the connections.
+ */
+function answerUnfinished(inFlight: Iterable<ServerResponse>): void {
+  for (const res of inFlight) {
+    if (res.headersSent) continue;
+    if (res.socket) turnsOf(res.socket).endAfterCurrent();
+    res.answeredAtClose = true;
+    answerAndClose(res, 503, UNFINISHED_AT_CLOSE, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+  }
 }
 
 /** Closes a new connection from an address that holds `max` already (its count kept until each closes). */
@@ -192,6 +204,12 @@ class SocketTurns {
     if (this.waiting.length >= MAX_WAITING) return false;
     this.waiting.push({ res, handle });
     return true;
+  }
+
+  /** No request waiting or yet to come is handled: the connection closes after the current answer. */
+  endAfterCurrent(): void {
+    this.refused = true;
+    this.waiting.length = 0;
   }
 
   /** Answers `{ error }` in the request's turn and closes the connection; no later request is handled. */

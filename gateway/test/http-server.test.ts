@@ -70,6 +70,30 @@ test("close answers a request that outlives the grace period with a 503 to send 
   t.like(headers, { "retry-after": "1", "idempotency-key": "k-1", connection: "close" });
 });
 
+// Begun after the 503, a request pipelined behind it would be handled (a money move made) and never answered.
+test("close handles nothing pipelined behind a request it answers 503 at the end of the grace period", async (t) => {
+  const handled: string[] = [];
+  const server = await startHttpServer(
+    (req, res) => {
+      handled.push(req.url!);
+      setTimeout(() => res.end("done"), 1_000);
+    },
+    { port: 0, host: "127.0.0.1" },
+  );
+  const socket = connect(server.port, "127.0.0.1");
+  let received = "";
+  socket.on("data", (chunk) => (received += chunk));
+  const closed = once(socket, "close");
+  socket.write("GET /first HTTP/1.1\r\nHost: x\r\n\r\nPOST /second HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n");
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await server.close(200);
+  await closed;
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  t.deepEqual(handled, ["/first"]);
+  t.regex(received, /^HTTP\/1\.1 503 /);
+  t.is(received.match(/HTTP\/1\.1 /g)?.length, 1, "one answer, the 503");
+});
+
 test("close cuts a request whose answer had begun and outlives the grace period", async (t) => {
   const server = await startHttpServer(
     (_req, res) => {

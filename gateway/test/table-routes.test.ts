@@ -6,7 +6,7 @@ import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import test from "ava";
 import fc from "fast-check";
 import { get, post, startApp, type TestApp } from "./helpers/app.js";
-import { MOVE_OUTCOME_UNKNOWN } from "../src/tables/routes.js";
+import { MOVE_OUTCOME_UNKNOWN } from "../src/http/errors.js";
 import { COMMITMENT, grpcError, tableState } from "./helpers/fixtures.js";
 import { MAX_REPORTED_CENTS } from "@pokerodds/api/money";
 import { assertMatchesSchema } from "./helpers/schemas.js";

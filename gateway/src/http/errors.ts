@@ -66,6 +66,11 @@ const REPLY_TOO_LARGE = "Received message larger than max";
  */
 export const RETRY_AFTER_SECONDS = 1;
 
+/** What a money move's 5xx adds: its outcome is unknown, and the same request with its key learns it. */
+export const MOVE_OUTCOME_UNKNOWN =
+  "the move may still be made; send the same request again with this answer's Idempotency-Key to " +
+  "learn its outcome (it is never made twice)";
+
 /** The HTTP answer for a failed call to `service` (e.g. "odds"). */
 export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   if (!isServiceError(error)) return internalError(error);
@@ -146,7 +151,7 @@ export function sendError(res: Response, status: number, message: string, header
 export const errorHandler: ErrorRequestHandler = (error: unknown, _req, res, next) => {
   // Answered already, by the 503 of a gateway shutting down (http-server.ts): the handler's own
   // answer, come late, has nowhere to go.
-  if (res.writableEnded) return;
+  if (res.answeredAtClose) return;
   if (res.headersSent) return next(error);
   const answer = toHttpError(error);
   // The request's log line carries res.err (http/request.ts).

@@ -63,6 +63,8 @@ declare module "node:http" {
   interface ServerResponse {
     /** The cause of a 5xx, for the request's line (set by the error handler). */
     err?: Error;
+    /** Answered 503 by the gateway's shutdown before its handler was done (http-server.ts). */
+    answeredAtClose?: true;
   }
 }
 
@@ -127,6 +129,7 @@ function logRequest(logger: Logger, req: IncomingMessage, res: Response, respons
     req: { id: req.id, method: req.method, url: loggedUrl(req.url) },
     res: { statusCode: res.statusCode },
     ...(res.err ? { err: res.err } : {}),
+    ...(res.answeredAtClose ? { answeredAtClose: true } : {}),
     responseTime,
     playerId: res.locals.identity?.playerId,
   };

@@ -5,7 +5,14 @@
 import { CANONICAL_ID } from "@pokerodds/api/fields";
 import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN, INT32_MAX } from "@pokerodds/common/limits";
 import type { Request, Response } from "express";
-import { badRequest, HttpError, internalError, notFound, RETRY_AFTER_SECONDS } from "../http/errors.js";
+import {
+  badRequest,
+  HttpError,
+  internalError,
+  MOVE_OUTCOME_UNKNOWN,
+  notFound,
+  RETRY_AFTER_SECONDS,
+} from "../http/errors.js";
 import { GAME_RECORD_READS, type SpendHistoryReads } from "../http/edge.js";
 import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
 import { parseMoney } from "@pokerodds/api/money";
@@ -69,10 +76,6 @@ function moneyMoveRequest(req: Request, res: Response, tableId: number, named: s
   const identity = identityOf(res);
   return { caller: callerFor(identity, actingPlayerId(identity, named)), tableId, idempotencyKey };
 }
-
-export const MOVE_OUTCOME_UNKNOWN =
-  "the move may still be made; send the same request again with this answer's Idempotency-Key to " +
-  "learn its outcome (it is never made twice)";
 
 /**
  * A money move's call and its answer for the client. A 5xx does not mean nothing happened: the call
