@@ -68,8 +68,9 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
     // The stage's betting closes before the odds service is sent the cards it has to price, so
     // whoever learns them there cannot bet on them.
     // Its first change is not made once its client has gone. Once a close is stored, the reveal is
-    // every player's: it is made whether or not its caller waits (the odds call keeps its own
-    // deadline), or the stage would stay closed, its bets waiting, until someone advanced again.
+    // every player's: it is not abandoned because its caller went away (the odds call keeps its own
+    // deadline). A reveal that fails (the odds service down past its deadline, this process stopped
+    // meanwhile) leaves the stage closed, its bets waiting, until the next advance makes it.
     if (plan.kind === "REVEAL") {
       await parts.store.apply(
         tableId,

@@ -1,7 +1,8 @@
 // The wallet and odds services as the table uses them: typed promises over the generated gRPC
 // clients, a deadline on every call, and the caller's deadline and cancellation carried over
-// (`parent`). Both clients retry UNAVAILABLE: odds calls are pure, and every wallet call is a read
-// or carries an idempotency key.
+// (`parent`) unless the work must outlive its caller (a reveal once its stage's betting is closed).
+// Both clients retry UNAVAILABLE: odds calls are pure, and every wallet call is a read or carries an
+// idempotency key.
 import { callEnded, createClient, isServiceError, type Logger, type PromiseClient } from "@pokerodds/common";
 import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";

@@ -182,6 +182,13 @@ test("a bet that names the game and stage it saw is placed there only: once the 
     message:
       "the table is at the hole of game T7-1, not yet at the flop of game T7-1 that this bet names: no bet placed",
   });
+  // After the river the table holds the next game, not yet dealt.
+  const next = advanceTo(flop, "STATUS_SETUP");
+  t.not(next.gameId, flop.gameId);
+  t.throws(() => applyBet(next, cmd({ at: { gameId: next.gameId, bettingStage: 0 } }), T0), {
+    instanceOf: ConflictError,
+    message: `the table is at the start of game ${next.gameId}, not yet at the hole of game ${next.gameId} that this bet names: no bet placed`,
+  });
   for (const bettingStage of [-1, 3, 0.5]) {
     t.throws(() => applyBet(hole, cmd({ at: { ...at, bettingStage } }), T0), { instanceOf: InvalidArgumentError });
   }

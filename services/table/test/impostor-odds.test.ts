@@ -56,11 +56,11 @@ function told(panels: HandOdds[], lie: Lie): HandOdds[] {
 }
 
 /**
- * An odds service with the odds identity's certificate that tells `lie.now` (a reveal's answer after
- * `lie.revealAfterMs`, if given), and keeps every request it is sent (`seen`): all it could learn of a game.
+ * An odds service with the odds identity's certificate that tells `lie.now` (a reveal's answer once
+ * `lie.revealHeld` resolves, if given), and keeps every request it is sent (`seen`): all it could learn of a game.
  */
 async function startImpostor(
-  lie: { now: Lie; revealAfterMs?: number },
+  lie: { now: Lie; revealHeld?: Promise<void> },
   seen: EquityRequest[],
 ): Promise<{ address: string; stop(): void }> {
   const server = new Server();
@@ -70,7 +70,7 @@ async function startImpostor(
       seen.push(call.request);
       const { hands, board, targetRtp = 0 } = call.request;
       const answer = () => done(null, { handOdds: told(truePanels(hands, board, targetRtp), lie.now) });
-      if (board.length > 0 && lie.revealAfterMs) setTimeout(answer, lie.revealAfterMs);
+      if (board.length > 0 && lie.revealHeld) void lie.revealHeld.then(answer);
       else answer();
     },
   };
@@ -181,7 +181,7 @@ test("an odds service that overprices a hand or names a losing hand the winner i
 // advanced again.
 test("a reveal whose caller has gone once its stage's betting closed is still made", async (t) => {
   const cluster = await startTableCluster({ tables: 0 });
-  const lie: { now: Lie; revealAfterMs?: number } = { now: "none" };
+  const lie: { now: Lie; revealHeld?: Promise<void> } = { now: "none" };
   const impostor = await startImpostor(lie, []);
   try {
     const table = (await cluster.startTable({ ODDS_ADDR: impostor.address })).client;
@@ -189,14 +189,20 @@ test("a reveal whose caller has gone once its stage's betting closed is still ma
     t.true((await table.sit({ caller: player, tableId: 1, buyInCents: 10_000, idempotencyKey: "sit" })).acknowledged);
     await table.advance({ caller: player, tableId: 1 }); // the deal: STATUS_HOLE
 
-    lie.revealAfterMs = 1_500;
-    t.is(await statusOf(table.advance({ caller: player, tableId: 1 }, { deadlineMs: 500 })), status.DEADLINE_EXCEEDED);
+    // The odds service answers the flop only once the test lets it, after the caller's call has ended.
+    let answerReveal = () => {};
+    lie.revealHeld = new Promise<void>((resolve) => (answerReveal = resolve));
+    t.is(
+      await statusOf(table.advance({ caller: player, tableId: 1 }, { deadlineMs: 2_000 })),
+      status.DEADLINE_EXCEEDED,
+    );
     const state = async () => (await table.getState({ caller: admin(), tableId: 1 })).state!;
     t.like(
       await state(),
       { gameState: GameState.GAME_STATE_STATUS_HOLE, bettingOpen: false },
       "closed, then the call ended",
     );
+    answerReveal();
     let reached = await state();
     for (let waited = 0; reached.gameState === GameState.GAME_STATE_STATUS_HOLE && waited < 10_000; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100));

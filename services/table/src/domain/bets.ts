@@ -60,8 +60,7 @@ function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void
   if (at.gameId === snapshot.gameId && at.bettingStage === stage) return;
   const seen = `the ${STAGE_NAMES[at.bettingStage]} of game ${at.gameId}`;
   const now = `${TABLE_AT[snapshot.gameState]} of game ${snapshot.gameId}`;
-  const gameGoesOn = snapshot.gameState !== "STATUS_RIVER" && snapshot.gameState !== "STATUS_SETUP";
-  if (at.gameId === snapshot.gameId && gameGoesOn && at.bettingStage > stage) {
+  if (at.gameId === snapshot.gameId && snapshot.gameState !== "STATUS_RIVER" && at.bettingStage > stage) {
     throw new ConflictError(`the table is at ${now}, not yet at ${seen} that this bet names: no bet placed`);
   }
   throw new ConflictError(
@@ -71,7 +70,8 @@ function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void
 
 /** Where a table is, in a player's words (its state's name is the API's, not a sentence's). */
 const TABLE_AT: Record<GameState, string> = {
-  STATUS_SETUP: "the end",
+  // After a river the table holds the next game, not yet dealt.
+  STATUS_SETUP: "the start",
   STATUS_START: "the start",
   STATUS_HOLE: "the hole",
   STATUS_FLOP: "the flop",
