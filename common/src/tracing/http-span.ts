@@ -21,6 +21,11 @@ import {
 import { tracer } from "./span.js";
 import type { IncomingHttpHeaders } from "node:http";
 
+/** The headers the configured propagator reads (W3C's traceparent and tracestate by default), looked up once. */
+let contextFields: string[] | undefined;
+const sendsContext = (headers: IncomingHttpHeaders): boolean =>
+  (contextFields ??= propagation.fields()).some((field) => headers[field] !== undefined);
+
 /** A request's span, the root of a new trace, and the context to run the request in (the span is its active one). */
 export function startHttpServerSpan(
   method: string,
@@ -28,8 +33,7 @@ export function startHttpServerSpan(
   headers: IncomingHttpHeaders,
 ): { span: Span; context: Context } {
   // Most callers send none: the propagator's parsing is skipped then.
-  const caller =
-    headers.traceparent === undefined ? undefined : trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers));
+  const caller = sendsContext(headers) ? trace.getSpanContext(propagation.extract(ROOT_CONTEXT, headers)) : undefined;
   // The parent context is the empty one, so the span is a root without `root: true` (which would
   // make the SDK copy that empty context to delete a span it does not hold).
   const span = tracer.startSpan(
