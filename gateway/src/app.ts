@@ -84,9 +84,6 @@ export function createApp(deps: AppDeps): Express {
     heavy: heavyCap(edge),
   });
 
-  // First, so that everything after it, the request's log line included, runs inside its span.
-  const tracing = traceRequests();
-  if (tracing) app.use(tracing);
   app.use(requestId);
   app.use(requestMetrics);
   app.use(securityHeaders());
@@ -96,8 +93,12 @@ export function createApp(deps: AppDeps): Express {
   // Before the log line: an address over its limit is refused as cheaply as can be (its refusals
   // are counted by the request metrics, and a 429 is never logged line by line anyway).
   app.use(perIpLimit(edge));
+  // After the per-address limit, so that a flood's refusals cost no spans; before everything else,
+  // the request's log line included, so that it runs inside the request's span.
+  const tracing = traceRequests();
+  if (tracing) app.use(tracing);
   app.use(requestLogging(deps.logger));
-  mount(healthApi, healthRoutes(deps.health));
+  mount(healthApi, healthRoutes(deps.health, deps.logger));
   mount(openApiPart, openApiRoutes());
   mount(lobbyApi, lobbyRoutes(deps.table));
   const spendHistoryReads = historyReadBudget(edge);

@@ -1,4 +1,6 @@
 import test from "ava";
+import { pino } from "pino";
+import { Writable } from "node:stream";
 import type { HealthProbe } from "../src/services.js";
 import { serving, startApp } from "./helpers/app.js";
 
@@ -106,4 +108,41 @@ test.serial("one round of probes answers every request within a second of its st
   now += 1;
   t.is(await status(), 503);
   t.is(rounds, 2);
+});
+
+test.serial("the health answer is logged when it changes, not with each request", async (t) => {
+  const lines: { level: number; msg: string }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string });
+      done();
+    },
+  });
+  let answer: "SERVING" | "NOT_SERVING" = "SERVING";
+  const odds: HealthProbe = { check: async () => answer };
+  // A new round of probes each time, by the route's clock (serial: it is the process's).
+  const realNow = Date.now;
+  let now = realNow();
+  Date.now = () => now;
+  t.teardown(() => (Date.now = realNow));
+  const app = await startApp({ health: { odds, wallet: serving, table: serving }, logger: pino(sink) });
+  t.teardown(() => app.close());
+  const rounds = async (count: number) => {
+    for (let i = 0; i < count; i++) {
+      now += 1000;
+      await fetch(`${app.url}/api/health`);
+    }
+  };
+  await rounds(3);
+  answer = "NOT_SERVING";
+  await rounds(3);
+  answer = "SERVING";
+  await rounds(3);
+  t.deepEqual(
+    lines.map(({ level, msg }) => ({ level, msg })),
+    [
+      { level: 40, msg: "health: odds not serving" },
+      { level: 30, msg: "health: every check passes again" },
+    ],
+  );
 });

@@ -38,26 +38,28 @@ test("a request's log line carries its id as requestId, the id the answer echoes
   t.false("reqId" in (line ?? {}));
 });
 
-test("a health check that passes is logged at debug only; one that fails, and any other request, at info or above", async (t) => {
+test("a health check is logged at debug only, passing or failing (the health route logs its changes); any other request at info or above", async (t) => {
   const { lines, sink } = collectedLines();
   let healthy = true;
   const app = express();
   app.use(requestLogging(pino(sink)));
   app.get("/api/health", (_req, res) => void res.status(healthy ? 200 : 503).json({}));
   app.get("/ping", (_req, res) => void res.json({ ok: true }));
+  app.get("/down", (_req, res) => void res.status(503).json({}));
   const server = await startHttpServer(app, { port: 0, host: "127.0.0.1" });
   t.teardown(() => server.close(100));
   const base = `http://127.0.0.1:${server.port}`;
   for (let i = 0; i < 5; i++) await fetch(`${base}/api/health`);
   healthy = false;
-  await fetch(`${base}/api/health`);
+  for (let i = 0; i < 5; i++) await fetch(`${base}/api/health?q=${"x".repeat(1000)}`);
   await fetch(`${base}/ping`);
-  await until("the /ping line", () =>
-    lines.some((line) => (line.req as { url?: string } | undefined)?.url === "/ping"),
+  await fetch(`${base}/down`);
+  await until("the /down line", () =>
+    lines.some((line) => (line.req as { url?: string } | undefined)?.url === "/down"),
   );
   const urls = lines.map((line) => (line.req as { url: string }).url);
-  t.deepEqual(urls, ["/api/health", "/ping"], "the five passing checks wrote nothing at info");
-  t.is(lines[0]?.level, 40, "a failing health check is a warning");
+  t.deepEqual(urls, ["/ping", "/down"], "the ten health checks wrote nothing at info or warn");
+  t.is(lines[1]?.level, 40, "any other 503 is a warning");
 });
 
 test("a credential in the query is not logged: the OIDC sign-in's code and state are replaced", (t) => {
@@ -65,6 +67,14 @@ test("a credential in the query is not logged: the OIDC sign-in's code and state
   t.is(loggedUrl("/api/admin/games?tableId=7&after=7:120"), "/api/admin/games?tableId=7&after=7:120");
   t.is(loggedUrl("/api/tables"), "/api/tables");
   t.is(loggedUrl(undefined), undefined);
+});
+
+test("a long URL is logged cut to its first 1,024 characters, saying how long it was; a credential in it still replaced", (t) => {
+  const path = `/${'"'.repeat(16_000)}`;
+  t.is(loggedUrl(path), `${path.slice(0, 1024)}… (16001 characters)`);
+  t.is(loggedUrl(`/?code=${"x".repeat(5000)}`), "/?code=%5Bredacted%5D");
+  const exact = `/${"a".repeat(1023)}`;
+  t.is(loggedUrl(exact), exact, "1,024 characters are kept whole");
 });
 
 test("a 5xx with a cause is logged at error with it; a handler's own line carries the request's id", async (t) => {

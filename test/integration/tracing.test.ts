@@ -17,6 +17,8 @@ const TABLE = 3;
 /** OTLP's span kinds. */
 const SERVER = 2;
 const CLIENT = 3;
+/** Requests a second from one address. */
+const PER_IP_LIMIT = 40;
 
 let collector: OtlpCollector;
 let stack: TestStack;
@@ -32,6 +34,9 @@ test.before(async () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
       // Batches leave every 100 ms instead of every 5 s: the test waits less.
       OTEL_BSP_SCHEDULE_DELAY: "100",
+      // The per-address limit (the last test floods it), ample for every other test's requests.
+      RATE_LIMIT_PER_IP: String(PER_IP_LIMIT),
+      RATE_LIMIT_WINDOW_SECONDS: "1",
     },
   });
   api = new Api(stack.url, stack.dataDir);
@@ -237,4 +242,35 @@ test.serial("a bet is one trace: gateway, table and the table's database command
     spans.find((span) => span.service === "pokerodds-gateway" && span.kind === CLIENT && span.name.endsWith("/Bet")),
     "the gateway calls the table's Bet",
   );
+});
+
+test.serial("a request's path is recorded cut to its first 1,024 characters", async (t) => {
+  const caller = callerTrace();
+  const path = `/api/${"x".repeat(5000)}`;
+  const reply = await fetch(stack.url + path, { headers: { traceparent: caller.traceparent } });
+  t.is(reply.status, 404);
+  const traceId = await requestTrace(t, caller);
+  const [root] = await traceSpans(traceId, (spans) => spans.length > 0);
+  t.is(root?.attributes["url.path"], `${path.slice(0, 1024)}… (5005 characters)`);
+});
+
+// Last: it spends the address's budget.
+test.serial("a request the per-address limit refuses starts no span: a flood costs no trace", async (t) => {
+  let refused: Caller | undefined;
+  for (let sent = 0; !refused && sent < 20 * PER_IP_LIMIT; sent++) {
+    const caller = callerTrace();
+    const reply = await fetch(`${stack.url}/api/tables`, { headers: { traceparent: caller.traceparent } });
+    if (reply.status === 429) refused = caller;
+  }
+  if (!refused) return t.fail("no request was refused");
+  // Sent after it, once the window has passed: when its span has arrived, the refused one's would have.
+  const later = callerTrace();
+  await eventually("a request after the window", async () => {
+    const reply = await fetch(`${stack.url}/api/tables`, { headers: { traceparent: later.traceparent } });
+    return reply.status === 200 ? true : undefined;
+  });
+  await requestTrace(t, later);
+  const { traceId } = refused;
+  const linked = collector.spans.filter((span) => span.links.some((link) => link.traceId === traceId));
+  t.deepEqual(linked, [], "the refused request has no span");
 });

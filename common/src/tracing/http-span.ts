@@ -1,4 +1,4 @@
-// The gateway's HTTP server span, started by the gateway's own first middleware rather than the
+// The gateway's HTTP server span, started by the gateway's own middleware rather than the
 // OpenTelemetry http instrumentation: that one patches Node's http module and binds every request's
 // and response's listeners to the trace context, which cost a fifth of the state reads' throughput
 // (bench/tracing.ts). The span is named after the route.

@@ -1,6 +1,7 @@
 // GET /api/health (public): asks each service's grpc.health.v1. The gateway has no database connection
 // of its own: wallet and table stop serving when they lose the database, so one of them serving proves
 // it answers.
+import type { Logger } from "@pokerodds/common";
 import type { Static } from "@sinclair/typebox";
 import type { Handlers } from "../http/mount.js";
 import type { HealthProbe, HealthProbes } from "../services.js";
@@ -17,22 +18,41 @@ const PROBE_TIMEOUT_MS = 1000;
  */
 const ROUND_REUSE_MS = 1000;
 
-export function healthRoutes(probes: HealthProbes): Handlers<typeof healthApi> {
+/**
+ * The health answer is logged when it changes (a warning when a check fails, a line when all pass
+ * again), not with each request: the route is open to anyone at any rate, and a line per failing
+ * probe let one client write megabytes of log a second while a service was down.
+ */
+export function healthRoutes(probes: HealthProbes, logger: Logger): Handlers<typeof healthApi> {
   let round: { startedAt: number; checks: Promise<Checks> } | undefined;
+  let lastProblem: string | undefined;
+  const logChange = (checks: Checks) => {
+    const problem = problemOf(checks);
+    if (problem === lastProblem) return checks;
+    lastProblem = problem;
+    if (problem) logger.warn({ checks }, `health: ${problem}`);
+    else logger.info({ checks }, "health: every check passes again");
+    return checks;
+  };
   return {
     getHealth: async (_req, res) => {
       const now = Date.now();
-      if (!round || now - round.startedAt >= ROUND_REUSE_MS) round = { startedAt: now, checks: probeAll(probes) };
-      const checks = await round.checks;
-      const down = Object.entries(checks).filter(([, value]) => value !== "ok");
-      if (down.length === 0) {
-        res.json({ status: "ok", checks });
-        return;
+      if (!round || now - round.startedAt >= ROUND_REUSE_MS) {
+        round = { startedAt: now, checks: probeAll(probes).then(logChange) };
       }
-      const error = down.map(([name, value]) => `${name} ${value.replace("_", " ")}`).join(", ");
-      res.status(503).json({ status: "unavailable", checks, error });
+      const checks = await round.checks;
+      const error = problemOf(checks);
+      if (error === undefined) res.json({ status: "ok", checks });
+      else res.status(503).json({ status: "unavailable", checks, error });
     },
   };
+}
+
+/** "wallet not serving, database unavailable", or nothing when every check passes. */
+function problemOf(checks: Checks): string | undefined {
+  const down = Object.entries(checks).filter(([, value]) => value !== "ok");
+  if (down.length === 0) return undefined;
+  return down.map(([name, value]) => `${name} ${value.replace("_", " ")}`).join(", ");
 }
 
 async function probeAll(probes: HealthProbes): Promise<Checks> {

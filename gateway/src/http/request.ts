@@ -49,7 +49,7 @@ export function traceRequests(): RequestHandler | null {
   if (!tracingEnabled()) return null;
   return (req, res, next) => {
     if (isHealthCheck(req)) return next();
-    const { span, context: traced } = startHttpServerSpan(req.method, req.path, req.headers);
+    const { span, context: traced } = startHttpServerSpan(req.method, recorded(req.path), req.headers);
     res.once("close", () => endHttpServerSpan(span, res.statusCode));
     context.with(traced, next);
   };
@@ -109,15 +109,15 @@ export function requestLog(res: Response): Logger {
 }
 
 /**
- * A 5xx with a cause (res.err, set by the error handler) is an error; one without, such as a health
- * check answering 503 while a service starts, a warning. A refusal for overload (429) and a health
- * check that passed are counted by the request metrics, not logged line by line: a flooder would
- * otherwise cost the log a line per request.
+ * A 5xx with a cause (res.err, set by the error handler) is an error; one without, such as a 503
+ * while a service is down, a warning. A refusal for overload (429) and a health check (whose answer
+ * the health route logs when it changes) are counted by the request metrics, not logged line by
+ * line: a flooder would otherwise cost the log a line per request.
  */
 function levelOf(req: IncomingMessage, res: ServerResponse): "error" | "warn" | "info" | "debug" {
   if (res.err) return "error";
-  if (res.statusCode >= 500) return "warn";
-  return res.statusCode === 429 || isHealthCheck(req) ? "debug" : "info";
+  if (isHealthCheck(req) || res.statusCode === 429) return "debug";
+  return res.statusCode >= 500 ? "warn" : "info";
 }
 
 function logRequest(logger: Logger, req: IncomingMessage, res: Response, responseTime: number): void {
@@ -145,10 +145,25 @@ function logRequest(logger: Logger, req: IncomingMessage, res: Response, respons
 /** Query parameters that carry a credential: the OIDC sign-in lands on `/?code=...&state=...`. */
 const SECRET_PARAMETERS = ["code", "state", "id_token", "access_token"];
 
-/** The URL as logged: a credential's value in the query is replaced. */
-export function loggedUrl(url: string | undefined): string | undefined {
-  const at = url?.indexOf("?") ?? -1;
-  if (url === undefined || at === -1) return url;
+/**
+ * How much of a URL a log line or a span records: a client may send a request line of 16 KiB (Node's
+ * limit), and with each 404 logging it whole one address wrote some 650 KB of log a second within its
+ * rate limit. A route's URL is far shorter.
+ */
+const RECORDED_URL_MAX_LENGTH = 1024;
+
+/** A URL or path as recorded: cut at RECORDED_URL_MAX_LENGTH, saying how long it was. */
+const recorded = (text: string): string =>
+  text.length <= RECORDED_URL_MAX_LENGTH
+    ? text
+    : `${text.slice(0, RECORDED_URL_MAX_LENGTH)}… (${text.length} characters)`;
+
+/** The URL as logged: cut to its recorded length, and a credential's value in the query replaced. */
+export function loggedUrl(whole: string | undefined): string | undefined {
+  if (whole === undefined) return undefined;
+  const url = recorded(whole);
+  const at = url.indexOf("?");
+  if (at === -1) return url;
   const query = new URLSearchParams(url.slice(at + 1));
   const secrets = SECRET_PARAMETERS.filter((name) => query.has(name));
   if (secrets.length === 0) return url;
