@@ -144,9 +144,13 @@ export async function runAuditCli(
   devToken: DevTokenSigner,
 ): Promise<number> {
   const json = args.includes("--json");
-  const unknown = args.filter((arg) => arg !== "--json");
-  if (unknown.length > 0) {
-    io.err(`usage: npm run audit [-- --json]   (unknown: ${unknown.join(" ")})`);
+  // A repeated option is refused, as by every other command (tools/src/args.ts).
+  const problems = [
+    ...args.filter((arg) => arg !== "--json").map((arg) => `unknown: ${arg}`),
+    ...(args.filter((arg) => arg === "--json").length > 1 ? ["--json given twice"] : []),
+  ];
+  if (problems.length > 0) {
+    io.err(`usage: npm run audit [-- --json]   (${problems.join(", ")})`);
     return EXIT_NO_AUDIT;
   }
   try {

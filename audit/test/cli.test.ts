@@ -53,6 +53,9 @@ test("--json prints the report itself", async (t) => {
   t.is(code, 0);
   t.deepEqual(JSON.parse(out), JSON.parse(JSON.stringify(clean)));
   t.is((await run({ AUDIT_URL: gateway.url, AUDIT_TOKEN: "tok" }, ["--yaml"])).code, 2);
+  const twice = await run({ AUDIT_URL: gateway.url, AUDIT_TOKEN: "tok" }, ["--json", "--json"]);
+  t.like(twice, { code: 2, err: "usage: npm run audit [-- --json]   (--json given twice)" });
+  t.is(gateway.requests.length, 1, "neither usage was sent");
 });
 
 test("no audit: exit 2 for refusals, a service down, and answers that are not a report", async (t) => {

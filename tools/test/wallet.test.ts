@@ -1,9 +1,15 @@
 // `npm run wallet`: an operator's deposit, withdrawal and ledger page on a real stack, through the
 // wallet's operator-only RPCs, and the usage it refuses before sending anything.
 import test from "ava";
+import { execFile } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { Api } from "../../test/helpers/api.js";
 import { useTestStack } from "../../test/helpers/stack.js";
 import { EXIT_FAILED, EXIT_REFUSED, EXIT_UNKNOWN, parseCommand, runWalletCli } from "../src/wallet-cli.js";
+
+/** The command as `npm run wallet` runs it (built by `npm test`). */
+const WALLET_COMMAND = fileURLToPath(new URL("../dist/wallet.js", import.meta.url));
 
 async function wallet(env: Record<string, string>, ...argv: string[]) {
   const out: string[] = [];
@@ -73,6 +79,26 @@ test("a deposit, its replay, a withdrawal the balance cannot cover, and the ledg
   );
   const unread = await wallet(away, "ledger", "olivia");
   t.is(unread.code, EXIT_FAILED, "a ledger page that did not come moved nothing");
+
+  // A wallet that takes the connection and never answers (a stopped process, a frozen machine): the
+  // command still ends when its deadline has passed, as a run of it in a script must.
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => silent.close());
+  const started = Date.now();
+  const run = await new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => {
+    const argv = [WALLET_COMMAND, "deposit", "olivia", "5", "--key", "bank-transfer-9"];
+    const child = execFile(process.execPath, argv, {
+      env: { ...process.env, ...env, WALLET_ADDR: `127.0.0.1:${(silent.address() as AddressInfo).port}` },
+      // The call's deadline is 10 s; the process its connection held open never ended.
+      timeout: 40_000,
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("close", (code, signal) => resolve({ code, signal, stderr }));
+  });
+  t.is(run.code, EXIT_UNKNOWN, `${run.stderr} (after ${Date.now() - started} ms, ${String(run.signal)})`);
+  t.regex(run.stderr, /outcome is unknown/);
 });
 
 test("usage it refuses before sending anything", (t) => {
