@@ -46,6 +46,8 @@ export interface Operation<Schema extends string = string> {
   example: { body?: unknown; ok: unknown };
   /** What a client may call next with values of this call (OpenAPI links on the 200 answer). */
   links?: Record<string, Link>;
+  /** Headers of the 200 answer beyond X-Request-Id. */
+  okHeaders?: Record<string, object>;
 }
 
 /** An OpenAPI link: the next operation, its parameters and body from runtime expressions or literals. */
@@ -119,7 +121,7 @@ function describe(operationId: string, tag: Tag, op: Operation) {
     responses: op.responses ?? {
       200: {
         description: "Success",
-        headers: REQUEST_ID_HEADER,
+        headers: { ...REQUEST_ID_HEADER, ...op.okHeaders },
         content: jsonContent(op.ok, op.example.ok),
         ...(op.links ? { links: op.links } : {}),
       },

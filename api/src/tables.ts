@@ -358,6 +358,12 @@ function moneyMove(
     method: "post",
     parameters: [TABLE_ID, IDEMPOTENCY_KEY],
     errors: [403, 404, 409, 422, 503],
+    okHeaders: {
+      "Idempotency-Key": {
+        description: "The key the move was made under: the client's, or the gateway's own when it sent none",
+        schema: { type: "string" },
+      },
+    },
     ...op,
   };
 }

@@ -1494,6 +1494,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as in every log line about it */
                     "X-Request-Id"?: string;
+                    /** @description The key the move was made under: the client's, or the gateway's own when it sent none */
+                    "Idempotency-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1549,6 +1551,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as in every log line about it */
                     "X-Request-Id"?: string;
+                    /** @description The key the move was made under: the client's, or the gateway's own when it sent none */
+                    "Idempotency-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1610,6 +1614,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as in every log line about it */
                     "X-Request-Id"?: string;
+                    /** @description The key the move was made under: the client's, or the gateway's own when it sent none */
+                    "Idempotency-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1662,6 +1668,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as in every log line about it */
                     "X-Request-Id"?: string;
+                    /** @description The key the move was made under: the client's, or the gateway's own when it sent none */
+                    "Idempotency-Key"?: string;
                     [name: string]: unknown;
                 };
                 content: {
