@@ -32,6 +32,15 @@ export const UNFINISHED_AT_CLOSE =
 /** How long the answers written at the end of the grace period have to leave before every connection is cut. */
 const FLUSH_MS = 500;
 
+/**
+ * How long an answer may wait for its client to take more of it before the connection is cut (nginx's
+ * send_timeout). Node has no write timeout: a client that stopped reading held each answer (104 KB
+ * for the OpenAPI document) in this process's memory for as long as it kept the connection open (a
+ * hunt held 1,000 of them, 100 MB, for as long as it pleased), and a batch's answer its slot of the
+ * heavy-route cap with it.
+ */
+export const SEND_TIMEOUT_MS = 60_000;
+
 export interface HttpServerOptions {
   port: number;
   host?: string;
@@ -49,6 +58,8 @@ export interface HttpServerOptions {
   maxConnectionsPerAddress?: number;
   /** Called for each connection dropped at a cap: the whole server's, or one address's. */
   onDrop?: (cap: ConnectionCap) => void;
+  /** SEND_TIMEOUT_MS unless given (tests). */
+  sendTimeoutMs?: number;
 }
 
 export type ConnectionCap = "total" | "address";
@@ -103,6 +114,8 @@ export async function startHttpServer(
     const handle = () => {
       inFlight.add(res);
       res.once("close", () => inFlight.delete(res));
+      // Once the answer is all written (a streamed one cuts itself from its first piece: events.ts).
+      res.once("prefinish", () => cutWhenStalled(res, options.sendTimeoutMs ?? SEND_TIMEOUT_MS));
       handler(req, res);
     };
     if (!turns.enter(res, handle)) req.socket.destroy();
@@ -149,6 +162,19 @@ function answerUnfinished(inFlight: Iterable<ServerResponse>): void {
     res.answeredAtClose = true;
     answerAndClose(res, 503, UNFINISHED_AT_CLOSE, { "Retry-After": String(RETRY_AFTER_SECONDS) });
   }
+}
+
+/**
+ * Cuts the connection of an answer once nothing of it has left for the client in `ms` (it stopped
+ * reading): its unsent pieces in this process's memory are dropped. All sent, the connection is
+ * Node's again (its keep-alive timer), and its next request's.
+ */
+export function cutWhenStalled(res: ServerResponse, ms: number): void {
+  const socket = res.socket;
+  if (!socket) return;
+  const cut = () => socket.destroy();
+  socket.setTimeout(ms, cut);
+  res.once("finish", () => socket.off("timeout", cut));
 }
 
 /** Closes a new connection from an address that holds `max` already (its count kept until each closes). */

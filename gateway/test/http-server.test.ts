@@ -291,3 +291,39 @@ test("a request without Host, or with an Expect it cannot meet, pipelined behind
     t.deepEqual(handled, ["/a"], "the request after the refusal was not handled");
   }
 });
+
+test("an answer whose client stops taking it is cut after the send timeout; one all taken leaves its connection to keep-alive", async (t) => {
+  // More than the loopback's socket buffers take, so that most of it waits in the process.
+  const big = Buffer.alloc(64 * 1024 * 1024);
+  const server = await startHttpServer((req, res) => void res.end(req.url === "/big" ? big : "small"), {
+    port: 0,
+    host: "127.0.0.1",
+    sendTimeoutMs: 300,
+  });
+  t.teardown(() => server.close(100));
+
+  const stalled = connect(server.port, "127.0.0.1");
+  t.teardown(() => stalled.destroy());
+  stalled.on("error", () => undefined);
+  const closed = once(stalled, "close");
+  stalled.write("GET /big HTTP/1.1\r\nHost: x\r\n\r\n");
+  await once(stalled, "data");
+  stalled.pause(); // reads nothing for a second
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // Then all it is sent: before, that was the whole answer, and the connection stayed open.
+  const giveUp = setTimeout(() => stalled.destroy(), 20_000);
+  t.teardown(() => clearTimeout(giveUp));
+  stalled.resume();
+  await closed;
+  t.true(stalled.bytesRead < big.length, `read ${stalled.bytesRead} bytes of ${big.length}`);
+
+  // An answer all taken: its connection serves the next request, sent after the send timeout.
+  const kept = connect(server.port, "127.0.0.1");
+  t.teardown(() => kept.destroy());
+  const answer = async () => String(await once(kept, "data"));
+  kept.write("GET /small HTTP/1.1\r\nHost: x\r\n\r\n");
+  t.regex(await answer(), /small$/);
+  await new Promise((resolve) => setTimeout(resolve, 600));
+  kept.write("GET /small HTTP/1.1\r\nHost: x\r\n\r\n");
+  t.regex(await answer(), /^HTTP\/1\.1 200[\s\S]*small$/);
+});

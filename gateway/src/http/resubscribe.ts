@@ -86,22 +86,6 @@ export async function whenAccepted<T>(stream: ServerStream<T>): Promise<ServerSt
   return stream;
 }
 
-/**
- * Cuts the connection of a streamed answer once nothing has left for the client in `ms` (it stopped
- * reading). Its stream ends in time and frees its slots, but the connection, and the answer's unsent
- * pieces in this gateway's memory, would stay for as long as the client pleased: Node has no write
- * timeout, and its keep-alive timer starts only once an answer is all sent. The client reconnects
- * (an event stream with its Last-Event-ID) and misses nothing.
- */
-export function cutWhenStalled(res: Response, ms: number): void {
-  const socket = res.socket;
-  if (!socket) return;
-  const cut = () => socket.destroy();
-  socket.setTimeout(ms, cut);
-  // All sent: the connection is Node's again (its keep-alive timer), and its next request's.
-  res.once("finish", () => socket.off("timeout", cut));
-}
-
 /** Writes one piece of a streamed answer, waiting while the client's buffer is full. */
 export async function writePiece(res: Response, piece: string, signal: AbortSignal): Promise<void> {
   if (!res.write(piece)) await once(res, "drain", { signal });

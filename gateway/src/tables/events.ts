@@ -15,7 +15,8 @@ import { callOptions, DEADLINES_MS, fromService } from "../http/backend-call.js"
 import { clientAddressKey, Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, httpErrorFromGrpc, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
-import { cutWhenStalled, relayStop, sendStreamHeaders, writePiece } from "../http/resubscribe.js";
+import { cutWhenStalled } from "../http-server.js";
+import { relayStop, sendStreamHeaders, writePiece } from "../http/resubscribe.js";
 import { requestLog, whenClientGone } from "../http/request.js";
 import type { TableApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
