@@ -35,15 +35,20 @@ async function servedDocument() {
   const app = await startApp();
   try {
     const response = await fetch(`${app.url}/api/openapi.json`);
-    return { status: response.status, document: (await response.json()) as Json };
+    return {
+      status: response.status,
+      type: response.headers.get("content-type"),
+      document: (await response.json()) as Json,
+    };
   } finally {
     await app.close();
   }
 }
 
 test("served publicly as OpenAPI 3.1 JSON", async (t) => {
-  const { status, document } = await servedDocument();
+  const { status, type, document } = await servedDocument();
   t.is(status, 200);
+  t.is(type, "application/json; charset=utf-8");
   t.is(document.openapi, "3.1.0");
   t.like(document.info, { version: "0.4.0" });
   t.deepEqual(document, JSON.parse(JSON.stringify(openApiDocument())));
