@@ -114,7 +114,7 @@ export async function startHttpServer(
     const handle = () => {
       inFlight.add(res);
       res.once("close", () => inFlight.delete(res));
-      // Once the answer is all written (a streamed one cuts itself from its first piece: events.ts).
+      // Once the answer is all written (an event stream cuts itself from its first piece: events.ts).
       res.once("prefinish", () => cutWhenStalled(res, options.sendTimeoutMs ?? SEND_TIMEOUT_MS));
       handler(req, res);
     };

@@ -14,9 +14,10 @@ import { badRequest, HttpError } from "./errors.js";
 import { duplicateJsonName } from "./json-keys.js";
 
 /**
- * A probe of GET (or HEAD) /api/health: exempt from the per-address limit and traced and logged
- * only when it fails, so a flood of them costs neither the log nor anyone's budget. Any other method
- * on the path is an ordinary request (a 405, counted and logged).
+ * A probe of GET (or HEAD) /api/health: exempt from the per-address limit, never traced, and logged
+ * at debug only (the health route logs its answer when it changes), so a flood of them costs neither
+ * the log nor anyone's budget. Any other method on the path is an ordinary request (a 405, counted
+ * and logged).
  */
 export function isHealthCheck(req: IncomingMessage): boolean {
   return (req.method === "GET" || req.method === "HEAD") && (req as Request).path === HEALTH_PATH;
