@@ -3,8 +3,8 @@
 #
 #   1. Dockerfile: BuildKit's own linter (the rules of `docker build --check`, experimental ones
 #      too) plus the image policy in tools/dockerfile-lint (non-root numeric USER, NODE_ENV,
-#      bases with an explicit tag other than latest, no ADD; digests are checked by --release, on the
-#      overlay's images only).
+#      bases with an explicit tag other than latest, no ADD, every tracked source a COPY names in the
+#      build context; digests are checked by --release, on the overlay's images only).
 #   2. Each overlay in overlays/ is rendered with kustomize, then
 #      - kubectl-validate checks every object against the Kubernetes 1.30 OpenAPI schemas embedded
 #        in it (unknown fields, types, formats, enums; no cluster, no network), and the

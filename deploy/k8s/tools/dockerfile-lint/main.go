@@ -5,7 +5,9 @@
 //   - every image a target produces runs as a numeric, non-root USER (Kubernetes can only verify
 //     runAsNonRoot against a numeric user) and sets NODE_ENV=production;
 //   - every external base image carries an explicit tag or digest, never "latest";
-//   - no ADD (it fetches URLs and unpacks archives; COPY says what it does).
+//   - no ADD (it fetches URLs and unpacks archives; COPY says what it does);
+//   - every file git tracks under a folder a COPY takes from the build context is in the context
+//     (.dockerignore is an allow-list: a file it leaves out is missing from the image silently).
 //
 // It prints one line per finding and exits 1 if there is any, 2 if a file cannot be read or parsed.
 // No Docker engine and no network are needed.
@@ -134,6 +136,14 @@ func lintFile(path string) (int, error) {
 				report(add.Location()[0].Start.Line, "NoAdd", "use COPY; ADD fetches URLs and unpacks archives")
 			}
 		}
+	}
+
+	gaps, err := contextGaps(path, stages)
+	if err != nil {
+		return 0, err
+	}
+	for _, g := range gaps {
+		report(g.line, "ContextMissing", fmt.Sprintf("%s is under COPY %s but .dockerignore leaves it out of the build context", g.file, g.source))
 	}
 
 	// Final images: named stages no other stage builds on or copies from.
