@@ -77,14 +77,16 @@ export function connectBackends(
   });
   // The audits, on channels of their own whose calls may outlast a connection (longCalls) and whose
   // replies grow with the system: the table's lists every table ever written (about 56 bytes each).
-  // The audit's deadline reads about 80,000 tables (4.3 MiB); 32 MiB (about 600,000) leaves room while
-  // a reply, decoded, stays well inside the gateway pod's memory (256 MiB, deploy/k8s/base/gateway.yaml).
+  // The audit's deadline reads about 80,000 tables (4.3 MiB); 8 MiB (about 170,000) leaves room while
+  // a reply, decoded (about 4.7x its size: 33 MB at 150,000 tables), stays well inside the gateway's
+  // heap: half its pod's 256 MiB (deploy/k8s/base/gateway.yaml, the images' Node flags). At 32 MiB a
+  // faulty or hostile replica's reply would have decoded to more than that heap.
   const audits = {
     defaultDeadlineMs: DEADLINES_MS.read,
     retryUnavailable: ["audit"],
     tls,
     longCalls: true,
-    maxReceiveBytes: 32 * 1024 * 1024,
+    maxReceiveBytes: 8 * 1024 * 1024,
   };
   const walletAudit = createClient(WalletServiceClient, ["audit"], config.walletAddress, audits);
   const tableAudit = createClient(TableServiceClient, ["audit"], config.tableAddress, audits);
