@@ -10,6 +10,7 @@ import {
   type StatusObject,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { BinaryReader } from "@bufbuild/protobuf/wire";
 import type { OddsServiceService } from "../generated/pokerodds/odds/v1/odds.js";
 import type { TableServiceService } from "../generated/pokerodds/table/v1/table.js";
 import type { WalletServiceService } from "../generated/pokerodds/wallet/v1/wallet.js";
@@ -73,18 +74,29 @@ class Undecodable {
   constructor(readonly reason: string) {}
 }
 
+// ignoreBOM: a leading U+FEFF is text, as the generated code reads it.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+/**
+ * A string field's bytes, refused unless they are UTF-8. The generated code's default decoder puts
+ * U+FFFD in place of bad bytes, so two different idempotency keys read the same and the second
+ * move was answered as the first one's replay, though never made.
+ */
+const strictUtf8 = (bytes: Uint8Array): string => utf8.decode(bytes);
+
 /**
  * `definition` with each request decoded inside the call rather than by grpc-js. grpc-js answers a
  * request it cannot decode (an int64 beyond 2^53 - 1, which the generated code refuses to make a
  * number of, or bytes that are no such message) INTERNAL, before the access check: a server fault
  * for a caller's bad input, told to callers the policy refuses too. Such a request now reaches
- * `authorize`'s wrapper as Undecodable and, once the caller is allowed, is refused INVALID_ARGUMENT.
+ * `authorize`'s wrapper as Undecodable and, once the caller is allowed, is refused INVALID_ARGUMENT;
+ * so is one with a string that is not UTF-8 (strictUtf8).
  */
 export function decodedAfterAccess(definition: ServiceDefinition): ServiceDefinition {
   const methods = Object.entries(definition).map(([name, method]) => {
     const requestDeserialize = (bytes: Buffer): unknown => {
       try {
-        return method.requestDeserialize(bytes);
+        // The generated decode takes a reader as well as bytes, and reads nested messages with it.
+        return method.requestDeserialize(new BinaryReader(bytes, strictUtf8) as unknown as Buffer);
       } catch (error) {
         return new Undecodable(error instanceof Error ? error.message : String(error));
       }
