@@ -19,12 +19,25 @@ const STATUS_BY_KIND: Record<ErrorKind, status> = {
  */
 export const DOMAIN_ERROR_KEY = "pokerodds-domain-error";
 
-/** Domain errors keep their message; anything else is hidden behind INTERNAL. */
+/**
+ * A domain error's message as sent, cut at this length. Some quote what the caller sent (a ledger
+ * reason they refuse): a status whose details held a 1 MB reason never reached its caller, which
+ * waited out its deadline while every other call on its connection waited too, and its log line
+ * was as long.
+ */
+const STATUS_DETAILS_MAX_LENGTH = 1024;
+
+const cutDetails = (message: string): string =>
+  message.length <= STATUS_DETAILS_MAX_LENGTH
+    ? message
+    : `${message.slice(0, STATUS_DETAILS_MAX_LENGTH)}… (${message.length} characters)`;
+
+/** Domain errors keep their message (cut to STATUS_DETAILS_MAX_LENGTH); anything else is hidden behind INTERNAL. */
 export function toStatusObject(error: unknown): Partial<StatusObject> & { known: boolean } {
   if (error instanceof DomainError) {
     const metadata = new Metadata();
     metadata.set(DOMAIN_ERROR_KEY, "1");
-    return { code: STATUS_BY_KIND[error.kind], details: error.message, metadata, known: true };
+    return { code: STATUS_BY_KIND[error.kind], details: cutDetails(error.message), metadata, known: true };
   }
   return { code: status.INTERNAL, details: "internal error", metadata: new Metadata(), known: false };
 }

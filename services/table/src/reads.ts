@@ -1,5 +1,6 @@
 // The state of one table, its versions as they are stored, the lobby and a player's seats.
 import { NotFoundError } from "@pokerodds/common";
+import { requireGameId } from "@pokerodds/common/limits";
 import { CoalescedRead } from "./coalesced-read.js";
 import type { CallScope } from "./dependencies.js";
 import {
@@ -38,10 +39,11 @@ export async function finishedGame(
   request: { caller: Caller; tableId: number; gameId: string },
   scope: CallScope,
 ): Promise<ExportedGame> {
+  const gameId = requireGameId("game_id", request.gameId);
   const table = await parts.directory.require(request.tableId, scope);
   TableDirectory.requireAccess(table, request.caller.playerId, request.caller.isAdmin);
-  const game = await findGame(parts.store, request.tableId, request.gameId);
-  if (!game) throw new NotFoundError(`table ${request.tableId} has no finished game ${request.gameId}`);
+  const game = await findGame(parts.store, request.tableId, gameId);
+  if (!game) throw new NotFoundError(`table ${request.tableId} has no finished game ${gameId}`);
   return game;
 }
 

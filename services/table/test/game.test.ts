@@ -3,6 +3,7 @@
 // lobby, and who may advance.
 import { status } from "@grpc/grpc-js";
 import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { GAME_ID_MAX_LENGTH } from "@pokerodds/common/limits";
 import { GameState, type Caller, type TableState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { Role } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
@@ -187,6 +188,10 @@ test("a game through every stage: bets at hole, flop and turn, payouts at the ri
 
   const game = (await finishedGames(cluster)).find((record) => record.gameId === river.gameId);
   t.like(game, { gameId: river.gameId, outcome: "SETTLED", stakesCents: annStaked + benStaked });
+  // Through GetGame too; a game id none could have is refused before any read (and is not quoted back).
+  t.like((await table.getGame({ caller: ann, tableId, gameId: river.gameId })).game, { gameId: river.gameId });
+  const tooLong = "g".repeat(GAME_ID_MAX_LENGTH + 1);
+  t.is(await statusOf(table.getGame({ caller: ann, tableId, gameId: tooLong })), status.INVALID_ARGUMENT);
   // Behind the service: every version is stored, 2..latest (version 1 is the empty table, never stored).
   const history = cluster.db.collection<{ _id: string }>("history");
   const stored = await history.find({ stream: String(tableId) }, { projection: { _id: 1 } }).toArray();
