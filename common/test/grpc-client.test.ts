@@ -168,3 +168,33 @@ test("a target's name is looked up again within seconds once the addresses it ga
     replacement.stop();
   }
 });
+
+/** A server with grpc.health.v1 alone, reporting `serving` for the whole server. */
+async function healthOnly(serving: "SERVING" | "NOT_SERVING") {
+  const server = new Server();
+  new HealthImplementation({ "": serving }).addToServer(server);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, p) =>
+      error ? reject(error) : resolve(p),
+    ),
+  );
+  return { address: `127.0.0.1:${port}`, stop: () => server.forceShutdown() };
+}
+
+// A pick-first channel asked the first replica alone: while it drained (or had lost its database),
+// the service was reported down though another served every call.
+test("a service is serving while any of its replicas serves, and not serving when none does", async (t) => {
+  const draining = await healthOnly("NOT_SERVING");
+  const serving = await healthOnly("SERVING");
+  const alsoDraining = await healthOnly("NOT_SERVING");
+  const oneServes = new HealthChecker(`ipv4:${draining.address},${serving.address}`);
+  const noneServes = new HealthChecker(`ipv4:${draining.address},${alsoDraining.address}`);
+  try {
+    for (let n = 0; n < 5; n++) t.is(await oneServes.check("", 2_000), "SERVING");
+    t.is(await noneServes.check("", 2_000), "NOT_SERVING");
+  } finally {
+    oneServes.close();
+    noneServes.close();
+    for (const server of [draining, serving, alsoDraining]) server.stop();
+  }
+});

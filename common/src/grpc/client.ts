@@ -56,6 +56,13 @@ export const MAX_RECONNECT_BACKOFF_MS = 2_000;
 export const MIN_TIME_BETWEEN_LOOKUPS_MS = 1_000;
 
 /**
+ * The load-balancing policy of every channel to one of our services (calls and health checks alike):
+ * calls spread over every address its target resolves to (replicas, a headless Kubernetes Service);
+ * with one address it behaves like the default.
+ */
+export const ROUND_ROBIN = [{ round_robin: {} }];
+
+/**
  * The options of every channel to one of our services (calls and health checks alike): how it finds
  * and reconnects to its peers, and whom it accepts.
  */
@@ -116,10 +123,8 @@ export function createClient<C extends Client>(
   address: string,
   settings: ClientSettings,
 ): { raw: C; call: PromiseClient<C> } {
-  // round_robin spreads calls over every address a target resolves to (replicas, a headless
-  // Kubernetes Service); with one address it behaves like the default.
   const serviceConfig = {
-    loadBalancingConfig: [{ round_robin: {} }],
+    loadBalancingConfig: ROUND_ROBIN,
     ...(settings.retryUnavailable?.length
       ? {
           methodConfig: [
