@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Offline validation of the images' Dockerfile and of every Kubernetes overlay:
+# Offline validation of the images' Dockerfile, of the Prometheus alerting rules and of every
+# Kubernetes overlay:
 #
 #   1. Dockerfile: BuildKit's own linter (the rules of `docker build --check`, experimental ones
 #      too) plus the image policy in tools/dockerfile-lint (non-root numeric USER, NODE_ENV,
 #      bases with an explicit tag other than latest, no ADD, every tracked source a COPY names in the
 #      build context; digests are checked by --release, on the overlay's images only).
-#   2. Each overlay in overlays/ is rendered with kustomize, then
+#   2. Prometheus alerting rules (deploy/prometheus/): `promtool check rules` on alerts.yaml and
+#      `promtool test rules` on its unit tests, alerts.test.yaml.
+#   3. Each overlay in overlays/ is rendered with kustomize, then
 #      - kubectl-validate checks every object against the Kubernetes 1.30 OpenAPI schemas embedded
 #        in it (unknown fields, types, formats, enums; no cluster, no network), and the
 #        cert-manager objects (Issuer, Certificate) against cert-manager's own CRDs;
@@ -54,6 +57,13 @@ mkdir -p "$cache"
 KUSTOMIZE=sigs.k8s.io/kustomize/kustomize/v5@v5.8.2
 KUBECTL_VALIDATE=sigs.k8s.io/kubectl-validate@v0.0.4
 KUBE_SCORE=github.com/zegl/kube-score/cmd/kube-score@v1.20.0
+# promtool of Prometheus v3.16.0 (the Go module's tags are v0.3XX.Y for Prometheus v3.XX.Y), the
+# newest release; its go.mod asks for Go 1.26.7, which the Go 1.26 here satisfies. Its first build
+# took 301 s on two cores (downloading and compiling Prometheus's many dependencies, the cloud
+# service discoveries among them; Go's build cache already held those it shares with the tools
+# above, client-go and others); from a clean clone once Go's module and build caches hold them, as
+# on CI's machine after that first run, 6 s (a link).
+PROMTOOL=github.com/prometheus/prometheus/cmd/promtool@v0.316.0
 # The cert-manager release whose CRDs the Issuer and Certificate objects are checked against. Its
 # module holds the plain CRDs in deploy/crds/ (generated, not Helm templates).
 CERT_MANAGER=github.com/cert-manager/cert-manager@v1.21.2
@@ -134,11 +144,12 @@ go version
 kustomize="$(go_tool "$KUSTOMIZE")"
 kubectl_validate="$(go_tool "$KUBECTL_VALIDATE")"
 kube_score="$(go_tool "$KUBE_SCORE")"
+promtool="$(go_tool "$PROMTOOL")"
 dockerfile_lint="$(local_tool dockerfile-lint)"
 manifest_check="$(local_tool manifest-check)"
 crds="$(cert_manager_crds "$CERT_MANAGER")"
 echo "kustomize ${KUSTOMIZE#*@}, kubectl-validate ${KUBECTL_VALIDATE#*@}, kube-score ${KUBE_SCORE#*@}," \
-  "cert-manager CRDs ${CERT_MANAGER#*@} ($(find "$crds" -name '*.yaml' | wc -l) files)"
+  "promtool ${PROMTOOL#*@}, cert-manager CRDs ${CERT_MANAGER#*@} ($(find "$crds" -name '*.yaml' | wc -l) files)"
 
 failures=()
 # run <label> <command...>: runs a check, records a failure instead of stopping, so one run
@@ -177,6 +188,12 @@ release_only() {
 
 step "Dockerfile"
 run "dockerfile-lint" "$dockerfile_lint" "$root/Dockerfile"
+
+# The alerting rules: valid for Prometheus, and each alert's unit tests (it fires where it should,
+# with its labels and annotations, and not where it should not).
+step "Prometheus rules"
+run "prometheus: check rules" "$promtool" check rules "$root/deploy/prometheus/alerts.yaml"
+run "prometheus: test rules" "$promtool" test rules "$root/deploy/prometheus/alerts.test.yaml"
 
 rendered="$(mktemp -d)"
 trap 'rm -rf "$rendered"' EXIT
@@ -230,4 +247,4 @@ if [ "${#failures[@]}" -gt 0 ]; then
   printf 'FAILED: %s\n' "${failures[@]}" >&2
   exit 1
 fi
-echo "Dockerfile and every overlay valid"
+echo "Dockerfile, alerting rules and every overlay valid"
