@@ -1,6 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
 import type { Fraction } from "../../src/poker/equity-types.js";
+import { INT32_MAX } from "../../src/limits.js";
 import { InvalidOddsRequestError } from "../../src/poker/errors.js";
 import {
   type BettingStage,
@@ -480,5 +481,56 @@ test("statusIsWinner is never set before the river", (t) => {
       [false, true, true],
       [false, false, false],
     ],
+  );
+});
+
+test("pricing's guards hold at their bounds", (t) => {
+  // roundPercent takes float noise of 1e-9 beyond 0 and 100 as 0 and 100, and nothing further out.
+  t.is(roundPercent(-1e-9), 0);
+  t.is(roundPercent(100 + 1e-9), 100);
+  for (const raw of [-2e-9, -0.5, 100 + 2e-9]) t.throws(() => roundPercent(raw), { instanceOf: RangeError });
+  // The largest odds the wire's int32 carries are given; the next tenth is refused (the edges test).
+  t.is(oddsTenths({ numerator: 1, denominator: INT32_MAX }, 0.1), INT32_MAX);
+  // A share is a fraction of safe integers, with a denominator of at least 1.
+  for (const bad of [
+    { numerator: 0, denominator: 0 },
+    { numerator: Number.MAX_SAFE_INTEGER, denominator: Number.MAX_SAFE_INTEGER + 3 },
+  ]) {
+    t.throws(() => oddsTenths(bad, 0.97), { instanceOf: RangeError }, JSON.stringify(bad));
+  }
+  // No favourite among dead hands only.
+  t.is(favouriteIndex([eq(0, 0), eq(0, 0)]), -1);
+  // A hand winning alone with no share is an engine fault, never odds of 0 on a live hand.
+  const noShare = [eq(10, 0, { numerator: 0, denominator: 1 }), eq(90, 0)];
+  t.throws(() => handOddsPanels(noShare, Stage.FLOP, 0.97), { instanceOf: RangeError });
+  t.throws(() => bulkStagePricing(noShare, Stage.FLOP, 0.97), { instanceOf: RangeError });
+  // A stage is one of HOLE, FLOP, TURN and RIVER.
+  for (const stage of [3, -2, 0.5]) {
+    t.throws(() => handOddsPanels([eq(50, 0), eq(50, 0)], stage as BettingStage, 0.97), { instanceOf: RangeError });
+    t.throws(() => bulkStagePricing([eq(50, 0), eq(50, 0)], stage as BettingStage, 0.97), { instanceOf: RangeError });
+  }
+});
+
+test("bulkStagePricing counts a rounded percentage as its whole units, whichever way floats miss them", (t) => {
+  // 0.0003 x 1e4 is 2.9999999999999996 in floats and 0.0051 x 1e4 is 51.00000000000001.
+  const cantLose = (win: number, draw: number) => bulkStagePricing([eq(win, draw)], Stage.TURN, 0.97)[0]!;
+  t.like(cantLose(0.0003, 99.8997), { percentWinOrDraw: 99.9, statusCantLose: true });
+  t.like(cantLose(99.8997, 0.0003), { percentWinOrDraw: 99.9, statusCantLose: true });
+  t.like(cantLose(0.0051, 99.8948), { percentWinOrDraw: 99.9, statusCantLose: false });
+  t.like(cantLose(99.8948, 0.0051), { percentWinOrDraw: 99.9, statusCantLose: false });
+});
+
+test("riverEquities: the shares are exact fractions that add up to 1, a loser's 0", (t) => {
+  fc.assert(
+    fc.property(fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 2, maxLength: 6 }), (values) => {
+      const shares = riverEquities(values).map((e) => e.share);
+      const top = Math.max(...values);
+      const k = values.filter((v) => v === top).length;
+      shares.forEach((s, i) => {
+        t.true(Number.isSafeInteger(s.numerator) && Number.isSafeInteger(s.denominator) && s.denominator >= 1);
+        t.is(s.numerator * k, values[i] === top ? s.denominator : 0);
+      });
+    }),
+    RUNS,
   );
 });

@@ -455,5 +455,90 @@ test("a hand that can win alone and is not covered leaves a set that can lose; o
     return () => applyBet(s, cmd({ handIndex: 2, betAmountCents: 91_987, betId: "x2" }), T0);
   };
   t.true(betsBesideHand3([1.6, 0.1, 408])().result.acknowledged);
+  // However long the shot: a hand winning alone on 0.5 % of the boards is an outcome too.
+  t.true(betsBesideHand3([0.5, 0.1, 1_940])().result.acknowledged);
   t.throws(betsBesideHand3([0, 0, 0]), { instanceOf: ConflictError, message: RISKLESS_BETS });
+});
+
+test("beside two hands that can only tie each other, a set covering every hand that can win alone is taken: it loses when they tie", (t) => {
+  // The turn Ts 9h 2c 3d: a 2 or a 3 on the river gives 2s2h a full house and AhAd wins only on an ace;
+  // a king or an eight gives QcJd and QdJc the same straight, a tie for the win: 8 rivers in 40.
+  const hands = ["AhAd", "2s2h", "QcJd", "QdJc"];
+  const board = ["Ts", "9h", "2c", "3d"];
+  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  t.deepEqual(
+    truePanels.map((p) => [p.winPercentage, p.drawPercentage, p.oddsTenths]),
+    [
+      [5, 0, 194],
+      [75, 0, 13],
+      [0, 20, 0],
+      [0, 20, 0],
+    ],
+  );
+  const atTurn: TableSnapshot = {
+    ...advanceTo(sit(newTable(), "p1", 1_000_000), "STATUS_TURN"),
+    hands,
+    board,
+    handOdds: truePanels,
+  };
+  // 100 on hand 0 and 1,500 on hand 1: 1,940 or 1,950 back for 1,600 whichever wins alone, 0 when 2 and 3 tie.
+  const first = applyBet(atTurn, cmd({ handIndex: 0, betAmountCents: 100, betId: "y0" }), T0).next!;
+  t.true(applyBet(first, cmd({ handIndex: 1, betAmountCents: 1_500, betId: "y1" }), T0).result.acknowledged);
+});
+
+test("beside a hand that can only tie, a tie paying back exactly the stakes is no way to lose: the set is refused", (t) => {
+  const hands = ["TcQh", "Js5s", "6s9d", "3hTs"];
+  const board = ["5h", "Td", "5c"];
+  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  t.deepEqual(
+    truePanels.map((p) => p.oddsTenths),
+    [331, 11, 362, 0],
+  );
+  const atFlop: TableSnapshot = {
+    ...advance(advance(sit(newTable(), "p1", 1_000_000))),
+    hands,
+    board,
+    handOdds: truePanels,
+  };
+  // 605 + 9,130 + 277 = 10,012 staked. Solo wins pay 20,025 / 10,043 / 10,027; hand 3's only tie, with
+  // hand 0, pays 605 x 33.1 / 2 = 10,012.75, rounded down to exactly the 10,012 staked.
+  let s = applyBet(atFlop, cmd({ handIndex: 0, betAmountCents: 605, betId: "z0" }), T0).next!;
+  s = applyBet(s, cmd({ handIndex: 1, betAmountCents: 9_130, betId: "z1" }), T0).next!;
+  t.throws(() => applyBet(s, cmd({ handIndex: 2, betAmountCents: 277, betId: "z2" }), T0), {
+    instanceOf: ConflictError,
+    message: RISKLESS_BETS,
+  });
+  // One more cent on hand 1 and the tie pays back 10,012 of 10,013 staked: a set that can lose.
+  t.true(
+    applyBet(
+      applyBet(s, cmd({ handIndex: 1, betAmountCents: 1, betId: "z3" }), T0).next!,
+      cmd({ handIndex: 2, betAmountCents: 277, betId: "z2" }),
+      T0,
+    ).result.acknowledged,
+  );
+});
+
+test("any hand priced above 0 takes bets: odds of 0.1 on a near-certain winner, and a long shot winning 1 % alone", (t) => {
+  // Prices at a very low target RTP (0.05): the favourite shows 0.1, the long shots 5.0.
+  const hole = advance(
+    sit(newTable(), "p1"),
+    T0,
+    panels(0, [
+      [98, 0, 1],
+      [1, 0, 50],
+      [1, 0, 50],
+      [0, 0, 0],
+    ]),
+  );
+  t.like(applyBet(hole, cmd({ handIndex: 0 }), T0).result, { acknowledged: true, bet: { oddsTenths: 1 } });
+  t.like(applyBet(hole, cmd({ handIndex: 1 }), T0).result, { acknowledged: true, bet: { oddsTenths: 50 } });
+  t.throws(() => applyBet(hole, cmd({ handIndex: 3 }), T0), { instanceOf: ConflictError, message: /cannot win/ });
+});
+
+test("a replayed bet of a player who has left answers the recorded bet and a seat balance of 0", (t) => {
+  const placed = deepFreeze(applyBet(table(), cmd(), T0).next!);
+  const left = deepFreeze(applyLeave(placed, { playerId: "p1", transferId: "l1" }, T0).next!);
+  const replay = applyBet(left, cmd(), T0);
+  t.is(replay.next, null);
+  t.deepEqual(replay.result, { acknowledged: true, bet: placed.bets[0]!, seatBalanceCents: 0 });
 });

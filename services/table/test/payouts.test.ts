@@ -49,6 +49,13 @@ test("payoutOf is exact beyond 2^53 where doubles would overpay", (t) => {
   t.deepEqual(p, { payoutCents: 8_333_332_499_916_666, remainderNumerator: 27, denominator: 40 });
   t.true(Math.floor((99_999_999_999 * 3_333_333) / 40) > p.payoutCents);
   t.throws(() => payoutOf(100_000_000_000, 9_700_000, 1), { instanceOf: RangeError });
+  // The largest exact payout is paid; the next cent is out of range.
+  t.deepEqual(payoutOf(Number.MAX_SAFE_INTEGER, 10, 1), {
+    payoutCents: Number.MAX_SAFE_INTEGER,
+    remainderNumerator: 0,
+    denominator: 10,
+  });
+  t.throws(() => payoutOf(Number.MAX_SAFE_INTEGER, 11, 1), { instanceOf: RangeError });
   t.throws(() => payoutOf(1, 10, 0), { instanceOf: RangeError });
   t.throws(() => payoutOf(1.5, 10, 1), { instanceOf: RangeError });
 });
@@ -311,7 +318,7 @@ test("property: settlement pays each bet within a cent below exact and conserves
         record.houseResultCents === stakes - record.payoutsCents &&
         BigInt(record.roundingRemainder.numerator) ===
           exactTotal - BigInt(record.payoutsCents) * BigInt(record.roundingRemainder.denominator) &&
-        credits.every((c) => c.playerId.startsWith("gone")) &&
+        credits.every((c) => c.playerId.startsWith("gone") && c.amountCents > 0) &&
         new Set(credits.map((c) => c.key)).size === credits.length;
       if (!ok) return false;
       // The same through applyAdvance: the sealed snapshot reconciles to the cent.
@@ -350,4 +357,25 @@ test("bets through applyBet at all three stages settle at the odds each recorded
     [320, 160, 120],
   );
   t.is(balanceOf(river, "p1"), 100_000 - 300 + 600);
+});
+
+test("a bettor who left, whose winning bet rounds down to nothing, is owed no credit: the outbox takes none of 0 cents", (t) => {
+  let s = seated();
+  s = bet(s, "p1", 0, 1, "tiny"); // 1 cent at 3.2: 0.08 of a cent in a four-way dead heat
+  s = bet(s, "p2", 1, 1_000, "big"); // 1,000 at 3.9 / 4 = 975
+  s = deepFreeze(applyLeave(s, { playerId: "p1", transferId: "l1" }, T0).next!);
+  s = deepFreeze(applyLeave(s, { playerId: "p2", transferId: "l2" }, T0).next!);
+  const river = toRiver(s, [0, 1, 2, 3]);
+  t.deepEqual(
+    river.finishedGame!.bets.map((b) => [b.betId, b.returnedCents, b.remainderNumerator]),
+    [
+      ["tiny", 0, 32],
+      ["big", 975, 0],
+    ],
+  );
+  t.deepEqual(
+    river.outbox.filter((c) => c.reason === "PAYOUT").map((c) => [c.playerId, c.amountCents]),
+    [["p2", 975]],
+  );
+  t.true(river.outbox.every((c) => c.amountCents > 0));
 });

@@ -94,6 +94,13 @@ test("sit validates its input (400)", (t) => {
   }
   t.throws(() => applySit(newTable(), sitCmd({ playerId: "" }), T0), { instanceOf: InvalidArgumentError });
   t.throws(() => applySit(newTable(), sitCmd({ transferId: "" }), T0), { instanceOf: InvalidArgumentError });
+  for (const bad of [{ playerName: 7 }, { avatarImageUrl: null }]) {
+    const command = sitCmd(bad as unknown as Partial<SitCommand>);
+    t.throws(() => applySit(newTable(), command, T0), {
+      instanceOf: InvalidArgumentError,
+      message: /must be a string/,
+    });
+  }
 });
 
 // ---------- top-up ----------
@@ -240,13 +247,16 @@ for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN"] as const) {
       houseResultCents: 0,
     });
     t.deepEqual(
-      next!.finishedGame!.bets.map((b) => [b.betId, b.returnedCents, b.paidTo]),
+      next!.finishedGame!.bets.map((b) => [b.betId, b.returnedCents, b.remainderNumerator, b.paidTo]),
       [
-        ["a", 1_000, "ACCOUNT"],
-        ["b", 300, "ACCOUNT"],
-        ["c", 50, "ACCOUNT"],
+        ["a", 1_000, 0, "ACCOUNT"],
+        ["b", 300, 0, "ACCOUNT"],
+        ["c", 50, 0, "ACCOUNT"],
       ],
     );
+    // Nothing is kept from a refund: no winners, no fraction of a cent (0 / 1, as `npm run verify` expects).
+    t.deepEqual(next!.finishedGame!.winningHands, []);
+    t.deepEqual(next!.finishedGame!.roundingRemainder, { numerator: 0, denominator: 1 });
     // Everything that was credited is owed back to the accounts; the house neither won nor lost.
     t.deepEqual(tableMoney(next!), {
       seatsCents: 0,

@@ -18,6 +18,7 @@ import {
   advance,
   advanceTo,
   bet,
+  closed,
   dealInput,
   dealOf,
   deepFreeze,
@@ -367,6 +368,19 @@ test("odds input that does not fit the plan is refused, and nothing is produced"
     turn,
   );
   bad({ kind: "CLEAR" }, toRiver, turn);
+  // An input of another kind than the plan's is refused, even with panels that would fit the plan.
+  bad({ ...good, handOdds: riverPanels([0]) }, toRiver, closed(turn));
+  // The deck must hold the cards to reveal: one is enough for the river, none is not.
+  const closedTurn = closed(turn);
+  const lastCard = applyAdvance(
+    { ...closedTurn, deck: closedTurn.deck.slice(0, 1) },
+    toRiver,
+    { kind: "REVEAL", handOdds: riverPanels([0]) },
+    T0,
+  );
+  t.is(lastCard.board.length, 5);
+  t.deepEqual(lastCard.deck, []);
+  bad({ kind: "REVEAL", handOdds: riverPanels([0]) }, toRiver, { ...closedTurn, deck: [] });
 });
 
 test("river panels that name no winner are refused: the house would keep every stake", (t) => {

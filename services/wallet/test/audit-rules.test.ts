@@ -255,5 +255,102 @@ test("totals past the exact integer range are reported, not summed inexactly", (
   });
   const report = audit(accounts);
   t.false(report.clean);
-  t.true(report.issues.some((issue) => issue.problem === "totals exceed the exact integer range"));
+  t.deepEqual(
+    report.issues.find((issue) => issue.problem === "totals exceed the exact integer range"),
+    { playerId: "", sequence: 0, problem: "totals exceed the exact integer range" },
+    "an issue of the ledger as a whole names no account and no sequence",
+  );
+});
+
+test("the per-reason totals count and add up exactly the applied entries of each kind and reason", (t) => {
+  fc.assert(
+    fc.property(ledgers, (accounts) => {
+      const expected = new Map<string, { count: number; amountCents: number }>();
+      for (const e of accounts.flat().filter((entry) => entry.applied)) {
+        const key = `${e.kind} ${e.reason}`;
+        const total = expected.get(key) ?? { count: 0, amountCents: 0 };
+        expected.set(key, { count: total.count + 1, amountCents: total.amountCents + Math.abs(e.amountCents) });
+      }
+      const byKey = (rows: [string, { count: number; amountCents: number }][]) =>
+        rows.sort(([a], [b]) => a.localeCompare(b));
+      t.deepEqual(
+        byKey(
+          audit(accounts).reasonTotals.map((r) => [
+            `${r.kind} ${r.reason}`,
+            { count: r.count, amountCents: r.amountCents },
+          ]),
+        ),
+        byKey([...expected]),
+      );
+    }),
+    { numRuns: 300 },
+  );
+  const welcome = audit([[nextEntry(null, welcomeRequest("p"), at)]]);
+  t.deepEqual(welcome.reasonTotals, [
+    { kind: "welcome", reason: welcomeRequest("p").reason, count: 1, amountCents: WELCOME_CREDIT_CENTS },
+  ]);
+});
+
+test("issues are listed as they are found: an entry is checked as soon as the entries before it have been read", (t) => {
+  /** welcome, debit, debit: the last one's balance off by a cent. */
+  const account = (playerId: string) => {
+    const entries = [nextEntry(null, welcomeRequest(playerId), at)];
+    for (let n = 1; n <= 2; n++) {
+      const request = {
+        kind: "debit" as const,
+        playerId,
+        amountCents: 10,
+        idempotencyKey: `${playerId}-${n}`,
+        reason: "sit",
+        reference: "",
+      };
+      entries.push(nextEntry(entries[entries.length - 1]!, request, at));
+    }
+    const last = entries.pop()!;
+    return [...entries, { ...last, balanceAfterCents: last.balanceAfterCents + 1 }];
+  };
+  const [a1, a2, a3] = account("a");
+  const [b1, b2, b3] = account("b");
+  const issuesOf = (order: LedgerEntry[]) => {
+    const auditor = new LedgerAuditor();
+    for (const entry of order) auditor.add(entry);
+    return auditor.report(new Set(["a", "b"])).issues.map((issue) => [issue.playerId, issue.sequence]);
+  };
+  // Read in order, b's last entry before a's.
+  t.deepEqual(issuesOf([a1!, b1!, b2!, b3!, a2!, a3!]), [
+    ["b", 3],
+    ["a", 3],
+  ]);
+  // a's entries read early are checked as soon as a's first comes, before b's are read.
+  t.deepEqual(issuesOf([a3!, a2!, b1!, a1!, b2!, b3!]), [
+    ["a", 3],
+    ["b", 3],
+  ]);
+});
+
+test("entries that follow a gap are checked in sequence order, however they were read", (t) => {
+  const entries = [nextEntry(null, welcomeRequest("g"), at)];
+  for (let n = 0; n < 3; n++) {
+    const request = {
+      kind: "credit" as const,
+      playerId: "g",
+      amountCents: 5,
+      idempotencyKey: `g${n}`,
+      reason: "payout",
+      reference: "",
+    };
+    entries.push(nextEntry(entries[entries.length - 1]!, request, at));
+  }
+  // Sequence 2 is missing and 4 is read before 3: 3 is checked first, where the gap is, and 4 follows it.
+  const auditor = new LedgerAuditor();
+  for (const entry of [entries[0]!, entries[3]!, entries[2]!]) auditor.add(entry);
+  t.deepEqual(auditor.report(new Set(["g"])).issues, [
+    { playerId: "g", sequence: 3, problem: "sequence 3 where 2 was expected" },
+    {
+      playerId: "g",
+      sequence: 3,
+      problem:
+        "recorded 5 cents applied, balance 100010 after a balance of 100000 cents; the rules give 5 cents applied, balance 100005",
+    },
+  ]);
 });

@@ -239,3 +239,20 @@ test("the wallet's reserved key prefix is refused on a request that is otherwise
     message: /reserved/,
   });
 });
+
+test("a reference holds up to 200 characters, an operator's reason up to 64, and table ids start at 1", (t) => {
+  const fields = { playerId: "p1", amountCents: 100, idempotencyKey: "k", reason: "", reference: "" };
+  t.is(validateMovementRequest("deposit", { ...fields, reference: "r".repeat(200) }).reference.length, 200);
+  t.throws(() => validateMovementRequest("deposit", { ...fields, reference: "r".repeat(201) }), {
+    instanceOf: InvalidArgumentError,
+    message: /reference/,
+  });
+  for (const kind of ["deposit", "withdraw"] as const) {
+    t.is(validateMovementRequest(kind, { ...fields, reason: "o".repeat(64) }).reason.length, 64);
+    t.throws(() => validateMovementRequest(kind, { ...fields, reason: "o".repeat(65) }), {
+      instanceOf: InvalidArgumentError,
+      message: /reason/,
+    });
+  }
+  t.is(validateMovementRequest("debit", { ...fields, reason: "sit", tableId: 1 }).tableId, 1);
+});
