@@ -83,6 +83,13 @@ export const LEDGER_PAGE_MAX = 1000;
 /** The target return to player of a table, a deal or a bulk request that names none (decisions.md). */
 export const DEFAULT_TARGET_RTP = 0.97;
 
+/**
+ * The lowest target RTP a table may run at: below it a hand certain to win prices below 0.05 and
+ * shows odds 0, which the table refuses as an untrue answer (a hand that can win has odds), so no
+ * game could be dealt. A bulk request may name any RTP (the spec's range): its prices go nowhere.
+ */
+export const MIN_TABLE_TARGET_RTP = 0.05;
+
 /** A target return to player: a finite number greater than 0 and less than 1. */
 export const isTargetRtp = (value: unknown): value is number =>
   typeof value === "number" && Number.isFinite(value) && value > 0 && value < 1;

@@ -1,7 +1,7 @@
 import test from "ava";
 import fc from "fast-check";
 import type { Fraction } from "../../src/poker/equity-types.js";
-import { INT32_MAX } from "../../src/limits.js";
+import { INT32_MAX, MIN_TABLE_TARGET_RTP } from "../../src/limits.js";
 import { InvalidOddsRequestError } from "../../src/poker/errors.js";
 import {
   type BettingStage,
@@ -532,5 +532,17 @@ test("riverEquities: the shares are exact fractions that add up to 1, a loser's 
       });
     }),
     RUNS,
+  );
+});
+
+test("at the tables' lowest target RTP a hand certain to win still shows odds, and just below it none", (t) => {
+  const certain = { numerator: 1, denominator: 1 };
+  t.is(oddsTenths(certain, MIN_TABLE_TARGET_RTP), 1);
+  t.is(oddsTenths(certain, MIN_TABLE_TARGET_RTP - 0.0001), 0);
+  // Every share is at most 1, so at that RTP every hand that can win is priced above 0.
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 0, max: 1_000_000 }), (numerator, extra) => {
+      t.true(oddsTenths({ numerator, denominator: numerator + extra }, MIN_TABLE_TARGET_RTP) >= 1);
+    }),
   );
 });

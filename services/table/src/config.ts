@@ -2,7 +2,7 @@
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { ConfigError, envFlag, envInt, envPort, envString } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
-import { DEFAULT_TARGET_RTP, isTargetRtp } from "@pokerodds/common/limits";
+import { DEFAULT_TARGET_RTP, isTargetRtp, MIN_TABLE_TARGET_RTP } from "@pokerodds/common/limits";
 
 export interface TableServiceConfig {
   grpcPort: number;
@@ -57,8 +57,11 @@ function envRtp(env: Env): number {
   const raw = env.TABLE_TARGET_RTP;
   if (raw === undefined || raw === "") return DEFAULT_TARGET_RTP;
   const value = Number(raw);
-  if (!/^\d*\.?\d+$/.test(raw) || !isTargetRtp(value)) {
-    throw new ConfigError(`TABLE_TARGET_RTP must be a number between 0 and 1 (exclusive), got ${JSON.stringify(raw)}`);
+  if (!/^\d*\.?\d+$/.test(raw) || !isTargetRtp(value) || value < MIN_TABLE_TARGET_RTP) {
+    throw new ConfigError(
+      `TABLE_TARGET_RTP must be a number from ${MIN_TABLE_TARGET_RTP} (below it a hand certain to win would show ` +
+        `odds 0, and no game could be dealt) to 1 (exclusive), got ${JSON.stringify(raw)}`,
+    );
   }
   return value;
 }

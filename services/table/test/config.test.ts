@@ -23,9 +23,11 @@ test("public tables end before the first personal table", (t) => {
   t.throws(() => readConfig({ TABLE_COUNT: "0" }), { instanceOf: ConfigError });
 });
 
-test("the target RTP is a number strictly between 0 and 1", (t) => {
+test("the target RTP is a number from 0.05 to 1 (exclusive)", (t) => {
   t.is(readConfig({ TABLE_TARGET_RTP: "0.9" }).targetRtp, 0.9);
-  for (const raw of ["0", "1", "1.5", "-0.5", "abc", "0.9x"]) {
+  t.is(readConfig({ TABLE_TARGET_RTP: "0.05" }).targetRtp, 0.05);
+  // Below it a certain winner shows odds 0, which the table refuses: it could deal no game.
+  for (const raw of ["0", "0.0499", "0.01", "1", "1.5", "-0.5", "abc", "0.9x"]) {
     t.throws(() => readConfig({ TABLE_TARGET_RTP: raw }), { instanceOf: ConfigError }, raw);
   }
 });
