@@ -74,7 +74,7 @@ export const sizeOf = (path: string): Promise<number | undefined> =>
     () => undefined,
   );
 
-const isRegularFile = (path: string): Promise<boolean> =>
+export const isRegularFile = (path: string): Promise<boolean> =>
   stat(path).then(
     (s) => s.isFile(),
     () => false,

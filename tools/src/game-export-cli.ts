@@ -16,7 +16,15 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { parseArgsOnce } from "./args.js";
-import { ExportFileError, exportFile, lastRecordIn, prepareToAdd, sizeOf, type WrittenRecord } from "./export-file.js";
+import {
+  ExportFileError,
+  exportFile,
+  isRegularFile,
+  lastRecordIn,
+  prepareToAdd,
+  sizeOf,
+  type WrittenRecord,
+} from "./export-file.js";
 
 export const EXIT_COMPLETE = 0;
 export const EXIT_TRUNCATED = 1;
@@ -296,6 +304,17 @@ function truncatedText(copied: Copied, options: ExportOptions, stdoutFile: strin
   return `export-games: TRUNCATED: ${copied.reason}; ${last}; resume with: ${resume}`;
 }
 
+/**
+ * What a complete export with --after says of a file that held no game before it: it holds the games
+ * after the cursor alone. Asked for (an export of what came since), or a resume into a path other
+ * than the first export's, which leaves that one short: said, so that it is not taken for whole.
+ */
+async function startedAfterNothing(options: ExportOptions, file: Output["file"]): Promise<string> {
+  if (options.after === undefined || file === undefined || file.start > 0) return "";
+  if (!(await isRegularFile(file.path))) return "";
+  return ` into ${file.path}, which held no game before them: it holds the games after ${options.after} alone`;
+}
+
 /** Runs the command; resolves to its exit code. */
 export async function runExportCli(
   env: Env,
@@ -319,7 +338,7 @@ export async function runExportCli(
   }
   copied = await checkedAgainstFile(copied, output.file);
   if (copied.complete) {
-    io.err(`export-games: ${copied.games} games exported`);
+    io.err(`export-games: ${copied.games} games exported${await startedAfterNothing(options, output.file)}`);
     return EXIT_COMPLETE;
   }
   io.err(truncatedText(copied, options, io.stdoutFile));

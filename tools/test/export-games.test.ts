@@ -329,6 +329,11 @@ test("resumed into a file a failed write left half a line in: that half is cut; 
   const fresh = await run(gateway.url, ["--after", "3:12", "--out", out]);
   t.is(fresh.code, 0, `no whole line, nothing to check: ${fresh.err}`);
   t.is(await readFile(out, "utf8"), `${record(3, 20)}\n`);
+  // Said, so that a resume into another path than the first export's is not taken for a whole export.
+  t.is(
+    fresh.err,
+    `export-games: 1 games exported into ${out}, which held no game before them: it holds the games after 3:12 alone`,
+  );
 });
 
 test("a bound finer than a millisecond goes to the gateway as written; any other as RFC 3339 UTC", async (t) => {
