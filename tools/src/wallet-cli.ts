@@ -12,10 +12,11 @@
 // operator's files under DATA_DIR/pki. Prints one JSON object: the movement's outcome, or a ledger
 // page in sequence order (amounts in units, as the public API shows them).
 // Exit 0 when the movement was applied or the page read, 1 when the wallet refused the movement
-// (nothing moved), 2 on bad usage or a failure that moved nothing, 3 when a movement's answer did
-// not come (it may have been applied: send the same command again to learn it).
+// (nothing moved), 2 on bad usage or a failure that moved nothing (a wallet it cannot connect to
+// among them), 3 when a movement's answer did not come once sent (it may have been applied: send
+// the same command again to learn it).
 import { MONEY_RULE, toCents, toUnits, toSignedUnits } from "@pokerodds/api/money";
-import { status } from "@grpc/grpc-js";
+import { connectivityState, status, type Client } from "@grpc/grpc-js";
 import { createClient, isServiceError, type TlsFiles } from "@pokerodds/common";
 import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX } from "@pokerodds/common/limits";
 import {
@@ -174,15 +175,42 @@ function entryOf(entry: LedgerEntry) {
   };
 }
 
+/** How long the wallet may take to accept the connection, and then to answer. */
+const DEADLINE_MS = 10_000;
+
+/**
+ * Waits until the channel has a connection to the wallet, so that a failure to connect (nothing
+ * listens, the TLS handshake refused, no answer to it) is known to have sent nothing: it ended in
+ * "the outcome is unknown", and the operator was told to send again a deposit that could not have
+ * been made and would fail the same way.
+ */
+async function connected(client: Client, address: string): Promise<void> {
+  const channel = client.getChannel();
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
+    const state = channel.getConnectivityState(true);
+    if (state === connectivityState.READY) return;
+    if (state === connectivityState.TRANSIENT_FAILURE || Date.now() >= deadline) {
+      const why =
+        state === connectivityState.TRANSIENT_FAILURE
+          ? "refused, unreachable or its TLS handshake failed"
+          : `no connection within ${DEADLINE_MS / 1000} s`;
+      throw new Error(`cannot connect to the wallet at ${address} (${why}): nothing was sent`);
+    }
+    await new Promise<void>((resolve) => channel.watchConnectivityState(state, deadline, () => resolve()));
+  }
+}
+
 async function send(command: Command, env: Env, io: Io): Promise<number> {
   const address = await walletAddress(env);
   // Safe to repeat after UNAVAILABLE: the movements carry their key, and a ledger page only reads.
   const wallet = createClient(WalletServiceClient, METHODS, address, {
-    defaultDeadlineMs: 10_000,
+    defaultDeadlineMs: DEADLINE_MS,
     retryUnavailable: METHODS,
     tls: operatorTls(env),
   });
   try {
+    await connected(wallet.raw, address);
     if (command.kind === "ledger") {
       const page = await wallet.call.listLedger({
         playerId: command.playerId,

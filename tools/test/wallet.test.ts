@@ -7,6 +7,9 @@ import { fileURLToPath } from "node:url";
 import { Api } from "../../test/helpers/api.js";
 import { useTestStack } from "../../test/helpers/stack.js";
 import { EXIT_FAILED, EXIT_REFUSED, EXIT_UNKNOWN, parseCommand, runWalletCli } from "../src/wallet-cli.js";
+import { createLogger, startGrpcServer, WALLET_ACCESS } from "@pokerodds/common";
+import { WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
+import { tlsAs } from "../../test/helpers/pki.js";
 
 /** The command as `npm run wallet` runs it (built by `npm test`). */
 const WALLET_COMMAND = fileURLToPath(new URL("../dist/wallet.js", import.meta.url));
@@ -69,19 +72,18 @@ test("a deposit, its replay, a withdrawal the balance cannot cover, and the ledg
   const stranger = await wallet(env, "deposit", "nobody-yet", "5", "--key", "k");
   t.is(stranger.code, EXIT_FAILED, "an account never opened takes no deposit");
 
-  // No answer (here, nothing listens): the deposit may have been applied, so it is neither 0 nor 2.
+  // Nothing listens: no connection, so nothing was sent, and nothing moved (it said "may have been
+  // applied" and asked for the same command again, which would fail the same way).
   const away = { ...env, WALLET_ADDR: "127.0.0.1:9" };
-  const unknown = await wallet(away, "deposit", "olivia", "5", "--key", "bank-transfer-8");
-  t.is(unknown.code, EXIT_UNKNOWN);
-  t.regex(
-    unknown.err,
-    /outcome is unknown: it may have been applied\. Send the same command again, with the same --key/,
-  );
+  const unsent = await wallet(away, "deposit", "olivia", "5", "--key", "bank-transfer-8");
+  t.is(unsent.code, EXIT_FAILED, unsent.err);
+  t.regex(unsent.err, /cannot connect to the wallet at 127\.0\.0\.1:9 \(.*\): nothing was sent/);
   const unread = await wallet(away, "ledger", "olivia");
   t.is(unread.code, EXIT_FAILED, "a ledger page that did not come moved nothing");
 
-  // A wallet that takes the connection and never answers (a stopped process, a frozen machine): the
-  // command still ends when its deadline has passed, as a run of it in a script must.
+  // A wallet that takes the TCP connection and never answers (a stopped process, a frozen machine):
+  // no TLS handshake, so nothing was sent either; the command still ends when its deadline has
+  // passed, as a run of it in a script must.
   const silent = createServer(() => {});
   await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
   t.teardown(() => silent.close());
@@ -97,8 +99,43 @@ test("a deposit, its replay, a withdrawal the balance cannot cover, and the ledg
     child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("close", (code, signal) => resolve({ code, signal, stderr }));
   });
-  t.is(run.code, EXIT_UNKNOWN, `${run.stderr} (after ${Date.now() - started} ms, ${String(run.signal)})`);
-  t.regex(run.stderr, /outcome is unknown/);
+  t.is(run.code, EXIT_FAILED, `${run.stderr} (after ${Date.now() - started} ms, ${String(run.signal)})`);
+  t.regex(run.stderr, /no connection within 10 s\): nothing was sent/);
+});
+
+// Sent, and no answer came (a wallet that stopped with the deposit in hand): it may have been
+// applied, so the exit is neither 0 nor 2, and the operator is told how to learn it.
+test("a deposit sent whose answer never comes: the outcome is unknown (exit 3)", async (t) => {
+  const logger = createLogger("wallet-cli-test");
+  let received = 0;
+  const server = await startGrpcServer(
+    {
+      name: "pokerodds.wallet.v1.WalletService",
+      protoFile: "pokerodds/wallet/v1/wallet.proto",
+      definition: WalletServiceService,
+      implementation: {
+        deposit: () => {
+          received++; // and never answers
+        },
+      },
+    },
+    { port: 0, logger, tls: tlsAs("wallet"), access: WALLET_ACCESS },
+  );
+  t.teardown(() => server.shutdown(0));
+  const operator = tlsAs("operator");
+  const env = {
+    WALLET_ADDR: `127.0.0.1:${server.port}`,
+    TLS_CA_FILE: operator.caFile,
+    TLS_CERT_FILE: operator.certFile,
+    TLS_KEY_FILE: operator.keyFile,
+  };
+  const unknown = await wallet(env, "deposit", "olivia", "5", "--key", "bank-transfer-10");
+  t.is(unknown.code, EXIT_UNKNOWN, unknown.err);
+  t.is(received, 1);
+  t.regex(
+    unknown.err,
+    /outcome is unknown: it may have been applied\. Send the same command again, with the same --key/,
+  );
 });
 
 test("usage it refuses before sending anything", (t) => {
