@@ -88,6 +88,13 @@ async function fetchReport(url: URL, token: string, deadlineMs: number): Promise
       signal: AbortSignal.timeout(deadlineMs + ANSWER_MS),
     });
   } catch (error) {
+    // Reached and not answered in time is not unreachable: a service behind the gateway is stuck.
+    if ((error as Error).name === "TimeoutError") {
+      throw new NoAudit(
+        `no answer from the stack at ${url.origin} within ${(deadlineMs + ANSWER_MS) / 1000} s ` +
+          `(AUDIT_DEADLINE_S and ${ANSWER_MS / 1000} s more): GET /api/health names a service that does not answer`,
+      );
+    }
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
     throw new NoAudit(`cannot reach the stack at ${url.origin}: ${why}`);

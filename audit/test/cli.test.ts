@@ -136,3 +136,15 @@ test("without AUDIT_TOKEN and with a real identity provider: exit 2, no developm
   t.regex(remote.err, /AUTH_JWKS_URL is set: set AUDIT_TOKEN/);
   t.is(gateway.requests.length, 0);
 });
+
+test("no audit: a stack that takes the request and never answers is said to be slow, not unreachable", async (t) => {
+  const gateway = await fakeGateway(() => new Promise(() => undefined));
+  t.teardown(() => gateway.close());
+  const { code, err } = await run({ AUDIT_URL: gateway.url, AUDIT_TOKEN: "tok", AUDIT_DEADLINE_S: "1" });
+  t.is(code, 2);
+  t.is(
+    err,
+    `audit: no answer from the stack at ${new URL(gateway.url).origin} within 11 s (AUDIT_DEADLINE_S and 10 s more): ` +
+      "GET /api/health names a service that does not answer",
+  );
+});
