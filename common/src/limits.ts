@@ -84,6 +84,12 @@ export const LEDGER_PAGE_MAX = 1000;
 export const DEFAULT_TARGET_RTP = 0.97;
 
 /**
+ * An operator's note on a deposit or withdrawal (`npm run wallet -- ... --note`), at most: the
+ * ledger entry's reason, which the player's statement shows.
+ */
+export const OPERATOR_NOTE_MAX_LENGTH = 64;
+
+/**
  * The lowest target RTP a table may run at: below it a hand certain to win prices below 0.05 and
  * shows odds 0, which the table refuses as an untrue answer (a hand that can win has odds), so no
  * game could be dealt. A bulk request may name any RTP (the spec's range): its prices go nowhere.

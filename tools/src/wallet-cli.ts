@@ -18,7 +18,7 @@
 import { MONEY_RULE, toCents, toUnits, toSignedUnits } from "@pokerodds/api/money";
 import { connectivityState, status, type Client } from "@grpc/grpc-js";
 import { createClient, isServiceError, type TlsFiles } from "@pokerodds/common";
-import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX } from "@pokerodds/common/limits";
+import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX, OPERATOR_NOTE_MAX_LENGTH } from "@pokerodds/common/limits";
 import {
   MovementKind,
   RefusalReason,
@@ -117,6 +117,11 @@ export function parseCommand(argv: readonly string[]): Command {
     throw new UsageError(`the amount must be ${MONEY_RULE}, in units (12.50)`);
   }
   if (!values.key) throw new UsageError("--key is required: the same key sent again moves nothing twice");
+  if (values.note.length > OPERATOR_NOTE_MAX_LENGTH) {
+    throw new UsageError(
+      `--note must be at most ${OPERATOR_NOTE_MAX_LENGTH} characters (the player's statement shows it)`,
+    );
+  }
   return { kind, playerId, amountCents, key: values.key, note: values.note };
 }
 

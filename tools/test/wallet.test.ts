@@ -149,6 +149,10 @@ test("usage it refuses before sending anything", (t) => {
   refused("deposit", "p", "5", "--key", "k", "extra");
   refused("deposit", "p", "5", "--key", "k", "--key", "k2"); // which key was meant?
   refused("deposit", "p", "5", "--key", "k", "--note", "a", "--note", "b");
+  t.throws(() => parseCommand(["deposit", "p", "5", "--key", "k", "--note", "n".repeat(65)]), {
+    message: /^--note must be at most 64 characters/,
+  });
+  t.is(parseCommand(["deposit", "p", "5", "--key", "k", "--note", "n".repeat(64)]).kind, "deposit");
   refused("withdraw", "p", "5", "--key", "k", "--limit", "3");
   refused("ledger", "p", "--key", "k");
   refused("ledger", "p", "--limit", "0");

@@ -12,6 +12,7 @@ import {
   MAX_AMOUNT_CENTS,
   MAX_BALANCE_CENTS,
   MOVEMENT_KEY_MAX_LENGTH,
+  OPERATOR_NOTE_MAX_LENGTH,
   requireAmountCents,
   requirePlayerId,
 } from "@pokerodds/common/limits";
@@ -116,7 +117,7 @@ export function validateMovementRequest(kind: RequestableKind, fields: Omit<Move
 
 function requireReason(kind: RequestableKind, reason: string): string {
   const listed = TABLE_REASONS[kind];
-  if (!listed) return requireText("reason", reason, { required: false, maxLength: 64 });
+  if (!listed) return requireText("reason", reason, { required: false, maxLength: OPERATOR_NOTE_MAX_LENGTH });
   if (!listed.includes(reason)) {
     throw new InvalidArgumentError(
       `a ${kind}'s reason must be one of ${listed.join(", ")}, got ${JSON.stringify(reason)}`,
