@@ -56,6 +56,7 @@ async function startLauncher(t: ExecutionContext) {
   );
   const output: string[] = [];
   const childPids: number[] = [];
+  let metrics: Record<string, string> = {};
   const seen = new SeenProcesses();
   seen.add(launched.pid!);
   const ready = new Promise<void>((resolve) => {
@@ -67,6 +68,7 @@ async function startLauncher(t: ExecutionContext) {
         if (entry?.service === "launcher" && Array.isArray(entry.children)) {
           childPids.push(...(entry.children as { pid: number }[]).map((child) => child.pid));
           childPids.forEach((pid) => seen.add(pid));
+          metrics = (entry.metrics ?? {}) as Record<string, string>;
           resolve();
         }
       });
@@ -78,7 +80,7 @@ async function startLauncher(t: ExecutionContext) {
     await rm(dataDir, { recursive: true, force: true });
   });
   const started = await within(Promise.race([ready.then(() => true), exited.then(() => false)]), 90_000);
-  return { launched, exited, output, childPids, seen, port, started: started === true };
+  return { launched, exited, output, childPids, seen, port, metrics: () => metrics, started: started === true };
 }
 
 test("npm start: SIGTERM stops the whole stack within 10 s and leaves no process behind", async (t) => {
@@ -93,6 +95,10 @@ test("npm start: SIGTERM stops the whole stack within 10 s and leaves no process
   }
   t.is(childPids.length, 5, "database, odds, wallet, table, gateway");
   t.is(await healthStatus(`http://127.0.0.1:${port}`), 200);
+  // Each service's metrics, at the URL the ready line names (free ports, picked at each start).
+  const metrics = run.metrics();
+  t.deepEqual(Object.keys(metrics).sort(), ["gateway", "odds", "table", "wallet"]);
+  for (const url of Object.values(metrics)) t.regex(await (await fetch(url)).text(), /^process_cpu_seconds_total/m);
 
   const stoppingAt = Date.now();
   launched.kill("SIGTERM");

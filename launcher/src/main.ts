@@ -99,6 +99,8 @@ try {
       database: stack.embeddedDatabase ? stack.mongodbUri : "external, from MONGODB_URI",
       dataDir,
       children: stack.children(),
+      // Free ports, picked at each start: said here, so that no child's own line must be found.
+      metrics: Object.fromEntries(stack.metricsUrls().map(({ name, url }) => [name, url])),
       pidFile: pids.path,
       restarts: policy,
     },
