@@ -23,7 +23,7 @@ export interface CallOptions {
   /** Per-call deadline; every call has one. */
   deadlineMs?: number;
   requestId?: string;
-  /** The server call this one is made for: its deadline and cancellation carry over. */
+  /** The server call this one is made for: its cancellation carries over, and its deadline less PARENT_ANSWER_MARGIN_MS. */
   parent?: ServerUnaryCall<unknown, unknown>;
   /** Cancels the call when it aborts (its server learns of it: callEnded). */
   signal?: AbortSignal;
@@ -117,6 +117,21 @@ function methodConfigNames(service: Record<string, { path: string }>, methods: r
   });
 }
 
+/**
+ * A call made for a server call ends this long before that call's own deadline, so that the server
+ * can still answer with what failed (its dependency, by name) before its caller gives up on it and
+ * can only blame the server: a leave whose wallet credit hung was answered "table service
+ * unavailable" to the player, the gateway's deadline and the wallet call's ending together.
+ */
+export const PARENT_ANSWER_MARGIN_MS = 500;
+
+/** The call's own deadline, or earlier by the margin than the server call it is made for. */
+function deadlineOf(options: CallOptions, settings: ClientSettings): number {
+  const own = Date.now() + (options.deadlineMs ?? settings.defaultDeadlineMs);
+  if (!options.parent) return own;
+  return Math.min(own, Number(options.parent.getDeadline()) - PARENT_ANSWER_MARGIN_MS);
+}
+
 export function createClient<C extends Client>(
   Ctor: ClientConstructor<C>,
   methods: readonly string[],
@@ -161,9 +176,7 @@ export function createClient<C extends Client>(
         const metadata = new Metadata();
         if (options.requestId) metadata.set(REQUEST_ID_KEY, options.requestId);
         const span = startClientSpan(path, metadata);
-        const callOptions: Partial<GrpcCallOptions> = {
-          deadline: Date.now() + (options.deadlineMs ?? settings.defaultDeadlineMs),
-        };
+        const callOptions: Partial<GrpcCallOptions> = { deadline: deadlineOf(options, settings) };
         if (options.parent) {
           callOptions.parent = options.parent;
           callOptions.propagate_flags = propagate.DEFAULTS;
