@@ -17,4 +17,8 @@ export const transfersPending = gauge(
   "table_transfers_pending",
   "Sit, top-up and leave transfers not finished yet, as of the last recovery pass",
 );
+export const creditsRefused = counter(
+  "table_credits_refused_total",
+  "Credits to players' accounts the wallet refused (only at the account's balance limit): each stays owed and is sent again",
+);
 export const watchStreams = gauge("table_watch_streams", "WatchTable streams open on this replica");

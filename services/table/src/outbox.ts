@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { LEDGER_REASON, type TableCreditReason } from "@pokerodds/common/ledger-reasons";
 import { markDelivered, type CreditReason, type OutboxCredit } from "./domain/index.js";
 import type { CallScope, Movement, MovementOutcome } from "./dependencies.js";
+import { creditsRefused } from "./metrics.js";
 import type { TableParts } from "./parts.js";
 
 /** The wallet ledger's reason for each kind of table credit. */
@@ -50,7 +51,12 @@ export async function deliverOutbox(
   for (const { credit, outcome } of outcomes) {
     // Refused only past the wallet's balance limit, which the wallet does not record: the credit
     // stays owed (and audited), and is sent again until the account has room.
-    if (!outcome.applied) log.error({ tableId, credit }, "the wallet refused a table credit");
+    if (outcome.applied) continue;
+    creditsRefused.inc();
+    log.error(
+      { tableId, credit },
+      "the wallet refused a table credit (its account is at the balance limit): it stays owed, and is sent again",
+    );
   }
   if (delivered.length > 0) {
     // The key names this delivery, not only the version it builds: another replica marking other

@@ -7,6 +7,7 @@ import { createLogger, type Logger } from "@pokerodds/common";
 import test from "ava";
 import type { Movement, MovementOutcome, WalletPort } from "../src/dependencies.js";
 import { applyLeave, type TableSnapshot } from "../src/domain/index.js";
+import { creditsRefused } from "../src/metrics.js";
 import { deliverOutbox } from "../src/outbox.js";
 import type { TableParts } from "../src/parts.js";
 import { deliverCredits } from "../src/recovery.js";
@@ -66,7 +67,31 @@ test("a request's delivery logs through the request's logger (its requestId), no
   await deliverOutbox({ store, wallet: refusing, logger: logger("process") } as TableParts, 9, {
     logger: logger("request"),
   });
-  t.deepEqual(lines, Array(3).fill("request: the wallet refused a table credit"));
+  t.deepEqual(
+    lines,
+    Array(3).fill(
+      "request: the wallet refused a table credit (its account is at the balance limit): it stays owed, and is sent again",
+    ),
+  );
+});
+
+// Serial: the counter is the process's, and other tests here refuse credits too.
+test.serial("each credit the wallet refuses is counted, for an alert: it stays owed until the account has room", async (t) => {
+  const store = new SnapshotStore(database.fresh());
+  await store.load([owingThree(11)]);
+  const credit = async (movement: Movement): Promise<MovementOutcome> =>
+    movement.playerId === "p2"
+      ? { applied: false, balanceCents: 0 }
+      : { applied: true, balanceCents: movement.amountCents };
+  const refusingP2 = { credit } as Partial<WalletPort> as WalletPort;
+  const refused = async () => (await creditsRefused.get()).values[0]?.value ?? 0;
+  const before = await refused();
+  await deliverOutbox({ store, wallet: refusingP2, logger: createLogger("test") } as TableParts, 11, {});
+  t.is(await refused(), before + 1);
+  t.deepEqual(
+    (await store.latest(11)).snapshot.outbox.map((owed) => owed.playerId),
+    ["p2"],
+  );
 });
 
 test("two replicas delivering different credits at once both mark theirs: neither passes for the other's replay", async (t) => {
