@@ -76,23 +76,26 @@ test("a request's delivery logs through the request's logger (its requestId), no
 });
 
 // Serial: the counter is the process's, and other tests here refuse credits too.
-test.serial("each credit the wallet refuses is counted, for an alert: it stays owed until the account has room", async (t) => {
-  const store = new SnapshotStore(database.fresh());
-  await store.load([owingThree(11)]);
-  const credit = async (movement: Movement): Promise<MovementOutcome> =>
-    movement.playerId === "p2"
-      ? { applied: false, balanceCents: 0 }
-      : { applied: true, balanceCents: movement.amountCents };
-  const refusingP2 = { credit } as Partial<WalletPort> as WalletPort;
-  const refused = async () => (await creditsRefused.get()).values[0]?.value ?? 0;
-  const before = await refused();
-  await deliverOutbox({ store, wallet: refusingP2, logger: createLogger("test") } as TableParts, 11, {});
-  t.is(await refused(), before + 1);
-  t.deepEqual(
-    (await store.latest(11)).snapshot.outbox.map((owed) => owed.playerId),
-    ["p2"],
-  );
-});
+test.serial(
+  "each credit the wallet refuses is counted, for an alert: it stays owed until the account has room",
+  async (t) => {
+    const store = new SnapshotStore(database.fresh());
+    await store.load([owingThree(11)]);
+    const credit = async (movement: Movement): Promise<MovementOutcome> =>
+      movement.playerId === "p2"
+        ? { applied: false, balanceCents: 0 }
+        : { applied: true, balanceCents: movement.amountCents };
+    const refusingP2 = { credit } as Partial<WalletPort> as WalletPort;
+    const refused = async () => (await creditsRefused.get()).values[0]?.value ?? 0;
+    const before = await refused();
+    await deliverOutbox({ store, wallet: refusingP2, logger: createLogger("test") } as TableParts, 11, {});
+    t.is(await refused(), before + 1);
+    t.deepEqual(
+      (await store.latest(11)).snapshot.outbox.map((owed) => owed.playerId),
+      ["p2"],
+    );
+  },
+);
 
 test("two replicas delivering different credits at once both mark theirs: neither passes for the other's replay", async (t) => {
   for (let round = 0; round < 10; round++) {
