@@ -486,6 +486,33 @@ test("beside two hands that can only tie each other, a set covering every hand t
   t.true(applyBet(first, cmd({ handIndex: 1, betAmountCents: 1_500, betId: "y1" }), T0).result.acknowledged);
 });
 
+test("a hand that can only tie on fewer than 1 % of the boards is still a way to lose", (t) => {
+  // The flop Kh 8d Jh: 3h4d and 4h3s can win on no board and tie each other on 6 of the 820 (0.73 %);
+  // the prices of the two hands that can win alone sum (as 1 / odds) to 0.992, below 1.
+  const hands = ["ThJs", "3h4d", "4h3s", "2sQh"];
+  const board = ["Kh", "8d", "Jh"];
+  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  t.deepEqual(
+    truePanels.map((p) => [p.winPercentage, p.drawPercentage, p.oddsTenths]),
+    [
+      [83.9024, 0, 12],
+      [0, 0.7317, 0],
+      [0, 0.7317, 0],
+      [15.3659, 0, 63],
+    ],
+  );
+  const atFlop: TableSnapshot = {
+    ...advance(advance(sit(newTable(), "p1", 1_000_000))),
+    hands,
+    board,
+    handOdds: truePanels,
+  };
+  // 1,000 on hand 0 and 190 on hand 3: 1,200 or 1,197 back for 1,190 whichever wins alone, and 0 when
+  // hands 1 and 2 tie: a set that can lose, however rarely, is taken.
+  const first = applyBet(atFlop, cmd({ handIndex: 0, betAmountCents: 1_000, betId: "w0" }), T0).next!;
+  t.true(applyBet(first, cmd({ handIndex: 3, betAmountCents: 190, betId: "w3" }), T0).result.acknowledged);
+});
+
 test("beside a hand that can only tie, a tie paying back exactly the stakes is no way to lose: the set is refused", (t) => {
   const hands = ["TcQh", "Js5s", "6s9d", "3hTs"];
   const board = ["5h", "Td", "5c"];
