@@ -416,6 +416,12 @@ test("a set of bets paying back exactly its stakes whichever hand wins is the pl
   t.true(applyBet(first, cmd({ handIndex: 1, betAmountCents: 100, betId: "b" }), T0).result.acknowledged);
 });
 
+/** p1 seated with 10,000 units, the game at `stage` with these cards, priced from them as the table prices. */
+function pricedAt(stage: "STATUS_FLOP" | "STATUS_TURN", hands: string[], board: string[]): TableSnapshot {
+  const handOdds = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  return { ...advanceTo(sit(newTable(), "p1", 1_000_000), stage), hands, board, handOdds };
+}
+
 // A hand that can only tie takes no bets, and which hands it ties with the panels do not say: the
 // table reads it off the cards. Counted as a tie that pays nothing, it let through a set that could
 // not lose (a hunt's flop below: hand 3 ties only with the long shot, hand 0, and that tie still paid
@@ -424,15 +430,10 @@ test("a set of bets paying back exactly its stakes whichever hand wins is the pl
 test("beside a hand that can only tie, a set of bets is refused when no way the cards fall makes it lose", (t) => {
   const hands = ["TcQh", "Js5s", "6s9d", "3hTs"];
   const board = ["5h", "Td", "5c"];
-  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  const atFlop = pricedAt("STATUS_FLOP", hands, board);
+  const truePanels = atFlop.handOdds;
   t.like(truePanels[3], { winPercentage: 0, oddsTenths: 0 }, "hand 3 can only tie");
   t.true(truePanels[3]!.drawPercentage > 0);
-  const atFlop: TableSnapshot = {
-    ...advance(advance(sit(newTable(), "p1", 1_000_000))),
-    hands,
-    board,
-    handOdds: truePanels,
-  };
   /** p1's bets on hands 0 and 1, then the one on hand 2 that completes the set. */
   const completing = (onHand0: number) => {
     let s = applyBet(atFlop, cmd({ handIndex: 0, betAmountCents: onHand0, betId: "x0" }), T0).next!;
@@ -465,7 +466,8 @@ test("beside two hands that can only tie each other, a set covering every hand t
   // a king or an eight gives QcJd and QdJc the same straight, a tie for the win: 8 rivers in 40.
   const hands = ["AhAd", "2s2h", "QcJd", "QdJc"];
   const board = ["Ts", "9h", "2c", "3d"];
-  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  const atTurn = pricedAt("STATUS_TURN", hands, board);
+  const truePanels = atTurn.handOdds;
   t.deepEqual(
     truePanels.map((p) => [p.winPercentage, p.drawPercentage, p.oddsTenths]),
     [
@@ -475,12 +477,6 @@ test("beside two hands that can only tie each other, a set covering every hand t
       [0, 20, 0],
     ],
   );
-  const atTurn: TableSnapshot = {
-    ...advanceTo(sit(newTable(), "p1", 1_000_000), "STATUS_TURN"),
-    hands,
-    board,
-    handOdds: truePanels,
-  };
   // 100 on hand 0 and 1,500 on hand 1: 1,940 or 1,950 back for 1,600 whichever wins alone, 0 when 2 and 3 tie.
   const first = applyBet(atTurn, cmd({ handIndex: 0, betAmountCents: 100, betId: "y0" }), T0).next!;
   t.true(applyBet(first, cmd({ handIndex: 1, betAmountCents: 1_500, betId: "y1" }), T0).result.acknowledged);
@@ -491,7 +487,8 @@ test("a hand that can only tie on fewer than 1 % of the boards is still a way to
   // the prices of the two hands that can win alone sum (as 1 / odds) to 0.992, below 1.
   const hands = ["ThJs", "3h4d", "4h3s", "2sQh"];
   const board = ["Kh", "8d", "Jh"];
-  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  const atFlop = pricedAt("STATUS_FLOP", hands, board);
+  const truePanels = atFlop.handOdds;
   t.deepEqual(
     truePanels.map((p) => [p.winPercentage, p.drawPercentage, p.oddsTenths]),
     [
@@ -501,12 +498,6 @@ test("a hand that can only tie on fewer than 1 % of the boards is still a way to
       [15.3659, 0, 63],
     ],
   );
-  const atFlop: TableSnapshot = {
-    ...advance(advance(sit(newTable(), "p1", 1_000_000))),
-    hands,
-    board,
-    handOdds: truePanels,
-  };
   // 1,000 on hand 0 and 190 on hand 3: 1,200 or 1,197 back for 1,190 whichever wins alone, and 0 when
   // hands 1 and 2 tie: a set that can lose, however rarely, is taken.
   const first = applyBet(atFlop, cmd({ handIndex: 0, betAmountCents: 1_000, betId: "w0" }), T0).next!;
@@ -516,17 +507,12 @@ test("a hand that can only tie on fewer than 1 % of the boards is still a way to
 test("beside a hand that can only tie, a tie paying back exactly the stakes is no way to lose: the set is refused", (t) => {
   const hands = ["TcQh", "Js5s", "6s9d", "3hTs"];
   const board = ["5h", "Td", "5c"];
-  const truePanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  const atFlop = pricedAt("STATUS_FLOP", hands, board);
+  const truePanels = atFlop.handOdds;
   t.deepEqual(
     truePanels.map((p) => p.oddsTenths),
     [331, 11, 362, 0],
   );
-  const atFlop: TableSnapshot = {
-    ...advance(advance(sit(newTable(), "p1", 1_000_000))),
-    hands,
-    board,
-    handOdds: truePanels,
-  };
   // 605 + 9,130 + 277 = 10,012 staked. Solo wins pay 20,025 / 10,043 / 10,027; hand 3's only tie, with
   // hand 0, pays 605 x 33.1 / 2 = 10,012.75, rounded down to exactly the 10,012 staked.
   let s = applyBet(atFlop, cmd({ handIndex: 0, betAmountCents: 605, betId: "z0" }), T0).next!;
