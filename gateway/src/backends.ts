@@ -78,7 +78,7 @@ export function connectBackends(
   // The audits, on channels of their own whose calls may outlast a connection (longCalls) and whose
   // replies grow with the system: the table's lists every table ever written (about 56 bytes each).
   // The audit's deadline reads about 80,000 tables (4.3 MiB); 8 MiB (about 170,000) leaves room while
-  // a reply, decoded (about 4.7x its size: 33 MB at 150,000 tables), stays well inside the gateway's
+  // a reply, decoded (about 4.7x its size: 33 MB at 150,000 tables, a one-off measurement), stays well inside the gateway's
   // heap: half its pod's 256 MiB (deploy/k8s/base/gateway.yaml, the images' Node flags). At 32 MiB a
   // faulty or hostile replica's reply would have decoded to more than that heap.
   const audits = {
