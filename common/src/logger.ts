@@ -1,4 +1,5 @@
 import { pino, type Logger } from "pino";
+import { envOptional } from "./config.js";
 import { traceLogFields } from "./tracing/log-fields.js";
 
 export type { Logger };
@@ -15,8 +16,21 @@ export const REQUEST_ID_FIELD = "requestId";
  * written inside a span carries its trace_id and span_id.
  */
 export function createLogger(service: string): Logger {
-  return pino({ level: process.env.LOG_LEVEL ?? "info", mixin: traceLogFields }).child({ service });
+  const level = envOptional("LOG_LEVEL");
+  if (level !== undefined && !LOG_LEVELS.includes(level.toLowerCase())) {
+    // Before any configuration is read: said as configOrExit says a bad value, in the log, exit 1.
+    const logger = pino({ mixin: traceLogFields }).child({ service });
+    logger.fatal(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`);
+    process.exit(1);
+  }
+  return pino({ level: level ?? "info", mixin: traceLogFields }).child({ service });
 }
+
+/**
+ * LOG_LEVEL's values (unset or empty: info), pino's, in any case as pino reads them: an empty one was passed on to pino as a level
+ * and every process stopped at start with "default level: must be included in custom levels".
+ */
+export const LOG_LEVELS = [...Object.keys(pino.levels.values), "silent"];
 
 /**
  * An error nothing caught (a port taken at start, a rejection nobody awaited) still ends the process

@@ -40,3 +40,35 @@ test("an error nothing caught ends the process with exit 1 and one fatal JSON li
   t.like(line, { service: "table", level: 60, msg: "uncaught error: exiting", origin: "unhandledRejection" });
   t.like(line.err, { message: "listen EADDRINUSE: address already in use" });
 });
+
+const started = (env: Record<string, string>) =>
+  spawnSync(
+    process.execPath,
+    [
+      "--import=tsx/esm",
+      "--input-type=module",
+      "-e",
+      `import { createLogger } from "./src/logger.ts"; createLogger("odds").warn("started");`,
+    ],
+    { encoding: "utf8", cwd: new URL("..", import.meta.url).pathname, env: { ...process.env, ...env } },
+  );
+
+test("an empty LOG_LEVEL is unset (info), as every other variable's empty value is; a level in any case is pino's", (t) => {
+  for (const level of ["", "WARN", "Info"]) {
+    const run = started({ LOG_LEVEL: level });
+    t.is(run.status, 0, run.stderr);
+    t.like(JSON.parse(run.stdout.trim()), { service: "odds", msg: "started", level: 40 }, level);
+  }
+  t.is(started({ LOG_LEVEL: "error" }).stdout, "");
+});
+
+test("a LOG_LEVEL pino has not stops the process with exit 1 and one fatal line naming the variable", (t) => {
+  for (const level of ["warning", " info", "10", "none"]) {
+    const run = started({ LOG_LEVEL: level });
+    t.is(run.status, 1, level);
+    t.is(run.stderr, "", level);
+    const line = JSON.parse(run.stdout.trim()) as Record<string, unknown>;
+    t.like(line, { service: "odds", level: 60 }, level);
+    t.regex(String(line.msg), /^LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got /, level);
+  }
+});
