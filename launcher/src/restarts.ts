@@ -3,7 +3,7 @@
 // restart of that child within the window. The services recover their own pending work when they
 // start, so a restart is all that a crash needs. A child that keeps crashing is not restarted for
 // ever: past the limit the launcher stops everything and exits non-zero, so the failure is seen.
-import { envInt } from "@pokerodds/common/config";
+import { ConfigError, envInt } from "@pokerodds/common/config";
 import type { Logger } from "@pokerodds/common/logger";
 import { describeExit, type Exit } from "./child.js";
 
@@ -29,12 +29,35 @@ export function readRestartPolicy(env: NodeJS.ProcessEnv = process.env): Restart
   const { maxRestarts, windowSeconds, initialDelayMs, maxDelayMs } = restartVariables;
   const read = (variable: { name: string; fallback: number }, min: number, max: number) =>
     envInt(variable.name, variable.fallback, { min, max }, env);
-  return {
+  const policy = {
     maxRestarts: read(maxRestarts, 0, 1000),
     windowMs: read(windowSeconds, 1, 86_400) * 1000,
     initialDelayMs: read(initialDelayMs, 0, 3_600_000),
     maxDelayMs: read(maxDelayMs, 0, 3_600_000),
   };
+  if (policy.maxDelayMs < policy.initialDelayMs) {
+    throw new ConfigError(
+      `${maxDelayMs.name} (${policy.maxDelayMs}) must be at least ${initialDelayMs.name} (${policy.initialDelayMs})`,
+    );
+  }
+  // The limit's restarts are at least their delays apart: when those fill the window, the earliest
+  // has left it before the last is made, and a child that keeps crashing is restarted for ever.
+  const delays = restartDelaysMs(policy);
+  if (delays >= policy.windowMs) {
+    throw new ConfigError(
+      `${windowSeconds.name} (${policy.windowMs / 1000}) must be longer than the delays of ` +
+        `${maxRestarts.name} (${policy.maxRestarts}) restarts, ${delays / 1000} s: else the limit is never ` +
+        `reached and a child that keeps crashing is restarted for ever`,
+    );
+  }
+  return policy;
+}
+
+/** The delays before a child's first `maxRestarts` restarts within a window, in all. */
+export function restartDelaysMs(policy: RestartPolicy): number {
+  let total = 0;
+  for (let attempt = 1; attempt <= policy.maxRestarts; attempt++) total += backoffDelay(policy, attempt);
+  return total;
 }
 
 export type Decision =

@@ -7,6 +7,7 @@ import {
   backoffDelay,
   decide,
   readRestartPolicy,
+  restartDelaysMs,
   Restarter,
   type Clock,
   type RestarterOptions,
@@ -128,6 +129,39 @@ test("the policy comes from RESTART_* with documented defaults, and refuses nons
   t.throws(() => readRestartPolicy({ RESTART_MAX_PER_WINDOW: "-1" }), { instanceOf: ConfigError });
   t.throws(() => readRestartPolicy({ RESTART_WINDOW_SECONDS: "0" }), { instanceOf: ConfigError });
   t.throws(() => readRestartPolicy({ RESTART_DELAY_MS: "1.5" }), { instanceOf: ConfigError });
+});
+
+test("a policy whose limit a crashing child could never reach stops the launcher at start", (t) => {
+  // 0.5 + 1 + 2 + 4 + 8 s of delays: the window must be longer, or the first restart has left it
+  // before the fifth is made.
+  t.is(restartDelaysMs(policy), 15_500);
+  t.is(readRestartPolicy({ RESTART_WINDOW_SECONDS: "16" }).windowMs, 16_000);
+  for (const env of [
+    { RESTART_WINDOW_SECONDS: "10" },
+    { RESTART_WINDOW_SECONDS: "15" },
+    { RESTART_MAX_PER_WINDOW: "10" },
+    { RESTART_DELAY_MS: "20000", RESTART_DELAY_MAX_MS: "20000" },
+  ]) {
+    t.throws(() => readRestartPolicy(env), { instanceOf: ConfigError, message: /RESTART_WINDOW_SECONDS .* for ever/ });
+  }
+  // What the check guards against: such a policy restarts a child that crashes at once without end.
+  const short = { ...policy, windowMs: 10_000 };
+  const decided: number[] = [];
+  let now = 0;
+  for (let exits = 0; exits < 100; exits++) {
+    const decision = decide(short, decided, now);
+    t.true(decision.restart);
+    decided.push(now);
+    if (decision.restart) now += decision.delayMs;
+  }
+});
+
+test("a longest restart delay below the first one is refused", (t) => {
+  t.throws(() => readRestartPolicy({ RESTART_DELAY_MS: "2000", RESTART_DELAY_MAX_MS: "1000" }), {
+    instanceOf: ConfigError,
+    message: "RESTART_DELAY_MAX_MS (1000) must be at least RESTART_DELAY_MS (2000)",
+  });
+  t.is(readRestartPolicy({ RESTART_DELAY_MS: "1000", RESTART_DELAY_MAX_MS: "1000" }).maxDelayMs, 1000);
 });
 
 test("a crash-looping child is restarted after 0.5, 1, 2, 4 and 8 s, then everything stops", async (t) => {
