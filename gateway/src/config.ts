@@ -1,4 +1,12 @@
-import { ConfigError, envInt, envOptional, envPort, envString } from "@pokerodds/common";
+import {
+  ConfigError,
+  envInt,
+  envOptional,
+  envPort,
+  envString,
+  tlsFilesFromEnv,
+  type TlsFiles,
+} from "@pokerodds/common";
 import { auditDeadlineMs } from "@pokerodds/audit";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,6 +54,22 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     oidcClientId: envOptional("AUTH_CLIENT_ID", env),
     auditDeadlineMs: auditDeadlineMs(env),
   };
+}
+
+/**
+ * The gateway's certificate, key and CA for its calls to the services (TLS_*, as every service reads
+ * them): required, as the services require theirs. Without them the gateway called in plaintext,
+ * which every service refuses, so it answered 503 for ever without saying why; and it would have
+ * taken whatever answered at the services' addresses for them, unauthenticated.
+ */
+export function readBackendTls(env: Env = process.env): TlsFiles {
+  const tls = tlsFilesFromEnv(env);
+  if (!tls) {
+    throw new ConfigError(
+      "TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set (mutual TLS to the odds, wallet and table services)",
+    );
+  }
+  return tls;
 }
 
 /** AUTH_JWKS_URL names a real identity provider; without it the local development issuer signs. */

@@ -14,7 +14,7 @@ import { signInOrigins } from "./client/routes.js";
 import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
 import { cachedTokenVerifier, createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
 import { connectBackends } from "./backends.js";
-import { readConfig, type AuthSettings, type GatewayConfig } from "./config.js";
+import { readBackendTls, readConfig, type AuthSettings, type GatewayConfig } from "./config.js";
 import { startHttpServer, type ConnectionCap } from "./http-server.js";
 import { readEdgeSettings } from "./http/edge.js";
 import { TableFeeds } from "./tables/table-feeds.js";
@@ -25,15 +25,15 @@ const DEV_SIGN_IN_TTL_S = 3_600;
 
 const logger = createLogger("gateway");
 logUncaughtErrors(logger);
-const config = configOrExit(logger, readConfig);
+const { config, tls } = configOrExit(logger, () => ({ config: readConfig(), tls: readBackendTls() }));
 
-const backends = connectBackends(config);
+const backends = connectBackends({ ...config, tls });
 // Each checker expects its backend's own certificate: one redirected to another of our services
 // (which holds a certificate from the same CA) cannot answer for it.
 const health = {
-  odds: new HealthChecker(config.oddsAddress, undefined, "odds"),
-  wallet: new HealthChecker(config.walletAddress, undefined, "wallet"),
-  table: new HealthChecker(config.tableAddress, undefined, "table"),
+  odds: new HealthChecker(config.oddsAddress, tls, "odds"),
+  wallet: new HealthChecker(config.walletAddress, tls, "wallet"),
+  table: new HealthChecker(config.tableAddress, tls, "table"),
 };
 
 const tableFeeds = new TableFeeds(backends.tableEvents, logger);

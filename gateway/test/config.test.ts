@@ -1,7 +1,11 @@
 import { ConfigError } from "@pokerodds/common";
 import test from "ava";
-import { resolve } from "node:path";
-import { readConfig } from "../src/config.js";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { readBackendTls, readConfig } from "../src/config.js";
 
 test("defaults: port 8080, local services, the development issuer under ./data", (t) => {
   t.deepEqual(readConfig({}), {
@@ -76,4 +80,36 @@ test("a real identity provider needs its issuer and audience, and https", (t) =>
   t.is(readConfig({ ...both, AUTH_JWKS_URL: "http://localhost:8081/jwks" }).auth.mode, "remote");
   t.throws(() => readConfig({ PORT: "http" }), { instanceOf: ConfigError });
   t.throws(() => readConfig({ AUDIT_DEADLINE_S: "0" }), { instanceOf: ConfigError });
+});
+
+test("the services' TLS files are required, all three (the services refuse plaintext)", (t) => {
+  const files = { TLS_CA_FILE: "/tls/ca.crt", TLS_CERT_FILE: "/tls/tls.crt", TLS_KEY_FILE: "/tls/tls.key" };
+  t.like(readBackendTls(files), { caFile: "/tls/ca.crt", certFile: "/tls/tls.crt", keyFile: "/tls/tls.key" });
+  t.throws(() => readBackendTls({}), {
+    instanceOf: ConfigError,
+    message: /TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE/,
+  });
+  t.throws(() => readBackendTls({ ...files, TLS_KEY_FILE: "" }), { instanceOf: ConfigError });
+});
+
+test("a gateway started without TLS_* stops at once (exit 1, one fatal line) instead of calling in plaintext", (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), "gateway-no-tls-"));
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("TLS_")));
+  const run = spawnSync(
+    process.execPath,
+    ["--import=tsx/esm", fileURLToPath(new URL("../src/main.ts", import.meta.url))],
+    {
+      encoding: "utf8",
+      env: { ...env, DATA_DIR: dataDir, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
+      timeout: 20_000,
+    },
+  );
+  t.is(run.status, 1, run.stdout + run.stderr);
+  const fatal = run.stdout
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as { level: number; msg: string })
+    .find((line) => line.level === 60);
+  t.regex(fatal?.msg ?? "", /TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set/);
 });
