@@ -1,6 +1,7 @@
 // The edge: security headers, CORS for the allow-listed origins, JSON answers for what Node refuses
 // before Express (431), rate limits and the heavy-route cap (429 with Retry-After), and a token
 // subject longer than a playerId may be (400 naming the public field).
+import { ConfigError } from "@pokerodds/common";
 import test from "ava";
 import { connect } from "node:net";
 import {
@@ -70,6 +71,30 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
   t.throws(() => readEdgeSettings({ HISTORY_READS_PER_PLAYER: "100" }), { message: /0 \(no limit\) or at least 101/ });
   t.is(readEdgeSettings({ HISTORY_READS_PER_ADDRESS: "101" }).historyReadsPerAddress, 101);
   t.is(readEdgeSettings({ HISTORY_READS_PER_PLAYER: "0" }).historyReadsPerPlayer, 0);
+});
+
+test("CORS_ORIGINS takes origins exactly as browsers send them; any other entry, which no request would match, stops the gateway", (t) => {
+  t.deepEqual(readEdgeSettings({ CORS_ORIGINS: "https://a.example:8443,http://[::1]:3000" }).corsOrigins, [
+    "https://a.example:8443",
+    "http://[::1]:3000",
+  ]);
+  const refused = {
+    "https://play.example.com/": /did you mean https:\/\/play.example.com\?/,
+    "https://Play.Example.com": /did you mean https:\/\/play.example.com\?/,
+    "https://play.example.com:443": /did you mean https:\/\/play.example.com\?/,
+    "https://play.example.com/app": /did you mean/,
+    "*": /"\*": each must be an origin/,
+    null: /"null": each must be an origin/,
+    "play.example.com": /each must be an origin/,
+    "file:///index.html": /each must be an origin/,
+  };
+  for (const [entry, message] of Object.entries(refused)) {
+    t.throws(
+      () => readEdgeSettings({ CORS_ORIGINS: `https://ok.example,${entry}` }),
+      { instanceOf: ConfigError, message },
+      entry,
+    );
+  }
 });
 
 test("history reads spend a budget of database reads, per player and per address: a page of 100 costs 101, a game record 40", async (t) => {

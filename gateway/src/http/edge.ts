@@ -76,7 +76,8 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     corsOrigins: origins
       .split(",")
       .map((origin) => origin.trim())
-      .filter((origin) => origin !== ""),
+      .filter((origin) => origin !== "")
+      .map(corsOrigin),
     rateLimitWindowSeconds: envInt("RATE_LIMIT_WINDOW_SECONDS", 60, { min: 1, max: 86_400 }, env),
     rateLimitPerIp: envInt("RATE_LIMIT_PER_IP", 1_200, {}, env),
     rateLimitPerPlayer: envInt("RATE_LIMIT_PER_PLAYER", 600, {}, env),
@@ -94,6 +95,29 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     eventHeartbeatMs: 1000 * envInt("EVENTS_HEARTBEAT_SECONDS", 15, { min: 1, max: 300 }, env),
     eventStreamMaxMs: 1000 * envInt("EVENTS_MAX_STREAM_SECONDS", 900, { min: 10, max: 86_400 }, env),
   };
+}
+
+/**
+ * One of CORS_ORIGINS: a browser origin exactly as a browser sends it (`https://host[:port]`, lower
+ * case, no path, no default port), which the allow-list is matched against character for character.
+ * Anything else (`*`, `null`, a trailing slash, a path, a capital) matched no request: the API was
+ * silently closed to the very client it was meant to open to.
+ */
+function corsOrigin(entry: string): string {
+  let origin: string | undefined;
+  try {
+    const url = new URL(entry);
+    if (url.protocol === "https:" || url.protocol === "http:") origin = url.origin;
+  } catch {
+    origin = undefined;
+  }
+  if (origin !== entry) {
+    const hint = origin === undefined ? "" : ` (did you mean ${origin}?)`;
+    throw new ConfigError(
+      `CORS_ORIGINS lists ${JSON.stringify(entry)}: each must be an origin, scheme://host[:port], exactly as a browser sends it${hint}`,
+    );
+  }
+  return origin;
 }
 
 /** A history read budget: 0 (none), or at least the largest read, which a smaller one would always refuse. */
