@@ -41,6 +41,7 @@ export interface GatewayConfig {
 
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 export function readConfig(env: Env = process.env): GatewayConfig {
+  const auth = readAuthSettings(env);
   return {
     port: envPort("PORT", 8080, env),
     host: envString("HOST", "127.0.0.1", env),
@@ -49,9 +50,9 @@ export function readConfig(env: Env = process.env): GatewayConfig {
     oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
     walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
     tableAddress: envString("TABLE_ADDR", "127.0.0.1:50053", env),
-    auth: readAuthSettings(env),
+    auth,
     webRoot: resolve(envOptional("WEB_ROOT", env) ?? fileURLToPath(new URL("../../web/dist", import.meta.url))),
-    oidcClientId: envOptional("AUTH_CLIENT_ID", env),
+    oidcClientId: readOidcClientId(auth, env),
     auditDeadlineMs: auditDeadlineMs(env),
   };
 }
@@ -84,6 +85,26 @@ function readAuthSettings(env: Env = process.env): AuthSettings {
     issuer: envString("AUTH_ISSUER", undefined, env),
     audience: envString("AUTH_AUDIENCE", undefined, env),
   };
+}
+
+/**
+ * AUTH_CLIENT_ID: the web client's sign-in at the real identity provider, whose issuer it discovers
+ * from AUTH_ISSUER. Without AUTH_JWKS_URL it was ignored and the gateway ran the development issuer,
+ * refusing every token of the provider the operator meant; an issuer that is no URL stopped the
+ * start with a bare "Invalid URL".
+ */
+function readOidcClientId(auth: AuthSettings, env: Env): string | undefined {
+  const clientId = envOptional("AUTH_CLIENT_ID", env);
+  if (clientId === undefined) return undefined;
+  if (auth.mode !== "remote") {
+    throw new ConfigError("AUTH_CLIENT_ID is set without AUTH_JWKS_URL: a sign-in needs the identity provider's keys");
+  }
+  if (!URL.canParse(auth.issuer)) {
+    throw new ConfigError(
+      `AUTH_ISSUER must be the identity provider's URL with AUTH_CLIENT_ID (its sign-in is found there), got ${JSON.stringify(auth.issuer)}`,
+    );
+  }
+  return clientId;
 }
 
 export function readDevIssuerSettings(env: Env = process.env): Extract<AuthSettings, { mode: "development" }> {

@@ -113,3 +113,22 @@ test("a gateway started without TLS_* stops at once (exit 1, one fatal line) ins
     .find((line) => line.level === 60);
   t.regex(fatal?.msg ?? "", /TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set/);
 });
+
+test("AUTH_CLIENT_ID needs a real identity provider, whose issuer is a URL", (t) => {
+  t.throws(() => readConfig({ AUTH_CLIENT_ID: "web" }), {
+    instanceOf: ConfigError,
+    message: /AUTH_CLIENT_ID .*AUTH_JWKS_URL/,
+  });
+  // A typo in the provider's variable left the development issuer on, refusing every real token.
+  t.throws(() => readConfig({ AUTH_JWKS_URI: "https://idp.example.com/jwks", AUTH_CLIENT_ID: "web" }), {
+    instanceOf: ConfigError,
+  });
+  const remote = { AUTH_JWKS_URL: "https://idp.example.com/jwks", AUTH_AUDIENCE: "api", AUTH_CLIENT_ID: "web" };
+  t.throws(() => readConfig({ ...remote, AUTH_ISSUER: "pokerodds" }), {
+    instanceOf: ConfigError,
+    message: /AUTH_ISSUER/,
+  });
+  t.is(readConfig({ ...remote, AUTH_ISSUER: "https://idp.example.com/" }).oidcClientId, "web");
+  // Without a client id the issuer is only the tokens' iss, any string.
+  t.is(readConfig({ ...remote, AUTH_CLIENT_ID: "", AUTH_ISSUER: "pokerodds" }).auth.issuer, "pokerodds");
+});
