@@ -2,6 +2,7 @@
 // through the real domain code and writes the fairness report (fairness/README.md). Exit 0 when
 // every statistical bound holds, 1 when one fails, 2 on bad usage.
 
+import { isTargetRtp, MIN_TABLE_TARGET_RTP } from "@pokerodds/common/limits";
 import { MultiBar, Presets } from "cli-progress";
 import { parseArgs } from "node:util";
 import { writeReport } from "./report.js";
@@ -42,8 +43,12 @@ function readOptions(): { options: RunOptions; out: string } {
   } catch (error) {
     fail((error as Error).message);
   }
-  const targetRtp = Number(values.rtp);
-  if (!(targetRtp > 0 && targetRtp < 1)) fail("--rtp must be a number between 0 and 1 (exclusive)");
+  // Written as TABLE_TARGET_RTP is, and bounded as it is (services/table/src/config.ts): a report at
+  // an RTP no table can run at (below it a hand certain to win shows odds 0) describes no game.
+  const targetRtp = /^\d*\.?\d+$/.test(values.rtp) ? Number(values.rtp) : NaN;
+  if (!isTargetRtp(targetRtp) || targetRtp < MIN_TABLE_TARGET_RTP) {
+    fail(`--rtp must be a number from ${MIN_TABLE_TARGET_RTP} (the tables' lowest) to 1 (exclusive)`);
+  }
   if (values.source !== "derived" && values.source !== "plain") fail("--source must be derived or plain");
   const options: RunOptions = {
     games: integer("games", values.games, 1, 100_000_000),
