@@ -218,4 +218,6 @@ test("readGrpcNetwork reads HEALTH_PORT (a port number; unset: none)", (t) => {
   t.is(readGrpcNetwork({ ...env, HEALTH_PORT: "8086" }).healthPort, 8086);
   t.throws(() => readGrpcNetwork({ ...env, HEALTH_PORT: "grpc" }), { message: /HEALTH_PORT/ });
   t.throws(() => readGrpcNetwork({ ...env, HEALTH_PORT: "70000" }), { message: /HEALTH_PORT/ });
+  // Not "none" (unset is): port 0 would bind a plaintext port at random, which no probe can find.
+  t.throws(() => readGrpcNetwork({ ...env, HEALTH_PORT: "0" }), { message: /HEALTH_PORT must be between 1 and 65535/ });
 });

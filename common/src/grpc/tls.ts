@@ -9,7 +9,7 @@ import {
   type ServerUnaryCall,
 } from "@grpc/grpc-js";
 import type { PeerCertificate } from "node:tls";
-import { ConfigError, envFlag, envInt, envOptional, envPort, envString } from "../config.js";
+import { ConfigError, envFlag, envInt, envOptional, envString } from "../config.js";
 
 export const TRUST_DOMAIN = "pokerodds";
 export const SERVICE_IDENTITIES = ["odds", "wallet", "table", "gateway", "operator"] as const;
@@ -73,7 +73,8 @@ export function readGrpcNetwork(env: Env = process.env): GrpcNetworkSettings {
     grpcHost: envString("GRPC_HOST", "127.0.0.1", env),
     metricsHost: envString("METRICS_HOST", "127.0.0.1", env),
     reflection: envFlag("GRPC_REFLECTION", env),
-    ...(healthPort === undefined ? {} : { healthPort: envPort("HEALTH_PORT", 0, env) }),
+    // From 1: "0" (as 0 switches other limits off) bound a plaintext port nobody knew of.
+    ...(healthPort === undefined ? {} : { healthPort: envInt("HEALTH_PORT", 0, { min: 1, max: 65_535 }, env) }),
     tls,
   };
 }
