@@ -19,10 +19,12 @@ export interface TestStackOptions {
   readyTimeoutMs?: number;
   /** Processes per backend service, e.g. { wallet: 2, table: 2 } (default 1 each). */
   replicas?: StackOptions["replicas"];
+  /** The data directory of a stack stopped with keepData, to start on its database again (default: a fresh one). */
+  dataDir?: string;
 }
 
 export interface TestStack extends Omit<Stack, "stop"> {
-  /** Fresh for this stack: the embedded database, the development issuer's key, stack.log. */
+  /** Fresh for this stack unless options.dataDir named one: the embedded database, the development issuer's key, stack.log. */
   dataDir: string;
   /** Every child's stdout and stderr. */
   logFile: string;
@@ -61,7 +63,7 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
 }
 
 async function startTestStackOnce(options: TestStackOptions): Promise<TestStack> {
-  const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-stack-"));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), "pokerodds-stack-")));
   const logFile = join(dataDir, "stack.log");
   const log = await open(logFile, "a");
   const env = { ...process.env };

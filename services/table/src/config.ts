@@ -1,6 +1,6 @@
 // The table service's environment, read once at start-up: a bad value stops the process.
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
-import { ConfigError, envFlag, envInt, envPort, envString } from "@pokerodds/common";
+import { ConfigError, envFlag, envInt, envOptional, envPort, envString } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { DEFAULT_TARGET_RTP, isTargetRtp, MIN_TABLE_TARGET_RTP } from "@pokerodds/common/limits";
 
@@ -25,6 +25,8 @@ export interface TableServiceConfig {
   watchPollIntervalMs: number;
   /** How old a lobby pass may be when it answers (reads.ts lobbyReader). */
   lobbyMaxAgeMs: number;
+  /** TABLE_RESTORED_FROM: the database was restored from this backup; every table is sealed once (restore-seal.ts). */
+  restoredFrom?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,7 +52,22 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     // replica's at once); a pass reads every active table's head, so at most one runs per interval
     // however many poll. 0: every call makes its own pass.
     lobbyMaxAgeMs: envInt("TABLE_LOBBY_MAX_AGE_MS", 1000, { min: 0, max: 60_000 }, env),
+    ...envRestoredFrom(env),
   };
+}
+
+/** A restore's name: part of every table's seal key, so letters, digits and . _ : - only. */
+const RESTORE_NAME = /^[A-Za-z0-9._:-]{1,64}$/;
+
+function envRestoredFrom(env: Env): { restoredFrom?: string } {
+  const name = envOptional("TABLE_RESTORED_FROM", env);
+  if (name === undefined) return {};
+  if (!RESTORE_NAME.test(name)) {
+    throw new ConfigError(
+      `TABLE_RESTORED_FROM must name the backup restored in 1 to 64 letters, digits, ".", "_", ":" or "-", got ${JSON.stringify(name)}`,
+    );
+  }
+  return { restoredFrom: name };
 }
 
 function envRtp(env: Env): number {

@@ -6,6 +6,7 @@ import { connectOdds, connectWallet } from "./dependencies.js";
 import { createIndexes } from "./indexes.js";
 import type { TableParts } from "./parts.js";
 import { startRecovery } from "./recovery.js";
+import { sealAfterRestore } from "./restore-seal.js";
 import { tableService } from "./service.js";
 import { SnapshotStore } from "./snapshot-store.js";
 import { TableDirectory } from "./table-directory.js";
@@ -31,7 +32,11 @@ await runDatabaseService({
     uri: config.mongodbUri,
     name: config.mongodbDatabase,
     allowPlaintext: config.mongodbAllowPlaintext,
-    setUp: createIndexes,
+    // After a restore, every table is sealed before the first call is taken (restore-seal.ts).
+    setUp: async (db) => {
+      await createIndexes(db);
+      if (config.restoredFrom !== undefined) await sealAfterRestore(db, config.restoredFrom, logger);
+    },
   },
   grpcPort: config.grpcPort,
   metricsPort: config.metricsPort,

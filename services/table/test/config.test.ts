@@ -31,3 +31,12 @@ test("the target RTP is a number from 0.05 to 1 (exclusive)", (t) => {
     t.throws(() => readConfig({ TABLE_TARGET_RTP: raw }), { instanceOf: ConfigError }, raw);
   }
 });
+
+test("TABLE_RESTORED_FROM names a backup in a few safe characters; unset or empty, no restore", (t) => {
+  t.is(readConfig({}).restoredFrom, undefined);
+  t.is(readConfig({ TABLE_RESTORED_FROM: "" }).restoredFrom, undefined);
+  t.is(readConfig({ TABLE_RESTORED_FROM: "nightly-2026-12-05T03:00Z" }).restoredFrom, "nightly-2026-12-05T03:00Z");
+  for (const raw of ["a b", "x".repeat(65), "a/b", "ä", " nightly"]) {
+    t.throws(() => readConfig({ TABLE_RESTORED_FROM: raw }), { instanceOf: ConfigError }, raw);
+  }
+});

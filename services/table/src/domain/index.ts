@@ -24,4 +24,5 @@ export { UntrueOddsAnswerError } from "./untrue-odds-answer.js";
 export * from "./lobby.js";
 export * from "./view.js";
 export * from "./exported-game.js";
+export { sealRestored } from "./restore.js";
 export { dealtCards, withCommittedDeck } from "./cards.js";
