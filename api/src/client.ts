@@ -60,7 +60,7 @@ export const DevTokenRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export const DevToken = Type.Object({ token: Type.String() }, { additionalProperties: false });
+const DevToken = Type.Object({ token: Type.String() }, { additionalProperties: false });
 
 /**
  * Not in the OpenAPI document: a development aid, mounted only while the development issuer is on

@@ -13,7 +13,7 @@ import { tableEventsApi } from "./table-events.js";
 import { lobbyApi, tablesApi } from "./tables.js";
 
 /** Every error answer's body. */
-export const ErrorBody = Type.Object(
+const ErrorBody = Type.Object(
   { error: Type.String({ description: "Human-readable message" }) },
   { additionalProperties: false },
 );

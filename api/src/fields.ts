@@ -49,11 +49,7 @@ export function oneOfIntegers<const T extends readonly number[]>(
   );
 }
 
-export function openInterval(
-  minimum: number,
-  maximum: number,
-  options: { default?: number; description?: string } = {},
-) {
+function openInterval(minimum: number, maximum: number, options: { default?: number; description?: string } = {}) {
   return Type.Number({
     exclusiveMinimum: minimum,
     exclusiveMaximum: maximum,

@@ -131,7 +131,7 @@ const GameRecordsError = Type.Object(
 
 // The record by reference: the document describes it once, as GameRecord (registered by the tables
 // part, whose GET /api/tables/{tableId}/games/{gameId} answers one).
-export const GameRecordLine = Type.Union(
+const GameRecordLine = Type.Union(
   [Type.Unsafe<GameRecordBody>({ $ref: "#/components/schemas/GameRecord" }), GameRecordsEnd, GameRecordsError],
   {
     description: "One line of GET /api/admin/games",
@@ -228,7 +228,7 @@ export const EXAMPLE_RECORD: GameRecordBody = {
   finishedAt: "2026-11-23T12:00:15.310Z",
 };
 
-export const EXAMPLE_GAME_LINES = `${JSON.stringify(EXAMPLE_RECORD)}\n${JSON.stringify({ end: true, games: 1 })}\n`;
+const EXAMPLE_GAME_LINES = `${JSON.stringify(EXAMPLE_RECORD)}\n${JSON.stringify({ end: true, games: 1 })}\n`;
 
 const timeParameter = (name: string, description: string) => ({
   name,

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { apiPart, HEALTH_PATH, jsonContent, REQUEST_ID_HEADER } from "./operation.js";
 
-export const CHECK_VALUES = ["ok", "not_serving", "unreachable", "unavailable", "unknown"] as const;
+const CHECK_VALUES = ["ok", "not_serving", "unreachable", "unavailable", "unknown"] as const;
 
 const Check = Type.Union(
   CHECK_VALUES.map((value) => Type.Literal(value)),

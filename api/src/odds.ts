@@ -42,7 +42,7 @@ export const BulkRequest = Type.Object(
   { additionalProperties: false, description: "The body is optional; absent fields take their defaults" },
 );
 
-export const BulkHandStageInfo = Type.Object(
+const BulkHandStageInfo = Type.Object(
   {
     handIndex: Type.Integer({ minimum: 0 }),
     bettingStage: BettingStage,

@@ -98,7 +98,7 @@ export const AdvanceRequest = Type.Object(
 
 export const LOBBY_GAME_STATES = ["BETTING", "WAITING"] as const;
 
-export const TableSummary = Type.Object(
+const TableSummary = Type.Object(
   {
     tableId: Type.Integer({ minimum: 1 }),
     playerCount: Type.Integer({ minimum: 0 }),
@@ -122,7 +122,7 @@ export const TablesList = Type.Object(
 );
 
 /** A NACK's message on sit, top-up and bet: one of the table's fixed reasons. */
-export const TableRefusal = Type.Union(
+const TableRefusal = Type.Union(
   Object.values(TABLE_REFUSALS).map((reason) => Type.Literal(reason)),
   { description: "Why the table refused a sit, a top-up or a bet: the message of its NACK" },
 );

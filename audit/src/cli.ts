@@ -16,11 +16,11 @@ import { auditDeadlineMs } from "./collect.js";
 import { AuditReport, type AuditReportBody } from "./report.js";
 import { formatAuditSummary } from "./summary.js";
 
-export const EXIT_CLEAN = 0;
-export const EXIT_NOT_CLEAN = 1;
+const EXIT_CLEAN = 0;
+const EXIT_NOT_CLEAN = 1;
 export const EXIT_NO_AUDIT = 2;
 
-export const AUDIT_PATH = "/api/admin/audit";
+const AUDIT_PATH = "/api/admin/audit";
 /** Beyond the audit's deadline, for the answer to arrive. */
 const ANSWER_MS = 10_000;
 /** What a development token made for the command may last, at most. */

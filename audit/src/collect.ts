@@ -25,7 +25,7 @@ export const AUDIT_DEADLINE_MS = 600_000;
 export function auditDeadlineMs(env: Record<string, string | undefined> = process.env): number {
   return envInt("AUDIT_DEADLINE_S", AUDIT_DEADLINE_MS / 1000, { min: 1, max: LONGEST_CALL_MS / 1000 }, env) * 1000;
 }
-export const MAX_READINGS = 3;
+const MAX_READINGS = 3;
 
 export interface AuditSources {
   wallet(deadlineMs: number): Promise<WalletAuditResponse>;

@@ -8,7 +8,7 @@ import { AUDIT_ISSUES_LISTED } from "@pokerodds/common/limits";
 
 const cents = (description: string) => Type.Integer({ description: `${description}, in integer cents` });
 
-export const AUDIT_STATUSES = ["clean", "pending", "mismatch"] as const;
+const AUDIT_STATUSES = ["clean", "pending", "mismatch"] as const;
 export const MOVEMENT_KINDS = ["WELCOME", "DEBIT", "CREDIT", "DEPOSIT", "WITHDRAW", "UNSPECIFIED"] as const;
 export const TRANSFER_KINDS = ["SIT", "TOP_UP", "LEAVE", "UNSPECIFIED"] as const;
 export const AUDIT_CHECKS = [

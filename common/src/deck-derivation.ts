@@ -128,7 +128,7 @@ export function deriveDeck(seedHex: string, gameId: string): DeckCard[] {
 }
 
 /** A derived card's code, "Ah". */
-export function deckCardCode(card: DeckCard): string {
+function deckCardCode(card: DeckCard): string {
   return RANK_CHARS[card >> 2]! + SUIT_CHARS[card & 3]!;
 }
 

@@ -134,7 +134,7 @@ export const CLIENT_SEED_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${CLIENT_SEED_MA
 export const MAX_AMOUNT_UNITS = 1_000_000_000;
 export const MAX_AMOUNT_CENTS = MAX_AMOUNT_UNITS * 100;
 /** The smallest amount: one cent. */
-export const MIN_AMOUNT_CENTS = 1;
+const MIN_AMOUNT_CENTS = 1;
 /**
  * The largest balance: 1e13 units, so a balance plus any movement is still an exact number of cents,
  * and every amount up to it prints with at most 2 decimals.

@@ -43,7 +43,7 @@ export interface DatabaseOptions {
  * buffers here, a goroutine in FerretDB, a thread in MongoDB); without a bound on idleness they stayed
  * open for good once opened. A minute keeps the connections of a steady load and gives the rest back.
  */
-export const IDLE_CONNECTION_MS = 60_000;
+const IDLE_CONNECTION_MS = 60_000;
 
 /** Loopback names and addresses, and a Unix socket: the connection never leaves this machine. */
 const LOCAL_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\]|.*\.sock)$/i;

@@ -3,7 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 
 /** A server seed is 32 bytes (256 bits), written as 64 hexadecimal digits (SEED_HEX in limits.ts). */
-export const SEED_BYTES = 32;
+const SEED_BYTES = 32;
 
 /** A fresh server seed from the operating system's CSPRNG: 64 lowercase hex digits. */
 export function newServerSeed(): string {

@@ -16,7 +16,7 @@ export type StageName = (typeof STAGES)[number];
 const BOARD_SIZE = [0, 3, 4] as const;
 
 /** A unit bet is 1.00, i.e. 100 cents, as a player would stake it. */
-export const UNIT_CENTS = 100;
+const UNIT_CENTS = 100;
 
 export interface Bet {
   /** 0 hole, 1 flop, 2 turn: the index into STAGES and the API's bettingStage. */

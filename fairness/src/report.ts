@@ -15,7 +15,7 @@ export interface ReportFiles {
   rtpSvg: string;
 }
 
-export async function renderPlots(summary: FairnessSummary, results: RunResults): Promise<Plots> {
+async function renderPlots(summary: FairnessSummary, results: RunResults): Promise<Plots> {
   const { rtp, shuffles, options } = summary;
   const residuals = (source: "plain" | "derived") =>
     standardizedResiduals(results.shuffles[source].counts, results.shuffles[source].count);

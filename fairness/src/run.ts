@@ -33,7 +33,7 @@ export interface RunResults {
 const TASK_SIZE: Record<WorkKind, number> = { games: 200, shuffles: 50_000, equity: 10 };
 
 /** The tasks of a run, in the order they are handed out. */
-export function planTasks(options: RunOptions): Task[] {
+function planTasks(options: RunOptions): Task[] {
   const tasks: Task[] = [];
   const split = (kind: WorkKind, total: number, make: (count: number, firstIndex: number) => Task) => {
     for (let first = 0; first < total; first += TASK_SIZE[kind])

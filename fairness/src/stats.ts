@@ -6,7 +6,7 @@ import chiSquareCdf from "@stdlib/stats-base-dists-chisquare-cdf";
 
 export const DECK = 52;
 /** The two-sided 95 % normal quantile. */
-export const Z95 = 1.959963984540054;
+const Z95 = 1.959963984540054;
 
 export interface ChiSquareResult {
   shuffles: number;

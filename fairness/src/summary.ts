@@ -15,7 +15,7 @@ export const P_VALUE_FLOOR = 1e-4;
 /** Standard errors allowed between realized and theoretical RTP (normal two-sided 6e-5). */
 export const DIFFERENCE_Z = 4;
 /** Largest |z| of exact against Monte Carlo allowed over all comparisons. */
-export const EQUITY_MAX_Z = 5.5;
+const EQUITY_MAX_Z = 5.5;
 /**
  * How far the theoretical RTP may lie from the target: the mean rounding rake. Each bet's rake is
  * within ±0.05 x share, and where shares are spread the signs cancel (hole and flop: within
@@ -64,7 +64,7 @@ export interface FairnessSummary {
   checks: Check[];
 }
 
-export function randomnessSources(options: RunOptions): Record<string, string> {
+function randomnessSources(options: RunOptions): Record<string, string> {
   return {
     plainShuffle:
       "Fisher-Yates driven by node:crypto randomInt (OpenSSL's CSPRNG, rejection sampling: no modulo bias) — services/odds shuffle.ts",

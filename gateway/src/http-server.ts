@@ -39,7 +39,7 @@ const FLUSH_MS = 500;
  * hunt held 1,000 of them, 100 MB, for as long as it pleased), and a batch's answer its slot of the
  * heavy-route cap with it.
  */
-export const SEND_TIMEOUT_MS = 60_000;
+const SEND_TIMEOUT_MS = 60_000;
 
 export interface HttpServerOptions {
   port: number;

@@ -17,7 +17,7 @@ export interface RestartPolicy {
 }
 
 /** The variables and their defaults, defined here only (README, Configuration). */
-export const restartVariables = {
+const restartVariables = {
   maxRestarts: { name: "RESTART_MAX_PER_WINDOW", fallback: 5 },
   windowSeconds: { name: "RESTART_WINDOW_SECONDS", fallback: 60 },
   initialDelayMs: { name: "RESTART_DELAY_MS", fallback: 500 },

@@ -17,7 +17,7 @@ import { join } from "node:path";
 const dir = await mkdtemp(join(tmpdir(), "pokerodds-pki-"));
 process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
 
-export const testPki = await ensurePki(dir);
+const testPki = await ensurePki(dir);
 
 /** TLS_* for a process that is `identity`. */
 export function tlsEnv(identity: ServiceIdentity): Record<string, string> {

@@ -131,7 +131,7 @@ function pythonCandidates(): string[] {
 }
 
 /** A Python 3.13 interpreter, or an error that says where it looked and what to do. */
-export function findPython(): string {
+function findPython(): string {
   const tried = pythonCandidates();
   for (const candidate of tried) {
     if (existsSync(candidate) && versionOf(candidate) === PYTHON_VERSION) return candidate;
@@ -166,7 +166,7 @@ async function must(command: string, args: string[]): Promise<void> {
  * The virtualenv with exactly requirements.txt, made with Python 3.13 when missing or stale (the
  * stamp records both). Answers the path of `st`.
  */
-export async function prepareSchemathesis(log: (line: string) => void = () => {}): Promise<string> {
+async function prepareSchemathesis(log: (line: string) => void = () => {}): Promise<string> {
   const python = findPython();
   const requirements = await readFile(REQUIREMENTS, "utf8");
   const stamp = createHash("sha256")
@@ -199,7 +199,7 @@ interface ParameterLike {
 }
 
 /** The playerId the document's example of GET /api/players/{playerId} names, if any: the first pass's player. */
-export function documentedPlayerId(document: Document): string | undefined {
+function documentedPlayerId(document: Document): string | undefined {
   const get = document.paths?.["/api/players/{playerId}"]?.get as { parameters?: ParameterLike[] } | undefined;
   const parameter = get?.parameters?.find((p) => p.name === "playerId" && p.in === "path");
   const candidates = [
@@ -212,7 +212,7 @@ export function documentedPlayerId(document: Document): string | undefined {
 }
 
 /** How many links the document's responses declare. */
-export function countLinks(document: Document): number {
+function countLinks(document: Document): number {
   let links = 0;
   for (const operations of Object.values(document.paths ?? {})) {
     for (const operation of Object.values(operations)) {

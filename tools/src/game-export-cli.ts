@@ -26,11 +26,11 @@ import {
   type WrittenRecord,
 } from "./export-file.js";
 
-export const EXIT_COMPLETE = 0;
-export const EXIT_TRUNCATED = 1;
+const EXIT_COMPLETE = 0;
+const EXIT_TRUNCATED = 1;
 export const EXIT_NO_EXPORT = 2;
 
-export const GAMES_PATH = "/api/admin/games";
+const GAMES_PATH = "/api/admin/games";
 const FINER_THAN_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{4,}(Z|[+-]\d{2}:\d{2})$/i;
 const USAGE = "usage: npm run export-games -- [--table N] [--since ISO] [--until ISO] [--after CURSOR] [--out FILE]";
 
@@ -162,11 +162,7 @@ export interface Copied {
  * that is not JSON, or a body cut short make the export truncated. The games and the last record
  * returned are those whose write reported done, not those merely handed to `out`.
  */
-export async function copyRecords(
-  body: AsyncIterable<Uint8Array>,
-  out: Writable,
-  signal?: AbortSignal,
-): Promise<Copied> {
+async function copyRecords(body: AsyncIterable<Uint8Array>, out: Writable, signal?: AbortSignal): Promise<Copied> {
   const decoder = new TextDecoder();
   const state: Copied = { games: 0, complete: false };
   // Callbacks come in write order; after a failed write none counts, lest a gap follow the cursor.

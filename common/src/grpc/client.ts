@@ -123,7 +123,7 @@ function methodConfigNames(service: Record<string, { path: string }>, methods: r
  * can only blame the server: a leave whose wallet credit hung was answered "table service
  * unavailable" to the player, the gateway's deadline and the wallet call's ending together.
  */
-export const PARENT_ANSWER_MARGIN_MS = 500;
+const PARENT_ANSWER_MARGIN_MS = 500;
 
 /** The call's own deadline, or earlier by the margin than the server call it is made for. */
 function deadlineOf(options: CallOptions, settings: ClientSettings): number {

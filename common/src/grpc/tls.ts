@@ -35,7 +35,7 @@ export interface TlsFiles {
 type Env = Record<string, string | undefined>;
 
 /** TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE (all or none), TLS_REFRESH_INTERVAL_MS. */
-export function tlsFilesFromEnv(env: Env = process.env): TlsFiles | undefined {
+function tlsFilesFromEnv(env: Env = process.env): TlsFiles | undefined {
   const names = ["TLS_CA_FILE", "TLS_CERT_FILE", "TLS_KEY_FILE"] as const;
   const set = names.filter((name) => envOptional(name, env) !== undefined);
   if (set.length === 0) return undefined;
@@ -118,7 +118,7 @@ export function channelCredentialsFromEnv(expected?: ServiceIdentity, env: Env =
 }
 
 /** The service identities (spiffe://pokerodds/<name>) a certificate's URI SANs carry. */
-export function identitiesOf(cert: Pick<PeerCertificate, "subjectaltname"> | undefined): ServiceIdentity[] {
+function identitiesOf(cert: Pick<PeerCertificate, "subjectaltname"> | undefined): ServiceIdentity[] {
   const prefix = `URI:spiffe://${TRUST_DOMAIN}/`;
   return (cert?.subjectaltname ?? "")
     .split(/,\s*/)

@@ -6,15 +6,15 @@ import { InvalidArgumentError } from "../errors.js";
 
 export type Card = number;
 
-export class InvalidCardError extends InvalidArgumentError {
+class InvalidCardError extends InvalidArgumentError {
   constructor(code: string) {
     super(`invalid card code: ${JSON.stringify(code)}`);
   }
 }
 
 export const rankOf = (card: Card): number => card >> 2;
-export const suitOf = (card: Card): number => card & 3;
-export const makeCard = (rank: number, suit: number): Card => rank * 4 + suit;
+const suitOf = (card: Card): number => card & 3;
+const makeCard = (rank: number, suit: number): Card => rank * 4 + suit;
 
 export function parseCard(code: string): Card {
   const rank = code.length === 2 ? RANK_CHARS.indexOf(code[0]!) : -1;

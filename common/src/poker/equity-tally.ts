@@ -29,7 +29,7 @@ function gcd(a: number, b: number): number {
 }
 
 /** lcm(1, 2, ..., n): 60 for the game's 6 hands, 27,720 for 12. */
-export function tieScale(n: number): number {
+function tieScale(n: number): number {
   let scale = 1;
   for (let k = 2; k <= n; k++) scale = (scale / gcd(scale, k)) * k;
   return scale;

@@ -29,7 +29,7 @@ import { validateTargetRtp } from "./errors.js";
 // The odds panel is shared with the table service, which stores and shows it.
 export type { BettingStage, HandOdds, HandStatus } from "../hand-odds.js";
 
-export const PERCENT_DECIMALS = 4;
+const PERCENT_DECIMALS = 4;
 const PERCENT_SCALE = 10 ** PERCENT_DECIMALS; // 1e4: percentages as integers of 0.0001 %
 const HUNDRED_PERCENT_UNITS = 1_000_000; // 100 %
 const CANT_LOSE_UNITS = 999_000; // 99.9 %

@@ -27,7 +27,7 @@ const describe = (card: Card): string =>
   Number.isInteger(card) && card >= 0 && card < DECK_SIZE ? formatCard(card) : String(card);
 
 /** Throws InvalidOddsRequestError unless: 2..6 hands of 2 valid cards, a 0/3/4/5-card board, no card twice. */
-export function validateHandsAndBoard(hands: readonly (readonly Card[])[], board: readonly Card[]): void {
+function validateHandsAndBoard(hands: readonly (readonly Card[])[], board: readonly Card[]): void {
   if (hands.length < MIN_HANDS_PER_GAME || hands.length > MAX_HANDS_PER_GAME) {
     throw new InvalidOddsRequestError(
       `between ${MIN_HANDS_PER_GAME} and ${MAX_HANDS_PER_GAME} hands are needed, got ${hands.length}`,

@@ -7,7 +7,7 @@ import { link, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Role } from "@pokerodds/api/players";
 
-export const DEV_ALGORITHM = "ES256";
+const DEV_ALGORITHM = "ES256";
 export const DEV_ISSUER = "pokerodds-dev";
 export const DEV_AUDIENCE = "pokerodds-api";
 

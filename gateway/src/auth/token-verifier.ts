@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { HttpError, unauthorized } from "../http/errors.js";
 
 /** Asymmetric signatures only: `none` and HMAC (whose secret a public key could pose as) are refused. */
-export const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 
 const CLOCK_TOLERANCE_S = 30;
 // jose checks a future `iat` only with maxTokenAge; a day is longer than any access token lives.

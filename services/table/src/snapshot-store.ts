@@ -112,7 +112,7 @@ export const MAX_CLOCK_LEAD_MS = 5_000;
  * within that, and a bet is never timed after the close that follows it (domain/stage-times.ts).
  * Recovery's notes keep the clock itself, which their buckets are read by.
  */
-export const changeTime = (clock: number, previous: number): number =>
+const changeTime = (clock: number, previous: number): number =>
   Math.max(clock, Math.min(previous, clock + MAX_CLOCK_LEAD_MS));
 
 export class SnapshotStore {

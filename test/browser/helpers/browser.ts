@@ -13,7 +13,7 @@ import { chromium as playwright, type Browser, type BrowserContext, type Page } 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /** Screenshots of every stage, kept for a person to look at (gitignored). */
-export const artifactsDir = join(repoRoot, "test-artifacts", "browser");
+const artifactsDir = join(repoRoot, "test-artifacts", "browser");
 
 // Flags meant for serverless sandboxes that would hide what a real browser enforces: the tests
 // must see the same-origin policy and the gateway's Content-Security-Policy at work.

@@ -5,7 +5,7 @@
 // No imports, so it can be unit-tested under Node (which has the same crypto.getRandomValues).
 
 /** The states the dealing advance moves on from: only it takes a client seed (any other ignores one). */
-export const DEALING_STATES: readonly string[] = ["STATUS_SETUP", "STATUS_START"];
+const DEALING_STATES: readonly string[] = ["STATUS_SETUP", "STATUS_START"];
 
 export const isDealingState = (gameState: string): boolean => DEALING_STATES.includes(gameState);
 

@@ -46,7 +46,7 @@ const BOARD_NAMES = ["first flop card", "second flop card", "third flop card", "
 type Subtle = typeof crypto.subtle;
 
 /** Thrown when the browser withholds WebCrypto, as it does outside secure contexts (plain http off localhost). */
-export class NoWebCryptoError extends Error {
+class NoWebCryptoError extends Error {
   constructor() {
     super(
       "this browser offers no WebCrypto on this page (it does only over https or on localhost); " +

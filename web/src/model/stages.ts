@@ -1,7 +1,7 @@
 // Names for the game's stages and states, as a player reads them.
 import type { HandOdds, Schemas, TableState } from "../api/client";
 
-export const STAGE_NAMES: Record<number, string> = { [-1]: "River", 0: "Hole", 1: "Flop", 2: "Turn" };
+const STAGE_NAMES: Record<number, string> = { [-1]: "River", 0: "Hole", 1: "Flop", 2: "Turn" };
 
 export const stageName = (stage: number): string => STAGE_NAMES[stage] ?? `Stage ${stage}`;
 

@@ -18,7 +18,7 @@ export function StatusBadge({ status }: { status: HandOdds["handStatus"] }) {
   );
 }
 
-export const percent = (value: number): string => `${value.toFixed(1)}%`;
+const percent = (value: number): string => `${value.toFixed(1)}%`;
 
 /** Decimal odds as displayed and recorded: one decimal; a dead hand shows none. */
 export const oddsText = (odds: number): string => (odds > 0 ? odds.toFixed(1) : "—");

@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 export type Route =
   { screen: "lobby" } | { screen: "table"; tableId: number } | { screen: "deal" } | { screen: "bulk" };
 
-export function parseRoute(hash: string): Route {
+function parseRoute(hash: string): Route {
   const table = /^#\/table\/([1-9]\d{0,9})$/.exec(hash);
   if (table) return { screen: "table", tableId: Number(table[1]) };
   if (hash === "#/deal") return { screen: "deal" };

@@ -24,7 +24,7 @@ import { type Card, formatCard, formatHand, parseCard, parseHand } from "@pokero
 // Part of the procedure's surface: the fairness report and the tests draw their seeds with it here.
 export { newServerSeed };
 /** A board is dealt in up to five cards: flop (3), turn, river. */
-export const BOARD_CARDS = 5;
+const BOARD_CARDS = 5;
 
 /** What a player needs to check one game: the revealed seed, the commitment shown before the bets, the cards. */
 export interface GameReveal {

@@ -3,12 +3,8 @@
 export * from "./types.js";
 export { sumCents } from "./money.js";
 export {
-  DEFAULT_MAX_PAYOUT_CENTS,
-  DEFAULT_NUMBER_OF_HANDS,
-  DEFAULT_NUMBER_OF_SEATS,
   type TableMoney,
   emptyTable,
-  gameIdOf,
   gameNumberOf,
   isConserved,
   markDelivered,

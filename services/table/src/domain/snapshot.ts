@@ -6,10 +6,10 @@ import { InvalidArgumentError } from "@pokerodds/common/errors";
 import { sumCents } from "./money.js";
 import type { BettingStage, GameState, Seat, TableConfig, TableSnapshot } from "./types.js";
 
-export const DEFAULT_NUMBER_OF_SEATS = 6;
-export const DEFAULT_NUMBER_OF_HANDS = 4;
+const DEFAULT_NUMBER_OF_SEATS = 6;
+const DEFAULT_NUMBER_OF_HANDS = 4;
 /** 10^12 units: far above any real stake, and a tenth of a seat's balance limit (MAX_BALANCE_CENTS). */
-export const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
+const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
 /**
  * The most one game's bets may pay together, whichever hands win (10^13 units, the largest balance):
  * a bet limit alone let 300 bets of a game add up past 2^53, and then the river could never be
@@ -19,7 +19,7 @@ export const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
 export const MAX_GAME_PAYOUT_CENTS = MAX_BALANCE_CENTS;
 
 /** Game ids are per table and sequential, so the domain stays deterministic: T7-1, T7-2, ... */
-export const gameIdOf = (tableId: number, gameNumber: number): string => `T${tableId}-${gameNumber}`;
+const gameIdOf = (tableId: number, gameNumber: number): string => `T${tableId}-${gameNumber}`;
 
 /** The game number a game id of this table names (gameIdOf's inverse), or null when it names none. */
 export function gameNumberOf(tableId: number, gameId: string): number | null {

@@ -6,9 +6,9 @@ import { driveSit } from "./sit.js";
 import { driveTopUp } from "./topup.js";
 import { complete, type Driver } from "./transfer.js";
 
-export { leave, type LeaveAnswer } from "./leave.js";
-export { sit, type SitAnswer } from "./sit.js";
-export { topUp, type TopUpAnswer } from "./topup.js";
+export { leave } from "./leave.js";
+export { sit } from "./sit.js";
+export { topUp } from "./topup.js";
 
 const DRIVERS: Record<TransferKind, Driver<unknown>> = { sit: driveSit, topup: driveTopUp, leave: driveLeave };
 

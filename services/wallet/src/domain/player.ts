@@ -21,7 +21,7 @@ export interface Player extends Claims {
 }
 
 /** web/public/avatars/default.png, which the gateway serves with the web client. */
-export const DEFAULT_AVATAR_URL = "/avatars/default.png";
+const DEFAULT_AVATAR_URL = "/avatars/default.png";
 
 export function validateClaims(claims: Claims): Claims {
   return {
