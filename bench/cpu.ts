@@ -31,7 +31,7 @@ async function cpuSecondsOf(pid: number): Promise<number> {
   return (await ownCpuSecondsOf(pid)) + theirs.reduce((sum, seconds) => sum + seconds, 0);
 }
 
-export type CpuReading = Map<string, number>;
+type CpuReading = Map<string, number>;
 
 /** CPU seconds so far of each named process, and of this one as "load generator". */
 export async function readCpu(processes: readonly { name: string; pid: number }[]): Promise<CpuReading> {

@@ -31,8 +31,6 @@ import {
 } from "@pokerodds/common/poker/evaluator";
 import { formatBenchLines, type BenchLine } from "./report.js";
 
-export type { BenchLine } from "./report.js";
-
 type Evaluate7 = (a: number, b: number, c: number, d: number, e: number, f: number, g: number) => number;
 // phe (HenryRLee's evaluator, JS port) numbers cards as we do (rank * 4 + suit) and returns
 // 1 (royal flush) .. 7462 (worst high card): our value is exactly 7463 minus its value.

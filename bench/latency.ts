@@ -26,7 +26,7 @@ export async function timed(count: number, call: (i: number) => Promise<unknown>
   return times.sort((a, b) => a - b);
 }
 
-export interface Baseline {
+interface Baseline {
   /** What the ratio is to, e.g. "empty". */
   to: string;
   times: readonly number[];

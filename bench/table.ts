@@ -54,7 +54,7 @@ import { tlsAs } from "../test/helpers/pki.js";
 import { latencyLines, runAlone, timed, WARM_UP } from "./latency.js";
 import type { BenchLine } from "./report.js";
 
-export interface TableBenchOptions {
+interface TableBenchOptions {
   /** Versions loaded onto the filled table (default 100,000). */
   versions?: number;
   /** Tables written before the lobby and a player's seats are read again (default 10,000). */

@@ -34,7 +34,7 @@ const BUY_IN = 500;
 export const BET = 0.01;
 const WARM_UP_S = 2;
 
-export interface ThroughputOptions {
+interface ThroughputOptions {
   /** Measured seconds per phase (default 10). */
   seconds?: number;
   clients?: number;
@@ -47,7 +47,7 @@ export interface Target {
   body?: string;
 }
 
-export interface PhaseResult {
+interface PhaseResult {
   perSecond: number;
   ok: number;
   /** Every request that ended, in the warm-up too: the requests behind a reading of CPU over the whole phase. */
@@ -134,7 +134,7 @@ async function ok<T>(what: string, reply: Promise<{ status: number; body: T }>):
   return body;
 }
 
-export interface Seated {
+interface Seated {
   player: Player;
   tableId: number;
   seatId: number;
@@ -148,7 +148,7 @@ export const stackEnv = (clients: number): NodeJS.ProcessEnv => ({
   TABLE_COUNT: String(tablesPerRank(clients) * PLAYERS_PER_CLIENT),
 });
 
-export interface SetUp {
+interface SetUp {
   /** Each client's players; the first one's table is the one the client reads. */
   clients: Seated[][];
   admin: Player;

@@ -37,7 +37,7 @@ import { claims, startWallet, walletClient, type Wallet } from "../services/wall
 import { latencyLines, memoryOf, runAlone, timed, WARM_UP } from "./latency.js";
 import type { BenchLine } from "./report.js";
 
-export interface WalletBenchOptions {
+interface WalletBenchOptions {
   /** Entries loaded in all (default 1,000,000), the hot account's included. */
   entries?: number;
   /** The hot account's entries (default 100,000). */

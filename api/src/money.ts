@@ -5,7 +5,7 @@ import { ContractViolation } from "./violation.js";
 
 declare const centsBrand: unique symbol;
 /** Integer minor units (hundredths of a unit). */
-export type Cents = number & { readonly [centsBrand]: true };
+type Cents = number & { readonly [centsBrand]: true };
 
 export const MONEY_RULE = "a number greater than 0 and at most 1,000,000,000 with at most 2 decimal places";
 

@@ -30,7 +30,7 @@ export class InvalidRequest extends Error {
   }
 }
 
-export type BodyValidator<T> = (body: unknown) => T;
+type BodyValidator<T> = (body: unknown) => T;
 
 /** Validates a request body against its schema, throwing a 400 with a human-readable message. */
 export function bodyValidator<S extends TObject>(schema: S): BodyValidator<Static<S>> {

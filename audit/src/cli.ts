@@ -28,7 +28,7 @@ export const DEV_TOKEN_TTL_S = 300;
 
 export type Env = Record<string, string | undefined>;
 
-export interface CliIo {
+interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }

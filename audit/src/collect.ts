@@ -27,12 +27,12 @@ export function auditDeadlineMs(env: Record<string, string | undefined> = proces
 }
 const MAX_READINGS = 3;
 
-export interface AuditSources {
+interface AuditSources {
   wallet(deadlineMs: number): Promise<WalletAuditResponse>;
   table(deadlineMs: number): Promise<TableAuditResponse>;
 }
 
-export interface ReadOptions {
+interface ReadOptions {
   deadlineMs?: number;
   maxReadings?: number;
 }

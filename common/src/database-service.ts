@@ -13,7 +13,7 @@ import { startMetricsServer } from "./metrics.js";
 import { openDatabase } from "./mongo.js";
 import { onShutdownSignal } from "./shutdown.js";
 
-export interface DatabaseServiceParts {
+interface DatabaseServiceParts {
   implementation: UntypedServiceImplementation;
   /** Background work, started once the set-up has run. */
   afterSetUp?: () => { stop(): Promise<void> };
@@ -32,7 +32,7 @@ export interface DatabaseServiceParts {
   endStreams?: () => void;
 }
 
-export interface DatabaseServiceOptions {
+interface DatabaseServiceOptions {
   logger: Logger;
   service: Omit<ServiceRegistration, "implementation">;
   database: { uri: string; name: string; allowPlaintext?: boolean; setUp: (db: Db) => Promise<void> };

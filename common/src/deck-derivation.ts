@@ -9,7 +9,7 @@ import { DECK_SIZE, RANK_CHARS, SUIT_CHARS } from "./card-codes.js";
 import { CLIENT_SEED_MAX_LENGTH, CLIENT_SEED_PATTERN, GAME_ID_MAX_LENGTH, GAME_ID_PATTERN } from "./limits.js";
 
 /** A card as the derivation numbers it: rank * 4 + suit (2c = 0, 2d, 2h, 2s, 3c, ..., As = 51). */
-export type DeckCard = number;
+type DeckCard = number;
 
 const HEX_64 = /^[0-9a-f]{64}$/i;
 

@@ -16,7 +16,7 @@ import { traceCommands } from "./tracing/mongodb-span.js";
 /** Every command sent to the database, by name: the round trips a request costs, as measured. */
 const commandsSent = counter("mongodb_commands_total", "Commands sent to the database, by command", ["command"]);
 
-export interface Database {
+interface Database {
   client: MongoClient;
   db: Db;
   /** Resolves once the set-up (indexes) has run against a reachable server. */
@@ -24,7 +24,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   uri: string;
   name: string;
   logger: Logger;

@@ -2,7 +2,7 @@
 // to the cent. The table settles with it and the web client shows it before a bet. The product is
 // formed in BigInt: 1e11 cents x 1e7 tenths exceeds 2^53.
 
-export interface Payout {
+interface Payout {
   payoutCents: number;
   /** payout + remainderNumerator / denominator is the exact amount, in cents. */
   remainderNumerator: number;

@@ -42,7 +42,7 @@ export type Appended<E> =
   /** The key was used before (possibly by this very entry, whose acknowledgement was lost). */
   | { kind: "keyTaken"; first: E };
 
-export interface SequencedLogOptions {
+interface SequencedLogOptions {
   /** Streams whose latest entry this process remembers. */
   cacheSize?: number;
   /** The hint is moved every this many entries of a stream (a cold read probes at most about as many). */

@@ -9,7 +9,7 @@ import type { RunResults } from "./run.js";
 import { standardizedResiduals } from "./stats.js";
 import type { FairnessSummary } from "./summary.js";
 
-export interface ReportFiles {
+interface ReportFiles {
   html: string;
   json: string;
   rtpSvg: string;

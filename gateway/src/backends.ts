@@ -40,7 +40,7 @@ export function oddsApiOf(odds: {
   };
 }
 
-export interface Backends {
+interface Backends {
   odds: OddsApi;
   wallet: Required<WalletApi>;
   table: Required<TableApi>;

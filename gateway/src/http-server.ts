@@ -10,7 +10,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { clientAddressKey, securityHeaderValues } from "./http/edge.js";
 import { MOVE_OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from "./http/errors.js";
 
-export interface RunningHttpServer {
+interface RunningHttpServer {
   port: number;
   /**
    * Stops accepting and lets in-flight requests finish for up to graceMs; then answers each one that
@@ -41,7 +41,7 @@ const FLUSH_MS = 500;
  */
 const SEND_TIMEOUT_MS = 60_000;
 
-export interface HttpServerOptions {
+interface HttpServerOptions {
   port: number;
   host?: string;
   /**

@@ -16,7 +16,7 @@ export interface FerretDB {
   stop(graceMs?: number): Promise<void>;
 }
 
-export interface FerretDBOptions {
+interface FerretDBOptions {
   /** Directory for the SQLite files and the socket; created if missing, and kept to this user. */
   dataDir: string;
   output?: Output;

@@ -8,7 +8,7 @@ import { rename, rm, writeFile } from "node:fs/promises";
 /** A write that failed (a full disk) is tried again this often, until one succeeds or a newer write comes. */
 const RETRY_MS = 5_000;
 
-export interface PidFile {
+interface PidFile {
   readonly path: string;
   /** Writes the current pids; writes happen one at a time, in call order, so the last call wins. */
   write(children: { name: string; pid: number }[], addresses: Record<string, string>): Promise<void>;

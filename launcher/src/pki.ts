@@ -31,7 +31,7 @@ export interface Pki {
   files: Record<ServiceIdentity, TlsFiles>;
 }
 
-export interface PkiOptions {
+interface PkiOptions {
   /** Default 10 years for the CA, 1 year for a service certificate. */
   caValidityDays?: number;
   validityDays?: number;

@@ -60,7 +60,7 @@ export function restartDelaysMs(policy: RestartPolicy): number {
   return total;
 }
 
-export type Decision =
+type Decision =
   | { restart: true; /** 1-based, within the window */ attempt: number; delayMs: number }
   | { restart: false; /** restarts already made within the window */ restarts: number };
 

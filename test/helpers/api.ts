@@ -65,7 +65,7 @@ export interface TableState {
   targetRtp: number | null;
 }
 
-export interface Profile {
+interface Profile {
   playerId: string;
   username: string;
   displayName: string;
@@ -93,7 +93,7 @@ export interface BetReply {
   message: string;
   updatedSeatBalance: number;
 }
-export interface LeaveReply {
+interface LeaveReply {
   acknowledgement: "ACK";
   creditsReturned: number;
   newAccountBalance: number;

@@ -7,7 +7,7 @@ import { repoPath } from "@pokerodds/launcher/paths";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tlsAs, tlsEnv } from "./pki.js";
 
-export type BackendName = "odds" | "wallet" | "table";
+type BackendName = "odds" | "wallet" | "table";
 
 /** The fully qualified gRPC service each backend reports health for. */
 const GRPC_SERVICE: Record<BackendName, string> = {

@@ -6,7 +6,7 @@ import { cents, errorOf, show, WELCOME_CENTS, type Api, type Player, type Reply,
 import { eventually } from "./poll.js";
 import { payoutCents, winningHands } from "./poker.js";
 
-export interface Settlement {
+interface Settlement {
   /** The winning hands by the reference evaluator. */
   winners: number[];
   stakesCents: number;
@@ -48,7 +48,7 @@ function houseResultCents(api: Api): number {
   return total;
 }
 
-export interface Books {
+interface Books {
   accountsCents: number;
   seatsCents: number;
   openStakesCents: number;
@@ -91,7 +91,7 @@ async function readBooks(
 }
 
 /** The parts of GET /api/admin/audit's report the tests rely on. */
-export interface AuditReport {
+interface AuditReport {
   /** clean: conserved to the cent and settled; pending: transfers or credits in flight; mismatch: broken. */
   status: "clean" | "pending" | "mismatch";
   clean: boolean;

@@ -13,7 +13,7 @@ import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export interface TestStackOptions {
+interface TestStackOptions {
   /** Added to the children's environment, e.g. { TABLE_COUNT: "2" }. */
   env?: NodeJS.ProcessEnv;
   readyTimeoutMs?: number;

@@ -61,7 +61,7 @@ const PASSES: Pass[] = [
   },
 ];
 
-export interface PassResult {
+interface PassResult {
   name: string;
   subject: string;
   exitCode: number;
@@ -80,7 +80,7 @@ export interface PassResult {
   links: string;
 }
 
-export interface SchemathesisResult {
+interface SchemathesisResult {
   ok: boolean;
   passes: PassResult[];
   /** Links the document declares (responses' `links`); the stateful phase follows them. */

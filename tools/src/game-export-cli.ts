@@ -34,7 +34,7 @@ const GAMES_PATH = "/api/admin/games";
 const FINER_THAN_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{4,}(Z|[+-]\d{2}:\d{2})$/i;
 const USAGE = "usage: npm run export-games -- [--table N] [--since ISO] [--until ISO] [--after CURSOR] [--out FILE]";
 
-export interface ExportIo {
+interface ExportIo {
   /** Where the records go without --out (standard output). */
   stdout: Writable;
   /**
@@ -149,7 +149,7 @@ async function openExport(url: URL, token: string): Promise<ReadableStream<Uint8
  * How the body ended: complete (its trailer counted the `games` written), or why not; `last` is the
  * last record whose write reported done.
  */
-export interface Copied {
+interface Copied {
   games: number;
   complete: boolean;
   reason?: string;

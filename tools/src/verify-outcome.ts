@@ -19,7 +19,7 @@ import { listsStages, timesProblem } from "./verify-times.js";
  * (`untimed`), and whether it was a table state (`state`: its prices and bets' odds checked, its bets'
  * returns, which it does not show, not).
  */
-export type OutcomeCheck =
+type OutcomeCheck =
   { checked: false } | { checked: true; problem: string | null; namedRtp?: number; untimed?: true; state?: true };
 
 type Fields = Record<string, unknown>;

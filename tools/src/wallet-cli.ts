@@ -57,7 +57,7 @@ const USAGE = [
 ].join("\n");
 
 type Env = Record<string, string | undefined>;
-export interface Io {
+interface Io {
   out(text: string): void;
   err(text: string): void;
 }

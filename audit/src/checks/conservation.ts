@@ -7,7 +7,7 @@ import type { Findings } from "../findings.js";
 import type { AuditReportBody } from "../report.js";
 import type { WalletFigures } from "./wallet.js";
 
-export interface InFlight {
+interface InFlight {
   /** Debited for seats, neither on a seat nor refunded yet: missing from held. */
   inTransit: bigint;
   /** Credited to accounts, still in an outbox: counted twice in held. */

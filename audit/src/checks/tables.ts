@@ -15,7 +15,7 @@ import type { AuditReportBody, TRANSFER_KINDS } from "../report.js";
 type OpenTransferBody = AuditReportBody["openTransfers"][number];
 
 /** One table's audit with its money in BigInt. */
-export interface TableFigures {
+interface TableFigures {
   audit: TableAudit;
   money: BigMoney;
 }

@@ -18,7 +18,7 @@ import type { CrossCheckBody } from "../report.js";
 import { subsetSum, type SubsetSum } from "../subset-sums.js";
 import { reasonSum, type ReasonTally } from "./wallet.js";
 
-export interface CrossCheckResult {
+interface CrossCheckResult {
   body: CrossCheckBody;
   /** The gap: in transit (transfers-in) or credited but not yet marked delivered (credits-out). */
   gap: bigint;

@@ -51,7 +51,7 @@ export function report(kind: "clean" | "pending" | "mismatch"): AuditReportBody 
   });
 }
 
-export interface FakeGateway {
+interface FakeGateway {
   url: string;
   port: number;
   requests: IncomingMessage[];

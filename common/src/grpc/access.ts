@@ -18,7 +18,7 @@ import type { Logger } from "../logger.js";
 import { callerOf, type ServiceIdentity } from "./tls.js";
 
 /** RPC name (the generated definition's key) to the identities allowed to call it. */
-export type AccessPolicy<D = Record<string, unknown>> = { readonly [K in keyof D]: readonly ServiceIdentity[] };
+type AccessPolicy<D = Record<string, unknown>> = { readonly [K in keyof D]: readonly ServiceIdentity[] };
 
 // Derived from the callers: gateway/src/backends.ts (getProfile, getPlayer, audit) and
 // services/table/src/dependencies.ts (getPlayer, getPersonalTableOwner, getBalance, debit, credit).

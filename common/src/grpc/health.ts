@@ -4,7 +4,7 @@ import { protoPath } from "grpc-health-check";
 import { peerChannelOptions, ROUND_ROBIN } from "./client.js";
 import { channelCredentials, channelCredentialsFromEnv, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
-export type HealthClient = Client & {
+type HealthClient = Client & {
   check(
     request: { service: string },
     options: { deadline: number },

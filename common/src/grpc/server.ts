@@ -37,7 +37,7 @@ export interface RunningGrpcServer {
   shutdown(graceMs: number): Promise<void>;
 }
 
-export interface GrpcServerOptions {
+interface GrpcServerOptions {
   /** Default 127.0.0.1: only this machine. Kubernetes sets 0.0.0.0 (GRPC_HOST). */
   host?: string;
   port: number;

@@ -37,7 +37,7 @@ export type Send<Res> = (message: Res) => Promise<void>;
 /** Sends until done (OK), rejects with the error its status maps (domain errors), or follows the signal. */
 export type ServerStreamHandler<Req, Res> = (request: Req, context: StreamContext, send: Send<Res>) => Promise<void>;
 
-export interface ServerStreamOptions {
+interface ServerStreamOptions {
   /** Aborted when the server shuts down: every open stream ends UNAVAILABLE at once, so its client moves on. */
   closing?: AbortSignal;
 }

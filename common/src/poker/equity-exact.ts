@@ -52,7 +52,7 @@ function binomial(n: number, k: number): number {
 }
 
 /** Win, draw and share counts per hand, the boards they are out of, and the board classes evaluated. */
-export interface ExactCounts extends HandCounts {
+interface ExactCounts extends HandCounts {
   boards: number;
   classes: number;
 }

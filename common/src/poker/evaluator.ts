@@ -10,7 +10,7 @@
 import { InvalidArgumentError } from "../errors.js";
 import type { Card } from "./cards.js";
 
-export type HandValue = number;
+type HandValue = number;
 
 export enum HandCategory {
   HighCard = 0,

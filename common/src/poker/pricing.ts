@@ -27,7 +27,7 @@ import type { Fraction } from "./equity-types.js";
 import { validateTargetRtp } from "./errors.js";
 
 // The odds panel is shared with the table service, which stores and shows it.
-export type { BettingStage, HandOdds, HandStatus } from "../hand-odds.js";
+export type { BettingStage, HandOdds } from "../hand-odds.js";
 
 const PERCENT_DECIMALS = 4;
 const PERCENT_SCALE = 10 ** PERCENT_DECIMALS; // 1e4: percentages as integers of 0.0001 %

@@ -9,7 +9,7 @@ import type { ExportGamesRequest } from "@pokerodds/common/generated/pokerodds/t
 import type { Request } from "express";
 import { badRequest } from "../http/errors.js";
 
-export type ExportQuery = Omit<ExportGamesRequest, "caller">;
+type ExportQuery = Omit<ExportGamesRequest, "caller">;
 
 type Parameter = "tableId" | "finishedAfter" | "finishedBefore" | "after";
 

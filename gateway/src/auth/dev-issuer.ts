@@ -64,7 +64,7 @@ async function readKey(path: string): Promise<DevKey | undefined> {
   return { privateJwk, publicJwk: { kty, crv, x, y, kid, alg, use } };
 }
 
-export interface DevTokenClaims {
+interface DevTokenClaims {
   playerId: string;
   role?: Role;
   email?: string;

@@ -9,7 +9,7 @@ import { optionalJsonBody } from "./request.js";
 /** A feature's handlers: one per operation, by operationId. */
 export type Handlers<Part extends ApiPart> = Record<keyof Part["operations"], RequestHandler>;
 
-export interface MountGuards {
+interface MountGuards {
   /** Token check (and the player's rate limit), for every operation that is not public. */
   authenticated: RequestHandler[];
   /** The cap on heavy operations in flight: wraps the handler, whose slot it holds until it is done. */

@@ -22,7 +22,7 @@ import type { TableApi } from "../services.js";
 import { tableIdOf } from "./routes.js";
 import type { TableFeed, TableFeeds } from "./table-feeds.js";
 
-export type EventStreamSettings = Pick<
+type EventStreamSettings = Pick<
   EdgeSettings,
   "eventStreams" | "eventStreamsPerPlayer" | "eventStreamsPerAddress" | "eventHeartbeatMs" | "eventStreamMaxMs"
 >;

@@ -28,7 +28,7 @@ export const silentLogger = () => {
   return logger;
 };
 
-export interface RecordedCall<M extends string = string> {
+interface RecordedCall<M extends string = string> {
   method: M;
   request: unknown;
   options: CallOptions | undefined;

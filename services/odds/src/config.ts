@@ -3,7 +3,7 @@
 import { envInt, envPort } from "@pokerodds/common";
 import { availableParallelism } from "node:os";
 
-export interface OddsServiceConfig {
+interface OddsServiceConfig {
   grpcPort: number;
   metricsPort: number;
   /** Worker threads for what a player waits on: deals and the tables' equity. */

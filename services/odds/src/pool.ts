@@ -11,7 +11,7 @@ type TaskArgs<K extends TaskName> = Parameters<(typeof Tasks)[K]>[0];
 type TaskValue<K extends TaskName> = Extract<ReturnType<(typeof Tasks)[K]>, { ok: unknown }>["ok"];
 
 /** Which queue a task waits in: a player waits on each deal and equity; bulk chunks are a batch job. */
-export type Lane = "urgent" | "batch";
+type Lane = "urgent" | "batch";
 
 interface Job {
   name: TaskName;

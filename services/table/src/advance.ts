@@ -35,7 +35,7 @@ import { oddsAnswersRefused } from "./metrics.js";
 import { deliverOutboxOrLeaveToRecovery } from "./outbox.js";
 import type { TableParts } from "./parts.js";
 
-export interface AdvanceRequest {
+interface AdvanceRequest {
   caller: Caller;
   tableId: number;
   from?: AdvanceFrom;

@@ -13,7 +13,7 @@ import type { TableParts } from "./parts.js";
 import { betIdOf } from "./request-ids.js";
 import type { StoredOperation } from "./snapshot-store.js";
 
-export interface BetRequest {
+interface BetRequest {
   caller: Caller;
   tableId: number;
   seatIndex: number;
@@ -23,7 +23,7 @@ export interface BetRequest {
   at?: BetAt;
 }
 
-export interface BetAnswer {
+interface BetAnswer {
   acknowledged: boolean;
   message: string;
   updatedSeatBalanceCents: number;

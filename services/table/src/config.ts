@@ -4,7 +4,7 @@ import { ConfigError, envFlag, envInt, envOptional, envPort, envString } from "@
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { DEFAULT_TARGET_RTP, isTargetRtp, MIN_TABLE_TARGET_RTP } from "@pokerodds/common/limits";
 
-export interface TableServiceConfig {
+interface TableServiceConfig {
   grpcPort: number;
   metricsPort: number;
   mongodbUri: string;

@@ -87,9 +87,7 @@ export function connectWallet(address: string): { port: WalletPort; close(): voi
   return { port: walletPort(client.call), close: () => client.raw.close() };
 }
 
-export function walletPort(
-  wallet: Pick<PromiseClient<WalletServiceClient>, (typeof WALLET_METHODS)[number]>,
-): WalletPort {
+function walletPort(wallet: Pick<PromiseClient<WalletServiceClient>, (typeof WALLET_METHODS)[number]>): WalletPort {
   const outcome = (result: { applied: boolean; accountBalanceCents: number } | undefined): MovementOutcome => {
     if (!result) throw new Error("the wallet answered a movement without its result");
     return { applied: result.applied, balanceCents: result.accountBalanceCents };
@@ -146,7 +144,7 @@ export function connectOdds(address: string): { port: OddsPort; close(): void } 
  * Panels arrive in domain terms (`handOddsFromProto`); the advance prices the cards again before it
  * stores them (domain/true-prices.ts), and the domain checks their shape.
  */
-export function oddsPort(odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>): OddsPort {
+function oddsPort(odds: Pick<PromiseClient<OddsServiceClient>, (typeof ODDS_METHODS)[number]>): OddsPort {
   return {
     equity: async (hands, board, targetRtp, scope) =>
       (

@@ -40,7 +40,7 @@ export interface ExportFilter {
   after: { tableId: number; version: number } | null;
 }
 
-export interface ExportSink {
+interface ExportSink {
   /** Called once the caller is authorized and the tables are listed, before the first game. */
   ready(): void;
   /** Sends one game; resolves when the next may be sent. */

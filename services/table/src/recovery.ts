@@ -18,7 +18,7 @@ import { transfersPending } from "./metrics.js";
 import { deliverOutbox } from "./outbox.js";
 import { resumeTransfer } from "./sagas/index.js";
 
-export interface RecoveryOptions {
+interface RecoveryOptions {
   intervalMs: number;
   /** Work younger than this belongs to a request still in progress. */
   graceMs: number;

@@ -67,7 +67,7 @@ interface FullVersions {
   older?: TableSnapshot;
 }
 
-export interface StoredOp {
+interface StoredOp {
   version: number;
   fingerprint: string;
   result: unknown;
@@ -79,13 +79,13 @@ export interface StoredOperation {
   fingerprint: string;
 }
 
-export interface Latest {
+interface Latest {
   snapshot: TableSnapshot;
   /** False for a table never written: the domain's empty table, version 1, not stored. */
   stored: boolean;
 }
 
-export type Applied<R> =
+type Applied<R> =
   /** This call stored the change. */
   | { kind: "stored"; result: R; snapshot: TableSnapshot }
   /** The domain changed nothing (a NACK, a replay it recognised): nothing stored. */

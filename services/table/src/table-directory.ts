@@ -7,7 +7,7 @@ import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { CallScope, WalletPort } from "./dependencies.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 
-export interface TableInfo {
+interface TableInfo {
   tableId: number;
   /** The player whose personal table this is; null for a public table. */
   ownerId: string | null;

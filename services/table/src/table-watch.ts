@@ -20,7 +20,7 @@ const RECENT = 16;
 /** Versions of a watcher's replay read at once. */
 export const REPLAY_READS_AT_ONCE = 8;
 
-export interface WatchSettings {
+interface WatchSettings {
   /** How often a watched table's log is probed for other replicas' versions. */
   pollIntervalMs: number;
   logger: Logger;

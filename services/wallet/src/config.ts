@@ -2,7 +2,7 @@
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { envFlag, envPort, envString } from "@pokerodds/common";
 
-export interface WalletServiceConfig {
+interface WalletServiceConfig {
   grpcPort: number;
   metricsPort: number;
   mongodbUri: string;

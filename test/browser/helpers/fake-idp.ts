@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 
-export interface FakeIdp {
+interface FakeIdp {
   issuer: string;
   jwksUrl: string;
   clientId: string;

@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { launchBrowser, openPage, type Watched } from "./browser.js";
 import { startScriptedApi, tableState, type ScriptedApi } from "./scripted-api.js";
 
-export interface ScriptedBrowser {
+interface ScriptedBrowser {
   /** The file's scripted API, showing an empty table until a test sets another state. */
   readonly api: ScriptedApi;
   /** The pages opened so far, oldest first. */

@@ -19,7 +19,7 @@ export interface FeedStatus {
   stale: boolean;
 }
 
-export interface FeedHandlers {
+interface FeedHandlers {
   state(state: TableState): void;
   status(status: FeedStatus): void;
 }

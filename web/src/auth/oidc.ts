@@ -5,7 +5,7 @@ import * as oauth from "oauth4webapi";
 import { ApiError } from "../api/client";
 import { tokenClaims, type Session } from "./session";
 
-export interface OidcSettings {
+interface OidcSettings {
   issuer: string;
   clientId: string;
   audience: string;

@@ -8,7 +8,7 @@
 // Pure and without imports, so it can be unit-tested under Node.
 
 /** The parts of a table state this needs (structurally the API's TableGameState). */
-export interface CommitmentShown {
+interface CommitmentShown {
   gameId: string;
   gameState: string;
   seedCommitment: string | null;

@@ -9,7 +9,7 @@ const SUITS: Record<string, { symbol: string; name: string; red: boolean }> = {
   s: { symbol: "♠", name: "spades", red: false },
 };
 
-export interface CardFace {
+interface CardFace {
   code: string;
   rank: string;
   symbol: string;

@@ -5,7 +5,7 @@ import type { components } from "../generated/api";
 import { formatMoney } from "./money";
 
 /** A refused move: what it asked for, and what its answer (or the screen) says of the balances. */
-export interface Refusal {
+interface Refusal {
   /** The server's reason, as the NACK gives it. */
   reason: string;
   move: "sit" | "topup" | "bet";

@@ -3,7 +3,7 @@ import { describe, Refused } from "../api/client";
 import { refusalAt, type Message } from "./Notice";
 
 /** Where a move's messages show: at `place` (the top of the screen when absent), a NACK beside `form` (else at `place`). */
-export interface Where {
+interface Where {
   place?: string;
   form?: string;
 }

@@ -33,7 +33,7 @@ const ROW_SHIFT = RANK_ROW_SHIFT;
 const VALUE = RANK_VALUE;
 
 /** Board counts per hand: wins alone, ties for best, share units; and the boards enumerated. */
-export interface OracleCounts {
+interface OracleCounts {
   wins: number[];
   draws: number[];
   /** Boards won, a k-way tie counting 1/k, in units of 1 / shareScale board. */

@@ -2,7 +2,7 @@
 // hand is ranked as [category, tie-break ranks...] compared lexicographically, and a larger
 // hand is the best of all its five-card subsets.
 
-export type NaiveRank = number[];
+type NaiveRank = number[];
 
 export const CATEGORY = {
   HighCard: 0,
@@ -79,7 +79,7 @@ export function naiveBest(cards: readonly number[]): NaiveRank {
   return best;
 }
 
-export interface NaiveEquity {
+interface NaiveEquity {
   wins: number[];
   draws: number[];
   boards: number;

@@ -10,7 +10,7 @@ import { shuffledDeck } from "./shuffle.js";
 import { stageEquities } from "@pokerodds/common/poker/stage-odds";
 import { BULK_HAND_COUNTS, BULK_MAX_GAMES, BULK_MIN_GAMES, type BulkHandCount } from "@pokerodds/common/limits";
 
-export interface BulkRequest {
+interface BulkRequest {
   numberOfGames: number;
   numberOfHands: BulkHandCount;
   targetRtp: number;

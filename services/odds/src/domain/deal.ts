@@ -10,7 +10,7 @@ import { shuffledDeck } from "./shuffle.js";
 import { stageEquities } from "@pokerodds/common/poker/stage-odds";
 
 /** Card codes exactly as the API shows them: hands "AhKd", remainingDeck ["Qs", ...]. */
-export interface DealResult {
+interface DealResult {
   hands: string[];
   /** Pre-flop panels (bettingStage 0), one per hand in hand order. */
   handOdds: HandOdds[];

@@ -4,7 +4,7 @@ import { InvalidArgumentError } from "@pokerodds/common/errors";
 import { rankOf, type Card } from "@pokerodds/common/poker/cards";
 import { HandCategory, evaluate5, handCategory } from "@pokerodds/common/poker/evaluator";
 
-export interface HandDescription {
+interface HandDescription {
   /** The best five cards, most significant first (see orderBestFive). */
   bestFive: Card[];
   /** "High Card" ... "Straight Flush", or "Royal Flush". */

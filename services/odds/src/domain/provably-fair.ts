@@ -43,7 +43,7 @@ export interface GameReveal {
   remainingDeck?: readonly string[];
 }
 
-export type VerifyResult = { ok: true } | { ok: false; reason: string };
+type VerifyResult = { ok: true } | { ok: false; reason: string };
 
 /** The commitment to a seed: SHA-256 of its 32 bytes (not of its hex text), 64 lowercase hex digits. */
 export function seedCommitment(seedHex: string): string {
@@ -153,7 +153,7 @@ function remainingDeckProblem(deck: readonly Card[], n: number, shown: unknown):
 }
 
 /** A game's deck fixed before any bet: its seed (fresh, or committed to earlier), the client seed, the deck. */
-export interface CommittedDeck {
+interface CommittedDeck {
   gameId: string;
   serverSeed: string;
   seedCommitment: string;

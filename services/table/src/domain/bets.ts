@@ -41,7 +41,7 @@ export interface BetAt {
   bettingStage: number;
 }
 
-export type BetResult =
+type BetResult =
   | { acknowledged: true; bet: Bet; seatBalanceCents: number }
   | { acknowledged: false; message: TableRefusal; seatBalanceCents: number };
 

@@ -36,7 +36,7 @@ function gameCredits(
   }));
 }
 
-export interface GameEnd {
+interface GameEnd {
   seats: readonly Seat[];
   /** Credits to add to the outbox. */
   credits: readonly OutboxCredit[];

@@ -21,7 +21,7 @@ function assertText(name: string, value: string): void {
 
 /** A sit refused, with the seat the player already holds (as it is now), or seat 0 and 0 when none. */
 export type SitRefusal = { message: TableRefusal; seatId: number; seatBalanceCents: number };
-export type SitCheck = { ok: true } | ({ ok: false } & SitRefusal);
+type SitCheck = { ok: true } | ({ ok: false } & SitRefusal);
 
 /** Checked before the account is debited: is there a seat for this player? */
 export function sitPreconditions(snapshot: TableSnapshot, playerId: string): SitCheck {
@@ -164,7 +164,7 @@ export function applyTopUp(
   return { next, result: { seatBalanceCents: balanceCents } };
 }
 
-export interface LeaveCommand {
+interface LeaveCommand {
   playerId: string;
   /** The leave request's transfer id: recorded as the credit's reference. */
   transferId: string;

@@ -25,12 +25,12 @@ const CLOCKS_APART_MS = 10_000;
  */
 const LOOK_BACK_VERSIONS = 64;
 
-export interface LeaveAnswer {
+interface LeaveAnswer {
   creditsReturnedCents: number;
   newAccountBalanceCents: number;
 }
 
-export interface LeaveRequest {
+interface LeaveRequest {
   caller: Caller;
   tableId: number;
   idempotencyKey: string;

@@ -18,7 +18,7 @@ import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import type { TableParts } from "../parts.js";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
-export interface SitAnswer {
+interface SitAnswer {
   acknowledged: boolean;
   message: string;
   seatId: number;
@@ -35,7 +35,7 @@ const nack = ({ message, seatId, seatBalanceCents }: SitRefusal): SitAnswer => (
 const NO_MONEY: SitRefusal = { message: TABLE_REFUSALS.insufficientAccountBalance, seatId: 0, seatBalanceCents: 0 };
 
 // Request and terms shaped like the top-up's (sagas/topup.ts) on purpose: each saga states its own terms.
-export interface SitRequest {
+interface SitRequest {
   caller: Caller;
   tableId: number;
   buyInCents: number;

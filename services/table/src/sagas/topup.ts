@@ -18,7 +18,7 @@ import type { TableParts } from "../parts.js";
 import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
 
-export interface TopUpAnswer {
+interface TopUpAnswer {
   acknowledged: boolean;
   message: string;
   newSeatBalanceCents: number;
@@ -26,7 +26,7 @@ export interface TopUpAnswer {
 }
 
 // Request and terms shaped like the sit's (sagas/sit.ts) on purpose: each saga states its own terms.
-export interface TopUpRequest {
+interface TopUpRequest {
   caller: Caller;
   tableId: number;
   amountCents: number;

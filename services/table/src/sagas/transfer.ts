@@ -13,7 +13,7 @@ import type { TableParts } from "../parts.js";
 import { transferIdOf } from "../request-ids.js";
 import { sameTerms, type TransferClaim, type TransferOutcome, type TransferTerms } from "../transfer-store.js";
 
-export type Precheck<R> =
+type Precheck<R> =
   /** Answered now, before any money moves; recorded so that a replay answers the same. */
   | { final: TransferOutcome<R> }
   /** Money will move; the seat name and avatar a sit will use, the seat session a leave ends. */

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-export interface EmbeddedDatabase {
+interface EmbeddedDatabase {
   /** A database no other test of the file uses, on connection `client` (0 or 1: two replicas' own). */
   fresh(client?: number): Db;
   /** The same database on the other connection. */

@@ -8,7 +8,7 @@ import { advance, closed, deepFreeze, T0 } from "./fixtures.js";
 export const PLAYER = "p1";
 export const STAKE_CENTS = 100;
 
-export interface HistoryOptions {
+interface HistoryOptions {
   /** Time of the first change (epoch ms); each change is a second after the one before. */
   start?: number;
   /** Every n-th game ends void (0: none do). */

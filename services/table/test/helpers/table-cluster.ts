@@ -46,7 +46,7 @@ export interface TableCluster {
   stop(): Promise<void>;
 }
 
-export interface TableClusterOptions {
+interface TableClusterOptions {
   tables?: number;
   /** Added to every table process's environment. */
   env?: NodeJS.ProcessEnv;

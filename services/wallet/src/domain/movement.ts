@@ -84,10 +84,10 @@ export interface LedgerEntry {
 }
 
 /** The end of an account's ledger; absent before the welcome credit. */
-export type Head = Pick<LedgerEntry, "sequence" | "balanceAfterCents">;
+type Head = Pick<LedgerEntry, "sequence" | "balanceAfterCents">;
 
 /** What the rules make of a movement at a balance: applied (with its signed amount) or refused, and the balance after. */
-export type MovementDecision =
+type MovementDecision =
   | { applied: true; refusal: null; amountCents: number; balanceAfterCents: number }
   | { applied: false; refusal: Refusal; amountCents: 0; balanceAfterCents: number };
 

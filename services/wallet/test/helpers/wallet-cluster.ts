@@ -64,7 +64,7 @@ export function startWallet(mongodbUri: string, output: Output = "inherit"): Pro
   return startBackend("wallet", walletEnv(mongodbUri), output);
 }
 
-export type WalletClient = ReturnType<typeof walletClient>;
+type WalletClient = ReturnType<typeof walletClient>;
 
 /** Each RPC called as a service allowed to call it (mutual TLS with the test CA). */
 export function walletClient(port: number, settings: { longCalls?: boolean } = {}) {
