@@ -2,7 +2,7 @@
 // not once per call (common/src/grpc/tls.ts, callerOf), and a connection's verdict never answers for
 // another connection. Serial: the first counts every certificate read in this process.
 import { status } from "@grpc/grpc-js";
-import { createClient, createLogger, methodNames, ODDS_ACCESS, startGrpcServer, unary } from "@pokerodds/common";
+import { createClient, createLogger, ODDS_ACCESS, startGrpcServer, unary } from "@pokerodds/common";
 import {
   DealRequest,
   DealResponse,
@@ -48,7 +48,7 @@ async function oddsServer() {
 }
 
 const clientAs = (identity: "gateway" | "wallet", port: number) =>
-  createClient(OddsServiceClient, methodNames(OddsServiceService), `127.0.0.1:${port}`, {
+  createClient(OddsServiceClient, Object.keys(OddsServiceService), `127.0.0.1:${port}`, {
     defaultDeadlineMs: 5_000,
     tls: tlsAs(identity),
   });

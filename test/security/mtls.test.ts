@@ -2,7 +2,7 @@
 // only to the services that need it. "One WalletService/Deposit call from outside the gateway
 // credited 1,000,000 to a player" must not be possible any more.
 import { credentials, Metadata, status } from "@grpc/grpc-js";
-import { createClient, HealthChecker, methodNames, type TlsFiles } from "@pokerodds/common";
+import { createClient, HealthChecker, type TlsFiles } from "@pokerodds/common";
 import { WalletServiceClient, WalletServiceService } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { stopChildren } from "@pokerodds/launcher/child";
 import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
@@ -42,7 +42,7 @@ const deposit = (playerId: string, key: string) => ({
 });
 
 function walletAs(tls: TlsFiles | undefined) {
-  return createClient(WalletServiceClient, methodNames(WalletServiceService), address, {
+  return createClient(WalletServiceClient, Object.keys(WalletServiceService), address, {
     defaultDeadlineMs: 3_000,
     tls,
   });

@@ -194,8 +194,3 @@ export function createClient<C extends Client>(
   }
   return { raw, call: call as PromiseClient<C> };
 }
-
-/** The RPC names of a generated service definition, in the client's camelCase. */
-export function methodNames(definition: Record<string, unknown>): string[] {
-  return Object.keys(definition);
-}
