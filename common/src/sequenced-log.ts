@@ -136,14 +136,13 @@ export class SequencedLog<E extends LogEntry> {
   }
 
   /**
-   * Appends `entry` as the latest of its stream, with `alongside` documents (whose `_id`s the caller
-   * owns) inserted after it in the same command. `entry.seq` must be one past an entry read from the
+   * Appends `entry` as the latest of its stream. `entry.seq` must be one past an entry read from the
    * log (or 1): then the insert itself is the whole concurrency control.
    */
-  async append(entry: E, alongside: readonly StoredDocument[] = []): Promise<Appended<E>> {
+  async append(entry: E): Promise<Appended<E>> {
     const id = entryIdOf(entry.stream, entry.seq);
     const key: KeyDocument = { _id: keyIdOf(entry.key), entryId: id };
-    if (await this.insertEntry([{ _id: id, ...entry }, key, ...alongside])) {
+    if (await this.insertEntry([{ _id: id, ...entry }, key])) {
       this.remember(entry);
       // The entry is in: a hint that cannot be moved (the database just went away) only costs reads.
       if (entry.seq % this.hintStride === 0) await this.moveHint(entry.stream, entry.seq).catch(() => undefined);

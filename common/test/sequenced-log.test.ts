@@ -215,20 +215,6 @@ test("an append a majority did not confirm is an outage, not appended: a rollbac
   }
 });
 
-test("documents appended alongside an entry are stored with it, and only with it", async (t) => {
-  const stream = newStream();
-  const log = freshLog(t);
-  const extra = t.context.db.collection("notes");
-  t.is(
-    (await log.append({ stream, seq: 1, key: "with-extra", writer: 1, total: 1 }, [{ _id: "extra:1" }])).kind,
-    "appended",
-  );
-  t.truthy(await extra.findOne({ _id: "extra:1" as never }));
-  const refused = await log.append({ stream, seq: 1, key: "other", writer: 2, total: 1 }, [{ _id: "extra:2" }]);
-  t.is(refused.kind, "seqTaken");
-  t.is(await extra.findOne({ _id: "extra:2" as never }), null);
-});
-
 test("all() streams every entry once, each stream in sequence order, and no key or hint document", async (t) => {
   const a = newStream();
   const b = newStream();
