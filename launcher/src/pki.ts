@@ -31,23 +31,18 @@ export interface Pki {
   files: Record<ServiceIdentity, TlsFiles>;
 }
 
-interface PkiOptions {
-  /** Default 10 years for the CA, 1 year for a service certificate. */
-  caValidityDays?: number;
-  validityDays?: number;
-  /** A certificate with fewer days left is issued again. Default 30. */
-  renewBeforeDays?: number;
-}
+/** 10 years for the CA, 1 year for a service certificate. */
+const CA_VALIDITY_DAYS = 3650;
+const CERT_VALIDITY_DAYS = 365;
+/** A certificate with fewer days left is issued again. */
+const RENEW_BEFORE_DAYS = 30;
 
-export async function createCa(
-  commonName = "pokerodds development CA",
-  validityDays = 3650,
-): Promise<CertificateAuthority> {
+export async function createCa(commonName = "pokerodds development CA"): Promise<CertificateAuthority> {
   const keys = (await crypto.subtle.generateKey(ALGORITHM, true, ["sign", "verify"])) as CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     name: `CN=${commonName}`,
     notBefore: new Date(Date.now() - 60_000),
-    notAfter: new Date(Date.now() + validityDays * DAY_MS),
+    notAfter: new Date(Date.now() + CA_VALIDITY_DAYS * DAY_MS),
     signingAlgorithm: ALGORITHM,
     keys,
     extensions: [
@@ -62,16 +57,15 @@ export async function createCa(
 /** A certificate for `identity`, usable as server and as client, signed by `ca`. */
 export async function issueCertificate(
   ca: CertificateAuthority,
-  identity: ServiceIdentity | string,
-  validityDays = 365,
+  identity: ServiceIdentity,
 ): Promise<{ certPem: string; keyPem: string }> {
   const keys = (await crypto.subtle.generateKey(ALGORITHM, true, ["sign", "verify"])) as CryptoKeyPair;
-  const uri = identity.startsWith("spiffe://") ? identity : spiffeId(identity as ServiceIdentity);
+  const uri = spiffeId(identity);
   const cert = await x509.X509CertificateGenerator.create({
     subject: `CN=${uri.split("/").pop()}`,
     issuer: ca.cert.subject,
     notBefore: new Date(Date.now() - 60_000),
-    notAfter: new Date(Date.now() + validityDays * DAY_MS),
+    notAfter: new Date(Date.now() + CERT_VALIDITY_DAYS * DAY_MS),
     signingAlgorithm: ALGORITHM,
     publicKey: keys.publicKey,
     signingKey: ca.keys.privateKey,
@@ -133,22 +127,22 @@ async function isCurrent(path: string, ca: CertificateAuthority, identity: Servi
 }
 
 /** The CA and every service's certificate under `dir`: made when missing, renewed when due. */
-export async function ensurePki(dir: string, options: PkiOptions = {}): Promise<Pki> {
+export async function ensurePki(dir: string): Promise<Pki> {
   await privateDirectory(dir);
   let ca = await loadCa(dir);
   if (!ca) {
-    ca = await createCa(undefined, options.caValidityDays);
+    ca = await createCa();
     await writeAtomic(join(dir, "ca.key"), await keyPem(ca.keys.privateKey), 0o600);
     await writeAtomic(join(dir, "ca.crt"), ca.cert.toString("pem"), 0o644);
   }
   const caFile = join(dir, "ca.crt");
-  const renewMs = (options.renewBeforeDays ?? 30) * DAY_MS;
+  const renewMs = RENEW_BEFORE_DAYS * DAY_MS;
   const files = {} as Record<ServiceIdentity, TlsFiles>;
   for (const identity of SERVICE_IDENTITIES) {
     const certFile = join(dir, `${identity}.crt`);
     const keyFile = join(dir, `${identity}.key`);
     if (!(await isCurrent(certFile, ca, identity, renewMs))) {
-      const issued = await issueCertificate(ca, identity, options.validityDays);
+      const issued = await issueCertificate(ca, identity);
       // Key first: a reader pairing the new certificate with the old key would fail until the next read.
       await writeAtomic(keyFile, issued.keyPem, 0o600);
       await writeAtomic(certFile, issued.certPem, 0o644);

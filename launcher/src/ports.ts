@@ -20,21 +20,21 @@ const LINUX_DEFAULT_EPHEMERAL_LOW = 32_768;
  */
 const CANDIDATES = candidateRange();
 
+/** Every port here is on loopback, where the stack's processes listen. */
+const HOST = "127.0.0.1";
+
 /**
- * Finds `count` distinct free ports on `host`, held open together so they differ, none of them in
+ * Finds `count` distinct free ports on loopback, held open together so they differ, none of them in
  * `avoid` (a port the caller has chosen but not bound yet). Another process could still take one
  * before our child binds it: a race made rare by choosing at random outside the ephemeral range.
  */
-export async function freePorts(
-  count: number,
-  { host = "127.0.0.1", avoid = [] }: { host?: string; avoid?: readonly number[] } = {},
-): Promise<number[]> {
+export async function freePorts(count: number, { avoid = [] }: { avoid?: readonly number[] } = {}): Promise<number[]> {
   const held: Server[] = [];
   const found: number[] = [];
   try {
     for (let attempt = 0; found.length < count && attempt < 100 * count; attempt++) {
       const port = CANDIDATES && CANDIDATES.from + Math.floor(Math.random() * (CANDIDATES.to - CANDIDATES.from));
-      const server = await listen(port ?? 0, host).catch(() => undefined);
+      const server = await listen(port ?? 0).catch(() => undefined);
       if (!server) continue;
       // Held even when avoided, so that the OS does not offer it again.
       held.push(server);
@@ -63,26 +63,26 @@ function ephemeralLow(): number | undefined {
   }
 }
 
-export async function freePort(host = "127.0.0.1"): Promise<number> {
-  const [port] = await freePorts(1, { host });
+export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
   return port!;
 }
 
 /** Whether `port` can be bound now: a second stack on the same port is caught before anything starts. */
-export async function isPortFree(port: number, host = "127.0.0.1"): Promise<boolean> {
+export async function isPortFree(port: number): Promise<boolean> {
   try {
-    await close(await listen(port, host));
+    await close(await listen(port));
     return true;
   } catch {
     return false;
   }
 }
 
-function listen(port: number, host: string): Promise<Server> {
+function listen(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
-    server.listen(port, host, () => resolve(server));
+    server.listen(port, HOST, () => resolve(server));
   });
 }
 
