@@ -11,11 +11,11 @@ const VERDICT: Record<AuditReportBody["status"], string> = {
 
 const MAX_ITEMS = 20;
 
-function table(rows: ReadonlyArray<readonly [string, number]>, indent = "  "): string[] {
+function table(rows: ReadonlyArray<readonly [string, number]>): string[] {
   const amounts = rows.map(([, cents]) => formatCents(cents));
   const labelWidth = Math.max(...rows.map(([label]) => label.length));
   const amountWidth = Math.max(...amounts.map((a) => a.length));
-  return rows.map(([label], i) => `${indent}${label.padEnd(labelWidth)}  ${amounts[i]!.padStart(amountWidth)}`);
+  return rows.map(([label], i) => `  ${label.padEnd(labelWidth)}  ${amounts[i]!.padStart(amountWidth)}`);
 }
 
 function findings(title: string, items: readonly AuditFinding[]): string[] {

@@ -28,8 +28,8 @@ export function counter(name: string, help: string, labelNames: readonly string[
   return new Counter({ name, help, labelNames, registers: [registry] });
 }
 
-export function gauge(name: string, help: string, labelNames: readonly string[] = []): Gauge {
-  return new Gauge({ name, help, labelNames, registers: [registry] });
+export function gauge(name: string, help: string): Gauge {
+  return new Gauge({ name, help, registers: [registry] });
 }
 
 /**

@@ -1,11 +1,14 @@
 import type { Logger } from "./logger.js";
 import { flushTracing } from "./tracing/flush.js";
 
+/** A stop that takes longer than this is cut short: the process exits 1. */
+const HARD_LIMIT_MS = 8000;
+
 /**
  * Runs `stop` once on SIGTERM or SIGINT and exits; a second signal or a stop that outlives
- * hardLimitMs exits at once, so a process manager never waits on a hung shutdown.
+ * HARD_LIMIT_MS exits at once, so a process manager never waits on a hung shutdown.
  */
-export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, hardLimitMs = 8000): void {
+export function onShutdownSignal(logger: Logger, stop: () => Promise<void>): void {
   let stopping = false;
   const handle = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -17,7 +20,7 @@ export function onShutdownSignal(logger: Logger, stop: () => Promise<void>, hard
     setTimeout(() => {
       logger.error("shutdown took too long, exiting");
       process.exit(1);
-    }, hardLimitMs).unref();
+    }, HARD_LIMIT_MS).unref();
     // The last spans (the shutdown's own included) go out before the process does; a no-op when
     // tracing is off.
     stop()

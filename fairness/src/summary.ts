@@ -142,7 +142,7 @@ function equityChecks(equity: EquitySummary): Check[] {
 }
 
 /** Everything the report shows, and the checks. */
-export function summarize(options: RunOptions, results: RunResults, now = new Date()): FairnessSummary {
+export function summarize(options: RunOptions, results: RunResults): FairnessSummary {
   const { stages, overall } = rtpFigures(results.rtp);
   const shuffles = {
     plain: cardPositionChiSquare(results.shuffles.plain.counts, results.shuffles.plain.count),
@@ -169,7 +169,7 @@ export function summarize(options: RunOptions, results: RunResults, now = new Da
     ...equityChecks(equity),
   ];
   return {
-    generatedAt: now.toISOString(),
+    generatedAt: new Date().toISOString(),
     seconds: results.seconds,
     options,
     environment: { node: process.version, openssl: process.versions.openssl ?? "unknown", platform: process.platform },

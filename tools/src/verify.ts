@@ -39,9 +39,9 @@ const USAGE =
   "                            [--client-seed <text>]\n" +
   "       npm run verify -- --json <file | -> [--commitment <64 hex>] [--client-seed <text>] [--rtp 0.97]";
 
-function fail(message: string, code = 2): never {
+function fail(message: string): never {
   process.stderr.write(`${message}\n`);
-  process.exit(code);
+  process.exit(2);
 }
 
 /** "2c3d4h", "2c,3d,4h" or "2c 3d 4h" -> ["2c", "3d", "4h"]; an odd character stays to be refused. */

@@ -112,8 +112,8 @@ export function channelCredentials(files: TlsFiles, expected?: ServiceIdentity):
 }
 
 /** TLS from the environment when TLS_* are set, plaintext otherwise (in-process tests only). */
-export function channelCredentialsFromEnv(expected?: ServiceIdentity, env: Env = process.env): ChannelCredentials {
-  const files = tlsFilesFromEnv(env);
+export function channelCredentialsFromEnv(expected?: ServiceIdentity): ChannelCredentials {
+  const files = tlsFilesFromEnv();
   return files ? channelCredentials(files, expected) : credentials.createInsecure();
 }
 

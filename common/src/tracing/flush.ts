@@ -8,12 +8,15 @@ export function setTracingFlush(flush: () => Promise<void>): void {
   flusher = flush;
 }
 
-/** Exports the spans still batched and stops tracing; never rejects, and waits at most timeoutMs. */
-export async function flushTracing(timeoutMs = 2000): Promise<void> {
+/** The longest a process waits for its last spans to go out. */
+const FLUSH_TIMEOUT_MS = 2000;
+
+/** Exports the spans still batched and stops tracing; never rejects, and waits at most FLUSH_TIMEOUT_MS. */
+export async function flushTracing(): Promise<void> {
   const flush = flusher;
   if (!flush) return;
   flusher = undefined;
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_TIMEOUT_MS)));
   await Promise.race([flush().catch(() => {}), timeout]).finally(() => clearTimeout(timer));
 }

@@ -25,12 +25,12 @@ const GAMES_REMEMBERED = 2;
  * better, would otherwise get a fresh one from the next click; this way the deck it deals either
  * comes from the page's first seed or shows in the page's check as another.
  */
-export function dealClientSeeds(fresh: () => string = newClientSeed) {
+export function dealClientSeeds() {
   const sent = new Map<string, string>();
   return {
     /** The client seed to send with a deal of `gameId`. */
     forDeal(gameId: string): string {
-      const clientSeed = sent.get(gameId) ?? fresh();
+      const clientSeed = sent.get(gameId) ?? newClientSeed();
       // Deleted first, so the game dealt last is the newest.
       sent.delete(gameId);
       sent.set(gameId, clientSeed);

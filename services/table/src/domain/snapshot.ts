@@ -33,9 +33,9 @@ function assertTime(now: number): void {
   if (!Number.isSafeInteger(now) || now < 0) throw new RangeError(`invalid time: ${now}`);
 }
 
-function assertPositiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): void {
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) {
-    throw new InvalidArgumentError(`${name} must be an integer from 1 to ${max}`);
+function assertPositiveInteger(name: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidArgumentError(`${name} must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
   }
 }
 

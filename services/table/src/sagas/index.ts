@@ -1,4 +1,3 @@
-import type { CallScope } from "../dependencies.js";
 import type { TableParts } from "../parts.js";
 import type { TransferClaim, TransferKind } from "../transfer-store.js";
 import { driveLeave } from "./leave.js";
@@ -16,11 +15,11 @@ const DRIVERS: Record<TransferKind, Driver<unknown>> = { sit: driveSit, topup: d
  * Recovery: finishes a transfer found in the pending list. Claims it first (its first driver may
  * have died between listing it and claiming it), then drives it like any retry would.
  */
-export async function resumeTransfer(parts: TableParts, pending: TransferClaim, scope: CallScope = {}): Promise<void> {
+export async function resumeTransfer(parts: TableParts, pending: TransferClaim): Promise<void> {
   const claimed = await parts.transfers.claim(pending);
   const claim = claimed.claimed ? pending : claimed.existing;
   if (claim.state === "PENDING" && !(await parts.transfers.outcome(claim._id))) {
-    await complete(parts, claim, DRIVERS[claim.kind], { redrive: true }, scope);
+    await complete(parts, claim, DRIVERS[claim.kind], { redrive: true }, {});
   } else {
     await parts.transfers.clearPending(claim._id);
   }
