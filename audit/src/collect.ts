@@ -34,7 +34,6 @@ interface AuditSources {
 
 interface ReadOptions {
   deadlineMs?: number;
-  maxReadings?: number;
 }
 
 /**
@@ -60,7 +59,6 @@ const CROSS_CHECKS = new Set(["transfers-in", "credits-out", "snapshot"]);
 
 export async function readAudit(sources: AuditSources, options: ReadOptions = {}): Promise<ReconcileInput> {
   const deadlineMs = options.deadlineMs ?? AUDIT_DEADLINE_MS;
-  const maxReadings = options.maxReadings ?? MAX_READINGS;
   const started = Date.now();
   const remaining = () => Math.max(1, deadlineMs - (Date.now() - started));
 
@@ -85,7 +83,7 @@ export async function readAudit(sources: AuditSources, options: ReadOptions = {}
     const doubtful =
       !input.consistent || reconcile(input).mismatches.some((finding) => CROSS_CHECKS.has(finding.check));
     // Another reading only while at least half the deadline is left for it.
-    if (!doubtful || reading >= maxReadings || Date.now() - started > deadlineMs / 2) {
+    if (!doubtful || reading >= MAX_READINGS || Date.now() - started > deadlineMs / 2) {
       return decisive ? { ...decisive, readings: reading } : input;
     }
     // The last table reading opens the next one: the wallet is read again between two table readings.

@@ -20,8 +20,10 @@ interface FerretDBOptions {
   /** Directory for the SQLite files and the socket; created if missing, and kept to this user. */
   dataDir: string;
   output?: Output;
-  timeoutMs?: number;
 }
+
+/** How long the embedded database may take to accept connections. */
+const READY_TIMEOUT_MS = 10_000;
 
 /** The longest path a Unix socket may have on Linux (sun_path holds 108 bytes with its NUL). */
 const SOCKET_PATH_MAX_BYTES = 107;
@@ -42,12 +44,11 @@ export async function startFerretDB(options: FerretDBOptions): Promise<FerretDB>
   const ready = new Promise<string>((resolve) =>
     createInterface({ input: child.process.stdout! }).once("line", resolve),
   );
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const timeout = sleep(timeoutMs, "timeout" as const, { ref: false });
+  const timeout = sleep(READY_TIMEOUT_MS, "timeout" as const, { ref: false });
   const outcome = await Promise.race([ready, child.exited, timeout]);
   if (outcome === "timeout") {
     await stopChildren([[child]], 0);
-    throw new Error(`the embedded database did not get ready within ${timeoutMs} ms`);
+    throw new Error(`the embedded database did not get ready within ${READY_TIMEOUT_MS} ms`);
   }
   if (typeof outcome !== "string") {
     const hint = outcome.error ? " (run `npm run build:db` first)" : "";
