@@ -93,7 +93,7 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   onShutdownSignal(logger, async () => {
     shuttingDown = true;
     // shutdown() stops taking new calls first, so a client that subscribes again goes elsewhere.
-    const stopping = server?.shutdown(5000);
+    const stopping = server.shutdown(5000);
     parts.endStreams?.();
     await stopping;
     await background?.stop();
