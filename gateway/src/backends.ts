@@ -1,6 +1,6 @@
 // The gRPC clients of the three backends. A channel retries UNAVAILABLE only where repeating a call is
 // safe: reads, and movements that carry an idempotency key.
-import { createClient, openServerStream, type PromiseClient } from "@pokerodds/common";
+import { createClient, openServerStream, type PromiseClient, type TlsFiles } from "@pokerodds/common";
 import { OddsServiceClient } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { TableServiceClient } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { WalletServiceClient } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
@@ -52,24 +52,28 @@ interface Backends {
 }
 
 /**
- * Mutual TLS with the gateway's certificate, key and CA from TLS_* in the environment, which the
- * launcher and the manifests always set (our servers refuse plaintext).
+ * `tls`: the gateway's certificate, key and CA (mutual TLS; the gateway's readBackendTls, as our
+ * servers refuse plaintext); without it, TLS_* from the environment, else plaintext (in-process tests).
  */
 export function connectBackends(
-  config: Pick<GatewayConfig, "oddsAddress" | "walletAddress" | "tableAddress">,
+  config: Pick<GatewayConfig, "oddsAddress" | "walletAddress" | "tableAddress"> & { tls?: TlsFiles },
 ): Backends {
+  const { tls } = config;
   // Deal and bulk change nothing.
   const odds = createClient(OddsServiceClient, ["deal"], config.oddsAddress, {
     defaultDeadlineMs: 5_000,
     retryUnavailable: ["deal", "generateBulk"],
+    tls,
   });
   const wallet = createClient(WalletServiceClient, WALLET_METHODS, config.walletAddress, {
     defaultDeadlineMs: DEADLINES_MS.read,
     retryUnavailable: WALLET_METHODS,
+    tls,
   });
   const table = createClient(TableServiceClient, TABLE_METHODS, config.tableAddress, {
     defaultDeadlineMs: DEADLINES_MS.read,
     retryUnavailable: TABLE_REPEATABLE,
+    tls,
   });
   // The audits, on channels of their own whose calls may outlast a connection (longCalls) and whose
   // replies grow with the system: the table's lists every table ever written (about 56 bytes each).
@@ -80,6 +84,7 @@ export function connectBackends(
   const audits = {
     defaultDeadlineMs: DEADLINES_MS.read,
     retryUnavailable: ["audit"],
+    tls,
     longCalls: true,
     maxReceiveBytes: 8 * 1024 * 1024,
   };

@@ -35,7 +35,7 @@ export interface TlsFiles {
 type Env = Record<string, string | undefined>;
 
 /** TLS_CA_FILE, TLS_CERT_FILE, TLS_KEY_FILE (all or none), TLS_REFRESH_INTERVAL_MS. */
-function tlsFilesFromEnv(env: Env = process.env): TlsFiles | undefined {
+export function tlsFilesFromEnv(env: Env = process.env): TlsFiles | undefined {
   const names = ["TLS_CA_FILE", "TLS_CERT_FILE", "TLS_KEY_FILE"] as const;
   const set = names.filter((name) => envOptional(name, env) !== undefined);
   if (set.length === 0) return undefined;
