@@ -172,9 +172,19 @@ test("a bet that names the game and stage it saw is placed there only: once the 
     instanceOf: ConflictError,
     message: /before this bet at the flop of game T7-2/,
   });
+  // Where no bet is taken now, the refusal says when bets open again, not "see the new odds".
   t.throws(() => applyBet(advanceTo(flop, "STATUS_RIVER"), cmd({ at: { ...at, bettingStage: 2 } }), T0), {
     instanceOf: ConflictError,
-    message: /moved on to the river of game T7-1/,
+    message:
+      "the table moved on to the river of game T7-1 before this bet at the turn of game T7-1: no bet placed (its odds are gone); this game takes no more bets",
+  });
+  t.throws(() => applyBet({ ...flop, bettingClosed: true }, cmd({ at }), T0), {
+    instanceOf: ConflictError,
+    message: /no bet placed \(its odds are gone\); bets open again once the next cards are shown$/,
+  });
+  t.throws(() => applyBet(advanceTo(flop, "STATUS_SETUP"), cmd({ at: { ...at, bettingStage: 1 } }), T0), {
+    instanceOf: ConflictError,
+    message: /^the table moved on to the start of game T7-2 .*; bets open again once the next game is dealt$/,
   });
   // A stage the game has yet to reach: its odds are not known yet, and nothing moved on.
   t.throws(() => applyBet(hole, cmd({ at: { ...at, bettingStage: 1 } }), T0), {

@@ -64,8 +64,16 @@ function requireStillAt(snapshot: TableSnapshot, stage: number, at: BetAt): void
     throw new ConflictError(`the table is at ${now}, not yet at ${seen} that this bet names: no bet placed`);
   }
   throw new ConflictError(
-    `the table moved on to ${now} before this bet at ${seen}: no bet placed (its odds are gone); see the new odds`,
+    `the table moved on to ${now} before this bet at ${seen}: no bet placed (its odds are gone); ${whatNow(snapshot, stage)}`,
   );
+}
+
+/** What a player whose bet came too late can do now: bet at the odds shown, or wait for them. */
+function whatNow(snapshot: TableSnapshot, stage: number): string {
+  if (snapshot.gameState === "STATUS_RIVER") return "this game takes no more bets";
+  if (stage === -1) return "bets open again once the next game is dealt";
+  if (snapshot.bettingClosed) return "bets open again once the next cards are shown";
+  return "see the new odds";
 }
 
 /** Where a table is, in a player's words (its state's name is the API's, not a sentence's). */
