@@ -68,6 +68,8 @@ function describe(error: ErrorObject | undefined, root: TSchema): string {
   if (error.keyword === "additionalProperties") return `unknown property "${where(error.params.additionalProperty)}"`;
   if (error.keyword === "required") return `${where(error.params.missingProperty)} is required`;
   if (path.length === 0) return "request body must be a JSON object";
+  // A nested object (a bet's at, an advance's from) sent as null, a string or a list: as the body's.
+  if (error.keyword === "type" && error.params.type === "object") return `${path.join(".")} must be a JSON object`;
   const mustBe = schemaAt(root, path)?.[MUST_BE];
   return `${path.join(".")} ${typeof mustBe === "string" ? `must be ${mustBe}` : error.message}`;
 }

@@ -58,6 +58,13 @@ test("required fields, unknown properties and integer fields are named", (t) => 
     "seatIndex must be an integer from 0 to 2147483647",
   );
   t.is(refusal(t, bet, "{}"), "request body must be a JSON object");
+  for (const at of [null, "T1-7", [0]]) {
+    t.is(
+      refusal(t, bet, { seatIndex: 0, handIndex: 0, betAmount: 1, at }),
+      "at must be a JSON object",
+      JSON.stringify(at),
+    );
+  }
 });
 
 test("a defaults validator needs a default for every optional field", (t) => {

@@ -235,7 +235,7 @@ test("advance's from names a game and a state a table is in, or is a 400", async
     'unknown property "from.stage"',
     "more than a game and a state",
   );
-  await assertRefused(t, await from("T7-1:STATUS_HOLE"), 400, "from must be object", "a string");
+  await assertRefused(t, await from("T7-1:STATUS_HOLE"), 400, "from must be a JSON object", "a string");
 });
 
 test("a bet's at names a game and a betting stage, or is a 400", async (t) => {
