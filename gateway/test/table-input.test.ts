@@ -1,6 +1,7 @@
 // Every input the gateway refuses, on every table route: the answer is the 4xx of decisions.md with
 // an `{ error }` body, and no backend is ever called, so no balance can change.
 import test, { type ExecutionContext } from "ava";
+import { PATH_NOT_DECODABLE } from "../src/http/errors.js";
 import { startApp, type TestApp } from "./helpers/app.js";
 
 // `invalid` only ever receives refused requests: any backend call on it fails the test.
@@ -72,6 +73,14 @@ async function assertRefused(
 }
 
 const TABLE_ID_RULE = "tableId must be an integer of at least 1, in plain decimal digits";
+
+test("a path whose %-escapes do not decode is a 400 that says so, on every table route", async (t) => {
+  for (const route of TABLE_ROUTES) {
+    for (const tableId of ["%zz", "%E0", "1%"]) {
+      await assertRefused(t, await send(route, { tableId }), 400, PATH_NOT_DECODABLE, `${route.name} ${tableId}`);
+    }
+  }
+});
 
 test("a tableId that is not an integer >= 1 in plain digits is a 400 on every table route", async (t) => {
   const refused = ["0", "-1", "abc", "1.5", "1e3", "01", "007", "+1", "0x10", "%201", "1%20", "%EF%BC%91", "Infinity"];

@@ -120,6 +120,10 @@ const BODY_ERRORS: Record<string, [number, string]> = {
   "request.size.invalid": [400, "request body is shorter or longer than its Content-Length"],
 };
 
+/** A path parameter whose %-escapes do not decode. */
+export const PATH_NOT_DECODABLE =
+  "the URL's path has a malformed escape: each % must begin a %XX escape of UTF-8 (send a % itself as %25)";
+
 export const unknownRoute: RequestHandler = (req, _res, next) => {
   next(new HttpError(404, `no such endpoint: ${req.method} ${req.path}`));
 };
@@ -165,6 +169,8 @@ function toHttpError(error: unknown): HttpError {
   const type = (error as { type?: unknown } | null)?.type;
   const known = typeof type === "string" ? BODY_ERRORS[type] : undefined;
   if (known) return new HttpError(known[0], known[1]);
+  // A path parameter that does not decode (Express's URIError): a stray % in a playerId, say.
+  if (error instanceof URIError) return badRequest(PATH_NOT_DECODABLE);
   // Other client errors raised by Express itself (e.g. an undecodable path) keep their status.
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === "number" && status >= 400 && status < 500) return new HttpError(status, "invalid request");
