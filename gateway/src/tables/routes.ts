@@ -4,6 +4,7 @@
 // Idempotency-Key, then the player acted for. The rules of the game are the service's.
 import { CANONICAL_ID } from "@pokerodds/api/fields";
 import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN, INT32_MAX } from "@pokerodds/common/limits";
+import { noSuchTable } from "@pokerodds/common/table-ids";
 import type { Request, Response } from "express";
 import {
   badRequest,
@@ -40,7 +41,7 @@ export function tableIdOf(req: Request): number {
     throw badRequest("tableId must be an integer of at least 1, in plain decimal digits");
   }
   const tableId = Number(text);
-  if (tableId > INT32_MAX) throw notFound("no such table");
+  if (tableId > INT32_MAX) throw notFound(noSuchTable(text));
   return tableId;
 }
 

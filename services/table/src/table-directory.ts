@@ -3,7 +3,7 @@
 // sits on stays reachable if TABLE_COUNT is lowered).
 import { ForbiddenError, InvalidArgumentError, NotFoundError } from "@pokerodds/common";
 import { INT32_MAX } from "@pokerodds/common/limits";
-import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
+import { FIRST_PERSONAL_TABLE_ID, noSuchTable } from "@pokerodds/common/table-ids";
 import type { CallScope, WalletPort } from "./dependencies.js";
 import type { SnapshotStore } from "./snapshot-store.js";
 
@@ -51,7 +51,7 @@ export class TableDirectory {
     } else if (await this.store.isRegistered(tableId)) {
       return { tableId, ownerId: null };
     }
-    throw new NotFoundError(`no table ${tableId}`);
+    throw new NotFoundError(noSuchTable(tableId));
   }
 
   /** Personal tables are for their owner alone (and an ADMIN may look). */
