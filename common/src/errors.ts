@@ -46,6 +46,12 @@ export class IdempotencyMismatchError extends DomainError {
   }
 }
 
+/**
+ * What a client is told when `service` (e.g. "wallet") cannot be reached or does not answer in time:
+ * the same words whether the gateway found it out or a service it called did.
+ */
+export const serviceUnavailableMessage = (service: string): string => `${service} service unavailable`;
+
 /** A dependency (database, another service) cannot be reached (503). */
 export class UnavailableError extends DomainError {
   readonly kind = "unavailable";

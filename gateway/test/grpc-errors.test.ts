@@ -89,8 +89,8 @@ test("a service's own outage message (from a domain error) says what it waits fo
     error.metadata.set(DOMAIN_ERROR_KEY, "1");
     return httpErrorFromGrpc(error, "table");
   };
-  const waiting = own("the odds service is unavailable; try again shortly");
-  t.deepEqual([waiting.status, waiting.message], [503, "the odds service is unavailable; try again shortly"]);
+  const waiting = own("the table database is unavailable");
+  t.deepEqual([waiting.status, waiting.message], [503, "the table database is unavailable"]);
   t.is(own("caller.player_id is down").message, "table service unavailable", "an internal name");
   t.is(own("").message, "table service unavailable");
   const library = httpErrorFromGrpc(grpcError(status.UNAVAILABLE, "connect ECONNREFUSED 10.0.0.7:50053"), "table");

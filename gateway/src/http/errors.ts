@@ -1,7 +1,7 @@
 // Errors as HTTP answers: the one error type fit for a client, gRPC statuses mapped to it, and the
 // one handler where any error becomes `{ error }` (internals only in the log).
 import { status } from "@grpc/grpc-js";
-import { isServiceError, madeFromDomainError } from "@pokerodds/common";
+import { isServiceError, madeFromDomainError, serviceUnavailableMessage } from "@pokerodds/common";
 import { InvalidRequest } from "@pokerodds/api/validate";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
@@ -34,7 +34,7 @@ export const notFound = (message: string) => new HttpError(404, message);
 
 /** `service` (e.g. "table") cannot be reached, or did not answer in time. */
 export const serviceUnavailable = (service: string, options: { cause?: unknown } = {}) =>
-  new HttpError(503, `${service} service unavailable`, options);
+  new HttpError(503, serviceUnavailableMessage(service), options);
 
 // gRPC status -> HTTP, mirroring common/src/grpc/status.ts (domain error -> status). The statuses
 // the services make from their domain errors carry a message written for the client; every other

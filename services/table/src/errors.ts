@@ -1,7 +1,14 @@
 // The one place where failures of what the table depends on become domain errors (and so gRPC
 // statuses): the database and the wallet and odds services.
 import { status } from "@grpc/grpc-js";
-import { DomainError, InvalidArgumentError, isServiceError, NotFoundError, UnavailableError } from "@pokerodds/common";
+import {
+  DomainError,
+  InvalidArgumentError,
+  isServiceError,
+  NotFoundError,
+  serviceUnavailableMessage,
+  UnavailableError,
+} from "@pokerodds/common";
 import { isDatabaseOutage } from "@pokerodds/common/mongo";
 
 const OUTAGE = new Set<number>([
@@ -20,7 +27,7 @@ export const outageOf =
   (service: "wallet" | "odds") =>
   (error: unknown): never => {
     if (isServiceError(error) && OUTAGE.has(error.code)) {
-      throw new UnavailableError(`the ${service} service is unavailable; try again shortly`, { cause: error });
+      throw new UnavailableError(serviceUnavailableMessage(service), { cause: error });
     }
     throw error;
   };

@@ -107,10 +107,7 @@ test("an odds service that overprices a hand or names a losing hand the winner i
       () => null,
       (error: ServiceError) => error,
     );
-    t.deepEqual(
-      [away?.code, away?.details],
-      [status.UNAVAILABLE, "the odds service is unavailable; try again shortly"],
-    );
+    t.deepEqual([away?.code, away?.details], [status.UNAVAILABLE, "odds service unavailable"]);
     t.true(away !== null && madeFromDomainError(away), "a message the gateway shows");
     t.is((await state()).gameState, GameState.GAME_STATE_STATUS_START, "no deal stored");
 
