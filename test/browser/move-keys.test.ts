@@ -5,6 +5,9 @@
 // outlive the screen that made them.
 import test from "ava";
 import { keyedMoves, unconfirmedMessage } from "../../web/src/api/move-keys.js";
+import { asSentence } from "../../web/src/model/sentence.js";
+import { MOVE_OUTCOME_UNKNOWN } from "../../gateway/src/http/errors.js";
+import { UNFINISHED_AT_CLOSE } from "../../gateway/src/http-server.js";
 
 /** A failure as the client's ApiError carries it: the HTTP status, 0 for no answer. */
 const failure = (status: number) => Object.assign(new Error("refused"), { status });
@@ -63,6 +66,20 @@ test("a move not confirmed is told in the player's words: it may have been made,
   // As the page's client gives the server's words: a sentence, whose stop the parenthesis drops.
   const unavailable = Object.assign(new Error("Table service unavailable."), { status: 503 });
   t.regex(unconfirmedMessage(unavailable) ?? "", /\(the server said: Table service unavailable\), so it may/);
+  // A money move's 5xx tells an API client how to learn the outcome: the page does that itself, in
+  // the player's words, so of the server's answer only its why shows.
+  for (const [answer, why] of [
+    [`wallet service unavailable: ${MOVE_OUTCOME_UNKNOWN}`, "Wallet service unavailable"],
+    [`table 3 is busy; retry with the same idempotency key: ${MOVE_OUTCOME_UNKNOWN}`, "Table 3 is busy"],
+    [UNFINISHED_AT_CLOSE, "This gateway is shutting down and did not finish the request"],
+  ]) {
+    const shown = unconfirmedMessage(Object.assign(new Error(asSentence(answer!)), { status: 503 })) ?? "";
+    t.true(
+      shown.startsWith(`The table could not finish this move just now (the server said: ${why}), so it may`),
+      shown,
+    );
+    t.notRegex(shown, /Idempotency-Key|idempotency key/i, shown);
+  }
   for (const status of [400, 403, 409, 429]) t.is(unconfirmedMessage(failure(status)), null, `${status}`);
   t.is(unconfirmedMessage(new Error("no status")), null);
 });

@@ -8,6 +8,17 @@ function uncertain(error: unknown): boolean {
 }
 
 /**
+ * The advice a money move's 5xx gives an API client (the move may still be made; send it again
+ * under its Idempotency-Key, or retry with it), from its first clause on: this page follows it
+ * itself and says so in the player's words.
+ */
+const KEY_ADVICE =
+  /(?:\.\s*A money move)?\s*[:;]\s*(?:the move may still be made|retry with the same idempotency key)\b.*$/is;
+
+/** The server's words on why a move was not confirmed, without that advice and the closing stop. */
+const serverReason = (message: string): string => message.replace(KEY_ADVICE, "").replace(/\.$/, "");
+
+/**
  * What a player is told when a move was not confirmed (no answer, or a 5xx): why (no answer, or the
  * server's own words), that it may have been made and the table shows whether, and that trying
  * again from this page is safe (a keyed move is never made twice, and a deal names the state it
@@ -19,7 +30,7 @@ export function unconfirmedMessage(error: unknown): string | null {
   const why =
     status === 0
       ? "No answer reached this page (the connection may have dropped)"
-      : `The table could not finish this move just now (the server said: ${String(message).replace(/\.$/, "")})`;
+      : `The table could not finish this move just now (the server said: ${serverReason(String(message))})`;
   return `${why}, so it may or may not have been made: the table below shows which. Try again in a moment: doing the same again from this page will not make it twice.`;
 }
 
