@@ -1,6 +1,6 @@
 // The seal after a restore on the embedded database: once per table and restore, whether two
 // replicas seal at once or a replica starts again with the same name.
-import { pino } from "pino";
+import { createLogger } from "@pokerodds/common";
 import test from "ava";
 import type { Db } from "mongodb";
 import type { TableSnapshot } from "../src/domain/index.js";
@@ -11,7 +11,8 @@ import { embeddedDatabase } from "./helpers/database.js";
 import { FAIRNESS, advanceTo, bet, newTable, sit } from "./helpers/fixtures.js";
 
 const database = embeddedDatabase(test);
-const logger = pino({ level: "silent" });
+const logger = createLogger("restore-seal-test");
+logger.level = "silent";
 
 /** Table `tableId` with p1 and p2 seated at `state`, a bet of p1 on it when the game is in play. */
 function table(tableId: number, state: TableSnapshot["gameState"]): TableSnapshot {
