@@ -24,13 +24,18 @@ interface RestoreDocument {
   voided: number;
 }
 
-export const restoreSealKey = (restoredFrom: string, tableId: number): string => `restore:${restoredFrom}:${tableId}`;
+const restoreSealKey = (restoredFrom: string, tableId: number): string => `restore:${restoredFrom}:${tableId}`;
 
 /** Seals every table once for the restore named `restoredFrom`; voided games' refunds are left to recovery. */
 export async function sealAfterRestore(db: Db, restoredFrom: string, logger: Logger): Promise<void> {
   const restores = db.collection<RestoreDocument>(RESTORES);
-  if (await restores.findOne({ _id: restoredFrom })) return;
   const log = logger.child({ restoredFrom });
+  const done = await restores.findOne({ _id: restoredFrom });
+  if (done) {
+    // Said at every start, for a name reused by a later restore (whose backup holds this document) seals nothing.
+    log.info({ sealedAt: done.sealedAt }, "the tables were sealed for this restore already");
+    return;
+  }
   const store = new SnapshotStore(db);
   const tableIds = await store.tableIds();
   log.warn({ tables: tableIds.length }, "restored from a backup: sealing every table before taking a call");
