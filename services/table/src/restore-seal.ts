@@ -5,8 +5,9 @@
 //   once make one change each, and no table is sealed twice: a game dealt after its table's seal
 //   is never voided by a later pass;
 // - a document of the restore, inserted once every table is sealed, spares later starts the pass.
-// One window is left: a table first written through a replica that has sealed, while another still
-// reads the list of tables, may be sealed by that one too (its game void, every stake refunded).
+//   It is read again once the tables are listed: a replica takes calls only after writing it, so a
+//   list read while it is still missing holds no table first written since the restore, whose game
+//   a seal would void (every stake refunded) though no player of it saw anything taken back.
 import type { Logger } from "@pokerodds/common";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 import type { Db } from "mongodb";
@@ -38,6 +39,7 @@ export async function sealAfterRestore(db: Db, restoredFrom: string, logger: Log
   }
   const store = new SnapshotStore(db);
   const tableIds = await store.tableIds();
+  if (await restores.findOne({ _id: restoredFrom })) return;
   log.warn({ tables: tableIds.length }, "restored from a backup: sealing every table before taking a call");
   const voided = await pMap(
     tableIds,

@@ -81,3 +81,44 @@ test("a start with the same name seals nothing again, even a table written since
   );
   t.not(after[1]!.fairness!.seedCommitment, before[1]!.fairness!.seedCommitment);
 });
+
+/**
+ * The database as a replica sees it that read the restore's document before another replica wrote
+ * it: its first read of `restores` finds nothing, whatever is there by then.
+ */
+function readRestoresEarly(db: Db): Db {
+  let early = true;
+  const restores = new Proxy(db.collection("restores"), {
+    get(target, name) {
+      if (name === "findOne" && early) {
+        early = false;
+        return () => Promise.resolve(null);
+      }
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return new Proxy(db, {
+    get(target, name) {
+      if (name === "collection") {
+        return (collection: string) => (collection === "restores" ? restores : target.collection(collection));
+      }
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+test("a replica that lists the tables once another has sealed them all leaves a table written since alone", async (t) => {
+  const db = database.fresh();
+  await restored(db);
+  await sealAfterRestore(db, "nightly", logger);
+  // Through the replica that sealed: a table first written since, its game in play with a bet.
+  await new SnapshotStore(db).load([{ ...table(4, "STATUS_TURN"), version: 2 }]);
+  const [before] = await heads(db, [4]);
+
+  // A replica that found no restore's document just before the other one wrote it.
+  await sealAfterRestore(readRestoresEarly(database.on(db, 1)), "nightly", logger);
+  const [after] = await heads(db, [4]);
+  t.deepEqual(after, before, "its game stays in play, its bet open");
+});
