@@ -159,19 +159,35 @@ test("the page's client seeds are fresh, random and admissible, and sent with th
   for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN", "STATUS_RIVER"]) t.false(isDealingState(state));
   // Every deal of one game sends the seed of its first, whatever answered that one; another game, a fresh one.
   const deals = dealClientSeeds();
+  const [c1, c2, c3] = ["c1", "c2", "c3"].map((c) => c.repeat(32));
   t.is(deals.sentFor("T1-1"), null);
-  const first = deals.forDeal("T1-1");
+  const first = deals.forDeal("T1-1", c1!);
   t.is(deals.sentFor("T1-1"), first);
-  t.is(deals.forDeal("T1-1"), first, "a second deal of the game (after a 409, a 429, a 503 or no answer): the same");
-  const next = deals.forDeal("T1-2");
+  t.is(
+    deals.forDeal("T1-1", c1!),
+    first,
+    "a second deal of the game (after a 409, a 429, a 503 or no answer): the same",
+  );
+  const next = deals.forDeal("T1-2", c2!);
   t.not(next, first, "another game's deal: a fresh one");
   t.is(deals.sentFor("T1-1"), first, "the game before is remembered, for its record's check");
   t.is(deals.sentFor("T1-2"), next);
-  t.is(deals.forDeal("T1-1"), first, "still the first, after another game's deal");
-  const third = deals.forDeal("T1-3");
+  t.is(deals.forDeal("T1-1", c1!), first, "still the first, after another game's deal");
+  const third = deals.forDeal("T1-3", c3!);
   t.is(deals.sentFor("T1-2"), null, "two games are remembered, not more: the two dealt last");
   t.is(deals.sentFor("T1-1"), first);
   t.is(deals.sentFor("T1-3"), third);
+});
+
+test("a game id shown again under another commitment is dealt with a fresh client seed: the house saw the first", (t) => {
+  // A table restored from a backup deals its game ids again on new seeds: the seed this page sent
+  // for T1-1 before is known to the house, which now commits after it.
+  const deals = dealClientSeeds();
+  const first = deals.forDeal("T1-1", "c1".repeat(32));
+  const again = deals.forDeal("T1-1", "d2".repeat(32));
+  t.not(again, first);
+  t.is(deals.sentFor("T1-1"), again, "the check judges the deck against the seed sent last");
+  t.is(deals.forDeal("T1-1", "d2".repeat(32)), again, "and every deal under that commitment sends it");
 });
 
 test("a verified game vouches for its client seed only when it is the one this page sent, or the page did not deal", (t) => {

@@ -24,21 +24,25 @@ const GAMES_REMEMBERED = 2;
  * answer). A house that turned a deal away after seeing its seed, to deal from a seed it liked
  * better, would otherwise get a fresh one from the next click; this way the deck it deals either
  * comes from the page's first seed or shows in the page's check as another.
+ * A seed goes with the commitment it was chosen after: a game id shown again under another one (a
+ * table restored from a backup deals its game ids again, on new seeds; or a house that changed its
+ * commitment, which the page warns of) gets a fresh seed, as the house has seen the first.
  */
 export function dealClientSeeds() {
-  const sent = new Map<string, string>();
+  const sent = new Map<string, { clientSeed: string; commitment: string | null }>();
   return {
-    /** The client seed to send with a deal of `gameId`. */
-    forDeal(gameId: string): string {
-      const clientSeed = sent.get(gameId) ?? newClientSeed();
+    /** The client seed to send with a deal of `gameId`, shown committed to `commitment`. */
+    forDeal(gameId: string, commitment: string | null): string {
+      const kept = sent.get(gameId);
+      const clientSeed = kept && kept.commitment === commitment ? kept.clientSeed : newClientSeed();
       // Deleted first, so the game dealt last is the newest.
       sent.delete(gameId);
-      sent.set(gameId, clientSeed);
+      sent.set(gameId, { clientSeed, commitment });
       for (const oldest of [...sent.keys()].slice(0, -GAMES_REMEMBERED)) sent.delete(oldest);
       return clientSeed;
     },
-    /** The client seed this page sent with the deals of `gameId`, or null when it sent none. */
-    sentFor: (gameId: string): string | null => sent.get(gameId) ?? null,
+    /** The client seed this page sent last with the deals of `gameId`, or null when it sent none. */
+    sentFor: (gameId: string): string | null => sent.get(gameId)?.clientSeed ?? null,
   };
 }
 

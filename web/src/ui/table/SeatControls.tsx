@@ -78,7 +78,7 @@ function AdvanceControl({ state, moves, action }: Part) {
   const advance = async () => {
     if (action.busy) return; // another move runs: this click starts nothing
     setAdvancing(true);
-    await action.run(() => moves.advance(from));
+    await action.run(() => moves.advance(from, state.seedCommitment));
     setAdvancing(false);
   };
   return (

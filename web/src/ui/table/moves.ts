@@ -22,8 +22,11 @@ export interface TableMoves {
   topup(amount: number): Promise<string>;
   /** `shown`: the table as the player saw it on leaving, for what becomes of their open bets. */
   leave(shown: LeaveShown): Promise<string>;
-  /** `shown`: the state on the screen, the only one the game then moves on from. */
-  advance(shown: AdvanceFrom): Promise<void>;
+  /**
+   * `shown`: the state on the screen, the only one the game then moves on from; `commitment`: the
+   * seed commitment it shows, which a deal's client seed is chosen after.
+   */
+  advance(shown: AdvanceFrom, commitment: string | null): Promise<void>;
   bet(move: BetMove): Promise<string>;
   /** The client seed this page sent with the deal of `gameId`, if it sent that deal. */
   clientSeedSent(gameId: string): string | null;
@@ -77,18 +80,18 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
       const left = resent ? `${once("leave")}${returned}` : `You left the table: ${returned}`;
       return after(`${left}${await openBetsAfterLeaving(tableId, playerId, shown)}`);
     },
-    async advance(from) {
+    async advance(from, commitment) {
       const ticket = feed.ticket();
       // From the state shown only: a second click, a retry or another player's deal that came first
       // never moves the game twice (the answer is then the state now).
       // The deal mixes a random client seed into the deck, after the house committed to its seed
-      // (docs/provably-fair.md), the same one for every deal of the game (client-seed.ts); any other
-      // advance takes none, nor an ADMIN's deal: an ADMIN is the house, and the table refuses the
-      // house a client seed.
+      // (docs/provably-fair.md), the same one for every deal of the game under the commitment shown
+      // (client-seed.ts); any other advance takes none, nor an ADMIN's deal: an ADMIN is the house,
+      // and the table refuses the house a client seed.
       const { reply: state } = await send(`advance ${from.gameId} ${from.gameState}`, () => {
         const body =
           isDealingState(from.gameState) && !account.isAdmin()
-            ? { from, clientSeed: seeds.forDeal(from.gameId) }
+            ? { from, clientSeed: seeds.forDeal(from.gameId, commitment) }
             : { from };
         return unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path }, body }));
       });
