@@ -44,15 +44,17 @@ export async function sealAfterRestore(db: Db, restoredFrom: string, logger: Log
   const voided = await pMap(
     tableIds,
     async (tableId) => {
+      // Whether the seal voided a game is its stored answer: a pass after a crash, or another
+      // replica's, counts the tables sealed before it too.
       const applied = await store.apply(
         tableId,
         { key: restoreSealKey(restoredFrom, tableId), fingerprint: "" },
-        (latest, now) => ({
-          next: sealRestored(latest, now),
-          result: null,
-        }),
+        (latest, now) => {
+          const next = sealRestored(latest, now);
+          return { next, result: next.finishedGame?.outcome === "VOID" };
+        },
       );
-      return applied.kind === "stored" && applied.snapshot.finishedGame?.outcome === "VOID";
+      return applied.result === true;
     },
     { concurrency: HEADS_AT_ONCE },
   );

@@ -122,3 +122,13 @@ test("a replica that lists the tables once another has sealed them all leaves a 
   const [after] = await heads(db, [4]);
   t.deepEqual(after, before, "its game stays in play, its bet open");
 });
+
+test("the restore's document counts the games voided by a pass that a crash cut short", async (t) => {
+  const db = database.fresh();
+  await restored(db, [table(1, "STATUS_FLOP"), table(2, "STATUS_TURN"), table(3, "STATUS_RIVER")]);
+  await sealAfterRestore(db, "nightly", logger);
+  // As if the process had stopped just before writing the document: the next start seals again.
+  await db.collection("restores").deleteMany({});
+  await sealAfterRestore(db, "nightly", logger);
+  t.like(await db.collection("restores").findOne({ _id: "nightly" as never }), { tables: 3, voided: 2 });
+});
