@@ -470,7 +470,8 @@ test("a heartbeat comment keeps an idle stream open", async (t) => {
 
 test("a client that stops reading is cut after three heartbeats' time with nothing sent, not held until it goes", async (t) => {
   const events = fakeTableEvents();
-  const app = await withApp(t, events, { eventHeartbeatMs: 100 });
+  // The feed closes as soon as its one stream leaves: its call's cancellation shows the cut.
+  const app = await withApp(t, events, { eventHeartbeatMs: 100 }, { feedLimits: { lingerMs: 0 } });
   // A state of 300 bets (about 44 KB as an event), so that the socket's buffers fill soon.
   const bets = Array.from({ length: 300 }, (_, i) => ({ ...tableState().bets[0]!, playerId: `player-${i}` }));
   const url = new URL(app.url);
@@ -486,7 +487,9 @@ test("a client that stops reading is cut after three heartbeats' time with nothi
   let version = 2;
   const pump = setInterval(() => watch.push(version++, tableState({ bets, gameId: `T7-${version}` })), 5);
   t.teardown(() => clearInterval(pump));
-  await sleep(2_000);
+  // Sent until the buffers between the two ends are full, however long a busy machine takes to fill
+  // them (a fixed 2 s of sending once left them short of full, and the stream was never cut).
+  await until("the stalled stream cut and its feed closed", () => watch.cancelled, 60_000);
   clearInterval(pump);
   // The gateway closed its end (a paused socket does not see it): read what was sent, then the end.
   // Before, the stream went on, its heartbeats with it.
