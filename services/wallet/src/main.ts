@@ -32,12 +32,5 @@ await runDatabaseService({
   metricsPort: config.metricsPort,
   network,
   access: WALLET_ACCESS,
-  build: (db, isSetUp) => {
-    const wallet = walletParts(db);
-    return {
-      implementation: walletService(wallet, logger, isSetUp),
-      // NOT_SERVING until then: GetPlayer finds a player's table by its record alone.
-      warmUp: () => wallet.personalTables.recordEarlierTables(),
-    };
-  },
+  build: (db, isSetUp) => ({ implementation: walletService(walletParts(db), logger, isSetUp) }),
 });

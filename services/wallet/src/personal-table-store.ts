@@ -22,33 +22,15 @@ interface OwnerDocument {
   tableId: number;
 }
 
-/** Marks a database whose tables, every one allocated before the records existed too, are recorded under their players. */
-const EARLIER_TABLES_RECORDED = "personal-table-owners";
-
 export class PersonalTableStore {
   private readonly tables: Collection<PersonalTableDocument>;
   private readonly owners: Collection<OwnerDocument>;
-  private readonly migrations: Collection<{ _id: string; doneAt: Date }>;
   /** The highest id this process found taken: where the next search starts. */
   private highestKnown = FIRST_PERSONAL_TABLE_ID - 1;
 
   constructor(db: Db) {
     this.tables = db.collection<PersonalTableDocument>("personalTables");
     this.owners = db.collection<OwnerDocument>("personalTableOwners");
-    this.migrations = db.collection<{ _id: string; doneAt: Date }>("migrations");
-  }
-
-  /**
-   * Records under its player every table allocated before the records existed (wallets of before
-   * 2026-12-03), once per database: one read of every table and an insert per table, then a mark.
-   * Several replicas may run it at once (the inserts are idempotent); one cut short runs again.
-   */
-  async recordEarlierTables(): Promise<void> {
-    if (await this.migrations.findOne({ _id: EARLIER_TABLES_RECORDED })) return;
-    for await (const table of this.tables.find({}, { projection: { playerId: 1 } })) {
-      await this.recordOwner(table.playerId, table._id);
-    }
-    await insertUnlessPresent(() => this.migrations.insertOne({ _id: EARLIER_TABLES_RECORDED, doneAt: new Date() }));
   }
 
   /** The player's table as recorded under the player (an `_id` read); null when none is recorded. */

@@ -123,23 +123,6 @@ test("a player's table is found by _id reads; one a crash left unrecorded, by th
   t.is((await wallet.getPlayer({ playerId: "crashed" })).profile!.personalTableId, table);
 });
 
-test("tables allocated before their records existed are recorded under their players once, at start", async (t) => {
-  const own = t.context.db.client.db("earlier-tables");
-  const tables = own.collection<{ _id: number; playerId: string; createdAt: Date }>("personalTables");
-  await tables.insertMany([1001, 1002, 1003].map((_id) => ({ _id, playerId: `early-${_id}`, createdAt: new Date() })));
-  const store = new PersonalTableStore(own);
-  t.is(await store.tableOf("early-1002"), null, "written by a wallet of before the records");
-  await Promise.all([store.recordEarlierTables(), new PersonalTableStore(own).recordEarlierTables()]);
-  t.deepEqual(
-    await Promise.all(["early-1001", "early-1002", "early-1003"].map((p) => store.tableOf(p))),
-    [1001, 1002, 1003],
-  );
-  // Once done, never again: a table the current code left unrecorded (a crash) is left to the heal paths.
-  await tables.insertOne({ _id: 1004, playerId: "crashed-later", createdAt: new Date() });
-  await store.recordEarlierTables();
-  t.is(await store.tableOf("crashed-later"), null);
-});
-
 test("a lowered role keeps the table its record lacks: found by the query by player, and kept on the player", async (t) => {
   const { db } = t.context;
   const parts = walletParts(db);
