@@ -51,14 +51,11 @@ const KEPT_BEHIND_MS = 60 * 60_000;
 export type ActivityKind = "active" | "owing";
 
 /**
- * Recovery's checkpoint over each index, a document of its own in the collection (entries are
- * `<kind>-<b>:<seq>`). The owing index's is recovery's own: a store written before it existed has
- * none, so its first pass reads every table once and notes the owing ones. The active index's is
- * the checkpoint of the table services of before 2026-12-02, whose recovery read the active index
- * (they noted the owing tables there): none moves it now, so it moving says one still runs
+ * Recovery's checkpoint over the owing index, a document of its own in the collection (entries are
+ * `<kind>-<b>:<seq>`): none until recovery's first pass has ended, which reads every table once
  * (recovery.ts).
  */
-const RECOVERED_IDS: Record<ActivityKind, string> = { active: "recovery:from", owing: "recovery:owing-from" };
+const RECOVERED_ID = "recovery:owing-from";
 interface Recovered {
   _id: string;
   /** Every table owing a credit is noted in a bucket from this time's on. */
@@ -131,9 +128,9 @@ export class ActivityIndex {
     return [...new Set(read.flatMap(({ tables }) => [...tables]))].sort((a, b) => a - b);
   }
 
-  /** Recovery's checkpoint over this index (recovery.ts), or null while no pass has covered every table. */
+  /** Recovery's checkpoint, kept over the owing index (recovery.ts); null while no pass has covered every table. */
   async recoveredFrom(): Promise<number | null> {
-    return (await this.documents.findOne({ _id: RECOVERED_IDS[this.kind] }))?.fromMs ?? null;
+    return (await this.documents.findOne({ _id: RECOVERED_ID }))?.fromMs ?? null;
   }
 
   /**
@@ -142,16 +139,16 @@ export class ActivityIndex {
    */
   async markRecoveredFrom(fromMs: number): Promise<void> {
     try {
-      await this.documents.updateOne({ _id: RECOVERED_IDS[this.kind] }, { $max: { fromMs } }, { upsert: true });
+      await this.documents.updateOne({ _id: RECOVERED_ID }, { $max: { fromMs } }, { upsert: true });
     } catch (error) {
       // Two first checkpoints raced to insert the document: the other one is in.
       if (!isDuplicateKey(error)) throw error;
     }
   }
 
-  /** Forgets recovery's checkpoint over this index: the next pass reads every table, as the first one did. */
+  /** Forgets recovery's checkpoint: the next pass reads every table, as the first one did. */
   async forgetRecovered(): Promise<void> {
-    await this.documents.deleteOne({ _id: RECOVERED_IDS[this.kind] });
+    await this.documents.deleteOne({ _id: RECOVERED_ID });
   }
 
   /**

@@ -5,7 +5,7 @@
 //   owing index when the credit is stored, and each pass notes it again until the credit is
 //   delivered, so a pass reads only the tables noted owing since its checkpoint (the previous
 //   pass's time, less a bucket for clocks apart), however long ago the table was played, and no
-//   table that owes nothing. A store without a checkpoint (written before it existed) is read
+//   table that owes nothing. A store without a checkpoint (no pass has ended on it yet) is read
 //   whole once: every table ever written; so is one whose checkpoint a clock ahead of this one set.
 // Two loops, so that a long first pass over every table holds up no pending transfer; a third
 // deletes both activity indexes' old buckets every bucket.
@@ -101,7 +101,7 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   if (!whole) parts.store.cacheActive(tableIds.length);
   // Judged when each table is read: a long pass would otherwise take work begun since as stamped ahead.
   const due = (at: number) => dueAt(at, Date.now(), graceMs);
-  const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, due, whole), {
+  const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, due), {
     concurrency: HEADS_AT_ONCE,
   });
   if (!carried.every(Boolean)) return false;
@@ -109,25 +109,13 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   return step(log, "checkpoint", () => parts.store.owing.markRecoveredFrom(now - BUCKET_MS));
 }
 
-/**
- * How lately a table service of before 2026-12-02 must have moved its checkpoint for recovery to
- * read the tables it notes (a rolling update, a rollback): its checkpoint trails its pass by a
- * bucket, and this keeps reading them for two buckets after its last pass.
- */
-const OLD_SERVICE_SEEN_MS = 3 * BUCKET_MS;
-
-/**
- * The tables noted owing since the checkpoint; every table ever written (`whole`) when there is
- * none. While a table service of before 2026-12-02 runs beside this one, it notes the tables that
- * come to owe in the active index, and moves the active index's checkpoint at each of its passes:
- * then the tables noted active since the checkpoint are read too, until two buckets after its last.
- */
+/** The tables noted owing since the checkpoint; every table ever written (`whole`) when there is none. */
 async function tablesSinceCheckpoint(
   parts: TableParts,
   log: Logger,
   now: number,
 ): Promise<{ tableIds: number[]; whole: boolean }> {
-  const { activity, owing } = parts.store;
+  const { owing } = parts.store;
   const from = await owing.recoveredFrom();
   if (from !== null && from > now) {
     // Set by a clock ahead of this one (this process's own before an NTP step back, or another
@@ -140,33 +128,19 @@ async function tablesSinceCheckpoint(
     await owing.forgetRecovered();
   }
   if (from === null || from > now) return { tableIds: await parts.store.tableIds(), whole: true };
-  const owingIds = await owing.notedBetween(from, now + BUCKET_MS);
-  const oldServiceFrom = await activity.recoveredFrom();
-  if (oldServiceFrom === null || oldServiceFrom < now - OLD_SERVICE_SEEN_MS)
-    return { tableIds: owingIds, whole: false };
-  const activeIds = await activity.notedBetween(from, now + BUCKET_MS);
-  return { tableIds: [...new Set([...owingIds, ...activeIds])].sort((a, b) => a - b), whole: false };
+  return { tableIds: await owing.notedBetween(from, now + BUCKET_MS), whole: false };
 }
 
 /**
  * Notes the table again if it owes (it stays findable until delivered), then delivers what it owes
- * if any of it is `due`. On a whole pass, a table active lately is noted too (the lobby's index
- * then lacks no table written before it existed). False when the table could not be noted; a failed
- * delivery is retried at the next pass, and holds up no other table.
+ * if any of it is `due`. False when the table could not be noted; a failed delivery is retried at
+ * the next pass, and holds up no other table.
  */
-async function carryTable(
-  parts: TableParts,
-  log: Logger,
-  tableId: number,
-  due: (at: number) => boolean,
-  whole: boolean,
-) {
-  const { activity, owing } = parts.store;
+async function carryTable(parts: TableParts, log: Logger, tableId: number, due: (at: number) => boolean) {
   return step(log, `table ${tableId}`, async () => {
-    const { snapshot, stored } = await parts.store.latest(tableId);
-    if (whole && stored) await activity.note(tableId, snapshot.lastActivityAt);
+    const { snapshot } = await parts.store.latest(tableId);
     // The time of the note, not of the pass's start: a whole pass may take longer than the window.
-    if (snapshot.outbox.length > 0) await owing.note(tableId, Date.now());
+    if (snapshot.outbox.length > 0) await parts.store.owing.note(tableId, Date.now());
     if (!snapshot.outbox.some((credit) => due(credit.createdAt))) return;
     log.warn({ tableId, credits: snapshot.outbox.length }, "delivering owed credits");
     await step(log, `outbox of table ${tableId}`, () => deliverOutbox(parts, tableId, { logger: log }));
