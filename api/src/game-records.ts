@@ -2,7 +2,6 @@
 // one JSON value: a game's record, then, once every game was sent, a trailer that says so. The
 // schema registered here is that of one line.
 import { Type, type Static } from "@sinclair/typebox";
-import { DEFAULT_TARGET_RTP } from "@pokerodds/common/limits";
 import { BettingStage, Card, clientSeed, Hand, HandOdds, seedHex } from "./cards.js";
 import { amount, int32AtLeast, nullable, oneOfIntegers, playerId, targetRtp } from "./fields.js";
 import { apiPart, errorResponse, STREAM_HEADERS } from "./operation.js";
@@ -92,20 +91,17 @@ export const GameRecord = Type.Object(
       "The seed the deck was derived from (a void game's too): verify the deck with docs/provably-fair.md or npm run verify",
     ),
     clientSeed: nullable(clientSeed("The client seed"), "The client seed mixed into the deck; null when none"),
-    targetRtp: nullable(
-      targetRtp(),
-      "The target return to player every stage was priced at (npm run verify checks the odds at it); null for a " +
-        `game dealt before the house kept it (2026-12-03), priced at the table's setting (${DEFAULT_TARGET_RTP} unless ` +
-        "its operator says otherwise)",
-    ),
-    dealtBy: nullable(
-      playerId("The player whose advance dealt the hole cards, mixing in its client seed if it sent one, or an ADMIN"),
-      "Who dealt the game; null for a game dealt before the house kept it (2026-12-03)",
+    targetRtp: targetRtp({
+      description: "The target return to player every stage was priced at (npm run verify checks the odds at it)",
+    }),
+    dealtBy: playerId(
+      "Who dealt the game: the player whose advance dealt the hole cards, mixing in its client seed if it sent one, or an ADMIN",
     ),
     stages: Type.Array(GameStage, {
+      minItems: 1,
       description:
-        "Each betting stage the game reached, in order, with when it took bets (npm run verify checks every bet's " +
-        "time against its stage's); empty for a game dealt before the house kept them (2026-12-03)",
+        "Each betting stage the game reached (the hole's at least), in order, with when it took bets (npm run verify " +
+        "checks every bet's time against its stage's)",
     }),
     dealtAt: time("When the hole cards were dealt"),
     firstBetAt: nullable(time("When the first bet was placed"), "Null when nobody bet"),

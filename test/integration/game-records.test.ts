@@ -47,8 +47,8 @@ interface GameRecord {
   payouts: number;
   refunds: number;
   houseResult: number;
-  targetRtp: number | null;
-  dealtBy: string | null;
+  targetRtp: number;
+  dealtBy: string;
   stages: { bettingStage: number; openedAt: string; closedAt: string | null }[];
   seedCommitment: string | null;
   serverSeed: string | null;
@@ -138,7 +138,7 @@ function assertSettledAsPlayed(t: ExecutionContext, record: GameRecord, { before
   t.is(record.seedCommitment, river.seedCommitment);
   t.is(record.serverSeed, river.serverSeed);
   t.is(record.clientSeed, river.clientSeed);
-  t.is(record.targetRtp, river.targetRtp);
+  t.is(river.targetRtp, record.targetRtp);
   t.is(record.dealtBy, "records-alice", "the first player advances, and so deals");
   t.deepEqual(
     record.stages.map((stage) => [stage.bettingStage, stage.closedAt !== null]),

@@ -134,12 +134,15 @@ export function requireSeedHex(value: string, what: string): string {
   return value;
 }
 
-/** A target return to player as the contract shows it: unset on the wire is none (null). */
-export function targetRtpOrNull(value: number | undefined, what: string): number | null {
-  if (value === undefined) return null;
+/** A target return to player as the contract shows it, else a contract violation. */
+export function requireTargetRtp(value: number, what: string): number {
   if (!isTargetRtp(value)) throw new ContractViolation(`${what} ${value}`);
   return value;
 }
+
+/** A target return to player as the contract shows it: unset on the wire is none (null). */
+export const targetRtpOrNull = (value: number | undefined, what: string): number | null =>
+  value === undefined ? null : requireTargetRtp(value, what);
 
 /** A client seed as the contract shows it: empty on the wire is none (null). */
 export function clientSeedOrNull(value: string, what: string): string | null {

@@ -12,7 +12,7 @@ import {
   type GameBet,
   type StageTimes,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
-import { bettingStage, clientSeedOrNull, requireSeedHex, targetRtpOrNull, toHandOdds } from "../odds/to-api.js";
+import { bettingStage, clientSeedOrNull, requireSeedHex, requireTargetRtp, toHandOdds } from "../odds/to-api.js";
 
 const OUTCOMES = new Map<GameOutcome, GameRecordBody["outcome"]>([
   [GameOutcome.GAME_OUTCOME_SETTLED, "SETTLED"],
@@ -44,13 +44,15 @@ function timeOf(ms: number, what: string): string {
 const cursorOf = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
 
 /**
- * The betting stages: in order from the hole's (0), only the last one still open (a void's). Their
- * times are as the table stored them, in order while its replicas' clocks agree within 5 s
- * (MAX_CLOCK_LEAD_MS); clocks further apart can store a stage opened before the one before it
- * closed. The record then shows it and npm run verify reports it, rather than every read of the
- * game, and the export at it, failing for good. Whether the stages fit the board is verify's check.
+ * The betting stages: in order from the hole's (0), which every game reached, only the last one
+ * still open (a void's). Their times are as the table stored them, in order while its replicas'
+ * clocks agree within 5 s (MAX_CLOCK_LEAD_MS); clocks further apart can store a stage opened before
+ * the one before it closed. The record then shows it and npm run verify reports it, rather than every
+ * read of the game, and the export at it, failing for good. Whether the stages fit the board is
+ * verify's check.
  */
 function toStages(stages: readonly StageTimes[]): GameRecordBody["stages"] {
+  if (stages.length === 0) throw new ContractViolation("a game without stages");
   return stages.map((stage, index) => {
     const { bettingStage, openedAtMs, closedAtMs } = stage;
     const open = closedAtMs === undefined;
@@ -64,9 +66,8 @@ function toStages(stages: readonly StageTimes[]): GameRecordBody["stages"] {
   });
 }
 
-/** A player id the contract allows, else a contract violation; empty on the wire is none (null). */
-function playerIdOrNull(value: string, what: string): string | null {
-  if (value === "") return null;
+/** A player id the contract allows, else a contract violation. */
+function requirePlayerId(value: string, what: string): string {
   if (playerIdProblem(value) !== null) throw new ContractViolation(`${what} ${JSON.stringify(value)}`);
   return value;
 }
@@ -108,8 +109,8 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     seedCommitment: requireSeedHex(game.seedCommitment, `game ${game.gameId} commitment`),
     serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
     clientSeed: clientSeedOrNull(game.clientSeed, `game ${game.gameId} client seed`),
-    targetRtp: targetRtpOrNull(game.targetRtp, `game ${game.gameId} target RTP`),
-    dealtBy: playerIdOrNull(game.dealtBy, `game ${game.gameId} dealer`),
+    targetRtp: requireTargetRtp(game.targetRtp, `game ${game.gameId} target RTP`),
+    dealtBy: requirePlayerId(game.dealtBy, `game ${game.gameId} dealer`),
     stages: toStages(game.stages),
     dealtAt: timeOf(game.dealtAtMs, "a deal"),
     firstBetAt: game.firstBetAtMs === 0 ? null : timeOf(game.firstBetAtMs, "a first bet"),

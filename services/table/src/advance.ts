@@ -143,8 +143,8 @@ async function fetchInput(parts: TableParts, plan: AdvancePlan, scope: CallScope
       return { kind: "DEAL", serverSeed, targetRtp: parts.targetRtp, handOdds };
     }
     case "REVEAL": {
-      const targetRtp = plan.targetRtp ?? parts.targetRtp;
-      return { kind: "REVEAL", handOdds: await pricedPanels(parts.odds, plan.hands, plan.board, targetRtp, scope) };
+      const handOdds = await pricedPanels(parts.odds, plan.hands, plan.board, plan.targetRtp, scope);
+      return { kind: "REVEAL", handOdds };
     }
     case "CLEAR":
       return { kind: "CLEAR" };

@@ -212,8 +212,8 @@ export function finishedGameToProto(game: ExportedGame): FinishedGame {
     dealtAtMs: game.dealtAt,
     firstBetAtMs: game.firstBetAt ?? 0,
     finishedAtMs: game.finishedAt,
-    targetRtp: game.targetRtp ?? undefined,
-    dealtBy: game.dealtBy ?? "",
+    targetRtp: game.targetRtp,
+    dealtBy: game.dealtBy,
     stages: game.stages.map((stage) => ({
       bettingStage: stage.bettingStage,
       openedAtMs: stage.openedAt,

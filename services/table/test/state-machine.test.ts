@@ -6,7 +6,6 @@ import { checkedPanels } from "../src/domain/panels.js";
 import { applyLeave, applySit, applyTopUp } from "../src/domain/seats.js";
 import { bettingStageOf, emptyTable } from "../src/domain/snapshot.js";
 import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
-import { currentDeal } from "../src/domain/stage-times.js";
 import { UntrueOddsAnswerError } from "../src/domain/untrue-odds-answer.js";
 import { publicState } from "../src/domain/view.js";
 import {
@@ -196,26 +195,18 @@ test("the deal fixes the game's target RTP: every reveal asks for it, the state 
     t.is(publicState(s).targetRtp, 0.9, state);
   }
   const setup = advance(s);
-  t.is(currentDeal(setup), null);
+  t.is(setup.deal, null);
   t.is(publicState(setup).targetRtp, null);
-  // A game dealt by a table service that did not keep its deal (the field absent, or the last game's
-  // carried on by an old replica): its reveals ask for the table's setting, as before.
-  const { deal: _, ...unkept } = hole;
-  for (const old of [unkept as TableSnapshot, { ...hole, deal: { ...hole.deal!, gameId: "T7-0" } }]) {
-    const plan = advancePlan(old, ADMIN);
-    t.is(plan.kind === "REVEAL" && plan.targetRtp, null);
-    t.is(publicState(old).targetRtp, null);
-  }
 });
 
 test("a game keeps when each stage took bets: from its cards to the advance that closes it for the next", (t) => {
-  const stagesOf = (s: TableSnapshot) => currentDeal(s)?.stages;
+  const stagesOf = (s: TableSnapshot) => s.deal?.stages;
   const start = sit(newTable(), "p1");
-  t.is(currentDeal(start), null);
+  t.is(start.deal, null);
   const hole = advance(start, T0 + 1);
   t.deepEqual(stagesOf(hole), [{ bettingStage: 0, openedAt: T0 + 1, closedAt: null }]);
-  t.like(currentDeal(hole), { gameId: hole.gameId, dealtBy: ADMIN.playerId, targetRtp: 0.97 }, "and who dealt");
-  t.is(currentDeal(advance(sit(newTable(), "p1"), T0, undefined, P1))?.dealtBy, "p1");
+  t.like(hole.deal, { dealtBy: ADMIN.playerId, targetRtp: 0.97 }, "and who dealt");
+  t.is(advance(sit(newTable(), "p1"), T0, undefined, P1).deal?.dealtBy, "p1");
   const toFlop = advancePlan(hole, ADMIN);
   const holeClosed = closeBetting(hole, toFlop, T0 + 2)!;
   const holeTimes = { bettingStage: 0, openedAt: T0 + 1, closedAt: T0 + 2 };
@@ -228,16 +219,7 @@ test("a game keeps when each stage took bets: from its cards to the advance that
     { bettingStage: 1, openedAt: T0 + 3, closedAt: T0 + 4 },
     { bettingStage: 2, openedAt: T0 + 4, closedAt: T0 + 5 },
   ]);
-  t.is(currentDeal(advance(river, T0 + 6)), null, "the next game starts with none");
-  // A game whose deal was not kept keeps none to its end, rather than a partial list or the last
-  // game's: an old replica leaves the field absent, or carries the last game's on.
-  const { deal: _, ...unkept } = hole;
-  t.is(currentDeal(advanceTo(unkept as TableSnapshot, "STATUS_RIVER")), null);
-  const missedFlop = { ...flop, deal: hole.deal };
-  t.is(currentDeal(missedFlop), null, "an old replica revealed the flop: the deal missed its stage");
-  t.is(advanceTo(missedFlop, "STATUS_RIVER").deal, null);
-  const carried = { ...hole, deal: { ...hole.deal!, gameId: "T7-0" } };
-  t.is(advanceTo(carried, "STATUS_RIVER").deal, null, "dropped at its first close: the game has none");
+  t.is(advance(river, T0 + 6).deal, null, "the next game starts with none");
 });
 
 test("an advance's from: the table is at it, past it or before it in its game, or in another game", (t) => {

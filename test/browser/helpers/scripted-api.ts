@@ -466,7 +466,8 @@ export function recordOf(river: TableState): GameRecordBody {
     seedCommitment: river.seedCommitment ?? "",
     serverSeed: river.serverSeed ?? "",
     clientSeed: river.clientSeed,
-    targetRtp: river.targetRtp,
+    // A river state names its game's target RTP: it was dealt.
+    targetRtp: river.targetRtp!,
     dealtBy: "eve",
     stages: [0, 1, 2].map((bettingStage) => ({ bettingStage, openedAt: at, closedAt: at })),
     dealtAt: at,

@@ -602,11 +602,11 @@ export interface components {
             serverSeed: string;
             /** @description The client seed mixed into the deck; null when none */
             clientSeed: string | null;
-            /** @description The target return to player every stage was priced at (npm run verify checks the odds at it); null for a game dealt before the house kept it (2026-12-03), priced at the table's setting (0.97 unless its operator says otherwise) */
-            targetRtp: number | null;
-            /** @description Who dealt the game; null for a game dealt before the house kept it (2026-12-03) */
-            dealtBy: string | null;
-            /** @description Each betting stage the game reached, in order, with when it took bets (npm run verify checks every bet's time against its stage's); empty for a game dealt before the house kept them (2026-12-03) */
+            /** @description The target return to player every stage was priced at (npm run verify checks the odds at it) */
+            targetRtp: number;
+            /** @description Who dealt the game: the player whose advance dealt the hole cards, mixing in its client seed if it sent one, or an ADMIN */
+            dealtBy: string;
+            /** @description Each betting stage the game reached (the hole's at least), in order, with when it took bets (npm run verify checks every bet's time against its stage's) */
             stages: {
                 bettingStage: 0 | 1 | 2;
                 /**

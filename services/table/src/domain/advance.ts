@@ -11,7 +11,7 @@ import { checkedPanels } from "./panels.js";
 import { settleGame } from "./payouts.js";
 import { sumCents } from "./money.js";
 import { bettingStageOf, findSeat, freshGame, sealNext } from "./snapshot.js";
-import { currentDeal, newDeal, withStageClosed, withStageOpened } from "./stage-times.js";
+import { newDeal, requireDeal, withStageClosed, withStageOpened } from "./stage-times.js";
 import type { GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface Caller {
@@ -43,14 +43,14 @@ export type AdvancePlan =
   | DealPlan
   /**
    * Reveal these cards from the front of the deck; ask the odds service's Equity(hands, board) at the
-   * game's target RTP (null for a game dealt before the table kept it: the table's setting).
+   * game's target RTP.
    */
   | (PlanBase & {
       kind: "REVEAL";
       hands: readonly string[];
       reveal: readonly string[];
       board: readonly string[];
-      targetRtp: number | null;
+      targetRtp: number;
     })
   /** Clear the table: nothing to fetch. */
   | (PlanBase & { kind: "CLEAR" });
@@ -140,7 +140,7 @@ export function advancePlan(snapshot: TableSnapshot, caller: Caller, clientSeed:
     hands: snapshot.hands ?? [],
     reveal,
     board,
-    targetRtp: currentDeal(snapshot)?.targetRtp ?? null,
+    targetRtp: requireDeal(snapshot).targetRtp,
   };
 }
 
@@ -199,7 +199,7 @@ export function applyAdvance(
         deck: remainingDeck,
         fairness,
         handOdds: checkedPanels(input.handOdds, n, 0),
-        deal: newDeal(snapshot, input.targetRtp, plan.caller.playerId, now),
+        deal: newDeal(input.targetRtp, plan.caller.playerId, now),
       },
       now,
     );

@@ -4,7 +4,7 @@
 // and the one that still shows the game's cards and bets. At the river they are the same snapshot;
 // a void game's change already cleared the table, so its cards are in the version before it.
 
-import { currentDeal } from "./stage-times.js";
+import { requireDeal } from "./stage-times.js";
 import type { Bet, BetSettlement, Fairness, GameRecord, HandOdds, StageTimes, TableSnapshot } from "./types.js";
 
 /** A bet as placed (its id aside: the export names the game and the player) and what became of it. */
@@ -32,15 +32,12 @@ export interface ExportedGame {
   readonly houseResultCents: number;
   readonly roundingRemainder: GameRecord["roundingRemainder"];
   readonly fairness: Fairness;
-  /** What every stage was priced at; null for a game dealt before the table kept it (2026-12-03). */
-  readonly targetRtp: number | null;
-  /**
-   * When each betting stage the game reached took bets (a stage still open at a void: closedAt null);
-   * none for a game dealt before the table kept them (2026-12-03).
-   */
+  /** What every stage was priced at. */
+  readonly targetRtp: number;
+  /** When each betting stage the game reached took bets (a stage still open at a void: closedAt null). */
   readonly stages: readonly StageTimes[];
-  /** Who dealt it; null for a game dealt before the table kept it (2026-12-03). */
-  readonly dealtBy: string | null;
+  /** Who dealt it. */
+  readonly dealtBy: string;
   readonly dealtAt: number;
   /** Null when nobody bet. */
   readonly firstBetAt: number | null;
@@ -66,7 +63,7 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
   if (played.bets.length !== record.bets.length) {
     throw new RangeError(`${where}: ${record.bets.length} settlements for ${played.bets.length} bets`);
   }
-  const deal = currentDeal(played);
+  const deal = requireDeal(played);
   const bets = played.bets.map((bet, i): ExportedBet => {
     const settlement = record.bets[i]!;
     if (settlement.betId !== bet.betId) throw new RangeError(`${where}: bet ${bet.betId} settled out of order`);
@@ -99,9 +96,9 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     houseResultCents: record.houseResultCents,
     roundingRemainder: { ...record.roundingRemainder },
     fairness: { ...played.fairness },
-    targetRtp: deal?.targetRtp ?? null,
-    stages: deal?.stages.map((stage) => ({ ...stage })) ?? [],
-    dealtBy: deal?.dealtBy ?? null,
+    targetRtp: deal.targetRtp,
+    stages: deal.stages.map((stage) => ({ ...stage })),
+    dealtBy: deal.dealtBy,
     dealtAt,
     firstBetAt: bets.reduce<number | null>(
       (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),

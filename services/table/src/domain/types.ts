@@ -94,7 +94,6 @@ export interface GameRecord {
 
 /** What a game's deal fixed (TableSnapshot.deal). */
 export interface Deal {
-  readonly gameId: string;
   /**
    * The target return to player every stage of the game is priced at (the table's setting at the
    * deal): a changed setting prices the next game, never the rest of one under way.
@@ -165,12 +164,7 @@ export interface TableSnapshot {
   readonly fairness: Fairness | null;
   /** Panels of every stage of the current game, stage by stage, in hand order within a stage. */
   readonly handOdds: readonly HandOdds[];
-  /**
-   * What the current game's deal fixed, for the rest of the game and its record. Read it through
-   * currentDeal: it counts only when it names the current game. A table service that did not keep it
-   * (before 2026-12-03) leaves it absent, or carries the last game's on into the next (a rollback,
-   * or old and new replicas together): such a game is read as having none, as before.
-   */
+  /** What the current game's deal fixed, for the rest of the game and its record; null before the deal. */
   readonly deal: Deal | null;
   /**
    * The open stage takes no more bets: an advance closed it before sending the next cards to the

@@ -2,7 +2,6 @@
 // Built field by field from an allow-list, so the deck and other internals can never leak.
 
 import { bettingStageOf, takesBets } from "./snapshot.js";
-import { currentDeal } from "./stage-times.js";
 import type { BettingStage, GameState, HandOdds, TableSnapshot } from "./types.js";
 
 export interface PublicSeat {
@@ -82,6 +81,6 @@ export function publicState(snapshot: TableSnapshot): PublicTableState {
     seedCommitment: snapshot.fairness?.seedCommitment ?? null,
     serverSeed: snapshot.gameState === "STATUS_RIVER" ? (snapshot.fairness?.serverSeed ?? null) : null,
     clientSeed: snapshot.fairness?.clientSeed ?? null,
-    targetRtp: currentDeal(snapshot)?.targetRtp ?? null,
+    targetRtp: snapshot.deal?.targetRtp ?? null,
   };
 }

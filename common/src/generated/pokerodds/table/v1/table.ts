@@ -606,21 +606,13 @@ export interface FinishedGame {
   dealtAtMs: number;
   firstBetAtMs: number;
   finishedAtMs: number;
-  /**
-   * The target return to player every stage was priced at; unset for a game dealt before the table
-   * kept it (2026-12-03).
-   */
-  targetRtp?:
-    | number
-    | undefined;
-  /**
-   * When each betting stage the game reached took bets, in order; none for a game dealt before the
-   * table kept them (2026-12-03).
-   */
+  /** The target return to player every stage was priced at. */
+  targetRtp: number;
+  /** When each betting stage the game reached took bets, in order. */
   stages: StageTimes[];
   /**
    * Who dealt it: the player whose advance dealt the hole cards (and whose client seed, if any, the
-   * deck mixes in), or an ADMIN; empty for a game dealt before the table kept it (2026-12-03).
+   * deck mixes in), or an ADMIN.
    */
   dealtBy: string;
 }
@@ -5331,7 +5323,7 @@ function createBaseFinishedGame(): FinishedGame {
     dealtAtMs: 0,
     firstBetAtMs: 0,
     finishedAtMs: 0,
-    targetRtp: undefined,
+    targetRtp: 0,
     stages: [],
     dealtBy: "",
   };
@@ -5409,7 +5401,7 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     if (message.finishedAtMs !== 0) {
       writer.uint32(168).int64(message.finishedAtMs);
     }
-    if (message.targetRtp !== undefined) {
+    if (message.targetRtp !== 0) {
       writer.uint32(185).double(message.targetRtp);
     }
     for (const v of message.stages) {
@@ -5754,7 +5746,7 @@ export const FinishedGame: MessageFns<FinishedGame> = {
         ? globalThis.Number(object.targetRtp)
         : isSet(object.target_rtp)
         ? globalThis.Number(object.target_rtp)
-        : undefined,
+        : 0,
       stages: globalThis.Array.isArray(object?.stages)
         ? object.stages.map((e: any) => StageTimes.fromJSON(e))
         : [],
@@ -5834,7 +5826,7 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     if (message.finishedAtMs !== 0) {
       obj.finishedAtMs = Math.round(message.finishedAtMs);
     }
-    if (message.targetRtp !== undefined) {
+    if (message.targetRtp !== 0) {
       obj.targetRtp = floatToJson(message.targetRtp);
     }
     if (message.stages?.length) {
@@ -5873,7 +5865,7 @@ export const FinishedGame: MessageFns<FinishedGame> = {
     message.dealtAtMs = object.dealtAtMs ?? 0;
     message.firstBetAtMs = object.firstBetAtMs ?? 0;
     message.finishedAtMs = object.finishedAtMs ?? 0;
-    message.targetRtp = object.targetRtp ?? undefined;
+    message.targetRtp = object.targetRtp ?? 0;
     message.stages = object.stages?.map((e) => StageTimes.fromPartial(e)) || [];
     message.dealtBy = object.dealtBy ?? "";
     return message;
