@@ -9,18 +9,15 @@ import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { riverEquities } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/common/payout";
 import { isTargetRtp } from "@pokerodds/common/limits";
-import { DEFAULT_RTP, isBettingStage, pricesProblem, type PricedBet } from "./verify-prices.js";
-import { listsStages, timesProblem } from "./verify-times.js";
+import { isBettingStage, pricesProblem, type PricedBet } from "./verify-prices.js";
+import { timesProblem } from "./verify-times.js";
 
 /**
- * Not checked (no outcome shown); else the first problem, if any, the target RTP the prices were
- * checked at when the game named it (`namedRtp`), whether it is a game record that lists no
- * stages (dealt before the tables kept them), whose bets' times were checked within the game's only
- * (`untimed`), and whether it was a table state (`state`: its prices and bets' odds checked, its bets'
- * returns, which it does not show, not).
+ * Not checked (no outcome shown); else the first problem, if any, the target RTP the game names and
+ * its prices were checked at (`namedRtp`, unless that was the problem), and whether it was a table
+ * state (`state`: its prices and bets' odds checked, its bets' returns, which it does not show, not).
  */
-type OutcomeCheck =
-  { checked: false } | { checked: true; problem: string | null; namedRtp?: number; untimed?: true; state?: true };
+type OutcomeCheck = { checked: false } | { checked: true; problem: string | null; namedRtp?: number; state?: true };
 
 type Fields = Record<string, unknown>;
 
@@ -307,15 +304,13 @@ function recordProblem(record: Fields, hands: readonly string[], board: readonly
 }
 
 /**
- * The target RTP a game's prices are checked at: the one its JSON names (a record or state of a game
- * dealt from 2026-12-03 on), else `asked` (--rtp), else the tables' default. A problem (a string)
- * when the JSON names one that is no RTP, or one other than `asked`.
+ * The target RTP a game's prices are checked at: the one its JSON names. A problem (a string) when it
+ * names none, one that is no RTP, or one other than `asked` (--rtp).
  */
 function rtpToCheck(record: Fields, asked: number | null): number | string {
   const named = record.targetRtp;
-  if (named === undefined || named === null) return asked ?? DEFAULT_RTP;
   if (!isTargetRtp(named)) {
-    return `targetRtp is ${JSON.stringify(named)}, but a target RTP is a number between 0 and 1`;
+    return `targetRtp is ${JSON.stringify(named) ?? "absent"}, but a target RTP is a number between 0 and 1`;
   }
   if (asked !== null && asked !== named) return `the game was priced at a target RTP of ${named}, not ${asked}`;
   return named;
@@ -341,13 +336,7 @@ export function checkOutcome(
   const problem = isRecord
     ? recordProblem(record, hands, board, targetRtp)
     : riverStateProblem(record, panels, { hands, board, targetRtp });
-  return {
-    checked: true,
-    problem,
-    ...(typeof record.targetRtp === "number" ? { namedRtp: targetRtp } : {}),
-    ...(isRecord && !listsStages(record) ? { untimed: true as const } : {}),
-    ...(isRecord ? {} : { state: true as const }),
-  };
+  return { checked: true, problem, namedRtp: targetRtp, ...(isRecord ? {} : { state: true as const }) };
 }
 
 const NEXT_CARDS = ["the flop", "the turn", "the river"];
@@ -364,10 +353,11 @@ export function voidedAfterClose(
   hands: readonly string[],
   { shown, dealt }: { shown: readonly string[]; dealt: readonly string[] },
 ): string | null {
-  const stages = record.stages;
-  if (record.outcome !== "VOID" || !Array.isArray(stages) || stages.length === 0) return null;
+  if (record.outcome !== "VOID") return null;
+  // A verified record lists every stage its game reached, the hole's at least.
+  const stages = record.stages as Fields[];
   const last = stages.length - 1;
-  if ((stages[last] as Fields | null)?.closedAt == null) return null;
+  if (stages[last]!.closedAt === null) return null;
   const winners = winnersOf(hands, dealt);
   const bets = (Array.isArray(record.bets) ? record.bets : []).map((bet, i) => betOf(bet, i, hands.length) as Bet);
   const staked = bets.reduce((sum, b) => sum + b.stakeCents, 0);

@@ -86,7 +86,7 @@ export function pricesProblem(
     }
     const truth = priceHands(hands.map(parseHand), board.slice(0, cards).map(parseCard), targetRtp);
     const problem = stageProblem(shown, truth, name);
-    if (problem !== null) return `${problem} (at a target RTP of ${targetRtp}; --rtp names another)`;
+    if (problem !== null) return `${problem} (at a target RTP of ${targetRtp})`;
     for (const panel of truth) oddsOf.set(`${stage}:${panel.handIndex}`, panel.oddsTenths);
   }
   for (const [i, bet] of bets.entries()) {

@@ -1,10 +1,8 @@
 // The times half of a game record's check: each betting stage the game reached took bets from when
 // its cards were shown until an advance closed it to reveal the next ones (`stages`), and every bet
 // was placed within its stage's time. So no bet came after its stage closed, when the next cards may
-// already have been known to the odds service. A record of a game dealt before the house kept the
-// stages (2026-12-03) lists none and names no RTP or dealer: its bets are checked against the game's
-// own times only. One dealt since 2026-12-04 (every table kept them by then) must list them, so a
-// house cannot hide a late bet by leaving them out.
+// already have been known to the odds service. A record must list every stage its board shows the
+// game reached, so a house cannot hide a late bet by leaving them out.
 
 type Fields = Record<string, unknown>;
 
@@ -40,31 +38,8 @@ function stageOf(value: unknown, i: number, previous: Stage | undefined): Stage 
   return { openedAt, closedAt };
 }
 
-/** From this time on every table keeps a game's stages (they were kept from 2026-12-03 on). */
-export const STAGES_KEPT_FROM = "2026-12-04T00:00:00.000Z";
-
-/** Whether the record lists its stages: only a game dealt before STAGES_KEPT_FROM may list none. */
-export const listsStages = (record: Fields): boolean =>
-  record.stages !== undefined && !(Array.isArray(record.stages) && record.stages.length === 0);
-
-/** Whether the record comes from a house that keeps a game's deal: it names the RTP or the dealer. */
-const keepsDeals = (record: Fields): boolean =>
-  (record.targetRtp !== undefined && record.targetRtp !== null) ||
-  (record.dealtBy !== undefined && record.dealtBy !== null);
-
-/**
- * The record's stages, their number as the board says; a problem, or none when it lists none (a game
- * dealt before the house kept them, which then names no RTP or dealer either).
- */
-function stagesOf(record: Fields, isVoid: boolean, board: readonly string[]): Stage[] | string | null {
-  if (!listsStages(record)) {
-    if (keepsDeals(record)) return "stages lists none, but a game that names its target RTP or dealer keeps them";
-    const dealtAt = msOf(record.dealtAt);
-    if (dealtAt === undefined || dealtAt >= Date.parse(STAGES_KEPT_FROM)) {
-      return `stages lists none, but a game dealt since ${STAGES_KEPT_FROM.slice(0, 10)} keeps them (dealtAt ${JSON.stringify(record.dealtAt)})`;
-    }
-    return null;
-  }
+/** The record's stages, their number as the board says; a problem when they are not. */
+function stagesOf(record: Fields, isVoid: boolean, board: readonly string[]): Stage[] | string {
   if (!Array.isArray(record.stages)) return "stages must be a list";
   const expected = STAGES_FOR_BOARD[board.length];
   if (record.stages.length !== expected) {
@@ -85,7 +60,6 @@ function stagesOf(record: Fields, isVoid: boolean, board: readonly string[]): St
 /** Every bet placed within its stage's time, and the last stage closed by the game's end. */
 export function timesProblem(record: Fields, isVoid: boolean, board: readonly string[]): string | null {
   const stages = stagesOf(record, isVoid, board);
-  if (stages === null) return betsWithinGame(record);
   if (typeof stages === "string") return stages;
   if (msOf(record.dealtAt) !== stages[0]!.openedAt) {
     const opened = new Date(stages[0]!.openedAt).toISOString();
@@ -106,23 +80,6 @@ export function timesProblem(record: Fields, isVoid: boolean, board: readonly st
     if (placedAt > (stage.closedAt ?? finishedAt)) {
       const end = stage.closedAt === null ? "the game was voided" : `its stage ${String(bet.bettingStage)} closed`;
       return `bets[${i}] was placed at ${String(bet.placedAt)}, after ${end}`;
-    }
-  }
-  return null;
-}
-
-/** A record without stages: every bet placed between the game's deal and its end, at least. */
-function betsWithinGame(record: Fields): string | null {
-  const dealtAt = msOf(record.dealtAt);
-  const finishedAt = msOf(record.finishedAt);
-  if (dealtAt === undefined || finishedAt === undefined || finishedAt < dealtAt) {
-    return `dealtAt ${JSON.stringify(record.dealtAt)} and finishedAt ${JSON.stringify(record.finishedAt)} must be times, in order`;
-  }
-  const bets = (Array.isArray(record.bets) ? record.bets : []) as Fields[];
-  for (const [i, bet] of bets.entries()) {
-    const placedAt = msOf(bet.placedAt);
-    if (placedAt === undefined || placedAt < dealtAt || placedAt > finishedAt) {
-      return `bets[${i}] was placed at ${JSON.stringify(bet.placedAt)}, not between the game's deal and its end`;
     }
   }
   return null;

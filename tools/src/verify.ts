@@ -13,12 +13,10 @@
 // ({ games: [...] }) and JSON Lines (an export) check every game. A game record (one line of GET
 // /api/admin/games) has its outcome checked too: its outcome and board, winners, each bet's returned
 // and paidTo, the totals, and every stage's panels (the river's too) and each bet's odds against the
-// house's prices at the target RTP the record names (one dealt before 2026-12-03 names none: then
-// --rtp, default 0.97; a record naming another than --rtp does not verify), by the house's rules
-// (verify-outcome.ts, verify-prices.ts), and each bet's time within its stage's (verify-times.ts: a
-// record dealt since 2026-12-04 that lists no stages does not verify; one dealt before, the verdict
-// says, has its bets' times checked within the game's only); a river table state its winners, every
-// stage's panels and each bet's odds.
+// house's prices at the target RTP the record names (a record naming none, or another than --rtp,
+// does not verify), by the house's rules (verify-outcome.ts, verify-prices.ts), and each bet's time
+// within its stage's (verify-times.ts: a record that does not list every stage its board shows does
+// not verify); a river table state its winners, every stage's panels and each bet's odds.
 // A void record whose last stage's betting had closed is verified, and its verdict names the cards
 // the seed deals next and what the bets would have returned on them (voidedAfterClose).
 // Exit 0 and "verified" ("verified (cards and outcome)" when a record's outcome was checked, "verified
@@ -32,7 +30,6 @@ import { parseArgsOnce } from "./args.js";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome, voidedAfterClose } from "./verify-outcome.js";
 import { DEFAULT_RTP } from "./verify-prices.js";
-import { STAGES_KEPT_FROM } from "./verify-times.js";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
@@ -167,8 +164,8 @@ function parseCommandLine() {
 type Options = ReturnType<typeof parseCommandLine>;
 
 /**
- * --rtp: the target return to player a game record's odds are checked at when it names none (the
- * tables' default without it); null when not given.
+ * --rtp: the target return to player the player expects (the operator's published one): a game that
+ * names another does not verify; null when not given.
  */
 function targetRtpOf(values: Options): number | null {
   if (values.rtp === undefined) return null;
@@ -210,14 +207,10 @@ function verdict(
   // A house may name any RTP: one other than the tables' default is said, for the player to weigh.
   const rtp = outcome.namedRtp;
   const at = rtp === undefined || rtp === DEFAULT_RTP ? "" : `, its odds at the target RTP of ${rtp} it names`;
-  // A game dealt before the tables kept its stages: its bets' times only within the game's, said so.
-  const times = outcome.untimed
-    ? `; its bets' times within the game's only, as a game dealt before ${STAGES_KEPT_FROM.slice(0, 10)} lists no stages`
-    : "";
   // A table state shows its bets' odds, not their returns: those are in the game's record.
   if (outcome.state) return { ok: true, what: `verified (cards, prices and bets' odds${at})` };
   const stalled = voidedAfterClose(record!, reveal.hands, { shown: reveal.board, dealt: dealtBoard(reveal) });
-  return { ok: true, what: `verified (cards and outcome${at}${times}${stalled === null ? "" : `; ${stalled}`})` };
+  return { ok: true, what: `verified (cards and outcome${at}${stalled === null ? "" : `; ${stalled}`})` };
 }
 
 /** The five board cards the game's deck deals, shown or not (its cards verified already). */
