@@ -204,10 +204,7 @@ export interface Profile {
     | undefined;
   /**
    * The first profile read has not yet opened the account (with its welcome credit): the balance
-   * reads 0 and no movement can be made. Negative on purpose: a wallet older than this field answers
-   * false, so a table service rolled out first refuses no sit; but until the wallet is rolled out
-   * too, a buy-in from an account not opened yet waits in recovery until the account opens. Roll
-   * out the wallet first.
+   * reads 0 and no movement can be made.
    */
   accountNotOpened: boolean;
 }
