@@ -10,12 +10,10 @@
 //
 // Positioning without reading what comes before: a table's versions are stamped in time order (up
 // to the replicas' clock skew), so the first version that can hold a game finished at or after a
-// time is found by bisection; so is the version that dealt a game whose deal came before the walk
-// started (its time is the record's dealtAt). One game is found the same way: a table's game
-// numbers only grow, and a game finishes at its river or, void, with the change that clears it.
+// time is found by bisection. One game is found the same way: a table's game numbers only grow, and
+// a game finishes at its river or, void, with the change that clears it.
 import { ForbiddenError } from "@pokerodds/common";
 import {
-  isDealtGame,
   exportedGame,
   gameNumberOf,
   holdsCardsOf,
@@ -84,24 +82,19 @@ async function exportTable(log: GameLog, tableId: number, filter: ExportFilter, 
   const from = await startOf(log, tableId, head.version, filter);
   if (from > head.version) return 0;
   const stopAt = filter.finishedBefore === null ? Infinity : filter.finishedBefore + CLOCK_MARGIN_MS;
-  // Reading from the version before `from` shows whether `from` deals a game, and holds a void's cards.
+  // Reading from the version before `from` holds a void's cards.
   let previous: TableSnapshot | null = null;
-  let dealt: { gameNumber: number; at: number } | null = null;
   let sent = 0;
   const first = Math.max(FIRST_VERSION, from - 1);
   for await (const snapshot of readVersions(log, tableId, first, head.version, sink.signal)) {
     if (snapshot.updatedAt >= stopAt) break;
-    if (previous && snapshot.hands && (!previous.hands || previous.gameNumber !== snapshot.gameNumber)) {
-      dealt = { gameNumber: snapshot.gameNumber, at: snapshot.updatedAt };
-    }
     const finished = snapshot.finishedGame;
     if (snapshot.version >= from && finished && inWindow(finished.finishedAt, filter)) {
       const played =
         holdsCardsOf(snapshot) === "this"
           ? snapshot
           : (previous ?? (await mustRead(log, tableId, snapshot.version - 1)));
-      const dealtAt = dealt?.gameNumber === played.gameNumber ? dealt.at : await dealtAtOf(log, tableId, played);
-      await sink.send(exportedGame(snapshot, played, dealtAt));
+      await sink.send(exportedGame(snapshot, played));
       sent++;
     }
     previous = snapshot;
@@ -130,7 +123,7 @@ export async function findGame(log: GameLog, tableId: number, gameId: string): P
   // A game cleared before its deal (never played) finished nothing.
   if (!finishing || finishing.finishedGame?.gameId !== gameId) return null;
   const played = holdsCardsOf(finishing) === "this" ? finishing : await mustRead(log, tableId, finishing.version - 1);
-  return exportedGame(finishing, played, await dealtAtOf(log, tableId, played));
+  return exportedGame(finishing, played);
 }
 
 const inWindow = (finishedAt: number, { finishedAfter, finishedBefore }: ExportFilter): boolean =>
@@ -144,15 +137,6 @@ async function startOf(log: GameLog, tableId: number, last: number, filter: Expo
     from = (await firstVersionWhere(log, tableId, from, last, (s) => s.updatedAt >= bound)).version;
   }
   return from;
-}
-
-/** When the game `played` shows was dealt, for a walk that started after its deal. */
-async function dealtAtOf(log: GameLog, tableId: number, played: TableSnapshot): Promise<number> {
-  const { snapshot } = await firstVersionWhere(log, tableId, FIRST_VERSION, played.version, (s) =>
-    isDealtGame(s, played.gameNumber),
-  );
-  if (!snapshot) throw new Error(`table ${tableId}: no version dealt game ${played.gameId}`);
-  return snapshot.updatedAt;
 }
 
 /**

@@ -168,12 +168,12 @@ test("a void game: its cards, odds and bets from the version before the leave th
 test("a snapshot that does not show the finished game is a broken history, not a record", (t) => {
   const history = playedHistory(7, 2);
   const [first, second] = finishing(history);
-  t.throws(() => exportedGame(second!, first!, T0), { instanceOf: RangeError });
-  t.throws(() => exportedGame(history[0]!, history[0]!, T0), { instanceOf: RangeError });
+  t.throws(() => exportedGame(second!, first!), { instanceOf: RangeError });
+  t.throws(() => exportedGame(history[0]!, history[0]!), { instanceOf: RangeError });
   // Every game is dealt from a committed seed: a played game without one is not the game. (The
   // first game ends at the river, so its finishing version shows its cards.)
-  t.notThrows(() => exportedGame(first!, first!, T0));
-  t.throws(() => exportedGame(first!, { ...first!, fairness: null }, T0), { instanceOf: RangeError });
+  t.notThrows(() => exportedGame(first!, first!));
+  t.throws(() => exportedGame(first!, { ...first!, fairness: null }), { instanceOf: RangeError });
 });
 
 test("filters: one table, games finished in [finishedAfter, finishedBefore), after a game received", async (t) => {

@@ -50,10 +50,10 @@ export const holdsCardsOf = (finishing: TableSnapshot): "this" | "previous" =>
 
 /**
  * The record of the game `finishing` finished. `played` is the snapshot holding its cards and bets
- * (see holdsCardsOf), `dealtAt` the time of the version that dealt its hole cards. A RangeError when
+ * (see holdsCardsOf). A RangeError when
  * the two snapshots do not describe the same game: a broken history, never a client's mistake.
  */
-export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, dealtAt: number): ExportedGame {
+export function exportedGame(finishing: TableSnapshot, played: TableSnapshot): ExportedGame {
   const record = finishing.finishedGame;
   const where = `table ${finishing.tableId} version ${finishing.version}`;
   if (!record) throw new RangeError(`${where} finished no game`);
@@ -99,7 +99,8 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     targetRtp: deal.targetRtp,
     stages: deal.stages.map((stage) => ({ ...stage })),
     dealtBy: deal.dealtBy,
-    dealtAt,
+    // The deal opened its first stage, in the version that dealt the hole cards.
+    dealtAt: deal.stages[0]!.openedAt,
     firstBetAt: bets.reduce<number | null>(
       (first, b) => (first === null ? b.placedAt : Math.min(first, b.placedAt)),
       null,
@@ -107,11 +108,3 @@ export function exportedGame(finishing: TableSnapshot, played: TableSnapshot, de
     finishedAt: record.finishedAt,
   };
 }
-
-/**
- * Whether `snapshot` is at or past the deal of game `gameNumber`: false before it, true from the
- * version that dealt its hole cards on (game numbers only grow, and a game's hands, once dealt, stay
- * until the next game starts). What finds the deal's version by bisection.
- */
-export const isDealtGame = (snapshot: TableSnapshot, gameNumber: number): boolean =>
-  snapshot.gameNumber > gameNumber || (snapshot.gameNumber === gameNumber && snapshot.hands !== null);
