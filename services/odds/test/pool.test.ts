@@ -7,11 +7,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { UnavailableError } from "@pokerodds/common/errors";
 import type { Logger } from "@pokerodds/common/logger";
 import { BatchProcesses } from "@pokerodds/odds/batch-processes";
 import { BATCH_NICE, OddsPool } from "@pokerodds/odds/pool";
+import { until } from "../../../test/helpers/poll.js";
 
 /** The nice value of every thread of a process, from /proc (field 19 of each task's stat). */
 function threadNiceValues(pid: number | "self"): number[] {
@@ -88,17 +88,39 @@ test("a service started at a nice value above the batch lane's keeps it: the bat
 });
 
 test("a batch process that dies at its start is started again after a growing delay, not at once without end", async (t) => {
-  const ends: unknown[] = [];
-  const logger = { warn: (fields: unknown) => ends.push(fields) } as unknown as Logger;
+  // Each process's end, and each start of a replacement, timed: the restart delays are measured
+  // from the end they follow, so how long a process takes to start and die (1-2 s on a loaded
+  // machine) does not count.
+  const ends: number[] = [];
+  const starts: { at: number; sameTurn: boolean }[] = [];
+  let endTurn = false;
+  const logger = {
+    warn: () => {
+      ends.push(performance.now());
+      endTurn = true;
+      queueMicrotask(() => (endTurn = false));
+    },
+  } as unknown as Logger;
   // A nice value the process cannot set: it exits with code 1 at its start, each time.
   const processes = new BatchProcesses(1, Number.NaN, logger);
   t.teardown(() => processes.close());
-  await sleep(2_500);
-  // At once, then 1 s later, then 2 s after that: two or three ends, not one every ~100 ms.
-  t.true(ends.length >= 2 && ends.length <= 3, `${ends.length} ends in 2.5 s`);
+  // Every replacement, at once or after its delay, is forked by the private start().
+  const start = processes["start"].bind(processes);
+  processes["start"] = () => {
+    starts.push({ at: performance.now(), sameTurn: endTurn });
+    start();
+  };
+  await until("the third end", () => ends.length >= 3, 60_000);
+  // A task meanwhile fails as unavailable: no process while a restart waits, or one that dies.
   await t.throwsAsync(processes.run("bulkTask", { firstIndex: 1, count: 1, numberOfHands: 3, targetRtp: 0.97 }), {
     instanceOf: UnavailableError,
   });
+  await until("the third restart", () => starts.length >= 3, 60_000);
+  t.true(starts[0]!.sameTurn, "the first is replaced at once");
+  const delays = starts.map((s, i) => s.at - ends[i]!);
+  // Then 1 s after the second end, 2 s after the third (a timer may fire a millisecond early).
+  t.true(delays[1]! >= 990, `restarted ${Math.round(delays[1]!)} ms after the second end`);
+  t.true(delays[2]! >= 1_990, `restarted ${Math.round(delays[2]!)} ms after the third end`);
 });
 
 test("with the batch process busy on a backlog of bulk chunks, a deal runs at once on its own thread", async (t) => {
