@@ -52,7 +52,8 @@ test("a handler's work stops soon after its call's deadline passes", async (t) =
   try {
     await t.throwsAsync(server.client.call.getState({ tableId: 1 }, { deadlineMs: 300 }), { message: /DEADLINE/ });
     while (server.stopped.length === 0) await sleep(10);
-    t.true(server.stopped[0]!.afterMs < 1_000, `stopped after ${server.stopped[0]!.afterMs} ms, not 5 s`);
+    // The work takes 5 s at least: stopped in under half of that, with room for a busy machine.
+    t.true(server.stopped[0]!.afterMs < 2_500, `stopped after ${server.stopped[0]!.afterMs} ms, not 5 s`);
     t.regex(String(server.stopped[0]!.reason), /call ended/);
   } finally {
     server.stop();
@@ -66,7 +67,7 @@ test("a call whose signal aborts is cancelled, and its handler's work stops soon
       message: /CANCELLED/,
     });
     while (server.stopped.length === 0) await sleep(10);
-    t.true(server.stopped[0]!.afterMs < 1_000, `stopped after ${server.stopped[0]!.afterMs} ms, not 5 s`);
+    t.true(server.stopped[0]!.afterMs < 2_500, `stopped after ${server.stopped[0]!.afterMs} ms, not 5 s`);
   } finally {
     server.stop();
   }
