@@ -167,14 +167,19 @@ function answerUnfinished(inFlight: Iterable<ServerResponse>): void {
 /**
  * Cuts the connection of an answer once nothing of it has left for the client in `ms` (it stopped
  * reading): its unsent pieces in this process's memory are dropped. All sent, the connection is
- * Node's again (its keep-alive timer), and its next request's.
+ * Node's again (its keep-alive timer), and its next request's. The socket's timer counts time
+ * without a write too: a connection with nothing waiting to leave is only idle (an event stream
+ * whose heartbeat ran late behind a busy event loop was cut), and stays; its next write starts the
+ * timer again. Handled on the response, so that Node does not destroy the socket itself.
  */
 export function cutWhenStalled(res: ServerResponse, ms: number): void {
   const socket = res.socket;
   if (!socket) return;
-  const cut = () => socket.destroy();
-  socket.setTimeout(ms, cut);
-  res.once("finish", () => socket.off("timeout", cut));
+  const cut = () => {
+    if (res.writableLength > 0) socket.destroy();
+  };
+  res.setTimeout(ms, cut);
+  res.once("finish", () => res.off("timeout", cut));
 }
 
 /** Closes a new connection from an address that holds `max` already (its count kept until each closes). */
