@@ -33,12 +33,6 @@ const STALLED_HEARTBEATS = 3;
 /** A full slot frees when some stream closes; its time is unknown. */
 const SLOT_RETRY_AFTER_SECONDS = 5;
 
-/**
- * How long a Last-Event-ID above the feed's version waits for it: it may be a version another
- * replica stored that has not reached this feed yet (the table service polls for those).
- */
-const AHEAD_WAIT_MS = 1_000;
-
 const openStreams = gauge("gateway_event_streams", "Table event streams open in this gateway");
 
 // Exactly text/event-stream: no charset, the format is always UTF-8.
@@ -179,7 +173,7 @@ async function streamFrom(
     heartbeat = setInterval(() => {
       if (!res.writableEnded && !res.destroyed && !res.writableNeedDrain) res.write(": keep-alive\n\n");
     }, settings.eventHeartbeatMs);
-    await writeVersions(res, feed, await firstToSend(feed, stream, signal), signal);
+    await writeVersions(res, feed, await firstToSend(feed, stream, signal, feeds.aheadWaitMs), signal);
     if (feed.ended) requestLog(res).info({ tableId }, "table event stream ends with its feed: the client reconnects");
   } catch (error) {
     if (signal.aborted) return stoppedBy;
@@ -218,12 +212,13 @@ async function firstToSend(
   feed: TableFeed,
   { afterVersion, readVersion }: Stream,
   signal: AbortSignal,
+  waitMs: number,
 ): Promise<number> {
   const awaited = Math.max(afterVersion, readVersion);
   // A controller and a timer of its own: AbortSignal.timeout inside AbortSignal.any can be
   // collected on Node 20 before it fires, and the wait would then last until the cursor is reached.
   const waiting = new AbortController();
-  const timer = setTimeout(() => waiting.abort(), AHEAD_WAIT_MS);
+  const timer = setTimeout(() => waiting.abort(), waitMs);
   const stopped = () => waiting.abort();
   signal.addEventListener("abort", stopped, { once: true });
   try {

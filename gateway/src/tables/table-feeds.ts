@@ -47,6 +47,13 @@ const FEEDS_MAX_CHARS = 16 * 1024 * 1024;
  */
 export const FEED_MAX_CHARS = 256 * 1024;
 
+/**
+ * How long a new stream waits for the feed to reach its Last-Event-ID, or the version its caller's
+ * check read: either may be a version another replica stored that has not reached this feed yet
+ * (the table service polls for those).
+ */
+const AHEAD_WAIT_MS = 1_000;
+
 /** A feed that has not caught up with its table by then ends (its streams are answered 503). */
 const CATCH_UP_MS = 10_000;
 
@@ -227,12 +234,15 @@ export interface FeedLimits {
   maxLingering: number;
   /** The characters of every feed's events, at most (besides each feed's newest). */
   maxChars: number;
+  /** How long a new stream waits for its feed to reach a newer version (AHEAD_WAIT_MS). */
+  aheadWaitMs: number;
 }
 
 const DEFAULT_FEED_LIMITS: FeedLimits = {
   lingerMs: FEED_LINGER_MS,
   maxLingering: FEEDS_MAX_LINGERING,
   maxChars: FEEDS_MAX_CHARS,
+  aheadWaitMs: AHEAD_WAIT_MS,
 };
 
 /** The tables this gateway follows: a feed opens with its table's first stream, and closes a while after its last. */
@@ -252,6 +262,11 @@ export class TableFeeds {
     limits: Partial<FeedLimits> = {},
   ) {
     this.limits = { ...DEFAULT_FEED_LIMITS, ...limits };
+  }
+
+  /** How long a new stream waits for its feed to reach a newer version. */
+  get aheadWaitMs(): number {
+    return this.limits.aheadWaitMs;
   }
 
   /**
