@@ -54,6 +54,12 @@ function fakeTableEvents(respond: (call: FakeWatch, index: number) => void = (ca
  */
 const CLOSE_GRACE_MS = 10_000;
 
+/** How long a feed stays after its last stream, in the tests of that linger. */
+const LINGER_MS = 10_000;
+
+/** How long a new stream waits for its feed to reach its cursor, in the tests of that wait. */
+const AHEAD_WAIT_MS = 5_000;
+
 const edge = edgeWithoutLimits;
 
 async function withApp(
@@ -215,15 +221,16 @@ test("a client that leaves while its feed catches up frees its slot at once", as
 
 test("Last-Event-ID above the table's version: waits a moment for it, else the current state; then the versions after", async (t) => {
   const events = fakeTableEvents((call) => void call.push(5));
-  const app = await withApp(t, events);
-  // Opened together, so that both are still waiting (a second) when version 6 comes.
+  // A wait a busy machine does not outlast before version 6 comes (it did the default second).
+  const app = await withApp(t, events, {}, { feedLimits: { aheadWaitMs: AHEAD_WAIT_MS } });
+  // Opened together, so that both are still waiting when version 6 comes.
   const [ahead, soon] = await Promise.all([
     open(app, "/api/tables/7/events", { "last-event-id": "999999" }).then((stream) => closeAfter(t, stream)),
     open(app, "/api/tables/7/events", { "last-event-id": "6" }).then((stream) => closeAfter(t, stream)),
   ]);
   // Another replica's version, reaching this feed late.
   events.calls[0]!.push(6);
-  await until("the current state", () => ahead.events.length === 1, 5_000);
+  await until("the current state", () => ahead.events.length === 1, 3 * AHEAD_WAIT_MS);
   events.calls[0]!.push(7);
   await until("7 on both", () => ahead.events.length === 2 && soon.events.length === 1);
   t.deepEqual(
@@ -240,7 +247,15 @@ test("Last-Event-ID above the table's version: waits a moment for it, else the c
 test("a new stream's first state is never older than its caller's check read: it waits a moment for the feed to reach that version", async (t) => {
   // The feed follows a replica that has not polled another's write yet: it is at 5, the check read 6.
   const events = fakeTableEvents((call) => void call.push(5));
-  const app = await withApp(t, events, {}, { table: { getState: async () => ({ state: tableState(), version: 6 }) } });
+  const app = await withApp(
+    t,
+    events,
+    {},
+    {
+      table: { getState: async () => ({ state: tableState(), version: 6 }) },
+      feedLimits: { aheadWaitMs: AHEAD_WAIT_MS },
+    },
+  );
   const stream = closeAfter(t, await open(app));
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.deepEqual(stream.events, [], "version 5 was not sent as the current state");
@@ -380,8 +395,8 @@ test("one address cannot hold every stream with many accounts: 429 beyond its ca
 
 test("streams that come and go share their table's one call and cancel nothing; it closes a while after the last", async (t) => {
   const events = fakeTableEvents();
-  // A linger long enough that a busy machine does not outlast it between two streams.
-  const app = await withApp(t, events, {}, { feedLimits: { lingerMs: 2_000 } });
+  // A linger long enough that a busy machine does not outlast it between two streams (it did 2 s).
+  const app = await withApp(t, events, {}, { feedLimits: { lingerMs: LINGER_MS } });
   for (let i = 0; i < 50; i++) {
     const stream = await open(app, "/api/tables/7/events", {}, await app.tokenFor(`player-${i}`));
     await until("the first event", () => stream.events.length === 1);
@@ -395,7 +410,7 @@ test("streams that come and go share their table's one call and cancel nothing; 
   );
   t.is(app.table.calls.filter((call) => call.method === "getState").length, 51, "each stream checked");
   t.false(events.calls[0]!.cancelled);
-  await until("table 7's call cancelled, after the last stream", () => events.calls[0]!.cancelled);
+  await until("table 7's call cancelled, after the last stream", () => events.calls[0]!.cancelled, 3 * LINGER_MS);
   t.false(events.calls[1]!.cancelled, "a table still watched keeps its call");
   const back = closeAfter(t, await open(app));
   await until("the event of a new call", () => back.events.length === 1);
@@ -579,14 +594,14 @@ test("a refusal after the stream started ends it; the client's reconnection gets
 test("a stream ends after its time (the client reconnects with Last-Event-ID); its table's call stays a while", async (t) => {
   const events = fakeTableEvents();
   // A linger long enough that a busy machine does not outlast it between the stream's end and the check.
-  const app = await withApp(t, events, { eventStreamMaxMs: 150 }, { feedLimits: { lingerMs: 2_000 } });
+  const app = await withApp(t, events, { eventStreamMaxMs: 150 }, { feedLimits: { lingerMs: LINGER_MS } });
   const started = Date.now();
   const stream = await open(app);
   await stream.closed;
   t.true(stream.endedByServer());
   t.true(Date.now() - started >= 140);
   t.false(events.calls[0]!.cancelled, "the call stays after its last stream");
-  await until("the call cancelled", () => events.calls[0]!.cancelled);
+  await until("the call cancelled", () => events.calls[0]!.cancelled, 3 * LINGER_MS);
 });
 
 test("a stream ends when its caller's token stops being accepted, however long streams may last", async (t) => {
