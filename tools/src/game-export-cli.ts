@@ -120,8 +120,12 @@ function gamesUrl(env: Env, query: URLSearchParams): URL {
   return url;
 }
 
-/** The export's body, once the gateway answered 200; its refusal (or no answer) as NoExport. */
-async function openExport(url: URL, token: string): Promise<ReadableStream<Uint8Array>> {
+/**
+ * The export's answer, once the gateway answered 200; its refusal (or no answer) as NoExport. Its
+ * body is read through it, not kept apart: undici cancels the unread body of a Response that is
+ * garbage collected, and an export collected so while its file was prepared read an empty body.
+ */
+async function openExport(url: URL, token: string): Promise<Response & { body: ReadableStream<Uint8Array> }> {
   let response: Response;
   try {
     response = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: "application/x-ndjson" } });
@@ -131,7 +135,7 @@ async function openExport(url: URL, token: string): Promise<ReadableStream<Uint8
       `cannot reach the stack at ${url.origin}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
     );
   }
-  if (response.status === 200 && response.body) return response.body;
+  if (response.status === 200 && response.body) return response as Response & { body: ReadableStream<Uint8Array> };
   const text = await response.text().catch(() => "");
   let message: unknown;
   try {
@@ -255,7 +259,7 @@ interface Output {
  * resumed --out is when the export resumes (checked, and cut back to its last whole line). The export is let go when the
  * file cannot take it.
  */
-async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: ReadableStream): Promise<Output> {
+async function outputOnceStarted(options: ExportOptions, io: ExportIo, answer: Response): Promise<Output> {
   try {
     if (options.out !== undefined) {
       const { out, start } = await exportFile(options.out, options.after);
@@ -270,7 +274,7 @@ async function outputOnceStarted(options: ExportOptions, io: ExportIo, body: Rea
           : await prepareToAdd(io.stdoutFile, options.after);
     return start === undefined ? { out: io.stdout } : { out: io.stdout, file: { path: io.stdoutFile!, start } };
   } catch (error) {
-    await body.cancel();
+    await answer.body?.cancel();
     throw error;
   }
 }
@@ -324,9 +328,9 @@ export async function runExportCli(
   try {
     options = optionsOf(args);
     const url = gamesUrl(env, options.query);
-    const body = await openExport(url, await adminToken(env, devToken));
-    output = await outputOnceStarted(options, io, body);
-    copied = await copyTo(body, output.out, output.out !== io.stdout);
+    const answer = await openExport(url, await adminToken(env, devToken));
+    output = await outputOnceStarted(options, io, answer);
+    copied = await copyTo(answer.body, output.out, output.out !== io.stdout);
   } catch (error) {
     if (!(error instanceof NoExport || error instanceof NoAudit || error instanceof ExportFileError)) throw error;
     io.err(`export-games: ${error.message}`);

@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { runExportCli } from "../src/game-export-cli.js";
 
 const record = (tableId: number, version: number) =>
@@ -47,9 +49,9 @@ async function fakeGateway(
 
 /**
  * The export's answer begins. Its connection closes after it: each run of the command is a process of
- * its own, one request on a fresh connection, while these runs share one process's connection pool
- * (once, under CI's load, a test's third run read no trailer after an earlier run had cancelled its
- * body; a reused connection is the suspect).
+ * its own, one request on a fresh connection, while these runs share one process's connection pool.
+ * (A run under CI's load that read no trailer had its Response collected, and so its body cancelled,
+ * before reading it: game-export-cli.ts's openExport, and the test of it below.)
  */
 function startLines(res: ServerResponse): void {
   res.writeHead(200, { "content-type": "application/x-ndjson", connection: "close" });
@@ -342,6 +344,28 @@ test("resumed into a file a failed write left half a line in: that half is cut; 
     `export-games: 1 games exported into ${out}, which held no game before them: it holds the games after 3:12 alone`,
   );
 });
+
+// Serial: it collects garbage all along, in the whole process.
+test.serial(
+  "the export's body is read even when its Response is collected first (undici cancels an unread body then)",
+  async (t) => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const collecting = setInterval(gc, 2);
+    t.teardown(() => clearInterval(collecting));
+    const gateway = await fakeGateway(t, (_req, res) => {
+      startLines(res);
+      res.end(`${record(3, 20)}\n${trailer(1)}\n`);
+    });
+    const out = await tempFile(t);
+    // Resumed: the file is read and cut back before the body is read, a while for the collector.
+    for (let i = 0; i < 10; i++) {
+      await writeFile(out, record(3, 12).slice(0, 10));
+      const resumed = await run(gateway.url, ["--after", "3:12", "--out", out]);
+      t.is(resumed.code, 0, resumed.err);
+    }
+  },
+);
 
 test("a bound finer than a millisecond goes to the gateway as written; any other as RFC 3339 UTC", async (t) => {
   const gateway = await fakeGateway(t, (_req, res) => {
