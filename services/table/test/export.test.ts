@@ -340,10 +340,13 @@ test.serial("a long history: filters and the resume cursor on it; the export pau
   t.true(cancelled - before < versions / 2);
 });
 
-/** The read count once it has not moved for half a second (at most 15 s). */
+/**
+ * The read count once it has not moved for half a second (at most 60 s: a starved machine took over
+ * 15 s to fill the buffers).
+ */
 async function steadyFinds(metricsPort: number): Promise<number> {
   let last = await findsSoFar(metricsPort);
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 120; i++) {
     await sleep(500);
     const now = await findsSoFar(metricsPort);
     if (now === last) return now;
