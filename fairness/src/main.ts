@@ -2,9 +2,9 @@
 // through the real domain code and writes the fairness report (fairness/README.md). Exit 0 when
 // every statistical bound holds, 1 when one fails, 2 on bad usage.
 
+import { parseArgsOnce } from "@pokerodds/common/args";
 import { isTargetRtp, MIN_TABLE_TARGET_RTP } from "@pokerodds/common/limits";
 import { MultiBar, Presets } from "cli-progress";
-import { parseArgs } from "node:util";
 import { writeReport } from "./report.js";
 import { type RunOptions, type WorkKind, runFairness } from "./run.js";
 import { summarize } from "./summary.js";
@@ -27,7 +27,7 @@ function integer(name: string, text: string, min: number, max: number): number {
 function readOptions(): { options: RunOptions; out: string } {
   let values;
   try {
-    values = parseArgs({
+    values = parseArgsOnce({
       options: {
         games: { type: "string", default: "100000" },
         shuffles: { type: "string", default: "1000000" },

@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const SMALL = ["--games", "2", "--shuffles", "1", "--equity-spots", "0", "--workers", "0"];
 
-function run(rtp: string) {
+function run(rtp: string, ...more: string[]) {
   const out = mkdtempSync(join(tmpdir(), "fairness-options-"));
   try {
-    return spawnSync(process.execPath, ["--import=tsx/esm", main, ...SMALL, "--out", out, "--rtp", rtp], {
+    return spawnSync(process.execPath, ["--import=tsx/esm", main, ...SMALL, "--out", out, "--rtp", rtp, ...more], {
       encoding: "utf8",
       timeout: 60_000,
     });
@@ -31,4 +31,10 @@ test("--rtp is refused below the tables' lowest target RTP and in any spelling T
   const accepted = run("0.05");
   t.true(accepted.status === 0 || accepted.status === 1, accepted.stderr);
   t.notRegex(accepted.stderr, /--rtp must be/);
+});
+
+test("an option given twice is a usage error, not the last one silently winning", (t) => {
+  const twice = run("0.97", "--rtp", "0.5");
+  t.is(twice.status, 2, twice.stderr);
+  t.regex(twice.stderr, /--rtp was given more than once/);
 });

@@ -15,7 +15,7 @@ import { adminToken, NoAudit, stackUrl, type DevTokenSigner, type Env } from "@p
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
-import { parseArgsOnce } from "./args.js";
+import { parseArgsOnce } from "@pokerodds/common/args";
 import {
   ExportFileError,
   exportFile,

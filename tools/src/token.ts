@@ -6,7 +6,7 @@ import { playerIdProblem } from "@pokerodds/common/limits";
 import { loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
 import { isRole, ROLES } from "@pokerodds/api/players";
 import { readDevIssuerSettings } from "@pokerodds/gateway/config";
-import { parseArgsOnce } from "./args.js";
+import { parseArgsOnce } from "@pokerodds/common/args";
 
 const USAGE = `usage: npm run token -- <playerId> [--role ${ROLES.join("|")}] [--email x] [--name y] [--ttl seconds]`;
 const MAX_TTL_S = 86_400;

@@ -26,7 +26,7 @@
 import { derivedCards, type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
 import { effectiveSeed } from "@pokerodds/common/deck-derivation";
 import { isTargetRtp } from "@pokerodds/common/limits";
-import { parseArgsOnce } from "./args.js";
+import { parseArgsOnce } from "@pokerodds/common/args";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome, voidedAfterClose } from "./verify-outcome.js";
 import { DEFAULT_RTP } from "./verify-prices.js";

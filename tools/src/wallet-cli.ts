@@ -28,7 +28,7 @@ import {
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parseArgsOnce } from "./args.js";
+import { parseArgsOnce } from "@pokerodds/common/args";
 
 export const EXIT_REFUSED = 1;
 export const EXIT_FAILED = 2;
