@@ -1,12 +1,4 @@
-import {
-  ConfigError,
-  envInt,
-  envOptional,
-  envPort,
-  envString,
-  tlsFilesFromEnv,
-  type TlsFiles,
-} from "@pokerodds/common";
+import { ConfigError, envOptional, envPort, envString, tlsFilesFromEnv, type TlsFiles } from "@pokerodds/common";
 import { auditDeadlineMs } from "@pokerodds/audit";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,8 +15,6 @@ export interface GatewayConfig {
   port: number;
   /** The API's listen address: loopback unless HOST says otherwise (Kubernetes sets 0.0.0.0). */
   host: string;
-  /** Open client connections at most; one more is dropped as it arrives. */
-  maxConnections: number;
   /** Prometheus scrapes here, apart from the API port. */
   metricsPort: number;
   oddsAddress: string;
@@ -45,7 +35,6 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   return {
     port: envPort("PORT", 8080, env),
     host: envString("HOST", "127.0.0.1", env),
-    maxConnections: envInt("MAX_CONNECTIONS", 10_000, { min: 1, max: 1_000_000 }, env),
     metricsPort: envPort("METRICS_PORT", 9464, env),
     oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
     walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),

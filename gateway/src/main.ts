@@ -25,7 +25,11 @@ const DEV_SIGN_IN_TTL_S = 3_600;
 
 const logger = createLogger("gateway");
 logUncaughtErrors(logger);
-const { config, tls } = configOrExit(logger, () => ({ config: readConfig(), tls: readBackendTls() }));
+const { config, tls, edge } = configOrExit(logger, () => ({
+  config: readConfig(),
+  tls: readBackendTls(),
+  edge: readEdgeSettings(),
+}));
 
 const backends = connectBackends({ ...config, tls });
 // Each checker expects its backend's own certificate: one redirected to another of our services
@@ -37,7 +41,6 @@ const health = {
 };
 
 const tableFeeds = new TableFeeds(backends.tableEvents, logger);
-const edge = readEdgeSettings();
 const app = createApp({
   logger,
   edge,
@@ -54,9 +57,9 @@ const app = createApp({
 const server = await startHttpServer(app, {
   port: config.port,
   host: config.host,
-  maxConnections: config.maxConnections,
+  maxConnections: edge.connections,
   maxConnectionsPerAddress: edge.connectionsPerAddress,
-  onDrop: connectionDrops(logger, config.maxConnections),
+  onDrop: connectionDrops(logger, edge.connections),
 });
 logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
 const metrics = await startMetricsServer(config.metricsPort, logger);

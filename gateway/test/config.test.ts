@@ -1,5 +1,5 @@
 import { ConfigError } from "@pokerodds/common";
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +11,6 @@ test("defaults: port 8080, local services, the development issuer under ./data",
   t.deepEqual(readConfig({}), {
     port: 8080,
     host: "127.0.0.1",
-    maxConnections: 10_000,
     metricsPort: 9464,
     oddsAddress: "127.0.0.1:50051",
     walletAddress: "127.0.0.1:50052",
@@ -36,11 +35,9 @@ test("every variable is honoured", (t) => {
     AUTH_AUDIENCE: "pokerodds",
     WEB_ROOT: "/srv/web",
     AUTH_CLIENT_ID: "web-client",
-    MAX_CONNECTIONS: "500",
     AUDIT_DEADLINE_S: "1200",
   });
   t.like(config, {
-    maxConnections: 500,
     webRoot: "/srv/web",
     oidcClientId: "web-client",
     port: 9000,
@@ -92,26 +89,45 @@ test("the services' TLS files are required, all three (the services refuse plain
   t.throws(() => readBackendTls({ ...files, TLS_KEY_FILE: "" }), { instanceOf: ConfigError });
 });
 
-test("a gateway started without TLS_* stops at once (exit 1, one fatal line) instead of calling in plaintext", (t) => {
-  const dataDir = mkdtempSync(join(tmpdir(), "gateway-no-tls-"));
+/** The gateway's process started with `env` (TLS_* only as given), to its exit; and its fatal line's message. */
+function startGateway(env: NodeJS.ProcessEnv, t: ExecutionContext) {
+  const dataDir = mkdtempSync(join(tmpdir(), "gateway-config-"));
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("TLS_")));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("TLS_")));
   const run = spawnSync(
     process.execPath,
     ["--import=tsx/esm", fileURLToPath(new URL("../src/main.ts", import.meta.url))],
     {
       encoding: "utf8",
-      env: { ...env, DATA_DIR: dataDir, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info" },
+      env: { ...inherited, DATA_DIR: dataDir, PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "info", ...env },
       timeout: 20_000,
     },
   );
-  t.is(run.status, 1, run.stdout + run.stderr);
   const fatal = run.stdout
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as { level: number; msg: string })
     .find((line) => line.level === 60);
-  t.regex(fatal?.msg ?? "", /TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set/);
+  return { status: run.status, output: run.stdout + run.stderr, fatal: fatal?.msg ?? "" };
+}
+
+test("a gateway started without TLS_* stops at once (exit 1, one fatal line) instead of calling in plaintext", (t) => {
+  const run = startGateway({}, t);
+  t.is(run.status, 1, run.output);
+  t.regex(run.fatal, /TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set/);
+});
+
+test("a bad edge setting stops the gateway as any bad setting does: exit 1, its message the fatal line", (t) => {
+  const tls = { TLS_CA_FILE: "/nowhere/ca.pem", TLS_CERT_FILE: "/nowhere/cert.pem", TLS_KEY_FILE: "/nowhere/key.pem" };
+  for (const [name, value, message] of [
+    ["RATE_LIMIT_PER_IP", "many", 'RATE_LIMIT_PER_IP must be a whole number, got "many"'],
+    ["EVENTS_MAX_STREAMS", "6000", "EVENTS_MAX_STREAMS (6000) must be at most half of MAX_CONNECTIONS (10000)"],
+  ] as const) {
+    const run = startGateway({ ...tls, [name]: value }, t);
+    t.is(run.status, 1, run.output);
+    // Not "uncaught error: exiting" with a stack: read before the first line that could throw it.
+    t.true(run.fatal.startsWith(message), run.output);
+  }
 });
 
 test("AUTH_CLIENT_ID needs a real identity provider, whose issuer is a URL", (t) => {

@@ -40,6 +40,7 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
     heavyConcurrencyPerAddress: 4,
     refusalHoldMs: 25,
     trustProxyHops: 0,
+    connections: 10_000,
     connectionsPerAddress: 256,
     eventStreams: 1000,
     eventStreamsPerPlayer: 4,
@@ -71,6 +72,23 @@ test("edge settings come from the environment: CORS_ORIGINS, rate limits, the bu
   t.throws(() => readEdgeSettings({ HISTORY_READS_PER_PLAYER: "100" }), { message: /0 \(no limit\) or at least 101/ });
   t.is(readEdgeSettings({ HISTORY_READS_PER_ADDRESS: "101" }).historyReadsPerAddress, 101);
   t.is(readEdgeSettings({ HISTORY_READS_PER_PLAYER: "0" }).historyReadsPerPlayer, 0);
+});
+
+test("event streams may hold at most half of the connections, so that they never shut requests out", (t) => {
+  t.is(readEdgeSettings({ MAX_CONNECTIONS: "2000", EVENTS_MAX_STREAMS: "1000" }).eventStreams, 1000);
+  for (const [connections, streams] of [
+    ["1999", "1000"],
+    ["10000", "10000"],
+    ["100", "99"],
+  ] as const) {
+    t.throws(() => readEdgeSettings({ MAX_CONNECTIONS: connections, EVENTS_MAX_STREAMS: streams }), {
+      message: `EVENTS_MAX_STREAMS (${streams}) must be at most half of MAX_CONNECTIONS (${connections}): each stream holds a connection, and requests need the rest`,
+    });
+  }
+  // The default connections (10,000) bound a raised stream count too.
+  t.throws(() => readEdgeSettings({ EVENTS_MAX_STREAMS: "5001" }), {
+    message: /at most half of MAX_CONNECTIONS \(10000\)/,
+  });
 });
 
 test("CORS_ORIGINS takes origins exactly as browsers send them; any other entry, which no request would match, stops the gateway", (t) => {

@@ -45,13 +45,18 @@ export interface EdgeSettings {
   refusalHoldMs: number;
   /** Proxies in front of the gateway whose X-Forwarded-For is trusted for the client's address (0: none). */
   trustProxyHops: number;
+  /** Open client connections at most (idle keep-alive ones count); one more is dropped as it arrives. */
+  connections: number;
   /**
    * Connections open at once from one client address (0: no cap). By default 256 when the gateway
    * is the edge, and none behind a proxy (TRUST_PROXY_HOPS > 0): every connection then comes from
    * the proxy, which caps each client's itself (deploy/k8s: the Ingress's limit-connections).
    */
   connectionsPerAddress: number;
-  /** Event streams (GET /api/tables/{tableId}/events) open at once in this gateway. */
+  /**
+   * Event streams (GET /api/tables/{tableId}/events) open at once in this gateway: at most half of
+   * `connections`, since each holds one, so that streams never leave requests without a connection.
+   */
   eventStreams: number;
   /** Event streams open at once by one player (the token's subject). */
   eventStreamsPerPlayer: number;
@@ -72,6 +77,7 @@ export interface EdgeSettings {
 export function readEdgeSettings(env: Env = process.env): EdgeSettings {
   const origins = envOptional("CORS_ORIGINS", env) ?? "";
   const trustProxyHops = envInt("TRUST_PROXY_HOPS", 0, { max: 10 }, env);
+  const connections = envInt("MAX_CONNECTIONS", 10_000, { min: 1, max: 1_000_000 }, env);
   return {
     corsOrigins: origins
       .split(",")
@@ -88,13 +94,25 @@ export function readEdgeSettings(env: Env = process.env): EdgeSettings {
     heavyConcurrencyPerAddress: envInt("BULK_MAX_CONCURRENT_PER_ADDRESS", 4, {}, env),
     refusalHoldMs: envInt("RATE_LIMIT_HOLD_MS", 25, { max: 1_000 }, env),
     trustProxyHops,
+    connections,
     connectionsPerAddress: envInt("MAX_CONNECTIONS_PER_ADDRESS", trustProxyHops === 0 ? 256 : 0, {}, env),
-    eventStreams: envInt("EVENTS_MAX_STREAMS", 1_000, { min: 1, max: 1_000_000 }, env),
+    eventStreams: readEventStreams(connections, env),
     eventStreamsPerPlayer: envInt("EVENTS_MAX_STREAMS_PER_PLAYER", 4, { min: 1, max: 1_000 }, env),
     eventStreamsPerAddress: envInt("EVENTS_MAX_STREAMS_PER_ADDRESS", 100, { min: 1, max: 1_000_000 }, env),
     eventHeartbeatMs: 1000 * envInt("EVENTS_HEARTBEAT_SECONDS", 15, { min: 1, max: 300 }, env),
     eventStreamMaxMs: 1000 * envInt("EVENTS_MAX_STREAM_SECONDS", 900, { min: 10, max: 86_400 }, env),
   };
+}
+
+/** EVENTS_MAX_STREAMS: open streams that could hold every connection would shut every other request out. */
+function readEventStreams(connections: number, env: Env): number {
+  const streams = envInt("EVENTS_MAX_STREAMS", 1_000, { min: 1, max: 1_000_000 }, env);
+  if (streams > connections / 2) {
+    throw new ConfigError(
+      `EVENTS_MAX_STREAMS (${streams}) must be at most half of MAX_CONNECTIONS (${connections}): each stream holds a connection, and requests need the rest`,
+    );
+  }
+  return streams;
 }
 
 /**
