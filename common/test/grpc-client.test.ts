@@ -8,11 +8,17 @@ import {
   TableServiceClient,
   TableServiceService,
 } from "../src/generated/pokerodds/table/v1/table.js";
-import { createClient, MAX_RECONNECT_BACKOFF_MS, MIN_TIME_BETWEEN_LOOKUPS_MS } from "../src/grpc/client.js";
+import {
+  createClient,
+  KEEPALIVE_TIME_MS,
+  KEEPALIVE_TIMEOUT_MS,
+  MAX_RECONNECT_BACKOFF_MS,
+  MIN_TIME_BETWEEN_LOOKUPS_MS,
+} from "../src/grpc/client.js";
 import { HealthChecker } from "../src/grpc/health.js";
 import { HealthImplementation } from "grpc-health-check";
 import dns from "node:dns";
-import { createServer, type AddressInfo } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 
 /** A table service whose every method fails UNAVAILABLE on its first call, then answers. */
 async function flakyServer() {
@@ -166,6 +172,80 @@ test("a target's name is looked up again within seconds once the addresses it ga
     client.raw.close();
     health.close();
     replacement.stop();
+  }
+});
+
+/**
+ * A TCP proxy to 127.0.0.1:`port` that can freeze as a stopped process does: its connections stay
+ * open, and the kernel takes new ones and holds what is sent, but nothing is read or answered.
+ */
+async function freezableProxy(port: number) {
+  const sockets: Socket[] = [];
+  let frozen = false;
+  const proxy = createServer((client) => {
+    const upstream = connect(port, "127.0.0.1");
+    client.pipe(upstream).pipe(client);
+    for (const socket of [client, upstream]) {
+      socket.on("error", () => {});
+      if (frozen) socket.pause();
+      sockets.push(socket);
+    }
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (proxy.address() as AddressInfo).port,
+    freeze() {
+      frozen = true;
+      for (const socket of sockets) {
+        socket.unpipe();
+        socket.pause();
+      }
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      proxy.close();
+    },
+  };
+}
+
+// A replica frozen with its connections open (SIGSTOP, a paused VM) kept its share of round-robin's
+// calls, each failing at its deadline, until a keepalive ping went unanswered: 30 s after the
+// connection's first call, then grpc-js's 20 s timeout.
+test("a frozen replica stops getting calls once a keepalive ping goes unanswered, within 20 s", async (t) => {
+  const live = await replicaAt("127.0.0.1", 0, 1);
+  const paused = await replicaAt("127.0.0.1", 0, 2);
+  const proxy = await freezableProxy(paused.port);
+  const client = createClient(TableServiceClient, ["getState"], `ipv4:127.0.0.1:${live.port},127.0.0.1:${proxy.port}`, {
+    defaultDeadlineMs: 500,
+  });
+  try {
+    const answeredBy = new Set<number>();
+    for (let n = 0; n < 20 && answeredBy.size < 2; n++)
+      answeredBy.add((await client.call.getState({ tableId: 1 })).version);
+    t.deepEqual([...answeredBy].sort(), [1, 2], "both replicas take calls before the freeze");
+    // The connection's first call started its keepalive timer just now.
+    proxy.freeze();
+    const start = performance.now();
+    let inARow = 0;
+    let recovered: number | null = null;
+    while (recovered === null && performance.now() - start < 60_000) {
+      const answered = await client.call.getState({ tableId: 1 }).then(
+        () => true,
+        () => false,
+      );
+      inARow = answered ? inARow + 1 : 0;
+      // Twenty calls in a row answered: round-robin no longer picks the frozen replica.
+      if (inARow === 20) recovered = performance.now() - start;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // The ping's interval and timeout, and 10 s of slack for a loaded machine: the 50 s it took is out.
+    const bound = KEEPALIVE_TIME_MS + KEEPALIVE_TIMEOUT_MS + 10_000;
+    t.true(recovered !== null && recovered < bound, `calls stopped failing ${recovered} ms after the freeze`);
+  } finally {
+    client.raw.close();
+    proxy.close();
+    live.stop();
+    paused.stop();
   }
 });
 

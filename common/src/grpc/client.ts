@@ -56,6 +56,16 @@ export const MAX_RECONNECT_BACKOFF_MS = 2_000;
 export const MIN_TIME_BETWEEN_LOOKUPS_MS = 1_000;
 
 /**
+ * While calls run on a connection, a ping goes out this long after the last one answered, and the
+ * connection is dropped when the ping is not answered within KEEPALIVE_TIMEOUT_MS. A frozen peer (a
+ * stopped process, a paused VM) keeps its connection open, and round-robin sends it its share of the
+ * calls, each failing at its deadline, until then: with grpc-js's 20 s timeout after our earlier
+ * 30 s, for up to 50 s. Its peers are our own grpc-js servers, which set no limit on pings.
+ */
+export const KEEPALIVE_TIME_MS = 10_000;
+export const KEEPALIVE_TIMEOUT_MS = 10_000;
+
+/**
  * The load-balancing policy of every channel to one of our services (calls and health checks alike):
  * calls spread over every address its target resolves to (replicas, a headless Kubernetes Service);
  * with one address it behaves like the default.
@@ -162,7 +172,9 @@ export function createClient<C extends Client>(
   const creds = settings.tls ? channelCredentials(settings.tls, expected) : channelCredentialsFromEnv(expected);
   const raw = new Ctor(address, creds, {
     "grpc.service_config": JSON.stringify(serviceConfig),
-    ...(settings.longCalls ? {} : { "grpc.keepalive_time_ms": 30_000 }),
+    ...(settings.longCalls
+      ? {}
+      : { "grpc.keepalive_time_ms": KEEPALIVE_TIME_MS, "grpc.keepalive_timeout_ms": KEEPALIVE_TIMEOUT_MS }),
     ...peerChannelOptions(expected),
     "grpc.max_receive_message_length": settings.maxReceiveBytes ?? 16 * 1024 * 1024,
   });
