@@ -76,6 +76,7 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
       access: options.access,
       reflection: options.network.reflection,
       healthPort: options.network.healthPort,
+      connectionsPerAddress: options.network.connectionsPerAddress,
     },
   );
   reportServing();

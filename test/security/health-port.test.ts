@@ -220,3 +220,13 @@ test("readGrpcNetwork reads HEALTH_PORT (a port number; unset: none)", (t) => {
   // Not "none" (unset is): port 0 would bind a plaintext port at random, which no probe can find.
   t.throws(() => readGrpcNetwork({ ...env, HEALTH_PORT: "0" }), { message: /HEALTH_PORT must be between 1 and 65535/ });
 });
+
+test("readGrpcNetwork reads GRPC_MAX_CONNECTIONS_PER_ADDRESS (256 unless set; 0: no cap)", (t) => {
+  const env = tlsEnv("odds");
+  t.is(readGrpcNetwork(env).connectionsPerAddress, 256);
+  t.is(readGrpcNetwork({ ...env, GRPC_MAX_CONNECTIONS_PER_ADDRESS: "0" }).connectionsPerAddress, 0);
+  t.is(readGrpcNetwork({ ...env, GRPC_MAX_CONNECTIONS_PER_ADDRESS: "1000" }).connectionsPerAddress, 1000);
+  t.throws(() => readGrpcNetwork({ ...env, GRPC_MAX_CONNECTIONS_PER_ADDRESS: "many" }), {
+    message: /GRPC_MAX_CONNECTIONS_PER_ADDRESS/,
+  });
+});

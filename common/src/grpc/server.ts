@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { LONGEST_CALL_MS } from "../limits.js";
 import type { Logger } from "../logger.js";
 import { authorize, decodedAfterAccess } from "./access.js";
+import { DEFAULT_CONNECTIONS_PER_ADDRESS, listenCapped, type Listener } from "./listener.js";
 import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
 /**
@@ -57,6 +58,11 @@ interface GrpcServerOptions {
    * certificate. Nothing is served on it but the health status of this process. Default: none.
    */
   healthPort?: number;
+  /**
+   * Connections one client address may hold open at once, on each port (0: no cap; listener.ts).
+   * Default DEFAULT_CONNECTIONS_PER_ADDRESS; every service's main passes GRPC_MAX_CONNECTIONS_PER_ADDRESS.
+   */
+  connectionsPerAddress?: number;
 }
 
 export async function startGrpcServer(
@@ -94,27 +100,31 @@ export async function startGrpcServer(
   }
 
   const host = options.host ?? "127.0.0.1";
+  const connectionsPerAddress = options.connectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS;
+  const listen = (on: Server, port: number, creds: ServerCredentials) =>
+    listenCapped(on, creds, { host, port, connectionsPerAddress, logger: options.logger });
   const creds = options.tls ? serverCredentials(options.tls) : ServerCredentials.createInsecure();
-  const port = await bind(server, `${host}:${options.port}`, creds);
+  const listener = await listen(server, options.port, creds);
   options.logger.info(
-    { host, port, grpcService: registration.name, tls: Boolean(options.tls) },
+    { host, port: listener.port, grpcService: registration.name, tls: Boolean(options.tls) },
     "gRPC server listening",
   );
 
   // The probes' port: a second server with the same HealthImplementation (so the same status) and
   // no other service, in plaintext. It tells a caller only whether this process is serving.
   let healthServer: Server | undefined;
-  let healthPort: number | undefined;
+  let healthListener: Listener | undefined;
   if (options.healthPort !== undefined) {
     healthServer = new Server({ "grpc.max_receive_message_length": 64 * 1024 });
     health.addToServer(healthServer);
     try {
-      healthPort = await bind(healthServer, `${host}:${options.healthPort}`, ServerCredentials.createInsecure());
+      healthListener = await listen(healthServer, options.healthPort, ServerCredentials.createInsecure());
     } catch (error) {
+      listener.close();
       server.forceShutdown();
       throw error;
     }
-    options.logger.info({ host, port: healthPort }, "gRPC health (plaintext, health only) listening");
+    options.logger.info({ host, port: healthListener.port }, "gRPC health (plaintext, health only) listening");
   }
 
   const setServing = (serving: boolean) => {
@@ -129,9 +139,11 @@ export async function startGrpcServer(
       // The health port answers NOT_SERVING while the calls drain, and goes with the main server
       // (its calls are instant; a Watch stream is cut).
       const done = () => {
+        healthListener?.close();
         healthServer?.forceShutdown();
         resolve();
       };
+      listener.close();
       // tryShutdown can wait forever on a stuck call; forceShutdown is the backstop.
       const timer = setTimeout(() => {
         options.logger.warn("grace period over, cutting remaining calls");
@@ -144,11 +156,5 @@ export async function startGrpcServer(
       });
     });
 
-  return { port, healthPort, setServing, shutdown };
-}
-
-function bind(server: Server, address: string, creds: ServerCredentials): Promise<number> {
-  return new Promise<number>((resolve, reject) =>
-    server.bindAsync(address, creds, (error, bound) => (error ? reject(error) : resolve(bound))),
-  );
+  return { port: listener.port, healthPort: healthListener?.port, setServing, shutdown };
 }

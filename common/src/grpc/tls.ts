@@ -10,6 +10,7 @@ import {
 } from "@grpc/grpc-js";
 import type { PeerCertificate } from "node:tls";
 import { ConfigError, envFlag, envInt, envOptional, envString } from "../config.js";
+import { DEFAULT_CONNECTIONS_PER_ADDRESS } from "./listener.js";
 
 export const TRUST_DOMAIN = "pokerodds";
 export const SERVICE_IDENTITIES = ["odds", "wallet", "table", "gateway", "operator"] as const;
@@ -61,6 +62,8 @@ export interface GrpcNetworkSettings {
    * probes (which cannot present a client certificate). Unset: none.
    */
   healthPort?: number;
+  /** GRPC_MAX_CONNECTIONS_PER_ADDRESS: connections one client address may hold open (0: no cap; listener.ts). */
+  connectionsPerAddress: number;
   tls: TlsFiles;
 }
 
@@ -75,6 +78,12 @@ export function readGrpcNetwork(env: Env = process.env): GrpcNetworkSettings {
     reflection: envFlag("GRPC_REFLECTION", env),
     // From 1: "0" (as 0 switches other limits off) bound a plaintext port nobody knew of.
     ...(healthPort === undefined ? {} : { healthPort: envInt("HEALTH_PORT", 0, { min: 1, max: 65_535 }, env) }),
+    connectionsPerAddress: envInt(
+      "GRPC_MAX_CONNECTIONS_PER_ADDRESS",
+      DEFAULT_CONNECTIONS_PER_ADDRESS,
+      { max: 1_000_000 },
+      env,
+    ),
     tls,
   };
 }

@@ -34,6 +34,7 @@ const server = await startGrpcServer(
     access: ODDS_ACCESS,
     reflection: network.reflection,
     healthPort: network.healthPort,
+    connectionsPerAddress: network.connectionsPerAddress,
   },
 );
 const metrics = await startMetricsServer(config.metricsPort, logger, network.metricsHost);

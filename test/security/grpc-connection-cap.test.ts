@@ -1,0 +1,96 @@
+// A gRPC server caps the connections one client address holds open, counted as they arrive, before
+// any TLS handshake (common/src/grpc/listener.ts): 10,000 connections that never began the
+// handshake held 146 MB of a service for Node's 120 s handshake timeout. Other addresses, and the
+// same address once it closes some, are served as before. Linux answers on all of 127.0.0.0/8,
+// which gives this test a second client address; CI runs there.
+import { status } from "@grpc/grpc-js";
+import { createClient, createLogger, ODDS_ACCESS, startGrpcServer, unary } from "@pokerodds/common";
+import {
+  DealRequest,
+  DealResponse,
+  OddsServiceClient,
+  OddsServiceService,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import test from "ava";
+import { connect, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { statusOf } from "../helpers/grpc-services.js";
+import { tlsAs } from "../helpers/pki.js";
+
+const logger = createLogger("grpc-connection-cap-test");
+const CAP = 5;
+
+/** A TCP connection to the server from `localAddress` that never begins the TLS handshake. */
+async function idleConnection(port: number, localAddress = "127.0.0.1"): Promise<Socket> {
+  const socket = connect({ port, host: "127.0.0.1", localAddress });
+  socket.on("error", () => {});
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  return socket;
+}
+
+/** Whether the server closed `socket` within `ms` (a refused connection is closed on arrival). */
+async function closedWithin(socket: Socket, ms: number): Promise<boolean> {
+  if (socket.destroyed || socket.readableEnded) return true;
+  const closed = new Promise<boolean>((resolve) => socket.once("close", () => resolve(true)));
+  return Promise.race([closed, sleep(ms).then(() => false)]);
+}
+
+test("one address's connections beyond the cap are closed on arrival; another address's are not", async (t) => {
+  const server = await startGrpcServer(
+    {
+      name: "pokerodds.odds.v1.OddsService",
+      protoFile: "pokerodds/odds/v1/odds.proto",
+      definition: OddsServiceService,
+      implementation: { deal: unary(logger, "Deal", async () => DealResponse.fromPartial({ gameId: "G-1" })) },
+    },
+    { port: 0, logger, tls: tlsAs("odds"), access: ODDS_ACCESS, connectionsPerAddress: CAP },
+  );
+  const client = createClient(OddsServiceClient, ["deal"], `127.0.0.1:${server.port}`, {
+    defaultDeadlineMs: 2_000,
+    tls: tlsAs("gateway"),
+  });
+  const sockets: Socket[] = [];
+  try {
+    // The client's one connection and CAP - 1 that never handshake: the address is at its cap.
+    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    for (let n = 1; n < CAP; n++) sockets.push(await idleConnection(server.port));
+    for (const socket of sockets) t.false(await closedWithin(socket, 200), "connections within the cap stay open");
+
+    const beyond = await idleConnection(server.port);
+    sockets.push(beyond);
+    // Closed at once, where without a cap it would wait out the 120 s handshake timeout.
+    t.true(await closedWithin(beyond, 5_000), "the connection beyond the cap is closed");
+    const elsewhere = await idleConnection(server.port, "127.0.0.2");
+    sockets.push(elsewhere);
+    t.false(await closedWithin(elsewhere, 500), "another address has its own cap");
+
+    // The calls on the connection already open go on.
+    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    // A new channel from the full address cannot connect...
+    const second = createClient(OddsServiceClient, ["deal"], `127.0.0.1:${server.port}`, {
+      defaultDeadlineMs: 1_000,
+      tls: tlsAs("gateway"),
+      // Its own connection, not the first client's (grpc-js shares one between channels of equal options).
+      maxReceiveBytes: 1024 * 1024,
+    });
+    try {
+      t.is(await statusOf(second.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))), status.UNAVAILABLE);
+      // ...until the address closes some of its connections.
+      for (const socket of sockets.splice(0)) socket.destroy();
+      let answered = false;
+      for (const deadline = Date.now() + 10_000; !answered && Date.now() < deadline; await sleep(200)) {
+        answered = await second.call.deal(DealRequest.fromPartial({ numberOfHands: 2 })).then(
+          () => true,
+          () => false,
+        );
+      }
+      t.true(answered, "a connection is taken again once the address is below its cap");
+    } finally {
+      second.raw.close();
+    }
+  } finally {
+    for (const socket of sockets) socket.destroy();
+    client.raw.close();
+    await server.shutdown(0);
+  }
+});
