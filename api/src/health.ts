@@ -5,18 +5,26 @@ const CHECK_VALUES = ["ok", "not_serving", "unreachable", "unavailable", "unknow
 
 const Check = Type.Union(
   CHECK_VALUES.map((value) => Type.Literal(value)),
+  { description: "ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable" },
+);
+
+const DatabaseCheck = Type.Union(
+  [...CHECK_VALUES, "read_only" as const].map((value) => Type.Literal(value)),
   {
     description:
-      "Services: ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable. " +
-      "database: ok when the wallet or table service serves (each stops serving when it loses the database), " +
-      "unavailable when neither serves and one says so, unknown when neither answers",
+      "ok when the wallet or table service serves (each stops serving when it loses the database), " +
+      "unavailable when neither serves and one says so, unknown when neither answers, " +
+      "read_only when one that serves says its database refused its last write: reads go on, moves answer 503",
   },
 );
 
 export const HealthResponse = Type.Object(
   {
     status: Type.Union([Type.Literal("ok"), Type.Literal("unavailable")]),
-    checks: Type.Object({ odds: Check, wallet: Check, table: Check, database: Check }, { additionalProperties: false }),
+    checks: Type.Object(
+      { odds: Check, wallet: Check, table: Check, database: DatabaseCheck },
+      { additionalProperties: false },
+    ),
     error: Type.Optional(Type.String({ description: "What is down; present with status unavailable (HTTP 503)" })),
   },
   { additionalProperties: false },

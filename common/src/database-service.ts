@@ -1,6 +1,6 @@
 // The life of a gRPC service whose every answer rests on the database (wallet, table): it starts
 // even when the database is down, reports NOT_SERVING whenever the database cannot be reached and
-// until its warm-up reads have run, runs nothing that writes before the set-up (the unique indexes
+// until its warm-up reads have run (and, under its own key, whether the database takes writes), runs nothing that writes before the set-up (the unique indexes
 // that make writes safe) has run, and on a signal stops taking calls, then its background work,
 // then its connections.
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
@@ -50,8 +50,10 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   const { logger } = options;
   // Assigned once it listens; the database may change status before that (read back below).
   let server: RunningGrpcServer | undefined = undefined;
-  let [databaseUp, warm, shuttingDown] = [false, false, false];
+  let [databaseUp, warm, shuttingDown, writable] = [false, false, false, false];
   const reportServing = () => server?.setServing(databaseUp && warm && !shuttingDown);
+  // Reported apart from serving: a database that reads but cannot write still answers reads.
+  const reportWritable = () => server?.setDatabaseWritable(writable);
   // A URI the client may not use (plain text to another machine) stops the process like any bad setting.
   const database = configOrExit(logger, () =>
     openDatabase({
@@ -60,6 +62,10 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
       onStatusChange: (up) => {
         databaseUp = up;
         reportServing();
+      },
+      onWritableChange: (next) => {
+        writable = next;
+        reportWritable();
       },
     }),
   );
@@ -80,6 +86,7 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
     },
   );
   reportServing();
+  reportWritable();
   const metrics = await startMetricsServer(options.metricsPort, logger, options.network.metricsHost);
 
   let background: { stop(): Promise<void> } | undefined;

@@ -9,12 +9,30 @@ import {
 } from "mongodb";
 import { ConfigError } from "./config.js";
 import type { Logger } from "./logger.js";
-import { counter } from "./metrics.js";
+import { counter, gauge } from "./metrics.js";
 import { endWritesWhenConnectionsClose } from "./mongo-closed-write.js";
 import { traceCommands } from "./tracing/mongodb-span.js";
 
 /** Every command sent to the database, by name: the round trips a request costs, as measured. */
 const commandsSent = counter("mongodb_commands_total", "Commands sent to the database, by command", ["command"]);
+
+/** 1 while the last write probe succeeded (WRITE_PROBE_COLLECTION), 0 otherwise: before the first too. */
+const writableGauge = gauge("mongodb_writable", "1 while the database took this process's last write probe, else 0");
+
+/**
+ * A ping is a read, and a database may answer reads while refusing every write (a full disk, a file
+ * another process keeps locked): each database's one document here is written again every
+ * WRITE_PROBE_INTERVAL_MS to find out. Nothing reads it.
+ */
+export const WRITE_PROBE_COLLECTION = "write_probe";
+const WRITE_PROBE_INTERVAL_MS = 10_000;
+/**
+ * A probe's write that has not answered by then counts as failed. The driver bounds nothing sooner
+ * (7.9 ignores timeoutMS; FerretDB ignores maxTimeMS on updates), and FerretDB holds a write behind
+ * another process's SQLite lock for its busy timeout, 10 s, before answering "database is locked".
+ * Milliseconds is normal; seconds is already a database that cannot take the players' moves in time.
+ */
+const WRITE_PROBE_TIMEOUT_MS = 5_000;
 
 interface Database {
   client: MongoClient;
@@ -31,6 +49,8 @@ interface DatabaseOptions {
   /** Idempotent set-up (createIndex calls), retried until the server answers. */
   setUp: (db: Db) => Promise<void>;
   onStatusChange: (up: boolean) => void;
+  /** Whether the last write probe succeeded, on each change; false until the first one has. */
+  onWritableChange: (writable: boolean) => void;
   pingIntervalMs?: number;
   /** Plain text (or unchecked TLS) to a database on another machine: MONGODB_ALLOW_PLAINTEXT=1. */
   allowPlaintext?: boolean;
@@ -144,6 +164,8 @@ export function openDatabase(options: DatabaseOptions): Database {
     if (!closed) timer = setTimeout(() => void ping(), options.pingIntervalMs ?? 2000);
   };
   void ready.then(() => (closed ? undefined : ping()));
+  const writeProbe = probeWrites(db, options.name, log, options.onWritableChange);
+  void ready.then(() => (closed ? undefined : writeProbe.start()));
 
   return {
     client,
@@ -152,7 +174,53 @@ export function openDatabase(options: DatabaseOptions): Database {
     close: async () => {
       closed = true;
       clearTimeout(timer);
+      writeProbe.stop();
       await client.close();
+    },
+  };
+}
+
+/**
+ * Upserts `{ _id: name }` in WRITE_PROBE_COLLECTION every WRITE_PROBE_INTERVAL_MS and reports whether
+ * it succeeded within WRITE_PROBE_TIMEOUT_MS. A write still pending at its deadline is waited for
+ * before the next, so a database that holds writes never has more than one of these.
+ */
+function probeWrites(db: Db, name: string, log: Logger, onChange: (writable: boolean) => void) {
+  const probes = db.collection<{ _id: string; at: Date }>(WRITE_PROBE_COLLECTION);
+  let writable = false;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  writableGauge.set(0);
+  const setWritable = (next: boolean, reason?: string) => {
+    if (next === writable) return;
+    writable = next;
+    writableGauge.set(next ? 1 : 0);
+    if (next) log.info("database writable");
+    else log.warn({ reason }, "database not writable");
+    onChange(next);
+  };
+  const probe = async () => {
+    // FerretDB's upsert is not atomic: replicas upserting the same document at once may find it
+    // missing together, and all but one insert fails on the _id index, a write the database took.
+    const write = probes.updateOne({ _id: name }, { $set: { at: new Date() } }, { upsert: true }).then(
+      () => undefined,
+      (error: unknown) => (isDuplicateKey(error) ? undefined : String(error)),
+    );
+    let deadline: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => {
+      deadline = setTimeout(() => resolve(`no answer within ${WRITE_PROBE_TIMEOUT_MS} ms`), WRITE_PROBE_TIMEOUT_MS);
+    });
+    const failure = await Promise.race([write, late]);
+    clearTimeout(deadline);
+    if (!stopped) setWritable(failure === undefined, failure);
+    await write;
+    if (!stopped) timer = setTimeout(() => void probe(), WRITE_PROBE_INTERVAL_MS);
+  };
+  return {
+    start: () => void probe(),
+    stop: () => {
+      stopped = true;
+      clearTimeout(timer);
     },
   };
 }

@@ -52,6 +52,7 @@ test("a write on a connection the server has just closed fails as an outage inst
     logger: createLogger("test"),
     setUp: async () => {},
     onStatusChange: () => {},
+    onWritableChange: () => {},
   };
   const database = openDatabase(options);
   try {

@@ -15,6 +15,7 @@ test("a URI asking for weaker writes or reads gets majority, journaled, from the
     logger: createLogger("test"),
     setUp: async () => {},
     onStatusChange: () => {},
+    onWritableChange: () => {},
   });
   try {
     t.like(database.db.writeConcern, { w: "majority", journal: true });
@@ -53,6 +54,7 @@ test("a database on another machine is reached over TLS that checks its certific
       logger: createLogger("test"),
       setUp: async () => {},
       onStatusChange: () => {},
+      onWritableChange: () => {},
       allowPlaintext,
     });
   t.throws(() => open(false), { instanceOf: ConfigError, message: /MONGODB_ALLOW_PLAINTEXT=1/ });

@@ -20,6 +20,7 @@ test("connections a burst opened are closed once idle, and the pool opens again 
     logger: createLogger("test"),
     setUp: async () => {},
     onStatusChange: () => {},
+    onWritableChange: () => {},
     // No health ping while the test waits for the pool to empty.
     pingIntervalMs: 60_000,
     idleConnectionMs: IDLE_MS,

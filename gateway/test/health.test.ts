@@ -1,3 +1,4 @@
+import { DATABASE_WRITES_CHECK } from "@pokerodds/common";
 import test from "ava";
 import { pino } from "pino";
 import { Writable } from "node:stream";
@@ -7,6 +8,13 @@ import { serving, startApp } from "./helpers/app.js";
 const notServing: HealthProbe = { check: async () => "NOT_SERVING" };
 const unreachable: HealthProbe = { check: async () => "UNREACHABLE" };
 const throwing: HealthProbe = { check: () => Promise.reject(new Error("boom")) };
+/** Serves, and says its database refused its last write (DATABASE_WRITES_CHECK), or does not know the key. */
+const writesFailing: HealthProbe = {
+  check: async (service) => (service === DATABASE_WRITES_CHECK ? "NOT_SERVING" : "SERVING"),
+};
+const writesUnknown: HealthProbe = {
+  check: async (service) => (service === DATABASE_WRITES_CHECK ? "UNREACHABLE" : "SERVING"),
+};
 
 async function health(probes: { odds: HealthProbe; wallet: HealthProbe; table: HealthProbe }) {
   const app = await startApp({ health: probes });
@@ -53,13 +61,35 @@ test("one of wallet and table serving proves the database", async (t) => {
   t.deepEqual(body.checks, { odds: "ok", wallet: "not_serving", table: "ok", database: "ok" });
 });
 
+test("a serving service whose database refuses writes: 503, database read only", async (t) => {
+  t.deepEqual(await health({ odds: serving, wallet: serving, table: writesFailing }), {
+    status: 503,
+    body: {
+      status: "unavailable",
+      checks: { odds: "ok", wallet: "ok", table: "ok", database: "read_only" },
+      error: "database read only",
+    },
+  });
+});
+
+test("writes are judged only by a service that serves, and only a NOT_SERVING answer fails them", async (t) => {
+  const notServingWritesFailing: HealthProbe = { check: async () => "NOT_SERVING" };
+  const { body } = await health({ odds: serving, wallet: notServingWritesFailing, table: serving });
+  t.is((body.checks as Record<string, string>).database, "ok", "the wallet's own answer is its not_serving");
+  // A replica of a release before the key, or one that has not probed yet, does not know it.
+  t.deepEqual(await health({ odds: serving, wallet: writesUnknown, table: writesUnknown }), {
+    status: 200,
+    body: { status: "ok", checks: { odds: "ok", wallet: "ok", table: "ok", database: "ok" } },
+  });
+});
+
 test("nothing answering: the database is unknown; a probe that throws counts as unreachable", async (t) => {
   const { status, body } = await health({ odds: throwing, wallet: unreachable, table: throwing });
   t.is(status, 503);
   t.deepEqual(body.checks, { odds: "unreachable", wallet: "unreachable", table: "unreachable", database: "unknown" });
 });
 
-test("probes are asked about the whole server with a 1 s deadline, in parallel", async (t) => {
+test("probes are asked about the whole server, and wallet and table about their writes, with a 1 s deadline, in parallel", async (t) => {
   const asked: unknown[][] = [];
   // Probes at once, and the most at once: asked one after another, each would be alone.
   let running = 0;
@@ -76,11 +106,13 @@ test("probes are asked about the whole server with a 1 s deadline, in parallel",
   const app = await startApp({ health: { odds: slow, wallet: slow, table: slow } });
   t.teardown(() => app.close());
   t.is((await fetch(`${app.url}/api/health`)).status, 200);
-  t.is(most, 3, "the three probes were asked together");
+  t.is(most, 5, "the five questions were asked together");
   t.deepEqual(asked, [
     ["", 1000],
     ["", 1000],
     ["", 1000],
+    [DATABASE_WRITES_CHECK, 1000],
+    [DATABASE_WRITES_CHECK, 1000],
   ]);
 });
 

@@ -16,6 +16,14 @@ import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js
  */
 export const LIVENESS_CHECK = "liveness";
 
+/**
+ * The health key of a database service's writes: SERVING while its last write probe succeeded
+ * (common/src/mongo.ts), NOT_SERVING otherwise. Apart from "" and the service's key, which readiness
+ * probes ask for: a database that reads but cannot write still serves reads, and no other replica
+ * could write either. GET /api/health reports it.
+ */
+export const DATABASE_WRITES_CHECK = "database-writes";
+
 /** proto/ at the repository root (common/dist/grpc -> ../../../proto). */
 const PROTO_ROOT = fileURLToPath(new URL("../../../proto/", import.meta.url));
 
@@ -34,6 +42,8 @@ export interface RunningGrpcServer {
   healthPort?: number;
   /** Reports SERVING or NOT_SERVING for the service and the overall ("") key probes ask for. */
   setServing(serving: boolean): void;
+  /** Reports DATABASE_WRITES_CHECK (a service without a database never does, and it stays unknown). */
+  setDatabaseWritable(writable: boolean): void;
   /** Stops taking calls, lets in-flight calls finish for up to graceMs, then cuts the rest. */
   shutdown(graceMs: number): Promise<void>;
 }
@@ -156,5 +166,8 @@ export async function startGrpcServer(
       });
     });
 
-  return { port: listener.port, healthPort: healthListener?.port, setServing, shutdown };
+  const setDatabaseWritable = (writable: boolean) =>
+    health.setStatus(DATABASE_WRITES_CHECK, writable ? "SERVING" : "NOT_SERVING");
+
+  return { port: listener.port, healthPort: healthListener?.port, setServing, setDatabaseWritable, shutdown };
 }

@@ -1,7 +1,7 @@
 // GET /api/health (public): asks each service's grpc.health.v1. The gateway has no database connection
 // of its own: wallet and table stop serving when they lose the database, so one of them serving proves
-// it answers.
-import type { Logger } from "@pokerodds/common";
+// it answers; each also says, under DATABASE_WRITES_CHECK, whether its database took its last write.
+import { DATABASE_WRITES_CHECK, type Logger } from "@pokerodds/common";
 import type { Static } from "@sinclair/typebox";
 import type { Handlers } from "../http/mount.js";
 import type { HealthProbe, HealthProbes } from "../services.js";
@@ -56,8 +56,18 @@ function problemOf(checks: Checks): string | undefined {
 }
 
 async function probeAll(probes: HealthProbes): Promise<Checks> {
-  const [odds, wallet, table] = await Promise.all([ask(probes.odds), ask(probes.wallet), ask(probes.table)]);
-  return { odds, wallet, table, database: databaseCheck(wallet, table) };
+  const [odds, wallet, table, walletWrites, tableWrites] = await Promise.all([
+    ask(probes.odds),
+    ask(probes.wallet),
+    ask(probes.table),
+    refusesWrites(probes.wallet),
+    refusesWrites(probes.table),
+  ]);
+  const database = databaseCheck([
+    { check: wallet, refusesWrites: walletWrites },
+    { check: table, refusesWrites: tableWrites },
+  ]);
+  return { odds, wallet, table, database };
 }
 
 /** Never throws: a probe that fails counts as unreachable. */
@@ -66,7 +76,18 @@ async function ask(probe: HealthProbe): Promise<ServiceCheck> {
   return answer === "SERVING" ? "ok" : answer === "NOT_SERVING" ? "not_serving" : "unreachable";
 }
 
-function databaseCheck(wallet: ServiceCheck, table: ServiceCheck): Checks["database"] {
-  if (wallet === "ok" || table === "ok") return "ok";
-  return wallet === "not_serving" || table === "not_serving" ? "unavailable" : "unknown";
+/**
+ * Only NOT_SERVING says the writes fail: no answer says nothing, and a replica of a release before
+ * the key, or one that has not probed yet, answers that it does not know the key (UNREACHABLE here).
+ */
+async function refusesWrites(probe: HealthProbe): Promise<boolean> {
+  const answer = await probe.check(DATABASE_WRITES_CHECK, PROBE_TIMEOUT_MS).catch(() => "UNREACHABLE" as const);
+  return answer === "NOT_SERVING";
+}
+
+/** Read only when a service that serves says its database refuses its writes (each has its own database). */
+function databaseCheck(services: { check: ServiceCheck; refusesWrites: boolean }[]): Checks["database"] {
+  const serving = services.filter(({ check }) => check === "ok");
+  if (serving.length > 0) return serving.some((service) => service.refusesWrites) ? "read_only" : "ok";
+  return services.some(({ check }) => check === "not_serving") ? "unavailable" : "unknown";
 }

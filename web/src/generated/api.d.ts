@@ -338,14 +338,14 @@ export interface components {
         HealthResponse: {
             status: "ok" | "unavailable";
             checks: {
-                /** @description Services: ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable. database: ok when the wallet or table service serves (each stops serving when it loses the database), unavailable when neither serves and one says so, unknown when neither answers */
+                /** @description ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable */
                 odds: "ok" | "not_serving" | "unreachable" | "unavailable" | "unknown";
-                /** @description Services: ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable. database: ok when the wallet or table service serves (each stops serving when it loses the database), unavailable when neither serves and one says so, unknown when neither answers */
+                /** @description ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable */
                 wallet: "ok" | "not_serving" | "unreachable" | "unavailable" | "unknown";
-                /** @description Services: ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable. database: ok when the wallet or table service serves (each stops serving when it loses the database), unavailable when neither serves and one says so, unknown when neither answers */
+                /** @description ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable */
                 table: "ok" | "not_serving" | "unreachable" | "unavailable" | "unknown";
-                /** @description Services: ok, not_serving (answers but is not ready, e.g. its database is down) or unreachable. database: ok when the wallet or table service serves (each stops serving when it loses the database), unavailable when neither serves and one says so, unknown when neither answers */
-                database: "ok" | "not_serving" | "unreachable" | "unavailable" | "unknown";
+                /** @description ok when the wallet or table service serves (each stops serving when it loses the database), unavailable when neither serves and one says so, unknown when neither answers, read_only when one that serves says its database refused its last write: reads go on, moves answer 503 */
+                database: "ok" | "not_serving" | "unreachable" | "unavailable" | "unknown" | "read_only";
             };
             /** @description What is down; present with status unavailable (HTTP 503) */
             error?: string;
