@@ -13,8 +13,16 @@ import { counter, gauge } from "./metrics.js";
 import { endWritesWhenConnectionsClose } from "./mongo-closed-write.js";
 import { traceCommands } from "./tracing/mongodb-span.js";
 
-/** Every command sent to the database, by name: the round trips a request costs, as measured. */
-const commandsSent = counter("mongodb_commands_total", "Commands sent to the database, by command", ["command"]);
+/**
+ * Every command sent to the database, by name: the round trips a request costs, as measured. The write
+ * probe's updates are left out (mongodb_writable reports them): sent on a timer, they would otherwise
+ * count as an `update` of whatever request a test or a bench measured meanwhile.
+ */
+const commandsSent = counter(
+  "mongodb_commands_total",
+  "Commands sent to the database, by command (not the write probe's)",
+  ["command"],
+);
 
 /** 1 while the last write probe succeeded (WRITE_PROBE_COLLECTION), 0 otherwise: before the first too. */
 const writableGauge = gauge("mongodb_writable", "1 while the database took this process's last write probe, else 0");
@@ -24,12 +32,12 @@ const writableGauge = gauge("mongodb_writable", "1 while the database took this 
  * another process keeps locked): each database's one document here is written again every
  * WRITE_PROBE_INTERVAL_MS to find out. Nothing reads it.
  */
-export const WRITE_PROBE_COLLECTION = "write_probe";
+const WRITE_PROBE_COLLECTION = "write_probe";
 const WRITE_PROBE_INTERVAL_MS = 10_000;
 /**
- * A probe's write that has not answered by then counts as failed. The driver bounds nothing sooner
- * (7.9 ignores timeoutMS; FerretDB ignores maxTimeMS on updates), and FerretDB holds a write behind
- * another process's SQLite lock for its busy timeout, 10 s, before answering "database is locked".
+ * A probe's write that has not answered by then counts as failed. Nothing else bounds it sooner: the
+ * driver (7.9) ignores timeoutMS, and FerretDB holds a write behind another process's SQLite lock for
+ * SQLite's busy timeout, 10 s, whatever maxTimeMS says, then answers "database is locked".
  * Milliseconds is normal; seconds is already a database that cannot take the players' moves in time.
  */
 const WRITE_PROBE_TIMEOUT_MS = 5_000;
@@ -124,7 +132,9 @@ export function openDatabase(options: DatabaseOptions): Database {
       `${insecure}; MONGODB_ALLOW_PLAINTEXT=1 allows it on a private network you trust (as the local Kubernetes overlay's in-cluster database)`,
     );
   }
-  client.on("commandStarted", (event) => commandsSent.inc({ command: event.commandName }));
+  client.on("commandStarted", (event) => {
+    if (event.command.update !== WRITE_PROBE_COLLECTION) commandsSent.inc({ command: event.commandName });
+  });
   traceCommands(client);
   const db = client.db(options.name);
   const log = options.logger.child({ database: options.name });
