@@ -192,8 +192,10 @@ export function openDatabase(options: DatabaseOptions): Database {
 
 /**
  * Upserts `{ _id: name }` in WRITE_PROBE_COLLECTION every WRITE_PROBE_INTERVAL_MS and reports whether
- * it succeeded within WRITE_PROBE_TIMEOUT_MS. A write still pending at its deadline is waited for
- * before the next, so a database that holds writes never has more than one of these.
+ * it succeeded within WRITE_PROBE_TIMEOUT_MS. The next probe does not wait for a write still pending
+ * at its deadline, which would put off seeing the database mended by as long as the write is held
+ * (FerretDB's 10 s behind a lock, socketTimeoutMS's 30 s on a silent server); so at most
+ * socketTimeoutMS / WRITE_PROBE_INTERVAL_MS of them are ever in flight.
  */
 function probeWrites(db: Db, name: string, log: Logger, onChange: (writable: boolean) => void) {
   const probes = db.collection<{ _id: string; at: Date }>(WRITE_PROBE_COLLECTION);
@@ -222,9 +224,9 @@ function probeWrites(db: Db, name: string, log: Logger, onChange: (writable: boo
     });
     const failure = await Promise.race([write, late]);
     clearTimeout(deadline);
-    if (!stopped) setWritable(failure === undefined, failure);
-    await write;
-    if (!stopped) timer = setTimeout(() => void probe(), WRITE_PROBE_INTERVAL_MS);
+    if (stopped) return;
+    setWritable(failure === undefined, failure);
+    timer = setTimeout(() => void probe(), WRITE_PROBE_INTERVAL_MS);
   };
   return {
     start: () => void probe(),
