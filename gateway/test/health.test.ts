@@ -61,7 +61,7 @@ test("one of wallet and table serving proves the database", async (t) => {
   t.deepEqual(body.checks, { odds: "ok", wallet: "not_serving", table: "ok", database: "ok" });
 });
 
-test("a serving service whose database refuses writes: 503, database read only", async (t) => {
+test("a serving service whose database refuses writes: 503, database read only; only such a service's NOT_SERVING counts", async (t) => {
   t.deepEqual(await health({ odds: serving, wallet: serving, table: writesFailing }), {
     status: 503,
     body: {
@@ -70,9 +70,6 @@ test("a serving service whose database refuses writes: 503, database read only",
       error: "database read only",
     },
   });
-});
-
-test("writes are judged only by a service that serves, and only a NOT_SERVING answer fails them", async (t) => {
   const notServingWritesFailing: HealthProbe = { check: async () => "NOT_SERVING" };
   const { body } = await health({ odds: serving, wallet: notServingWritesFailing, table: serving });
   t.is((body.checks as Record<string, string>).database, "ok", "the wallet's own answer is its not_serving");
