@@ -1,8 +1,8 @@
 // The life of a gRPC service whose every answer rests on the database (wallet, table): it starts
 // even when the database is down, reports NOT_SERVING whenever the database cannot be reached and
-// until its warm-up reads have run (and, under its own key, whether the database takes writes), runs nothing that writes before the set-up (the unique indexes
-// that make writes safe) has run, and on a signal stops taking calls, then its background work,
-// then its connections.
+// until its warm-up reads have run (and, under a key of its own, whether the database takes
+// writes), runs nothing that writes before the set-up (the unique indexes that make writes safe)
+// has run, and on a signal stops taking calls, then its background work, then its connections.
 import type { UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Db } from "mongodb";
 import { configOrExit } from "./config.js";
@@ -50,10 +50,12 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   const { logger } = options;
   // Assigned once it listens; the database may change status before that (read back below).
   let server: RunningGrpcServer | undefined = undefined;
-  let [databaseUp, warm, shuttingDown, writable] = [false, false, false, false];
+  let [databaseUp, warm, shuttingDown] = [false, false, false];
+  /** The last write probe's verdict; none before the first, so the key stays unknown until then. */
+  let writable: boolean | undefined = undefined;
   const reportServing = () => server?.setServing(databaseUp && warm && !shuttingDown);
   // Reported apart from serving: a database that reads but cannot write still answers reads.
-  const reportWritable = () => server?.setDatabaseWritable(writable);
+  const reportWritable = () => (writable === undefined ? undefined : server?.setDatabaseWritable(writable));
   // A URI the client may not use (plain text to another machine) stops the process like any bad setting.
   const database = configOrExit(logger, () =>
     openDatabase({

@@ -57,7 +57,7 @@ interface DatabaseOptions {
   /** Idempotent set-up (createIndex calls), retried until the server answers. */
   setUp: (db: Db) => Promise<void>;
   onStatusChange: (up: boolean) => void;
-  /** Whether the last write probe succeeded, on each change; false until the first one has. */
+  /** Whether the last write probe succeeded: the first probe's verdict, then each change. */
   onWritableChange: (writable: boolean) => void;
   pingIntervalMs?: number;
   /** Plain text (or unchecked TLS) to a database on another machine: MONGODB_ALLOW_PLAINTEXT=1. */
@@ -199,7 +199,9 @@ export function openDatabase(options: DatabaseOptions): Database {
  */
 function probeWrites(db: Db, name: string, log: Logger, onChange: (writable: boolean) => void) {
   const probes = db.collection<{ _id: string; at: Date }>(WRITE_PROBE_COLLECTION);
-  let writable = false;
+  // Unknown until the first probe, whose verdict is always reported: a database that never takes a
+  // write from the start says so too.
+  let writable: boolean | undefined = undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   writableGauge.set(0);

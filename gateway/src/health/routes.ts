@@ -77,8 +77,8 @@ async function ask(probe: HealthProbe): Promise<ServiceCheck> {
 }
 
 /**
- * Only NOT_SERVING says the writes fail: no answer says nothing, and a replica of a release before
- * the key, or one that has not probed yet, answers that it does not know the key (UNREACHABLE here).
+ * Only NOT_SERVING says the writes fail: no answer says nothing, nor does a replica that has not
+ * probed its database yet, which answers that it does not know the key (UNREACHABLE here).
  */
 async function refusesWrites(probe: HealthProbe): Promise<boolean> {
   const answer = await probe.check(DATABASE_WRITES_CHECK, PROBE_TIMEOUT_MS).catch(() => "UNREACHABLE" as const);
