@@ -32,8 +32,16 @@ export interface ListenerOptions {
 
 export interface Listener {
   port: number;
-  /** Stops taking connections; those open are grpc-js's to close (tryShutdown, forceShutdown). */
-  close(): void;
+  /**
+   * Stops taking connections, and resolves once every connection it took has ended (grpc-js closes
+   * them: tryShutdown once their calls are done, forceShutdown at once). A drain must wait for this:
+   * on Node 24 grpc-js's tryShutdown of injected connections reports done while their calls still
+   * run (the HTTP/2 server closes their sessions first, and an injector's server counts no
+   * connections to wait for).
+   */
+  close(): Promise<void>;
+  /** Ends the connections still open, those that never began their handshake included. */
+  destroy(): void;
 }
 
 /** Serves `server`'s calls with `creds` on a listener that caps each client address's connections. */
@@ -44,6 +52,7 @@ export async function listenCapped(
 ): Promise<Listener> {
   const injector = server.createConnectionInjector(creds);
   const held = new Map<string, number>();
+  const open = new Set<Socket>();
   let lastLogged = -Infinity;
   const refuse = (socket: Socket, address: string) => {
     socket.destroy();
@@ -60,7 +69,9 @@ export async function listenCapped(
     const count = held.get(address) ?? 0;
     if (options.connectionsPerAddress > 0 && count >= options.connectionsPerAddress) return refuse(socket, address);
     held.set(address, count + 1);
+    open.add(socket);
     socket.once("close", () => {
+      open.delete(socket);
       const left = (held.get(address) ?? 1) - 1;
       if (left === 0) held.delete(address);
       else held.set(address, left);
@@ -79,6 +90,9 @@ export async function listenCapped(
   const address = listener.address();
   return {
     port: typeof address === "object" && address ? address.port : options.port,
-    close: () => listener.close(),
+    close: () => new Promise((resolve) => listener.close(() => resolve())),
+    destroy: () => {
+      for (const socket of open) socket.destroy();
+    },
   };
 }

@@ -143,28 +143,28 @@ export async function startGrpcServer(
     health.setStatus(registration.name, value);
   };
 
-  const shutdown = (graceMs: number) =>
-    new Promise<void>((resolve) => {
-      setServing(false);
-      // The health port answers NOT_SERVING while the calls drain, and goes with the main server
-      // (its calls are instant; a Watch stream is cut).
-      const done = () => {
-        healthListener?.close();
-        healthServer?.forceShutdown();
-        resolve();
-      };
-      listener.close();
-      // tryShutdown can wait forever on a stuck call; forceShutdown is the backstop.
-      const timer = setTimeout(() => {
-        options.logger.warn("grace period over, cutting remaining calls");
-        server.forceShutdown();
-        done();
-      }, graceMs);
-      server.tryShutdown(() => {
-        clearTimeout(timer);
-        done();
-      });
-    });
+  const shutdown = async (graceMs: number) => {
+    setServing(false);
+    // The calls in flight finish, and their connections end (listener.ts says why both are awaited).
+    const drained = Promise.all([
+      new Promise<void>((resolve) => server.tryShutdown(() => resolve())),
+      listener.close(),
+    ]);
+    // tryShutdown can wait forever on a stuck call; forceShutdown is the backstop.
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<"over">((resolve) => (timer = setTimeout(() => resolve("over"), graceMs)));
+    if ((await Promise.race([drained, graceOver])) === "over") {
+      options.logger.warn("grace period over, cutting remaining calls");
+      server.forceShutdown();
+      listener.destroy();
+    }
+    clearTimeout(timer);
+    // The health port answered NOT_SERVING while the calls drained, and goes with the main server
+    // (its calls are instant; a Watch stream is cut).
+    void healthListener?.close();
+    healthListener?.destroy();
+    healthServer?.forceShutdown();
+  };
 
   const setDatabaseWritable = (writable: boolean) =>
     health.setStatus(DATABASE_WRITES_CHECK, writable ? "SERVING" : "NOT_SERVING");
