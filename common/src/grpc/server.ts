@@ -130,7 +130,7 @@ export async function startGrpcServer(
     try {
       healthListener = await listen(healthServer, options.healthPort, ServerCredentials.createInsecure());
     } catch (error) {
-      listener.close();
+      void listener.close();
       server.forceShutdown();
       throw error;
     }
