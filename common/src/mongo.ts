@@ -12,6 +12,7 @@ import type { Logger } from "./logger.js";
 import { counter, gauge } from "./metrics.js";
 import { endWritesWhenConnectionsClose } from "./mongo-closed-write.js";
 import { traceCommands } from "./tracing/mongodb-span.js";
+import { TIMED_OUT, within } from "./within.js";
 
 /**
  * Every command sent to the database, by name: the round trips a request costs, as measured. The write
@@ -220,12 +221,8 @@ function probeWrites(db: Db, name: string, log: Logger, onChange: (writable: boo
       () => undefined,
       (error: unknown) => (isDuplicateKey(error) ? undefined : String(error)),
     );
-    let deadline: NodeJS.Timeout | undefined;
-    const late = new Promise<string>((resolve) => {
-      deadline = setTimeout(() => resolve(`no answer within ${WRITE_PROBE_TIMEOUT_MS} ms`), WRITE_PROBE_TIMEOUT_MS);
-    });
-    const failure = await Promise.race([write, late]);
-    clearTimeout(deadline);
+    const answer = await within(write, WRITE_PROBE_TIMEOUT_MS);
+    const failure = answer === TIMED_OUT ? `no answer within ${WRITE_PROBE_TIMEOUT_MS} ms` : answer;
     if (stopped) return;
     setWritable(failure === undefined, failure);
     timer = setTimeout(() => void probe(), WRITE_PROBE_INTERVAL_MS);

@@ -5,6 +5,7 @@ import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-
 import { fileURLToPath } from "node:url";
 import { LONGEST_CALL_MS } from "../limits.js";
 import type { Logger } from "../logger.js";
+import { TIMED_OUT, within } from "../within.js";
 import { authorize, decodedAfterAccess } from "./access.js";
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, listenCapped, type Listener } from "./listener.js";
 import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
@@ -151,14 +152,11 @@ export async function startGrpcServer(
       listener.close(),
     ]);
     // tryShutdown can wait forever on a stuck call; forceShutdown is the backstop.
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<"over">((resolve) => (timer = setTimeout(() => resolve("over"), graceMs)));
-    if ((await Promise.race([drained, graceOver])) === "over") {
+    if ((await within(drained, graceMs)) === TIMED_OUT) {
       options.logger.warn("grace period over, cutting remaining calls");
       server.forceShutdown();
       listener.destroy();
     }
-    clearTimeout(timer);
     // The health port answered NOT_SERVING while the calls drained, and goes with the main server
     // (its calls are instant; a Watch stream is cut).
     void healthListener?.close();

@@ -1,5 +1,6 @@
 // How a process hands its last spans over before it exits, without importing the SDK: the SDK
 // registers its shutdown here when tracing starts; with tracing off there is nothing to flush.
+import { within } from "../within.js";
 
 let flusher: (() => Promise<void>) | undefined;
 
@@ -16,7 +17,8 @@ export async function flushTracing(): Promise<void> {
   const flush = flusher;
   if (!flush) return;
   flusher = undefined;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_TIMEOUT_MS)));
-  await Promise.race([flush().catch(() => {}), timeout]).finally(() => clearTimeout(timer));
+  await within(
+    flush().catch(() => {}),
+    FLUSH_TIMEOUT_MS,
+  );
 }
