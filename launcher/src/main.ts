@@ -4,6 +4,7 @@ import { envPort, envString } from "@pokerodds/common/config";
 import { createLogger, logUncaughtErrors } from "@pokerodds/common/logger";
 import { join, resolve } from "node:path";
 import { lockDataDir } from "./data-dir-lock.js";
+import { watchDiskSpace } from "./disk-space.js";
 import { pidFile } from "./pid-file.js";
 import { readRestartPolicy, Restarter, type RestartPolicy } from "./restarts.js";
 import { startStack, type ChildName, type Stack } from "./stack.js";
@@ -106,6 +107,8 @@ try {
     },
     `API ready at ${stack.url}/api`,
   );
+  // The embedded database's files are under DATA_DIR; an external one's disk is its own to watch.
+  if (stack.embeddedDatabase) watchDiskSpace(dataDir, logger);
 } catch (error) {
   if (!stopping) {
     logger.error(`the stack did not start: ${error instanceof Error ? error.message : String(error)}`);
