@@ -171,6 +171,9 @@ test("while the server drains the health port reports NOT_SERVING, then closes w
   let entered!: () => void;
   const arrived = new Promise<void>((resolve) => (entered = resolve));
   const server = await startOdds(new Promise<void>((resolve) => (release = resolve)), entered);
+  // Whatever fails below, nothing is left open to keep the test's process from ending (a failure here
+  // once held a CI worker): the call is let go, the client closed, the server cut (teardowns run last first).
+  t.teardown(() => server.shutdown(0));
   server.setServing(true);
   const healthPort = server.healthPort!;
   t.is(await probe(healthPort), "SERVING");
@@ -179,6 +182,10 @@ test("while the server drains the health port reports NOT_SERVING, then closes w
   const gateway = createClient(OddsServiceClient, Object.keys(OddsServiceService), `127.0.0.1:${server.port}`, {
     defaultDeadlineMs: 10_000,
     tls: tlsAs("gateway"),
+  });
+  t.teardown(() => {
+    release();
+    gateway.raw.close();
   });
   const inFlight = gateway.call.deal({ numberOfHands: 1 });
   // Until the call has reached the server (a fixed 200 ms was too short for a busy machine's TLS
@@ -192,7 +199,6 @@ test("while the server drains the health port reports NOT_SERVING, then closes w
   release();
   t.deepEqual((await inFlight).hands, ["AsKs"]);
   await stopped;
-  gateway.raw.close();
   t.is(await probe(healthPort), status.UNAVAILABLE);
 });
 
