@@ -1,13 +1,15 @@
-// A database that reads but cannot write shows in GET /api/health. Another process (python3's sqlite3)
+// A database that reads but cannot write shows in GET /api/health. Another process (Python's sqlite3)
 // holds SQLite's write lock on the wallet's file of the embedded database: FerretDB's writes then wait
 // for it (its busy timeout, 10 s) and fail, while its reads and pings go on (WAL). Health turns to
 // 503 "database read only" within the wallet's write probe (every 10 s, 5 s deadline), the wallet still
-// serving; once the lock is let go, 200 again. python3 is required: without it the test fails.
+// serving; once the lock is let go, 200 again. It needs the tests' Python (helpers/python.ts): without
+// it the test fails.
 import test from "ava";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { eventually } from "../helpers/poll.js";
+import { findPython } from "../helpers/python.js";
 import { useTestStack } from "../helpers/stack.js";
 
 /** Holds SQLite's write lock (BEGIN IMMEDIATE) on the file until its stdin closes. */
@@ -26,10 +28,11 @@ sys.stdin.read()
 const TURN_WITHIN_MS = 35_000;
 
 async function holdWriteLock(file: string): Promise<{ release(): Promise<void> }> {
-  const holder = spawn("python3", ["-c", HOLD_WRITE_LOCK, file], { stdio: ["pipe", "pipe", "inherit"] });
+  const python = findPython("holding SQLite's lock");
+  const holder = spawn(python, ["-c", HOLD_WRITE_LOCK, file], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<string>((resolve) => {
-    holder.once("error", (error) => resolve(`python3 could not run: ${error.message}`));
-    holder.once("exit", (code, signal) => resolve(`python3 exited (${code ?? signal}) without taking the lock`));
+    holder.once("error", (error) => resolve(`${python} could not run: ${error.message}`));
+    holder.once("exit", (code, signal) => resolve(`${python} exited (${code ?? signal}) without taking the lock`));
   });
   const locked = new Promise<void>((resolve) =>
     createInterface({ input: holder.stdout! }).once("line", () => resolve()),

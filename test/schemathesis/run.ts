@@ -6,7 +6,7 @@
 //   node --import=tsx/esm test/schemathesis/run.ts --prepare   (only the virtualenv)
 //
 // It needs Python 3.13 (schemathesis crashed inside Hypothesis on this machine's 3.11): found as
-// $SCHEMATHESIS_PYTHON, `python3.13` on PATH, or under pyenv's root; without it the run fails, never
+// $TEST_PYTHON, `python3.13` on PATH, or under pyenv's root (helpers/python.ts); without it the run fails, never
 // skips. The virtualenv is kept in .cache/schemathesis-venv and made again when requirements.txt or
 // the interpreter changes. The stack is fresh (startTestStack: free ports, its own DATA_DIR, rate
 // limits and the bulk cap off, or schemathesis would mostly see 429s) and stopped afterwards.
@@ -18,17 +18,16 @@
 // What the tool must be told about this API (event streams, idempotency keys) is in schemathesis.toml,
 // each with its reason. `--checks all` includes ST112: a response slower than 10 s is a finding.
 import { repoPath } from "@pokerodds/launcher/paths";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import { homedir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { findPython, versionOf } from "../helpers/python.js";
 import { startTestStack, type TestStack } from "../helpers/stack.js";
 import { devToken } from "../helpers/tokens.js";
 
-const PYTHON_VERSION = "3.13";
 const REQUIREMENTS = repoPath("test/schemathesis/requirements.txt");
 const CONFIG = repoPath("test/schemathesis/schemathesis.toml");
 const VENV = repoPath(".cache/schemathesis-venv");
@@ -93,54 +92,7 @@ interface SchemathesisResult {
   workDir: string;
 }
 
-// --- Python 3.13 and the virtualenv --------------------------------------------------------------
-
-function versionOf(python: string): string | undefined {
-  const probe = spawnSync(python, ["-c", "import sys; print('%d.%d' % sys.version_info[:2])"], {
-    encoding: "utf8",
-    timeout: 20_000,
-  });
-  return probe.status === 0 ? probe.stdout.trim() : undefined;
-}
-
-function pyenvRoots(): string[] {
-  const roots = [process.env.PYENV_ROOT, join(homedir(), ".pyenv")];
-  const asked = spawnSync("pyenv", ["root"], { encoding: "utf8", timeout: 10_000 });
-  if (asked.status === 0) roots.push(asked.stdout.trim());
-  return [...new Set(roots.filter((root): root is string => Boolean(root)))];
-}
-
-/** Every place a Python 3.13 may be, most explicit first. */
-function pythonCandidates(): string[] {
-  const found: string[] = [];
-  if (process.env.SCHEMATHESIS_PYTHON) found.push(process.env.SCHEMATHESIS_PYTHON);
-  for (const dir of (process.env.PATH ?? "").split(delimiter).filter(Boolean)) {
-    found.push(join(dir, `python${PYTHON_VERSION}`));
-  }
-  for (const root of pyenvRoots()) {
-    const versions = join(root, "versions");
-    if (!existsSync(versions)) continue;
-    for (const version of readdirSync(versions)
-      .filter((name) => name.startsWith(`${PYTHON_VERSION}.`))
-      .sort()) {
-      found.push(join(versions, version, "bin", `python${PYTHON_VERSION}`));
-    }
-  }
-  found.push(`/usr/local/bin/python${PYTHON_VERSION}`, `/usr/bin/python${PYTHON_VERSION}`);
-  return [...new Set(found)];
-}
-
-/** A Python 3.13 interpreter, or an error that says where it looked and what to do. */
-function findPython(): string {
-  const tried = pythonCandidates();
-  for (const candidate of tried) {
-    if (existsSync(candidate) && versionOf(candidate) === PYTHON_VERSION) return candidate;
-  }
-  throw new Error(
-    `schemathesis needs Python ${PYTHON_VERSION}, and none was found. Looked for: ${tried.join(", ")}.\n` +
-      `Install it (e.g. \`pyenv install ${PYTHON_VERSION}\`) or set SCHEMATHESIS_PYTHON to its interpreter.`,
-  );
-}
+// --- The virtualenv ---------------------------------------------------------------------------
 
 function runCommand(command: string, args: string[], cwd = repoPath(".")): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
@@ -167,7 +119,7 @@ async function must(command: string, args: string[]): Promise<void> {
  * stamp records both). Answers the path of `st`.
  */
 async function prepareSchemathesis(log: (line: string) => void = () => {}): Promise<string> {
-  const python = findPython();
+  const python = findPython("schemathesis");
   const requirements = await readFile(REQUIREMENTS, "utf8");
   const stamp = createHash("sha256")
     .update(`${python}\n${versionOf(python)}\n${requirements}`)
