@@ -1,4 +1,4 @@
-// A workaround for a bug of the mongodb driver (7.9.0, the newest release): a command written on a
+// A workaround for a bug of the mongodb driver (7.9.0 and 7.9.1, the newest): a command written on a
 // pooled connection that the server has just closed waits forever.
 //
 // The window: the server's FIN is read, Node ends and destroys the socket, and its 'close' comes a
