@@ -46,19 +46,24 @@ export interface DiskWatch {
 
 /**
  * Reads the free space of `dir`'s file system now and every DISK_CHECK_INTERVAL_MS; logs a warning
- * when it turns low, again each hour while it stays so, and a line when there is room again.
+ * when it turns low, again each hour while it stays so, and a line when there is room again (and one
+ * when the space cannot be read, until it can).
  */
 export function watchDiskSpace(dir: string, logger: Logger, read = diskSpace): DiskWatch {
   let low = false;
   let warnedAt = -Infinity;
+  // A reading that keeps failing (the directory removed) is said once, not each minute.
+  let unreadable = false;
   const check = async () => {
     let space: DiskSpace;
     try {
       space = await read(dir);
     } catch (error) {
-      logger.warn({ dataDir: dir, reason: String(error) }, "could not read the free disk space");
+      if (!unreadable) logger.warn({ dataDir: dir, reason: String(error) }, "could not read the free disk space");
+      unreadable = true;
       return;
     }
+    unreadable = false;
     const wasLow = low;
     low = isLow(space, wasLow);
     const fields = { dataDir: dir, freeMiB: mebibytes(space.free), totalMiB: mebibytes(space.total) };
