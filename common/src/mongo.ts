@@ -198,7 +198,13 @@ export function openDatabase(options: DatabaseOptions): Database {
  * (FerretDB's 10 s behind a lock, socketTimeoutMS's 30 s on a silent server); so at most
  * socketTimeoutMS / WRITE_PROBE_INTERVAL_MS of them are ever in flight.
  */
-function probeWrites(db: Db, name: string, log: Logger, onChange: (writable: boolean) => void) {
+export function probeWrites(
+  db: Db,
+  name: string,
+  log: Logger,
+  onChange: (writable: boolean) => void,
+  timing = { intervalMs: WRITE_PROBE_INTERVAL_MS, timeoutMs: WRITE_PROBE_TIMEOUT_MS },
+) {
   const probes = db.collection<{ _id: string; at: Date }>(WRITE_PROBE_COLLECTION);
   // Unknown until the first probe, whose verdict is always reported: a database that never takes a
   // write from the start says so too.
@@ -221,11 +227,11 @@ function probeWrites(db: Db, name: string, log: Logger, onChange: (writable: boo
       () => undefined,
       (error: unknown) => (isDuplicateKey(error) ? undefined : String(error)),
     );
-    const answer = await within(write, WRITE_PROBE_TIMEOUT_MS);
-    const failure = answer === TIMED_OUT ? `no answer within ${WRITE_PROBE_TIMEOUT_MS} ms` : answer;
+    const answer = await within(write, timing.timeoutMs);
+    const failure = answer === TIMED_OUT ? `no answer within ${timing.timeoutMs} ms` : answer;
     if (stopped) return;
     setWritable(failure === undefined, failure);
-    timer = setTimeout(() => void probe(), WRITE_PROBE_INTERVAL_MS);
+    timer = setTimeout(() => void probe(), timing.intervalMs);
   };
   return {
     start: () => void probe(),
