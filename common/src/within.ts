@@ -1,5 +1,5 @@
-// Waiting for work at most so long: the shutdowns' grace, a health probe's deadline, the last spans'
-// flush. The work itself runs on; only the wait ends.
+// Waiting for work at most so long: the shutdowns' grace (the gRPC servers', the launcher's children),
+// a health probe's deadline, the last spans' flush. The work itself runs on; only the wait ends.
 
 /** What `within` gives when the work has not settled in time. */
 export const TIMED_OUT = Symbol("timed out");

@@ -1,3 +1,4 @@
+import { TIMED_OUT, within } from "@pokerodds/common/within";
 import { spawn, type ChildProcess } from "node:child_process";
 
 /** Where a child's output goes: the launcher's own stdout/stderr, nowhere, or an open file descriptor. */
@@ -73,15 +74,7 @@ export function describeExit(exit: Exit): string {
 
 /** Resolves true if `promise` settles before `deadline` (epoch ms), false otherwise. */
 async function before(promise: Promise<unknown>, deadline: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>(
-    (resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()), false)),
-  );
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return (await within(promise, Math.max(0, deadline - Date.now()))) !== TIMED_OUT;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Logger } from "@pokerodds/common/logger";
 import { statfs } from "node:fs/promises";
 
 /** How often the free space is read. */
-export const DISK_CHECK_INTERVAL_MS = 60_000;
+const DISK_CHECK_INTERVAL_MS = 60_000;
 
 /** Low: under 5 % of the file system free, or under 1 GiB, whichever is more room. */
 const LOW_SHARE = 0.05;
