@@ -1,5 +1,6 @@
 import { status } from "@grpc/grpc-js";
 import test from "ava";
+import type { ListTablesRequest, ListTablesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { TableApi } from "../src/services.js";
 import { silentLogger, startApp } from "./helpers/app.js";
 import { grpcError, lobby } from "./helpers/fixtures.js";
@@ -32,7 +33,9 @@ test("the active tables, publicly, valid against the document", async (t) => {
   });
   assertMatchesSchema(t, "TablesList", body);
   t.deepEqual(warnings, []);
-  t.deepEqual(calls, [{ method: "listTables", request: {}, options: { deadlineMs: 3_000, requestId: "lobby-1" } }]);
+  t.deepEqual(calls, [
+    { method: "listTables", request: { cachedEtag: "" }, options: { deadlineMs: 3_000, requestId: "lobby-1" } },
+  ]);
 });
 
 test("table service or database unavailable: 200 with no tables, and a warning", async (t) => {
@@ -52,7 +55,76 @@ test("other failures are not hidden as an empty lobby", async (t) => {
   const broken = await lobbyWith(async () => ({
     tables: [{ tableId: 1, playerCount: 1, gameState: "PLAYING" }],
     totalActivePlayers: 1,
+    etag: "broken",
+    unchanged: false,
   }));
   t.deepEqual([broken.status, broken.body], [500, { error: "internal error" }]);
   t.deepEqual([...internal.warnings, ...broken.warnings], []);
+});
+
+/** GET /api/tables `answers.length` times in a row, the table service answering each call with the next. */
+async function lobbiesWith(answers: ((request: ListTablesRequest) => ListTablesResponse)[]) {
+  let call = 0;
+  const app = await startApp({
+    logger: silentLogger(),
+    table: { listTables: async (request) => answers[call++]!(request) },
+  });
+  try {
+    const replies = [];
+    for (let i = 0; i < answers.length; i++) {
+      const response = await fetch(`${app.url}/api/tables`);
+      replies.push({
+        status: response.status,
+        type: response.headers.get("content-type"),
+        text: await response.text(),
+      });
+    }
+    return { replies, asked: app.table.calls.map((c) => (c.request as ListTablesRequest).cachedEtag) };
+  } finally {
+    await app.close();
+  }
+}
+
+const unchanged = (etag: string): ListTablesResponse => ({ tables: [], totalActivePlayers: 0, etag, unchanged: true });
+const another = (): ListTablesResponse => ({
+  tables: [{ tableId: 2, playerCount: 1, gameState: "WAITING" }],
+  totalActivePlayers: 1,
+  etag: "lobby-2",
+  unchanged: false,
+});
+
+test("the lobby answered last is named to the table service, and sent again while it is unchanged", async (t) => {
+  const { replies, asked } = await lobbiesWith([
+    lobby,
+    () => unchanged("lobby-1"),
+    another,
+    () => unchanged("lobby-2"),
+  ]);
+  t.deepEqual(asked, ["", "lobby-1", "lobby-1", "lobby-2"]);
+  const first = JSON.stringify({
+    tables: [
+      { tableId: 1, playerCount: 2, gameState: "BETTING" },
+      { tableId: 3, playerCount: 1, gameState: "WAITING" },
+    ],
+    totalActivePlayers: 3,
+  });
+  const second = JSON.stringify({
+    tables: [{ tableId: 2, playerCount: 1, gameState: "WAITING" }],
+    totalActivePlayers: 1,
+  });
+  t.deepEqual(
+    replies.map((r) => r.text),
+    [first, first, second, second],
+  );
+  for (const reply of replies) t.deepEqual([reply.status, reply.type], [200, "application/json; charset=utf-8"]);
+});
+
+test("the table service calling unchanged a lobby that was not asked for is an error", async (t) => {
+  const { replies, asked } = await lobbiesWith([lobby, () => unchanged("lobby-9")]);
+  t.deepEqual(asked, ["", "lobby-1"]);
+  t.deepEqual(
+    replies.map((r) => r.status),
+    [200, 500],
+  );
+  t.deepEqual(JSON.parse(replies[1]!.text), { error: "internal error" });
 });

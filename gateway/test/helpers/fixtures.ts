@@ -133,6 +133,8 @@ export const lobby = (): ListTablesResponse => ({
     { tableId: 3, playerCount: 1, gameState: "WAITING" },
   ],
   totalActivePlayers: 3,
+  etag: "lobby-1",
+  unchanged: false,
 });
 
 export const sitResponse = (): SitResponse => ({ acknowledged: true, message: "", seatId: 2, seatBalanceCents: 5025 });

@@ -58,7 +58,7 @@ export function tableService(
   const audits = new OneAtATime("an audit is running on this table service replica; retry when it ends");
   const seats = seatsReader(parts);
   return {
-    listTables: rpc("ListTables", () => lobby()),
+    listTables: rpc("ListTables", (request) => lobby(request.cachedEtag)),
 
     sit: rpc("Sit", (request, scope) => sit(parts, { ...request, caller: callerFromProto(request.caller) }, scope)),
 

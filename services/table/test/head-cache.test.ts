@@ -9,7 +9,7 @@ import { MongoClient } from "mongodb";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applySit, emptyTable } from "../src/domain/index.js";
+import { ACTIVE_WINDOW_MS, applySit, applyTopUp, emptyTable } from "../src/domain/index.js";
 import { createIndexes } from "../src/indexes.js";
 import type { TableParts } from "../src/parts.js";
 import { lobbyReader } from "../src/reads.js";
@@ -63,9 +63,9 @@ test("with 700 tables active, a lobby pass after the first reads each head once,
   await Promise.all(tableIds.map((tableId) => store.activity.note(tableId, now)));
   const lobby = lobbyReader({ store } as TableParts, 0);
 
-  await lobby();
+  await lobby("");
   finds = 0;
-  await lobby();
+  await lobby("");
   const buckets = 8; // the window's buckets and the one ahead, probed each pass
   t.true(finds <= ACTIVE_TABLES + buckets, `${finds} reads for ${ACTIVE_TABLES} cached heads`);
   finds = 0;
@@ -95,7 +95,7 @@ test("a lobby call within the passes' maximum age reads nothing, and shows this 
   const maxAgeMs = 5_000;
   const lobby = lobbyReader({ store: here } as TableParts, maxAgeMs);
   const playersAt = async (tableId: number) =>
-    (await lobby()).tables.find((line) => line.tableId === tableId)?.playerCount ?? 0;
+    (await lobby("")).tables.find((line) => line.tableId === tableId)?.playerCount ?? 0;
 
   await seat(here, 1, "ann");
   const passed = Date.now();
@@ -129,17 +129,17 @@ test("after the maximum age a call answers from the last pass while it starts th
   const lobby = lobbyReader({ store } as TableParts, maxAgeMs);
   const answered = (call: Promise<unknown>) => Promise.race([call.then(() => true), sleep(300).then(() => false)]);
 
-  const first = lobby();
+  const first = lobby("");
   t.false(await answered(first), "the lobby's first call waits for its pass");
   letPassGo();
   await first;
   await sleep(maxAgeMs + 20);
-  t.true(await answered(lobby()), "a call after the maximum age answers while its pass waits");
+  t.true(await answered(lobby("")), "a call after the maximum age answers while its pass waits");
   t.is(passesBegun, 2, "and began that pass");
   letPassGo();
   // Past the maximum age and twice the last pass's time (about 0.1 + 2 x 0.3 s).
   await sleep(1_500);
-  const late = lobby();
+  const late = lobby("");
   t.false(await answered(late), "a call after a pause waits for a new pass");
   letPassGo();
   await late;
@@ -155,7 +155,7 @@ test("with a maximum age of 0 every call waits for a pass of its own", async (t)
     return activeAt(now);
   };
   const lobby = lobbyReader({ store } as TableParts, 0);
-  for (let i = 0; i < 3; i++) await lobby();
+  for (let i = 0; i < 3; i++) await lobby("");
   t.is(passes, 3);
 });
 
@@ -175,7 +175,7 @@ test("a crowd polling the lobby costs one pass per maximum age: calls during a p
   const started = performance.now();
   const client = async () => {
     while (performance.now() - started < 3_500) {
-      await lobby();
+      await lobby("");
       await sleep(5);
     }
   };
@@ -189,4 +189,59 @@ test("a crowd polling the lobby costs one pass per maximum age: calls during a p
       "no pass begins within the maximum age of the one before",
     );
   }
+});
+
+test("a lobby keeps its etag while what it shows stands: a top-up keeps it, a sit changes it, and another replica names the same lobby alike", async (t) => {
+  const store = await storeWithActiveTable(t, "lobby-etag");
+  const sit = (playerId: string) =>
+    store.apply(1, { key: `sit:${playerId}`, fingerprint: "" }, (latest, now) =>
+      applySit(
+        latest,
+        { playerId, playerName: playerId, avatarImageUrl: "", amountCents: 100, transferId: playerId },
+        now,
+      ),
+    );
+  await sit("ann");
+  const lobby = lobbyReader({ store } as TableParts, 60_000);
+  const first = await lobby("");
+  t.like(first, {
+    tables: [{ tableId: 1, playerCount: 1, gameState: "WAITING" }],
+    totalActivePlayers: 1,
+    unchanged: false,
+  });
+  t.deepEqual(await lobby(first.etag), { tables: [], totalActivePlayers: 0, etag: first.etag, unchanged: true });
+
+  await store.apply(1, { key: "topup:ann", fingerprint: "" }, (latest, now) =>
+    applyTopUp(latest, { playerId: "ann", amountCents: 50 }, now),
+  );
+  t.true((await lobby(first.etag)).unchanged, "a top-up changes nothing the lobby shows");
+
+  await sit("bob");
+  const second = await lobby(first.etag);
+  t.like(second, { tables: [{ tableId: 1, playerCount: 2 }], totalActivePlayers: 2, unchanged: false });
+  t.not(second.etag, first.etag);
+
+  const replica = new MongoClient(ferret!.uri);
+  t.teardown(() => replica.close());
+  const elsewhere = lobbyReader({ store: new SnapshotStore(replica.db("lobby-etag")) } as TableParts, 60_000);
+  t.deepEqual(await elsewhere(second.etag), { tables: [], totalActivePlayers: 0, etag: second.etag, unchanged: true });
+});
+
+test("a table leaves the lobby when its window ends, with no change and no new pass", async (t) => {
+  const store = await storeWithActiveTable(t, "lobby-window");
+  const closing = Date.now() - ACTIVE_WINDOW_MS + 1_500;
+  await store.load([{ ...emptyTable(2, closing), version: 2 }]);
+  await store.activity.note(2, closing);
+  let passes = 0;
+  const activeAt = store.activity.activeAt.bind(store.activity);
+  store.activity.activeAt = async (now) => {
+    passes++;
+    return activeAt(now);
+  };
+  const lobby = lobbyReader({ store } as TableParts, 60_000);
+  const tableIds = async () => (await lobby("")).tables.map((line) => line.tableId);
+  t.deepEqual(await tableIds(), [1, 2]);
+  await sleep(Math.max(0, closing + ACTIVE_WINDOW_MS - Date.now()) + 100);
+  t.deepEqual(await tableIds(), [1]);
+  t.is(passes, 1);
 });

@@ -1,5 +1,13 @@
 import test from "ava";
-import { ACTIVE_WINDOW_MS, lobbyOf, lobbySummary, seatedPlayerCount, seatsOf } from "../src/domain/lobby.js";
+import {
+  ACTIVE_WINDOW_MS,
+  lobbyEntry,
+  lobbyListedUntil,
+  lobbyOf,
+  lobbySummary,
+  seatedPlayerCount,
+  seatsOf,
+} from "../src/domain/lobby.js";
 import { applyLeave, applyTopUp } from "../src/domain/seats.js";
 import { markDelivered } from "../src/domain/snapshot.js";
 import type { BettingStage, GameState, TableSnapshot } from "../src/domain/types.js";
@@ -227,6 +235,27 @@ test("lobby: totalActivePlayers counts players, not seats: one seated at two tab
   t.is(seatedPlayerCount([first, second]), 2);
   t.is(seatedPlayerCount([second]), 1);
   t.is(seatedPlayerCount([newTable()]), 0);
+});
+
+test("lobbyEntry: what a table adds to the lobby changes with its players and its state, not its balances", (t) => {
+  const seated = sit(newTable(), "a", 100, T0);
+  const entry = lobbyEntry(seated, T0);
+  t.not(entry, null);
+  t.is(lobbyEntry(applyTopUp(seated, { playerId: "a", amountCents: 5 }, T0 + 1).next!, T0 + 1), entry);
+  t.not(lobbyEntry(sit(seated, "b", 100, T0), T0), entry, "another player");
+  t.not(lobbyEntry(applyLeave(seated, { playerId: "a", transferId: "l" }, T0).next!, T0), entry, "a player gone");
+  t.not(lobbyEntry(advance(seated), T0), entry, "a betting stage open");
+  t.is(lobbyEntry(seated, T0 + ACTIVE_WINDOW_MS + 1), null, "not active: nothing in the lobby");
+});
+
+test("lobbyListedUntil: the lobby stands until its first active table leaves the window", (t) => {
+  const early = sit(newTable(3), "a", 100, T0);
+  const late = sit(newTable(5), "b", 100, T0 + 60_000);
+  const gone = sit(newTable(9), "c", 100, T0 - 2 * ACTIVE_WINDOW_MS);
+  t.is(lobbyListedUntil([late, gone, early], T0 + 60_000), T0 + ACTIVE_WINDOW_MS);
+  t.true(lobbySummary(early, T0 + ACTIVE_WINDOW_MS).active);
+  t.false(lobbySummary(early, T0 + ACTIVE_WINDOW_MS + 1).active);
+  t.is(lobbyListedUntil([gone], T0), Infinity, "no active table: nothing leaves");
 });
 
 test("a player's seats: every table where the player sits, active or not, in table id order", (t) => {

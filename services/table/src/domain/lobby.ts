@@ -22,6 +22,27 @@ export function lobbySummary(snapshot: TableSnapshot, now: number): LobbySummary
   };
 }
 
+/**
+ * What a table adds to the lobby at `now`, as one comparable key: its line (game state, seats) and
+ * the players seated there (totalActivePlayers counts them); null when it is not active.
+ */
+export function lobbyEntry(snapshot: TableSnapshot, now: number): string | null {
+  const { active, gameState } = lobbySummary(snapshot, now);
+  return active ? JSON.stringify([gameState, snapshot.seats.map((seat) => seat.playerId)]) : null;
+}
+
+/**
+ * Until when the lobby of these tables, listed at `now`, stays what it is without a change to any of
+ * them: the moment the first active table leaves the window.
+ */
+export function lobbyListedUntil(heads: readonly TableSnapshot[], now: number): number {
+  let until = Infinity;
+  for (const snapshot of heads) {
+    if (lobbySummary(snapshot, now).active) until = Math.min(until, snapshot.lastActivityAt + ACTIVE_WINDOW_MS);
+  }
+  return until;
+}
+
 export interface PlayerSeat {
   tableId: number;
   seatId: number;

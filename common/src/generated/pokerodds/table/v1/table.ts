@@ -232,6 +232,8 @@ export interface Caller {
 }
 
 export interface ListTablesRequest {
+  /** The etag of the lobby the caller holds (an earlier answer's), or empty. */
+  cachedEtag: string;
 }
 
 export interface TableSummary {
@@ -242,8 +244,13 @@ export interface TableSummary {
 }
 
 export interface ListTablesResponse {
+  /** Empty when `unchanged`. */
   tables: TableSummary[];
   totalActivePlayers: number;
+  /** Names this lobby (the same tables and players give the same etag on every replica). */
+  etag: string;
+  /** The lobby is still the one of the request's cached_etag; nothing else is sent. */
+  unchanged: boolean;
 }
 
 export interface SitRequest {
@@ -723,11 +730,14 @@ export const Caller: MessageFns<Caller> = {
 };
 
 function createBaseListTablesRequest(): ListTablesRequest {
-  return {};
+  return { cachedEtag: "" };
 }
 
 export const ListTablesRequest: MessageFns<ListTablesRequest> = {
-  encode(_: ListTablesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: ListTablesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.cachedEtag !== "") {
+      writer.uint32(10).string(message.cachedEtag);
+    }
     return writer;
   },
 
@@ -744,6 +754,14 @@ export const ListTablesRequest: MessageFns<ListTablesRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.cachedEtag = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -756,20 +774,30 @@ export const ListTablesRequest: MessageFns<ListTablesRequest> = {
     }
   },
 
-  fromJSON(_: any): ListTablesRequest {
-    return {};
+  fromJSON(object: any): ListTablesRequest {
+    return {
+      cachedEtag: isSet(object.cachedEtag)
+        ? globalThis.String(object.cachedEtag)
+        : isSet(object.cached_etag)
+        ? globalThis.String(object.cached_etag)
+        : "",
+    };
   },
 
-  toJSON(_: ListTablesRequest): unknown {
+  toJSON(message: ListTablesRequest): unknown {
     const obj: any = {};
+    if (message.cachedEtag !== "") {
+      obj.cachedEtag = message.cachedEtag;
+    }
     return obj;
   },
 
   create(base?: DeepPartial<ListTablesRequest>): ListTablesRequest {
     return ListTablesRequest.fromPartial(base ?? {});
   },
-  fromPartial(_: DeepPartial<ListTablesRequest>): ListTablesRequest {
+  fromPartial(object: DeepPartial<ListTablesRequest>): ListTablesRequest {
     const message = createBaseListTablesRequest();
+    message.cachedEtag = object.cachedEtag ?? "";
     return message;
   },
 };
@@ -888,7 +916,7 @@ export const TableSummary: MessageFns<TableSummary> = {
 };
 
 function createBaseListTablesResponse(): ListTablesResponse {
-  return { tables: [], totalActivePlayers: 0 };
+  return { tables: [], totalActivePlayers: 0, etag: "", unchanged: false };
 }
 
 export const ListTablesResponse: MessageFns<ListTablesResponse> = {
@@ -898,6 +926,12 @@ export const ListTablesResponse: MessageFns<ListTablesResponse> = {
     }
     if (message.totalActivePlayers !== 0) {
       writer.uint32(16).int32(message.totalActivePlayers);
+    }
+    if (message.etag !== "") {
+      writer.uint32(26).string(message.etag);
+    }
+    if (message.unchanged !== false) {
+      writer.uint32(32).bool(message.unchanged);
     }
     return writer;
   },
@@ -931,6 +965,22 @@ export const ListTablesResponse: MessageFns<ListTablesResponse> = {
             message.totalActivePlayers = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unchanged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -951,6 +1001,8 @@ export const ListTablesResponse: MessageFns<ListTablesResponse> = {
         : isSet(object.total_active_players)
         ? globalThis.Number(object.total_active_players)
         : 0,
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      unchanged: isSet(object.unchanged) ? globalThis.Boolean(object.unchanged) : false,
     };
   },
 
@@ -962,6 +1014,12 @@ export const ListTablesResponse: MessageFns<ListTablesResponse> = {
     if (message.totalActivePlayers !== 0) {
       obj.totalActivePlayers = Math.round(message.totalActivePlayers);
     }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.unchanged !== false) {
+      obj.unchanged = message.unchanged;
+    }
     return obj;
   },
 
@@ -972,6 +1030,8 @@ export const ListTablesResponse: MessageFns<ListTablesResponse> = {
     const message = createBaseListTablesResponse();
     message.tables = object.tables?.map((e) => TableSummary.fromPartial(e)) || [];
     message.totalActivePlayers = object.totalActivePlayers ?? 0;
+    message.etag = object.etag ?? "";
+    message.unchanged = object.unchanged ?? false;
     return message;
   },
 };
@@ -6072,7 +6132,10 @@ export const ExportGamesResponse: MessageFns<ExportGamesResponse> = {
  */
 export type TableServiceService = typeof TableServiceService;
 export const TableServiceService = {
-  /** Tables a player operation touched within the last 30 minutes. */
+  /**
+   * Tables a player operation touched within the last 30 minutes. A caller holding the lobby of an
+   * earlier answer names its etag and is told when it is still the lobby, without the tables.
+   */
   listTables: {
     path: "/pokerodds.table.v1.TableService/ListTables" as const,
     requestStream: false as const,
@@ -6235,7 +6298,10 @@ export const TableServiceService = {
 } as const;
 
 export interface TableServiceServer extends UntypedServiceImplementation {
-  /** Tables a player operation touched within the last 30 minutes. */
+  /**
+   * Tables a player operation touched within the last 30 minutes. A caller holding the lobby of an
+   * earlier answer names its etag and is told when it is still the lobby, without the tables.
+   */
   listTables: handleUnaryCall<ListTablesRequest, ListTablesResponse>;
   /**
    * Debits the account and seats the player. NACK (nothing moves) when the table is full, the
@@ -6302,7 +6368,10 @@ export interface TableServiceServer extends UntypedServiceImplementation {
 }
 
 export interface TableServiceClient extends Client {
-  /** Tables a player operation touched within the last 30 minutes. */
+  /**
+   * Tables a player operation touched within the last 30 minutes. A caller holding the lobby of an
+   * earlier answer names its etag and is told when it is still the lobby, without the tables.
+   */
   listTables(
     request: ListTablesRequest,
     callback: (error: ServiceError | null, response: ListTablesResponse) => void,

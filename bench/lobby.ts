@@ -1,0 +1,110 @@
+// The lobby (GET /api/tables, public) through the gateway on the real stack, polled by CLIENTS
+// concurrent clients: with no table active (the baseline, an answer of a few bytes) against the same
+// stack once ACTIVE tables are active (an answer of about 230 KB), in the same run.
+//
+//   node --import=tsx/esm bench/lobby.ts        (after `npm run build`)
+//
+// The lobby lists every active table, so its answer grows with them; what must not grow with them
+// is the work behind each call beyond sending that answer. The table service lists the tables again
+// only when a pass over them (one a second while the lobby is read) or a change stored changes what
+// the lobby shows, and the gateway sends the JSON it wrote last while the table service says it is
+// still the lobby. Before (each call listed, encoded, decoded and wrote every table): 186 requests a
+// second at 4,000 active tables, 0.04x of the empty lobby's (README, "Benchmarks").
+import { MongoClient } from "mongodb";
+import { pathToFileURL } from "node:url";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startTestStack, type TestStack } from "../test/helpers/stack.js";
+import { cpuSplit, readCpu } from "./cpu.js";
+import { formatBenchLines, type BenchLine } from "./report.js";
+import { activateTables } from "./table.js";
+import { runPhase, type Target } from "./throughput.js";
+
+const CLIENTS = 32;
+const ACTIVE = 4_000;
+/** The active tables' answer at least, in bytes: a body short of it is an answer without them. */
+const ACTIVE_BODY_BYTES = ACTIVE * 50;
+/** The first pass over tables just loaded reads each cold; the lobby lists them within this. */
+const LISTED_WITHIN_MS = 60_000;
+/** The lobby of ACTIVE tables keeps at least this share of the empty lobby's requests a second. */
+const GOAL = 0.2;
+
+interface LobbyPhase {
+  perSecond: number;
+  failed: number;
+  failures: string[];
+  cpu: { text: string; total: number };
+}
+
+async function pollLobby(stack: TestStack, seconds: number, minBytes: number): Promise<LobbyPhase> {
+  const target: Target = { method: "GET", url: new URL(`${stack.url}/api/tables`), headers: {} };
+  const started = performance.now();
+  const before = await readCpu(stack.children());
+  const result = await runPhase(
+    Array.from({ length: CLIENTS }, () => target),
+    seconds,
+    (status, body) => status === 200 && body.length >= minBytes,
+  );
+  const cpu = cpuSplit(before, await readCpu(stack.children()), (performance.now() - started) / 1000);
+  return { ...result, cpu };
+}
+
+/** Waits until the lobby lists the `count` tables just made active (their first pass reads them cold). */
+async function untilListed(stack: TestStack, count: number): Promise<number> {
+  const deadline = performance.now() + LISTED_WITHIN_MS;
+  for (;;) {
+    const response = await fetch(`${stack.url}/api/tables`);
+    const body = (await response.json()) as { tables: unknown[] };
+    if (body.tables.length >= count) return JSON.stringify(body).length;
+    if (performance.now() > deadline) throw new Error(`the lobby listed ${body.tables.length} of ${count} tables`);
+    await sleep(500);
+  }
+}
+
+const cpuLine = (phase: LobbyPhase): BenchLine => ({
+  name: `  where the time went (CPU, share of the machine incl. warm-up): ${phase.cpu.text}`,
+  value: 100 * phase.cpu.total,
+  unit: "% busy",
+});
+const failedText = (phase: LobbyPhase) =>
+  phase.failed > 0 ? `; ${phase.failed} failed, e.g. ${phase.failures[0]?.slice(0, 120)}` : "";
+
+export async function benchLobby(options: { seconds?: number } = {}): Promise<BenchLine[]> {
+  const seconds = options.seconds ?? 10;
+  const stack = await startTestStack();
+  try {
+    const empty = await pollLobby(stack, seconds, 0);
+    const client = await MongoClient.connect(stack.mongodbUri);
+    try {
+      await activateTables(client.db("table"), ACTIVE, 1_000);
+    } finally {
+      await client.close();
+    }
+    const bytes = await untilListed(stack, ACTIVE);
+    const active = await pollLobby(stack, seconds, ACTIVE_BODY_BYTES);
+    const ratio = active.perSecond / empty.perSecond;
+    return [
+      {
+        name: `GET /api/tables, no table active (baseline), ${CLIENTS} clients, ${seconds} s${failedText(empty)}`,
+        value: empty.perSecond,
+        unit: "req/s",
+      },
+      cpuLine(empty),
+      {
+        name: `GET /api/tables, ${ACTIVE} tables active (an answer of ${(bytes / 1024).toFixed(0)} KB)${failedText(active)}`,
+        value: active.perSecond,
+        unit: "req/s",
+        ratio: { to: "no table active", value: ratio },
+        goal: `>= ${GOAL}x no table active`,
+        met: ratio >= GOAL && active.failed === 0,
+      },
+      cpuLine(active),
+    ];
+  } finally {
+    await stack.stop();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const seconds = process.env.BENCH_SECONDS ? Number(process.env.BENCH_SECONDS) : undefined;
+  console.log(formatBenchLines(await benchLobby({ seconds })));
+}
