@@ -11,6 +11,7 @@
 // still the lobby. Before (each call listed, encoded, decoded and wrote every table): 186 requests a
 // second at 4,000 active tables, 0.04x of the empty lobby's (README, "Benchmarks").
 import { MongoClient } from "mongodb";
+import { get } from "node:http";
 import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { startTestStack, type TestStack } from "../test/helpers/stack.js";
@@ -65,6 +66,18 @@ const cpuLine = (phase: LobbyPhase): BenchLine => ({
   value: 100 * phase.cpu.total,
   unit: "% busy",
 });
+/** The bytes of the lobby as the gateway sends it to a client that takes gzip. */
+function gzippedBytes(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { "accept-encoding": "gzip" } }, (res) => {
+      let bytes = 0;
+      res.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      res.on("end", () => resolve(res.headers["content-encoding"] === "gzip" ? bytes : NaN));
+      res.on("error", reject);
+    }).on("error", reject);
+  });
+}
+
 const failedText = (phase: LobbyPhase) =>
   phase.failed > 0 ? `; ${phase.failed} failed, e.g. ${phase.failures[0]?.slice(0, 120)}` : "";
 
@@ -80,6 +93,7 @@ export async function benchLobby(options: { seconds?: number } = {}): Promise<Be
       await client.close();
     }
     const bytes = await untilListed(stack, ACTIVE);
+    const gzipped = await gzippedBytes(`${stack.url}/api/tables`);
     const active = await pollLobby(stack, seconds, ACTIVE_BODY_BYTES);
     const ratio = active.perSecond / empty.perSecond;
     return [
@@ -90,7 +104,7 @@ export async function benchLobby(options: { seconds?: number } = {}): Promise<Be
       },
       cpuLine(empty),
       {
-        name: `GET /api/tables, ${ACTIVE} tables active (an answer of ${(bytes / 1024).toFixed(0)} KB)${failedText(active)}`,
+        name: `GET /api/tables, ${ACTIVE} tables active (an answer of ${(bytes / 1024).toFixed(0)} KB, ${(gzipped / 1024).toFixed(0)} KB to a client that takes gzip; these clients do not)${failedText(active)}`,
         value: active.perSecond,
         unit: "req/s",
         ratio: { to: "no table active", value: ratio },

@@ -1,5 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import test from "ava";
+import { get, type IncomingHttpHeaders } from "node:http";
+import { gunzipSync } from "node:zlib";
 import type { ListTablesRequest, ListTablesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { TableApi } from "../src/services.js";
 import { silentLogger, startApp } from "./helpers/app.js";
@@ -127,4 +129,43 @@ test("the table service calling unchanged a lobby that was not asked for is an e
     [200, 500],
   );
   t.deepEqual(JSON.parse(replies[1]!.text), { error: "internal error" });
+});
+
+/** GET `url` with this Accept-Encoding (none when undefined), its body as sent: not decompressed. */
+function rawGet(url: string, acceptEncoding?: string) {
+  return new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const headers = acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding };
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("error", reject);
+    }).on("error", reject);
+  });
+}
+
+test("the lobby is sent gzipped to a client that takes gzip, and as it is to one that does not", async (t) => {
+  const app = await startApp({ logger: silentLogger(), table: { listTables: async () => lobby() } });
+  try {
+    const url = `${app.url}/api/tables`;
+    const json = JSON.stringify({
+      tables: [
+        { tableId: 1, playerCount: 2, gameState: "BETTING" },
+        { tableId: 3, playerCount: 1, gameState: "WAITING" },
+      ],
+      totalActivePlayers: 3,
+    });
+    for (const accepted of ["gzip", "br;q=1, gzip;q=0.5", "deflate, gzip"]) {
+      const { headers, body } = await rawGet(url, accepted);
+      t.deepEqual([headers["content-encoding"], headers.vary], ["gzip", "Accept-Encoding"], accepted);
+      t.is(gunzipSync(body).toString(), json, accepted);
+    }
+    for (const accepted of [undefined, "identity", "gzip;q=0", "br"]) {
+      const { headers, body } = await rawGet(url, accepted);
+      t.deepEqual([headers["content-encoding"], headers.vary], [undefined, "Accept-Encoding"], accepted);
+      t.is(body.toString(), json, accepted);
+    }
+  } finally {
+    await app.close();
+  }
 });

@@ -1,4 +1,5 @@
 import type { ListTablesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { gzipSync } from "node:zlib";
 import { DEADLINES_MS, callOptions } from "../http/backend-call.js";
 import { httpErrorFromGrpc } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
@@ -11,6 +12,8 @@ import { EMPTY_LOBBY, toTablesList } from "./to-api.js";
 interface HeldLobby {
   etag: string;
   body: Buffer;
+  /** The same gzipped, once a client that takes gzip asked for it. */
+  gzipped?: Buffer;
 }
 
 export function lobbyRoutes(table: TableApi): Handlers<typeof lobbyApi> {
@@ -19,16 +22,16 @@ export function lobbyRoutes(table: TableApi): Handlers<typeof lobbyApi> {
   // cost this gateway about 2.5 ms of CPU a request.
   let held: HeldLobby | undefined;
 
-  /** The JSON of the table service's answer to a call that named the etag of `asked`. */
-  function bodyOf(response: ListTablesResponse, asked: HeldLobby | undefined): Buffer {
+  /** The lobby of the table service's answer to a call that named the etag of `asked`. */
+  function lobbyOf(response: ListTablesResponse, asked: HeldLobby | undefined): HeldLobby {
     if (response.unchanged) {
-      if (asked?.etag !== response.etag)
+      if (asked?.etag !== response.etag) {
         throw new Error("the table service called a lobby unchanged that was not asked for");
-      return asked.body;
+      }
+      return asked;
     }
-    const body = Buffer.from(JSON.stringify(toTablesList(response)));
-    held = { etag: response.etag, body };
-    return body;
+    held = { etag: response.etag, body: Buffer.from(JSON.stringify(toTablesList(response))) };
+    return held;
   }
 
   return {
@@ -48,7 +51,15 @@ export function lobbyRoutes(table: TableApi): Handlers<typeof lobbyApi> {
         res.json(EMPTY_LOBBY);
         return;
       }
-      res.type("json").send(bodyOf(response, asked));
+      const lobby = lobbyOf(response, asked);
+      res.vary("Accept-Encoding").type("json");
+      // The list of every active table compresses about 15 times (227 KB at 4,000 tables, 15 KB), and
+      // it is compressed once per lobby, not per request (about 3 ms at that size: synchronously).
+      if (req.acceptsEncodings("gzip", "identity") === "gzip") {
+        res.set("Content-Encoding", "gzip").send((lobby.gzipped ??= gzipSync(lobby.body)));
+      } else {
+        res.send(lobby.body);
+      }
     },
   };
 }
