@@ -44,6 +44,15 @@ async function storeWithActiveTable(t: ExecutionContext, name: string): Promise<
   return store;
 }
 
+/** Runs `atStart` as each lobby pass of the store begins (a pass begins by reading the activity index). */
+function atEachPass(store: SnapshotStore, atStart: () => unknown): void {
+  const activeAt = store.activity.activeAt.bind(store.activity);
+  store.activity.activeAt = async (now) => {
+    await atStart();
+    return activeAt(now);
+  };
+}
+
 test("with 700 tables active, a lobby pass after the first reads each head once, and so does a player's read after it", async (t) => {
   client = new MongoClient(ferret!.uri, { monitorCommands: true });
   let finds = 0;
@@ -119,12 +128,10 @@ test("after the maximum age a call answers from the last pass while it starts th
   // Each pass waits at its start until the test lets it go on: the first takes about 300 ms.
   let passesBegun = 0;
   let letPassGo = () => {};
-  const activeAt = store.activity.activeAt.bind(store.activity);
-  store.activity.activeAt = async (now) => {
+  atEachPass(store, () => {
     passesBegun++;
-    await new Promise<void>((resolve) => (letPassGo = resolve));
-    return activeAt(now);
-  };
+    return new Promise<void>((resolve) => (letPassGo = resolve));
+  });
   const maxAgeMs = 100;
   const lobby = lobbyReader({ store } as TableParts, maxAgeMs);
   const answered = (call: Promise<unknown>) => Promise.race([call.then(() => true), sleep(300).then(() => false)]);
@@ -149,11 +156,7 @@ test("after the maximum age a call answers from the last pass while it starts th
 test("with a maximum age of 0 every call waits for a pass of its own", async (t) => {
   const store = await storeWithActiveTable(t, "lobby-fresh");
   let passes = 0;
-  const activeAt = store.activity.activeAt.bind(store.activity);
-  store.activity.activeAt = async (now) => {
-    passes++;
-    return activeAt(now);
-  };
+  atEachPass(store, () => passes++);
   const lobby = lobbyReader({ store } as TableParts, 0);
   for (let i = 0; i < 3; i++) await lobby("");
   t.is(passes, 3);
@@ -164,12 +167,10 @@ test("a crowd polling the lobby costs one pass per maximum age: calls during a p
   // Each pass begins by reading the activity index: counted there, and made slow, so that many calls
   // arrive while one runs.
   const passesBegun: number[] = [];
-  const activeAt = store.activity.activeAt.bind(store.activity);
-  store.activity.activeAt = async (now) => {
+  atEachPass(store, () => {
     passesBegun.push(performance.now());
-    await sleep(150);
-    return activeAt(now);
-  };
+    return sleep(150);
+  });
   const maxAgeMs = 1_000;
   const lobby = lobbyReader({ store } as TableParts, maxAgeMs);
   const started = performance.now();
@@ -233,11 +234,7 @@ test("a table leaves the lobby when its window ends, with no change and no new p
   await store.load([{ ...emptyTable(2, closing), version: 2 }]);
   await store.activity.note(2, closing);
   let passes = 0;
-  const activeAt = store.activity.activeAt.bind(store.activity);
-  store.activity.activeAt = async (now) => {
-    passes++;
-    return activeAt(now);
-  };
+  atEachPass(store, () => passes++);
   const lobby = lobbyReader({ store } as TableParts, 60_000);
   const tableIds = async () => (await lobby("")).tables.map((line) => line.tableId);
   t.deepEqual(await tableIds(), [1, 2]);
