@@ -110,6 +110,11 @@ export class SequencedLog<E extends LogEntry> {
     return doc ? this.fromDocument(doc) : null;
   }
 
+  /** Whether the entry is stored: one `_id` read that brings back its `_id` alone. */
+  async has(stream: string, seq: number): Promise<boolean> {
+    return (await this.collection.findOne({ _id: entryIdOf(stream, seq) }, { projection: { _id: 1 } })) !== null;
+  }
+
   /**
    * The stream's latest entry, or null when it has none. Sequences have no gaps, so entries 1..L
    * exist and none above: starting from the newest entry known (this process's cache, else the hint,

@@ -132,6 +132,21 @@ test("the latest entry is found from a lagging, missing or ahead hint, and by a 
   );
 });
 
+test("has() tells the stored entries of a stream from those not stored", async (t) => {
+  const stream = newStream();
+  const log = freshLog(t);
+  for (let n = 0; n < 5; n++) await appendNote(log, stream, `${stream}/${n}`, 1, 1);
+  const reader = freshLog(t, 1);
+  t.deepEqual(await Promise.all([0, 1, 4, 5, 6].map((seq) => reader.has(stream, seq))), [
+    false,
+    true,
+    true,
+    true,
+    false,
+  ]);
+  t.false(await reader.has(newStream(), 1));
+});
+
 test("a crash between the entry and its key document (possible on MongoDB) still resolves the key", async (t) => {
   const stream = newStream();
   const notes = t.context.db.collection("notes");

@@ -19,7 +19,7 @@ import type {
   WatchTableResponse,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { advance } from "./advance.js";
-import { auditTables } from "./audit.js";
+import { auditReader } from "./audit.js";
 import { placeBet } from "./bet.js";
 import { betsAccepted } from "./metrics.js";
 import type { CallScope } from "./dependencies.js";
@@ -56,6 +56,7 @@ export function tableService(
   const lobby = lobbyReader(parts, lobbyMaxAgeMs);
   // An audit reads every table: a second one while it runs is refused, not stacked.
   const audits = new OneAtATime("an audit is running on this table service replica; retry when it ends");
+  const audit = auditReader(parts);
   const seats = seatsReader(parts);
   return {
     listTables: rpc("ListTables", (request) => lobby(request.cachedEtag)),
@@ -125,9 +126,7 @@ export function tableService(
     })),
 
     audit: rpc("Audit", (request, scope) =>
-      audits.run(async () =>
-        auditToProto(await auditTables(parts, callerFromProto(request.caller), callEnded(scope.parent!))),
-      ),
+      audits.run(async () => auditToProto(await audit(callerFromProto(request.caller), callEnded(scope.parent!)))),
     ),
 
     watchTable: serverStreaming(logger, "WatchTable", watchHandler(parts, databaseReady), { closing }),

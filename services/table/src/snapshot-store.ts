@@ -153,6 +153,11 @@ export class SnapshotStore {
     this.fullCapacity = Math.max(this.fullCapacity, tables + CACHED_TABLES);
   }
 
+  /** Whether the table has a version after `version` (one `_id` read): none means `version` is its latest. */
+  async storedAfter(tableId: number, version: number): Promise<boolean> {
+    return this.log.has(String(tableId), version + 1);
+  }
+
   /** The snapshot stored as `version` (one `_id` read), or null when there is none (yet). */
   async version(tableId: number, version: number): Promise<TableSnapshot | null> {
     const change = await this.log.entry(String(tableId), version);

@@ -1,7 +1,8 @@
 // The table side of the money audit (audit.ts) over stored tables as a bug or an edit of the database
 // could leave them: the per-table figures the reconciliation (audit/) checks.
 import test from "ava";
-import { auditTables } from "../src/audit.js";
+import { auditReader } from "../src/audit.js";
+import type { Caller } from "../src/domain/index.js";
 import type { TableSnapshot } from "../src/domain/types.js";
 import type { TableParts } from "../src/parts.js";
 import type { TransferClaim } from "../src/transfer-store.js";
@@ -19,9 +20,14 @@ function partsHolding(
   const store = {
     tableIds: async () => tables.map((table) => table.tableId),
     latest: async (tableId: number) => ({ snapshot: tables.find((table) => table.tableId === tableId)! }),
+    storedAfter: async (tableId: number, version: number) =>
+      tables.find((table) => table.tableId === tableId)!.version > version,
   };
   return { store, transfers } as unknown as TableParts;
 }
+
+/** One audit by a replica that has audited nothing before. */
+const auditTables = (parts: TableParts, caller: Caller, signal: AbortSignal) => auditReader(parts)(caller, signal);
 
 const ADMIN = { playerId: "admin", isAdmin: true };
 
@@ -103,4 +109,27 @@ test("an open transfer is listed with its claim's terms, not those of a request 
   // Before any claim, the entry is what recovery will claim and drive.
   claims.clear();
   t.deepEqual((await audit()).openTransfers, [entry]);
+});
+
+test("a later audit reads again only the tables with a version since the last one", async (t) => {
+  const tables = [sit(newTable(1), "p1", 10_000), sit(newTable(2), "p2", 20_000), newTable(3)];
+  const parts = partsHolding(tables);
+  const heads: number[] = [];
+  const latest = parts.store.latest.bind(parts.store);
+  parts.store.latest = async (tableId) => {
+    heads.push(tableId);
+    return latest(tableId);
+  };
+  const audit = auditReader(parts);
+  const signal = new AbortController().signal;
+  const first = await audit(ADMIN, signal);
+  t.deepEqual(heads.splice(0), [1, 2, 3]);
+  t.deepEqual(await audit(ADMIN, signal), first, "nothing changed: the same lines, no head read");
+  t.deepEqual(heads, []);
+
+  tables[1] = sit(tables[1]!, "p4", 5_000);
+  const third = await audit(ADMIN, signal);
+  t.deepEqual(heads, [2]);
+  t.deepEqual(third, await auditTables(partsHolding(tables), ADMIN, signal), "as an audit that read every table");
+  t.is(third.totals.seatsCents, 35_000);
 });
