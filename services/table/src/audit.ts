@@ -42,9 +42,9 @@ export interface AuditReport {
 /**
  * How long a replica keeps each table's line of its last audit. An audit reads the tables two or
  * three times, around the wallet (audit/), and each reading reads again only the tables changed
- * since the one before: one `_id` probe each for the others, where a head not cached costs about ten.
+ * since the one before: one `_id` probe each for the others, where a head not cached costs about twelve.
  */
-export const AUDIT_LINES_KEPT_MS = 15 * 60_000;
+const AUDIT_LINES_KEPT_MS = 15 * 60_000;
 
 /** The Audit call: every table's line, re-read only where the table changed since this replica's last audit. */
 export function auditReader(parts: TableParts): (caller: Caller, signal: AbortSignal) => Promise<AuditReport> {
