@@ -21,7 +21,8 @@ import { callerOf, type ServiceIdentity } from "./tls.js";
 type AccessPolicy<D = Record<string, unknown>> = { readonly [K in keyof D]: readonly ServiceIdentity[] };
 
 // Derived from the callers: gateway/src/backends.ts (getProfile, getPlayer, audit) and
-// services/table/src/dependencies.ts (getPlayer, getPersonalTableOwner, getBalance, debit, credit).
+// services/table/src/dependencies.ts (getPlayer, getPersonalTable, getPersonalTableOwner, getBalance, debit,
+// credit).
 // Deposit and Withdraw are an operator's, by a certificate of its own: no public route offers them,
 // so the Internet-facing gateway may not mint money. ListLedger only reads: the operator's tool and
 // the gateway's account statement (a player's own account).
@@ -29,6 +30,7 @@ type AccessPolicy<D = Record<string, unknown>> = { readonly [K in keyof D]: read
 export const WALLET_ACCESS: AccessPolicy<typeof WalletServiceService> = {
   getProfile: ["gateway"],
   getPlayer: ["gateway", "table"],
+  getPersonalTable: ["table"],
   getPersonalTableOwner: ["table"],
   getBalance: ["table"],
   debit: ["table"],

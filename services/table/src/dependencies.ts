@@ -59,6 +59,8 @@ export interface WalletPort {
    * player's first profile read.
    */
   player(playerId: string, scope: CallScope): Promise<PlayerProfile | null>;
+  /** The player's personal table (null when none): what `player` names, without its balance read. */
+  personalTable(playerId: string, scope: CallScope): Promise<number | null>;
   /** The owner of a personal table, or null when no player has it. */
   personalTableOwner(tableId: number, scope: CallScope): Promise<string | null>;
   /**
@@ -76,7 +78,14 @@ export interface OddsPort {
 
 const WALLET_DEADLINE_MS = 5_000;
 const ODDS_DEADLINE_MS = 10_000;
-const WALLET_METHODS = ["getPlayer", "getPersonalTableOwner", "getBalance", "debit", "credit"] as const;
+const WALLET_METHODS = [
+  "getPlayer",
+  "getPersonalTable",
+  "getPersonalTableOwner",
+  "getBalance",
+  "debit",
+  "credit",
+] as const;
 const ODDS_METHODS = ["equity"] as const;
 
 export function connectWallet(address: string): { port: WalletPort; close(): void } {
@@ -95,7 +104,7 @@ function walletPort(wallet: Pick<PromiseClient<WalletServiceClient>, (typeof WAL
   const movement = ({ playerId, amountCents, key, reason, reference, tableId }: Movement) => ({
     movement: { playerId, amountCents, idempotencyKey: key, reason, reference, tableId },
   });
-  return {
+  const port: WalletPort = {
     player: async (playerId, scope) => {
       const profile = await orNull(async () => (await wallet.getPlayer({ playerId }, scope)).profile).catch(
         outageOf("wallet"),
@@ -111,6 +120,15 @@ function walletPort(wallet: Pick<PromiseClient<WalletServiceClient>, (typeof WAL
         personalTableId: personalTableId ?? null,
       };
     },
+    personalTable: async (playerId, scope) => {
+      try {
+        return (await wallet.getPersonalTable({ playerId }, scope)).tableId ?? null;
+      } catch (error) {
+        // A wallet older than GetPersonalTable, for a rollout's minutes: GetPlayer names the table too.
+        if (!isServiceError(error) || error.code !== status.UNIMPLEMENTED) return outageOf("wallet")(error);
+        return (await port.player(playerId, scope))?.personalTableId ?? null;
+      }
+    },
     personalTableOwner: async (tableId, scope) =>
       orNull(async () => (await wallet.getPersonalTableOwner({ tableId }, scope)).playerId).catch(outageOf("wallet")),
     balance: async (playerId, scope) =>
@@ -120,6 +138,7 @@ function walletPort(wallet: Pick<PromiseClient<WalletServiceClient>, (typeof WAL
     debit: async (m, scope) => outcome((await wallet.debit(movement(m), scope).catch(outageOf("wallet"))).result),
     credit: async (m, scope) => outcome((await wallet.credit(movement(m), scope).catch(outageOf("wallet"))).result),
   };
+  return port;
 }
 
 /** The wallet's answer, or null when it answers NOT_FOUND (no such player, account or table). */

@@ -97,7 +97,7 @@ export class TableDirectory {
   async personalTableOf(playerId: string, scope: CallScope): Promise<number | null> {
     const known = this.personalTables.get(playerId);
     if (known !== undefined) return known;
-    const tableId = (await this.wallet.player(playerId, scope))?.personalTableId ?? null;
+    const tableId = await this.wallet.personalTable(playerId, scope);
     // A table, once a player's, stays theirs; a player without one may get one.
     if (tableId !== null) {
       if (this.personalTables.size >= PERSONAL_TABLES_KNOWN) this.personalTables.clear();

@@ -69,10 +69,7 @@ export async function readProfile(wallet: WalletParts, claims: Claims): Promise<
 export async function findProfile(wallet: WalletParts, playerId: string): Promise<Profile | null> {
   const player = await wallet.players.find(playerId);
   if (!player) return null;
-  const [head, personalTableId] = await Promise.all([
-    wallet.ledger.head(playerId),
-    player.personalTableId ?? (isEntitledToPersonalTable(player.role) ? wallet.personalTables.tableOf(playerId) : null),
-  ]);
+  const [head, personalTableId] = await Promise.all([wallet.ledger.head(playerId), personalTableOf(wallet, player)]);
   // No entry yet: the first profile read was cut short before the welcome credit, which the next one makes.
   return {
     ...player,
@@ -80,6 +77,18 @@ export async function findProfile(wallet: WalletParts, playerId: string): Promis
     accountNotOpened: !head,
     personalTableId,
   };
+}
+
+/** A player's personal table as findProfile names it, without the balance; null for none or no such player. */
+export async function findPersonalTable(wallet: WalletParts, playerId: string): Promise<number | null> {
+  const player = await wallet.players.find(playerId);
+  return player ? personalTableOf(wallet, player) : null;
+}
+
+/** The stored hint, else (for a role entitled to one) the table recorded under the player. */
+async function personalTableOf(wallet: WalletParts, player: StoredPlayer): Promise<number | null> {
+  if (player.personalTableId !== null) return player.personalTableId;
+  return isEntitledToPersonalTable(player.role) ? wallet.personalTables.tableOf(player.playerId) : null;
 }
 
 /**

@@ -16,7 +16,7 @@ import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import type { Movement, WalletServiceServer } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { auditLedger } from "./audit.js";
 import type { RequestableKind } from "./domain/movement.js";
-import { findProfile, personalTableOwner, readProfile, type WalletParts } from "./profiles.js";
+import { findProfile, findPersonalTable, personalTableOwner, readProfile, type WalletParts } from "./profiles.js";
 import {
   auditToProto,
   claimsFromProto,
@@ -49,6 +49,11 @@ export function walletService(wallet: WalletParts, logger: Logger, databaseReady
       if (!profile) throw new NotFoundError(`no player ${request.playerId}`);
       const seesUsername = callerOf(call)?.includes("gateway") ?? false;
       return { profile: profileToProto(seesUsername ? profile : { ...profile, username: "" }) };
+    }),
+
+    getPersonalTable: rpc("GetPersonalTable", async (request) => {
+      const tableId = await findPersonalTable(wallet, requirePlayerId("player id", request.playerId));
+      return tableId === null ? {} : { tableId };
     }),
 
     getPersonalTableOwner: rpc("GetPersonalTableOwner", async (request) => {

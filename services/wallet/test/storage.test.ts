@@ -8,7 +8,7 @@ import { auditLedger } from "../src/audit.js";
 import { LedgerStore } from "../src/ledger-store.js";
 import { PersonalTableStore } from "../src/personal-table-store.js";
 import { PlayerStore } from "../src/player-store.js";
-import { findProfile, personalTableOwner, readProfile, walletParts } from "../src/profiles.js";
+import { findPersonalTable, findProfile, personalTableOwner, readProfile, walletParts } from "../src/profiles.js";
 import { claims, startWalletCluster, type WalletCluster } from "./helpers/wallet-cluster.js";
 
 const test = anyTest as TestFn<WalletCluster>;
@@ -121,6 +121,29 @@ test("a player's table is found by _id reads; one a crash left unrecorded, by th
   t.is(scans, 1, "by the one scan, after its insert was refused");
   t.like(await owners.findOne({ _id: "crashed" }), { tableId: table }, "and records it");
   t.is((await wallet.getPlayer({ playerId: "crashed" })).profile!.personalTableId, table);
+});
+
+test("GetPersonalTable names the table GetPlayer names, and reads no ledger", async (t) => {
+  const { wallet, db } = t.context;
+  const parts = walletParts(db);
+  let ledgerReads = 0;
+  const head = parts.ledger.head.bind(parts.ledger);
+  parts.ledger.head = (playerId) => (ledgerReads++, head(playerId));
+  const table = (await readProfile(parts, payingClaims("named"))).personalTableId!;
+  await readProfile(parts, { ...payingClaims("unnamed"), role: "BASIC_USER" });
+  // Without the hint on the player, the table is found by its record.
+  await players(t).updateOne({ _id: "named" }, { $unset: { personalTableId: "" } });
+  ledgerReads = 0;
+  for (const [playerId, expected] of [
+    ["named", table],
+    ["unnamed", null],
+    ["nobody", null],
+  ] as const) {
+    t.is(await findPersonalTable(parts, playerId), expected, playerId);
+    t.is((await wallet.getPersonalTable({ playerId })).tableId ?? null, expected, `${playerId}, through the service`);
+    t.is((await findProfile(parts, playerId))?.personalTableId ?? null, expected, `${playerId}, as GetPlayer names it`);
+  }
+  t.is(ledgerReads, 2, "only GetPlayer's reads of the two players' balances");
 });
 
 test("a lowered role keeps the table its record lacks: found by the query by player, and kept on the player", async (t) => {

@@ -217,6 +217,14 @@ export interface GetPlayerResponse {
   profile?: Profile | undefined;
 }
 
+export interface GetPersonalTableRequest {
+  playerId: string;
+}
+
+export interface GetPersonalTableResponse {
+  tableId?: number | undefined;
+}
+
 export interface GetPersonalTableOwnerRequest {
   tableId: number;
 }
@@ -1041,6 +1049,152 @@ export const GetPlayerResponse: MessageFns<GetPlayerResponse> = {
     message.profile = (object.profile !== undefined && object.profile !== null)
       ? Profile.fromPartial(object.profile)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseGetPersonalTableRequest(): GetPersonalTableRequest {
+  return { playerId: "" };
+}
+
+export const GetPersonalTableRequest: MessageFns<GetPersonalTableRequest> = {
+  encode(message: GetPersonalTableRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.playerId !== "") {
+      writer.uint32(10).string(message.playerId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPersonalTableRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPersonalTableRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.playerId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPersonalTableRequest {
+    return {
+      playerId: isSet(object.playerId)
+        ? globalThis.String(object.playerId)
+        : isSet(object.player_id)
+        ? globalThis.String(object.player_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetPersonalTableRequest): unknown {
+    const obj: any = {};
+    if (message.playerId !== "") {
+      obj.playerId = message.playerId;
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPersonalTableRequest>): GetPersonalTableRequest {
+    return GetPersonalTableRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPersonalTableRequest>): GetPersonalTableRequest {
+    const message = createBaseGetPersonalTableRequest();
+    message.playerId = object.playerId ?? "";
+    return message;
+  },
+};
+
+function createBaseGetPersonalTableResponse(): GetPersonalTableResponse {
+  return { tableId: undefined };
+}
+
+export const GetPersonalTableResponse: MessageFns<GetPersonalTableResponse> = {
+  encode(message: GetPersonalTableResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tableId !== undefined) {
+      writer.uint32(8).int32(message.tableId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPersonalTableResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPersonalTableResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tableId = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPersonalTableResponse {
+    return {
+      tableId: isSet(object.tableId)
+        ? globalThis.Number(object.tableId)
+        : isSet(object.table_id)
+        ? globalThis.Number(object.table_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: GetPersonalTableResponse): unknown {
+    const obj: any = {};
+    if (message.tableId !== undefined) {
+      obj.tableId = Math.round(message.tableId);
+    }
+    return obj;
+  },
+
+  create(base?: DeepPartial<GetPersonalTableResponse>): GetPersonalTableResponse {
+    return GetPersonalTableResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetPersonalTableResponse>): GetPersonalTableResponse {
+    const message = createBaseGetPersonalTableResponse();
+    message.tableId = object.tableId ?? undefined;
     return message;
   },
 };
@@ -3537,6 +3691,21 @@ export const WalletServiceService = {
     responseSerialize: (value: GetPlayerResponse): Buffer => Buffer.from(GetPlayerResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPlayerResponse => GetPlayerResponse.decode(value),
   },
+  /**
+   * A player's personal table, as GetPlayer names it, without the balance GetPlayer reads: for the
+   * table service's ListSeats, which asks it for every call. No table (or no such player): none.
+   */
+  getPersonalTable: {
+    path: "/pokerodds.wallet.v1.WalletService/GetPersonalTable" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPersonalTableRequest): Buffer =>
+      Buffer.from(GetPersonalTableRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPersonalTableRequest => GetPersonalTableRequest.decode(value),
+    responseSerialize: (value: GetPersonalTableResponse): Buffer =>
+      Buffer.from(GetPersonalTableResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPersonalTableResponse => GetPersonalTableResponse.decode(value),
+  },
   /** The owner of a personal table (id 1001 and up); NOT_FOUND when no player has that table. */
   getPersonalTableOwner: {
     path: "/pokerodds.wallet.v1.WalletService/GetPersonalTableOwner" as const,
@@ -3642,6 +3811,11 @@ export interface WalletServiceServer extends UntypedServiceImplementation {
    * an ADMIN reading another player's profile.
    */
   getPlayer: handleUnaryCall<GetPlayerRequest, GetPlayerResponse>;
+  /**
+   * A player's personal table, as GetPlayer names it, without the balance GetPlayer reads: for the
+   * table service's ListSeats, which asks it for every call. No table (or no such player): none.
+   */
+  getPersonalTable: handleUnaryCall<GetPersonalTableRequest, GetPersonalTableResponse>;
   /** The owner of a personal table (id 1001 and up); NOT_FOUND when no player has that table. */
   getPersonalTableOwner: handleUnaryCall<GetPersonalTableOwnerRequest, GetPersonalTableOwnerResponse>;
   getBalance: handleUnaryCall<GetBalanceRequest, GetBalanceResponse>;
@@ -3708,6 +3882,25 @@ export interface WalletServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPlayerResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A player's personal table, as GetPlayer names it, without the balance GetPlayer reads: for the
+   * table service's ListSeats, which asks it for every call. No table (or no such player): none.
+   */
+  getPersonalTable(
+    request: GetPersonalTableRequest,
+    callback: (error: ServiceError | null, response: GetPersonalTableResponse) => void,
+  ): ClientUnaryCall;
+  getPersonalTable(
+    request: GetPersonalTableRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPersonalTableResponse) => void,
+  ): ClientUnaryCall;
+  getPersonalTable(
+    request: GetPersonalTableRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPersonalTableResponse) => void,
   ): ClientUnaryCall;
   /** The owner of a personal table (id 1001 and up); NOT_FOUND when no player has that table. */
   getPersonalTableOwner(
