@@ -10,10 +10,17 @@
 // the lobby shows, and the gateway sends the JSON it wrote last while the table service says it is
 // still the lobby. Before (80bbe15: each call listed, encoded, decoded and wrote every table), 198
 // requests a second at 4,000 active tables, 0.04x of the empty lobby's (README, "Benchmarks").
+//
+// Then the other two things the web lobby asks every 30 s for each player, on the same stack: the
+// player's seats (the 20 public tables' heads, one read shared by the calls that come at once, and
+// the player's personal table, which the wallet names) against the player's profile (one wallet
+// read). On de3cc4e, before GetPersonalTable, the wallet read each seats call's balance too: 554-583 against 1,015-1,116
+// req/s (0.52x-0.55x) in a one-off run of these phases at 21:19 UTC on 2026-12-05.
 import { MongoClient } from "mongodb";
 import { get } from "node:http";
 import { pathToFileURL } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Api, type Player } from "../test/helpers/api.js";
 import { startTestStack, type TestStack } from "../test/helpers/stack.js";
 import { cpuSplit, readCpu } from "./cpu.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
@@ -28,6 +35,8 @@ const ACTIVE_BODY_BYTES = ACTIVE * 50;
 const LISTED_WITHIN_MS = 60_000;
 /** The lobby of ACTIVE tables keeps at least this share of the empty lobby's requests a second. */
 const GOAL = 0.2;
+/** The public tables the seats bench's players sit at (of the default 20). */
+const SEATED_TABLES = 8;
 
 interface LobbyPhase {
   perSecond: number;
@@ -36,17 +45,47 @@ interface LobbyPhase {
   cpu: { text: string; total: number };
 }
 
-async function pollLobby(stack: TestStack, seconds: number, minBytes: number): Promise<LobbyPhase> {
-  const target: Target = { method: "GET", url: new URL(`${stack.url}/api/tables`), headers: {} };
+async function poll(
+  stack: TestStack,
+  targets: readonly Target[],
+  seconds: number,
+  accept: (status: number, body: string) => boolean,
+): Promise<LobbyPhase> {
   const started = performance.now();
   const before = await readCpu(stack.children());
-  const result = await runPhase(
-    Array.from({ length: CLIENTS }, () => target),
-    seconds,
-    (status, body) => status === 200 && body.length >= minBytes,
-  );
+  const result = await runPhase(targets, seconds, accept);
   const cpu = cpuSplit(before, await readCpu(stack.children()), (performance.now() - started) / 1000);
   return { ...result, cpu };
+}
+
+function pollLobby(stack: TestStack, seconds: number, minBytes: number): Promise<LobbyPhase> {
+  const target: Target = { method: "GET", url: new URL(`${stack.url}/api/tables`), headers: {} };
+  const targets = Array.from({ length: CLIENTS }, () => target);
+  return poll(stack, targets, seconds, (status, body) => status === 200 && body.length >= minBytes);
+}
+
+/** CLIENTS players, each seated at one of the first SEATED_TABLES public tables. */
+async function seatedPlayers(stack: TestStack): Promise<Player[]> {
+  const api = new Api(stack.url, stack.dataDir);
+  return Promise.all(
+    Array.from({ length: CLIENTS }, async (_, i) => {
+      const player = await api.player(`lobby-player-${i}`);
+      await player.profile();
+      const sat = await player.sit(1 + (i % SEATED_TABLES), 10);
+      if (sat.body.acknowledgement !== "ACK") throw new Error(`lobby bench set-up: sit ${sat.status}`);
+      return player;
+    }),
+  );
+}
+
+/** Each player polls their own profile (the baseline: one wallet read) or their own seats. */
+function pollPlayers(stack: TestStack, players: readonly Player[], path: "" | "/seats", seconds: number) {
+  const targets: Target[] = players.map((player) => ({
+    method: "GET",
+    url: new URL(`${stack.url}/api/players/${player.id}${path}`),
+    headers: { authorization: `Bearer ${player.token}` },
+  }));
+  return poll(stack, targets, seconds, (status) => status === 200);
 }
 
 /** Waits until the lobby lists the `count` tables just made active (their first pass reads them cold). */
@@ -87,6 +126,9 @@ export async function benchLobby(options: { seconds?: number } = {}): Promise<Be
   const stack = await startTestStack();
   try {
     const empty = await pollLobby(stack, seconds, 0);
+    const players = await seatedPlayers(stack);
+    const profiles = await pollPlayers(stack, players, "", seconds);
+    const seats = await pollPlayers(stack, players, "/seats", seconds);
     const client = await MongoClient.connect(stack.mongodbUri);
     try {
       await activateTables(client.db("table"), ACTIVE, 1_000);
@@ -113,6 +155,19 @@ export async function benchLobby(options: { seconds?: number } = {}): Promise<Be
         met: ratio >= GOAL && active.failed === 0,
       },
       cpuLine(active),
+      {
+        name: `GET /api/players/{id} (the baseline: a profile, one wallet read), ${CLIENTS} players, ${seconds} s${failedText(profiles)}`,
+        value: profiles.perSecond,
+        unit: "req/s",
+      },
+      cpuLine(profiles),
+      {
+        name: `GET /api/players/{id}/seats, the same players, seated at ${SEATED_TABLES} of the 20 public tables (the web lobby asks both every 30 s)${failedText(seats)}`,
+        value: seats.perSecond,
+        unit: "req/s",
+        ratio: { to: "profile", value: seats.perSecond / profiles.perSecond },
+      },
+      cpuLine(seats),
     ];
   } finally {
     await stack.stop();
