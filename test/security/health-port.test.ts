@@ -1,6 +1,7 @@
 // HEALTH_PORT: Kubernetes' gRPC probes cannot present a client certificate, so a service also
 // serves grpc.health.v1 in plaintext on a second port. That port shares the main server's status
 // (NOT_SERVING shows there too) and serves nothing else: not the service's RPCs, not reflection.
+// Neither port serves health's Watch, a stream held for as long as its caller likes.
 import {
   credentials,
   loadPackageDefinition,
@@ -10,6 +11,7 @@ import {
   type ChannelOptions,
   type Client,
   type ClientDuplexStream,
+  type ClientReadableStream,
   type ServiceError,
 } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
@@ -91,7 +93,25 @@ async function listServices(port: number, creds = credentials.createInsecure()):
   }
 }
 
-/** An odds server on TLS with a health port; Deal answers once `hold` (if given) settles. */
+/** A grpc.health.v1 Watch: the code it ends with, or "data" once it streams a status. */
+async function watch(port: number, creds: ChannelCredentials): Promise<number | "data"> {
+  const client = healthClient(`127.0.0.1:${port}`, creds, {
+    "grpc.ssl_target_name_override": TRUST_DOMAIN,
+  }) as unknown as Client & { watch(request: { service: string }): ClientReadableStream<unknown> };
+  try {
+    return await new Promise((resolve) => {
+      const stream = client.watch({ service: "" });
+      stream.on("error", (error: ServiceError) => resolve(error.code));
+      stream.on("data", () => {
+        resolve("data");
+        stream.cancel();
+      });
+    });
+  } finally {
+    client.close();
+  }
+}
+
 /** An odds server whose Deal waits for `hold`; `entered` is told when a Deal has reached it. */
 async function startOdds(hold?: Promise<void>, entered?: () => void): Promise<RunningGrpcServer> {
   return startGrpcServer(
@@ -130,6 +150,18 @@ test("the health port answers SERVING and NOT_SERVING in plaintext, as the main 
 
     // The main port still speaks only mutual TLS: a plaintext probe there gets nowhere.
     t.is(await probe(server.port), status.UNAVAILABLE);
+  } finally {
+    await server.shutdown(1000);
+  }
+});
+
+test("neither port serves Watch, a stream held open: Check alone", async (t) => {
+  const server = await startOdds();
+  server.setServing(true);
+  try {
+    t.is(await watch(server.healthPort!, credentials.createInsecure()), status.UNIMPLEMENTED);
+    t.is(await watch(server.port, channelCredentials(tlsAs("gateway"))), status.UNIMPLEMENTED);
+    t.is(await probe(server.healthPort!), "SERVING");
   } finally {
     await server.shutdown(1000);
   }

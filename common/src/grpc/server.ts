@@ -1,12 +1,13 @@
 import { Server, ServerCredentials, type ServiceDefinition, type UntypedServiceImplementation } from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { ReflectionService } from "@grpc/reflection";
-import { HealthImplementation, protoPath as healthProtoPath } from "grpc-health-check";
+import { protoPath as healthProtoPath } from "grpc-health-check";
 import { fileURLToPath } from "node:url";
 import { LONGEST_CALL_MS } from "../limits.js";
 import type { Logger } from "../logger.js";
 import { TIMED_OUT, within } from "../within.js";
 import { authorize, decodedAfterAccess } from "./access.js";
+import { HealthStatus } from "./health-status.js";
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, listenCapped, type Listener } from "./listener.js";
 import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
@@ -95,7 +96,7 @@ export async function startGrpcServer(
     : registration.implementation;
   server.addService(definition, implementation);
 
-  const health = new HealthImplementation({
+  const health = new HealthStatus({
     "": "NOT_SERVING",
     [registration.name]: "NOT_SERVING",
     [LIVENESS_CHECK]: "SERVING",
@@ -121,7 +122,7 @@ export async function startGrpcServer(
     "gRPC server listening",
   );
 
-  // The probes' port: a second server with the same HealthImplementation (so the same status) and
+  // The probes' port: a second server with the same HealthStatus (so the same status) and
   // no other service, in plaintext. It tells a caller only whether this process is serving.
   let healthServer: Server | undefined;
   let healthListener: Listener | undefined;
@@ -140,8 +141,8 @@ export async function startGrpcServer(
 
   const setServing = (serving: boolean) => {
     const value = serving ? "SERVING" : "NOT_SERVING";
-    health.setStatus("", value);
-    health.setStatus(registration.name, value);
+    health.set("", value);
+    health.set(registration.name, value);
   };
 
   const shutdown = async (graceMs: number) => {
@@ -165,7 +166,7 @@ export async function startGrpcServer(
   };
 
   const setDatabaseWritable = (writable: boolean) =>
-    health.setStatus(DATABASE_WRITES_CHECK, writable ? "SERVING" : "NOT_SERVING");
+    health.set(DATABASE_WRITES_CHECK, writable ? "SERVING" : "NOT_SERVING");
 
   return { port: listener.port, healthPort: healthListener?.port, setServing, setDatabaseWritable, shutdown };
 }
