@@ -6,16 +6,22 @@
 //
 // The lobby lists every active table, so its answer grows with them; what must not grow with them
 // is the work behind each call beyond sending that answer. The table service lists the tables again
-// only when a pass over them (one a second while the lobby is read) or a change stored changes what
-// the lobby shows, and the gateway sends the JSON it wrote last while the table service says it is
-// still the lobby. Before (80bbe15: each call listed, encoded, decoded and wrote every table), 198
-// requests a second at 4,000 active tables, 0.04x of the empty lobby's (README, "Benchmarks").
+// only when a pass over them (while the lobby is read: one a second, or one per 1,000 tables a
+// second with more) or a change stored changes what the lobby shows, and the gateway sends the JSON
+// it wrote last while the table service says it is still the lobby, with one call out at a time.
+// Before (80bbe15: each call listed, encoded, decoded and wrote every table), 198 requests a second
+// at 4,000 active tables, 0.04x of the empty lobby's (README, "Benchmarks").
+//
+// Then the same lobby while PLAYING players sit down and leave again (each move changes the lobby),
+// against the lobby alone and the moves alone. On 2a93d63 (each gateway request its own call, so
+// every request in flight when the lobby changed was sent the whole list), 148 against 780 req/s
+// (0.19x), the moves 41 against 101 a second, at 21:40 UTC on 2026-12-05.
 //
 // Then the other two things the web lobby asks every 30 s for each player, on the same stack: the
 // player's seats (the 20 public tables' heads, one read shared by the calls that come at once, and
 // the player's personal table, which the wallet names) against the player's profile (one wallet
-// read). On de3cc4e, before GetPersonalTable, the wallet read each seats call's balance too: 554-583 against 1,015-1,116
-// req/s (0.52x-0.55x) in a one-off run of these phases at 21:19 UTC on 2026-12-05.
+// read). On de3cc4e, before GetPersonalTable, the wallet read each seats call's balance too: 554-583
+// against 1,015-1,116 req/s (0.52x-0.55x) in a one-off run of these phases at 21:19 UTC on 2026-12-05.
 import { MongoClient } from "mongodb";
 import { get } from "node:http";
 import { pathToFileURL } from "node:url";
@@ -37,6 +43,8 @@ const LISTED_WITHIN_MS = 60_000;
 const GOAL = 0.2;
 /** The public tables the seats bench's players sit at (of the default 20). */
 const SEATED_TABLES = 8;
+/** Players sitting down and leaving again while the lobby is polled, each at a table of its own. */
+const PLAYING = 8;
 
 interface LobbyPhase {
   perSecond: number;
@@ -76,6 +84,42 @@ async function seatedPlayers(stack: TestStack): Promise<Player[]> {
       return player;
     }),
   );
+}
+
+/**
+ * PLAYING players each sitting down at a table of their own (after the seated players' tables) and
+ * leaving again, in a loop, until stopped: each sit and each leave changes what the lobby shows.
+ */
+async function sitsAndLeaves(stack: TestStack): Promise<{ stop(): Promise<{ perSecond: number; failed: number }> }> {
+  const api = new Api(stack.url, stack.dataDir);
+  const players = await Promise.all(
+    Array.from({ length: PLAYING }, async (_, i) => {
+      const player = await api.player(`lobby-playing-${i}`);
+      await player.profile();
+      return player;
+    }),
+  );
+  let running = true;
+  let done = 0;
+  let failed = 0;
+  const started = performance.now();
+  const loops = players.map(async (player, i) => {
+    const tableId = SEATED_TABLES + 1 + i;
+    while (running) {
+      for (const reply of [await player.sit(tableId, 1), await player.leave(tableId)]) {
+        if (reply.status === 200) done++;
+        else failed++;
+      }
+    }
+  });
+  return {
+    stop: async () => {
+      const perSecond = done / ((performance.now() - started) / 1000);
+      running = false;
+      await Promise.all(loops);
+      return { perSecond, failed };
+    },
+  };
 }
 
 /** Each player polls their own profile (the baseline: one wallet read) or their own seats. */
@@ -139,6 +183,12 @@ export async function benchLobby(options: { seconds?: number } = {}): Promise<Be
     const gzipped = await gzippedBytes(`${stack.url}/api/tables`);
     const active = await pollLobby(stack, seconds, ACTIVE_BODY_BYTES);
     const ratio = active.perSecond / empty.perSecond;
+    const playAlone = await sitsAndLeaves(stack);
+    await sleep((seconds + 1) * 1000);
+    const play = await playAlone.stop();
+    const playing = await sitsAndLeaves(stack);
+    const whilePlayed = await pollLobby(stack, seconds, ACTIVE_BODY_BYTES);
+    const played = await playing.stop();
     return [
       {
         name: `GET /api/tables, no table active (baseline), ${CLIENTS} clients, ${seconds} s${failedText(empty)}`,
@@ -155,6 +205,24 @@ export async function benchLobby(options: { seconds?: number } = {}): Promise<Be
         met: ratio >= GOAL && active.failed === 0,
       },
       cpuLine(active),
+      {
+        name: `sits and leaves of ${PLAYING} players, each at a table of its own, alone (the baseline of the play below)${play.failed ? `; ${play.failed} failed` : ""}`,
+        value: play.perSecond,
+        unit: "moves/s",
+      },
+      {
+        name: `GET /api/tables, ${ACTIVE} tables active, while those players sit and leave (each move changes the lobby)${failedText(whilePlayed)}`,
+        value: whilePlayed.perSecond,
+        unit: "req/s",
+        ratio: { to: "the lobby alone", value: whilePlayed.perSecond / active.perSecond },
+      },
+      {
+        name: `  the moves meanwhile${played.failed ? `; ${played.failed} failed` : ""}`,
+        value: played.perSecond,
+        unit: "moves/s",
+        ratio: { to: "alone", value: played.perSecond / play.perSecond },
+      },
+      cpuLine(whilePlayed),
       {
         name: `GET /api/players/{id} (the baseline: a profile, one wallet read), ${CLIENTS} players, ${seconds} s${failedText(profiles)}`,
         value: profiles.perSecond,

@@ -169,3 +169,59 @@ test("the lobby is sent gzipped to a client that takes gzip, and as it is to one
     await app.close();
   }
 });
+
+test("requests that come while a call is out share one next call, made after they came", async (t) => {
+  // The table service answers each call when the test lets it: the lobby as of that call's start.
+  const pending: (() => void)[] = [];
+  let started = 0;
+  let out = 0;
+  let mostOut = 0;
+  const app = await startApp({
+    logger: silentLogger(),
+    table: {
+      listTables: () => {
+        const asOf = ++started;
+        mostOut = Math.max(mostOut, ++out);
+        return new Promise<ListTablesResponse>((resolve) =>
+          pending.push(() => {
+            out--;
+            resolve({
+              tables: [{ tableId: asOf, playerCount: 1, gameState: "WAITING" }],
+              totalActivePlayers: 1,
+              etag: `lobby-${asOf}`,
+              unchanged: false,
+            });
+          }),
+        );
+      },
+    },
+  });
+  const listed = async (reply: Promise<Response>) =>
+    ((await (await reply).json()) as { tables: { tableId: number }[] }).tables[0]!.tableId;
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+  try {
+    const url = `${app.url}/api/tables`;
+    const first = fetch(url);
+    await until(() => started === 1);
+    const during = Array.from({ length: 10 }, () => fetch(url));
+    // Time for them to reach the gateway while the first call is out; none makes a call of its own.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    t.is(started, 1);
+    pending.shift()!();
+    t.is(await listed(first), 1);
+    // Each later call is answered as it comes (one more, should a slow machine deliver a request late).
+    const answering = setInterval(() => pending.shift()?.(), 20);
+    const answers = await Promise.all(during.map(listed)).finally(() => clearInterval(answering));
+    t.true(
+      answers.every((asOf) => asOf >= 2),
+      `each from a call made after it came: ${answers}`,
+    );
+    t.true(started <= 3, `${started} calls for 11 requests`);
+    t.is(mostOut, 1, "never two calls at once");
+  } finally {
+    pending.forEach((answer) => answer());
+    await app.close();
+  }
+});

@@ -1,7 +1,7 @@
 // The state of one table, its versions as they are stored, the lobby and a player's seats.
 import { NotFoundError } from "@pokerodds/common";
 import { requireGameId } from "@pokerodds/common/limits";
-import { CoalescedRead } from "./coalesced-read.js";
+import { CoalescedRead } from "@pokerodds/common/coalesced-read";
 import type { CallScope } from "./dependencies.js";
 import {
   lobbyEntry,
@@ -67,16 +67,20 @@ export async function watchTable(
  * which decides (lobbyOf). A pass over them costs a read per active table, so calls share passes
  * (CoalescedRead), and each answer lays over its pass every change this replica stored since that
  * pass began: this replica's own changes show at once.
- * - A pass that began at most `maxAgeMs` ago answers, with no read.
- * - An older one answers too while it began at most `maxAgeMs` and twice its own duration ago, and
- *   the call starts a new pass for the calls after it rather than wait for it: at thousands of
+ * - A pass that began at most the pass age ago answers, with no read. The pass age is `maxAgeMs`,
+ *   or, with many active tables, their number over LOBBY_HEAD_READS_PER_S (`passAge`): at 4,000
+ *   active tables, passes a second apart took about half of the 2 cores (the database and this
+ *   service) while anyone polled the lobby; now they read at most that many heads a second.
+ * - An older one answers too while it began at most the pass age and twice its own duration ago,
+ *   and the call starts a new pass for the calls after it rather than wait for it: at thousands of
  *   active tables a pass takes most of a second, which every such call would otherwise wait. The
  *   next pass, taking about as long, ends within that limit, so a crowd polling the lobby never
- *   waits, and another replica's change shows within the maximum age and two passes' time (the
- *   lobby is a listing, not a promise per table: a table's own state is read fresh).
+ *   waits, and another replica's change shows within the pass age and two passes' time (4 s and
+ *   about 1.6 s at 4,000 active tables; the lobby is a listing, not a promise per table: a table's
+ *   own state is read fresh).
  * - Otherwise (the lobby's first call, one after a pause, any call with a `maxAgeMs` of 0) the call
  *   waits for a pass: the running one if it began within that limit.
- * A crowd polling the lobby costs at most a pass per `maxAgeMs`, however many they are, and a pass
+ * A crowd polling the lobby costs at most a pass per pass age, however many they are, and a pass
  * costs the active tables, however many were ever written.
  *
  * The lobby listed is kept (`Listed`) until a new pass, a change stored here that changes what a
@@ -85,13 +89,18 @@ export async function watchTable(
  * gateway's (bench/lobby.ts). A caller that names the etag of the lobby it holds is told
  * `unchanged`, and nothing is sent.
  */
-export function lobbyReader(parts: TableParts, maxAgeMs: number): (cachedEtag: string) => Promise<LobbyAnswer> {
+export function lobbyReader(
+  parts: TableParts,
+  maxAgeMs: number,
+  headReadsPerS = LOBBY_HEAD_READS_PER_S,
+): (cachedEtag: string) => Promise<LobbyAnswer> {
   // Times on the monotonic clock: a wall clock stepped back would keep an old pass answering.
-  let last: { beganAt: number; tookMs: number; heads: TableSnapshot[] } | undefined;
+  let last: { beganAt: number; tookMs: number; heads: TableSnapshot[]; tablesRead: number } | undefined;
   let listed: Listed | undefined;
   let passing = false;
   const ageOfLast = () => (last === undefined ? Infinity : performance.now() - last.beganAt);
-  const staleLimitMs = () => (last === undefined || maxAgeMs === 0 ? 0 : maxAgeMs + 2 * last.tookMs);
+  const passAgeMs = () => passAge(maxAgeMs, last?.tablesRead ?? 0, headReadsPerS);
+  const staleLimitMs = () => (last === undefined || maxAgeMs === 0 ? 0 : passAgeMs() + 2 * last.tookMs);
   // What this replica stored while a pass runs or may answer (a pass reads only what was stored
   // before it began); nothing while the lobby goes unread, so this holds no more than those moments' writes.
   const storedLately = new Map<number, { snapshot: TableSnapshot; at: number }>();
@@ -109,7 +118,7 @@ export function lobbyReader(parts: TableParts, maxAgeMs: number): (cachedEtag: s
       parts.store.cacheActive(active.length);
       const heads = await storedHeads(parts, active);
       for (const [tableId, { at }] of storedLately) if (at < beganAt) storedLately.delete(tableId);
-      last = { beganAt, tookMs: performance.now() - beganAt, heads };
+      last = { beganAt, tookMs: performance.now() - beganAt, heads, tablesRead: active.length };
     } finally {
       passing = false;
     }
@@ -119,15 +128,23 @@ export function lobbyReader(parts: TableParts, maxAgeMs: number): (cachedEtag: s
     const limit = staleLimitMs();
     // A pass already running serves a call if it began within the age the call accepts: else a
     // crowd arriving during a pass would start another, two passes per interval instead of one.
-    if (age > limit) await passes.get(Math.max(maxAgeMs, limit));
+    if (age > limit) await passes.get(Math.max(passAgeMs(), limit));
     // A failed pass is the next waiting call's error; until then the last one answers.
-    else if (age > maxAgeMs) passes.get(maxAgeMs).catch(() => {});
+    else if (age > passAgeMs()) passes.get(passAgeMs()).catch(() => {});
     const now = Date.now();
     if (!listed || !listed.answers(last!.heads, now)) {
       listed = new Listed(last!.heads, newestOf(last!.heads, storedLately.values()), now);
     }
     return listed.answer(cachedEtag);
   };
+}
+
+/** Head reads a second that the lobby's passes make at most, however many tables are active. */
+export const LOBBY_HEAD_READS_PER_S = 1_000;
+
+/** The age a lobby's pass over `tablesRead` heads may reach before calls start the next: `maxAgeMs`, or longer for many tables. */
+export function passAge(maxAgeMs: number, tablesRead: number, headReadsPerS = LOBBY_HEAD_READS_PER_S): number {
+  return maxAgeMs === 0 ? 0 : Math.max(maxAgeMs, (1000 * tablesRead) / headReadsPerS);
 }
 
 /** ListTables' answer: the lobby and its etag, or (`unchanged`) only that the caller's is still the lobby. */

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { ACTIVE_WINDOW_MS, applySit, applyTopUp, emptyTable } from "../src/domain/index.js";
 import { createIndexes } from "../src/indexes.js";
 import type { TableParts } from "../src/parts.js";
-import { lobbyReader } from "../src/reads.js";
+import { LOBBY_HEAD_READS_PER_S, lobbyReader, passAge } from "../src/reads.js";
 import { SnapshotStore } from "../src/snapshot-store.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eventually } from "../../../test/helpers/poll.js";
@@ -151,6 +151,33 @@ test("after the maximum age a call answers from the last pass while it starts th
   letPassGo();
   await late;
   t.is(passesBegun, 3);
+});
+
+test("a pass may reach the maximum age, or with many tables their number over the head reads a second allowed", (t) => {
+  t.is(passAge(1_000, 10), 1_000);
+  t.is(passAge(1_000, 4 * LOBBY_HEAD_READS_PER_S), 4_000);
+  t.is(passAge(10_000, 4 * LOBBY_HEAD_READS_PER_S), 10_000);
+  t.is(passAge(0, 4 * LOBBY_HEAD_READS_PER_S), 0, "a maximum age of 0: every call a pass of its own");
+});
+
+test("with many active tables the passes are further apart than the maximum age: no call starts one sooner", async (t) => {
+  const store = await storeWithActiveTable(t, "lobby-many");
+  // 20 active ids never written besides table 1, and 10 head reads a second allowed: a pass may reach 2.1 s.
+  const many = Array.from({ length: 20 }, (_, i) => 100_000 + i);
+  const activeAt = store.activity.activeAt.bind(store.activity);
+  const passesBegun: number[] = [];
+  store.activity.activeAt = async (now) => (passesBegun.push(performance.now()), [...(await activeAt(now)), ...many]);
+  const maxAgeMs = 100;
+  const passAgeMs = passAge(maxAgeMs, many.length + 1, 10);
+  t.is(passAgeMs, 2_100);
+  const lobby = lobbyReader({ store } as TableParts, maxAgeMs, 10);
+  await lobby("");
+  await sleep(5 * maxAgeMs);
+  await lobby("");
+  if (performance.now() - passesBegun[0]! < passAgeMs) t.is(passesBegun.length, 1, "within the pass age: none");
+  await sleep(passAgeMs - (performance.now() - passesBegun[0]!) + 50);
+  await lobby("");
+  t.is(passesBegun.length, 2, "past it, the next");
 });
 
 test("with a maximum age of 0 every call waits for a pass of its own", async (t) => {
