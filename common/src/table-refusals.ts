@@ -6,6 +6,8 @@ export const TABLE_REFUSALS = {
   insufficientAccountBalance: "insufficient account balance",
   tableFull: "table full",
   alreadySeated: "already seated at this table",
+  /** The table has taken in all the money its totals may hold (the table service's TABLE_CREDIT_MAX_CENTS). */
+  tableMoneyLimit: "table money limit reached",
 } as const;
 
 export type TableRefusal = (typeof TABLE_REFUSALS)[keyof typeof TABLE_REFUSALS];

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { sitAfterDebit, topUpAfterDebit } from "../src/domain/after-debit.js";
-import { refusalVersion } from "../src/domain/snapshot.js";
+import { TABLE_CREDIT_MAX_CENTS, refusalVersion } from "../src/domain/snapshot.js";
 import { applySit, applyTopUp, type SitCommand } from "../src/domain/seats.js";
 import { isConserved, tableMoney } from "../src/domain/snapshot.js";
 import type { TableSnapshot } from "../src/domain/types.js";
@@ -121,6 +121,23 @@ test("a top-up past the seat balance limit is refused the same way", (t) => {
   const { next, result } = topUpAfterDebit(table, command, T0 + 50);
   t.deepEqual(result, { credited: false, message: `seat balance limit reached${REFUNDED}` });
   assertRefusalVersion(t, table, next);
+});
+
+test("money in past the table's money limit, after the debit, is refused and stored as an unchanged version", (t) => {
+  const seated = sit(newTable(), "p1", 10_000, T0 + 1);
+  const creditedCents = TABLE_CREDIT_MAX_CENTS - 100;
+  const table = { ...seated, totals: { ...seated.totals, creditedCents, deliveredCents: creditedCents - 10_000 } };
+  const topUp = topUpAfterDebit(table, { playerId: "p1", amountCents: 101 }, T0 + 50);
+  t.deepEqual(topUp.result, { credited: false, message: `table money limit reached${REFUNDED}` });
+  assertRefusalVersion(t, table, topUp.next);
+  const seat = sitAfterDebit(table, sitCmd({ amountCents: 101 }), T0 + 50);
+  t.deepEqual(seat.result, {
+    acknowledged: false,
+    message: "table money limit reached",
+    seatId: 0,
+    seatBalanceCents: 0,
+  });
+  assertRefusalVersion(t, table, seat.next);
 });
 
 test("a credited top-up is applyTopUp's change; invalid input throws", (t) => {

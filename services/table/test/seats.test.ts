@@ -2,7 +2,7 @@ import test from "ava";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { type SitCommand, applyLeave, applySit, applyTopUp, sitPreconditions } from "../src/domain/seats.js";
-import { markDelivered, tableMoney } from "../src/domain/snapshot.js";
+import { TABLE_CREDIT_MAX_CENTS, isConserved, markDelivered, tableMoney } from "../src/domain/snapshot.js";
 import type { TableSnapshot } from "../src/domain/types.js";
 import { T0, advance, advanceTo, balanceOf, bet, deepFreeze, newTable, sit } from "./helpers/fixtures.js";
 
@@ -51,15 +51,67 @@ test("sit seats the player at the lowest free seatId (no bets yet) with the buy-
 
 test("sitPreconditions: already seated, table full, or ok", (t) => {
   let s = newTable();
-  t.deepEqual(sitPreconditions(s, "p1"), { ok: true });
+  t.deepEqual(sitPreconditions(s, "p1", 5_000), { ok: true });
   for (const p of ["p1", "p2", "p3", "p4", "p5", "p6"]) s = sit(s, p);
-  t.deepEqual(sitPreconditions(s, "p1"), {
+  t.deepEqual(sitPreconditions(s, "p1", 5_000), {
     ok: false,
     message: "already seated at this table",
     seatId: 1,
     seatBalanceCents: 10_000,
   });
-  t.deepEqual(sitPreconditions(s, "p7"), { ok: false, message: "table full", seatId: 0, seatBalanceCents: 0 });
+  t.deepEqual(sitPreconditions(s, "p7", 5_000), { ok: false, message: "table full", seatId: 0, seatBalanceCents: 0 });
+});
+
+/**
+ * A table that has taken in all but `roomCents` of TABLE_CREDIT_MAX_CENTS (nearly all of it paid
+ * out long ago), with p1 seated at 10,000: conserved, as a stored table is.
+ */
+function nearMoneyLimit(roomCents: number): TableSnapshot {
+  const seated = sit(newTable(), "p1", 10_000);
+  const creditedCents = TABLE_CREDIT_MAX_CENTS - roomCents;
+  const table = { ...seated, totals: { ...seated.totals, creditedCents, deliveredCents: creditedCents - 10_000 } };
+  return deepFreeze(table);
+}
+
+test("money in past the table's money limit is refused: a sit is a NACK, a top-up a conflict", (t) => {
+  const s = nearMoneyLimit(5_000);
+  t.true(isConserved(tableMoney(s)));
+  const refused = { ok: false, message: "table money limit reached", seatId: 0, seatBalanceCents: 0 };
+  t.deepEqual(sitPreconditions(s, "p2", 5_001), refused);
+  t.deepEqual(applySit(s, sitCmd({ playerId: "p2", amountCents: 5_001 }), T0), {
+    next: null,
+    result: { acknowledged: false, message: "table money limit reached", seatId: 0, seatBalanceCents: 0 },
+  });
+  t.throws(() => applyTopUp(s, { playerId: "p1", amountCents: 5_001 }, T0), {
+    instanceOf: ConflictError,
+    message: "table money limit reached",
+  });
+  // Up to the limit itself, money is taken.
+  t.deepEqual(sitPreconditions(s, "p2", 5_000), { ok: true });
+  t.is(applyTopUp(s, { playerId: "p1", amountCents: 5_000 }, T0).next!.totals.creditedCents, TABLE_CREDIT_MAX_CENTS);
+});
+
+test("a table at its money limit still lets every player leave and every credit be delivered", (t) => {
+  // Both seats won big at the house's expense: what leaves the table is more than it ever took in.
+  let s = sit(nearMoneyLimit(5_000), "p2", 5_000);
+  const house = -(2 ** 51);
+  s = deepFreeze({
+    ...s,
+    seats: s.seats.map((seat) => ({ ...seat, balanceCents: seat.balanceCents - house / 2 })),
+    totals: { ...s.totals, houseResultCents: house },
+  });
+  t.true(isConserved(tableMoney(s)));
+  for (const playerId of ["p1", "p2"]) s = deepFreeze(leave(s, playerId).next!);
+  s = deepFreeze(
+    markDelivered(
+      s,
+      s.outbox.map((c) => c.key),
+      T0 + 1,
+    )!,
+  );
+  t.deepEqual(s.outbox, []);
+  t.is(s.totals.deliveredCents, TABLE_CREDIT_MAX_CENTS - house);
+  t.true(Number.isSafeInteger(s.totals.deliveredCents) && isConserved(tableMoney(s)));
 });
 
 test("sit is a NACK (nothing stored) when the table filled up or the player got seated meanwhile", (t) => {

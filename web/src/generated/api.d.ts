@@ -631,7 +631,7 @@ export interface components {
             finishedAt: string;
         };
         /** @description Why the table refused a sit, a top-up or a bet: the message of its NACK */
-        TableRefusal: "insufficient seat balance" | "insufficient account balance" | "table full" | "already seated at this table";
+        TableRefusal: "insufficient seat balance" | "insufficient account balance" | "table full" | "already seated at this table" | "table money limit reached";
         SitRequest: {
             /** @description Defaults to the token's subject; another player's id needs the ADMIN role (else 403) */
             playerId?: string;

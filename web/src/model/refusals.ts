@@ -49,6 +49,10 @@ const WORDED: Record<Reason, (refusal: Refusal) => Explained> = {
   "insufficient account balance": (refusal) => shortOf("Your account", refusal.accountBalance, refusal),
   "table full": () => ({ text: "This table is full: another player took the last seat first.", amountAtFault: false }),
   "already seated at this table": (refusal) => ({ text: alreadySeated(refusal), amountAtFault: false }),
+  "table money limit reached": () => ({
+    text: "This table takes no more money: it has taken in all it can. Take a seat at another table.",
+    amountAtFault: false,
+  }),
 };
 
 const isReason = (reason: string): reason is Reason => Object.hasOwn(WORDED, reason);

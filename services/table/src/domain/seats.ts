@@ -7,7 +7,7 @@ import { MAX_BALANCE_CENTS, requireAmountCents } from "@pokerodds/common/limits"
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
-import { betsFromSeat, betsInPlay, findSeat, freshGame, sealNext } from "./snapshot.js";
+import { betsFromSeat, betsInPlay, canTakeIn, findSeat, freshGame, sealNext } from "./snapshot.js";
 import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
 import { TABLE_KEY_PREFIX } from "@pokerodds/common/movement-keys";
 
@@ -23,8 +23,8 @@ function assertText(name: string, value: string): void {
 export type SitRefusal = { message: TableRefusal; seatId: number; seatBalanceCents: number };
 type SitCheck = { ok: true } | ({ ok: false } & SitRefusal);
 
-/** Checked before the account is debited: is there a seat for this player? */
-export function sitPreconditions(snapshot: TableSnapshot, playerId: string): SitCheck {
+/** Checked before the account is debited: is there a seat for this player, and room for the buy-in? */
+export function sitPreconditions(snapshot: TableSnapshot, playerId: string, amountCents: number): SitCheck {
   assertId("playerId", playerId);
   const seated = findSeat(snapshot, playerId);
   if (seated) {
@@ -37,6 +37,9 @@ export function sitPreconditions(snapshot: TableSnapshot, playerId: string): Sit
   }
   if (snapshot.seats.length >= snapshot.config.numberOfSeats) {
     return { ok: false, message: TABLE_REFUSALS.tableFull, seatId: 0, seatBalanceCents: 0 };
+  }
+  if (!canTakeIn(snapshot, amountCents)) {
+    return { ok: false, message: TABLE_REFUSALS.tableMoneyLimit, seatId: 0, seatBalanceCents: 0 };
   }
   return { ok: true };
 }
@@ -80,7 +83,7 @@ function freeSeatWithMostRoom(snapshot: TableSnapshot): number {
 /**
  * Seats the player in a free seat (freeSeatWithMostRoom) with the buy-in as balance. NACK (nothing
  * stored here; sitAfterDebit stores it, and the adapter refunds the account) when the table filled
- * up or the player got seated meanwhile.
+ * up, the player got seated meanwhile, or the table reached its money limit.
  * A replayed transferId answers the seat it took and the buy-in, without crediting again.
  */
 export function applySit(snapshot: TableSnapshot, command: SitCommand, now: number): Outcome<SitResult> {
@@ -96,7 +99,7 @@ export function applySit(snapshot: TableSnapshot, command: SitCommand, now: numb
     // topped up since (a retry, or recovery, after a crash before the outcome was recorded).
     return { next: null, result: { acknowledged: true, seatId: replayed.seatId, seatBalanceCents: amountCents } };
   }
-  const check = sitPreconditions(snapshot, playerId);
+  const check = sitPreconditions(snapshot, playerId, amountCents);
   if (!check.ok) {
     const { message, seatId, seatBalanceCents } = check;
     return { next: null, result: { acknowledged: false, message, seatId, seatBalanceCents } };
@@ -133,7 +136,8 @@ export interface TopUpCommand {
 
 /**
  * Credits the player's seat (any game state: between games or between betting stages).
- * Not seated, seated in another session than the one asked for, or past the seat balance limit:
+ * Not seated, seated in another session than the one asked for, past the seat balance limit or the
+ * table's money limit (TABLE_CREDIT_MAX_CENTS):
  * ConflictError (topUpAfterDebit stores it as a refusal; the adapter refunds the account).
  * Crediting once per transfer is the store's: the credit is stored under its transfer's operation key.
  */
@@ -153,6 +157,7 @@ export function applyTopUp(
   const balanceCents = seat.balanceCents + amountCents;
   // An account's limit holds for a seat too: beyond it no answer could report the balance.
   if (balanceCents > MAX_BALANCE_CENTS) throw new ConflictError("seat balance limit reached");
+  if (!canTakeIn(snapshot, amountCents)) throw new ConflictError(TABLE_REFUSALS.tableMoneyLimit);
   const next = sealNext(
     snapshot,
     {

@@ -17,6 +17,18 @@ const DEFAULT_MAX_PAYOUT_CENTS = 100_000_000_000_000;
  * takes.
  */
 export const MAX_GAME_PAYOUT_CENTS = MAX_BALANCE_CENTS;
+/**
+ * The most a table may ever take in (its creditedCents: every sit and top-up), 2^52 cents. Past 2^53
+ * a total could not be summed to the cent, and every change of the table, its leaves and their
+ * deliveries included, would be refused for good, holding its players' chips: so money in is refused
+ * first, and what the table pays out (its takings plus the house's losses there) stays exact while the
+ * house has lost less than another 2^52 cents at it.
+ */
+export const TABLE_CREDIT_MAX_CENTS = 2 ** 52;
+
+/** Whether the table may still take in `amountCents` (a sit's or a top-up's) under TABLE_CREDIT_MAX_CENTS. */
+export const canTakeIn = (snapshot: TableSnapshot, amountCents: number): boolean =>
+  snapshot.totals.creditedCents + amountCents <= TABLE_CREDIT_MAX_CENTS;
 
 /** Game ids are per table and sequential, so the domain stays deterministic: T7-1, T7-2, ... */
 const gameIdOf = (tableId: number, gameNumber: number): string => `T${tableId}-${gameNumber}`;

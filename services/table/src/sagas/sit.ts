@@ -53,7 +53,7 @@ export async function sit(parts: TableParts, request: SitRequest, scope: CallSco
   const precheck = async () => {
     TableDirectory.requireSeatable(await parts.directory.require(tableId, scope), caller.playerId);
     const { snapshot } = await parts.store.latest(tableId);
-    const check = sitPreconditions(snapshot, caller.playerId);
+    const check = sitPreconditions(snapshot, caller.playerId, terms.amountCents);
     if (!check.ok) return { final: ok(nack(check)) };
     // Refused here, before the transfer is pending, for an account not opened yet (no player, or a
     // first profile read cut short before its welcome credit): its debit would be refused NOT_FOUND
