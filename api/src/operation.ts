@@ -48,6 +48,8 @@ export interface Operation<Schema extends string = string> {
   links?: Record<string, Link>;
   /** Headers of the 200 answer beyond X-Request-Id. */
   okHeaders?: Record<string, object>;
+  /** The 200 answer carries an ETag, and a request whose If-None-Match names it is answered 304 without a body. */
+  conditional?: boolean;
 }
 
 /** An OpenAPI link: the next operation, its parameters and body from runtime expressions or literals. */
@@ -108,7 +110,11 @@ function describe(operationId: string, tag: Tag, op: Operation) {
     summary: op.summary,
     tags: [tag],
     ...(op.isPublic ? { security: [] } : {}),
-    parameters: [...(op.parameters ?? []), { $ref: "#/components/parameters/XRequestId" }],
+    parameters: [
+      ...(op.parameters ?? []),
+      ...(op.conditional ? [IF_NONE_MATCH] : []),
+      { $ref: "#/components/parameters/XRequestId" },
+    ],
     ...(op.body
       ? {
           requestBody: {
@@ -121,10 +127,11 @@ function describe(operationId: string, tag: Tag, op: Operation) {
     responses: op.responses ?? {
       200: {
         description: "Success",
-        headers: { ...REQUEST_ID_HEADER, ...op.okHeaders },
+        headers: { ...REQUEST_ID_HEADER, ...op.okHeaders, ...(op.conditional ? VALIDATOR_HEADERS : {}) },
         content: jsonContent(op.ok, op.example.ok),
         ...(op.links ? { links: op.links } : {}),
       },
+      ...(op.conditional ? { 304: NOT_MODIFIED } : {}),
       ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/E${status}` }])),
     },
   };
@@ -133,6 +140,23 @@ function describe(operationId: string, tag: Tag, op: Operation) {
 /** Every answer carries the request's id (the caller's x-request-id when short and printable). */
 export const REQUEST_ID_HEADER = {
   "X-Request-Id": { description: "The request's id, as in every log line about it", schema: { type: "string" } },
+};
+
+/** A conditional GET's answer: the client keeps what it holds, and asks again each time (no-cache). */
+const VALIDATOR_HEADERS = {
+  ETag: { description: "A weak validator of the answer's content", schema: { type: "string" } },
+  "Cache-Control": { schema: { type: "string", const: "no-cache" } },
+};
+const IF_NONE_MATCH = {
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  description: "The ETag of the answer the client holds: while it is still the answer, a 304 without a body",
+  schema: { type: "string" },
+};
+const NOT_MODIFIED = {
+  description: "The answer the client holds (If-None-Match) is still the answer",
+  headers: { ...REQUEST_ID_HEADER, ...VALIDATOR_HEADERS },
 };
 
 /** The headers of a streamed answer (events, JSON Lines): never cached, never buffered by a proxy. */

@@ -313,6 +313,7 @@ export const lobbyApi = apiPart(
       summary: "Active tables (200 with an empty list when degraded)",
       isPublic: true,
       ok: "TablesList",
+      conditional: true,
       example: {
         ok: { tables: [{ tableId: 1, playerCount: 2, gameState: "BETTING" }], totalActivePlayers: 2 },
       },

@@ -121,6 +121,48 @@ test("the lobby answered last is named to the table service, and sent again whil
   for (const reply of replies) t.deepEqual([reply.status, reply.type], [200, "application/json; charset=utf-8"]);
 });
 
+test("a client that holds the lobby is answered 304 without it; a changed lobby is sent whole", async (t) => {
+  const answers = [lobby, () => unchanged("lobby-1"), another];
+  let call = 0;
+  const app = await startApp({ logger: silentLogger(), table: { listTables: async () => answers[call++]!() } });
+  try {
+    const ask = async (ifNoneMatch?: string) => {
+      const others: Record<string, string> = ifNoneMatch === undefined ? {} : { "if-none-match": ifNoneMatch };
+      const { status: code, headers, body } = await rawGet(`${app.url}/api/tables`, "gzip", others);
+      const text = body.length === 0 ? "" : gunzipSync(body).toString();
+      return { code, etag: headers.etag, cache: headers["cache-control"], text };
+    };
+    const first = await ask();
+    t.like(first, { code: 200, etag: 'W/"lobby-1"', cache: "no-cache" });
+    t.deepEqual(JSON.parse(first.text).totalActivePlayers, 3);
+    t.deepEqual(await ask('W/"lobby-1"'), { code: 304, etag: 'W/"lobby-1"', cache: "no-cache", text: "" });
+    const changed = await ask('W/"lobby-1"');
+    t.like(changed, { code: 200, etag: 'W/"lobby-2"' });
+    t.deepEqual(JSON.parse(changed.text).tables, [{ tableId: 2, playerCount: 1, gameState: "WAITING" }]);
+  } finally {
+    await app.close();
+  }
+});
+
+test("a degraded lobby carries no ETag, so no client keeps it", async (t) => {
+  const app = await startApp({
+    logger: silentLogger(),
+    table: { listTables: () => Promise.reject(grpcError(status.UNAVAILABLE, "connect ECONNREFUSED")) },
+  });
+  try {
+    const {
+      status: code,
+      headers,
+      body,
+    } = await rawGet(`${app.url}/api/tables`, undefined, { "if-none-match": 'W/"lobby-1"' });
+    t.is(code, 200);
+    t.is(headers.etag, undefined);
+    t.deepEqual(JSON.parse(body.toString()), { tables: [], totalActivePlayers: 0 });
+  } finally {
+    await app.close();
+  }
+});
+
 test("the table service calling unchanged a lobby that was not asked for is an error", async (t) => {
   const { replies, asked } = await lobbiesWith([lobby, () => unchanged("lobby-9")]);
   t.deepEqual(asked, ["", "lobby-1"]);
@@ -131,14 +173,17 @@ test("the table service calling unchanged a lobby that was not asked for is an e
   t.deepEqual(JSON.parse(replies[1]!.text), { error: "internal error" });
 });
 
-/** GET `url` with this Accept-Encoding (none when undefined), its body as sent: not decompressed. */
-function rawGet(url: string, acceptEncoding?: string) {
-  return new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const headers = acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding };
+/**
+ * GET `url` with this Accept-Encoding (none when undefined) and any other headers, its body as sent:
+ * not decompressed. (Not fetch, which adds Cache-Control: no-cache to a request with If-None-Match.)
+ */
+function rawGet(url: string, acceptEncoding?: string, others: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const headers = { ...others, ...(acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding }) };
     get(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
       res.on("error", reject);
     }).on("error", reject);
   });

@@ -63,7 +63,14 @@ export function lobbyRoutes(table: TableApi): Handlers<typeof lobbyApi> {
         res.json(EMPTY_LOBBY);
         return;
       }
-      res.vary("Accept-Encoding").type("json");
+      // Players poll the lobby (every 30 s): one that holds this lobby is told so in a 304, without it.
+      // The table service's etag is a hash of the lobby, so every replica gives the same lobby the same.
+      res.vary("Accept-Encoding").set({ ETag: `W/"${lobby.etag}"`, "Cache-Control": "no-cache" });
+      if (req.fresh) {
+        res.status(304).end();
+        return;
+      }
+      res.type("json");
       // The list of every active table compresses well (227 KB at 4,000 tables to 10-16 KB), and it
       // is compressed once per lobby, not per request (about 3 ms at that size: synchronously).
       if (req.acceptsEncodings("gzip", "identity") === "gzip") {

@@ -1271,6 +1271,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The ETag of the answer the client holds: while it is still the answer, a 304 without a body */
+                "If-None-Match"?: string;
                 /** @description A request id of your own: used when it is 1 to 128 of A-Z a-z 0-9 _ . : -, otherwise replaced by a fresh one (never refused: a proxy's id in another form still gets an answer) */
                 "x-request-id"?: components["parameters"]["XRequestId"];
             };
@@ -1284,6 +1286,9 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as in every log line about it */
                     "X-Request-Id"?: string;
+                    /** @description A weak validator of the answer's content */
+                    ETag?: string;
+                    "Cache-Control"?: "no-cache";
                     [name: string]: unknown;
                 };
                 content: {
@@ -1301,6 +1306,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["TablesList"];
                 };
+            };
+            /** @description The answer the client holds (If-None-Match) is still the answer */
+            304: {
+                headers: {
+                    /** @description The request's id, as in every log line about it */
+                    "X-Request-Id"?: string;
+                    /** @description A weak validator of the answer's content */
+                    ETag?: string;
+                    "Cache-Control"?: "no-cache";
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["E400"];
             429: components["responses"]["E429"];
