@@ -1,4 +1,5 @@
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
+import fc from "fast-check";
 import { ConflictError, IdempotencyMismatchError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { MAX_AMOUNT_CENTS, MAX_BALANCE_CENTS } from "@pokerodds/common/limits";
 import { type SitCommand, applyLeave, applySit, applyTopUp, sitPreconditions } from "../src/domain/seats.js";
@@ -92,26 +93,74 @@ test("money in past the table's money limit is refused: a sit is a NACK, a top-u
 });
 
 test("a table at its money limit still lets every player leave and every credit be delivered", (t) => {
-  // Both seats won big at the house's expense: what leaves the table is more than it ever took in.
+  // The house lost 2^51 cents at this table over its life, most of it paid out long ago: what leaves
+  // the table in all is more than it ever took in.
   let s = sit(nearMoneyLimit(5_000), "p2", 5_000);
+  const won = 400_000_000_000_000;
   const house = -(2 ** 51);
   s = deepFreeze({
     ...s,
-    seats: s.seats.map((seat) => ({ ...seat, balanceCents: seat.balanceCents - house / 2 })),
-    totals: { ...s.totals, houseResultCents: house },
+    seats: s.seats.map((seat) => ({ ...seat, balanceCents: seat.balanceCents + won })),
+    totals: { ...s.totals, houseResultCents: house, deliveredCents: s.totals.deliveredCents - 2 * won - house },
   });
   t.true(isConserved(tableMoney(s)));
   for (const playerId of ["p1", "p2"]) s = deepFreeze(leave(s, playerId).next!);
-  s = deepFreeze(
-    markDelivered(
-      s,
-      s.outbox.map((c) => c.key),
-      T0 + 1,
-    )!,
-  );
+  const keys = s.outbox.map((c) => c.key);
+  s = deepFreeze(markDelivered(s, keys, T0 + 1)!);
   t.deepEqual(s.outbox, []);
   t.is(s.totals.deliveredCents, TABLE_CREDIT_MAX_CENTS - house);
   t.true(Number.isSafeInteger(s.totals.deliveredCents) && isConserved(tableMoney(s)));
+});
+
+const MONEY_LIMIT = "table money limit reached";
+
+/** One sit, top-up or leave of the property below, applied as the sagas would: a refusal changes nothing. */
+function moveNearLimit(t: ExecutionContext, s: TableSnapshot, move: Move, i: number): TableSnapshot {
+  const { kind, playerId, amountCents } = move;
+  const room = TABLE_CREDIT_MAX_CENTS - s.totals.creditedCents;
+  if (kind === "leave") return leave(s, playerId).next ?? s;
+  if (kind === "sit") {
+    const { next, result } = applySit(s, sitCmd({ playerId, amountCents, transferId: `sit-${i}` }), T0);
+    if (!result.acknowledged && result.message === MONEY_LIMIT) t.true(amountCents > room);
+    if (result.acknowledged) t.true(amountCents <= room);
+    return next ?? s;
+  }
+  try {
+    return applyTopUp(s, { playerId, amountCents }, T0).next!;
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    if (error.message === MONEY_LIMIT) t.true(amountCents > room);
+    return s;
+  }
+}
+
+interface Move {
+  kind: "sit" | "topup" | "leave";
+  playerId: string;
+  amountCents: number;
+}
+
+test("property: near its money limit a table takes exactly what fits, stays conserved, and every seat leaves whole", (t) => {
+  const move = fc.record({
+    kind: fc.constantFrom("sit" as const, "topup" as const, "leave" as const),
+    playerId: fc.constantFrom("p1", "p2", "p3", "p4"),
+    amountCents: fc.integer({ min: 1, max: MAX_AMOUNT_CENTS }),
+  });
+  const room = fc.integer({ min: 0, max: 3 * MAX_AMOUNT_CENTS });
+  fc.assert(
+    fc.property(room, fc.array(move, { maxLength: 30 }), (start, moves) => {
+      let s = nearMoneyLimit(start);
+      moves.forEach((m, i) => {
+        s = deepFreeze(moveNearLimit(t, s, m, i));
+        t.true(s.totals.creditedCents <= TABLE_CREDIT_MAX_CENTS && isConserved(tableMoney(s)));
+      });
+      for (const { playerId } of s.seats) s = deepFreeze(leave(s, playerId).next!);
+      const keys = s.outbox.map((c) => c.key);
+      if (keys.length > 0) s = markDelivered(s, keys, T0 + 1)!;
+      t.deepEqual([s.seats, s.outbox], [[], []]);
+      t.true(isConserved(tableMoney(s)));
+    }),
+  );
 });
 
 test("sit is a NACK (nothing stored) when the table filled up or the player got seated meanwhile", (t) => {
