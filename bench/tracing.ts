@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 import { startTestStack, type TestStack } from "../test/helpers/stack.js";
 import { readCpu } from "./cpu.js";
 import { formatBenchLines, type BenchLine } from "./report.js";
-import { BET, betTargets, runPhase, setUp, stackEnv, stateTargets, type Target } from "./throughput.js";
+import { BET, betTargets, runPhase, setUp, stackEnv, stateTargets, type Answer, type Target } from "./throughput.js";
 
 const CLIENTS = 32;
 /** Tracing within 10% of no tracing. */
@@ -90,7 +90,7 @@ function addCpu(to: Map<string, number>, before: Map<string, number>, after: Map
 async function compare(
   loads: Record<Mode, { stack: TestStack; targets: readonly (Target | readonly Target[])[] }>,
   seconds: number,
-  accept: (status: number, body: string) => boolean,
+  accept: (answer: Answer) => boolean,
 ): Promise<Tally> {
   for (const mode of MODES) await runPhase(loads[mode].targets, WARM_UP_S, accept);
   const tally = emptyTally();
@@ -178,8 +178,8 @@ async function oneRound(order: readonly Mode[], seconds: number, clients: number
       return { off: targets("off"), on: targets("on"), sampled: targets("sampled") };
     };
     return {
-      states: await compare(of("states"), seconds, (s) => s === 200),
-      bets: await compare(of("bets"), seconds, (status, body) => status === 200 && body.includes('"ACK"')),
+      states: await compare(of("states"), seconds, ({ status }) => status === 200),
+      bets: await compare(of("bets"), seconds, ({ status, body }) => status === 200 && body.includes('"ACK"')),
     };
   } finally {
     await Promise.all(stacks.map((stack) => stack.stop()));
