@@ -1,6 +1,6 @@
 // A gRPC server caps the connections one client address holds open, counted as they arrive, before
 // any TLS handshake (common/src/grpc/listener.ts): 10,000 connections that never began the
-// handshake held 146 MB of a service for Node's 120 s handshake timeout. Other addresses, and the
+// handshake held 146 MB of a service for Node's 120 s handshake timeout (now 10 s). Other addresses, and the
 // same address once it closes some, are served as before. Linux answers on all of 127.0.0.0/8,
 // which gives this test a second client address; CI runs there.
 import { status } from "@grpc/grpc-js";
@@ -58,7 +58,7 @@ test("one address's connections beyond the cap are closed on arrival; another ad
 
     const beyond = await idleConnection(server.port);
     sockets.push(beyond);
-    // Closed at once, where without a cap it would wait out the 120 s handshake timeout.
+    // Closed at once, where without a cap it would wait out the 10 s handshake timeout.
     t.true(await closedWithin(beyond, 5_000), "the connection beyond the cap is closed");
     const elsewhere = await idleConnection(server.port, "127.0.0.2");
     sockets.push(elsewhere);

@@ -1,7 +1,8 @@
 // The gRPC servers' own TCP listener, in front of grpc-js (its connection injector): grpc-js binds a
 // listener of its own with no bound on connections, and 10,000 connections from one client that
-// never began the TLS handshake held 146 MB of a service for Node's 120 s handshake timeout. Here
-// the connections one client address holds open are capped as they arrive, before any handshake.
+// never began the TLS handshake held 146 MB of a service for Node's 120 s handshake timeout (now
+// 10 s: tls.ts). Here the connections one client address holds open are capped as they arrive,
+// before any handshake.
 import type { Server, ServerCredentials } from "@grpc/grpc-js";
 import { createServer, type Socket } from "node:net";
 import type { Logger } from "../logger.js";

@@ -9,7 +9,7 @@ import { TIMED_OUT, within } from "../within.js";
 import { authorize, decodedAfterAccess } from "./access.js";
 import { HealthStatus } from "./health-status.js";
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, listenCapped, type Listener } from "./listener.js";
-import { serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
 
 /**
  * The health key a liveness probe asks for: SERVING for as long as the process answers, whatever its
@@ -75,6 +75,11 @@ interface GrpcServerOptions {
    * Default DEFAULT_CONNECTIONS_PER_ADDRESS; every service's main passes GRPC_MAX_CONNECTIONS_PER_ADDRESS.
    */
   connectionsPerAddress?: number;
+  /**
+   * How long a new connection has to finish its TLS handshake (with tls), and one to the health port
+   * to make its first call, before it is closed. Default DEFAULT_HANDSHAKE_TIMEOUT_MS.
+   */
+  handshakeTimeoutMs?: number;
 }
 
 export async function startGrpcServer(
@@ -113,9 +118,10 @@ export async function startGrpcServer(
 
   const host = options.host ?? "127.0.0.1";
   const connectionsPerAddress = options.connectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS;
+  const handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   const listen = (on: Server, port: number, creds: ServerCredentials) =>
     listenCapped(on, creds, { host, port, connectionsPerAddress, logger: options.logger });
-  const creds = options.tls ? serverCredentials(options.tls) : ServerCredentials.createInsecure();
+  const creds = options.tls ? serverCredentials(options.tls, handshakeTimeoutMs) : ServerCredentials.createInsecure();
   const listener = await listen(server, options.port, creds);
   options.logger.info(
     { host, port: listener.port, grpcService: registration.name, tls: Boolean(options.tls) },
@@ -127,7 +133,13 @@ export async function startGrpcServer(
   let healthServer: Server | undefined;
   let healthListener: Listener | undefined;
   if (options.healthPort !== undefined) {
-    healthServer = new Server({ "grpc.max_receive_message_length": 64 * 1024 });
+    // Its callers are probes, each a short connection with one Check: a connection idle for a
+    // handshake's time, one that never began included, is closed (a plaintext connection has no
+    // handshake timeout of its own).
+    healthServer = new Server({
+      "grpc.max_receive_message_length": 64 * 1024,
+      "grpc.max_connection_idle_ms": handshakeTimeoutMs,
+    });
     health.addToServer(healthServer);
     try {
       healthListener = await listen(healthServer, options.healthPort, ServerCredentials.createInsecure());

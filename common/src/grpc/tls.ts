@@ -97,10 +97,27 @@ function provider(files: TlsFiles) {
   });
 }
 
-/** Server side: a client certificate signed by the CA is required on every connection. */
-export function serverCredentials(files: TlsFiles): ServerCredentials {
+/**
+ * How long a new connection to a gRPC port has to finish its TLS handshake, and one to the plaintext
+ * health port to make its first call (server.ts). A caller's handshake takes milliseconds, also on a
+ * loaded machine; Node's TLS default is 120 s, and a plaintext connection was held until it closed.
+ */
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+
+/**
+ * Server side: a client certificate signed by the CA is required on every connection, and its
+ * handshake must be done within `handshakeTimeoutMs` (Node's default is 120 s).
+ */
+export function serverCredentials(
+  files: TlsFiles,
+  handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS,
+): ServerCredentials {
   const files$ = provider(files);
-  return experimental.createCertificateProviderServerCredentials(files$, files$, true);
+  const creds = experimental.createCertificateProviderServerCredentials(files$, files$, true);
+  // grpc-js makes its TLS server with these options (its own, typed as part of ServerCredentials).
+  const serverOptions = creds._getConstructorOptions();
+  if (serverOptions) serverOptions.handshakeTimeout = handshakeTimeoutMs;
+  return creds;
 }
 
 /**

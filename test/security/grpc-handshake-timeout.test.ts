@@ -1,0 +1,107 @@
+// A connection to a gRPC port must finish its TLS handshake, and one to the plaintext health port
+// must make a call, within a handshake's time (common/src/grpc/tls.ts, server.ts); otherwise the
+// server closes it. Before, Node's TLS default held one that never finished for 120 s, and the health
+// port held one that sent nothing until its client closed it: anyone who reaches the ports could hold
+// a service's memory that long with idle connections (up to the per-address cap, from each address).
+// The callers' own connections, made and used, stay open past that time.
+import { connectivityState, credentials } from "@grpc/grpc-js";
+import { createClient, ODDS_ACCESS, startGrpcServer, unary } from "@pokerodds/common";
+import {
+  DealRequest,
+  DealResponse,
+  OddsServiceClient,
+  OddsServiceService,
+} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { healthClient } from "@pokerodds/common/grpc/health";
+import test from "ava";
+import { connect, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pino } from "pino";
+import { tlsAs } from "../helpers/pki.js";
+
+const logger = pino({ level: "silent" });
+const HANDSHAKE_TIMEOUT_MS = 500;
+/** The start of a TLS ClientHello record: a handshake begun and never finished. */
+const PART_OF_A_CLIENT_HELLO = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01]);
+/** The start of HTTP/2's connection preface: a plaintext connection begun and never finished. */
+const PART_OF_THE_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n");
+
+/** A TCP connection that sends `first` (or nothing) and then nothing more; it reads what comes. */
+async function stalledConnection(port: number, first?: Buffer): Promise<Socket> {
+  const socket = connect({ port, host: "127.0.0.1" });
+  socket.on("error", () => {});
+  socket.resume();
+  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
+  if (first) socket.write(first);
+  return socket;
+}
+
+/** Milliseconds until the server closed `socket`, or undefined if it stayed open for `ms`. */
+async function closedAfter(socket: Socket, ms: number): Promise<number | undefined> {
+  const started = performance.now();
+  const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(performance.now() - started)));
+  return Promise.race([closed, sleep(ms).then(() => undefined)]);
+}
+
+function check(port: number, client = healthClient(`127.0.0.1:${port}`, credentials.createInsecure())) {
+  return new Promise<string | undefined>((resolve, reject) =>
+    client.check({ service: "" }, { deadline: Date.now() + 3000 }, (error, response) =>
+      error ? reject(error) : resolve(response?.status),
+    ),
+  );
+}
+
+test("connections that never finish their handshake, or never call the health port, are closed; callers' are not", async (t) => {
+  const server = await startGrpcServer(
+    {
+      name: "pokerodds.odds.v1.OddsService",
+      protoFile: "pokerodds/odds/v1/odds.proto",
+      definition: OddsServiceService,
+      implementation: { deal: unary(logger, "Deal", async () => DealResponse.fromPartial({ gameId: "G-1" })) },
+    },
+    {
+      port: 0,
+      healthPort: 0,
+      logger,
+      tls: tlsAs("odds"),
+      access: ODDS_ACCESS,
+      handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+    },
+  );
+  const client = createClient(OddsServiceClient, ["deal"], `127.0.0.1:${server.port}`, {
+    defaultDeadlineMs: 3_000,
+    tls: tlsAs("gateway"),
+  });
+  server.setServing(true);
+  const health = healthClient(`127.0.0.1:${server.healthPort}`, credentials.createInsecure());
+  const stalled: Socket[] = [];
+  try {
+    // The callers' connections are made and used first.
+    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    t.is(await check(server.healthPort!, health), "SERVING");
+
+    stalled.push(
+      await stalledConnection(server.port),
+      await stalledConnection(server.port, PART_OF_A_CLIENT_HELLO),
+      await stalledConnection(server.healthPort!),
+      await stalledConnection(server.healthPort!, PART_OF_THE_PREFACE),
+    );
+    const closed = await Promise.all(stalled.map((socket) => closedAfter(socket, 10 * HANDSHAKE_TIMEOUT_MS)));
+    const [idleTls, begunTls, idleHealth, begunHealth] = closed;
+    for (const [what, after] of Object.entries({ idleTls, begunTls, idleHealth, begunHealth })) {
+      t.not(after, undefined, `${what}: closed`);
+      t.true(after! >= HANDSHAKE_TIMEOUT_MS * 0.9, `${what}: not before its time (${after} ms)`);
+    }
+
+    // Past that time, the connection that handshook is still open (READY: not closed and made again)
+    // and answers on, and a probe's new connection is served.
+    t.is(client.raw.getChannel().getConnectivityState(false), connectivityState.READY);
+    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    t.is(await check(server.healthPort!), "SERVING");
+  } finally {
+    for (const socket of stalled) socket.destroy();
+    health.close();
+    client.raw.close();
+    await server.shutdown(1_000);
+  }
+});
