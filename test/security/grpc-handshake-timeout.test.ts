@@ -26,21 +26,24 @@ const PART_OF_A_CLIENT_HELLO = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01])
 /** The start of HTTP/2's connection preface: a plaintext connection begun and never finished. */
 const PART_OF_THE_PREFACE = Buffer.from("PRI * HTTP/2.0\r\n");
 
+interface Stalled {
+  socket: Socket;
+  /** Milliseconds from just before the connection was asked for (the server's time for it starts later) until it closed. */
+  closedAfter: Promise<number>;
+}
+
 /** A TCP connection that sends `first` (or nothing) and then nothing more; it reads what comes. */
-async function stalledConnection(port: number, first?: Buffer): Promise<Socket> {
+async function stalledConnection(port: number, first?: Buffer): Promise<Stalled> {
+  const openedAt = performance.now();
   const socket = connect({ port, host: "127.0.0.1" });
   socket.on("error", () => {});
   socket.resume();
+  const closedAfter = new Promise<number>((resolve) =>
+    socket.once("close", () => resolve(performance.now() - openedAt)),
+  );
   await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
   if (first) socket.write(first);
-  return socket;
-}
-
-/** Milliseconds until the server closed `socket`, or undefined if it stayed open for `ms`. */
-async function closedAfter(socket: Socket, ms: number): Promise<number | undefined> {
-  const started = performance.now();
-  const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(performance.now() - started)));
-  return Promise.race([closed, sleep(ms).then(() => undefined)]);
+  return { socket, closedAfter };
 }
 
 function check(port: number, client = healthClient(`127.0.0.1:${port}`, credentials.createInsecure())) {
@@ -74,32 +77,39 @@ test("connections that never finish their handshake, or never call the health po
   });
   server.setServing(true);
   const health = healthClient(`127.0.0.1:${server.healthPort}`, credentials.createInsecure());
-  const stalled: Socket[] = [];
+  const stalled: Stalled[] = [];
   try {
     // The callers' connections are made and used first.
     t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
     t.is(await check(server.healthPort!, health), "SERVING");
 
+    // Any change of the caller's channel from READY (its connection closed) is seen, even if it reconnects.
+    const channel = client.raw.getChannel();
+    let left: number | undefined;
+    channel.watchConnectivityState(connectivityState.READY, Infinity, () => {
+      left = channel.getConnectivityState(false);
+    });
     stalled.push(
       await stalledConnection(server.port),
       await stalledConnection(server.port, PART_OF_A_CLIENT_HELLO),
       await stalledConnection(server.healthPort!),
       await stalledConnection(server.healthPort!, PART_OF_THE_PREFACE),
     );
-    const closed = await Promise.all(stalled.map((socket) => closedAfter(socket, 10 * HANDSHAKE_TIMEOUT_MS)));
+    const stillOpen = sleep(10 * HANDSHAKE_TIMEOUT_MS).then(() => undefined);
+    const closed = await Promise.all(stalled.map(({ closedAfter }) => Promise.race([closedAfter, stillOpen])));
     const [idleTls, begunTls, idleHealth, begunHealth] = closed;
     for (const [what, after] of Object.entries({ idleTls, begunTls, idleHealth, begunHealth })) {
       t.not(after, undefined, `${what}: closed`);
       t.true(after! >= HANDSHAKE_TIMEOUT_MS * 0.9, `${what}: not before its time (${after} ms)`);
     }
 
-    // Past that time, the connection that handshook is still open (READY: not closed and made again)
-    // and answers on, and a probe's new connection is served.
-    t.is(client.raw.getChannel().getConnectivityState(false), connectivityState.READY);
+    // Past that time, the connection that handshook never left READY and answers on, and a probe's
+    // new connection is served.
+    t.is(left, undefined, "the caller's channel stayed READY");
     t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
     t.is(await check(server.healthPort!), "SERVING");
   } finally {
-    for (const socket of stalled) socket.destroy();
+    for (const { socket } of stalled) socket.destroy();
     health.close();
     client.raw.close();
     await server.shutdown(1_000);
