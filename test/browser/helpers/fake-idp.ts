@@ -44,15 +44,17 @@ export async function startFakeIdp(subject: {
   let tokenEndpoint = "";
 
   const idp = { tokenSeconds: 600 } as FakeIdp;
-  const sign = (claims: Record<string, unknown>, aud: string, sub = subject.sub) =>
-    new SignJWT(claims)
+  const sign = (claims: Record<string, unknown>, aud: string, sub = subject.sub) => {
+    const now = Math.floor(Date.now() / 1000); // one reading: exp - iat is exactly tokenSeconds
+    return new SignJWT(claims)
       .setProtectedHeader({ alg: "ES256", kid: jwk.kid! })
       .setIssuer(issuer)
       .setSubject(sub)
       .setAudience(aud)
-      .setIssuedAt()
-      .setExpirationTime(`${idp.tokenSeconds}s`)
+      .setIssuedAt(now)
+      .setExpirationTime(now + idp.tokenSeconds)
       .sign(privateKey);
+  };
 
   const routes: Record<string, (req: IncomingMessage, url: URL, res: ServerResponse) => Promise<void> | void> = {
     "/idp/.well-known/openid-configuration": (_req, _url, res) =>
