@@ -4,20 +4,12 @@
 // same address once it closes some, are served as before. Linux answers on all of 127.0.0.0/8,
 // which gives this test a second client address; CI runs there.
 import { status } from "@grpc/grpc-js";
-import { createClient, createLogger, ODDS_ACCESS, startGrpcServer, unary } from "@pokerodds/common";
-import {
-  DealRequest,
-  DealResponse,
-  OddsServiceClient,
-  OddsServiceService,
-} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import test from "ava";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { statusOf } from "../helpers/grpc-services.js";
-import { tlsAs } from "../helpers/pki.js";
+import { oddsStubClient, startOddsStub, STUB_GAME_ID } from "../helpers/odds-stub.js";
 
-const logger = createLogger("grpc-connection-cap-test");
 const CAP = 5;
 
 /** A TCP connection to the server from `localAddress` that never begins the TLS handshake. */
@@ -36,23 +28,12 @@ async function closedWithin(socket: Socket, ms: number): Promise<boolean> {
 }
 
 test("one address's connections beyond the cap are closed on arrival; another address's are not", async (t) => {
-  const server = await startGrpcServer(
-    {
-      name: "pokerodds.odds.v1.OddsService",
-      protoFile: "pokerodds/odds/v1/odds.proto",
-      definition: OddsServiceService,
-      implementation: { deal: unary(logger, "Deal", async () => DealResponse.fromPartial({ gameId: "G-1" })) },
-    },
-    { port: 0, logger, tls: tlsAs("odds"), access: ODDS_ACCESS, connectionsPerAddress: CAP },
-  );
-  const client = createClient(OddsServiceClient, ["deal"], `127.0.0.1:${server.port}`, {
-    defaultDeadlineMs: 2_000,
-    tls: tlsAs("gateway"),
-  });
+  const server = await startOddsStub({ port: 0, connectionsPerAddress: CAP });
+  const client = oddsStubClient(server.port, { defaultDeadlineMs: 2_000 });
   const sockets: Socket[] = [];
   try {
     // The client's one connection and CAP - 1 that never handshake: the address is at its cap.
-    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    t.is((await client.deal()).gameId, STUB_GAME_ID);
     for (let n = 1; n < CAP; n++) sockets.push(await idleConnection(server.port));
     for (const socket of sockets) t.false(await closedWithin(socket, 200), "connections within the cap stay open");
 
@@ -65,21 +46,20 @@ test("one address's connections beyond the cap are closed on arrival; another ad
     t.false(await closedWithin(elsewhere, 500), "another address has its own cap");
 
     // The calls on the connection already open go on.
-    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    t.is((await client.deal()).gameId, STUB_GAME_ID);
     // A new channel from the full address cannot connect...
-    const second = createClient(OddsServiceClient, ["deal"], `127.0.0.1:${server.port}`, {
+    const second = oddsStubClient(server.port, {
       defaultDeadlineMs: 1_000,
-      tls: tlsAs("gateway"),
       // Its own connection, not the first client's (grpc-js shares one between channels of equal options).
       maxReceiveBytes: 1024 * 1024,
     });
     try {
-      t.is(await statusOf(second.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))), status.UNAVAILABLE);
+      t.is(await statusOf(second.deal()), status.UNAVAILABLE);
       // ...until the address closes some of its connections.
       for (const socket of sockets.splice(0)) socket.destroy();
       let answered = false;
       for (const deadline = Date.now() + 10_000; !answered && Date.now() < deadline; await sleep(200)) {
-        answered = await second.call.deal(DealRequest.fromPartial({ numberOfHands: 2 })).then(
+        answered = await second.deal().then(
           () => true,
           () => false,
         );

@@ -5,21 +5,12 @@
 // a service's memory that long with idle connections (up to the per-address cap, from each address).
 // The callers' own connections, made and used, stay open past that time.
 import { connectivityState, credentials } from "@grpc/grpc-js";
-import { createClient, ODDS_ACCESS, startGrpcServer, unary } from "@pokerodds/common";
-import {
-  DealRequest,
-  DealResponse,
-  OddsServiceClient,
-  OddsServiceService,
-} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { healthClient } from "@pokerodds/common/grpc/health";
 import test from "ava";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pino } from "pino";
-import { tlsAs } from "../helpers/pki.js";
+import { oddsStubClient, startOddsStub, STUB_GAME_ID } from "../helpers/odds-stub.js";
 
-const logger = pino({ level: "silent" });
 const HANDSHAKE_TIMEOUT_MS = 500;
 /** The start of a TLS ClientHello record: a handshake begun and never finished. */
 const PART_OF_A_CLIENT_HELLO = Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01]);
@@ -55,32 +46,14 @@ function check(port: number, client = healthClient(`127.0.0.1:${port}`, credenti
 }
 
 test("connections that never finish their handshake, or never call the health port, are closed; callers' are not", async (t) => {
-  const server = await startGrpcServer(
-    {
-      name: "pokerodds.odds.v1.OddsService",
-      protoFile: "pokerodds/odds/v1/odds.proto",
-      definition: OddsServiceService,
-      implementation: { deal: unary(logger, "Deal", async () => DealResponse.fromPartial({ gameId: "G-1" })) },
-    },
-    {
-      port: 0,
-      healthPort: 0,
-      logger,
-      tls: tlsAs("odds"),
-      access: ODDS_ACCESS,
-      handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
-    },
-  );
-  const client = createClient(OddsServiceClient, ["deal"], `127.0.0.1:${server.port}`, {
-    defaultDeadlineMs: 3_000,
-    tls: tlsAs("gateway"),
-  });
+  const server = await startOddsStub({ port: 0, healthPort: 0, handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS });
+  const client = oddsStubClient(server.port, { defaultDeadlineMs: 3_000 });
   server.setServing(true);
   const health = healthClient(`127.0.0.1:${server.healthPort}`, credentials.createInsecure());
   const stalled: Stalled[] = [];
   try {
     // The callers' connections are made and used first.
-    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    t.is((await client.deal()).gameId, STUB_GAME_ID);
     t.is(await check(server.healthPort!, health), "SERVING");
 
     // Any change of the caller's channel from READY (its connection closed) is seen, even if it reconnects.
@@ -106,7 +79,7 @@ test("connections that never finish their handshake, or never call the health po
     // Past that time, the connection that handshook never left READY and answers on, and a probe's
     // new connection is served.
     t.is(left, undefined, "the caller's channel stayed READY");
-    t.is((await client.call.deal(DealRequest.fromPartial({ numberOfHands: 2 }))).gameId, "G-1");
+    t.is((await client.deal()).gameId, STUB_GAME_ID);
     t.is(await check(server.healthPort!), "SERVING");
   } finally {
     for (const { socket } of stalled) socket.destroy();

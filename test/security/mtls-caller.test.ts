@@ -2,19 +2,14 @@
 // not once per call (common/src/grpc/tls.ts, callerOf), and a connection's verdict never answers for
 // another connection. Serial: the first counts every certificate read in this process.
 import { status } from "@grpc/grpc-js";
-import { createClient, createLogger, ODDS_ACCESS, startGrpcServer, unary } from "@pokerodds/common";
-import {
-  DealRequest,
-  DealResponse,
-  OddsServiceClient,
-  OddsServiceService,
-} from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { createClient } from "@pokerodds/common";
+import { DealRequest, OddsServiceClient, OddsServiceService } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import test from "ava";
 import { TLSSocket } from "node:tls";
 import { statusOf } from "../helpers/grpc-services.js";
+import { startOddsStub, STUB_GAME_ID } from "../helpers/odds-stub.js";
 import { tlsAs } from "../helpers/pki.js";
 
-const logger = createLogger("mtls-caller-test");
 const DEAL = DealRequest.fromPartial({ numberOfHands: 2 });
 
 /** Counts the peer certificates read from any TLS socket of this process while `work` runs. */
@@ -33,20 +28,6 @@ async function certificateReads(work: () => Promise<void>): Promise<number> {
   return reads;
 }
 
-async function oddsServer() {
-  return startGrpcServer(
-    {
-      name: "pokerodds.odds.v1.OddsService",
-      protoFile: "pokerodds/odds/v1/odds.proto",
-      definition: OddsServiceService,
-      implementation: {
-        deal: unary(logger, "Deal", async () => DealResponse.fromPartial({ gameId: "G-1" })),
-      },
-    },
-    { port: 0, logger, tls: tlsAs("odds"), access: ODDS_ACCESS },
-  );
-}
-
 const clientAs = (identity: "gateway" | "wallet", port: number) =>
   createClient(OddsServiceClient, Object.keys(OddsServiceService), `127.0.0.1:${port}`, {
     defaultDeadlineMs: 5_000,
@@ -56,7 +37,7 @@ const clientAs = (identity: "gateway" | "wallet", port: number) =>
 test.serial(
   "one connection's calls read its client certificate once, and each connection keeps its own verdict",
   async (t) => {
-    const server = await oddsServer();
+    const server = await startOddsStub({ port: 0 });
     const gateway = clientAs("gateway", server.port);
     const wallet = clientAs("wallet", server.port);
     try {
@@ -66,7 +47,7 @@ test.serial(
       const reads = await certificateReads(async () => {
         for (let round = 0; round < 20; round++) {
           // Interleaved on two connections: an allowed caller and one the policy refuses.
-          t.is((await gateway.call.deal(DEAL)).gameId, "G-1");
+          t.is((await gateway.call.deal(DEAL)).gameId, STUB_GAME_ID);
           t.is(await statusOf(wallet.call.deal(DEAL)), status.PERMISSION_DENIED);
         }
       });
@@ -81,7 +62,7 @@ test.serial(
 );
 
 test.serial("a new connection's caller is read from its own certificate", async (t) => {
-  const server = await oddsServer();
+  const server = await startOddsStub({ port: 0 });
   try {
     for (const [identity, expected] of [
       ["wallet", status.PERMISSION_DENIED],
