@@ -1,5 +1,7 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { Socket } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { ConnectionsPerAddress } from "./connections-per-address.js";
 import type { Logger } from "./logger.js";
 
 /** One registry per process, served on the admin port for Prometheus to scrape. */
@@ -33,6 +35,18 @@ export function gauge(name: string, help: string): Gauge {
 }
 
 /**
+ * The metrics port's bounds. Prometheus scrapes over one connection and a liveness probe opens one
+ * at a time, so a few per address are plenty; all addresses together hold a few MB of half-sent
+ * requests at most. Node's defaults held a request whose headers never ended for up to 90 s, and any
+ * number of them: 5,000 such connections, opened in a second, held 70 MB (one-off, the client's
+ * sockets included).
+ */
+export const METRICS_CONNECTIONS_PER_ADDRESS = 8;
+export const METRICS_MAX_CONNECTIONS = 256;
+/** A scrape's request is one line and a few headers: it has this long to arrive. */
+export const METRICS_HEADERS_TIMEOUT_MS = 5_000;
+
+/**
  * GET /metrics on its own port, apart from the traffic port, so it is never exposed with the API.
  * On `host`, by default METRICS_HOST or else 127.0.0.1 (Kubernetes sets METRICS_HOST=0.0.0.0).
  */
@@ -41,7 +55,35 @@ export async function startMetricsServer(
   logger: Logger,
   host: string = process.env.METRICS_HOST || "127.0.0.1",
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const server: Server = createServer((request, response) => {
+  const server: Server = createServer(
+    {
+      headersTimeout: METRICS_HEADERS_TIMEOUT_MS,
+      requestTimeout: 2 * METRICS_HEADERS_TIMEOUT_MS,
+      // Node looks for requests past those times every 30 s by default.
+      connectionsCheckingInterval: 1_000,
+    },
+    serveMetrics(logger),
+  );
+  server.maxConnections = METRICS_MAX_CONNECTIONS;
+  const perAddress = new ConnectionsPerAddress(METRICS_CONNECTIONS_PER_ADDRESS);
+  server.on("connection", (socket: Socket) => perAddress.admit(socket) || socket.destroy());
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
+  const address = server.address();
+  const bound = typeof address === "object" && address ? address.port : port;
+  logger.info({ host, port: bound }, "metrics listening");
+  return {
+    port: bound,
+    // Last in a shutdown: a scrape cut then is taken again from another process.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function serveMetrics(logger: Logger): RequestListener {
+  return (request, response) => {
     if (request.method !== "GET" || request.url !== "/metrics") {
       response.writeHead(404).end();
       return;
@@ -53,13 +95,5 @@ export async function startMetricsServer(
         response.writeHead(500).end();
       },
     );
-  });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, host, resolve));
-  const address = server.address();
-  const bound = typeof address === "object" && address ? address.port : port;
-  logger.info({ host, port: bound }, "metrics listening");
-  return {
-    port: bound,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

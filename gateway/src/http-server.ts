@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { ConnectionsPerAddress } from "@pokerodds/common/connections-per-address";
 import { clientAddressKey, securityHeaderValues } from "./http/edge.js";
 import { MOVE_OUTCOME_UNKNOWN, RETRY_AFTER_SECONDS } from "./http/errors.js";
 
@@ -184,26 +185,16 @@ export function cutWhenStalled(res: ServerResponse, ms: number): void {
 
 /** Closes a new connection from an address that holds `max` already (its count kept until each closes). */
 function capPerAddress(server: Server, max: number, onDrop: (cap: ConnectionCap) => void): void {
-  const open = new Map<string, number>();
+  const perAddress = new ConnectionsPerAddress(max, clientAddressKey);
   server.on("connection", (socket: Socket) => {
     // A socket reset before this runs has no address any more: nothing to count or serve.
     if (socket.remoteAddress === undefined) {
       socket.destroy();
       return;
     }
-    const key = clientAddressKey(socket.remoteAddress);
-    const count = open.get(key) ?? 0;
-    if (count >= max) {
-      onDrop("address");
-      socket.destroy();
-      return;
-    }
-    open.set(key, count + 1);
-    socket.once("close", () => {
-      const left = open.get(key)! - 1;
-      if (left === 0) open.delete(key);
-      else open.set(key, left);
-    });
+    if (perAddress.admit(socket)) return;
+    onDrop("address");
+    socket.destroy();
   });
 }
 

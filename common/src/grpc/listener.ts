@@ -5,6 +5,7 @@
 // before any handshake.
 import type { Server, ServerCredentials } from "@grpc/grpc-js";
 import { createServer, type Socket } from "node:net";
+import { ConnectionsPerAddress } from "../connections-per-address.js";
 import type { Logger } from "../logger.js";
 import { counter } from "../metrics.js";
 
@@ -52,7 +53,7 @@ export async function listenCapped(
   options: ListenerOptions,
 ): Promise<Listener> {
   const injector = server.createConnectionInjector(creds);
-  const held = new Map<string, number>();
+  const perAddress = new ConnectionsPerAddress(options.connectionsPerAddress);
   const open = new Set<Socket>();
   let lastLogged = -Infinity;
   const refuse = (socket: Socket, address: string) => {
@@ -66,17 +67,11 @@ export async function listenCapped(
     );
   };
   const listener = createServer((socket) => {
-    const address = socket.remoteAddress ?? "";
-    const count = held.get(address) ?? 0;
-    if (options.connectionsPerAddress > 0 && count >= options.connectionsPerAddress) return refuse(socket, address);
-    held.set(address, count + 1);
+    // A socket reset before this runs has no address any more: nothing to count or serve.
+    if (socket.remoteAddress === undefined) return socket.destroy();
+    if (!perAddress.admit(socket)) return refuse(socket, socket.remoteAddress);
     open.add(socket);
-    socket.once("close", () => {
-      open.delete(socket);
-      const left = (held.get(address) ?? 1) - 1;
-      if (left === 0) held.delete(address);
-      else held.set(address, left);
-    });
+    socket.once("close", () => open.delete(socket));
     injector.injectConnection(socket);
   });
   await new Promise<void>((resolve, reject) => {
