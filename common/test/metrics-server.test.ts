@@ -3,9 +3,9 @@
 // never arrives, and serves the scrapes of other addresses meanwhile.
 import test from "ava";
 import { connect, type Socket } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
 import { pino } from "pino";
 import { METRICS_CONNECTIONS_PER_ADDRESS, METRICS_HEADERS_TIMEOUT_MS, startMetricsServer } from "../src/metrics.js";
+import { TIMED_OUT, within } from "../src/within.js";
 
 async function openFrom(port: number, localAddress: string, first?: string): Promise<Socket> {
   const socket = connect({ port, host: "127.0.0.1", localAddress });
@@ -20,8 +20,7 @@ const closed = (socket: Socket) =>
   socket.destroyed ? Promise.resolve() : new Promise<void>((resolve) => socket.once("close", () => resolve()));
 
 /** Whether `done` settles within `ms`. */
-const within = (done: Promise<unknown>, ms: number) =>
-  Promise.race([done.then(() => true), sleep(ms).then(() => false)]);
+const settlesWithin = async (done: Promise<unknown>, ms: number) => (await within(done, ms)) !== TIMED_OUT;
 
 async function scrape(port: number, localAddress: string): Promise<string> {
   const socket = await openFrom(
@@ -49,11 +48,11 @@ test("one address's connections past the cap are closed; a request that never ar
   }
   const beyond = await openFrom(metrics.port, "127.0.0.1");
   sockets.push(beyond);
-  t.true(await within(closed(beyond), 2_000), "the connection past the cap is closed on arrival");
+  t.true(await settlesWithin(closed(beyond), 2_000), "the connection past the cap is closed on arrival");
   t.is(await scrape(metrics.port, "127.0.0.2"), "HTTP/1.1 200 OK", "another address scrapes meanwhile");
 
   const held = sockets.slice(0, METRICS_CONNECTIONS_PER_ADDRESS);
-  const allClosed = await within(Promise.all(held.map(closed)), 4 * METRICS_HEADERS_TIMEOUT_MS);
+  const allClosed = await settlesWithin(Promise.all(held.map(closed)), 4 * METRICS_HEADERS_TIMEOUT_MS);
   t.true(allClosed, "requests that never arrive are closed");
   t.true(performance.now() - started >= METRICS_HEADERS_TIMEOUT_MS * 0.9, "not before their time");
   t.is(await scrape(metrics.port, "127.0.0.1"), "HTTP/1.1 200 OK", "the address is served again");
