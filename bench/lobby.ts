@@ -24,7 +24,11 @@
 // Then the same lobby while PLAYING players sit down and leave again (each move changes the lobby),
 // against the lobby alone and the moves alone. On 2a93d63 (each gateway request its own call, so
 // every request in flight when the lobby changed was sent the whole list), 148 against 780 req/s
-// (0.19x), the moves 41 against 101 a second, at 21:40 UTC on 2026-12-05.
+// (0.19x), the moves 41 against 101 a second, at 21:40 UTC on 2026-12-05. Until the table service
+// listed the lobby again for this replica's changes at most once per relisting age (200 ms at 4,000
+// tables; services/table/README.md), each move was listed again: alone on Node 24 at 07:20-07:34 UTC
+// on 2026-12-06, two runs of c4d7180 gave 0.36x and 0.29x (the moves 0.51x and 0.46x), two of the
+// change 0.42x and 0.38x (the moves 0.49x and 0.47x), the table's share of the machine 24-26 % and 21 %.
 //
 // Then the other two things the web lobby asks every 30 s for each player, on the same stack: the
 // player's seats (the 20 public tables' heads, one read shared by the calls that come at once, and

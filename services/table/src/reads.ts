@@ -66,7 +66,8 @@ export async function watchTable(
  * The lobby: the tables noted active within its window (activity-index.ts), each read from its head,
  * which decides (lobbyOf). A pass over them costs a read per active table, so calls share passes
  * (CoalescedRead), and each answer lays over its pass every change this replica stored since that
- * pass began: this replica's own changes show at once.
+ * pass began: this replica's own changes show at once with few active tables, within the relisting
+ * age with many (below).
  * - A pass that began at most the pass age ago answers, with no read. The pass age is `maxAgeMs`,
  *   or, with many active tables, their number over LOBBY_HEAD_READS_PER_S (`passAge`): at 4,000
  *   active tables, passes a second apart took about half of the 2 cores (the database and this
@@ -83,16 +84,16 @@ export async function watchTable(
  * A crowd polling the lobby costs at most a pass per pass age, however many they are, and a pass
  * costs the active tables, however many were ever written.
  *
- * The lobby listed is kept (`Listed`) until a new pass, a change stored here that changes what a
- * table adds to it (a bet does not), or an active table leaving the window: listing them again for
- * every call cost, at 4,000 active tables, about 3 ms of this service's CPU a call and 2 ms of the
- * gateway's (bench/lobby.ts). A caller that names the etag of the lobby it holds is told
- * `unchanged`, and nothing is sent.
+ * The lobby listed is kept (`Listed`) until a new pass, an active table leaving the window, or the
+ * relisting age after a change stored here that changes what a table adds to it (a bet does not):
+ * listing them again for every call cost, at 4,000 active tables, about 3 ms of this service's CPU
+ * a call and 2 ms of the gateway's (bench/lobby.ts). A caller that names the etag of the lobby it
+ * holds is told `unchanged`, and nothing is sent.
  */
 export function lobbyReader(
   parts: TableParts,
   maxAgeMs: number,
-  headReadsPerS = LOBBY_HEAD_READS_PER_S,
+  { headReadsPerS = LOBBY_HEAD_READS_PER_S, tablesListedPerS = LOBBY_TABLES_LISTED_PER_S } = {},
 ): (cachedEtag: string) => Promise<LobbyAnswer> {
   // Times on the monotonic clock: a wall clock stepped back would keep an old pass answering.
   let last: { beganAt: number; tookMs: number; heads: TableSnapshot[]; tablesRead: number } | undefined;
@@ -107,7 +108,7 @@ export function lobbyReader(
   parts.store.onStored((snapshot) => {
     if (passing || ageOfLast() <= staleLimitMs()) {
       storedLately.set(snapshot.tableId, { snapshot, at: performance.now() });
-      if (listed && !listed.shows(snapshot)) listed = undefined;
+      if (listed && !listed.shows(snapshot)) listed.outdated = true;
     }
   });
   const passes = new CoalescedRead(async () => {
@@ -132,7 +133,7 @@ export function lobbyReader(
     // A failed pass is the next waiting call's error; until then the last one answers.
     else if (age > passAgeMs()) passes.get(passAgeMs()).catch(() => {});
     const now = Date.now();
-    if (!listed || !listed.answers(last!.heads, now)) {
+    if (!listed || !listed.answers(last!.heads, now, tablesListedPerS)) {
       listed = new Listed(last!.heads, newestOf(last!.heads, storedLately.values()), now);
     }
     return listed.answer(cachedEtag);
@@ -147,6 +148,21 @@ export function passAge(maxAgeMs: number, tablesRead: number, headReadsPerS = LO
   return maxAgeMs === 0 ? 0 : Math.max(maxAgeMs, (1000 * tablesRead) / headReadsPerS);
 }
 
+/**
+ * Tables a second that listing the lobby again for this replica's changes costs at most: at 4,000
+ * active tables, a listing at most every 200 ms (relistAge), however many changes come; a few
+ * tables are listed again at once. Listed again for each change, the lobby was listed as often as
+ * players moved (each sit, leave and stage), and each listing was sent whole to the gateway, which
+ * wrote its JSON again: 8 players sitting and leaving at 4,000 active tables cut 32 clients' lobby
+ * to 0.29x-0.36x of the lobby alone (0.38x-0.42x since), the moves to about half (bench/lobby.ts).
+ */
+export const LOBBY_TABLES_LISTED_PER_S = 20_000;
+
+/** How long a lobby listed from `tables` tables stands against this replica's changes once listed. */
+export function relistAge(tables: number, tablesListedPerS = LOBBY_TABLES_LISTED_PER_S): number {
+  return (1000 * tables) / tablesListedPerS;
+}
+
 /** ListTables' answer: the lobby and its etag, or (`unchanged`) only that the caller's is still the lobby. */
 export type LobbyAnswer = Lobby & { etag: string; unchanged: boolean };
 
@@ -157,6 +173,10 @@ class Listed {
   /** What each table read adds to it (lobbyEntry), to tell a change that alters it from one that does not. */
   private readonly entries: Map<number, string | null>;
   private readonly until: number;
+  /** When it was listed, on the monotonic clock. */
+  private readonly listedAt = performance.now();
+  /** A change stored here since alters what it shows: it stands only until its relisting age. */
+  outdated = false;
 
   constructor(
     private readonly passHeads: readonly TableSnapshot[],
@@ -169,9 +189,13 @@ class Listed {
     this.until = lobbyListedUntil(tables, at);
   }
 
-  /** Whether this is still the lobby of the pass with these heads at `now` (a clock stepped back: not known). */
-  answers(passHeads: readonly TableSnapshot[], now: number): boolean {
-    return passHeads === this.passHeads && now >= this.at && now <= this.until;
+  /**
+   * Whether this is still the lobby to answer at `now`: of the pass with these heads, within its
+   * tables' window (a clock stepped back: not known), and, outdated, younger than its relisting age.
+   */
+  answers(passHeads: readonly TableSnapshot[], now: number, tablesListedPerS: number): boolean {
+    if (passHeads !== this.passHeads || now < this.at || now > this.until) return false;
+    return !this.outdated || performance.now() - this.listedAt < relistAge(this.entries.size, tablesListedPerS);
   }
 
   /** Whether the lobby with `snapshot` laid over it is this one. */

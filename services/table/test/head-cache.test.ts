@@ -1,8 +1,9 @@
 // The lobby's pass over the tables active lately, on the real embedded database. With more of them
 // than the heads this process caches by default (500), each pass must leave the heads the next one
 // reads in the cache, or every head read, the players' too, starts cold. And calls share passes: one
-// within the passes' maximum age reads nothing, yet shows this replica's own changes at once, and one
-// soon after it answers from the last pass while a new one runs.
+// within the passes' maximum age reads nothing, yet shows this replica's own changes at once (with
+// few tables; with many, within the relisting age), and one soon after it answers from the last pass
+// while a new one runs.
 import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
 import test, { type ExecutionContext } from "ava";
 import { MongoClient } from "mongodb";
@@ -12,7 +13,7 @@ import { join } from "node:path";
 import { ACTIVE_WINDOW_MS, applySit, applyTopUp, emptyTable } from "../src/domain/index.js";
 import { createIndexes } from "../src/indexes.js";
 import type { TableParts } from "../src/parts.js";
-import { LOBBY_HEAD_READS_PER_S, lobbyReader, passAge } from "../src/reads.js";
+import { LOBBY_HEAD_READS_PER_S, lobbyReader, passAge, relistAge } from "../src/reads.js";
 import { SnapshotStore } from "../src/snapshot-store.js";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eventually } from "../../../test/helpers/poll.js";
@@ -170,7 +171,7 @@ test("with many active tables the passes are further apart than the maximum age:
   const maxAgeMs = 100;
   const passAgeMs = passAge(maxAgeMs, many.length + 1, 10);
   t.is(passAgeMs, 2_100);
-  const lobby = lobbyReader({ store } as TableParts, maxAgeMs, 10);
+  const lobby = lobbyReader({ store } as TableParts, maxAgeMs, { headReadsPerS: 10 });
   await lobby("");
   await sleep(5 * maxAgeMs);
   await lobby("");
@@ -253,6 +254,35 @@ test("a lobby keeps its etag while what it shows stands: a top-up keeps it, a si
   t.teardown(() => replica.close());
   const elsewhere = lobbyReader({ store: new SnapshotStore(replica.db("lobby-etag")) } as TableParts, 60_000);
   t.deepEqual(await elsewhere(second.etag), { tables: [], totalActivePlayers: 0, etag: second.etag, unchanged: true });
+});
+
+test("a change stored here is listed again once the lobby listed is its relisting age old: however many changes come, one listing per that age", async (t) => {
+  const store = await storeWithActiveTable(t, "lobby-relist");
+  const sit = (playerId: string) =>
+    store.apply(1, { key: `sit:${playerId}`, fingerprint: "" }, (latest, now) =>
+      applySit(
+        latest,
+        { playerId, playerName: playerId, avatarImageUrl: "", amountCents: 100, transferId: playerId },
+        now,
+      ),
+    );
+  // One table listed at half a table a second: a listing stands 2 s against this replica's changes.
+  const relistMs = relistAge(1, 0.5);
+  t.is(relistMs, 2_000);
+  const lobby = lobbyReader({ store } as TableParts, 60_000, { tablesListedPerS: 0.5 });
+  const playerCount = async () => (await lobby("")).tables.find((line) => line.tableId === 1)?.playerCount;
+  const listedAt = performance.now();
+  t.is(await playerCount(), 0);
+  await sit("ann");
+  await sit("bob");
+  const seen = await playerCount();
+  // Both sits and this read took under the relisting age, or the read is too late to tell.
+  if (performance.now() - listedAt < relistMs) t.is(seen, 0, "the lobby listed stands until its relisting age");
+  await eventually("both sits listed", async () => ((await playerCount()) === 2 ? true : undefined), {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+  });
+  t.true(performance.now() - listedAt >= relistMs, "listed again no sooner than its relisting age");
 });
 
 test("a table leaves the lobby when its window ends, with no change and no new pass", async (t) => {
