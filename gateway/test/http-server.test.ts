@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { until } from "../../test/helpers/poll.js";
+import { closedWithin, rawConnection } from "../../test/helpers/raw-socket.js";
 import { startHttpServer, UNFINISHED_AT_CLOSE } from "../src/http-server.js";
 
 /**
@@ -147,11 +148,7 @@ test("at the connection cap a new connection is dropped; the open ones are serve
   });
   t.teardown(() => server.close(100));
   const idle: Socket[] = [];
-  for (let i = 0; i < 2; i++) {
-    const socket = connect(server.port, "127.0.0.1");
-    await once(socket, "connect");
-    idle.push(socket);
-  }
+  for (let i = 0; i < 2; i++) idle.push(await rawConnection(server.port));
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   t.teardown(() => agent.destroy());
   t.is((await get(server.port, agent)).body, "ok", "the third connection");
@@ -177,17 +174,6 @@ async function servedWithin(port: number, ms: number, localAddress?: string): Pr
   return false;
 }
 
-/** A connection to the server on 127.0.0.1 from `localAddress` (any of 127.0.0.0/8 is this host). */
-async function connectFrom(port: number, localAddress: string): Promise<Socket> {
-  const socket = connect({ port, host: "127.0.0.1", localAddress });
-  await once(socket, "connect");
-  return socket;
-}
-
-/** Resolves whether the server closed `socket` within `ms`. */
-const closedWithin = (socket: Socket, ms: number): Promise<boolean> =>
-  Promise.race([once(socket, "close").then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
-
 test("one address holds at most its cap of connections; other addresses are served, and one closing makes room", async (t) => {
   const drops: string[] = [];
   const server = await startHttpServer((_req, res) => res.end("ok"), {
@@ -198,8 +184,11 @@ test("one address holds at most its cap of connections; other addresses are serv
     onDrop: (cap) => drops.push(cap),
   });
   t.teardown(() => server.close(100));
-  const held = [await connectFrom(server.port, "127.0.0.2"), await connectFrom(server.port, "127.0.0.2")];
-  const third = await connectFrom(server.port, "127.0.0.2");
+  const held = [
+    await rawConnection(server.port, { from: "127.0.0.2" }),
+    await rawConnection(server.port, { from: "127.0.0.2" }),
+  ];
+  const third = await rawConnection(server.port, { from: "127.0.0.2" });
   t.true(await closedWithin(third, 10_000), "a third from the same address is closed on arrival");
   t.deepEqual(drops, ["address"]);
   t.is((await get(server.port, new Agent())).body, "ok", "another address (127.0.0.1) is served");

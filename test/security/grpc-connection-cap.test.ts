@@ -5,27 +5,13 @@
 // which gives this test a second client address; CI runs there.
 import { status } from "@grpc/grpc-js";
 import test from "ava";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { statusOf } from "../helpers/grpc-services.js";
+import { closedWithin, rawConnection } from "../helpers/raw-socket.js";
 import { oddsStubClient, startOddsStub, STUB_GAME_ID } from "../helpers/odds-stub.js";
 
 const CAP = 5;
-
-/** A TCP connection to the server from `localAddress` that never begins the TLS handshake. */
-async function idleConnection(port: number, localAddress = "127.0.0.1"): Promise<Socket> {
-  const socket = connect({ port, host: "127.0.0.1", localAddress });
-  socket.on("error", () => {});
-  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-  return socket;
-}
-
-/** Whether the server closed `socket` within `ms` (a refused connection is closed on arrival). */
-async function closedWithin(socket: Socket, ms: number): Promise<boolean> {
-  if (socket.destroyed || socket.readableEnded) return true;
-  const closed = new Promise<boolean>((resolve) => socket.once("close", () => resolve(true)));
-  return Promise.race([closed, sleep(ms).then(() => false)]);
-}
 
 test("one address's connections beyond the cap are closed on arrival; another address's are not", async (t) => {
   const server = await startOddsStub({ port: 0, connectionsPerAddress: CAP });
@@ -34,14 +20,14 @@ test("one address's connections beyond the cap are closed on arrival; another ad
   try {
     // The client's one connection and CAP - 1 that never handshake: the address is at its cap.
     t.is((await client.deal()).gameId, STUB_GAME_ID);
-    for (let n = 1; n < CAP; n++) sockets.push(await idleConnection(server.port));
+    for (let n = 1; n < CAP; n++) sockets.push(await rawConnection(server.port));
     for (const socket of sockets) t.false(await closedWithin(socket, 200), "connections within the cap stay open");
 
-    const beyond = await idleConnection(server.port);
+    const beyond = await rawConnection(server.port);
     sockets.push(beyond);
     // Closed at once, where without a cap it would wait out the 10 s handshake timeout.
     t.true(await closedWithin(beyond, 5_000), "the connection beyond the cap is closed");
-    const elsewhere = await idleConnection(server.port, "127.0.0.2");
+    const elsewhere = await rawConnection(server.port, { from: "127.0.0.2" });
     sockets.push(elsewhere);
     t.false(await closedWithin(elsewhere, 500), "another address has its own cap");
 

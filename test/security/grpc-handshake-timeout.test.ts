@@ -7,9 +7,10 @@
 import { connectivityState, credentials } from "@grpc/grpc-js";
 import { healthClient } from "@pokerodds/common/grpc/health";
 import test from "ava";
-import { connect, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { oddsStubClient, startOddsStub, STUB_GAME_ID } from "../helpers/odds-stub.js";
+import { rawConnection, socketClosed } from "../helpers/raw-socket.js";
 
 const HANDSHAKE_TIMEOUT_MS = 500;
 /** The start of a TLS ClientHello record: a handshake begun and never finished. */
@@ -26,15 +27,8 @@ interface Stalled {
 /** A TCP connection that sends `first` (or nothing) and then nothing more; it reads what comes. */
 async function stalledConnection(port: number, first?: Buffer): Promise<Stalled> {
   const openedAt = performance.now();
-  const socket = connect({ port, host: "127.0.0.1" });
-  socket.on("error", () => {});
-  socket.resume();
-  const closedAfter = new Promise<number>((resolve) =>
-    socket.once("close", () => resolve(performance.now() - openedAt)),
-  );
-  await new Promise<void>((resolve, reject) => socket.once("connect", resolve).once("error", reject));
-  if (first) socket.write(first);
-  return { socket, closedAfter };
+  const socket = await rawConnection(port, { first });
+  return { socket, closedAfter: socketClosed(socket).then(() => performance.now() - openedAt) };
 }
 
 function check(port: number, client = healthClient(`127.0.0.1:${port}`, credentials.createInsecure())) {

@@ -45,6 +45,16 @@ async function storeWithActiveTable(t: ExecutionContext, name: string): Promise<
   return store;
 }
 
+/** Seats `playerId` at table 1 with a buy-in of 100 cents, as a sit stored by this replica. */
+const sitAtTable1 = (store: SnapshotStore, playerId: string) =>
+  store.apply(1, { key: `sit:${playerId}`, fingerprint: "" }, (latest, now) =>
+    applySit(
+      latest,
+      { playerId, playerName: playerId, avatarImageUrl: "", amountCents: 100, transferId: playerId },
+      now,
+    ),
+  );
+
 /** Runs `atStart` as each lobby pass of the store begins (a pass begins by reading the activity index). */
 function atEachPass(store: SnapshotStore, atStart: () => unknown): void {
   const activeAt = store.activity.activeAt.bind(store.activity);
@@ -222,15 +232,7 @@ test("a crowd polling the lobby costs one pass per maximum age: calls during a p
 
 test("a lobby keeps its etag while what it shows stands: a top-up keeps it, a sit changes it, and another replica names the same lobby alike", async (t) => {
   const store = await storeWithActiveTable(t, "lobby-etag");
-  const sit = (playerId: string) =>
-    store.apply(1, { key: `sit:${playerId}`, fingerprint: "" }, (latest, now) =>
-      applySit(
-        latest,
-        { playerId, playerName: playerId, avatarImageUrl: "", amountCents: 100, transferId: playerId },
-        now,
-      ),
-    );
-  await sit("ann");
+  await sitAtTable1(store, "ann");
   const lobby = lobbyReader({ store } as TableParts, 60_000);
   const first = await lobby("");
   t.like(first, {
@@ -245,7 +247,7 @@ test("a lobby keeps its etag while what it shows stands: a top-up keeps it, a si
   );
   t.true((await lobby(first.etag)).unchanged, "a top-up changes nothing the lobby shows");
 
-  await sit("bob");
+  await sitAtTable1(store, "bob");
   const second = await lobby(first.etag);
   t.like(second, { tables: [{ tableId: 1, playerCount: 2 }], totalActivePlayers: 2, unchanged: false });
   t.not(second.etag, first.etag);
@@ -258,14 +260,6 @@ test("a lobby keeps its etag while what it shows stands: a top-up keeps it, a si
 
 test("a change stored here is listed again once the lobby listed is its relisting age old: however many changes come, one listing per that age", async (t) => {
   const store = await storeWithActiveTable(t, "lobby-relist");
-  const sit = (playerId: string) =>
-    store.apply(1, { key: `sit:${playerId}`, fingerprint: "" }, (latest, now) =>
-      applySit(
-        latest,
-        { playerId, playerName: playerId, avatarImageUrl: "", amountCents: 100, transferId: playerId },
-        now,
-      ),
-    );
   // One table listed at half a table a second: a listing stands 2 s against this replica's changes.
   const relistMs = relistAge(1, 0.5);
   t.is(relistMs, 2_000);
@@ -273,8 +267,8 @@ test("a change stored here is listed again once the lobby listed is its relistin
   const playerCount = async () => (await lobby("")).tables.find((line) => line.tableId === 1)?.playerCount;
   const listedAt = performance.now();
   t.is(await playerCount(), 0);
-  await sit("ann");
-  await sit("bob");
+  await sitAtTable1(store, "ann");
+  await sitAtTable1(store, "bob");
   const seen = await playerCount();
   // Both sits and this read took under the relisting age, or the read is too late to tell.
   if (performance.now() - listedAt < relistMs) t.is(seen, 0, "the lobby listed stands until its relisting age");
