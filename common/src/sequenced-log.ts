@@ -24,6 +24,7 @@ import type { Collection, Db } from "mongodb";
 import { MongoBulkWriteError } from "mongodb";
 import { UnavailableError } from "./errors.js";
 import { hasWriteConcernError, isDuplicateKey } from "./mongo.js";
+import { forgetOldest } from "./recency.js";
 
 export interface LogEntry {
   stream: string;
@@ -73,7 +74,9 @@ export class SequencedLog<E extends LogEntry> {
   private readonly keys: Collection<KeyDocument>;
   private readonly hints: Collection<HintDocument>;
   private readonly known = new Map<string, E>();
-  /** Streams remembered at most: the configured cacheSize, or more once `reserve` asked for more. */
+  /** Streams remembered at least (the configured cacheSize). */
+  private readonly cacheSize: number;
+  /** Streams remembered at most: cacheSize, or what `resize` asked for last if more. */
   private capacity: number;
   private readonly hintStride: number;
   private readonly firstSeq: number;
@@ -82,7 +85,8 @@ export class SequencedLog<E extends LogEntry> {
     this.collection = collection as unknown as Collection<StoredDocument>;
     this.keys = collection as unknown as Collection<KeyDocument>;
     this.hints = collection as unknown as Collection<HintDocument>;
-    this.capacity = options.cacheSize ?? 10_000;
+    this.cacheSize = options.cacheSize ?? 10_000;
+    this.capacity = this.cacheSize;
     this.hintStride = options.hintStride ?? 16;
     this.firstSeq = options.firstSeq ?? 1;
   }
@@ -96,12 +100,14 @@ export class SequencedLog<E extends LogEntry> {
   }
 
   /**
-   * Room to remember at least `streams` streams from now on (never less than before): a caller that
-   * reads a set of streams in turn, again and again, sizes the cache to the set, or each pass would
-   * push out the entries the next one needs first, and every read would start cold.
+   * Room to remember `streams` streams (never fewer than cacheSize): a caller that reads a set of
+   * streams in turn, again and again, sizes the cache to the set, or each pass would push out the
+   * entries the next one needs first, and every read would start cold. A smaller set than before
+   * forgets the streams read least lately, so memory follows the set rather than its peak.
    */
-  reserve(streams: number): void {
-    this.capacity = Math.max(this.capacity, streams);
+  resize(streams: number): void {
+    this.capacity = Math.max(this.cacheSize, streams);
+    forgetOldest(this.known, this.capacity);
   }
 
   /** The stream's entry at `seq`, if it exists. */
@@ -252,12 +258,12 @@ export class SequencedLog<E extends LogEntry> {
     }
   }
 
+  /** Keeps the newer of `entry` and the stream's cached one, as the stream used last (recency.ts). */
   private remember(entry: E): void {
     const cached = this.known.get(entry.stream);
-    if (cached && cached.seq >= entry.seq) return;
     this.known.delete(entry.stream);
-    this.known.set(entry.stream, entry);
-    if (this.known.size > this.capacity) this.known.delete(this.known.keys().next().value as string);
+    this.known.set(entry.stream, cached && cached.seq > entry.seq ? cached : entry);
+    forgetOldest(this.known, this.capacity);
   }
 
   private fromDocument({ _id, ...entry }: StoredDocument): E {

@@ -116,7 +116,7 @@ export function lobbyReader(
     passing = true;
     try {
       const active = await parts.store.activity.activeAt(Date.now());
-      parts.store.cacheActive(active.length);
+      parts.store.cacheActive("lobby", active.length);
       const heads = await storedHeads(parts, active);
       for (const [tableId, { at }] of storedLately) if (at < beganAt) storedLately.delete(tableId);
       last = { beganAt, tookMs: performance.now() - beganAt, heads, tablesRead: active.length };

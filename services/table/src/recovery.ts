@@ -98,7 +98,7 @@ export async function deliverCredits(parts: TableParts, graceMs: number): Promis
   if (!listed) return false;
   const { tableIds, whole } = read;
   // A whole pass reads every table ever written, once: no cache is sized for that.
-  if (!whole) parts.store.cacheActive(tableIds.length);
+  if (!whole) parts.store.cacheActive("recovery", tableIds.length);
   // Judged when each table is read: a long pass would otherwise take work begun since as stamped ahead.
   const due = (at: number) => dueAt(at, Date.now(), graceMs);
   const carried = await pMap(tableIds, (tableId) => carryTable(parts, log, tableId, due), {

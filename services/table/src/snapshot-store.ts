@@ -15,6 +15,7 @@
 // then none).
 import { backoff, IdempotencyMismatchError, PerKeyQueue, UnavailableError } from "@pokerodds/common";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
+import { forgetOldest } from "@pokerodds/common/recency";
 import { SequencedLog, type LogEntry } from "@pokerodds/common/sequenced-log";
 import type { Collection, Db } from "mongodb";
 import pMap from "p-map";
@@ -56,6 +57,9 @@ export const HEADS_AT_ONCE = 8;
  * besides the tables active lately (cacheActive).
  */
 const CACHED_TABLES = 500;
+
+/** The passes that read a set of tables again and again, each sizing the caches to its set (cacheActive). */
+export type TablesPass = "lobby" | "recovery";
 
 /**
  * A table's versions kept in full that this process read or wrote: the newest, which the table's
@@ -122,6 +126,8 @@ export class SnapshotStore {
   private readonly storedListeners = new Set<(snapshot: TableSnapshot) => void>();
   private readonly fullVersions = new Map<number, FullVersions>();
   private fullCapacity = CACHED_TABLES;
+  /** How many tables each pass read last time. */
+  private readonly passTables = new Map<TablesPass, number>();
   /** The tables with a player's operation lately: the lobby's pass. */
   readonly activity: ActivityIndex;
   /** The tables owing a credit: recovery's frequent pass. */
@@ -143,14 +149,18 @@ export class SnapshotStore {
   }
 
   /**
-   * Sizes the caches to hold the heads of this many tables besides the others, from now on (never
-   * less than before). For the passes over the tables active lately (the lobby's, recovery's): with
-   * more active tables than cached, each pass pushed out the heads the next one read first, and every
-   * head read, the players' too, started cold (~10 reads instead of 1).
+   * Sizes the caches to hold the heads of the `tables` a pass reads (the lobby's over the tables
+   * active lately, recovery's over those owing a credit) besides the others: with more active tables
+   * than cached, each pass pushed out the heads the next one read first, and every head read, the
+   * players' too, started cold (~10 reads instead of 1). The larger of the two passes' last sets
+   * decides, so the caches shrink again once fewer tables are active (the heads read least lately
+   * are forgotten), rather than holding the busiest hour's tables for good.
    */
-  cacheActive(tables: number): void {
-    this.log.reserve(tables + CACHED_TABLES);
-    this.fullCapacity = Math.max(this.fullCapacity, tables + CACHED_TABLES);
+  cacheActive(pass: TablesPass, tables: number): void {
+    this.passTables.set(pass, tables);
+    this.fullCapacity = CACHED_TABLES + Math.max(...this.passTables.values());
+    this.log.resize(this.fullCapacity);
+    forgetOldest(this.fullVersions, this.fullCapacity);
   }
 
   /** Whether the table has a version after `version` (one `_id` read): none means `version` is its latest. */
@@ -351,22 +361,24 @@ export class SnapshotStore {
     if (!full) {
       full = (await this.log.entry(String(tableId), change.since))?.snapshot;
       if (!full) throw new Error(`table ${tableId}: version ${change.since}, under ${change.seq}, is not kept in full`);
-      this.rememberFull(full);
     }
+    this.rememberFull(full);
     return { snapshot: withChanges(full, change), full };
   }
 
+  /** Keeps `snapshot` among its table's versions kept in full, as the table used last (recency.ts). */
   private rememberFull(snapshot: TableSnapshot): void {
     const known = this.fullVersions.get(snapshot.tableId);
     this.fullVersions.delete(snapshot.tableId);
     this.fullVersions.set(
       snapshot.tableId,
-      !known || snapshot.version >= known.newest.version
-        ? { newest: snapshot, older: known?.older }
-        : { newest: known.newest, older: snapshot },
+      known && (snapshot === known.newest || snapshot === known.older)
+        ? known
+        : !known || snapshot.version >= known.newest.version
+          ? { newest: snapshot, older: known?.older }
+          : { newest: known.newest, older: snapshot },
     );
-    const oldest = this.fullVersions.keys().next();
-    if (this.fullVersions.size > this.fullCapacity && !oldest.done) this.fullVersions.delete(oldest.value);
+    forgetOldest(this.fullVersions, this.fullCapacity);
   }
 }
 

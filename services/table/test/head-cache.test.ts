@@ -93,6 +93,38 @@ test("with 700 tables active, a lobby pass after the first reads each head once,
   t.is(finds, 1, "the first table's head is still cached");
 });
 
+test("once fewer tables are active the caches shrink: the heads read least lately are forgotten, the others stay cached", async (t) => {
+  const mongo = new MongoClient(ferret!.uri, { monitorCommands: true });
+  t.teardown(() => mongo.close());
+  let finds = 0;
+  mongo.on("commandStarted", (event) => {
+    if (event.commandName === "find") finds++;
+  });
+  const db = mongo.db("shrinking");
+  await createIndexes(db);
+  const now = Date.now();
+  const tableIds = Array.from({ length: ACTIVE_TABLES }, (_, i) => 21 + i);
+  await new SnapshotStore(db).load(
+    tableIds.flatMap((tableId) => [2, 3].map((version) => ({ ...emptyTable(tableId, now), version }))),
+  );
+  const store = new SnapshotStore(db);
+  const readCosts = async (tableId: number) => {
+    finds = 0;
+    await store.latest(tableId);
+    return finds;
+  };
+  store.cacheActive("lobby", ACTIVE_TABLES);
+  for (const tableId of tableIds) await store.latest(tableId); // read in turn: the first is read least lately
+  // Recovery's few tables owing a credit do not shrink what the lobby's pass still needs.
+  store.cacheActive("recovery", 10);
+  t.is(await readCosts(tableIds[0]!), 1, "a head cached while the lobby's pass needs it is probed only");
+  // 100 active now: room for those and 500 more; the 100 heads read least lately are forgotten.
+  store.cacheActive("lobby", 100);
+  t.true((await readCosts(tableIds[1]!)) > 1, "a head read least lately is read cold again");
+  t.is(await readCosts(tableIds.at(-1)!), 1, "the head read last is still cached");
+  t.is(await readCosts(tableIds[0]!), 1, "and so is the one read again after the others");
+});
+
 test("a lobby call within the passes' maximum age reads nothing, and shows this replica's changes at once, another's after that age", async (t) => {
   const reader = new MongoClient(ferret!.uri, { monitorCommands: true });
   t.teardown(() => reader.close());
