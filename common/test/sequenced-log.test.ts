@@ -132,6 +132,51 @@ test("the latest entry is found from a lagging, missing or ahead hint, and by a 
   );
 });
 
+test("the cache of latest entries is least recently used, sized by resize: a stream it holds costs one read, any other more", async (t) => {
+  const names = Array.from({ length: 4 }, newStream);
+  const writer = freshLog(t);
+  for (const stream of names) for (const n of [1, 2]) await appendNote(writer, stream, `${stream}/${n}`, 1, 1);
+  const client = new MongoClient(t.context.ferret.uri, { monitorCommands: true });
+  t.teardown(() => client.close());
+  let finds = 0;
+  client.on("commandStarted", (event) => {
+    if (event.commandName === "find") finds++;
+  });
+  const CACHE_SIZE = 2;
+  const step = fc.oneof(
+    { arbitrary: fc.record({ read: fc.integer({ min: 0, max: names.length - 1 }) }), weight: 4 },
+    { arbitrary: fc.record({ resize: fc.integer({ min: 0, max: names.length }) }), weight: 1 },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 8, maxLength: 30 }), async (steps) => {
+      const log = new SequencedLog<Note>(client.db("log").collection("notes"), { cacheSize: CACHE_SIZE });
+      // The model: the streams held, read least lately first, and how many it may hold.
+      const held: string[] = [];
+      let capacity = CACHE_SIZE;
+      const forget = () => held.splice(0, Math.max(0, held.length - capacity));
+      for (const next of steps) {
+        if ("resize" in next) {
+          log.resize(next.resize);
+          capacity = Math.max(CACHE_SIZE, next.resize);
+          forget();
+          continue;
+        }
+        const stream = names[next.read]!;
+        finds = 0;
+        const latest = await log.latest(stream);
+        if (latest?.seq !== 2) return false;
+        if (held.includes(stream) !== (finds === 1)) return false;
+        if (held.includes(stream)) held.splice(held.indexOf(stream), 1);
+        held.push(stream);
+        forget();
+      }
+      return true;
+    }),
+    { numRuns: 40 },
+  );
+  t.pass();
+});
+
 test("has() tells the stored entries of a stream from those not stored", async (t) => {
   const stream = newStream();
   const log = freshLog(t);
