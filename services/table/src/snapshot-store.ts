@@ -59,7 +59,7 @@ export const HEADS_AT_ONCE = 8;
 const CACHED_TABLES = 500;
 
 /** The passes that read a set of tables again and again, each sizing the caches to its set (cacheActive). */
-export type TablesPass = "lobby" | "recovery";
+type TablesPass = "lobby" | "recovery";
 
 /**
  * A table's versions kept in full that this process read or wrote: the newest, which the table's
