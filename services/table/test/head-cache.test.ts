@@ -20,13 +20,11 @@ import { eventually } from "../../../test/helpers/poll.js";
 
 let dir = "";
 let ferret: FerretDB | undefined;
-let client: MongoClient | undefined;
 test.before(async () => {
   dir = await mkdtemp(join(tmpdir(), "pokerodds-head-cache-"));
   ferret = await startFerretDB({ dataDir: dir, output: "ignore" });
 });
 test.after.always(async () => {
-  await client?.close();
   await ferret?.stop();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
@@ -64,54 +62,51 @@ function atEachPass(store: SnapshotStore, atStart: () => unknown): void {
   };
 }
 
-test("with 700 tables active, a lobby pass after the first reads each head once, and so does a player's read after it", async (t) => {
-  client = new MongoClient(ferret!.uri, { monitorCommands: true });
-  let finds = 0;
-  client.on("commandStarted", (event) => {
-    if (event.commandName === "find") finds++;
+/**
+ * A database of its own holding ACTIVE_TABLES tables of two versions each, the table's hint on the
+ * second (a cold head costs the hint, its entry and the probe past it; a cached one the probe
+ * alone), and the count of the finds sent to it.
+ */
+async function tablesCountingReads(t: ExecutionContext, name: string) {
+  const mongo = new MongoClient(ferret!.uri, { monitorCommands: true });
+  t.teardown(() => mongo.close());
+  const reads = { finds: 0 };
+  mongo.on("commandStarted", (event) => {
+    if (event.commandName === "find") reads.finds++;
   });
-  const db = client.db("tables");
+  const db = mongo.db(name);
   await createIndexes(db);
   const now = Date.now();
   const tableIds = Array.from({ length: ACTIVE_TABLES }, (_, i) => 21 + i);
-  // Two versions each, the table's hint on the second: a cold head costs the hint, its entry and the
-  // probe past it; a cached one the probe alone.
   await new SnapshotStore(db).load(
     tableIds.flatMap((tableId) => [2, 3].map((version) => ({ ...emptyTable(tableId, now), version }))),
   );
+  return { db, now, tableIds, reads };
+}
+
+test("with 700 tables active, a lobby pass after the first reads each head once, and so does a player's read after it", async (t) => {
+  const { db, now, tableIds, reads } = await tablesCountingReads(t, "tables");
   const store = new SnapshotStore(db); // a process that has read nothing yet
   await Promise.all(tableIds.map((tableId) => store.activity.note(tableId, now)));
   const lobby = lobbyReader({ store } as TableParts, 0);
 
   await lobby("");
-  finds = 0;
+  reads.finds = 0;
   await lobby("");
   const buckets = 8; // the window's buckets and the one ahead, probed each pass
-  t.true(finds <= ACTIVE_TABLES + buckets, `${finds} reads for ${ACTIVE_TABLES} cached heads`);
-  finds = 0;
+  t.true(reads.finds <= ACTIVE_TABLES + buckets, `${reads.finds} reads for ${ACTIVE_TABLES} cached heads`);
+  reads.finds = 0;
   await store.latest(tableIds[0]!);
-  t.is(finds, 1, "the first table's head is still cached");
+  t.is(reads.finds, 1, "the first table's head is still cached");
 });
 
 test("once fewer tables are active the caches shrink: the heads read least lately are forgotten, the others stay cached", async (t) => {
-  const mongo = new MongoClient(ferret!.uri, { monitorCommands: true });
-  t.teardown(() => mongo.close());
-  let finds = 0;
-  mongo.on("commandStarted", (event) => {
-    if (event.commandName === "find") finds++;
-  });
-  const db = mongo.db("shrinking");
-  await createIndexes(db);
-  const now = Date.now();
-  const tableIds = Array.from({ length: ACTIVE_TABLES }, (_, i) => 21 + i);
-  await new SnapshotStore(db).load(
-    tableIds.flatMap((tableId) => [2, 3].map((version) => ({ ...emptyTable(tableId, now), version }))),
-  );
+  const { db, tableIds, reads } = await tablesCountingReads(t, "shrinking");
   const store = new SnapshotStore(db);
   const readCosts = async (tableId: number) => {
-    finds = 0;
+    reads.finds = 0;
     await store.latest(tableId);
-    return finds;
+    return reads.finds;
   };
   store.cacheActive("lobby", ACTIVE_TABLES);
   for (const tableId of tableIds) await store.latest(tableId); // read in turn: the first is read least lately
