@@ -1,6 +1,7 @@
 // The lobby's pass over the tables active lately, on the real embedded database. With more of them
 // than the heads this process caches by default (500), each pass must leave the heads the next one
-// reads in the cache, or every head read, the players' too, starts cold. And calls share passes: one
+// reads in the cache, or every head read, the players' too, starts cold; once fewer are active, the
+// caches shrink to them, forgetting the heads used least lately. And calls share passes: one
 // within the passes' maximum age reads nothing, yet shows this replica's own changes at once (with
 // few tables; with many, within the relisting age), and one soon after it answers from the last pass
 // while a new one runs.
