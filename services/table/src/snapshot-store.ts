@@ -370,16 +370,17 @@ export class SnapshotStore {
   private rememberFull(snapshot: TableSnapshot): void {
     const known = this.fullVersions.get(snapshot.tableId);
     this.fullVersions.delete(snapshot.tableId);
-    this.fullVersions.set(
-      snapshot.tableId,
-      known && (snapshot === known.newest || snapshot === known.older)
-        ? known
-        : !known || snapshot.version >= known.newest.version
-          ? { newest: snapshot, older: known?.older }
-          : { newest: known.newest, older: snapshot },
-    );
+    this.fullVersions.set(snapshot.tableId, keptInFull(known, snapshot));
     forgetOldest(this.fullVersions, this.fullCapacity);
   }
+}
+
+/** A table's versions kept in full once `snapshot` is among them: as the newest, or else as the older one. */
+function keptInFull(known: FullVersions | undefined, snapshot: TableSnapshot): FullVersions {
+  if (!known) return { newest: snapshot };
+  if (snapshot === known.newest || snapshot === known.older) return known;
+  if (snapshot.version >= known.newest.version) return { newest: snapshot, older: known.older };
+  return { newest: known.newest, older: snapshot };
 }
 
 function countFinishedGame(snapshot: TableSnapshot): void {
