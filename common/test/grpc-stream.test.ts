@@ -1,11 +1,13 @@
 // Server-streaming calls through common's two ends: the handler's errors become statuses (domain
 // errors their own, anything else a hidden INTERNAL), a refusal before `accept` reaches the client
 // before any "accepted", cancelling reaches the handler, a closing server ends its streams
-// UNAVAILABLE, and the client never loses the final status, even when it reads late.
+// UNAVAILABLE, an address at its cap of open streams is refused RESOURCE_EXHAUSTED before its handler
+// runs, and the client never loses the final status, even when it reads late.
 import { Server, ServerCredentials, status, type ServiceError } from "@grpc/grpc-js";
 import test from "ava";
 import { setTimeout as sleep } from "node:timers/promises";
 import { NotFoundError } from "../src/errors.js";
+import { Slots } from "../src/slots.js";
 import {
   TableServiceClient,
   TableServiceService,
@@ -22,9 +24,9 @@ logger.level = "silent";
 
 type Handler = ServerStreamHandler<WatchTableRequest, WatchTableResponse>;
 
-async function serve(handler: Handler, closing?: AbortSignal) {
+async function serve(handler: Handler, options: { closing?: AbortSignal; perAddress?: Slots } = {}) {
   const server = new Server();
-  server.addService(TableServiceService, { watchTable: serverStreaming(logger, "WatchTable", handler, { closing }) });
+  server.addService(TableServiceService, { watchTable: serverStreaming(logger, "WatchTable", handler, options) });
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync("127.0.0.1:0", ServerCredentials.createInsecure(), (error, bound) =>
       error ? reject(error) : resolve(bound),
@@ -136,13 +138,16 @@ test("accept lets the client know before any message; cancelling reaches the han
 
 test("a closing server ends its open streams UNAVAILABLE and refuses new ones the same way", async (t) => {
   const closing = new AbortController();
-  const server = await serve(async (_request, context, send) => {
-    context.accept();
-    await send(event(1));
-    await new Promise<void>((_resolve, reject) =>
-      context.signal.addEventListener("abort", () => reject(context.signal.reason as Error)),
-    );
-  }, closing.signal);
+  const server = await serve(
+    async (_request, context, send) => {
+      context.accept();
+      await send(event(1));
+      await new Promise<void>((_resolve, reject) =>
+        context.signal.addEventListener("abort", () => reject(context.signal.reason as Error)),
+      );
+    },
+    { closing: closing.signal },
+  );
   try {
     const open = server.watch();
     const first = await open[Symbol.asyncIterator]().next();
@@ -152,6 +157,44 @@ test("a closing server ends its open streams UNAVAILABLE and refuses new ones th
     t.is(error?.code, status.UNAVAILABLE);
     const late = await t.throwsAsync<ServiceError>(server.watch().accepted);
     t.is(late?.code, status.UNAVAILABLE);
+  } finally {
+    server.stop();
+  }
+});
+
+test("an address holding its cap of open streams is refused the next before its handler runs, until one ends", async (t) => {
+  let started = 0;
+  const server = await serve(
+    async (_request, context) => {
+      started++;
+      context.accept();
+      await new Promise<void>((_resolve, reject) =>
+        context.signal.addEventListener("abort", () => reject(context.signal.reason as Error)),
+      );
+    },
+    { perAddress: new Slots(0, 2) },
+  );
+  try {
+    const first = new AbortController();
+    await server.watch(0, first.signal).accepted;
+    await server.watch().accepted;
+    const refused = await t.throwsAsync<ServiceError>(server.watch().accepted);
+    t.is(refused?.code, status.RESOURCE_EXHAUSTED);
+    t.is(refused?.details, "too many streams open from this address; close one first");
+    t.is(started, 2, "the refused stream's handler never ran");
+
+    // A refusal holds no slot, an ended stream gives its own back: one more is taken, then no more.
+    first.abort();
+    let accepted = false;
+    for (const deadline = Date.now() + 5_000; !accepted && Date.now() < deadline; await sleep(50)) {
+      accepted = await server.watch().accepted.then(
+        () => true,
+        () => false,
+      );
+    }
+    t.true(accepted, "a stream is taken again once one of the address's has ended");
+    t.is((await t.throwsAsync<ServiceError>(server.watch().accepted))?.code, status.RESOURCE_EXHAUSTED);
+    t.is(started, 3);
   } finally {
     server.stop();
   }

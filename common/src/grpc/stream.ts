@@ -9,9 +9,10 @@ import {
   status,
   type StatusObject,
 } from "@grpc/grpc-js";
-import { UnavailableError } from "../errors.js";
+import { BusyError, UnavailableError } from "../errors.js";
 import { REQUEST_ID_FIELD, type Logger } from "../logger.js";
 import { rpcHandled } from "../metrics.js";
+import type { Slots } from "../slots.js";
 import { endRpcSpan, inServerSpan, startClientSpan, type RpcSpan } from "../tracing/grpc-span.js";
 import { REQUEST_ID_KEY, requestIdFrom } from "./metadata.js";
 import { toStatusObject } from "./status.js";
@@ -40,6 +41,19 @@ export type ServerStreamHandler<Req, Res> = (request: Req, context: StreamContex
 interface ServerStreamOptions {
   /** Aborted when the server shuts down: every open stream ends UNAVAILABLE at once, so its client moves on. */
   closing?: AbortSignal;
+  /**
+   * The streams each client address holds open, shared by all of a server's streaming RPCs: one past
+   * its cap is refused before it starts (RESOURCE_EXHAUSTED). Each open stream holds a table's feed
+   * or a game export here, and one caller holding thousands unread took hundreds of MB.
+   */
+  perAddress?: Slots;
+}
+
+/** The client's address without its port ("10.0.0.7:52100" or "::1:52100" as grpc-js gives it). */
+function clientAddress(call: ServerWritableStream<unknown, unknown>): string {
+  const peer = call.getPeer();
+  const colon = peer.lastIndexOf(":");
+  return colon > 0 ? peer.slice(0, colon) : peer;
 }
 
 const ms = (seconds: number) => Math.round(seconds * 10_000) / 10;
@@ -91,7 +105,9 @@ function serve<Req, Res>(
       call.sendMetadata(new Metadata());
     },
   };
+  const slot = options.perAddress?.take(clientAddress(call));
   const finish = (error: unknown) => {
+    if (typeof slot === "function") slot();
     options.closing?.removeEventListener("abort", onClosing);
     call.off("cancelled", onCancel);
     if (call.cancelled) {
@@ -115,8 +131,10 @@ function serve<Req, Res>(
     call.emit("error", result);
   };
   const send: Send<Res> = (message) => write(call, message, abort.signal);
-  // A server already closing takes no new stream: refused before it starts, so never accepted.
+  // A server already closing, or an address at its cap, takes no new stream: refused before it starts,
+  // so never accepted.
   if (options.closing?.aborted) finish(new UnavailableError("the server is shutting down; subscribe again"));
+  else if (typeof slot === "string") finish(new BusyError("too many streams open from this address; close one first"));
   else handler(call.request, context, send).then(() => finish(undefined), finish);
 }
 

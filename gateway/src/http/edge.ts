@@ -4,6 +4,7 @@
 // the one `{ error }` answer of the error handler (sendError).
 import { ACCOUNT_STATEMENT_MAX_LIMIT } from "@pokerodds/api/players";
 import { ConfigError, envInt, envOptional } from "@pokerodds/common";
+import { Slots } from "@pokerodds/common/slots";
 import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import { ipKeyGenerator, rateLimit, type Options, type RateLimitInfo } from "express-rate-limit";
@@ -291,38 +292,6 @@ export function historyReadBudget(settings: EdgeSettings): SpendHistoryReads {
       throw tooManyRequests(refusal.msBeforeNext / 1000, HISTORY_READS_LIMITED);
     }
   };
-}
-
-/**
- * Requests or streams held at once, in all and per key (a player, an address; 0: no limit). `take`
- * gives the slot's release (safe to call twice), or says which limit is full. The heavy routes' cap
- * and the event streams' both count this way.
- */
-export class Slots {
-  private total = 0;
-  private readonly perKey = new Map<string, number>();
-
-  constructor(
-    private readonly max: number,
-    private readonly maxPerKey: number,
-  ) {}
-
-  take(key: string): (() => void) | "all full" | "key full" {
-    const held = this.perKey.get(key) ?? 0;
-    if (this.max > 0 && this.total >= this.max) return "all full";
-    if (this.maxPerKey > 0 && held >= this.maxPerKey) return "key full";
-    this.total++;
-    this.perKey.set(key, held + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.total--;
-      const left = (this.perKey.get(key) ?? 1) - 1;
-      if (left === 0) this.perKey.delete(key);
-      else this.perKey.set(key, left);
-    };
-  }
 }
 
 /** Heavy requests that may wait for a slot at once, and how long one waits at most, before a 429. */

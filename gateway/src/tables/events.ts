@@ -8,11 +8,12 @@
 import { LAST_EVENT_ID_PATTERN, type tableEventsApi } from "@pokerodds/api/table-events";
 import { gauge } from "@pokerodds/common";
 import type { Caller } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { Slots } from "@pokerodds/common/slots";
 import type { Request, Response } from "express";
 import { callerFor, identityOf } from "../auth/caller.js";
 import { expiredToken } from "../auth/token-verifier.js";
 import { callOptions, DEADLINES_MS, fromService } from "../http/backend-call.js";
-import { clientAddressKey, Slots, tooManyRequests, type EdgeSettings } from "../http/edge.js";
+import { clientAddressKey, tooManyRequests, type EdgeSettings } from "../http/edge.js";
 import { badRequest, httpErrorFromGrpc, serviceUnavailable } from "../http/errors.js";
 import type { Handlers } from "../http/mount.js";
 import { cutWhenStalled } from "../http-server.js";

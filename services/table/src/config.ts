@@ -23,6 +23,8 @@ interface TableServiceConfig {
   recoveryGraceMs: number;
   /** How often a watched table's log is probed for versions other replicas stored (WatchTable). */
   watchPollIntervalMs: number;
+  /** WatchTable and ExportGames streams one client address may hold open (0: no cap). */
+  maxStreamsPerAddress: number;
   /** How old a lobby pass may be when it answers (reads.ts lobbyReader). */
   lobbyMaxAgeMs: number;
   /** TABLE_RESTORED_FROM: the database was restored from this backup; every table is sealed once (restore-seal.ts). */
@@ -48,6 +50,10 @@ export function readConfig(env: Env = process.env): TableServiceConfig {
     // A watcher on this replica sees another replica's change at most this late; each watched
     // table costs one `_id` read per interval here, however many watch it.
     watchPollIntervalMs: envInt("TABLE_WATCH_POLL_MS", 250, { min: 10, max: 60_000 }, env),
+    // A gateway follows at most its EVENTS_MAX_STREAMS tables (1,000) and 100 more lingering, on one
+    // stream each, and exports a few games' lists at a time: this leaves it room. Raise it with the
+    // gateway's EVENTS_MAX_STREAMS, or with gateways that share one address.
+    maxStreamsPerAddress: envInt("TABLE_MAX_STREAMS_PER_ADDRESS", 1_200, { max: 1_000_000 }, env),
     // The lobby shows another replica's change at most this late and two passes' time (this
     // replica's at once); a pass reads every active table's head, so at most one runs per interval
     // however many poll. 0: every call makes its own pass.

@@ -1,5 +1,6 @@
 import { configOrExit, createLogger, logUncaughtErrors, TABLE_ACCESS, readGrpcNetwork } from "@pokerodds/common";
 import { runDatabaseService } from "@pokerodds/common/database-service";
+import { Slots } from "@pokerodds/common/slots";
 import { TableServiceService } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { readConfig } from "./config.js";
 import { connectOdds, connectWallet } from "./dependencies.js";
@@ -64,6 +65,7 @@ await runDatabaseService({
         databaseReady: isSetUp,
         lobbyMaxAgeMs: config.lobbyMaxAgeMs,
         closing: closing.signal,
+        streamsPerAddress: new Slots(0, config.maxStreamsPerAddress),
       }),
       endStreams: () => closing.abort(),
       afterSetUp: () =>

@@ -11,6 +11,7 @@ import {
   type ServerStreamHandler,
   type UnaryHandler,
 } from "@pokerodds/common";
+import type { Slots } from "@pokerodds/common/slots";
 import type {
   ExportGamesRequest,
   ExportGamesResponse,
@@ -43,13 +44,15 @@ import { publicState } from "./domain/index.js";
 /**
  * `databaseReady`: false until the unique indexes exist; every RPC is UNAVAILABLE until then.
  * `closing`: aborted when the process stops taking calls; open WatchTable streams then end UNAVAILABLE.
+ * `streamsPerAddress`: the WatchTable and ExportGames streams each client address holds open.
  */
 export function tableService(
   parts: TableParts,
   logger: Logger,
-  settings: { databaseReady: () => boolean; lobbyMaxAgeMs: number; closing?: AbortSignal },
+  settings: { databaseReady: () => boolean; lobbyMaxAgeMs: number; closing?: AbortSignal; streamsPerAddress?: Slots },
 ): TableServiceServer {
-  const { databaseReady, lobbyMaxAgeMs, closing } = settings;
+  const { databaseReady, lobbyMaxAgeMs, closing, streamsPerAddress } = settings;
+  const streams = { closing, perAddress: streamsPerAddress };
   const rpc = <Req, Res>(name: string, handler: (request: Req, scope: CallScope) => Promise<Res>) =>
     unary(logger, name, guardDependencies(databaseReady, handler));
 
@@ -129,9 +132,9 @@ export function tableService(
       audits.run(async () => auditToProto(await audit(callerFromProto(request.caller), callEnded(scope.parent!)))),
     ),
 
-    watchTable: serverStreaming(logger, "WatchTable", watchHandler(parts, databaseReady), { closing }),
+    watchTable: serverStreaming(logger, "WatchTable", watchHandler(parts, databaseReady), streams),
 
-    exportGames: serverStreaming(logger, "ExportGames", exportHandler(parts, databaseReady), { closing }),
+    exportGames: serverStreaming(logger, "ExportGames", exportHandler(parts, databaseReady), streams),
   };
 }
 

@@ -14,7 +14,16 @@ test("defaults: the root README's ports, 20 public tables, RTP 0.97", (t) => {
     walletAddress: "127.0.0.1:50052",
     tableCount: 20,
     targetRtp: 0.97,
+    maxStreamsPerAddress: 1_200,
   });
+});
+
+test("TABLE_MAX_STREAMS_PER_ADDRESS: a whole number, 0 for no cap", (t) => {
+  t.is(readConfig({ TABLE_MAX_STREAMS_PER_ADDRESS: "0" }).maxStreamsPerAddress, 0);
+  t.is(readConfig({ TABLE_MAX_STREAMS_PER_ADDRESS: "5000" }).maxStreamsPerAddress, 5_000);
+  for (const raw of ["-1", "1.5", "many", "1000001"]) {
+    t.throws(() => readConfig({ TABLE_MAX_STREAMS_PER_ADDRESS: raw }), { instanceOf: ConfigError }, raw);
+  }
 });
 
 test("public tables end before the first personal table", (t) => {
