@@ -453,6 +453,30 @@ test("one player's bulk requests beyond the per-player cap are a fast 429; anoth
   });
 });
 
+test("a bulk request with a bad body is a 400 at once, though its player's slot and the line are taken", async (t) => {
+  const { slowBulk, release } = await gatedBulk();
+  let asked = 0;
+  const countedBulk: OddsApi["generateBulk"] = (request) => {
+    asked++;
+    return slowBulk(request);
+  };
+  const settings = edge({ heavyConcurrency: 1, heavyConcurrencyPerPlayer: 1 });
+  await withApp({ edge: settings, odds: { generateBulk: countedBulk } }, async (app) => {
+    const first = post(app, "/api/games/bulk");
+    await until("the first request's batch asked for", () => asked === 1);
+    const sameBad = await post(app, "/api/games/bulk", { numberOfGames: 0 });
+    t.is(sameBad.status, 400, "not the per-player 429");
+    t.deepEqual(await sameBad.json(), { error: "numberOfGames must be an integer from 1 to 200" });
+    const other = { authorization: `Bearer ${await app.tokenFor("player-2")}` };
+    const otherBad = await post(app, "/api/games/bulk", { numberOfGames: 1000 }, other);
+    t.is(otherBad.status, 400, "answered while the only slot is still taken, not after waiting for it");
+    t.deepEqual(await otherBad.json(), { error: "numberOfGames must be an integer from 1 to 200" });
+    release();
+    t.is((await first).status, 200);
+    t.is(asked, 1, "no batch asked for a bad body");
+  });
+});
+
 test("accounts from one address hold at most its share of the bulk line; another address still gets in", async (t) => {
   const { slowBulk, release } = await gatedBulk();
   let asked = 0;

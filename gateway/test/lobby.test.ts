@@ -144,7 +144,7 @@ test("a client that holds the lobby is answered 304 without it; a changed lobby 
   }
 });
 
-test("a degraded lobby carries no ETag, so no client keeps it", async (t) => {
+test("a degraded lobby carries no ETag, so no client keeps it, and the document's Cache-Control", async (t) => {
   const app = await startApp({
     logger: silentLogger(),
     table: { listTables: () => Promise.reject(grpcError(status.UNAVAILABLE, "connect ECONNREFUSED")) },
@@ -157,6 +157,7 @@ test("a degraded lobby carries no ETag, so no client keeps it", async (t) => {
     } = await rawGet(`${app.url}/api/tables`, undefined, { "if-none-match": 'W/"lobby-1"' });
     t.is(code, 200);
     t.is(headers.etag, undefined);
+    t.is(headers["cache-control"], "no-cache");
     t.deepEqual(JSON.parse(body.toString()), { tables: [], totalActivePlayers: 0 });
   } finally {
     await app.close();

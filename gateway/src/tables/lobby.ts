@@ -60,7 +60,8 @@ export function lobbyRoutes(table: TableApi): Handlers<typeof lobbyApi> {
         const answer = httpErrorFromGrpc(error, "table");
         if (answer.status !== 503) throw answer;
         requestLog(res).warn({ err: error }, "table service unavailable: the lobby lists no tables");
-        res.json(EMPTY_LOBBY);
+        // As the document promises every lobby's answer; without an ETag the next poll reads it whole.
+        res.set("Cache-Control", "no-cache").json(EMPTY_LOBBY);
         return;
       }
       // Players poll the lobby (every 30 s): one that holds this lobby is told so in a 304, without it.
