@@ -184,6 +184,27 @@ for (const k of [2, 3, 4]) {
   });
 }
 
+test("a winning stake that returns nothing (a cent at 3.2 in a 4-way dead heat) is paid to NONE, seated or not", (t) => {
+  let s = seated();
+  s = bet(s, "p1", 0, 1, "cent-seated");
+  s = bet(s, "p2", 0, 1, "cent-left");
+  s = deepFreeze(applyLeave(s, { playerId: "p2", transferId: "leave-2" }, T0).next!);
+  const river = toRiver(s, [0, 1, 2, 3]);
+  const cents = river.finishedGame!.bets.filter((b) => b.betId.startsWith("cent-"));
+  t.deepEqual(
+    cents.map(({ returnedCents, remainderNumerator, paidTo }) => ({ returnedCents, remainderNumerator, paidTo })),
+    [
+      { returnedCents: 0, remainderNumerator: 32, paidTo: "NONE" },
+      { returnedCents: 0, remainderNumerator: 32, paidTo: "NONE" },
+    ],
+  );
+  t.is(balanceOf(river, "p1"), 99_999);
+  t.false(
+    river.outbox.some((credit) => credit.reason === "PAYOUT"),
+    "no payout of nothing to the leaver's account",
+  );
+});
+
 test("a bettor who left is paid at the river through the outbox, once per player and game", (t) => {
   let s = seated();
   s = bet(s, "p1", 0, 1_000, "x1");

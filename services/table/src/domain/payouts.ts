@@ -60,6 +60,11 @@ export function settleGame(snapshot: TableSnapshot, riverPanels: readonly HandOd
       return { ...base, ...terms, returnedCents: 0, remainderNumerator: 0, paidTo: "NONE" };
     }
     const payout = payoutOf(bet.betAmountCents, bet.oddsTenths, winningHands.length);
+    // A winning stake can return nothing (a cent at odds under 2.0 on a hand that ties two ways):
+    // nothing is paid anywhere, as the record says of every bet that returned nothing.
+    if (payout.payoutCents === 0) {
+      return { ...base, ...terms, returnedCents: 0, remainderNumerator: payout.remainderNumerator, paidTo: "NONE" };
+    }
     const seatRoom = room.get(bet.playerId);
     const toSeat = seatRoom !== undefined && payout.payoutCents <= seatRoom;
     if (toSeat) room.set(bet.playerId, seatRoom - payout.payoutCents);
