@@ -156,6 +156,34 @@ test("a lowered role keeps the table its record lacks: found by the query by pla
   t.like(await players(t).findOne({ _id: "lowered" }), { personalTableId: table });
 });
 
+test("a lowered role's update that writes back the player over a table's allocation meanwhile keeps the table", async (t) => {
+  const { db } = t.context;
+  const parts = walletParts(db);
+  await readProfile(parts, { ...claims("raced"), role: "BASIC_USER" });
+  // The paying read's role is stored; its table is not allocated yet.
+  await players(t).updateOne({ _id: "raced" }, { $set: { role: "PAYING_USER" } });
+  let [reached, allocated] = [() => {}, () => {}];
+  const updating = new Promise<void>((resolve) => (reached = resolve));
+  const allocation = new Promise<void>((resolve) => (allocated = resolve));
+  const updateClaims = parts.players.updateClaims.bind(parts.players);
+  // The lowered read looked for a table and found none; its update lands after the allocation.
+  parts.players.updateClaims = async (written, hint) => {
+    reached();
+    await allocation;
+    await updateClaims(written, hint);
+    // What FerretDB makes of an update that read the player before the table's hint was written:
+    // the document written back whole, without the hint.
+    await players(t).updateOne({ _id: "raced" }, { $unset: { personalTableId: "" } });
+  };
+  const lowered = readProfile(parts, { ...claims("raced"), role: "BASIC_USER" });
+  await updating;
+  const table = (await readProfile(walletParts(db), payingClaims("raced"))).personalTableId!;
+  allocated();
+  t.is((await lowered).personalTableId, table);
+  t.like(await players(t).findOne({ _id: "raced" }), { role: "BASIC_USER", personalTableId: table });
+  t.is((await findProfile(walletParts(db), "raced"))?.personalTableId, table, "GetPlayer still names it");
+});
+
 test("the highest personal table is found by _id probes from any number of tables, by a fresh process too", async (t) => {
   const { db } = t.context;
   for (const count of [0, 1, 2, 3, 7, 64, 129]) {
