@@ -3,22 +3,29 @@ import type { Claims, Player } from "./domain/player.js";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 
 /**
- * A player as stored, with the personal-table hint: the id of the player's table once it is known
- * (the personalTables collection, with its unique indexes, stays the truth). Absent says "none" only
- * while the stored role has no entitlement to a table (profiles.ts keeps it so); for a stored
- * PAYING_USER or ADMIN it says nothing.
+ * A player's document. Nothing but the claims is ever written in place: the player's personal table
+ * is read from its insert-only record (personal-table-store.ts). A `personalTableId` that earlier
+ * versions wrote here is not read: FerretDB's whole-document write-backs could undo it.
  */
-export interface StoredPlayer extends Player {
-  personalTableId: number | null;
-}
-
-type PlayerDocument = Omit<Player, "playerId"> & { _id: string; personalTableId?: number };
+type PlayerDocument = Omit<Player, "playerId"> & { _id: string };
 
 const toDocument = ({ playerId, ...fields }: Player): PlayerDocument => ({ _id: playerId, ...fields });
-const fromDocument = ({ _id, personalTableId, ...fields }: PlayerDocument): StoredPlayer => ({
+const fromDocument = ({
+  _id,
+  username,
+  displayName,
+  role,
+  avatarImageUrl,
+  isActive,
+  createdAt,
+}: PlayerDocument): Player => ({
   playerId: _id,
-  ...fields,
-  personalTableId: personalTableId ?? null,
+  username,
+  displayName,
+  role,
+  avatarImageUrl,
+  isActive,
+  createdAt,
 });
 
 /** Players by id. No money here: a player's balance lives only in the ledger. */
@@ -29,7 +36,7 @@ export class PlayerStore {
     this.players = db.collection<PlayerDocument>("players");
   }
 
-  async find(playerId: string): Promise<StoredPlayer | null> {
+  async find(playerId: string): Promise<Player | null> {
     const player = await this.players.findOne({ _id: playerId });
     return player ? fromDocument(player) : null;
   }
@@ -40,17 +47,11 @@ export class PlayerStore {
   }
 
   /**
-   * Names and role as the latest token says; last writer wins, which is right for these fields.
-   * `personalTableId`: the hint, when the role written no longer entitles to a table (profiles.ts).
+   * Names and role as the latest token says; last writer wins, which is right for these fields. The
+   * only in-place write of a player: nothing else is kept on the document for it to undo.
    */
-  async updateClaims({ playerId, username, displayName, role }: Claims, personalTableId?: number): Promise<void> {
-    const hint = personalTableId === undefined ? {} : { personalTableId };
-    await this.players.updateOne({ _id: playerId }, { $set: { username, displayName, role, ...hint } });
-  }
-
-  /** Records the hint once the player's table is known. */
-  async setPersonalTable(playerId: string, personalTableId: number): Promise<void> {
-    await this.players.updateOne({ _id: playerId }, { $set: { personalTableId } });
+  async updateClaims({ playerId, username, displayName, role }: Claims): Promise<void> {
+    await this.players.updateOne({ _id: playerId }, { $set: { username, displayName, role } });
   }
 
   async allIds(): Promise<Set<string>> {

@@ -11,7 +11,7 @@ import type { Db } from "mongodb";
 import { LedgerStore } from "./ledger-store.js";
 import { Movements } from "./movements.js";
 import { PersonalTableStore } from "./personal-table-store.js";
-import { PlayerStore, type StoredPlayer } from "./player-store.js";
+import { PlayerStore } from "./player-store.js";
 
 const MAX_TABLE_ATTEMPTS = 50;
 /**
@@ -57,19 +57,28 @@ export async function readProfile(wallet: WalletParts, claims: Claims): Promise<
   const player = await ensurePlayer(wallet, claims);
   const [accountBalanceCents, personalTableId] = await Promise.all([
     ensureAccount(wallet, claims.playerId),
-    // A personal table once allocated stays with its player, even if a later token lowers the role.
-    player.personalTableId ??
-      (isEntitledToPersonalTable(claims.role) ? allocatePersonalTable(wallet, claims.playerId) : null),
+    personalTableFor(wallet, claims),
   ]);
   // The role shown is the token's: the identity provider, not the wallet, decides what a player is.
   return { ...player, ...claims, accountBalanceCents, accountNotOpened: false, personalTableId };
+}
+
+/** The player's table as recorded, else one allocated now if the role entitles to one. */
+async function personalTableFor(wallet: WalletParts, claims: Claims): Promise<number | null> {
+  // A personal table once allocated stays with its player, even if a later token lowers the role.
+  const recorded = await wallet.personalTables.tableOf(claims.playerId);
+  if (recorded !== null || !isEntitledToPersonalTable(claims.role)) return recorded;
+  return allocatePersonalTable(wallet, claims.playerId);
 }
 
 /** A player as last seen, with the live balance; null for a player no profile read has created. */
 export async function findProfile(wallet: WalletParts, playerId: string): Promise<Profile | null> {
   const player = await wallet.players.find(playerId);
   if (!player) return null;
-  const [head, personalTableId] = await Promise.all([wallet.ledger.head(playerId), personalTableOf(wallet, player)]);
+  const [head, personalTableId] = await Promise.all([
+    wallet.ledger.head(playerId),
+    wallet.personalTables.tableOf(playerId),
+  ]);
   // No entry yet: the first profile read was cut short before the welcome credit, which the next one makes.
   return {
     ...player,
@@ -79,16 +88,12 @@ export async function findProfile(wallet: WalletParts, playerId: string): Promis
   };
 }
 
-/** A player's personal table as findProfile names it, without the balance; null for none or no such player. */
-export async function findPersonalTable(wallet: WalletParts, playerId: string): Promise<number | null> {
-  const player = await wallet.players.find(playerId);
-  return player ? personalTableOf(wallet, player) : null;
-}
-
-/** The stored hint, else (for a role entitled to one) the table recorded under the player. */
-async function personalTableOf(wallet: WalletParts, player: StoredPlayer): Promise<number | null> {
-  if (player.personalTableId !== null) return player.personalTableId;
-  return isEntitledToPersonalTable(player.role) ? wallet.personalTables.tableOf(player.playerId) : null;
+/**
+ * A player's personal table as findProfile names it, without the balance; null for none or no such
+ * player (a table is recorded only under a player who exists). One `_id` read.
+ */
+export function findPersonalTable(wallet: WalletParts, playerId: string): Promise<number | null> {
+  return wallet.personalTables.tableOf(playerId);
 }
 
 /**
@@ -105,59 +110,37 @@ export async function personalTableOwner({ personalTables }: WalletParts, tableI
 }
 
 /**
- * The stored player, created or updated to the token's claims. A stored role that loses its
- * entitlement takes the personal-table hint along in the same write (read from the truth if the
- * hint is missing), so that a stored role without entitlement and without a hint means "no table".
+ * The stored player, created or updated to the token's claims. A role that loses its entitlement is
+ * the last read that would find a table whose record a crash left unwritten (an entitled read finds
+ * it by allocating): it is looked for then, and recorded.
  */
-async function ensurePlayer({ players, personalTables }: WalletParts, claims: Claims): Promise<StoredPlayer> {
-  const existing = await players.find(claims.playerId);
+async function ensurePlayer(wallet: WalletParts, claims: Claims): Promise<Player> {
+  const existing = await wallet.players.find(claims.playerId);
   if (existing) {
     if (
       existing.username !== claims.username ||
       existing.displayName !== claims.displayName ||
       existing.role !== claims.role
     ) {
-      const losesEntitlement =
-        existing.personalTableId === null &&
-        isEntitledToPersonalTable(existing.role) &&
-        !isEntitledToPersonalTable(claims.role);
-      // Rare (a lowered role without a recorded table), and the last chance to keep the table: its
-      // record, else the query by player.
-      const personalTableId = losesEntitlement ? await tableFoundOf(personalTables, claims.playerId) : null;
-      await players.updateClaims(claims, personalTableId ?? undefined);
-      const hint = existing.personalTableId ?? personalTableId;
-      if (hint !== null || isEntitledToPersonalTable(claims.role)) return { ...existing, personalTableId: hint };
-      return { ...existing, personalTableId: await hintAgainAfterUpdate(players, personalTables, claims.playerId) };
+      await wallet.players.updateClaims(claims);
+      if (isEntitledToPersonalTable(existing.role) && !isEntitledToPersonalTable(claims.role)) {
+        await recordUnrecordedTable(wallet.personalTables, claims.playerId);
+      }
     }
     return existing;
   }
   const created = newPlayer(claims, new Date());
-  if (await players.insert(created)) return { ...created, personalTableId: null };
-  const winner = await players.find(claims.playerId);
+  if (await wallet.players.insert(created)) return created;
+  const winner = await wallet.players.find(claims.playerId);
   if (!winner) throw new UnavailableError("the player could not be read back");
   return winner;
 }
 
-/**
- * After a write of a role without entitlement and without the hint: a table allocated meanwhile (a
- * read with an entitled token) may have had its hint written over by that very update, for FerretDB
- * reads a document and writes it back whole; the stored player would then say "no table" while the
- * player owns one (a review lost 18 of 200 so). An allocation records its table under the player
- * before it writes the hint, so a hint this update overwrote has its record by now: written again.
- */
-async function hintAgainAfterUpdate(
-  players: PlayerStore,
-  personalTables: PersonalTableStore,
-  playerId: string,
-): Promise<number | null> {
-  const recorded = await personalTables.tableOf(playerId);
-  if (recorded !== null) await players.setPersonalTable(playerId, recorded);
-  return recorded;
-}
-
-/** The player's table by its record, or by the query of the tables (a scan on FerretDB). */
-async function tableFoundOf(personalTables: PersonalTableStore, playerId: string): Promise<number | null> {
-  return (await personalTables.tableOf(playerId)) ?? personalTables.findTableOf(playerId);
+/** Records the player's table found by the query of the tables (a scan on FerretDB) when it has no record. */
+async function recordUnrecordedTable(personalTables: PersonalTableStore, playerId: string): Promise<void> {
+  if ((await personalTables.tableOf(playerId)) !== null) return;
+  const found = await personalTables.findTableOf(playerId);
+  if (found !== null) await personalTables.recordOwner(playerId, found);
 }
 
 /** The account's balance, opening the account with its welcome credit if it has no entry yet. */
@@ -174,10 +157,9 @@ async function openAccount(ledger: LedgerStore, movements: Movements, playerId: 
 
 /**
  * The next free table id, claimed by a unique insert; a lost race reads or tries again. Either way
- * the table found is recorded under the player and on the player, so later reads need no query of
- * the tables.
+ * the table found is recorded under the player, so later reads need no query of the tables.
  */
-async function allocatePersonalTable({ personalTables, players }: WalletParts, playerId: string): Promise<number> {
+async function allocatePersonalTable({ personalTables }: WalletParts, playerId: string): Promise<number> {
   for (let attempt = 1; attempt <= MAX_TABLE_ATTEMPTS; attempt++) {
     const tableId = nextPersonalTableId(await personalTables.highestTableId());
     const mine = (await personalTables.insert(tableId, playerId, new Date()))
@@ -185,7 +167,6 @@ async function allocatePersonalTable({ personalTables, players }: WalletParts, p
       : await tableAfterRefusal(personalTables, tableId, playerId);
     if (mine !== null) {
       await personalTables.recordOwner(playerId, mine);
-      await players.setPersonalTable(playerId, mine);
       return mine;
     }
     await backoff(attempt);

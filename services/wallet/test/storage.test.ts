@@ -1,7 +1,8 @@
-// How the ledger is stored, and the player's personalTableId hint, which only spares reads: missing,
-// it changes no answer; nor does a table's record under its player, found by `_id`, which a crash
-// between a table's insert and that record can leave missing. Looks behind the service at the stored documents. (The log's own hints are
-// tested in common/test/sequenced-log.test.ts.)
+// How the ledger is stored, and where a player's personal table is read from: its record under the
+// player (insert-only, found by `_id`), never the player document, which FerretDB's read-then-write
+// updates could undo; a crash between a table's insert and that record can leave the record missing.
+// Looks behind the service at the stored documents. (The log's own hints are tested in
+// common/test/sequenced-log.test.ts.)
 import { Role, type Movement } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import anyTest, { type TestFn } from "ava";
 import { auditLedger } from "../src/audit.js";
@@ -62,28 +63,23 @@ test("replays of older keys answer their first outcome, whatever came after", as
   t.true((await wallet.audit({})).clean);
 });
 
-test("the personal table is recorded on the player; without the record, the table is read and recorded again", async (t) => {
+test("the personal table is read from its record, kept through a lowered role; the player document holds none", async (t) => {
   const { wallet } = t.context;
   const table = (await wallet.getProfile({ claims: claims("payer", Role.ROLE_PAYING_USER) })).profile!.personalTableId!;
   t.true(table >= 1001);
-  t.is((await players(t).findOne({ _id: "payer" }))?.personalTableId, table);
-
-  const forget = () => players(t).updateOne({ _id: "payer" }, { $unset: { personalTableId: "" } });
-  await forget();
-  t.is((await wallet.getPlayer({ playerId: "payer" })).profile!.personalTableId, table, "GetPlayer reads it");
+  t.false("personalTableId" in (await players(t).findOne({ _id: "payer" }))!);
+  // What an earlier version kept on the player is not read.
+  await players(t).updateOne({ _id: "payer" }, { $set: { personalTableId: 9_999 } });
+  t.is((await wallet.getPlayer({ playerId: "payer" })).profile!.personalTableId, table, "GetPlayer reads the record");
   t.is((await wallet.getProfile({ claims: claims("payer", Role.ROLE_PAYING_USER) })).profile!.personalTableId, table);
-  t.is((await players(t).findOne({ _id: "payer" }))?.personalTableId, table, "recorded again");
 
-  // A role that loses its entitlement takes the table along with it.
-  await forget();
   const lowered = await wallet.getProfile({ claims: claims("payer", Role.ROLE_BASIC_USER) });
   t.like(lowered.profile, { personalTableId: table, role: Role.ROLE_BASIC_USER });
-  t.like(await players(t).findOne({ _id: "payer" }), { role: "BASIC_USER", personalTableId: table });
   t.is((await wallet.getPlayer({ playerId: "payer" })).profile!.personalTableId, table);
+  t.is((await wallet.getPersonalTable({ playerId: "payer" })).tableId, table);
   t.is((await wallet.getPersonalTableOwner({ tableId: table })).playerId, "payer");
 
   await wallet.getProfile({ claims: claims("basic") });
-  t.false("personalTableId" in (await players(t).findOne({ _id: "basic" }))!);
   t.is((await wallet.getPlayer({ playerId: "basic" })).profile!.personalTableId, undefined);
 });
 
@@ -105,11 +101,8 @@ test("a player's table is found by _id reads; one a crash left unrecorded, by th
   t.like(await owners.findOne({ _id: "crashed" }), { tableId: table }, "recorded under the player");
   t.is((await findProfile(parts, "crashed"))?.personalTableId, table);
 
-  // A crash between the table's insert and its records: neither under the player nor on the player.
-  const unrecord = async () => {
-    await owners.deleteOne({ _id: "crashed" });
-    await players(t).updateOne({ _id: "crashed" }, { $unset: { personalTableId: "" } });
-  };
+  // A crash between the table's insert and its record under the player.
+  const unrecord = () => owners.deleteOne({ _id: "crashed" });
   await unrecord();
   t.is((await findProfile(parts, "crashed"))?.personalTableId, null, "GetPlayer: no table recorded, and no scan");
   t.is(await personalTableOwner(parts, table), "crashed", "the table service's owner call, before any seat there...");
@@ -131,8 +124,6 @@ test("GetPersonalTable names the table GetPlayer names, and reads no ledger", as
   parts.ledger.head = (playerId) => (ledgerReads++, head(playerId));
   const table = (await readProfile(parts, payingClaims("named"))).personalTableId!;
   await readProfile(parts, { ...payingClaims("unnamed"), role: "BASIC_USER" });
-  // Without the hint on the player, the table is found by its record.
-  await players(t).updateOne({ _id: "named" }, { $unset: { personalTableId: "" } });
   ledgerReads = 0;
   for (const [playerId, expected] of [
     ["named", table],
@@ -146,42 +137,29 @@ test("GetPersonalTable names the table GetPlayer names, and reads no ledger", as
   t.is(ledgerReads, 2, "only GetPlayer's reads of the two players' balances");
 });
 
-test("a lowered role keeps the table its record lacks: found by the query by player, and kept on the player", async (t) => {
+test("a lowered role keeps the table a crash left unrecorded: found by the query by player, and recorded", async (t) => {
   const { db } = t.context;
   const parts = walletParts(db);
+  const owners = db.collection<{ _id: string; tableId: number }>("personalTableOwners");
   const table = (await readProfile(parts, payingClaims("lowered"))).personalTableId!;
-  await db.collection<{ _id: string }>("personalTableOwners").deleteOne({ _id: "lowered" });
-  await players(t).updateOne({ _id: "lowered" }, { $unset: { personalTableId: "" } });
+  await owners.deleteOne({ _id: "lowered" });
   t.is((await readProfile(parts, { ...claims("lowered"), role: "BASIC_USER" })).personalTableId, table);
-  t.like(await players(t).findOne({ _id: "lowered" }), { personalTableId: table });
+  t.like(await owners.findOne({ _id: "lowered" }), { tableId: table });
+  t.is((await findProfile(parts, "lowered"))?.personalTableId, table);
 });
 
-test("a lowered role's update that writes back the player over a table's allocation meanwhile keeps the table", async (t) => {
+test("a player written back whole as read before the table's allocation keeps the table", async (t) => {
   const { db } = t.context;
   const parts = walletParts(db);
   await readProfile(parts, { ...claims("raced"), role: "BASIC_USER" });
-  // The paying read's role is stored; its table is not allocated yet.
-  await players(t).updateOne({ _id: "raced" }, { $set: { role: "PAYING_USER" } });
-  let [reached, allocated] = [() => {}, () => {}];
-  const updating = new Promise<void>((resolve) => (reached = resolve));
-  const allocation = new Promise<void>((resolve) => (allocated = resolve));
-  const updateClaims = parts.players.updateClaims.bind(parts.players);
-  // The lowered read looked for a table and found none; its update lands after the allocation.
-  parts.players.updateClaims = async (written, hint) => {
-    reached();
-    await allocation;
-    await updateClaims(written, hint);
-    // What FerretDB makes of an update that read the player before the table's hint was written:
-    // the document written back whole, without the hint.
-    await players(t).updateOne({ _id: "raced" }, { $unset: { personalTableId: "" } });
-  };
-  const lowered = readProfile(parts, { ...claims("raced"), role: "BASIC_USER" });
-  await updating;
-  const table = (await readProfile(walletParts(db), payingClaims("raced"))).personalTableId!;
-  allocated();
-  t.is((await lowered).personalTableId, table);
-  t.like(await players(t).findOne({ _id: "raced" }), { role: "BASIC_USER", personalTableId: table });
-  t.is((await findProfile(walletParts(db), "raced"))?.personalTableId, table, "GetPlayer still names it");
+  const before = (await players(t).findOne({ _id: "raced" }))!;
+  const table = (await readProfile(parts, payingClaims("raced"))).personalTableId!;
+  // What FerretDB makes of a claims update that read the player before the allocation and wrote it
+  // back after: the whole document as it was read, with the role it writes.
+  await players(t).replaceOne({ _id: "raced" }, { ...before, role: "BASIC_USER" });
+  t.is((await findProfile(parts, "raced"))?.personalTableId, table, "GetPlayer");
+  t.is(await findPersonalTable(parts, "raced"), table, "GetPersonalTable (the table service's seats lists)");
+  t.is((await readProfile(parts, { ...claims("raced"), role: "BASIC_USER" })).personalTableId, table, "GetProfile");
 });
 
 test("the highest personal table is found by _id probes from any number of tables, by a fresh process too", async (t) => {
