@@ -264,6 +264,33 @@ test("a new stream's first state is never older than its caller's check read: it
   t.is(stream.events[0]!.id, "6");
 });
 
+test("a feed behind its caller's check past the wait: nothing older than the check's read, nothing at or below the cursor", async (t) => {
+  // The feed's replica is at 5 and stays there past the wait; the check read 8.
+  const events = fakeTableEvents((call) => void call.push(5));
+  const app = await withApp(
+    t,
+    events,
+    {},
+    { table: { getState: async () => ({ state: tableState(), version: 8 }) }, feedLimits: { aheadWaitMs: 100 } },
+  );
+  const fresh = closeAfter(t, await open(app));
+  const resumed = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "7" }));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  t.deepEqual(fresh.events, [], "version 5 was not sent as the current state");
+  t.deepEqual(resumed.events, [], "nor to a stream resuming after 7, which the table has");
+  events.calls[0]!.push(6).push(7).push(8).push(9);
+  await until("9 on both", () => fresh.events.at(-1)?.id === "9" && resumed.events.at(-1)?.id === "9");
+  t.deepEqual(
+    fresh.events.map((e) => e.id),
+    ["8", "9"],
+  );
+  t.deepEqual(
+    resumed.events.map((e) => e.id),
+    ["8", "9"],
+    "no step back and no repeat",
+  );
+});
+
 test("Last-Event-ID: any id the contract allows, 16 digits past 2^53 too, is taken; one above 2^53 as the largest exact version", (t) => {
   const idOf = (header: string) => lastEventIdOf({ headers: { "last-event-id": header } } as never);
   t.is(idOf("0"), 0);

@@ -204,10 +204,13 @@ function caughtUp(feed: TableFeed, signal: AbortSignal): Promise<void> {
 /**
  * The first version a stream sends: the current one; with Last-Event-ID, the one after it (the
  * feed skips to the current one when more than WATCH_REPLAY_MAX were missed), or the current one
- * when it is above the table's version. Either waits a moment for the feed to reach the newer of
- * Last-Event-ID and the version the caller's check read: the feed follows one table replica, which
- * learns of another's writes by polling, and a stream whose first state was older than the page's
- * own read of it took the player back a stage, or to the previous game, until the next event.
+ * when it is above the table's version. It waits a moment for the feed to reach the newer of
+ * Last-Event-ID and the version the caller's check read (the feed follows one table replica, which
+ * learns of another's writes by polling) before it decides that a cursor is above the table's
+ * version; the stream then sends nothing older than the check's read, however late its feed: a
+ * first state older than the page's own read of it took the player back a stage, or to the previous
+ * game, and a resume whose feed lagged past the wait was sent its old head and then the versions up
+ * to its cursor again.
  */
 async function firstToSend(
   feed: TableFeed,
@@ -231,8 +234,11 @@ async function firstToSend(
     signal.removeEventListener("abort", stopped);
   }
   signal.throwIfAborted();
-  if (afterVersion === 0) return feed.head;
-  return afterVersion > feed.head ? feed.head : afterVersion + 1;
+  // The table has the version the check read, so the stream starts no lower, and a cursor at or
+  // below it is the table's: the versions after it, as the feed reaches them (writeVersions waits).
+  // Only a cursor above both is above the table's version as far as anyone here knows.
+  const current = Math.max(feed.head, readVersion);
+  return afterVersion === 0 || afterVersion > current ? current : afterVersion + 1;
 }
 
 /** Writes the feed's versions from `next` on, each once and in order, until the signal aborts or the feed ends. */
