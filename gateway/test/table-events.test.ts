@@ -62,6 +62,8 @@ const AHEAD_WAIT_MS = 5_000;
 
 const edge = edgeWithoutLimits;
 
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
 async function withApp(
   t: ExecutionContext,
   events: ReturnType<typeof fakeTableEvents>,
@@ -577,6 +579,35 @@ test("a broken WatchTable stream: subscribed again from the last version sent, n
     [0, 3, 3, 4],
   );
   t.false(stream.endedByServer());
+});
+
+test("a feed that broke and missed more than 64 versions asks for the recent ones: a resume within them misses none", async (t) => {
+  const events = fakeTableEvents((call, i) => {
+    if (i === 0) {
+      for (let version = 1; version <= 10; version++) call.push(version);
+      setTimeout(() => call.fail(status.UNAVAILABLE, "Connection dropped"), 30);
+      return;
+    }
+    // The table service at 110 by then: the recent versions asked for, else the current one alone.
+    const from = call.request.recentVersions >= 64 ? 47 : 110;
+    for (let version = from; version <= 110; version++) call.push(version, tableState(), 110);
+  });
+  const app = await withApp(
+    t,
+    events,
+    {},
+    { table: { getState: async () => ({ state: tableState(), version: 110 }) } },
+  );
+  const first = closeAfter(t, await open(app));
+  await until("the feed subscribed again", () => events.calls.length === 2);
+  const resumed = closeAfter(t, await open(app, "/api/tables/7/events", { "last-event-id": "100" }));
+  await until("110", () => resumed.events.at(-1)?.id === "110");
+  t.like(events.calls[1]!.request, { afterVersion: 10, recentVersions: 64 });
+  t.deepEqual(
+    resumed.events.map((e) => e.id),
+    range(101, 110).map(String),
+  );
+  t.is(first.events.at(-1)?.id, "110");
 });
 
 test("calls the table service accepted and that broke later (connections recycled) never end the feed", async (t) => {

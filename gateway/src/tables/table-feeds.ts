@@ -184,14 +184,17 @@ export class TableFeed {
     }
   }
 
-  /** The first call asks for the recent versions too; a later one for those after the head. */
+  /**
+   * The first call asks for the recent versions too; a later one for those after the head, or the
+   * recent ones when more than WATCH_REPLAY_MAX were missed: with the current one alone, the feed
+   * held a hole below it, and a stream resuming inside the hole skipped it without a word.
+   */
   private subscribe(signal: AbortSignal) {
-    const first = this.head === 0;
     const request = {
       caller: this.caller,
       tableId: this.tableId,
       afterVersion: this.head,
-      recentVersions: first ? WATCH_REPLAY_MAX : 0,
+      recentVersions: WATCH_REPLAY_MAX,
     };
     return whenAccepted(this.watch.watchTable(request, { requestId: `table-feed-${this.tableId}`, signal }));
   }

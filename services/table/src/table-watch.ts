@@ -30,15 +30,19 @@ interface WatchSettings {
 export interface WatchStart {
   /** The versions after this one; 0: no cursor. */
   afterVersion: number;
-  /** Without a cursor: the last this many versions (at most WATCH_REPLAY_MAX), not the current one alone. */
+  /**
+   * Without a cursor, or with one too far behind: the last this many versions (at most
+   * WATCH_REPLAY_MAX), not the current one alone.
+   */
   recentVersions: number;
 }
 
-/** Where a watch starts: the versions after the cursor, unless it is unknown or too far behind. */
+/** Where a watch starts: the versions after the cursor, unless it is unknown, ahead or too far behind. */
 export function firstVersion({ afterVersion, recentVersions }: WatchStart, head: number): number {
-  if (afterVersion <= 0) return Math.max(1, head + 1 - Math.min(Math.max(recentVersions, 1), WATCH_REPLAY_MAX));
-  if (afterVersion > head || head - afterVersion > WATCH_REPLAY_MAX) return head;
-  return afterVersion + 1;
+  if (afterVersion > head) return head;
+  const recent = Math.max(1, head + 1 - Math.min(Math.max(recentVersions, 1), WATCH_REPLAY_MAX));
+  if (afterVersion <= 0) return recent;
+  return head - afterVersion > WATCH_REPLAY_MAX ? recent : afterVersion + 1;
 }
 
 /** One table's versions as this replica learns them; shared by the table's watchers here. */

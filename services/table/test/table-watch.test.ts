@@ -102,7 +102,7 @@ async function until(what: string, check: () => boolean, timeoutMs = 3_000): Pro
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-test("where a watch starts: current state, the versions after a cursor, or the current one when too far behind", (t) => {
+test("where a watch starts: current state, the versions after a cursor, or the current or recent ones when too far behind", (t) => {
   const after = (afterVersion: number, recentVersions = 0) => ({ afterVersion, recentVersions });
   t.is(firstVersion(after(0), 9), 9);
   t.is(firstVersion(after(5), 9), 6);
@@ -115,6 +115,9 @@ test("where a watch starts: current state, the versions after a cursor, or the c
   t.is(firstVersion(after(0, 20), 9), 1, "from the first");
   t.is(firstVersion(after(0, 1_000), 200), 201 - MAX_REPLAY, "at most the versions a cursor may ask for");
   t.is(firstVersion(after(7, 4), 9), 8, "a cursor wins");
+  t.is(firstVersion(after(100, 4), 101 + MAX_REPLAY), 98 + MAX_REPLAY, "too far behind: the last four versions");
+  t.is(firstVersion(after(100, 4), 100 + MAX_REPLAY), 101, "within reach: a cursor wins");
+  t.is(firstVersion(after(12, 4), 9), 9, "a cursor ahead: the current state alone");
 });
 
 test("this replica's writes go out at once, in order, without reading the log", async (t) => {

@@ -519,9 +519,9 @@ export interface WatchTableRequest {
   /** No version at or below this one is sent; 0 starts with the current state. */
   afterVersion: number;
   /**
-   * With after_version 0: start with the last this many versions (the current one included, at most
-   * 64) instead of the current one alone; a gateway's feed of the table keeps them for its clients'
-   * Last-Event-ID. 0 or 1: the current one alone.
+   * With after_version 0, or more than 64 behind: start with the last this many versions (the
+   * current one included, at most 64) instead of the current one alone; a gateway's feed of the table
+   * keeps them for its clients' Last-Event-ID. 0 or 1: the current one alone.
    */
   recentVersions: number;
 }
@@ -6262,8 +6262,8 @@ export const TableServiceService = {
   /**
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
    * First the current version (or the recent_versions last ones); with after_version, the versions
-   * after it instead (only the current one when more than 64 were missed, or when after_version is
-   * above the table's version). Then each new version, in order, once. Response headers are sent
+   * after it instead (only the current one, or the recent_versions last ones, when more than 64 were
+   * missed; the current one when after_version is above the table's version). Then each new version, in order, once. Response headers are sent
    * once the caller is authorized; a refusal comes before them. The stream ends only when the caller
    * cancels it or the server goes away (UNAVAILABLE, also when it shuts down): versions are the same
    * on every replica, so the caller watches again, anywhere, from the last version it received.
@@ -6348,8 +6348,8 @@ export interface TableServiceServer extends UntypedServiceImplementation {
   /**
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
    * First the current version (or the recent_versions last ones); with after_version, the versions
-   * after it instead (only the current one when more than 64 were missed, or when after_version is
-   * above the table's version). Then each new version, in order, once. Response headers are sent
+   * after it instead (only the current one, or the recent_versions last ones, when more than 64 were
+   * missed; the current one when after_version is above the table's version). Then each new version, in order, once. Response headers are sent
    * once the caller is authorized; a refusal comes before them. The stream ends only when the caller
    * cancels it or the server goes away (UNAVAILABLE, also when it shuts down): versions are the same
    * on every replica, so the caller watches again, anywhere, from the last version it received.
@@ -6552,8 +6552,8 @@ export interface TableServiceClient extends Client {
   /**
    * The table's versions as they are stored, for a caller allowed to read it (GetState's rule).
    * First the current version (or the recent_versions last ones); with after_version, the versions
-   * after it instead (only the current one when more than 64 were missed, or when after_version is
-   * above the table's version). Then each new version, in order, once. Response headers are sent
+   * after it instead (only the current one, or the recent_versions last ones, when more than 64 were
+   * missed; the current one when after_version is above the table's version). Then each new version, in order, once. Response headers are sent
    * once the caller is authorized; a refusal comes before them. The stream ends only when the caller
    * cancels it or the server goes away (UNAVAILABLE, also when it shuts down): versions are the same
    * on every replica, so the caller watches again, anywhere, from the last version it received.
