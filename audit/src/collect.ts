@@ -75,6 +75,7 @@ export async function readAudit(sources: AuditSources, options: ReadOptions = {}
     const input: ReconcileInput = {
       wallet,
       table: after,
+      tableBefore: before.totals,
       consistent: tableFingerprint(before) === tableFingerprint(after),
       readings: reading,
       auditedAt,

@@ -32,7 +32,9 @@
 // and the identity may then be off by exactly the amounts in flight, which the report shows. Whether
 // such a gap is explained depends on both readings being of one moment: when the table side changed
 // while the wallet was read (`consistent` false), an unexplained gap is reported as unsettled, not as a
-// mismatch, and so is one when the open items are too many to search (subset-sums.ts). Every other
+// mismatch, and so is one when the open items are too many to search (subset-sums.ts); unless the
+// wallet's figure is outside what any moment of the reading allows (the tables' figures that only
+// grow, read before and after the wallet), which is a mismatch however money moved. Every other
 // check is within one service's reading and always decides. What is in flight is
 // noted as open-transfers, pending-credits and snapshot (never mismatches).
 //
@@ -75,6 +77,11 @@ export interface ReconcileInput {
   table: TableAuditResponse;
   /** False when the table side changed while the wallet was read. Defaults to true. */
   consistent?: boolean;
+  /**
+   * The table side's totals read before the wallet (`table` is read after it): what only grows
+   * bounds the cross-checks even while money moves. Without it, a consistent reading's own.
+   */
+  tableBefore?: TableAuditResponse["totals"];
   /** How many readings were taken, this one the latest consistent of them (or the last). Defaults to 1. */
   readings?: number;
   auditedAt?: Date;
@@ -102,13 +109,17 @@ export function reconcile(input: ReconcileInput): AuditReportBody {
   const openTransfers = checkTableTransfers(findings, table.openTransfers);
 
   // Across the two.
-  const transfersIn = checkTransfersIn(findings, consistent, tally, table, totals);
-  const creditsOut = checkCreditsOut(findings, consistent, tally, table, totals);
+  const before = input.tableBefore ? bigMoney(input.tableBefore) : consistent ? totals : undefined;
+  const transfersIn = checkTransfersIn(findings, consistent, tally, table, totals, before);
+  const creditsOut = checkCreditsOut(findings, consistent, tally, table, totals, before);
   const identity = checkConservation(findings, w, totals, {
     inTransit: transfersIn.gap,
     creditedNotMarked: creditsOut.gap,
     explained: transfersIn.body.explained && creditsOut.body.explained,
-    inconclusive: transfersIn.inconclusive ?? creditsOut.inconclusive,
+    // Only a gap a cross-check could not decide leaves the identity undecided.
+    inconclusive:
+      (transfersIn.gap !== 0n ? transfersIn.inconclusive : undefined) ??
+      (creditsOut.gap !== 0n ? creditsOut.inconclusive : undefined),
   });
 
   // What is in flight.

@@ -37,7 +37,7 @@ export function formatAuditSummary(report: AuditReportBody): string {
     "",
     ...sidesLines(report),
     "",
-    ...crossCheckLines(report.crossChecks),
+    ...crossCheckLines(report),
     ...findings("Mismatches", report.mismatches),
     ...findings("Not settled yet", report.unsettled),
     ...inFlightLines(report),
@@ -49,7 +49,7 @@ function verdictLines(report: AuditReportBody): string[] {
     `Money audit of ${report.auditedAt}: ${VERDICT[report.status]}`,
     report.snapshot.consistent
       ? `  (one consistent reading of wallet and tables; ${report.snapshot.readings} taken)`
-      : `  (the tables changed while the wallet was read, ${report.snapshot.readings} reading(s): cross-checks inconclusive)`,
+      : `  (the tables changed while the wallet was read, ${report.snapshot.readings} reading(s): a gap money moving may explain is not conclusive)`,
   ];
 }
 
@@ -93,12 +93,19 @@ function sidesLines({ wallet, tables }: AuditReportBody): string[] {
   ];
 }
 
-function crossCheckLines(crossChecks: AuditReportBody["crossChecks"]): string[] {
+function crossCheckLines({ crossChecks, mismatches }: AuditReportBody): string[] {
+  const failed = new Set(mismatches.map((m) => m.check));
   return [
     "Cross-checks, in units",
     ...crossChecks.map((c) => {
       const refunds = c.check === "transfers-in" ? ` - refunds ${formatCents(c.refundsCents)}` : "";
-      const verdict = c.holds ? "holds" : c.explained ? "explained by what is in flight" : "DOES NOT HOLD";
+      const verdict = c.holds
+        ? "holds"
+        : c.explained
+          ? "explained by what is in flight"
+          : failed.has(c.check)
+            ? "DOES NOT HOLD"
+            : "not conclusive (see below)";
       return (
         `  ${c.check}: wallet ${formatCents(c.walletCents)}${refunds} - tables ${formatCents(c.tableCents)} = ` +
         `${formatCents(c.differenceCents)} (in flight: ${formatCents(c.openCents)}): ${verdict}`

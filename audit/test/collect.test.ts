@@ -165,3 +165,39 @@ test("a consistent mismatch a later consistent reading clears was a passing tran
   t.like(input, { consistent: true, readings: 2, wallet: wallets[1] });
   t.is(reconcile(input).status, "clean");
 });
+
+/** Table readings with another player's leave opening during each: never two alike, never consistent. */
+function busyTables(state: TableState, count = 4): TableAuditResponse[] {
+  return Array.from({ length: count }, (_, i) => tableAudit({ ...state, transfers: [`leave-${i}`] }));
+}
+
+test("money created or lost is a mismatch though money moves in every reading: what only grows bounds it", async (t) => {
+  // The tables credited seats 200.00 for 100.00 of sits: below what they had credited before the wallet was read.
+  const created = await readAudit(sources([walletAudit(10_000)], busyTables({ credited: 20_000 })));
+  t.like(created, { consistent: false, readings: 3 });
+  t.deepEqual(
+    reconcile(created).mismatches.map((m) => m.check),
+    ["transfers-in", "conservation"],
+  );
+  // The tables marked 50.00 delivered that no account was credited: below what they had delivered before.
+  const lost = await readAudit(sources([walletAudit(15_000)], busyTables({ credited: 10_000, delivered: 5_000 })));
+  t.like(reconcile(lost), { status: "mismatch" });
+  t.deepEqual(
+    reconcile(lost).mismatches.map((m) => m.check),
+    ["credits-out", "conservation"],
+  );
+  // An account credited a 50.00 payout that no table owed: above what the tables delivered or owed after.
+  const paid = walletAudit(10_000);
+  paid.reasonTotals.push({ kind: MovementKind.MOVEMENT_KIND_CREDIT, reason: "payout", count: 1, amountCents: 5_000 });
+  paid.totals!.creditsCents += 5_000;
+  paid.totals!.balancesCents += 5_000;
+  const phantom = await readAudit(sources([paid], busyTables({ credited: 10_000 })));
+  t.deepEqual(
+    reconcile(phantom).mismatches.map((m) => m.check),
+    ["credits-out", "conservation"],
+  );
+  // 100.00 more debited for sits than seats took: a sit refused after its debit and refunded while the
+  // wallet was read would look alike, and leaves no trace on the tables. Only a quiet reading decides.
+  const unsure = await readAudit(sources([walletAudit(30_000)], busyTables({ credited: 20_000 })));
+  t.like(reconcile(unsure), { status: "pending" });
+});

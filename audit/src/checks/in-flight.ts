@@ -39,7 +39,8 @@ export function noteSnapshot(findings: Findings, consistent: boolean, readings: 
   findings.pending(
     "snapshot",
     `the tables changed while the wallet was read (${readings} reading(s)): the cross-checks compare ` +
-      "two different moments and cannot decide; audit again when the tables are quiet",
+      "two different moments and cannot decide a gap that money moving between them may explain; audit " +
+      "again when the tables are quiet",
   );
 }
 

@@ -34,6 +34,11 @@ interface CrossCheckTerms {
   table: bigint;
   /** Amounts of the open items that may account for a gap. */
   open: readonly bigint[];
+  /**
+   * What wallet - refunds may be at any moment the wallet was read in, however the tables moved
+   * meanwhile (figures that only grow, read before and after it); none without a reading before.
+   */
+  possible: { min: bigint; max?: bigint } | undefined;
   gapText: (gap: bigint) => string;
   pendingText: (gap: bigint) => string;
   overText: (gap: bigint) => string;
@@ -50,6 +55,7 @@ export function checkTransfersIn(
   tally: ReasonTally,
   table: TableAuditResponse,
   totals: BigMoney,
+  before: BigMoney | undefined,
 ): CrossCheckResult {
   for (const [debit, refund] of Object.entries(REFUND_REASON_OF)) {
     const debited = tally.byReason.get(`DEBIT:${debit}`) ?? 0n;
@@ -71,6 +77,10 @@ export function checkTransfersIn(
     refunds: reasonSum(tally, "CREDIT", TRANSFER_REFUND_REASONS),
     table: totals.creditedCents,
     open,
+    // A seat's credit follows its debit, and a credited transfer is never refunded: the net debits
+    // read are at least what the tables had credited before. (No ceiling: a sit refused after its
+    // debit and refunded while the wallet was read leaves no trace on the tables.)
+    possible: before && { min: before.creditedCents },
     gapText: (gap) => `${units(gap)} debited from accounts for sits and top-ups is neither on a seat nor refunded`,
     pendingText: (gap) =>
       `${units(gap)} debited for open sits or top-ups is not on a seat yet (${open.length} open, ` +
@@ -94,7 +104,9 @@ export function checkCreditsOut(
   tally: ReasonTally,
   table: TableAuditResponse,
   totals: BigMoney,
+  before: BigMoney | undefined,
 ): CrossCheckResult {
+  const open = pendingCreditAmounts(table);
   return crossCheck(findings, consistent, {
     check: "credits-out",
     formula:
@@ -102,7 +114,11 @@ export function checkCreditsOut(
     wallet: reasonSum(tally, "CREDIT", TABLE_CREDIT_REASONS),
     refunds: 0n,
     table: totals.deliveredCents,
-    open: pendingCreditAmounts(table),
+    open,
+    // A delivery is marked after its account's credit, and a credit is made only of what a table
+    // owes: the credits read are at least what the tables had delivered before, and at most what
+    // they had delivered or still owed after.
+    possible: before && { min: before.deliveredCents, max: totals.deliveredCents + sum(open) },
     gapText: (gap) => `accounts were credited ${units(gap)} more than the tables recorded as delivered`,
     pendingText: (gap) => `${units(gap)} credited to accounts is still in a table outbox (delivery not yet recorded)`,
     overText: (gap) => `the tables recorded ${units(-gap)} more delivered than the wallet credited`,
@@ -123,7 +139,7 @@ function crossCheck(findings: Findings, consistent: boolean, terms: CrossCheckTe
   const gap = terms.wallet - terms.refunds - terms.table;
   const answer = subsetSum(gap, terms.open);
   const explained = answer === "yes";
-  const inconclusive = inconclusiveWhy(consistent, answer);
+  const inconclusive = impossible(terms) ? undefined : inconclusiveWhy(consistent, answer);
   if (gap !== 0n) {
     const unexplainedText = gap > 0n ? terms.gapText(gap) : terms.overText(gap);
     if (explained) findings.pending(terms.check, terms.pendingText(gap));
@@ -145,6 +161,12 @@ function crossCheck(findings: Findings, consistent: boolean, terms: CrossCheckTe
     explained,
   };
   return { body, gap, inconclusive };
+}
+
+/** Whether wallet - refunds is outside what any moment of the reading allows: a mismatch, however money moved. */
+function impossible({ wallet, refunds, possible }: CrossCheckTerms): boolean {
+  const net = wallet - refunds;
+  return possible !== undefined && (net < possible.min || (possible.max !== undefined && net > possible.max));
 }
 
 /**
