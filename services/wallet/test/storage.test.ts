@@ -30,7 +30,7 @@ const movement = (playerId: string, amountCents: number, idempotencyKey: string)
 });
 
 const players = (t: { context: WalletCluster }) =>
-  t.context.db.collection<{ _id: string; personalTableId?: number }>("players");
+  t.context.db.collection<{ _id: string; role?: string; personalTableId?: number }>("players");
 
 test("entries are stored under <playerId>:<sequence>, each with its key's document", async (t) => {
   const { wallet, db } = t.context;
