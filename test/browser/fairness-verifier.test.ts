@@ -158,7 +158,7 @@ test("the page's client seeds are fresh, random and admissible, and sent with th
   t.true(isDealingState("STATUS_SETUP") && isDealingState("STATUS_START"));
   for (const state of ["STATUS_HOLE", "STATUS_FLOP", "STATUS_TURN", "STATUS_RIVER"]) t.false(isDealingState(state));
   // Every deal of one game sends the seed of its first, whatever answered that one; another game, a fresh one.
-  const deals = dealClientSeeds();
+  const deals = dealClientSeeds("ann 1");
   const [c1, c2, c3] = ["c1", "c2", "c3"].map((c) => c.repeat(32));
   t.is(deals.sentFor("T1-1"), null);
   const first = deals.forDeal("T1-1", c1!);
@@ -182,12 +182,23 @@ test("the page's client seeds are fresh, random and admissible, and sent with th
 test("a game id shown again under another commitment is dealt with a fresh client seed: the house saw the first", (t) => {
   // A table restored from a backup deals its game ids again on new seeds: the seed this page sent
   // for T1-1 before is known to the house, which now commits after it.
-  const deals = dealClientSeeds();
+  const deals = dealClientSeeds("bob 1");
   const first = deals.forDeal("T1-1", "c1".repeat(32));
   const again = deals.forDeal("T1-1", "d2".repeat(32));
   t.not(again, first);
   t.is(deals.sentFor("T1-1"), again, "the check judges the deck against the seed sent last");
   t.is(deals.forDeal("T1-1", "d2".repeat(32)), again, "and every deal under that commitment sends it");
+});
+
+test("a player's seed for a game outlives the table's screen; another player's or table's is its own", (t) => {
+  const commitment = "c1".repeat(32);
+  const first = dealClientSeeds("cat 1").forDeal("T1-1", commitment);
+  // The screen left after a deal with no answer, and made again: the deal of the same game.
+  const again = dealClientSeeds("cat 1");
+  t.is(again.sentFor("T1-1"), first);
+  t.is(again.forDeal("T1-1", commitment), first, "the same seed: the house never sees two");
+  t.is(dealClientSeeds("dan 1").sentFor("T1-1"), null, "another player at the table sent none");
+  t.is(dealClientSeeds("cat 2").sentFor("T1-1"), null, "nor did this player at another table");
 });
 
 test("a verified game vouches for its client seed only when it is the one this page sent, or the page did not deal", (t) => {

@@ -18,6 +18,9 @@ export function newClientSeed(): string {
 /** The games whose deals are remembered: the one shown and the one before it (the previous game's check). */
 const GAMES_REMEMBERED = 2;
 
+/** Each place's seeds, by game: kept for the page's life, as its moves' keys are (api/move-keys.ts). */
+const sentAt = new Map<string, Map<string, { clientSeed: string; commitment: string | null }>>();
+
 /**
  * The client seed of each of the last games this page dealt: the first one it sent for that game,
  * sent again with every later deal of it, whatever answered the first (a 409, a 429, a 503, no
@@ -27,9 +30,14 @@ const GAMES_REMEMBERED = 2;
  * A seed goes with the commitment it was chosen after: a game id shown again under another one (a
  * table restored from a backup deals its game ids again, on new seeds; or a house that changed its
  * commitment, which the page warns of) gets a fresh seed, as the house has seen the first.
+ *
+ * `place` names whose deals where (a player at a table): its seeds are kept for the page's life, so
+ * a player who leaves the table's screen after a deal got no answer, and comes back to deal again,
+ * sends the same seed (a new screen made a new one, and the house had two to choose between).
  */
-export function dealClientSeeds() {
-  const sent = new Map<string, { clientSeed: string; commitment: string | null }>();
+export function dealClientSeeds(place: string) {
+  const sent = sentAt.get(place) ?? new Map<string, { clientSeed: string; commitment: string | null }>();
+  sentAt.set(place, sent);
   return {
     /** The client seed to send with a deal of `gameId`, shown committed to `commitment`. */
     forDeal(gameId: string, commitment: string | null): string {

@@ -44,7 +44,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
   const { send, seatChanged } = movesSender(`${playerId} ${tableId}`, () => void feed.refresh());
   // A buy-in and a top-up come from the account and leaving pays into it.
   const fromAccount = <T>(move: Promise<T>): Promise<T> => move.finally(account.reread);
-  const seeds = dealClientSeeds();
+  const seeds = dealClientSeeds(`${playerId} ${tableId}`);
   return {
     async sit(buyInAmount) {
       const { reply, resent } = await fromAccount(
