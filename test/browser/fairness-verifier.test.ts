@@ -304,6 +304,28 @@ test("a failing check names the precise reason", async (t) => {
   t.regex(await reason({ ...VECTOR, clientSeed: "x".repeat(65) }), /^the client seed must be/);
 });
 
+test("a game that reached the river is verified only with its whole board, and a record only with all its hands", async (t) => {
+  const reason = async (game: GameReveal) => {
+    const result = await verifyGame(game);
+    return result.ok ? "verified" : result.reason;
+  };
+  const turn = VECTOR.board.slice(0, 4);
+  t.is(await reason({ ...VECTOR, reachedRiver: true }), "verified");
+  t.is(
+    await reason({ ...VECTOR, board: VECTOR.board.slice(0, 3), reachedRiver: true }),
+    "the game reached the river, but its board shows 3 of the 5 cards that decided its bets",
+  );
+  t.is(await reason({ ...VECTOR, board: turn, reachedRiver: false }), "verified", "a game voided at the turn");
+  t.is(
+    await reason({ ...VECTOR, reachedRiver: false }),
+    "the game was voided before the river, but its board shows all 5 cards",
+  );
+  t.is(
+    await reason({ ...VECTOR, hands: VECTOR.hands.slice(0, 3), numberOfHands: 4 }),
+    "the game dealt 4 hands, but 3 are shown",
+  );
+});
+
 test("a stand-alone deal checks the rest of the deck in order too", async (t) => {
   const seed = server.newServerSeed();
   const gameId = "DEAL-6f1c2a0e-8a54-4d7e-9a3b-2f7c1d9e0b11";

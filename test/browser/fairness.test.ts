@@ -114,6 +114,12 @@ test.serial("the river's seed is checked against the commitment kept since the g
   const cardVerdict = await verify(page);
   t.is(cardVerdict.verdict, "failed");
   t.regex(cardVerdict.text, new RegExp(`Not verified: the river is ${other}, but the deck deals ${honest.riverCard}`));
+
+  // A river state that leaves out the turn and the river, which decided the bets: not verified.
+  await show(page, { ...honest, turnCard: null, riverCard: null });
+  const partVerdict = await verify(page);
+  t.is(partVerdict.verdict, "failed");
+  t.regex(partVerdict.text, /Not verified: the game reached the river, but its board shows 3 of the 5 cards/);
   t.deepEqual(watched.problems, []);
 });
 

@@ -14,6 +14,7 @@ function boardSoFar(cards: (string | null)[]): string[] {
 
 /** A table game at the river (serverSeed is null before it, and then the check is not offered). */
 export const tableReveal = (state: TableState): GameReveal => ({
+  reachedRiver: true,
   seed: state.serverSeed ?? "",
   commitment: state.seedCommitment ?? "",
   gameId: state.gameId,
@@ -25,6 +26,9 @@ export const tableReveal = (state: TableState): GameReveal => ({
 
 /** A finished table game's record (GET /api/tables/{tableId}/games/{gameId}): its whole board, or a void game's cards so far. */
 export const recordReveal = (record: GameRecord): GameReveal => ({
+  // A settled game reached the river; a void one was voided before it.
+  reachedRiver: record.outcome === "SETTLED",
+  numberOfHands: record.numberOfHands,
   seed: record.serverSeed,
   commitment: record.seedCommitment,
   gameId: record.gameId,

@@ -21,6 +21,13 @@ export interface GameReveal {
   hands: readonly string[];
   /** Board cards dealt so far, in order (flop 1-3, turn, river): any prefix of the five. */
   board: readonly string[];
+  /**
+   * Whether the game reached the river (its board must show all five cards: they decided the bets)
+   * or was voided before it (fewer); absent: any prefix.
+   */
+  reachedRiver?: boolean;
+  /** How many hands the game dealt, where the answer says: every one must be shown, and checked. */
+  numberOfHands?: number;
   /** The undealt cards in deck order, where the API lists them (a stand-alone deal): checked too. */
   remainingDeck?: readonly string[];
 }
@@ -185,7 +192,16 @@ function shapeProblem(game: GameReveal): string | null {
   }
   const badHand = game.hands.findIndex((hand) => typeof hand !== "string" || !HAND.test(hand));
   if (badHand >= 0) return `hand ${badHand + 1} is ${quoted(game.hands[badHand])}, not two card codes such as AhKd`;
+  if (game.numberOfHands !== undefined && game.hands.length !== game.numberOfHands) {
+    return `the game dealt ${game.numberOfHands} hands, but ${game.hands.length} are shown`;
+  }
   if (!Array.isArray(game.board) || game.board.length > BOARD_CARDS) return "the board must have at most 5 cards";
+  if (game.reachedRiver === true && game.board.length !== BOARD_CARDS) {
+    return `the game reached the river, but its board shows ${game.board.length} of the 5 cards that decided its bets`;
+  }
+  if (game.reachedRiver === false && game.board.length === BOARD_CARDS) {
+    return "the game was voided before the river, but its board shows all 5 cards";
+  }
   const badCard = game.board.findIndex((card) => typeof card !== "string" || !CARD.test(card));
   if (badCard >= 0) return `the ${BOARD_NAMES[badCard]} is ${quoted(game.board[badCard])}, not a card code such as Qs`;
   return null;
