@@ -61,7 +61,13 @@ interface HttpServerOptions {
   onDrop?: (cap: ConnectionCap) => void;
   /** SEND_TIMEOUT_MS unless given (tests). */
   sendTimeoutMs?: number;
+  /** HEADERS_TIMEOUT_MS unless given (tests). */
+  headersTimeoutMs?: number;
 }
+
+/** How long a request's headers and the whole request may take to arrive. */
+const HEADERS_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 30_000;
 
 export type ConnectionCap = "total" | "address";
 
@@ -72,8 +78,11 @@ export async function startHttpServer(
   let closing = false;
   const server = createServer({
     // Node's 300 s lets a slow client hold a socket for minutes; no request here needs 30 s to arrive.
-    requestTimeout: 30_000,
-    headersTimeout: 15_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    headersTimeout: options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS,
+    // Node checks both timeouts only this often (30 s by default): headers that never end were cut
+    // after up to 45 s and a dripped body after up to 60 s, each holding its connection's place.
+    connectionsCheckingInterval: 1_000,
     // Longer than the 60 s idle timeout of common load balancers, so they never reuse a socket we closed.
     keepAliveTimeout: 65_000,
     // Checked below instead, to answer the 400 as JSON like every other refusal.

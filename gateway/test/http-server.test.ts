@@ -313,6 +313,24 @@ test("a request without Host, or with an Expect it cannot meet, pipelined behind
   }
 });
 
+test("headers that never end are answered 408 and cut about when the headers timeout passes, not up to 30 s later", async (t) => {
+  const server = await startHttpServer((_req, res) => res.end("ok"), {
+    port: 0,
+    host: "127.0.0.1",
+    headersTimeoutMs: 1_000,
+  });
+  t.teardown(() => server.close(100));
+  const slow = connect(server.port, "127.0.0.1");
+  t.teardown(() => slow.destroy());
+  slow.on("error", () => undefined);
+  const started = Date.now();
+  slow.write("GET / HTTP/1.1\r\nHost: x\r\n"); // and never the blank line
+  const [answer] = (await once(slow, "data")) as [Buffer];
+  t.regex(String(answer), /^HTTP\/1\.1 408 /);
+  // Node's own check every 30 s cut it after up to 31 s; a wide margin for a busy machine.
+  t.true(Date.now() - started < 15_000, `cut after ${Date.now() - started} ms`);
+});
+
 test("an answer whose client stops taking it is cut after the send timeout; one all taken leaves its connection to keep-alive", async (t) => {
   // More than the loopback's socket buffers take, so that most of it waits in the process.
   const big = Buffer.alloc(64 * 1024 * 1024);
