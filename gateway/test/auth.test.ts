@@ -130,6 +130,14 @@ test.serial("wrong issuer, wrong or missing audience", async (t) => {
   await assertUnauthorized(t, `Bearer ${await customToken(key, noAudience)}`);
 });
 
+test("tokens signed with Ed25519 pass, under either of its names", async (t) => {
+  for (const alg of ["EdDSA", "Ed25519"] as const) {
+    const edKey = await newKey(alg);
+    const identity = await verifierFor(edKey)(await customToken(edKey, claims()));
+    t.is(identity.playerId, "player-1", alg);
+  }
+});
+
 test.serial("alg none", async (t) => {
   const unsecured = new UnsecuredJWT(claims()).encode();
   t.regex(await assertUnauthorized(t, `Bearer ${unsecured}`), /algorithm is not allowed/);

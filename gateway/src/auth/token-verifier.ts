@@ -13,8 +13,23 @@ import {
 import { createHash } from "node:crypto";
 import { HttpError, unauthorized } from "../http/errors.js";
 
-/** Asymmetric signatures only: `none` and HMAC (whose secret a public key could pose as) are refused. */
-const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
+/**
+ * Asymmetric signatures only: `none` and HMAC (whose secret a public key could pose as) are refused.
+ * Ed25519 is EdDSA's newer, fully specified name (RFC 9864), which identity providers move to.
+ */
+const ALGORITHMS = [
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "ES256",
+  "ES384",
+  "ES512",
+  "EdDSA",
+  "Ed25519",
+];
 
 const CLOCK_TOLERANCE_S = 30;
 // jose checks a future `iat` only with maxTokenAge; a day is longer than any access token lives.

@@ -14,7 +14,9 @@ import { createTokenVerifier, localKeys } from "../../src/auth/token-verifier.js
 export const ISSUER = "test-issuer";
 export const AUDIENCE = "test-audience";
 
-export async function newKey(alg: "ES256" | "RS256" = "ES256"): Promise<DevKey & { privateKey: CryptoKey }> {
+export async function newKey(
+  alg: "ES256" | "RS256" | "EdDSA" | "Ed25519" = "ES256",
+): Promise<DevKey & { privateKey: CryptoKey }> {
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
   const jwk = await exportJWK(privateKey);
   const kid = await calculateJwkThumbprint(jwk);
