@@ -87,12 +87,13 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestId);
   app.use(requestMetrics);
   app.use(securityHeaders());
-  const corsHandler = corsFor(edge.corsOrigins);
-  if (corsHandler) app.use(corsHandler);
+  const cors = corsFor(edge.corsOrigins);
+  if (cors) app.use(cors.headers);
   app.use(noStore);
   // Before the log line: an address over its limit is refused as cheaply as can be (its refusals
   // are counted by the request metrics, and a 429 is never logged line by line anyway).
   app.use(perIpLimit(edge));
+  if (cors) app.use(cors.endPreflight);
   // After the per-address limit, so that a flood's refusals cost no spans; before everything else,
   // the request's log line included, so that it runs inside the request's span.
   const tracing = traceRequests();

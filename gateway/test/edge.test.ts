@@ -316,6 +316,18 @@ test("per-IP rate limit before authentication, health exempt; its 429 carries th
     // Only a health check is exempt: another method on its path is counted like any request.
     t.is((await fetch(app.url + "/api/health", { method: "POST" })).status, 429);
   });
+  // A CORS preflight too: it was answered 204 before the limit, however many an address sent.
+  await withApp({ edge: edge({ rateLimitPerIp: 2, corsOrigins: [ORIGIN] }) }, async (app) => {
+    const preflight = () =>
+      fetch(app.url + "/api/tables/1/sit", {
+        method: "OPTIONS",
+        headers: { origin: ORIGIN, "access-control-request-method": "POST" },
+      });
+    t.deepEqual([(await preflight()).status, (await preflight()).status], [204, 204]);
+    const limited = await preflight();
+    t.is(limited.status, 429);
+    t.is(limited.headers.get("access-control-allow-origin"), ORIGIN, "with its CORS headers, for the page to read it");
+  });
 });
 
 /** A bulk generation that answers once `release` is called. */

@@ -185,15 +185,21 @@ export function helmetHeaderValues(options: Parameters<typeof helmet>[0]): Recor
 }
 
 /** CORS for the allow-listed origins (preflight included); null when none is configured. */
-export function corsFor(origins: string[]): RequestHandler | null {
+export function corsFor(origins: string[]): { headers: RequestHandler; endPreflight: RequestHandler } | null {
   if (origins.length === 0) return null;
-  return cors({
-    origin: origins,
-    methods: ["GET", "POST"],
-    allowedHeaders: ALLOWED_HEADERS,
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 600,
-  });
+  return {
+    // A preflight goes on past its headers, so that the per-address limit counts it: cors() itself
+    // answered every OPTIONS at once, and an address over its limit was answered them without end.
+    headers: cors({
+      origin: origins,
+      methods: ["GET", "POST"],
+      allowedHeaders: ALLOWED_HEADERS,
+      exposedHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+      preflightContinue: true,
+    }),
+    endPreflight: (req, res, next) => (req.method === "OPTIONS" ? void res.status(204).end() : next()),
+  };
 }
 
 const retryAfter = (seconds: number) => ({ "Retry-After": String(Math.max(1, Math.ceil(seconds))) });
