@@ -1,7 +1,15 @@
-// A verified token is remembered until it expires (for ten minutes at most, the key set's age), so its
-// signature is checked once; a token that failed, or has expired since, is checked (and refused) every time.
+// A verified token is remembered until it expires (for five minutes at most), so its signature is
+// checked once; a token that failed, or has expired since, is checked (and refused) every time. A key
+// the identity provider withdraws opens the API for ten minutes at most, remembered tokens included.
 import test from "ava";
-import { cachedTokenVerifier, type TokenVerifier } from "../src/auth/token-verifier.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  cachedTokenVerifier,
+  createTokenVerifier,
+  remoteKeys,
+  type TokenVerifier,
+} from "../src/auth/token-verifier.js";
 import { AUDIENCE, ISSUER, customToken, newKey, verifierFor } from "./helpers/tokens.js";
 
 function counting(verify: TokenVerifier) {
@@ -35,7 +43,7 @@ test("a cached verdict ends at the token's expiry: then the token is checked aga
   t.is(inner.calls, 2);
 });
 
-test("a cached verdict ends when the key set is fetched again, even for a long-lived token: a withdrawn key stops working", async (t) => {
+test("a cached verdict ends after five minutes, even for a long-lived token: a withdrawn key stops working", async (t) => {
   const key = await newKey();
   const inner = counting(verifierFor(key));
   let clock = Date.now();
@@ -43,13 +51,44 @@ test("a cached verdict ends when the key set is fetched again, even for a long-l
   const now = Math.floor(clock / 1000);
   const token = await customToken(key, { sub: "carol", iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 3600 });
   await verify(token);
-  clock += 599_000;
+  clock += 299_000;
   await verify(token);
-  t.is(inner.calls, 1, "within the key set's ten minutes, the remembered verdict");
+  t.is(inner.calls, 1, "within five minutes, the remembered verdict");
   clock += 2_000;
   await verify(token);
   t.is(inner.calls, 2, "after them, the signature is checked against the key set again");
 });
+
+test.serial(
+  "a key the provider withdraws opens the API for ten minutes at most, tokens checked just before the key set expires included",
+  async (t) => {
+    const key = await newKey();
+    let published = [key.publicJwk];
+    const jwks = createServer((_req, res) =>
+      res.setHeader("content-type", "application/json").end(JSON.stringify({ keys: published })),
+    );
+    await new Promise<void>((resolve) => jwks.listen(0, "127.0.0.1", resolve));
+    t.teardown(() => jwks.close());
+    const url = new URL(`http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`);
+    // jose's key set ages by Date.now, as the verdicts do.
+    const realNow = Date.now.bind(Date);
+    let offsetMs = 0;
+    Date.now = () => realNow() + offsetMs;
+    t.teardown(() => (Date.now = realNow));
+    const verify = cachedTokenVerifier(
+      createTokenVerifier({ keys: remoteKeys(url), issuer: ISSUER, audience: AUDIENCE }),
+    );
+    const now = Math.floor(realNow() / 1000);
+    const tokenOf = (sub: string) => customToken(key, { sub, iss: ISSUER, aud: AUDIENCE, iat: now, exp: now + 7200 });
+    await verify(await tokenOf("first")); // the key set fetched at 0
+    published = []; // withdrawn at once
+    const late = await tokenOf("late");
+    offsetMs = 299_000; // checked against the key set still trusted
+    t.is((await verify(late)).playerId, "late");
+    offsetMs = 601_000; // remembered no longer: checked against the key set fetched again
+    await t.throwsAsync(verify(late), { message: /signing key is unknown/ });
+  },
+);
 
 test("a refused token is never remembered", async (t) => {
   const key = await newKey();

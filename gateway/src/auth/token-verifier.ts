@@ -96,11 +96,14 @@ class KeySetUnavailableError extends Error {
 const TOKEN_KEY_ERRORS = new Set(["ERR_JWKS_NO_MATCHING_KEY", "ERR_JWKS_MULTIPLE_MATCHING_KEYS"]);
 
 /**
- * How long the identity provider's key set is trusted before it is fetched again. A verified token's
- * verdict is remembered no longer (cachedTokenVerifier): a key the provider withdraws stops opening
- * the API within this time, for tokens already seen too.
+ * How long a key the identity provider withdraws may still open the API, for tokens already seen too:
+ * the key set is trusted for half of it before it is fetched again, and a verified token's verdict is
+ * remembered for the other half at most (cachedTokenVerifier). Each of them for the whole time let a
+ * token first checked against a key set about to expire be remembered after it, for nearly twice it.
  */
-const KEY_SET_MAX_AGE_MS = 600_000;
+const WITHDRAWN_KEY_OPENS_MS = 600_000;
+const KEY_SET_MAX_AGE_MS = WITHDRAWN_KEY_OPENS_MS / 2;
+const VERDICT_MAX_AGE_MS = WITHDRAWN_KEY_OPENS_MS / 2;
 
 /** The identity provider's JWKS, cached by jose; a failed fetch becomes KeySetUnavailableError. */
 export function remoteKeys(url: URL): JWTVerifyGetKey {
@@ -165,14 +168,14 @@ const VERIFIED_CACHE_SIZE = 10_000;
 
 interface Verified {
   identity: Identity;
-  /** When the cached verdict stops holding: the token's expiry, its maximum age, or the key set's age, whichever is first. */
+  /** When the cached verdict stops holding: the token's expiry, its maximum age, or VERDICT_MAX_AGE_MS, whichever is first. */
   untilMs: number;
 }
 
 /**
  * A signature check costs more than the rest of a refused request: a token that verified is
- * remembered (by its SHA-256, least recently used first out) until it expires, or for as long as the
- * key set is trusted if that is sooner, so a client sending
+ * remembered (by its SHA-256, least recently used first out) until it expires, or for
+ * VERDICT_MAX_AGE_MS if that is sooner, so a client sending
  * the same token again, a flooder's included, is not checked again. Failures are never remembered.
  */
 export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = Date.now): TokenVerifier {
@@ -187,8 +190,8 @@ export function cachedTokenVerifier(verify: TokenVerifier, now: () => number = D
     }
     verified.delete(key);
     const identity = await verify(token);
-    // The token's own end (its acceptance less the tolerance), or the key set's age, whichever is first.
-    const untilMs = Math.min(identity.acceptedUntilMs - 1000 * CLOCK_TOLERANCE_S, now() + KEY_SET_MAX_AGE_MS);
+    // The token's own end (its acceptance less the tolerance), or the verdict's age, whichever is first.
+    const untilMs = Math.min(identity.acceptedUntilMs - 1000 * CLOCK_TOLERANCE_S, now() + VERDICT_MAX_AGE_MS);
     if (untilMs > now()) {
       verified.set(key, { identity, untilMs });
       if (verified.size > VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value!);
