@@ -92,3 +92,39 @@ test.serial("a refused older page is said beside its button, and the rows shown 
   await rows.nth(19).waitFor();
   t.is(await refusal.count(), 0, "the refusal is gone once the page is read");
 });
+
+test.serial("a refused movement says how much was refused and why", async (t) => {
+  const { api } = scripted;
+  Object.assign(api, { ledgerReads: [], ledgerDelayMs: 0, ledgerRepeats: 0, ledgerRefusals: 0 });
+  const kept = api.ledger;
+  t.teardown(() => (api.ledger = kept));
+  const last = entry(MOVEMENTS + 1);
+  api.ledger = [
+    ...kept,
+    {
+      ...last,
+      amount: 0,
+      balanceAfter: last.balanceAfter + 1,
+      applied: false,
+      requested: 5000,
+      refusal: "INSUFFICIENT_FUNDS",
+    },
+    {
+      ...entry(MOVEMENTS + 2),
+      kind: "CREDIT",
+      reason: "payout",
+      amount: 0,
+      balanceAfter: last.balanceAfter + 1,
+      applied: false,
+      requested: 7.5,
+      refusal: "BALANCE_LIMIT",
+      reference: "T1-3",
+    },
+  ];
+  const { page, rows } = await openLobby();
+  await page.getByRole("button", { name: "Show recent movements" }).click();
+  await rows.nth(1).waitFor();
+  const what = async (row: number) => rows.nth(row).locator("td").nth(1).innerText();
+  t.regex(await what(1), /\(5,000\.00 refused: not enough money\)$/);
+  t.regex(await what(0), /game T1-3 \(7\.50 refused: the account would pass its largest balance\)$/);
+});

@@ -1,5 +1,5 @@
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { api, describe, unwrap, type PlayerSeats, type Profile, type TablesList } from "../api/client";
 import { formatMoney } from "../model/money";
 import { Notice, type Message } from "./Notice";
@@ -25,7 +25,11 @@ export function Lobby({ playerId }: { playerId: string }) {
   const [message, setMessage] = useState<Message | null>(null);
   const [refreshedAt, setRefreshedAt] = useState<Date | null>(null);
 
+  // Only the latest refresh is shown: an earlier one answering late (the timer's and a click's
+  // together) would show an older balance and lobby.
+  const latest = useRef(0);
   const refresh = async () => {
+    const read = ++latest.current;
     try {
       const path = { playerId };
       const [me, mine, lobby] = await Promise.all([
@@ -35,13 +39,14 @@ export function Lobby({ playerId }: { playerId: string }) {
         unwrap(api.GET("/api/players/{playerId}/seats", { params: { path } })).catch(() => "unavailable" as const),
         unwrap(api.GET("/api/tables")),
       ]);
+      if (read !== latest.current) return;
       setProfile(me);
       setSeats(mine);
       setTables(lobby);
       setRefreshedAt(new Date());
       setMessage(null);
     } catch (error) {
-      setMessage({ kind: "error", text: describe(error) });
+      if (read === latest.current) setMessage({ kind: "error", text: describe(error) });
     }
   };
   useEffect(() => {

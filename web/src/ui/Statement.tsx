@@ -34,9 +34,15 @@ function whatHappened(entry: Entry): string {
   const game = /^T\d+-\d+$/.test(entry.reference) ? `, game ${entry.reference}` : "";
   const refused = entry.applied
     ? ""
-    : ` (refused${entry.refusal === "INSUFFICIENT_FUNDS" ? ": not enough money" : ""})`;
+    : ` (${formatMoney(entry.requested)} refused${REFUSALS[entry.refusal ?? ""] ?? ""})`;
   return `${what}${game}${refused}`;
 }
+
+/** Why a movement was refused, in words. */
+const REFUSALS: Record<string, string> = {
+  INSUFFICIENT_FUNDS: ": not enough money",
+  BALANCE_LIMIT: ": the account would pass its largest balance",
+};
 
 /** The older page appended below the rows shown: only entries older than the last one, so never one twice. */
 const appended = (shown: Entry[], page: Entry[]): Entry[] => {
