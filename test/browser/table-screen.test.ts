@@ -277,6 +277,30 @@ test.serial("a table that cannot be shown says why in a sentence and links back 
   t.regex(await closed.innerText(), /^Table 1001 is another player's personal table\.\s+Back to the lobby$/);
 });
 
+test.serial(
+  "a read that failed while live warns of nothing once events came after it, when the stream ends",
+  async (t) => {
+    t.timeout(2 * 60_000);
+    const { page } = await eveAtTable(DESKTOP);
+    const warning = page.getByTestId("stale");
+    // A move's read of the table fails while the stream is open: nothing to warn of, events come.
+    scripted.api.stateFailures = 1;
+    const failed = page.waitForResponse(
+      (response) => response.url().endsWith("/api/tables/1/state") && response.status() === 503,
+    );
+    await page.getByLabel("Top-up amount").fill("5");
+    await page.getByRole("button", { name: "Top up" }).click();
+    await failed;
+    await show(page, tableState("STATUS_HOLE", 0, []));
+    // The stream then ends (as every stream does after its time) and is refused for a while: polling.
+    scripted.api.nextStreams.push(...Array<number>(50).fill(429));
+    scripted.api.dropStream();
+    await page.locator('[data-testid="live-mode"][data-mode="polling"]').waitFor();
+    t.is(await warning.count(), 0, "the state shown came after the failed read: not out of date");
+    scripted.api.nextStreams.length = 0;
+  },
+);
+
 test.serial("while the table cannot be read, a warning near the top says the figures may be out of date", async (t) => {
   t.timeout(2 * 60_000);
   const { page } = await eveAtTable(PHONE);

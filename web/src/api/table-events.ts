@@ -212,6 +212,8 @@ class Feed implements TableFeed {
         if (event.id !== undefined) this.lastEventId = event.id;
         try {
           this.offer(JSON.parse(event.data) as TableState, this.ticket());
+          // The state shown is current again: a read that failed before says nothing of it now.
+          if (!this.offline) this.readFailed = false;
         } catch {
           this.setMode("live", "A table update could not be read.");
         }
