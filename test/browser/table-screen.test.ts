@@ -291,6 +291,8 @@ test.serial(
     await page.getByLabel("Top-up amount").fill("5");
     await page.getByRole("button", { name: "Top up" }).click();
     await failed;
+    // Once the page has taken the failure in (it names it), not only received it.
+    await page.locator('[data-testid="live-mode"][data-mode="live"]').filter({ hasText: "Last problem" }).waitFor();
     await show(page, tableState("STATUS_HOLE", 0, []));
     // The stream then ends (as every stream does after its time) and is refused for a while: polling.
     scripted.api.nextStreams.push(...Array<number>(50).fill(429));
