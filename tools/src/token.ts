@@ -3,10 +3,11 @@
 // DATA_DIR, its settings and the roles) is the gateway's, which verifies these tokens.
 import { envOptional } from "@pokerodds/common";
 import { playerIdProblem } from "@pokerodds/common/limits";
-import { loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
+import { devKeyPath, loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
 import { isRole, ROLES } from "@pokerodds/api/players";
 import { readDevIssuerSettings } from "@pokerodds/gateway/config";
 import { parseArgsOnce } from "@pokerodds/common/args";
+import { access } from "node:fs/promises";
 
 const USAGE = `usage: npm run token -- <playerId> [--role ${ROLES.join("|")}] [--email x] [--name y] [--ttl seconds]`;
 const MAX_TTL_S = 86_400;
@@ -46,6 +47,17 @@ if (!/^\d+$/.test(values.ttl) || ttlSeconds < 1 || ttlSeconds > MAX_TTL_S) {
 }
 
 const settings = readDevIssuerSettings();
+// Made here when the stack has not made it yet, which it then uses; under the wrong DATA_DIR a new
+// key signs a token that the running stack refuses, so that is said.
+const keyExisted = await access(devKeyPath(settings.dataDir)).then(
+  () => true,
+  () => false,
+);
+if (!keyExisted) {
+  process.stderr.write(
+    `no development issuer key was under ${settings.dataDir}: made one; a stack already running on another DATA_DIR refuses this token\n`,
+  );
+}
 const token = await signDevToken(await loadOrCreateDevKey(settings.dataDir), {
   playerId,
   role: values.role,

@@ -26,6 +26,7 @@ function tokenCommand(args: string[], env: Record<string, string>) {
 
 test("npm run token prints only a token the gateway accepts", async (t) => {
   const dataDir = await tempDataDir(t);
+  await loadOrCreateDevKey(dataDir); // as the stack makes it on its first start
   const { stdout, stderr } = await tokenCommand(
     ["alice", "--role", "ADMIN", "--email", "alice@example.com", "--name", "Alice", "--ttl", "120"],
     {
@@ -52,6 +53,17 @@ test("npm run token prints only a token the gateway accepts", async (t) => {
     acceptedUntilMs: (payload.exp + 30) * 1000,
   });
   t.is(payload.exp - payload.iat, 120);
+});
+
+test("without a key under DATA_DIR the token command makes one and says so; the next run says nothing", async (t) => {
+  const dataDir = await tempDataDir(t);
+  const first = await tokenCommand(["carol"], { DATA_DIR: dataDir });
+  t.regex(
+    first.stderr,
+    /^no development issuer key was under .*: made one; a stack already running on another DATA_DIR refuses this token\n$/,
+  );
+  t.regex(first.stdout, /^[\w-]+\.[\w-]+\.[\w-]+\n$/);
+  t.is((await tokenCommand(["carol"], { DATA_DIR: dataDir })).stderr, "");
 });
 
 test("the token command honours AUTH_ISSUER and AUTH_AUDIENCE", async (t) => {
