@@ -82,5 +82,15 @@ export function timesProblem(record: Fields, isVoid: boolean, board: readonly st
       return `bets[${i}] was placed at ${String(bet.placedAt)}, after ${end}`;
     }
   }
-  return null;
+  return firstBetProblem(record, bets);
+}
+
+/** firstBetAt: the earliest bet's time, or null when nobody bet (the bets' times are checked by then). */
+function firstBetProblem(record: Fields, bets: readonly Fields[]): string | null {
+  const times = bets.map((bet) => msOf(bet.placedAt)!);
+  const first = times.length === 0 ? null : Math.min(...times);
+  const shown = record.firstBetAt === null ? null : msOf(record.firstBetAt);
+  if (shown === first) return null;
+  const when = first === null ? "nobody bet" : `the first bet was placed at ${new Date(first).toISOString()}`;
+  return `firstBetAt is ${JSON.stringify(record.firstBetAt) ?? "absent"}, but ${when}`;
 }

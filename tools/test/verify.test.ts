@@ -192,7 +192,7 @@ test("JSON: a table state and a game record carry the client seed; null or anoth
     bets: [],
     ...{ stakes: 0, payouts: 0, refunds: 0, houseResult: 0 },
     ...{ targetRtp: RTP, dealtBy: "alice" },
-    ...TIMES,
+    ...{ ...TIMES, firstBetAt: null },
   });
   for (const line of [
     { ...record(g), clientSeed: g.clientSeed },
@@ -270,8 +270,13 @@ const STAGES = [
   { bettingStage: 2, openedAt: "2026-11-23T12:00:07.050Z", closedAt: "2026-11-23T12:00:09.000Z" },
 ];
 
-/** A settled game's times: dealt, its stages, and its end. */
-const TIMES = { stages: STAGES, dealtAt: STAGES[0]!.openedAt, finishedAt: "2026-11-23T12:00:09.050Z" };
+/** A settled game's times: dealt, its stages, its first bet (exportLine's) and its end. */
+const TIMES = {
+  stages: STAGES,
+  dealtAt: STAGES[0]!.openedAt,
+  firstBetAt: "2026-11-23T12:00:04.120Z",
+  finishedAt: "2026-11-23T12:00:09.050Z",
+};
 
 /**
  * A line of GET /api/admin/games: at the hole, a losing bet of 5.00 and a winning one of 3.33, each
@@ -424,7 +429,12 @@ test("outcome: a record's prices are checked at the target RTP it names, which -
   const x = vectorGame("T1-7");
   const line = { ...exportLine(x, winnersOf(x.hands, x.board)), handOdds: handOddsOf(x.hands, x.board, 0.9), bets: [] };
   const noBets = { stakes: 0, payouts: 0, houseResult: 0, roundingRemainderCents: { numerator: 0, denominator: 10 } };
-  const times = { stages: STAGES, dealtAt: STAGES[0]!.openedAt, finishedAt: "2026-11-23T12:00:09.050Z" };
+  const times = {
+    stages: STAGES,
+    dealtAt: STAGES[0]!.openedAt,
+    firstBetAt: null,
+    finishedAt: "2026-11-23T12:00:09.050Z",
+  };
   const named = { ...line, ...noBets, ...times, targetRtp: 0.9 };
   const json = (record: object, ...flags: string[]) => verify(["--json", "-", ...flags], JSON.stringify(record));
   t.is(
@@ -627,7 +637,7 @@ test("times: every bet within its stage's time, from its cards to its close; onl
   const x = vectorGame();
   const line = {
     ...exportLine(x, [2]),
-    ...{ stages: STAGES, dealtAt: STAGES[0]!.openedAt, finishedAt: "2026-11-23T12:00:09.050Z" },
+    ...TIMES,
   };
   t.deepEqual(await json(line), { code: 0, stdout: "verified (cards and outcome)\n", stderr: "" });
   const placed = (placedAt: string) => ({ ...line, bets: [line.bets[0], { ...line.bets[1]!, placedAt }] });
@@ -679,6 +689,16 @@ test("times: every bet within its stage's time, from its cards to its close; onl
       /^NOT verified: stages lists 0, but a game that showed 5 board cards reached 3/,
     ],
     ["stages left out", { ...line, stages: undefined }, /^NOT verified: stages must be a list/],
+    [
+      "the first bet's time changed",
+      { ...line, firstBetAt: "2026-11-23T12:00:04.000Z" },
+      /^NOT verified: firstBetAt is "2026-11-23T12:00:04\.000Z", but the first bet was placed at 2026-11-23T12:00:04\.120Z/,
+    ],
+    [
+      "no first bet named",
+      { ...line, firstBetAt: null },
+      /^NOT verified: firstBetAt is null, but the first bet was placed at 2026-11-23T12:00:04\.120Z/,
+    ],
     [
       "finished before its last close",
       { ...line, finishedAt: "2026-11-23T12:00:08.000Z" },
