@@ -43,6 +43,12 @@ export class LedgerStore {
     this.log = new SequencedLog<StoredEntry>(db.collection(LEDGER));
   }
 
+  /** The account's entry of `sequence`: one `_id` read. */
+  async entry(playerId: string, sequence: number): Promise<LedgerEntry | null> {
+    const stored = await this.log.entry(playerId, sequence);
+    return stored ? fromStored(stored) : null;
+  }
+
   /** The account's latest entry (its balance), or null when it has none yet. */
   async head(playerId: string): Promise<LedgerEntry | null> {
     const head = await this.log.latest(playerId);

@@ -176,6 +176,31 @@ test("the highest personal table is found by _id probes from any number of table
   }
 });
 
+test("an entry the ledger's scan passed (not yet visible to it) is read by its _id before a gap is reported", async (t) => {
+  const { wallet, db } = t.context;
+  await wallet.getProfile({ claims: claims("scanned") });
+  for (let n = 1; n <= 3; n++) await wallet.credit({ movement: movement("scanned", n, `scanned-${n}`) });
+  const stored = new LedgerStore(db);
+  // The scan as MongoDB's may go: sequence 2 passed, 3 and 4 read after it.
+  const passing = (skipped: number) =>
+    Object.assign(Object.create(stored) as LedgerStore, {
+      async *all() {
+        for await (const entry of stored.all())
+          if (entry.playerId !== "scanned" || entry.sequence !== skipped) yield entry;
+      },
+    });
+  const report = await auditLedger(passing(2), new PlayerStore(db), new AbortController().signal);
+  t.deepEqual(
+    report.issues.filter((issue) => issue.playerId === "scanned"),
+    [],
+  );
+  // An entry gone from the ledger is still a gap: its _id read finds nothing either.
+  const gone = Object.assign(Object.create(passing(2)) as LedgerStore, { entry: async () => null });
+  const reported = await auditLedger(gone, new PlayerStore(db), new AbortController().signal);
+  t.true(reported.issues.some((issue) => issue.playerId === "scanned" && issue.sequence === 3));
+  t.false(reported.clean);
+});
+
 test("the audit stops reading the ledger when its call ends", async (t) => {
   const { wallet, db } = t.context;
   for (const playerId of ["reader-1", "reader-2", "reader-3"]) await wallet.getProfile({ claims: claims(playerId) });

@@ -99,6 +99,15 @@ export class LedgerAuditor {
     }
   }
 
+  /** Each account's missing sequences before an entry read early: `from` to `to`, both included. */
+  gaps(): { playerId: string; from: number; to: number }[] {
+    return [...this.accounts].flatMap(([playerId, account]) =>
+      account.early.size === 0
+        ? []
+        : [{ playerId, from: (account.latest?.sequence ?? 0) + 1, to: Math.min(...account.early.keys()) - 1 }],
+    );
+  }
+
   /** Once, after the last entry. `playerIds`: every player the wallet knows; an account must belong to one of them. */
   report(playerIds: ReadonlySet<string>): AuditReport {
     for (const [playerId, account] of this.accounts) {
