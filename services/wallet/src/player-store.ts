@@ -2,31 +2,18 @@ import type { Collection, Db } from "mongodb";
 import type { Claims, Player } from "./domain/player.js";
 import { insertUnlessPresent } from "@pokerodds/common/mongo";
 
-/**
- * A player's document. Nothing but the claims is ever written in place: the player's personal table
- * is read from its insert-only record (personal-table-store.ts). A `personalTableId` that earlier
- * versions wrote here is not read: FerretDB's whole-document write-backs could undo it.
- */
+/** A player's document. Nothing but the claims is ever written in place. */
 type PlayerDocument = Omit<Player, "playerId"> & { _id: string };
 
 const toDocument = ({ playerId, ...fields }: Player): PlayerDocument => ({ _id: playerId, ...fields });
-const fromDocument = ({
-  _id,
-  username,
-  displayName,
-  role,
-  avatarImageUrl,
-  isActive,
-  createdAt,
-}: PlayerDocument): Player => ({
-  playerId: _id,
-  username,
-  displayName,
-  role,
-  avatarImageUrl,
-  isActive,
-  createdAt,
-});
+const fromDocument = ({ _id, ...fields }: PlayerDocument): Player => ({ playerId: _id, ...fields });
+
+/**
+ * Left out of every read: the personal table that earlier versions kept on the player as a hint,
+ * which FerretDB's whole-document write-backs could undo. The table is read from its insert-only
+ * record (personal-table-store.ts).
+ */
+const FORMER_FIELDS = { projection: { personalTableId: 0 } };
 
 /** Players by id. No money here: a player's balance lives only in the ledger. */
 export class PlayerStore {
@@ -37,7 +24,7 @@ export class PlayerStore {
   }
 
   async find(playerId: string): Promise<Player | null> {
-    const player = await this.players.findOne({ _id: playerId });
+    const player = await this.players.findOne({ _id: playerId }, FORMER_FIELDS);
     return player ? fromDocument(player) : null;
   }
 

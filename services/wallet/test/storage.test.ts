@@ -70,6 +70,7 @@ test("the personal table is read from its record, kept through a lowered role; t
   t.false("personalTableId" in (await players(t).findOne({ _id: "payer" }))!);
   // What an earlier version kept on the player is not read.
   await players(t).updateOne({ _id: "payer" }, { $set: { personalTableId: 9_999 } });
+  t.false("personalTableId" in (await new PlayerStore(t.context.db).find("payer"))!, "nor carried along");
   t.is((await wallet.getPlayer({ playerId: "payer" })).profile!.personalTableId, table, "GetPlayer reads the record");
   t.is((await wallet.getProfile({ claims: claims("payer", Role.ROLE_PAYING_USER) })).profile!.personalTableId, table);
 
