@@ -41,7 +41,7 @@ export function openApiDocument() {
     openapi: "3.1.0",
     info: {
       title: "Poker odds table game",
-      version: "0.5.0",
+      version: "0.6.0",
       description:
         "Player-versus-house poker odds game. Money amounts are JSON numbers in units with at most 2 decimal places.",
     },

@@ -371,6 +371,20 @@ function moneyMove(
 
 /** The path's table, for a link to the next call at the same table. */
 const SAME_TABLE = { tableId: "$request.path.tableId" };
+
+/**
+ * The answer's header naming the table's version of the state it holds: the id of that state's event
+ * (GET .../events). Answers may arrive out of order (a read sent before an advance, a stream that
+ * resumes behind a read), so a client shows a state only when its version is above the one shown.
+ */
+export const TABLE_VERSION_HEADER = "Table-Version";
+const TABLE_VERSION = {
+  [TABLE_VERSION_HEADER]: {
+    description:
+      "The table's version of this state (1, 2, 3..., the id of its event in GET /api/tables/{tableId}/events): a client orders the states it is answered by it",
+    schema: { type: "integer", minimum: 1 },
+  },
+};
 const GAME_ID = {
   name: "gameId",
   in: "path",
@@ -511,6 +525,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     body: { schema: "AdvanceRequest", required: false },
     ok: "TableGameState",
     errors: [403, 404, 409, 503],
+    okHeaders: TABLE_VERSION,
     example: { body: { from: { gameId: "T1-7", gameState: "STATUS_HOLE" } }, ok: EXAMPLE_STATE },
     links: {
       getTableState: {
@@ -529,6 +544,7 @@ export const tablesApi = apiPart("tables", SCHEMAS, {
     parameters: [TABLE_ID],
     ok: "TableGameState",
     errors: [400, 403, 404, 503],
+    okHeaders: TABLE_VERSION,
     example: { ok: EXAMPLE_STATE },
     links: {
       advance: { operationId: "advance", description: "Move this table's game on", parameters: SAME_TABLE },

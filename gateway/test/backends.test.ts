@@ -29,7 +29,7 @@ test("sit is retried after UNAVAILABLE; advance is not", async (t) => {
       definition: TableServiceService,
       implementation: {
         sit: flaky<SitResponse>("Sit", sitResponse()),
-        advance: flaky<AdvanceResponse>("Advance", { state: tableState() }),
+        advance: flaky<AdvanceResponse>("Advance", { state: tableState(), version: 1 }),
       },
     },
     { host: "127.0.0.1", port: 0, logger },

@@ -205,6 +205,7 @@ test("CORS: none by default; an allow-listed origin gets its headers and a prefl
     t.is(sat.headers.get("access-control-allow-origin"), ORIGIN);
     t.regex(sat.headers.get("access-control-expose-headers") ?? "", /X-Request-Id/);
     t.regex(sat.headers.get("access-control-expose-headers") ?? "", /Idempotency-Key/, "a money move's key");
+    t.regex(sat.headers.get("access-control-expose-headers") ?? "", /Table-Version/, "a state's version");
     const other = await get(app, "/api/tables", { origin: "https://evil.example" });
     t.is(other.headers.get("access-control-allow-origin"), null);
   });

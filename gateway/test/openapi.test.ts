@@ -50,7 +50,7 @@ test("served publicly as OpenAPI 3.1 JSON", async (t) => {
   t.is(status, 200);
   t.is(type, "application/json; charset=utf-8");
   t.is(document.openapi, "3.1.0");
-  t.like(document.info, { version: "0.5.0" });
+  t.like(document.info, { version: "0.6.0" });
   t.deepEqual(document, JSON.parse(JSON.stringify(openApiDocument())));
 });
 

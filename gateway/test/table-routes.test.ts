@@ -168,6 +168,30 @@ test("the state before the deal has null hands and cards; later boards fill turn
   }
 });
 
+test("state and advance name the table's version of their state in Table-Version; a reply without one is a 500", async (t) => {
+  for (const version of [1, 42, 0]) {
+    const server = await startApp({
+      table: {
+        getState: async () => ({ state: tableState(), version }),
+        advance: async () => ({ state: tableState(), version }),
+      },
+    });
+    try {
+      for (const answer of [await get(server, "/api/tables/7/state"), await post(server, "/api/tables/7/advance")]) {
+        if (version === 0) {
+          t.is(answer.status, 500, answer.url);
+          t.is(answer.headers.get("table-version"), null);
+        } else {
+          t.is(answer.status, 200, answer.url);
+          t.is(answer.headers.get("table-version"), String(version));
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  }
+});
+
 test("a NACK is a 200 with the service's message", async (t) => {
   const server = await startApp({
     table: {

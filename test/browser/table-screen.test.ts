@@ -3,14 +3,17 @@
 // messages that never cover a control, why a hand takes no bet, what a stake would return, a table
 // that does not exist, a feed that is down, the seat's controls laid out in one row, the account
 // balance beside the seat's, refusals that name the amounts beside their form, the player's own
-// stake on each hand, the mark of the player's own seat and bets, and a 320 px wide screen that
-// does not scroll sideways.
+// stake on each hand, the mark of the player's own seat and bets, a 320 px wide screen that does
+// not scroll sideways, and an advance's events that come after its answer, which do not show the
+// state before it again.
 import test, { type ExecutionContext } from "ava";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Locator, Page } from "playwright-core";
 import type { TableState } from "../helpers/api.js";
 import type { Watched } from "./helpers/browser.js";
-import { coveredControls, signIn, waitForState } from "./helpers/client.js";
-import { showState, showStatesTogether, tableState } from "./helpers/scripted-api.js";
+import { newServerSeed } from "../../services/odds/src/domain/provably-fair.js";
+import { advance, coveredControls, signIn, waitForState } from "./helpers/client.js";
+import { committedState, showState, showStatesTogether, tableState } from "./helpers/scripted-api.js";
 import { useScriptedBrowser } from "./helpers/scripted-browser.js";
 
 const scripted = useScriptedBrowser(test);
@@ -601,4 +604,33 @@ test.serial("at 320 px wide the table screen does not scroll sideways", async (t
   t.is(await page.getByRole("region", { name: /odds table$/ }).count(), 0, "the hands' odds fit");
   await show(page, { ...settled("T1-1", bets, [0], 100), seats: [] });
   await sideways("not seated, the sit form");
+});
+
+test.serial("an advance's events that come after its answer do not show the state before it again", async (t) => {
+  t.timeout(5 * 60_000);
+  const api = scripted.api;
+  const { page } = await eveAtTable(PHONE);
+  const seed = newServerSeed();
+  api.serverSeed = seed;
+  // As from a stream that follows another table replica: the events after the answer.
+  api.advanceEventsLagMs = 500;
+  t.teardown(() => {
+    api.serverSeed = null;
+    api.advanceEventsLagMs = 0;
+  });
+  await show(page, committedState("STATUS_HOLE", "T1-1", seed));
+  // Every game state the page shows from here on, in order.
+  await page.evaluate(`{
+    const shown = (window.shownStates = []);
+    const record = () => {
+      const state = document.querySelector('[data-testid="game-state"]')?.getAttribute("data-state");
+      if (state && state !== shown.at(-1)) shown.push(state);
+    };
+    record();
+    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true });
+  }`);
+  await advance(page, "Deal the flop", "STATUS_FLOP");
+  // The stream's two versions of the advance (the hole's betting closed, then the flop) come now.
+  await sleep(2 * api.advanceEventsLagMs + 1_000);
+  t.deepEqual(await page.evaluate("window.shownStates"), ["STATUS_HOLE", "STATUS_FLOP"], "never the hole again");
 });

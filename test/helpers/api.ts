@@ -13,6 +13,8 @@ export interface Reply<T = unknown> {
   body: T;
   /** The gateway's x-request-id, for finding the request in the stack's log. */
   requestId: string | null;
+  /** Table-Version: the table's version of the state answered (state, advance), when there is one. */
+  tableVersion?: string;
 }
 
 export interface HandOdds {
@@ -185,6 +187,7 @@ export class Api {
       status: response.status,
       body: body as T,
       requestId: response.headers.get("x-request-id"),
+      ...(response.headers.has("table-version") && { tableVersion: response.headers.get("table-version")! }),
     };
     this.observe(reply);
     return reply;

@@ -269,3 +269,30 @@ test.serial(
     t.deepEqual(events[2]!.state, dealt);
   },
 );
+
+test.serial("state and advance name their state's version: the id of the event that carries that state", async (t) => {
+  const tableId = 7;
+  const [alice, bob] = [await player("ev-max"), await player("ev-nia")];
+  const stream = await subscribe(alice, tableId);
+  t.teardown(() => stream.close());
+  await until("the current state", () => stream.events.length === 1);
+  await sitOnce(alice, tableId);
+  await sitOnce(bob, tableId);
+  const read = await answered(() => alice.state(tableId));
+  const advanced = await answered(() => bob.advance(tableId));
+  t.is(advanced.status, 200, show(advanced));
+  await until("the deal", () => stream.events.length === 4);
+  const events = received(stream);
+  t.is(read.tableVersion, String(events[2]!.version), "the read after both sits");
+  t.deepEqual(read.body, events[2]!.state);
+  t.is(advanced.tableVersion, String(events[3]!.version), "the deal");
+  t.deepEqual(advanced.body, events[3]!.state);
+  // Asked again from the state it moved on from, the advance answers the state now, with its version.
+  const again = await answered(() =>
+    alice.request<TableState>("POST", `/api/tables/${tableId}/advance`, {
+      body: { from: { gameId: read.body.gameId, gameState: read.body.gameState } },
+    }),
+  );
+  t.is(again.status, 200, show(again));
+  t.is(again.tableVersion, advanced.tableVersion);
+});

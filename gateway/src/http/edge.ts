@@ -3,6 +3,7 @@
 // cap on concurrent heavy requests). Every refusal gets
 // the one `{ error }` answer of the error handler (sendError).
 import { ACCOUNT_STATEMENT_MAX_LIMIT } from "@pokerodds/api/players";
+import { TABLE_VERSION_HEADER } from "@pokerodds/api/tables";
 import { ConfigError, envInt, envOptional } from "@pokerodds/common";
 import { Slots } from "@pokerodds/common/slots";
 import cors from "cors";
@@ -158,6 +159,7 @@ const EXPOSED_HEADERS = [
   "RateLimit-Policy",
   "WWW-Authenticate",
   "Allow",
+  TABLE_VERSION_HEADER,
 ];
 
 /** A JSON API: nothing to render, frame or load; the strictest policy holds. */

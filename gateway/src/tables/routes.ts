@@ -29,9 +29,18 @@ import {
   gameStateOfName,
   NoBody,
   SitRequest,
+  TABLE_VERSION_HEADER,
   TopUpRequest,
 } from "@pokerodds/api/tables";
-import { toBetResponse, toLeaveResponse, toSitResponse, toTableGameState, toTopUpResponse } from "./to-api.js";
+import type { TableState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import {
+  toBetResponse,
+  toLeaveResponse,
+  toSitResponse,
+  toTableGameState,
+  toTableVersion,
+  toTopUpResponse,
+} from "./to-api.js";
 import { toGameRecord } from "./game-record.js";
 
 /** The path's tableId: 400 unless an integer >= 1 in plain digits; 404 above what any table can have. */
@@ -97,6 +106,12 @@ async function moveOutcome<T, R>(call: Promise<T>, toApi: (response: T) => R): P
   }
 }
 
+/** A state's answer (advance's, state's): its JSON and the table's version of it. */
+function sendTableState(res: Response, answer: { state?: TableState; version: number }): void {
+  const body = toTableGameState(answer.state);
+  res.set(TABLE_VERSION_HEADER, String(toTableVersion(answer.version))).json(body);
+}
+
 // The four money moves read alike on purpose: each validates its own body and names its own fields;
 // moneyMoveRequest above holds what they share.
 export function tableRoutes(table: TableApi, spendHistoryReads: SpendHistoryReads): Handlers<typeof tablesApi> {
@@ -146,13 +161,11 @@ export function tableRoutes(table: TableApi, spendHistoryReads: SpendHistoryRead
         ...(from && { from: { gameId: from.gameId, gameState: gameStateOfName(from.gameState) } }),
         ...(clientSeed !== undefined && { clientSeed }),
       };
-      const response = await fromTable(table.advance(request, callOptions(req, DEADLINES_MS.advance)));
-      res.json(toTableGameState(response.state));
+      sendTableState(res, await fromTable(table.advance(request, callOptions(req, DEADLINES_MS.advance))));
     },
     getTableState: async (req, res) => {
       const request = { caller: callerFor(identityOf(res)), tableId: tableIdOf(req) };
-      const response = await fromTable(table.getState(request, callOptions(req, DEADLINES_MS.read)));
-      res.json(toTableGameState(response.state));
+      sendTableState(res, await fromTable(table.getState(request, callOptions(req, DEADLINES_MS.read))));
     },
     getGame: async (req, res) => {
       const request = { caller: callerFor(identityOf(res)), tableId: tableIdOf(req), gameId: gameIdOf(req) };

@@ -81,6 +81,12 @@ export function toLeaveResponse(response: LeaveResponse): LeaveResponseBody {
   };
 }
 
+/** The table's version of a state answered (GetState's, Advance's): 1 or more. */
+export function toTableVersion(version: number): number {
+  if (!Number.isSafeInteger(version) || version < 1) throw new ContractViolation(`table version ${version}`);
+  return version;
+}
+
 export function toTableGameState(state: TableState | undefined): TableGameStateBody {
   if (!state) throw new ContractViolation("no table state");
   if (!BOARD_SIZES.has(state.board.length)) throw new ContractViolation(`a board of ${state.board.length} cards`);

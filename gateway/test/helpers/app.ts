@@ -103,7 +103,7 @@ export const fakeTable = (overrides: Partial<TableApi> = {}) =>
       topUp: async () => topUpResponse(),
       bet: async () => betResponse(),
       leave: async () => leaveResponse(),
-      advance: async () => ({ state: tableState() }),
+      advance: async () => ({ state: tableState(), version: 1 }),
       getState: async () => ({ state: tableState(), version: 1 }),
       getGame: async () => {
         throw new Error("no game faked");

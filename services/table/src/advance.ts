@@ -19,14 +19,12 @@ import {
   closeKey,
   dealtCards,
   placeAgainst,
-  publicState,
   type Place,
   type AdvanceFrom,
   type AdvanceInput,
   type AdvancePlan,
   type Caller,
   type HandOdds,
-  type PublicTableState,
   type TableSnapshot,
   UntrueOddsAnswerError,
 } from "./domain/index.js";
@@ -43,8 +41,11 @@ interface AdvanceRequest {
   clientSeed?: string;
 }
 
-/** Moves the game on; an odds service's answer refused as untrue is counted, for operators to alert on. */
-export async function advance(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<PublicTableState> {
+/**
+ * Moves the game on and answers the table as it is then (its public state and its version); an odds
+ * service's answer refused as untrue is counted, for operators to alert on.
+ */
+export async function advance(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<TableSnapshot> {
   try {
     return await moveOn(parts, request, scope);
   } catch (error) {
@@ -53,7 +54,7 @@ export async function advance(parts: TableParts, request: AdvanceRequest, scope:
   }
 }
 
-async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<PublicTableState> {
+async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallScope): Promise<TableSnapshot> {
   const { caller, tableId, from } = request;
   await parts.directory.require(tableId, scope);
   const { snapshot } = await parts.store.latest(tableId);
@@ -90,18 +91,18 @@ async function moveOn(parts: TableParts, request: AdvanceRequest, scope: CallSco
     // The table moved on since the plan (another advance won, or the game was voided).
     if (!(error instanceof ConflictError)) throw error;
     const latest = (await parts.store.latest(tableId)).snapshot;
-    if (!from) return publicState(latest);
+    if (!from) return latest;
     const placeNow = placeAgainst(latest, from);
     // Still at `from`: the last leave turned SETUP into START meanwhile (once a game). Plan again.
     if (placeNow === "at") return moveOn(parts, request, scope);
     return answerMovedOn(parts, latest, from, placeNow);
   }
-  if (applied.kind !== "stored") return publicState((await parts.store.latest(tableId)).snapshot);
+  if (applied.kind !== "stored") return (await parts.store.latest(tableId)).snapshot;
   // Payouts to players who left: the advance is done either way; recovery retries a failed delivery.
   if (applied.snapshot.outbox.length > 0) {
     await deliverOutboxOrLeaveToRecovery(parts, tableId, scope, "an advance");
   }
-  return publicState(applied.snapshot);
+  return applied.snapshot;
 }
 
 /**
@@ -115,11 +116,11 @@ async function answerMovedOn(
   snapshot: TableSnapshot,
   from: AdvanceFrom,
   place: Exclude<Place, "at">,
-): Promise<PublicTableState> {
+): Promise<TableSnapshot> {
   const made =
     place === "past" ||
     (place === "otherGame" && (await parts.store.findOp(advanceKey(snapshot.tableId, from))) !== null);
-  if (made) return publicState(snapshot);
+  if (made) return snapshot;
   throw new ConflictError(
     `the table is at ${snapshot.gameState} of game ${snapshot.gameId}, and no advance was made from ` +
       `${from.gameState} of game ${from.gameId}: nothing moved`,

@@ -93,20 +93,19 @@ export function tableService(
       ...(await leave(parts, { ...request, caller: callerFromProto(request.caller) }, scope)),
     })),
 
-    advance: rpc("Advance", async (request, scope) => ({
-      state: tableStateToProto(
-        await advance(
-          parts,
-          {
-            caller: callerFromProto(request.caller),
-            tableId: request.tableId,
-            from: advanceFromProto(request.from),
-            clientSeed: clientSeedFromProto(request.clientSeed),
-          },
-          scope,
-        ),
-      ),
-    })),
+    advance: rpc("Advance", async (request, scope) => {
+      const snapshot = await advance(
+        parts,
+        {
+          caller: callerFromProto(request.caller),
+          tableId: request.tableId,
+          from: advanceFromProto(request.from),
+          clientSeed: clientSeedFromProto(request.clientSeed),
+        },
+        scope,
+      );
+      return { state: tableStateToProto(publicState(snapshot)), version: snapshot.version };
+    }),
 
     getState: rpc("GetState", async (request, scope) => {
       const read = { caller: callerFromProto(request.caller), tableId: request.tableId };

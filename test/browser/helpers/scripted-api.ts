@@ -41,8 +41,10 @@ export interface ScriptedApi {
   url: string;
   /** Every request for table 1's event stream, in order. */
   eventRequests: EventsRequest[];
-  /** What GET state answers. */
+  /** What GET state answers; setting it stores a new version of the table, as every change does. */
   state: TableState;
+  /** The table's version of `state` (its Table-Version, its event's id). */
+  readonly version: number;
   /** GET state answers 503 this many more times first (the table service unreachable). */
   stateFailures: number;
   /** GET a player's seats answers 503 this many more times first. */
@@ -57,6 +59,12 @@ export interface ScriptedApi {
   advances: { from?: { gameId: string; gameState: string }; clientSeed?: string }[];
   /** The server seed the game now shown was committed to, for advances to deal from; null: none. */
   serverSeed: string | null;
+  /**
+   * Milliseconds between an advance's answer and each of its events, as from a stream that follows
+   * another table replica: the stage's betting closed (the state before, a version of its own, as
+   * the table stores a reveal), then the new state. 0: the new state's event at once, before the answer.
+   */
+  advanceEventsLagMs: number;
   /** The body of every bet sent to table 1, in order; each is acknowledged from the first seat's balance, or refused (NACK) when it does not cover the stake. */
   bets: { seatIndex: number; handIndex: number; betAmount: number }[];
   /** The account balance every player's profile shows; sit, top up and leave move money from and to it. */
@@ -94,11 +102,12 @@ export interface ScriptedApi {
 
 type StatementEntry = AccountStatementBody["entries"][number];
 
-let shownEvents = 0;
+/** The last version any scripted table took: versions only grow, across the APIs of one test file too. */
+let lastVersion = 1;
 
 /** Shows `state` on the page through `api`'s event stream, and waits until the page shows it. */
 export async function showState(api: ScriptedApi, page: Page, state: TableState): Promise<void> {
-  api.push(++shownEvents, state);
+  api.push(++lastVersion, state);
   await page
     .locator(`[data-testid="game-state"][data-state="${state.gameState}"]`)
     .filter({ hasText: `game ${state.gameId}` })
@@ -107,7 +116,7 @@ export async function showState(api: ScriptedApi, page: Page, state: TableState)
 
 /** Shows `states` on the page in one chunk of its event stream, and waits until the page shows the last. */
 export async function showStatesTogether(api: ScriptedApi, page: Page, states: TableState[]): Promise<void> {
-  api.pushTogether(states.map((state) => [++shownEvents, state]));
+  api.pushTogether(states.map((state) => [++lastVersion, state]));
   const last = states.at(-1)!;
   await page
     .locator(`[data-testid="game-state"][data-state="${last.gameState}"]`)
@@ -118,15 +127,27 @@ export async function showStatesTogether(api: ScriptedApi, page: Page, states: T
 export async function startScriptedApi(initial: TableState): Promise<ScriptedApi> {
   let open: ServerResponse | undefined;
   let opened: (() => void) | undefined;
+  let current = initial;
+  let currentVersion = lastVersion;
   const api: ScriptedApi = {
     url: "",
     eventRequests: [],
-    state: initial,
+    get state() {
+      return current;
+    },
+    set state(next) {
+      current = next;
+      currentVersion = ++lastVersion;
+    },
+    get version() {
+      return currentVersion;
+    },
     stateFailures: 0,
     seatsFailures: 0,
     nextStreams: [],
     advances: [],
     serverSeed: null,
+    advanceEventsLagMs: 0,
     bets: [],
     account: 1000,
     lobby: { tables: [], totalActivePlayers: 0 },
@@ -143,7 +164,9 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       api.pushTogether([[id, state]]);
     },
     pushTogether(events) {
-      api.state = events.at(-1)?.[1] ?? api.state;
+      const last = events.at(-1);
+      if (last) [currentVersion, current] = last;
+      lastVersion = Math.max(lastVersion, currentVersion);
       open?.write(events.map(([id, state]) => `id: ${id}\nevent: state\ndata: ${JSON.stringify(state)}\n\n`).join(""));
     },
     dropStream() {
@@ -188,9 +211,16 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
     if (api.serverSeed === null || next === undefined) return json(res, 409, { error: "no scripted advance" });
     const dealing = api.state.gameState === "STATUS_SETUP" || api.state.gameState === "STATUS_START";
     const clientSeed = dealing ? (sent.clientSeed ?? null) : api.state.clientSeed;
-    const state = committedState(next, api.state.gameId, api.serverSeed, clientSeed);
-    api.push(++shownEvents, { ...state, seats: api.state.seats });
-    json(res, 200, api.state);
+    const state = { ...committedState(next, api.state.gameId, api.serverSeed, clientSeed), seats: api.state.seats };
+    if (api.advanceEventsLagMs === 0) {
+      api.push(++lastVersion, state);
+      return json(res, 200, state, { "table-version": String(api.version) });
+    }
+    const closed: [number, TableState] = [++lastVersion, { ...api.state, bettingOpen: false }];
+    const moved: [number, TableState] = [++lastVersion, state];
+    json(res, 200, state, { "table-version": String(moved[0]) });
+    setTimeout(() => api.push(...closed), api.advanceEventsLagMs);
+    setTimeout(() => api.push(...moved), 2 * api.advanceEventsLagMs);
   };
   const money = moneyMoves(api);
   const server = createServer((req, res) => {
@@ -202,7 +232,9 @@ export async function startScriptedApi(initial: TableState): Promise<ScriptedApi
       "/api/deal": () => void deal(req, res),
       "/api/games/bulk": () => void bulk(req, res),
       "/api/tables/1/state": () =>
-        api.stateFailures-- > 0 ? json(res, 503, { error: "table service unavailable" }) : json(res, 200, api.state),
+        api.stateFailures-- > 0
+          ? json(res, 503, { error: "table service unavailable" })
+          : json(res, 200, api.state, { "table-version": String(api.version) }),
       "/api/tables/1/events": () => events(req, res),
       "/api/tables/1/bet": () => void bet(req, res),
       "/api/tables/1/advance": () => void advance(req, res),
@@ -350,8 +382,8 @@ async function serveFile(res: ServerResponse, relative: string): Promise<void> {
   }
 }
 
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(body));
 }
 
 /** A table state at a stage, with two seated players and four hands once dealt. */

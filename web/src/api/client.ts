@@ -91,8 +91,8 @@ interface FetchResult<T> {
   response: Response;
 }
 
-/** The data of a successful answer; otherwise an ApiError with the API's message. */
-export async function unwrap<T>(pending: Promise<FetchResult<T>>): Promise<T> {
+/** A successful answer's data and response; otherwise an ApiError with the API's message. */
+async function succeeded<T>(pending: Promise<FetchResult<T>>): Promise<{ data: T; response: Response }> {
   let result: FetchResult<T>;
   try {
     result = await pending;
@@ -104,7 +104,34 @@ export async function unwrap<T>(pending: Promise<FetchResult<T>>): Promise<T> {
     const wait = response.status === 429 ? waitText(response.headers.get("Retry-After")) : "";
     throw new ApiError(`${errorMessage(response.status, error)}${wait}`, response.status);
   }
-  return data;
+  return { data, response };
+}
+
+/** The data of a successful answer; otherwise an ApiError with the API's message. */
+export async function unwrap<T>(pending: Promise<FetchResult<T>>): Promise<T> {
+  return (await succeeded(pending)).data;
+}
+
+/** A table's state and the table's version of it, by which states that arrive out of order are put back in order. */
+export interface VersionedState {
+  state: TableState;
+  version: number;
+}
+
+/** The contract's header naming the table's version of a state answered (GET .../state, POST .../advance). */
+const TABLE_VERSION_HEADER = "Table-Version";
+
+/** A table's version as the API writes it (Table-Version, an event's id): 1 or more; else undefined. */
+export function tableVersion(text: string | null | undefined): number | undefined {
+  return text && /^[1-9][0-9]{0,15}$/.test(text) ? Number(text) : undefined;
+}
+
+/** unwrap for an answer that is a table's state: the state with its version (an answer without one is an ApiError). */
+export async function unwrapState(pending: Promise<FetchResult<TableState>>): Promise<VersionedState> {
+  const { data, response } = await succeeded(pending);
+  const version = tableVersion(response.headers.get(TABLE_VERSION_HEADER));
+  if (version === undefined) throw new ApiError("The table's answer did not say which version of the table it is.", 0);
+  return { state: data, version };
 }
 
 /** A NACK: the table refused the move (still HTTP 200), told in the player's words. */

@@ -3,7 +3,17 @@
 // stream is not open (refused, broken, or a gateway without it) the state is polled every 2 s, and
 // the stream is tried again; a reconnect sends Last-Event-ID so the server can resume from there.
 import { createParser } from "eventsource-parser";
-import { api, ApiError, authorization, describe, errorMessage, unwrap, type TableState } from "./client";
+import {
+  api,
+  ApiError,
+  authorization,
+  describe,
+  errorMessage,
+  tableVersion,
+  unwrapState,
+  type TableState,
+  type VersionedState,
+} from "./client";
 
 /** "closed": the table cannot be shown to this player (404, 403), so nothing is followed any more. */
 export type LiveMode = "connecting" | "live" | "polling" | "closed";
@@ -27,10 +37,8 @@ interface FeedHandlers {
 export interface TableFeed {
   /** Reads the state now (after a move, so a poller does not wait 2 s). */
   refresh(): Promise<void>;
-  /** A place in line, taken when a request that answers with a state (advance) is sent. */
-  ticket(): number;
-  /** A state answered to the request that took `ticket`; dropped if a later one was shown. */
-  offer(state: TableState, ticket: number): void;
+  /** A state answered to a move (advance): shown unless a later version of the table already is. */
+  offer(answer: VersionedState): void;
   stop(): void;
 }
 
@@ -59,11 +67,11 @@ class Feed implements TableFeed {
   /** Why the last stream was refused, shown while polling (a 429 says so in its message). */
   private streamProblem: string | undefined;
   /**
-   * States are shown in the order their requests were sent, not the order answers arrive: a poll
-   * sent before an advance must not undo the advance's state on screen when it answers later.
+   * The table's version of the state shown. States are shown in the table's order, not the order
+   * answers arrive: a poll sent before an advance that answers after it, or a stream that resumes
+   * behind a read, must not put an older state back on the screen.
    */
-  private issued = 0;
-  private shown = 0;
+  private shownVersion = 0;
   /** The last read of the state failed: its problem is shown until a read succeeds. */
   private readFailed = false;
   /** The browser says it is offline: an open stream may not know it yet (its silence ends it after IDLE_MS). */
@@ -116,24 +124,17 @@ class Feed implements TableFeed {
     this.stopPolling();
   }
 
-  ticket(): number {
-    this.issued += 1;
-    return this.issued;
-  }
-
-  offer(state: TableState, ticket: number): void {
-    if (this.stopped || ticket <= this.shown) return;
-    this.shown = ticket;
+  offer({ state, version }: VersionedState): void {
+    if (this.stopped || version <= this.shownVersion) return;
+    this.shownVersion = version;
     this.handlers.state(state);
   }
 
   async refresh(): Promise<void> {
-    const ticket = this.ticket();
     try {
-      const state = await unwrap(
-        api.GET("/api/tables/{tableId}/state", { params: { path: { tableId: this.tableId } } }),
+      this.offer(
+        await unwrapState(api.GET("/api/tables/{tableId}/state", { params: { path: { tableId: this.tableId } } })),
       );
-      this.offer(state, ticket);
       if (this.readFailed && !this.stopped) {
         // The table answers again: its problem is over (a refused stream's stays while polling).
         this.readFailed = false;
@@ -211,7 +212,9 @@ class Feed implements TableFeed {
         if (event.event !== "state") return;
         if (event.id !== undefined) this.lastEventId = event.id;
         try {
-          this.offer(JSON.parse(event.data) as TableState, this.ticket());
+          const version = tableVersion(event.id);
+          if (version === undefined) throw new Error(`an event without a version: ${event.id}`);
+          this.offer({ state: JSON.parse(event.data) as TableState, version });
           // The state shown is current again: a read that failed before says nothing of it now.
           if (!this.offline) this.readFailed = false;
         } catch {

@@ -1744,6 +1744,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as in every log line about it */
                     "X-Request-Id"?: string;
+                    /** @description The table's version of this state (1, 2, 3..., the id of its event in GET /api/tables/{tableId}/events): a client orders the states it is answered by it */
+                    "Table-Version"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1860,6 +1862,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id, as in every log line about it */
                     "X-Request-Id"?: string;
+                    /** @description The table's version of this state (1, 2, 3..., the id of its event in GET /api/tables/{tableId}/events): a client orders the states it is answered by it */
+                    "Table-Version"?: number;
                     [name: string]: unknown;
                 };
                 content: {

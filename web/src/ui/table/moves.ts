@@ -1,6 +1,15 @@
 // The player's moves at one table, each with its own Idempotency-Key; a refusal arrives as an
 // ApiError carrying the API's message, or a NACK as a Refused naming the amounts.
-import { acknowledged, api, ApiError, idempotencyKey, unwrap, type Schemas, type TableState } from "../../api/client";
+import {
+  acknowledged,
+  api,
+  ApiError,
+  idempotencyKey,
+  unwrap,
+  unwrapState,
+  type Schemas,
+  type TableState,
+} from "../../api/client";
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
 import { dealClientSeeds, isDealingState } from "../../fairness/client-seed";
@@ -81,21 +90,20 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
       return after(`${left}${await openBetsAfterLeaving(tableId, playerId, shown)}`);
     },
     async advance(from, commitment) {
-      const ticket = feed.ticket();
       // From the state shown only: a second click, a retry or another player's deal that came first
       // never moves the game twice (the answer is then the state now).
       // The deal mixes a random client seed into the deck, after the house committed to its seed
       // (docs/provably-fair.md), the same one for every deal of the game under the commitment shown
       // (client-seed.ts); any other advance takes none, nor an ADMIN's deal: an ADMIN is the house,
       // and the table refuses the house a client seed.
-      const { reply: state } = await send(`advance ${from.gameId} ${from.gameState}`, () => {
+      const { reply: answer } = await send(`advance ${from.gameId} ${from.gameState}`, () => {
         const body =
           isDealingState(from.gameState) && !account.isAdmin()
             ? { from, clientSeed: seeds.forDeal(from.gameId, commitment) }
             : { from };
-        return unwrap(api.POST("/api/tables/{tableId}/advance", { params: { path }, body }));
+        return unwrapState(api.POST("/api/tables/{tableId}/advance", { params: { path }, body }));
       });
-      feed.offer(state, ticket);
+      feed.offer(answer);
     },
     clientSeedSent: seeds.sentFor,
     async bet({ seatIndex, handIndex, betAmount, shown: { odds, ...at } }) {

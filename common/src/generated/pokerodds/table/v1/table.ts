@@ -343,7 +343,14 @@ export interface AdvanceFrom {
 }
 
 export interface AdvanceResponse {
-  state?: TableState | undefined;
+  state?:
+    | TableState
+    | undefined;
+  /**
+   * The table's version of that state (GetStateResponse's): a client orders the states it is
+   * answered by it.
+   */
+  version: number;
 }
 
 export interface ListSeatsRequest {
@@ -371,7 +378,8 @@ export interface GetStateResponse {
     | undefined;
   /**
    * The table's version read (1 for a table never written): a gateway's event stream waits for its
-   * feed, which may follow another replica, to reach it before sending the first state.
+   * feed, which may follow another replica, to reach it before sending the first state; a client
+   * orders the states it is answered by it.
    */
   version: number;
 }
@@ -2384,13 +2392,16 @@ export const AdvanceFrom: MessageFns<AdvanceFrom> = {
 };
 
 function createBaseAdvanceResponse(): AdvanceResponse {
-  return { state: undefined };
+  return { state: undefined, version: 0 };
 }
 
 export const AdvanceResponse: MessageFns<AdvanceResponse> = {
   encode(message: AdvanceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.state !== undefined) {
       TableState.encode(message.state, writer.uint32(10).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(16).int64(message.version);
     }
     return writer;
   },
@@ -2416,6 +2427,14 @@ export const AdvanceResponse: MessageFns<AdvanceResponse> = {
             message.state = TableState.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2429,13 +2448,19 @@ export const AdvanceResponse: MessageFns<AdvanceResponse> = {
   },
 
   fromJSON(object: any): AdvanceResponse {
-    return { state: isSet(object.state) ? TableState.fromJSON(object.state) : undefined };
+    return {
+      state: isSet(object.state) ? TableState.fromJSON(object.state) : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+    };
   },
 
   toJSON(message: AdvanceResponse): unknown {
     const obj: any = {};
     if (message.state !== undefined) {
       obj.state = TableState.toJSON(message.state);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
     }
     return obj;
   },
@@ -2448,6 +2473,7 @@ export const AdvanceResponse: MessageFns<AdvanceResponse> = {
     message.state = (object.state !== undefined && object.state !== null)
       ? TableState.fromPartial(object.state)
       : undefined;
+    message.version = object.version ?? 0;
     return message;
   },
 };
