@@ -1,6 +1,7 @@
 import test from "ava";
 import { gzipSync } from "node:zlib";
-import { HandStatus } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import { HandStatus, type GenerateBulkResponse } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
+import type { ServerStream } from "@pokerodds/common";
 import { post, startApp, streamOf, type TestApp } from "./helpers/app.js";
 import { bulkResponse, COMMITMENT, dealResponse, SEED } from "./helpers/fixtures.js";
 import { assertMatchesSchema, type SchemaName } from "./helpers/schemas.js";
@@ -319,6 +320,31 @@ test("a reply that breaks the contract is a 500 that hides the details", async (
     t.is(response.status, 500);
     t.deepEqual(await response.json(), { error: "internal error" });
   }
+});
+
+test("an odds service that streams more games than asked is cut off at the first one too many: a 500", async (t) => {
+  let sent = 0;
+  let cancelled = false;
+  const endless: ServerStream<GenerateBulkResponse> = {
+    accepted: Promise.resolve(),
+    async *[Symbol.asyncIterator]() {
+      try {
+        for (;;) {
+          sent += 1;
+          yield { ...bulkResponse(1, 3), games: bulkResponse(1, 3).games };
+        }
+      } finally {
+        cancelled = true;
+      }
+    },
+  };
+  const flooded = await startApp({ odds: { generateBulk: () => endless } });
+  t.teardown(() => flooded.close());
+  const response = await post(flooded, "/api/games/bulk", { numberOfGames: 10, numberOfHands: 3 });
+  t.is(response.status, 500);
+  t.deepEqual(await response.json(), { error: "internal error" });
+  t.is(sent, 11, "no piece read past the eleventh game");
+  t.true(cancelled, "the stream was given up");
 });
 
 test("headers: no x-powered-by, no caching", async (t) => {

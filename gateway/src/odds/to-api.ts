@@ -30,7 +30,7 @@ export function toDealResult(response: DealResponse): DealResultBody {
  * The public JSON of a bulk batch, built as the odds service streams it: each game is mapped and
  * serialized when its piece arrives, so no step handles the whole batch (~1.3 MB for 200 x 4) at
  * once on the event loop, where it would hold up every other player's request. Throws the
- * stream's error, or a ContractViolation for a batch that is short or never completed.
+ * stream's error, or a ContractViolation for a batch that is short, long or never completed.
  */
 export async function bulkResponseJson(
   pieces: AsyncIterable<GenerateBulkResponse>,
@@ -39,7 +39,14 @@ export async function bulkResponseJson(
   const games: string[] = [];
   let generatedAt = "";
   for await (const piece of pieces) {
-    for (const game of piece.games) games.push(JSON.stringify(toBulkGame(game)));
+    for (const game of piece.games) {
+      // Refused as it streams (leaving the loop cancels the call): an odds service that sent on
+      // past the batch asked for, broken or hostile, would otherwise fill this process's memory.
+      if (games.length === request.numberOfGames) {
+        throw new ContractViolation(`a bulk batch of more than the ${request.numberOfGames} games asked for`);
+      }
+      games.push(JSON.stringify(toBulkGame(game)));
+    }
     generatedAt = piece.generatedAt;
   }
   if (generatedAt === "" || games.length !== request.numberOfGames) {
