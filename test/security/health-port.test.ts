@@ -18,6 +18,8 @@ import { loadSync } from "@grpc/proto-loader";
 import {
   channelCredentials,
   createClient,
+  HEALTH_CALLS_PER_CONNECTION,
+  HEALTH_REQUEST_MAX_BYTES,
   LIVENESS_CHECK,
   ODDS_ACCESS,
   readGrpcNetwork,
@@ -32,6 +34,8 @@ import {
 } from "@pokerodds/common/generated/pokerodds/odds/v1/odds";
 import { healthClient } from "@pokerodds/common/grpc/health";
 import test from "ava";
+import { connect } from "node:http2";
+import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
 import { tlsAs, tlsEnv } from "../helpers/pki.js";
@@ -267,4 +271,19 @@ test("readGrpcNetwork reads GRPC_MAX_CONNECTIONS_PER_ADDRESS (256 unless set; 0:
   t.throws(() => readGrpcNetwork({ ...env, GRPC_MAX_CONNECTIONS_PER_ADDRESS: "many" }), {
     message: /GRPC_MAX_CONNECTIONS_PER_ADDRESS/,
   });
+});
+
+test("a connection to the health port holds a few calls at once, each of a few bytes: no certificate buys memory", async (t) => {
+  const server = await startOdds();
+  server.setServing(true);
+  try {
+    const session = connect(`http://127.0.0.1:${server.healthPort!}`);
+    t.teardown(() => session.destroy());
+    await once(session, "remoteSettings");
+    t.is(session.remoteSettings.maxConcurrentStreams, HEALTH_CALLS_PER_CONNECTION);
+    t.is(await probe(server.healthPort!, "x".repeat(HEALTH_REQUEST_MAX_BYTES)), status.RESOURCE_EXHAUSTED);
+    t.is(await probe(server.healthPort!), "SERVING");
+  } finally {
+    await server.shutdown(1000);
+  }
 });
