@@ -122,40 +122,68 @@ const EXAMPLE_BEST = [
   { flop: "Kh Qh Jh 7d 2c", later: "Kh Qh Jh 9s 7d", short: "High Card", long: "High Card, King" },
 ];
 
-/** One hand at one stage of the example bulk game: AhAd, KsKc and QhJh on Kh 7d 2c 9s 3h. */
-function exampleStageInfo(handIndex: number, stage: number, percentWin: number) {
-  const odds = percentWin > 0 ? 100 / percentWin : 0;
-  const rounded = Math.round(odds * 0.97 * 10) / 10;
-  const river = stage === 3;
-  const best = EXAMPLE_BEST[handIndex]!;
-  return {
-    handIndex,
-    bettingStage: river ? -1 : stage,
-    percentWin,
-    percentDraw: 0,
-    percentWinOrDraw: percentWin,
-    oddsActual: odds,
-    oddsMargin: odds * 0.97,
-    oddsRounded: rounded,
-    actualRtp: odds > 0 ? rounded / odds : 0,
-    roundingRake: odds > 0 ? (odds * 0.97 - rounded) / odds : 0,
-    statusIsWinner: river && percentWin === 100,
-    statusCantLose: percentWin >= 99.9,
-    statusIsFavourite: percentWin > 50,
-    statusBestRtp: percentWin > 0 && percentWin < 50,
-    bestFiveCards: stage === 0 ? null : stage === 1 ? best.flop : best.later,
-    handDescShort: stage === 0 ? null : best.short,
-    handDescLong: stage === 0 ? null : best.long,
-  };
-}
-
-/** Win percentages by stage (HOLE, FLOP, TURN, RIVER), by hand. */
-const EXAMPLE_WINS = [
-  [64.5, 18.9, 16.1],
-  [6.1, 89.2, 4.7],
-  [4.5, 93.2, 2.3],
-  [0, 100, 0],
+/**
+ * Each hand's [percentWin, percentDraw, oddsActual] by stage (HOLE, FLOP, TURN, RIVER) in the example
+ * bulk game, AhAd, KsKc and QhJh on Kh 7d 2c 9s 3h, as the odds service prices it (exact; the hole's
+ * draws are three-way ties, so oddsActual is 1 / (win + draw / 3)).
+ */
+const EXAMPLE_EQUITIES: readonly (readonly [number, number, number])[][] = [
+  [
+    [66.5761, 0.3003, 1.4997844561913591],
+    [17.2939, 0.3003, 5.749099663352384],
+    [15.8296, 0.3003, 6.277572541644277],
+  ],
+  [
+    [8.0842, 0, 12.36986301369863],
+    [87.0432, 0, 1.1488549618320612],
+    [4.8726, 0, 20.522727272727273],
+  ],
+  [
+    [4.7619, 0, 21],
+    [85.7143, 0, 1.1666666666666667],
+    [9.5238, 0, 10.5],
+  ],
+  [
+    [0, 0, 0],
+    [100, 0, 1],
+    [0, 0, 0],
+  ],
 ];
+
+/** The example game's hands at one stage, each field worked out as the field's description says. */
+function exampleStage(stage: number) {
+  const river = stage === 3;
+  const rows = EXAMPLE_EQUITIES[stage]!.map(([percentWin, percentDraw, oddsActual]) => ({
+    percentWin,
+    percentDraw,
+    oddsActual,
+    oddsRounded: Math.round(oddsActual * 0.97 * 10) / 10,
+  }));
+  const favourite = Math.max(...rows.map((row) => row.percentWin));
+  const bestRtp = Math.max(...rows.filter((row) => row.percentWin > 0).map((row) => row.oddsRounded));
+  return rows.map(({ percentWin, percentDraw, oddsActual, oddsRounded }, handIndex) => {
+    const best = EXAMPLE_BEST[handIndex]!;
+    return {
+      handIndex,
+      bettingStage: river ? -1 : stage,
+      percentWin,
+      percentDraw,
+      percentWinOrDraw: Math.round((percentWin + percentDraw) * 10) / 10,
+      oddsActual,
+      oddsMargin: oddsActual * 0.97,
+      oddsRounded,
+      actualRtp: oddsActual > 0 ? oddsRounded / oddsActual : 0,
+      roundingRake: oddsActual > 0 ? (oddsActual * 0.97 - oddsRounded) / oddsActual : 0,
+      statusIsWinner: river && percentWin + percentDraw > 0,
+      statusCantLose: percentWin + percentDraw >= 99.9,
+      statusIsFavourite: percentWin === favourite,
+      statusBestRtp: percentWin > 0 && oddsRounded === bestRtp,
+      bestFiveCards: stage === 0 ? null : stage === 1 ? best.flop : best.later,
+      handDescShort: stage === 0 ? null : best.short,
+      handDescLong: stage === 0 ? null : best.long,
+    };
+  });
+}
 
 export const oddsApi = apiPart(
   "dealing",
@@ -220,9 +248,7 @@ export const oddsApi = apiPart(
               bc3: "2c",
               bc4: "9s",
               bc5: "3h",
-              handStageInfoList: EXAMPLE_WINS.flatMap((wins, stage) =>
-                wins.map((percentWin, hand) => exampleStageInfo(hand, stage, percentWin)),
-              ),
+              handStageInfoList: EXAMPLE_EQUITIES.flatMap((_, stage) => exampleStage(stage)),
               serverSeed: EXAMPLE_SEED,
               seedCommitment: EXAMPLE_COMMITMENT,
             },
