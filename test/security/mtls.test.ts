@@ -8,7 +8,8 @@ import { stopChildren } from "@pokerodds/launcher/child";
 import { startFerretDB, type FerretDB } from "@pokerodds/launcher/ferretdb";
 import { ensurePki } from "@pokerodds/launcher/pki";
 import test from "ava";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { connect } from "node:http2";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { claims, startWallet } from "../../services/wallet/test/helpers/wallet-cluster.js";
@@ -163,4 +164,35 @@ test("a client refuses a server whose certificate names another service", async 
   } finally {
     checker.close();
   }
+});
+
+test("a caller the policy refuses is answered from its call's headers: its request is never read", async (t) => {
+  // As the odds service, which may not debit: a call whose 1 MiB request never finishes arriving.
+  const odds = tlsAs("odds");
+  const session = connect(`https://${address}`, {
+    ca: await readFile(odds.caFile),
+    cert: await readFile(odds.certFile),
+    key: await readFile(odds.keyFile),
+    // The certificate names a service (spiffe://pokerodds/wallet), not a host.
+    checkServerIdentity: () => undefined,
+  });
+  t.teardown(() => session.destroy());
+  const call = session.request({
+    ":method": "POST",
+    ":path": "/pokerodds.wallet.v1.WalletService/Debit",
+    "content-type": "application/grpc",
+    te: "trailers",
+  });
+  const prefix = Buffer.alloc(5);
+  prefix.writeUInt32BE(1024 * 1024, 1);
+  call.write(Buffer.concat([prefix, Buffer.alloc(16)]));
+  const answer = await new Promise<string | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve("no answer within 3 s"), 3_000);
+    call.on("response", (headers) => {
+      clearTimeout(timer);
+      resolve(String(headers["grpc-status"]));
+    });
+    call.on("error", (error) => resolve(String(error)));
+  });
+  t.is(answer, String(status.PERMISSION_DENIED));
 });

@@ -2,7 +2,10 @@
 // service must be listed (the types check it); the health service stays open to any client holding
 // a certificate from our CA, for probes.
 import {
+  ServerInterceptingCall,
+  ServerListenerBuilder,
   status,
+  type ServerInterceptor,
   type ServerUnaryCall,
   type ServerWritableStream,
   type sendUnaryData,
@@ -90,8 +93,8 @@ const strictUtf8 = (bytes: Uint8Array): string => utf8.decode(bytes);
  * request it cannot decode (an int64 beyond 2^53 - 1, which the generated code refuses to make a
  * number of, or bytes that are no such message) INTERNAL, before the access check: a server fault
  * for a caller's bad input, told to callers the policy refuses too. Such a request now reaches
- * `authorize`'s wrapper as Undecodable and, once the caller is allowed, is refused INVALID_ARGUMENT;
- * so is one with a string that is not UTF-8 (strictUtf8).
+ * refuseUndecodable's wrapper as Undecodable and, once the caller is allowed, is refused
+ * INVALID_ARGUMENT; so is one with a string that is not UTF-8 (strictUtf8).
  */
 export function decodedAfterAccess(definition: ServiceDefinition): ServiceDefinition {
   const methods = Object.entries(definition).map(([name, method]) => {
@@ -108,42 +111,70 @@ export function decodedAfterAccess(definition: ServiceDefinition): ServiceDefini
   return Object.fromEntries(methods) as ServiceDefinition;
 }
 
+/** RPC path ("/pokerodds.table.v1.TableService/Sit") to the identities allowed to call it. */
+function allowedByPath(definition: ServiceDefinition, policy: Record<string, readonly ServiceIdentity[]>) {
+  return new Map(Object.entries(definition).map(([name, method]) => [method.path, policy[name] ?? []]));
+}
+
 /**
- * Wraps every handler of `implementation` with the policy: no client certificate is UNAUTHENTICATED,
- * a certificate naming no allowed identity PERMISSION_DENIED, and then a request that could not be
- * decoded (decodedAfterAccess) INVALID_ARGUMENT. An RPC missing from the policy is refused to
- * everyone. Our RPCs are unary or server-streaming (WatchTable, ExportGames).
+ * The policy, checked as a call's headers arrive and before its request is read: no client
+ * certificate is UNAUTHENTICATED, a certificate naming no allowed identity PERMISSION_DENIED. An RPC
+ * of the service missing from the policy is refused to everyone; other services on the server
+ * (health, reflection) are open to any certificate from our CA. Checked in the handler instead, a
+ * refused caller's request (up to 4 MiB a call, any number of calls) was read whole first: a
+ * service's stolen certificate bought another service's memory.
  */
-export function authorize(
+export function accessInterceptor(
   definition: ServiceDefinition,
-  implementation: UntypedServiceImplementation,
   policy: Record<string, readonly ServiceIdentity[]>,
   logger: Logger,
+): ServerInterceptor {
+  const allowed = allowedByPath(definition, policy);
+  return (method, call) => {
+    const identities = allowed.get(method.path);
+    if (identities === undefined) return new ServerInterceptingCall(call);
+    const refusal = (): Pick<StatusObject, "code" | "details"> | undefined => {
+      const caller = callerOf(call);
+      if (caller === undefined) return { code: status.UNAUTHENTICATED, details: "a client certificate is required" };
+      if (caller.some((identity) => identities.includes(identity))) return undefined;
+      logger.warn({ rpc: method.path, caller }, "rpc refused: caller not allowed");
+      return { code: status.PERMISSION_DENIED, details: `${method.path} is not allowed to this caller` };
+    };
+    const listener = new ServerListenerBuilder()
+      .withOnReceiveMetadata((metadata, next) => {
+        const refused = refusal();
+        // Not passed on: the handler never starts, so the request is never read.
+        if (refused) call.sendStatus(refused);
+        else next(metadata);
+      })
+      .build();
+    return new ServerInterceptingCall(call, { start: (next) => next(listener) });
+  };
+}
+
+/**
+ * Wraps every handler of `implementation`: a request that could not be decoded (decodedAfterAccess)
+ * is refused INVALID_ARGUMENT, once accessInterceptor let its caller in. Our RPCs are unary or
+ * server-streaming (WatchTable, ExportGames).
+ */
+export function refuseUndecodable(
+  definition: ServiceDefinition,
+  implementation: UntypedServiceImplementation,
 ): UntypedServiceImplementation {
   const guarded: UntypedServiceImplementation = {};
   for (const [name, handler] of Object.entries(implementation)) {
     const method = definition[name];
     if (!method || method.requestStream)
-      throw new Error(`cannot authorize ${name}: not a unary or server-streaming RPC of the service`);
-    const allowed = policy[name] ?? [];
+      throw new Error(`cannot guard ${name}: not a unary or server-streaming RPC of the service`);
     const inner = handler as unknown as Unary & ServerStreaming;
     const wrapped: Guarded = (call, callback) => {
-      const refuse = (refusal: Partial<StatusObject>) =>
-        callback
-          ? callback(refusal)
-          : (call as unknown as ServerWritableStream<unknown, unknown>).emit("error", refusal);
-      const caller = callerOf(call);
-      if (caller === undefined) {
-        refuse({ code: status.UNAUTHENTICATED, details: "a client certificate is required" });
-        return;
-      }
-      if (!caller.some((identity) => allowed.includes(identity))) {
-        logger.warn({ rpc: method.path, caller }, "rpc refused: caller not allowed");
-        refuse({ code: status.PERMISSION_DENIED, details: `${method.path} is not allowed to this caller` });
-        return;
-      }
       if (call.request instanceof Undecodable) {
-        refuse({ code: status.INVALID_ARGUMENT, details: `the request could not be decoded: ${call.request.reason}` });
+        const refusal = {
+          code: status.INVALID_ARGUMENT,
+          details: `the request could not be decoded: ${call.request.reason}`,
+        };
+        if (callback) callback(refusal);
+        else (call as unknown as ServerWritableStream<unknown, unknown>).emit("error", refusal);
         return;
       }
       if (callback) inner(call, callback);

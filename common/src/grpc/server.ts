@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { LONGEST_CALL_MS } from "../limits.js";
 import type { Logger } from "../logger.js";
 import { TIMED_OUT, within } from "../within.js";
-import { authorize, decodedAfterAccess } from "./access.js";
+import { accessInterceptor, decodedAfterAccess, refuseUndecodable } from "./access.js";
 import { HealthStatus } from "./health-status.js";
 import { DEFAULT_CONNECTIONS_PER_ADDRESS, listenCapped, type Listener } from "./listener.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, serverCredentials, type ServiceIdentity, type TlsFiles } from "./tls.js";
@@ -87,11 +87,8 @@ interface GrpcServerOptions {
   handshakeTimeoutMs?: number;
 }
 
-export async function startGrpcServer(
-  registration: ServiceRegistration,
-  options: GrpcServerOptions,
-): Promise<RunningGrpcServer> {
-  if (options.tls && !options.access) throw new Error("a TLS server needs an access policy");
+/** The main server: the service behind its access policy, the health status and, if asked, reflection. */
+function serviceServer(registration: ServiceRegistration, options: GrpcServerOptions, health: HealthStatus): Server {
   const server = new Server({
     // Long-lived HTTP/2 connections would pin a client to one replica; recycling them rebalances.
     // New calls go to a new connection at once; those in flight may finish, an audit included (30 s
@@ -99,20 +96,14 @@ export async function startGrpcServer(
     "grpc.max_connection_age_ms": 5 * 60_000,
     "grpc.max_connection_age_grace_ms": LONGEST_CALL_MS,
     "grpc.max_receive_message_length": 4 * 1024 * 1024,
+    interceptors: options.access ? [accessInterceptor(registration.definition, options.access, options.logger)] : [],
   });
   const definition = options.access ? decodedAfterAccess(registration.definition) : registration.definition;
   const implementation = options.access
-    ? authorize(definition, registration.implementation, options.access, options.logger)
+    ? refuseUndecodable(definition, registration.implementation)
     : registration.implementation;
   server.addService(definition, implementation);
-
-  const health = new HealthStatus({
-    "": "NOT_SERVING",
-    [registration.name]: "NOT_SERVING",
-    [LIVENESS_CHECK]: "SERVING",
-  });
   health.addToServer(server);
-
   if (options.reflection) {
     const descriptors = loadSync([registration.protoFile, healthProtoPath], {
       includeDirs: [PROTO_ROOT],
@@ -120,6 +111,20 @@ export async function startGrpcServer(
     });
     new ReflectionService(descriptors).addToServer(server);
   }
+  return server;
+}
+
+export async function startGrpcServer(
+  registration: ServiceRegistration,
+  options: GrpcServerOptions,
+): Promise<RunningGrpcServer> {
+  if (options.tls && !options.access) throw new Error("a TLS server needs an access policy");
+  const health = new HealthStatus({
+    "": "NOT_SERVING",
+    [registration.name]: "NOT_SERVING",
+    [LIVENESS_CHECK]: "SERVING",
+  });
+  const server = serviceServer(registration, options, health);
 
   const host = options.host ?? "127.0.0.1";
   const connectionsPerAddress = options.connectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS;

@@ -153,6 +153,7 @@ function identitiesOf(cert: Pick<PeerCertificate, "subjectaltname"> | undefined)
     .filter((name): name is ServiceIdentity => (SERVICE_IDENTITIES as readonly string[]).includes(name));
 }
 
+/** A handler's call or an interceptor's: both tell the peer's certificate. */
 type AuthenticatedCall = Pick<ServerUnaryCall<unknown, unknown>, "getAuthContext">;
 
 /**
@@ -174,13 +175,23 @@ export function callerOf(call: AuthenticatedCall): ServiceIdentity[] | undefined
 /** Each connection's caller, for as long as its session lives. */
 const callerBySession = new WeakMap<object, ServiceIdentity[] | undefined>();
 
+/** Where grpc-js keeps the stream: on its first intercepting call, which each later one holds as `nextCall`. */
+interface CallLink {
+  call?: CallLink;
+  nextCall?: CallLink;
+  stream?: { session?: unknown };
+}
+
 /**
  * The HTTP/2 session a server call came on, where grpc-js keeps it: it offers no public handle on the
- * connection (grpc/grpc-node#2730). Undefined if a release moves it; every call then reads the
- * certificate again (test/security/mtls-caller.test.ts fails, so that such a release is noticed).
+ * connection (grpc/grpc-node#2730). A handler's call holds its intercepting call (`call`), an
+ * interceptor's call is one. Undefined if a release moves it; every call then reads the certificate
+ * again (test/security/mtls-caller.test.ts fails, so that such a release is noticed).
  */
 function sessionOf(call: AuthenticatedCall): object | undefined {
-  const session = (call as { call?: { stream?: { session?: unknown } } }).call?.stream?.session;
+  let link: CallLink | undefined = (call as CallLink).call ?? (call as CallLink);
+  while (link && !link.stream) link = link.nextCall;
+  const session = link?.stream?.session;
   return typeof session === "object" && session !== null ? session : undefined;
 }
 
