@@ -86,14 +86,40 @@ export function insecureTransport({ options }: MongoClient): string | null {
   // An SRV URI names its hosts only once resolved, at the first connection.
   const hosts = [...options.hosts.map((address) => address.socketPath ?? address.host ?? ""), options.srvHost ?? ""];
   const remote = hosts.some((host) => host !== "" && !LOCAL_HOST.test(host));
-  if (!remote) return null;
-  if (!options.tls) return "MONGODB_URI connects to another machine without TLS (add tls=true)";
+  const weakness = remote ? transportWeakness({ options } as MongoClient) : null;
+  return weakness && `MONGODB_URI connects to another machine ${weakness}`;
+}
+
+/** What the client's transport lacks to be sent across a network (TLS, or TLS that checks), or null. */
+function transportWeakness({ options }: MongoClient): string | null {
+  if (!options.tls) return "without TLS (add tls=true)";
   // The driver turns tlsInsecure, tlsAllowInvalidCertificates and tlsAllowInvalidHostnames into
   // Node's own TLS options: no certificate check, or a host name check that passes anything.
   if (options.rejectUnauthorized === false || options.checkServerIdentity !== undefined) {
-    return "MONGODB_URI connects to another machine with TLS that accepts any certificate or host name";
+    return "with TLS that accepts any certificate or host name";
   }
   return null;
+}
+
+/**
+ * A replica set's members are learnt from its answers, not from the URI: seeds on this machine may
+ * name a member on another one, which the driver would reach over the same transport. Over one that
+ * may not cross a network, such a member closes the client as the driver finds it, before its first
+ * command: the service reports its database unreachable, and the log says why. (The member's monitor
+ * may have sent its greeting, the driver's name and version, and no more.)
+ */
+function refuseRemoteMembers(client: MongoClient, log: Logger): void {
+  const weakness = transportWeakness(client);
+  if (weakness === null) return;
+  client.on("serverOpening", ({ address }) => {
+    // "host:port", "[::1]:port", or a Unix socket's path alone.
+    if (LOCAL_HOST.test(address.replace(/:\d+$/, ""))) return;
+    log.error(
+      { member: address },
+      `the database's replica set has a member on another machine, which this client would reach ${weakness}: refused (MONGODB_ALLOW_PLAINTEXT=1 allows it on a private network you trust)`,
+    );
+    void client.close();
+  });
 }
 
 /**
@@ -133,12 +159,13 @@ export function openDatabase(options: DatabaseOptions): Database {
       `${insecure}; MONGODB_ALLOW_PLAINTEXT=1 allows it on a private network you trust (as the local Kubernetes overlay's in-cluster database)`,
     );
   }
+  const log = options.logger.child({ database: options.name });
+  if (!options.allowPlaintext) refuseRemoteMembers(client, log);
   client.on("commandStarted", (event) => {
     if (event.command.update !== WRITE_PROBE_COLLECTION) commandsSent.inc({ command: event.commandName });
   });
   traceCommands(client);
   const db = client.db(options.name);
-  const log = options.logger.child({ database: options.name });
   let up = false;
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
