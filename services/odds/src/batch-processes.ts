@@ -7,6 +7,7 @@ import type { Logger } from "@pokerodds/common/logger";
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { AnswerMessage, TaskMessage } from "./batch-process.js";
+import { COMPUTE_HEAP_MB } from "./config.js";
 
 /** What a client hears when its task's process ended (how it ended is for the log). */
 const NOT_FINISHED = "the odds service could not finish this request; try again";
@@ -93,8 +94,8 @@ export class BatchProcesses {
       // A session of its own: where the kernel groups processes by session, its group is its own.
       detached: true,
       // Not the service's preloads (tracing, the launcher's orphan guard): it only computes, and
-      // it ends with its IPC channel.
-      execArgv: [],
+      // it ends with its IPC channel. Nor its heap's share of the container: a budget of its own.
+      execArgv: [`--max-old-space-size=${COMPUTE_HEAP_MB}`],
       env: { ...process.env, ODDS_BATCH_NICE: String(this.nice) },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

@@ -17,6 +17,16 @@ interface OddsServiceConfig {
   queueSize: number;
 }
 
+/**
+ * The old generation of each compute runner (a worker thread, a batch process), in MB. Without it
+ * each took half the container's memory as the service's main thread does (Node sizes a worker's heap
+ * as its parent's, and a forked process from the container), so their limits together passed the
+ * container's, and a runaway task would be killed for memory with the whole pod. Their tasks are
+ * small: 16-game bulk chunks (8 times the service's), 6-hand deals and 6-hand exact equities peaked
+ * at 15 MB used (a one-off measurement on Node 20).
+ */
+export const COMPUTE_HEAP_MB = 48;
+
 type Env = Record<string, string | undefined>;
 
 export function readConfig(env: Env = process.env): OddsServiceConfig {

@@ -4,6 +4,7 @@ import { withSpan } from "@pokerodds/common/tracing/span";
 import type { Attributes, Span } from "@opentelemetry/api";
 import { Piscina } from "piscina";
 import { BatchProcesses } from "./batch-processes.js";
+import { COMPUTE_HEAP_MB } from "./config.js";
 import type * as Tasks from "./tasks.js";
 
 type TaskName = keyof typeof Tasks;
@@ -62,6 +63,7 @@ export class OddsPool {
       minThreads: runners.urgent,
       maxThreads: runners.urgent,
       idleTimeout: Number.POSITIVE_INFINITY,
+      resourceLimits: { maxOldGenerationSizeMb: COMPUTE_HEAP_MB },
     });
     const processes = new BatchProcesses(runners.batch, BATCH_NICE, logger);
     this.processes = processes;
