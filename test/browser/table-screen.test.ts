@@ -634,3 +634,25 @@ test.serial("an advance's events that come after its answer do not show the stat
   await sleep(2 * api.advanceEventsLagMs + 1_000);
   t.deepEqual(await page.evaluate("window.shownStates"), ["STATUS_HOLE", "STATUS_FLOP"], "never the hole again");
 });
+
+test.serial("a table whose versions went back (restored from a backup) is shown as a read finds it", async (t) => {
+  t.timeout(5 * 60_000);
+  const api = scripted.api;
+  const { page } = await eveAtTable(PHONE);
+  await show(page, tableState("STATUS_HOLE", 0, []));
+  // The stream ends and is refused meanwhile: the page polls.
+  api.nextStreams.push(...Array<number>(30).fill(429));
+  t.teardown(() => {
+    api.nextStreams.length = 0;
+  });
+  api.dropStream();
+  await page.locator('[data-testid="live-mode"][data-mode="polling"]').waitFor();
+  // Restored to an earlier instant: the table's version is 1 again, below the one shown.
+  api.pushTogether([[1, tableState("STATUS_START", -1, [])]]);
+  await waitForState(page, "STATUS_START");
+  t.is(
+    await page.getByTestId("game-state").getAttribute("data-state"),
+    "STATUS_START",
+    "the read's state, not the hole",
+  );
+});

@@ -72,6 +72,8 @@ class Feed implements TableFeed {
    * behind a read, must not put an older state back on the screen.
    */
   private shownVersion = 0;
+  /** States shown so far: a read sent when this many were shown, and answered before another one, tells the table now. */
+  private shows = 0;
   /** The last read of the state failed: its problem is shown until a read succeeds. */
   private readFailed = false;
   /** The browser says it is offline: an open stream may not know it yet (its silence ends it after IDLE_MS). */
@@ -126,15 +128,27 @@ class Feed implements TableFeed {
 
   offer({ state, version }: VersionedState): void {
     if (this.stopped || version <= this.shownVersion) return;
+    this.show(state, version);
+  }
+
+  private show(state: TableState, version: number): void {
     this.shownVersion = version;
+    this.shows += 1;
     this.handlers.state(state);
   }
 
   async refresh(): Promise<void> {
+    const shows = this.shows;
     try {
-      this.offer(
-        await unwrapState(api.GET("/api/tables/{tableId}/state", { params: { path: { tableId: this.tableId } } })),
+      const read = await unwrapState(
+        api.GET("/api/tables/{tableId}/state", { params: { path: { tableId: this.tableId } } }),
       );
+      // A read sent after the state shown, and answered before any other was shown, is the table now,
+      // even below the version shown: the table's versions went back (restored from a backup). Else
+      // the version decides, as for every state.
+      if (shows === this.shows && read.version < this.shownVersion && !this.stopped)
+        this.show(read.state, read.version);
+      else this.offer(read);
       if (this.readFailed && !this.stopped) {
         // The table answers again: its problem is over (a refused stream's stays while polling).
         this.readFailed = false;
