@@ -60,9 +60,16 @@ export class LedgerStore {
     return fromAppended(await this.log.append(toStored(entry)));
   }
 
-  /** The entry of `key`, wherever it lies in its account (its key document is an `_id` read). */
+  /**
+   * The entry of `key`, wherever it lies in its account, by its key document (an `_id` read). Not
+   * the log's deep lookup, which scans the whole ledger on FerretDB, for a refused credit that the
+   * table sends again every few seconds while the account is full (8 s at 100,000 entries). On
+   * MongoDB a crash between an entry's insert and its key document's can hide the entry here: its
+   * credit is then answered refused until the account has room, when its append is refused by the
+   * key's unique index and replays the entry (SequencedLog.append): never applied twice.
+   */
   async findByKey(key: string): Promise<LedgerEntry | null> {
-    const entry = await this.log.findByKey(key, { deep: true });
+    const entry = await this.log.findByKey(key);
     return entry ? fromStored(entry) : null;
   }
 

@@ -29,7 +29,8 @@ const DATABASE = "wallet";
 export async function startWalletCluster(replicaCount = 1): Promise<WalletCluster> {
   const dataDir = await mkdtemp(join(tmpdir(), "pokerodds-wallet-"));
   const database = await startFerretDB({ dataDir, output: "inherit" });
-  const mongo = new MongoClient(database.uri);
+  // Commands monitored: a test may look at what a read sends.
+  const mongo = new MongoClient(database.uri, { monitorCommands: true });
   const servers: Child[] = [];
   const clients: WalletClient[] = [];
   const stop = async () => {
