@@ -656,3 +656,22 @@ test.serial("a table whose versions went back (restored from a backup) is shown 
     "the read's state, not the hole",
   );
 });
+
+test.serial("a stake being typed, and its field's focus, outlast the stage's close for a reveal", async (t) => {
+  t.timeout(2 * 60_000);
+  const { page } = await eveAtTable(PHONE);
+  const hole = tableState("STATUS_HOLE", 0, []);
+  await show(page, hole);
+  const field = () => page.getByTestId("bet-0").getByRole("textbox");
+  await field().fill("3");
+  // Another player deals the flop: the hole's betting closes (the form goes), then the flop opens.
+  await show(page, { ...hole, bettingOpen: false });
+  t.is(await page.getByTestId("bet-0").count(), 0, "no form while the stage is closed");
+  await show(page, tableState("STATUS_FLOP", 1, BOARD.slice(0, 3)));
+  t.is(await field().inputValue(), "3", "the stake typed, not 10");
+  t.true(
+    await page.evaluate(`document.activeElement?.closest('[data-testid="bet-0"]') !== null`),
+    "the field has the focus again",
+  );
+  t.regex(await page.getByTestId("bet-0-hint").innerText(), /^Returns \d/, "its hint is the typed stake's");
+});

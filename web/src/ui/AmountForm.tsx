@@ -1,4 +1,4 @@
-import { useId, useState } from "preact/hooks";
+import { useId, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { parseAmount } from "../model/money";
 
 interface Props {
@@ -15,7 +15,15 @@ interface Props {
   refusal?: string;
   /** The amount was edited (a refusal of the one before no longer holds). */
   onEdit?: () => void;
+  /** Kept by the caller while the form is gone (a stage closed for a reveal): what it comes back with. */
+  memory?: FieldMemory;
   testId?: string;
+}
+
+/** The text typed in a field, and whether it had the focus when its form went away. */
+export interface FieldMemory {
+  text?: string;
+  focused?: boolean;
 }
 
 /** A labelled amount field and its button, submitted by Enter as well. */
@@ -29,9 +37,16 @@ export function AmountForm({
   hint,
   refusal,
   onEdit,
+  memory,
   testId,
 }: Props) {
-  const [text, setText] = useState(initial);
+  const [text, setText] = useState(memory?.text ?? initial);
+  const input = useRef<HTMLInputElement>(null);
+  // Back with the focus it had: a stage that closed and reopened under the player's typing would
+  // otherwise leave the keys they type going nowhere.
+  useLayoutEffect(() => {
+    if (memory?.focused) input.current?.focus();
+  }, []);
   const hintId = useId();
   const parsed = parseAmount(text);
   const submit = (event: Event) => {
@@ -45,14 +60,26 @@ export function AmountForm({
       <label>
         {label}
         <input
+          ref={input}
           inputMode="decimal"
           autoComplete="off"
           size={8}
           value={text}
           aria-invalid={refusal ? "true" : undefined}
           aria-describedby={refusal}
+          onFocus={() => {
+            if (memory) memory.focused = true;
+          }}
+          // A blur that leaves the field in the page is the player's; one from its removal is not.
+          onBlur={(e) => {
+            const field = e.currentTarget;
+            setTimeout(() => {
+              if (memory && field.isConnected) memory.focused = false;
+            });
+          }}
           onInput={(e) => {
             setText(e.currentTarget.value);
+            if (memory) memory.text = e.currentTarget.value;
             onEdit?.();
           }}
         />

@@ -3,7 +3,8 @@ import { holeCards } from "../../model/cards";
 import { formatCents } from "../../model/money";
 import { openStake, stakeHint } from "../../model/settlement";
 import { bettingAt, currentOdds, noBetReason, stageName } from "../../model/stages";
-import { AmountForm } from "../AmountForm";
+import { useRef } from "preact/hooks";
+import { AmountForm, type FieldMemory } from "../AmountForm";
 import { Cards } from "../Card";
 import { Notice } from "../Notice";
 import { OddsHeadings, OddsRow, StatusBadge } from "../Odds";
@@ -20,6 +21,9 @@ interface Props {
 }
 
 export function HandsView({ state, playerId, seat, moves, action }: Props) {
+  // Each hand's stake field while its form is gone: betting closes for each reveal, and the player's
+  // stake (and focus) must survive it, not come back as 10.
+  const stakeFields = useRef(new Map<number, FieldMemory>()).current;
   if (!state.hands) {
     return (
       <section aria-labelledby="hands-title" class="panel">
@@ -40,11 +44,21 @@ export function HandsView({ state, playerId, seat, moves, action }: Props) {
       )}
       <div class="hands">
         {state.hands.map((hand, handIndex) => (
-          <HandView key={handIndex} {...{ state, playerId, seat, moves, action, hand, handIndex }} />
+          <HandView
+            key={handIndex}
+            {...{ state, playerId, seat, moves, action, hand, handIndex }}
+            stakeField={stakeFieldOf(stakeFields, handIndex)}
+          />
         ))}
       </div>
     </section>
   );
+}
+
+function stakeFieldOf(fields: Map<number, FieldMemory>, handIndex: number): FieldMemory {
+  let field = fields.get(handIndex);
+  if (!field) fields.set(handIndex, (field = {}));
+  return field;
 }
 
 /** A bet's message shows under its hand, where the player acted, not over the page. */
@@ -58,7 +72,8 @@ function HandView({
   action,
   hand,
   handIndex,
-}: Props & { hand: string; handIndex: number }) {
+  stakeField,
+}: Props & { hand: string; handIndex: number; stakeField: FieldMemory }) {
   const odds = currentOdds(state, handIndex);
   const at = bettingAt(state);
   const place = betPlace(handIndex);
@@ -77,6 +92,7 @@ function HandView({
           label={`Stake on hand ${handIndex + 1}`}
           button={`Bet at ${odds.odds.toFixed(1)}`}
           initial="10"
+          memory={stakeField}
           busy={action.busy}
           onAmount={(amount) =>
             void action.run(
