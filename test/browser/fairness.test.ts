@@ -268,3 +268,23 @@ test.serial("a game the table moved on from before its river is verified from it
   );
   t.deepEqual(watched.problems, []);
 });
+
+test.serial("a player who goes to the lobby and back still holds the commitment seen before the deal", async (t) => {
+  t.timeout(5 * 60_000);
+  const seed = newServerSeed();
+  const watched = await openTable(committedState("STATUS_START", "T1-9", seed));
+  const { page } = watched;
+  await show(page, committedState("STATUS_HOLE", "T1-9", seed));
+  // To the lobby and back within the page (no reload), while the game goes on to the turn.
+  await page.getByRole("link", { name: "Lobby" }).click();
+  await page.getByTestId("game-state").waitFor({ state: "detached" });
+  scripted.api.state = committedState("STATUS_TURN", "T1-9", seed);
+  await page.evaluate("location.hash = '#/table/1'");
+  await waitForState(page, "STATUS_TURN");
+  await scripted.api.streamOpen();
+  t.regex(await page.getByTestId("commitment-seen").innerText(), /since the start of the game/);
+  await show(page, committedState("STATUS_RIVER", "T1-9", seed));
+  const { verdict, text } = await verify(page);
+  t.is(verdict, "verified", text);
+  t.regex(text, /Verified: the cards were fixed before any bet\./);
+});

@@ -15,6 +15,9 @@ export function newClientSeed(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Whose deals and commitments where, kept for the page's life: a player at a table. */
+export const placeAtTable = (playerId: string, tableId: number): string => `${playerId} ${tableId}`;
+
 /** The games whose deals are remembered: the one shown and the one before it (the previous game's check). */
 const GAMES_REMEMBERED = 2;
 

@@ -5,7 +5,9 @@
 // from the game's start (STATUS_SETUP or STATUS_START), before the deal and its client seed: the
 // value kept then must be the one the river shows.
 //
-// Pure and without imports, so it can be unit-tested under Node.
+// Without imports, so it can be unit-tested under Node. What the page holds is kept for its life, per
+// player and table, as its client seeds are (client-seed.ts): a player who goes to the lobby and comes
+// back still holds the commitment seen before the deal, and is still warned of a different one.
 
 /** The parts of a table state this needs (structurally the API's TableGameState). */
 interface CommitmentShown {
@@ -76,3 +78,16 @@ export function holdCommitments(held: HeldCommitments, state: CommitmentShown): 
 
 /** The game's number at its table ("T1-8" is 8): a table's games only count up. NaN for another form. */
 const gameNumber = (gameId: string): number => Number(/-(\d+)$/.exec(gameId)?.[1] ?? Number.NaN);
+
+/** Each place's held commitments (a player at a table), for the page's life. */
+const heldAt = new Map<string, HeldCommitments>();
+
+/** What the page holds for `place`: nothing yet, or what it held when its table screen last closed. */
+export const heldCommitmentsAt = (place: string): HeldCommitments =>
+  heldAt.get(place) ?? { current: null, previous: null };
+
+/** Keeps `held` as what the page holds for `place`, and gives it back. */
+export function keepHeldCommitments(place: string, held: HeldCommitments): HeldCommitments {
+  heldAt.set(place, held);
+  return held;
+}

@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { TableState } from "../../api/client";
 import { followTable, type FeedStatus, type TableFeed } from "../../api/table-events";
-import { heldFor, holdCommitments, type HeldCommitments } from "../../fairness/commitment";
+import { placeAtTable } from "../../fairness/client-seed";
+import {
+  heldCommitmentsAt,
+  heldFor,
+  holdCommitments,
+  keepHeldCommitments,
+  type HeldCommitments,
+} from "../../fairness/commitment";
 import { stateLabel } from "../../model/stages";
 import { Notice } from "../Notice";
 import { useAction } from "../use-action";
@@ -20,7 +27,9 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
   const [state, setState] = useState<TableState | null>(null);
   const [river, setRiver] = useState<TableState | null>(null);
   const [feedStatus, setFeedStatus] = useState<FeedStatus>({ mode: "connecting", stale: false });
-  const [held, setHeld] = useState<HeldCommitments>({ current: null, previous: null });
+  // Kept for the page's life, as the deals' client seeds are (moves.ts): both outlive this screen.
+  const place = placeAtTable(playerId, tableId);
+  const [held, setHeld] = useState<HeldCommitments>(() => heldCommitmentsAt(place));
   const feed = useRef<TableFeed | null>(null);
   // One per feed, not per render: it keeps the key of a move whose outcome is not known yet.
   const moves = useRef<TableMoves | null>(null);
@@ -33,7 +42,7 @@ export function TableScreen({ tableId, playerId }: { tableId: number; playerId: 
       state: (next) => {
         // Every state the feed shows, in order (an updater runs even when renders are batched), so
         // no commitment shown between two renders escapes the comparison.
-        setHeld((kept) => holdCommitments(kept, next));
+        setHeld((kept) => keepHeldCommitments(place, holdCommitments(kept, next)));
         setRiver((kept) => keepRiver(kept, next));
         setState(next);
       },

@@ -12,7 +12,7 @@ import {
 } from "../../api/client";
 import { keyedMoves, unconfirmedMessage } from "../../api/move-keys";
 import type { TableFeed } from "../../api/table-events";
-import { dealClientSeeds, isDealingState } from "../../fairness/client-seed";
+import { dealClientSeeds, isDealingState, placeAtTable } from "../../fairness/client-seed";
 import { formatCents, formatMoney, toCents } from "../../model/money";
 import { explainRefusal } from "../../model/refusals";
 import { isBettingStage, type AdvanceFrom, type BetAt } from "../../model/stages";
@@ -53,7 +53,7 @@ export function tableMoves(tableId: number, feed: TableFeed, playerId: string, a
   const { send, seatChanged } = movesSender(`${playerId} ${tableId}`, () => void feed.refresh());
   // A buy-in and a top-up come from the account and leaving pays into it.
   const fromAccount = <T>(move: Promise<T>): Promise<T> => move.finally(account.reread);
-  const seeds = dealClientSeeds(`${playerId} ${tableId}`);
+  const seeds = dealClientSeeds(placeAtTable(playerId, tableId));
   return {
     async sit(buyInAmount) {
       const { reply, resent } = await fromAccount(
