@@ -31,3 +31,11 @@ test("an amount over the largest is refused in the player's words; the largest i
   t.deepEqual(parseAmount("99999999999999999999"), { problem: "The amount can be at most 1,000,000,000.00." });
   t.deepEqual(parseAmount("12.50"), { amount: 12.5 });
 });
+
+test("thousands grouped as the page writes them are taken; any other comma is refused, never read as a point", (t) => {
+  t.deepEqual(parseAmount("1,000"), { amount: 1_000 });
+  t.deepEqual(parseAmount("1,000.50"), { amount: 1_000.5 });
+  t.deepEqual(parseAmount("1,000,000,000.00"), { amount: 1_000_000_000 });
+  const comma = { problem: "Use a point for cents, such as 12.50; a comma only between thousands, as in 1,000." };
+  for (const typed of ["10,50", "1,00", "1,0000", ",100", "1,000,00"]) t.deepEqual(parseAmount(typed), comma, typed);
+});

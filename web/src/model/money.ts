@@ -22,11 +22,16 @@ export const formatSignedCents = (cents: number): string => signed.format(cents 
 
 /** A typed amount as the API takes it, or why it is not one. */
 export function parseAmount(text: string): { amount: number } | { problem: string } {
+  // Thousands grouped as the page writes amounts ("1,000.00") are taken; any other comma is not a
+  // decimal point here ("10,50" is refused, not read as 1050).
   const trimmed = text.trim();
+  const ungrouped = /^\d{1,3}(,\d{3})+(\.\d{1,2})?$/.test(trimmed) ? trimmed.replaceAll(",", "") : trimmed;
   if (trimmed === "") return { problem: "Enter an amount." };
-  if (!/^\d+(\.\d{1,2})?$/.test(trimmed))
+  if (trimmed.includes(",") && ungrouped === trimmed)
+    return { problem: "Use a point for cents, such as 12.50; a comma only between thousands, as in 1,000." };
+  if (!/^\d+(\.\d{1,2})?$/.test(ungrouped))
     return { problem: "Enter an amount such as 10 or 12.50 (at most 2 decimals)." };
-  const amount = Number(trimmed);
+  const amount = Number(ungrouped);
   if (amount <= 0) return { problem: "The amount must be more than 0." };
   if (amount > MAX_AMOUNT_UNITS) return { problem: `The amount can be at most ${formatMoney(MAX_AMOUNT_UNITS)}.` };
   return { amount };
