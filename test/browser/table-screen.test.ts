@@ -200,6 +200,10 @@ test.serial("a hand that takes no bet says why; a stage closed for a reveal and 
     await page.getByTestId("target-rtp").innerText(),
     "Odds priced at a 97 % return to player, fixed for this game at its deal.",
   );
+  t.is(
+    await page.getByTestId("tie-share").innerText(),
+    "A hand's odds count its ties as a share of a win: a dead heat of two pays half the odds.",
+  );
 
   // An advance has closed the flop's betting to reveal the turn: the label says so, and no form is left.
   await show(page, { ...flop, handOdds, bettingOpen: false });

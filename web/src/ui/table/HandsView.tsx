@@ -42,6 +42,12 @@ export function HandsView({ state, playerId, seat, moves, action }: Props) {
           deal.
         </p>
       )}
+      {state.targetRtp === null ? null : (
+        // Else the odds cannot be worked out from the percentages shown: a hand's draws count too.
+        <p class="hint" data-testid="tie-share">
+          A hand's odds count its ties as a share of a win: a dead heat of two pays half the odds.
+        </p>
+      )}
       <div class="hands">
         {state.hands.map((hand, handIndex) => (
           <HandView
