@@ -30,8 +30,8 @@ function entry(sequence: number): AccountStatementBody["entries"][number] {
   };
 }
 
-async function openLobby() {
-  const { page } = await scripted.openPage({ width: 1024, height: 768 });
+async function openLobby(viewport = { width: 1024, height: 768 }) {
+  const { page } = await scripted.openPage(viewport);
   await page.goto("/");
   await signIn(page, "eve");
   const rows = page.getByTestId("statement").locator("tbody tr");
@@ -127,4 +127,24 @@ test.serial("a refused movement says how much was refused and why", async (t) =>
   const what = async (row: number) => rows.nth(row).locator("td").nth(1).innerText();
   t.regex(await what(1), /\(5,000\.00 refused: not enough money\)$/);
   t.regex(await what(0), /game T1-3 \(7\.50 refused: the account would pass its largest balance\)$/);
+});
+
+test.serial("on a phone the statement's everyday figures fit: its box does not scroll sideways", async (t) => {
+  const { api } = scripted;
+  Object.assign(api, { ledgerReads: [], ledgerDelayMs: 0, ledgerRepeats: 0, ledgerRefusals: 0 });
+  const kept = api.ledger;
+  t.teardown(() => (api.ledger = kept));
+  // The welcome credit on the first page: the widest everyday amount, +1,000.00.
+  api.ledger = kept.slice(0, 4);
+  const { page } = await openLobby({ width: 375, height: 812 });
+  await page.getByRole("button", { name: "Show recent movements" }).click();
+  const table = page.getByTestId("statement");
+  await table.waitFor();
+  const box = `document.querySelector('[data-testid="statement"]').parentElement`;
+  t.is(await page.evaluate(`${box}.scrollWidth - ${box}.clientWidth`), 0, "the Balance column is whole");
+  t.is(
+    await page.getByRole("region", { name: "Account statement" }).count(),
+    1,
+    "the panel's region only: its scroll box has a name of its own",
+  );
 });

@@ -90,7 +90,7 @@ export function Statement({ playerId }: { playerId: string }) {
       {entries === null ? null : entries.length === 0 ? (
         <p>No movements yet.</p>
       ) : (
-        <ScrollBox label="Account statement">
+        <ScrollBox label="Movements">
           <table data-testid="statement">
             <thead>
               <tr>
@@ -107,7 +107,11 @@ export function Statement({ playerId }: { playerId: string }) {
             <tbody>
               {entries.map((entry) => (
                 <tr key={entry.sequence} data-sequence={entry.sequence}>
-                  <td>{new Date(entry.at).toLocaleString()}</td>
+                  <td>
+                    {/* To the minute: with seconds the date took most of a phone's width, and the
+                        balance was cut off. */}
+                    <time dateTime={entry.at}>{whenShown(entry.at)}</time>
+                  </td>
                   <td>{whatHappened(entry)}</td>
                   <td class="num" data-testid="statement-amount">
                     {entry.amount > 0 ? "+" : ""}
@@ -129,3 +133,7 @@ export function Statement({ playerId }: { playerId: string }) {
     </section>
   );
 }
+
+/** A movement's time as the statement shows it: the player's own date form, to the minute. */
+const whenShown = (at: string): string =>
+  new Date(at).toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
