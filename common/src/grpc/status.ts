@@ -54,3 +54,18 @@ export function isServiceError(error: unknown): error is ServiceError {
     typeof (error as Partial<ServiceError>).details === "string"
   );
 }
+
+const OUTAGE_STATUSES = new Set<number>([
+  status.UNAVAILABLE,
+  status.DEADLINE_EXCEEDED,
+  status.CANCELLED,
+  status.RESOURCE_EXHAUSTED,
+]);
+
+/**
+ * Whether a failed call's status says that the service could not be had, not that it refused:
+ * grpc-js reports a refused connection as UNAVAILABLE, and an expired deadline, a call its connection
+ * cut (CANCELLED) or HTTP/2's own limits (RESOURCE_EXHAUSTED) are the same to the caller. Its outcome
+ * is unknown; a retry under the same idempotency key learns it.
+ */
+export const isOutageStatus = (code: number): boolean => OUTAGE_STATUSES.has(code);

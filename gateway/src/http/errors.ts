@@ -1,7 +1,7 @@
 // Errors as HTTP answers: the one error type fit for a client, gRPC statuses mapped to it, and the
 // one handler where any error becomes `{ error }` (internals only in the log).
 import { status } from "@grpc/grpc-js";
-import { isServiceError, madeFromDomainError, serviceUnavailableMessage } from "@pokerodds/common";
+import { isOutageStatus, isServiceError, madeFromDomainError, serviceUnavailableMessage } from "@pokerodds/common";
 import { InvalidRequest } from "@pokerodds/api/validate";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
 import { REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
@@ -96,17 +96,7 @@ export function httpErrorFromGrpc(error: unknown, service: string): HttpError {
   if (error.code === status.UNAVAILABLE && domain && error.details && !INTERNAL_NAME.test(error.details)) {
     return new HttpError(503, error.details, options);
   }
-  // grpc-js reports a refused connection as UNAVAILABLE; an expired deadline is the same to a client,
-  // and so is a call the connection cut (CANCELLED from the server's side, RESOURCE_EXHAUSTED from
-  // HTTP/2's own limits): its outcome is unknown, and a retry under the same key learns it.
-  if (
-    error.code === status.UNAVAILABLE ||
-    error.code === status.DEADLINE_EXCEEDED ||
-    error.code === status.CANCELLED ||
-    error.code === status.RESOURCE_EXHAUSTED
-  ) {
-    return serviceUnavailable(service, options);
-  }
+  if (isOutageStatus(error.code)) return serviceUnavailable(service, options);
   return internalError(error);
 }
 

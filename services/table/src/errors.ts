@@ -4,19 +4,13 @@ import { status } from "@grpc/grpc-js";
 import {
   DomainError,
   InvalidArgumentError,
+  isOutageStatus,
   isServiceError,
   NotFoundError,
   serviceUnavailableMessage,
   UnavailableError,
 } from "@pokerodds/common";
 import { isDatabaseOutage } from "@pokerodds/common/mongo";
-
-const OUTAGE = new Set<number>([
-  status.UNAVAILABLE,
-  status.DEADLINE_EXCEEDED,
-  status.CANCELLED,
-  status.RESOURCE_EXHAUSTED,
-]);
 
 /**
  * A call to `service` that failed for an outage, as the UnavailableError that names it, so that the
@@ -26,7 +20,7 @@ const OUTAGE = new Set<number>([
 export const outageOf =
   (service: "wallet" | "odds") =>
   (error: unknown): never => {
-    if (isServiceError(error) && OUTAGE.has(error.code)) {
+    if (isServiceError(error) && isOutageStatus(error.code)) {
       throw new UnavailableError(serviceUnavailableMessage(service), { cause: error });
     }
     throw error;
@@ -44,7 +38,7 @@ export function toDomainError(error: unknown): unknown {
     return new UnavailableError("the table database is unavailable");
   }
   if (isServiceError(error)) {
-    if (OUTAGE.has(error.code)) return new UnavailableError("a service the table depends on is unavailable");
+    if (isOutageStatus(error.code)) return new UnavailableError("a service the table depends on is unavailable");
     if (error.code === status.NOT_FOUND) return new NotFoundError(error.details);
     if (error.code === status.INVALID_ARGUMENT) return new InvalidArgumentError(error.details);
   }

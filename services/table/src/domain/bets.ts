@@ -7,7 +7,15 @@ import { sumCents } from "./money.js";
 import { payoutOf } from "@pokerodds/common/payout";
 import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { exactWinnerSets } from "@pokerodds/common/poker/equity-exact";
-import { MAX_GAME_PAYOUT_CENTS, betsFromSeat, bettingStageOf, findSeat, refusalVersion, sealNext } from "./snapshot.js";
+import {
+  MAX_GAME_PAYOUT_CENTS,
+  betsFromSeat,
+  bettingStageOf,
+  findSeat,
+  refusalVersion,
+  requireSeat,
+  sealNext,
+} from "./snapshot.js";
 import type { Bet, GameState, Outcome, TableSnapshot } from "./types.js";
 
 const STAGE_NAMES = ["hole", "flop", "turn"] as const;
@@ -205,8 +213,7 @@ export function applyBet(snapshot: TableSnapshot, command: BetCommand, now: numb
     throw new ConflictError(
       "bet not placed: betting at this stage has closed, as an advance is revealing the next cards",
     );
-  const seat = findSeat(snapshot, playerId);
-  if (!seat) throw new ConflictError("not seated at this table");
+  const seat = requireSeat(snapshot, playerId);
   if (seat.seatId !== seatIndex) throw new ConflictError("a bet must be placed from the caller's own seat");
   requireRoomForBet(snapshot, seat.seatId);
   const panel = snapshot.handOdds.find((p) => p.bettingStage === stage && p.handIndex === handIndex);

@@ -7,7 +7,7 @@ import { MAX_BALANCE_CENTS, requireAmountCents } from "@pokerodds/common/limits"
 import { TABLE_REFUSALS, type TableRefusal } from "@pokerodds/common/table-refusals";
 import { sumCents } from "./money.js";
 import { voidGame } from "./payouts.js";
-import { betsFromSeat, betsInPlay, canTakeIn, findSeat, freshGame, sealNext } from "./snapshot.js";
+import { betsFromSeat, betsInPlay, canTakeIn, findSeat, freshGame, requireSeat, sealNext } from "./snapshot.js";
 import type { OutboxCredit, Outcome, Seat, TableSnapshot } from "./types.js";
 import { TABLE_KEY_PREFIX } from "@pokerodds/common/movement-keys";
 
@@ -149,8 +149,7 @@ export function applyTopUp(
   const { playerId, amountCents, sessionId } = command;
   assertId("playerId", playerId);
   requireAmountCents("amountCents", amountCents);
-  const seat = findSeat(snapshot, playerId);
-  if (!seat) throw new ConflictError("not seated at this table");
+  const seat = requireSeat(snapshot, playerId);
   if (sessionId !== undefined && seat.sessionId !== sessionId) {
     throw new ConflictError("the seat this top-up was asked for has been left: nothing was added to the new one");
   }

@@ -2,7 +2,7 @@
 // (version, timestamps, and a conservation check that refuses to produce a snapshot that lost a cent).
 
 import { MAX_BALANCE_CENTS, MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
-import { InvalidArgumentError } from "@pokerodds/common/errors";
+import { ConflictError, InvalidArgumentError } from "@pokerodds/common/errors";
 import { sumCents } from "./money.js";
 import type { BettingStage, GameState, Seat, TableConfig, TableSnapshot } from "./types.js";
 
@@ -120,6 +120,13 @@ export const takesBets = (snapshot: TableSnapshot): boolean =>
 
 export const findSeat = (snapshot: TableSnapshot, playerId: string): Seat | undefined =>
   snapshot.seats.find((s) => s.playerId === playerId);
+
+/** The player's seat, or a ConflictError for a move only a seated player makes (a top-up, a bet). */
+export function requireSeat(snapshot: TableSnapshot, playerId: string): Seat {
+  const seat = findSeat(snapshot, playerId);
+  if (!seat) throw new ConflictError("not seated at this table");
+  return seat;
+}
 
 /** Bets placed from a seat in the current game, by whoever sat in it (bets.ts bounds them). */
 export const betsFromSeat = (snapshot: TableSnapshot, seatId: number): number =>

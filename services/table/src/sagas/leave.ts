@@ -15,7 +15,7 @@ import { findSeat } from "../domain/snapshot.js";
 import { requireIdempotencyKey } from "@pokerodds/common/limits";
 import { deliverOutboxOrLeaveToRecovery, movementOf } from "../outbox.js";
 import type { TableParts } from "../parts.js";
-import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
+import { ok, runTransfer, sagaStep, transferKeys, type Driver } from "./transfer.js";
 
 /** How far apart two replicas' clocks may be when one looks for what the other stored. */
 const CLOCKS_APART_MS = 10_000;
@@ -62,7 +62,7 @@ export async function leave(parts: TableParts, request: LeaveRequest, scope: Cal
 
 export const driveLeave: Driver<LeaveAnswer> = async (parts, claim, { redrive }, scope) => {
   const { _id: transferId, playerId, tableId, sessionId } = claim;
-  const opKey = `transfer:${transferId}:leave`;
+  const opKey = transferKeys(transferId).seatLeave;
   const left = await sagaStep(claim, "store", async () => {
     // Driven again, the seat may be gone because this very transfer freed it: look for its change first.
     const found = redrive ? ((await parts.store.findOp(opKey))?.result as Left | undefined) : undefined;

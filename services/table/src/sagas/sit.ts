@@ -16,7 +16,7 @@ import { sitAfterDebit, sitPreconditions, type Caller, type SitRefusal, type Sit
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
 import type { TableParts } from "../parts.js";
-import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
+import { ok, runTransfer, sagaStep, transferKeys, type Driver } from "./transfer.js";
 
 interface SitAnswer {
   acknowledged: boolean;
@@ -71,7 +71,7 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
   const { _id: transferId, playerId, tableId, amountCents } = claim;
   const movement = { playerId, amountCents, reference: transferId, tableId };
   const debit = await sagaStep(claim, "debit", () =>
-    parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.SIT }, scope),
+    parts.wallet.debit({ ...movement, key: transferKeys(transferId).debit, reason: LEDGER_REASON.SIT }, scope),
   );
   if (!debit.applied) return ok(nack(NO_MONEY));
   crashPoint("sit:after-debit");
@@ -79,7 +79,7 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
   const seated = await sagaStep(claim, "store", () =>
     parts.store.apply<SitResult>(
       tableId,
-      { key: `transfer:${transferId}:credit`, fingerprint: transferId },
+      { key: transferKeys(transferId).seatCredit, fingerprint: transferId },
       (latest, now) =>
         sitAfterDebit(
           latest,
@@ -94,7 +94,7 @@ export const driveSit: Driver<SitAnswer> = async (parts, claim, _options, scope)
     return ok({ acknowledged: true, message: "", seatId: result.seatId, seatBalanceCents: result.seatBalanceCents });
   }
   const refund = await sagaStep(claim, "refund", () =>
-    parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.SIT_REFUND }, scope),
+    parts.wallet.credit({ ...movement, key: transferKeys(transferId).refund, reason: LEDGER_REASON.SIT_REFUND }, scope),
   );
   // Refused only past the wallet's balance limit, which the wallet does not record: the transfer
   // stays open (audited), and recovery sends the refund again until the account has room.

@@ -7,16 +7,15 @@
 //      rule is the domain's, after-debit.ts);
 //   3. after such a refusal, refund the account (key <transferId>:refund) and answer 409.
 import { TableDirectory } from "../table-directory.js";
-import { ConflictError } from "@pokerodds/common";
 import { LEDGER_REASON } from "@pokerodds/common/ledger-reasons";
 import { crashPoint } from "../crash-point.js";
 import type { CallScope } from "../dependencies.js";
 import { topUpAfterDebit, type Caller, type TopUpCredit } from "../domain/index.js";
-import { findSeat } from "../domain/snapshot.js";
+import { findSeat, requireSeat } from "../domain/snapshot.js";
 import { requireAmountCents, requireIdempotencyKey } from "@pokerodds/common/limits";
 import type { TableParts } from "../parts.js";
 import { TABLE_REFUSALS } from "@pokerodds/common/table-refusals";
-import { ok, runTransfer, sagaStep, type Driver } from "./transfer.js";
+import { ok, runTransfer, sagaStep, transferKeys, type Driver } from "./transfer.js";
 
 interface TopUpAnswer {
   acknowledged: boolean;
@@ -44,8 +43,7 @@ export async function topUp(parts: TableParts, request: TopUpRequest, scope: Cal
   const precheck = async () => {
     TableDirectory.requireSeatable(await parts.directory.require(tableId, scope), caller.playerId);
     const { snapshot } = await parts.store.latest(tableId);
-    const seat = findSeat(snapshot, caller.playerId);
-    if (!seat) throw new ConflictError("not seated at this table");
+    const seat = requireSeat(snapshot, caller.playerId);
     return { proceed: { playerName: "", avatarImageUrl: "", sessionId: seat.sessionId } };
   };
   return runTransfer(parts, terms, requireIdempotencyKey(request.idempotencyKey), precheck, driveTopUp, scope);
@@ -55,7 +53,7 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
   const { _id: transferId, playerId, tableId, amountCents, sessionId } = claim;
   const movement = { playerId, amountCents, reference: transferId, tableId };
   const debit = await sagaStep(claim, "debit", () =>
-    parts.wallet.debit({ ...movement, key: `${transferId}:debit`, reason: LEDGER_REASON.TOPUP }, scope),
+    parts.wallet.debit({ ...movement, key: transferKeys(transferId).debit, reason: LEDGER_REASON.TOPUP }, scope),
   );
   if (!debit.applied) {
     const { snapshot } = await parts.store.latest(tableId);
@@ -71,7 +69,7 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
   const credit = await sagaStep(claim, "store", () =>
     parts.store.apply<TopUpCredit>(
       tableId,
-      { key: `transfer:${transferId}:credit`, fingerprint: transferId },
+      { key: transferKeys(transferId).seatCredit, fingerprint: transferId },
       // Claims stored before top-ups recorded their session have none: any seat of the player then.
       (latest, now) => topUpAfterDebit(latest, { playerId, amountCents, sessionId: sessionId || undefined }, now),
     ),
@@ -87,7 +85,10 @@ export const driveTopUp: Driver<TopUpAnswer> = async (parts, claim, _options, sc
     });
   }
   const refund = await sagaStep(claim, "refund", () =>
-    parts.wallet.credit({ ...movement, key: `${transferId}:refund`, reason: LEDGER_REASON.TOPUP_REFUND }, scope),
+    parts.wallet.credit(
+      { ...movement, key: transferKeys(transferId).refund, reason: LEDGER_REASON.TOPUP_REFUND },
+      scope,
+    ),
   );
   // Refused only past the wallet's balance limit, which the wallet does not record: the transfer
   // stays open (audited), and recovery sends the refund again until the account has room.

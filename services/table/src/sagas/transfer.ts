@@ -29,6 +29,17 @@ export type Driver<R> = (
 
 export const ok = <R>(value: R): TransferOutcome<R> => ({ ok: true, value });
 
+/**
+ * The keys of a transfer's steps, each made once whoever drives it: the wallet's debit and refund of
+ * the account, and the table's operation that seats, credits or frees the seat.
+ */
+export const transferKeys = (transferId: string) => ({
+  debit: `${transferId}:debit`,
+  refund: `${transferId}:refund`,
+  seatCredit: `transfer:${transferId}:credit`,
+  seatLeave: `transfer:${transferId}:leave`,
+});
+
 function answer<R>(outcome: TransferOutcome): R {
   if (outcome.ok) return outcome.value as R;
   throw domainErrorOf(outcome.error.kind, outcome.error.message);
