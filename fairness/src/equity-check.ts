@@ -4,9 +4,8 @@
 
 import { dealHoleCards } from "@pokerodds/odds/domain/deal";
 import { exactEquity, monteCarloEquity } from "@pokerodds/common/poker/equity";
+import { boardSizeAt, type BettingStage } from "@pokerodds/common/poker/pricing";
 import { STAGES, type StageName } from "./game.js";
-
-const BOARD_SIZE: Record<StageName, number> = { hole: 0, flop: 3, turn: 4 };
 
 export interface EquityPoint {
   stage: StageName;
@@ -41,7 +40,7 @@ export function compareSpot(
   stage: StageName,
 ): void {
   const { hands, rest } = dealHoleCards(deck, numberOfHands);
-  const board = rest.slice(0, BOARD_SIZE[stage]);
+  const board = rest.slice(0, boardSizeAt(STAGES.indexOf(stage) as BettingStage));
   const exact = exactEquity(hands, board);
   const mc = monteCarloEquity(hands, board, totals.iterations);
   totals.spots++;

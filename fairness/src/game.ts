@@ -8,12 +8,12 @@ import { dealHoleCards, deal } from "@pokerodds/odds/domain/deal";
 import type { HandOdds } from "@pokerodds/common/poker/pricing";
 import { roundPercent } from "@pokerodds/common/poker/pricing";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";
+import { boardSizeAt, type BettingStage } from "@pokerodds/common/poker/pricing";
 import { payoutOf } from "@pokerodds/common/payout";
 import { type Shares, engineShares, enumeratedShares } from "./shares.js";
 
 export const STAGES = ["hole", "flop", "turn"] as const;
 export type StageName = (typeof STAGES)[number];
-const BOARD_SIZE = [0, 3, 4] as const;
 
 /** A unit bet is 1.00, i.e. 100 cents, as a player would stake it. */
 const UNIT_CENTS = 100;
@@ -74,7 +74,7 @@ export function playGame(deck: readonly number[], settings: GameSettings): GameO
   const { hands, rest } = dealHoleCards(deck, numberOfHands);
   const board = rest.slice(0, 5);
   let mismatches = 0;
-  const priced = BOARD_SIZE.map((size) => {
+  const priced = STAGES.map((_, stage) => boardSizeAt(stage as BettingStage)).map((size) => {
     if (size === 0) return { panels: dealt.handOdds, shares: engineShares(hands, []) };
     const shown = board.slice(0, size);
     const panels = priceHands(hands, shown, targetRtp);

@@ -4,7 +4,7 @@
 // taken at its stage's odds for its hand. So a record of a bet paid at odds nobody was shown, or of
 // a panel priced off the cards, does not verify.
 import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
-import { Stage, type HandOdds } from "@pokerodds/common/poker/pricing";
+import { boardSizeAt, Stage, type HandOdds } from "@pokerodds/common/poker/pricing";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";
 
 type Fields = Record<string, unknown>;
@@ -14,13 +14,16 @@ export const DEFAULT_RTP = 0.97;
 
 /** The betting stages, each with the board cards seen while it is open. */
 const BETTING_STAGES = [
-  { stage: Stage.HOLE, name: "hole", cards: 0 },
-  { stage: Stage.FLOP, name: "flop", cards: 3 },
-  { stage: Stage.TURN, name: "turn", cards: 4 },
+  { stage: Stage.HOLE, name: "hole", cards: boardSizeAt(Stage.HOLE) },
+  { stage: Stage.FLOP, name: "flop", cards: boardSizeAt(Stage.FLOP) },
+  { stage: Stage.TURN, name: "turn", cards: boardSizeAt(Stage.TURN) },
 ] as const;
 
 /** Every stage that shows panels: the betting stages, then the river. */
-const PANEL_STAGES = [...BETTING_STAGES, { stage: Stage.RIVER, name: "river", cards: 5 }] as const;
+const PANEL_STAGES = [
+  ...BETTING_STAGES,
+  { stage: Stage.RIVER, name: "river", cards: boardSizeAt(Stage.RIVER) },
+] as const;
 
 /** What a bet of the record says it was taken at (verify-outcome.ts has read its money already). */
 export interface PricedBet {

@@ -37,6 +37,24 @@ const CANT_LOSE_UNITS = 999_000; // 99.9 %
 /** The public API's betting stage values; the river is NON_BETTING (-1). */
 export const Stage = { HOLE: 0, FLOP: 1, TURN: 2, RIVER: -1 } as const satisfies Record<string, BettingStage>;
 
+/** The board cards seen at each stage, in the game's order: none at the hole, 3 at the flop, 4 at the turn, 5 at the river. */
+export const BOARD_SIZE_BY_STAGE: readonly (readonly [BettingStage, number])[] = [
+  [Stage.HOLE, 0],
+  [Stage.FLOP, 3],
+  [Stage.TURN, 4],
+  [Stage.RIVER, 5],
+];
+
+export const STAGE_BY_BOARD_SIZE: ReadonlyMap<number, BettingStage> = new Map(
+  BOARD_SIZE_BY_STAGE.map(([stage, size]) => [size, stage]),
+);
+
+/** The board cards seen at `stage` (BOARD_SIZE_BY_STAGE). */
+export const boardSizeAt = (stage: BettingStage): number => BOARD_SIZE_BY_STAGE.find(([s]) => s === stage)![1];
+
+/** Whether a board of `size` cards is one of a stage's: 0, 3, 4 or 5. */
+export const isBoardSize = (size: number): boolean => STAGE_BY_BOARD_SIZE.has(size);
+
 /**
  * One hand's equity in percent (0..100): win = sole best; draw = tied for best; and its exact
  * dead-heat share of the win (a fraction of 1), which the odds are priced from.

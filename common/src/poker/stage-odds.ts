@@ -7,14 +7,14 @@ import { type Card, formatCard } from "./cards.js";
 import { exactEquity } from "./equity.js";
 import { InvalidOddsRequestError, validateTargetRtp } from "./errors.js";
 import { evaluateCards } from "./evaluator.js";
-import { type BettingStage, type HandEquity, type HandOdds, Stage, handOddsPanels, riverEquities } from "./pricing.js";
-
-const STAGE_BY_BOARD_SIZE: ReadonlyMap<number, BettingStage> = new Map([
-  [0, Stage.HOLE],
-  [3, Stage.FLOP],
-  [4, Stage.TURN],
-  [5, Stage.RIVER],
-]);
+import {
+  type BettingStage,
+  type HandEquity,
+  type HandOdds,
+  STAGE_BY_BOARD_SIZE,
+  handOddsPanels,
+  riverEquities,
+} from "./pricing.js";
 
 /** The betting stage a board implies: 0 cards HOLE, 3 FLOP, 4 TURN, 5 river (-1). */
 export function stageOfBoard(boardSize: number): BettingStage {

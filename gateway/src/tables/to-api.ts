@@ -1,6 +1,7 @@
 // Proto messages from the table service -> the public JSON of the spec: cents become units, tenths
 // become odds, an empty list of hands or cards becomes null. A value the contract does not allow
 // throws a ContractViolation.
+import { isBoardSize } from "@pokerodds/common/poker/pricing";
 import {
   type BetResponse,
   type LeaveResponse,
@@ -23,9 +24,6 @@ import {
   type TablesListBody,
   type TopUpResponseBody,
 } from "@pokerodds/api/tables";
-
-// The board grows flop (3), turn, river.
-const BOARD_SIZES = new Set([0, 3, 4, 5]);
 
 export const EMPTY_LOBBY: TablesListBody = { tables: [], totalActivePlayers: 0 };
 
@@ -89,7 +87,7 @@ export function toTableVersion(version: number): number {
 
 export function toTableGameState(state: TableState | undefined): TableGameStateBody {
   if (!state) throw new ContractViolation("no table state");
-  if (!BOARD_SIZES.has(state.board.length)) throw new ContractViolation(`a board of ${state.board.length} cards`);
+  if (!isBoardSize(state.board.length)) throw new ContractViolation(`a board of ${state.board.length} cards`);
   const [flopCard1 = null, flopCard2 = null, flopCard3 = null, turnCard = null, riverCard = null] = state.board;
   return {
     tableId: state.tableId,

@@ -4,7 +4,7 @@ import { type Card, formatCard, formatHand } from "@pokerodds/common/poker/cards
 import { dealHoleCards, assertFullDeck } from "./deal.js";
 import { describeHand } from "./describe.js";
 import { InvalidOddsRequestError, validateIntegerRange, validateTargetRtp } from "@pokerodds/common/poker/errors";
-import { type BettingStage, type StagePricing, Stage, bulkStagePricing } from "@pokerodds/common/poker/pricing";
+import { BOARD_SIZE_BY_STAGE, type StagePricing, bulkStagePricing } from "@pokerodds/common/poker/pricing";
 import { commitDeck } from "./provably-fair.js";
 import { shuffledDeck } from "./shuffle.js";
 import { stageEquities } from "@pokerodds/common/poker/stage-odds";
@@ -57,13 +57,6 @@ export function validateBulkRequest(request: {
 export function bulkGameId(index: number): string {
   return `BULK-${String(index).padStart(4, "0")}`;
 }
-
-const BOARD_SIZE_BY_STAGE: readonly (readonly [BettingStage, number])[] = [
-  [Stage.HOLE, 0],
-  [Stage.FLOP, 3],
-  [Stage.TURN, 4],
-  [Stage.RIVER, 5],
-];
 
 /**
  * One game: shuffle (or the given deck, for tests), deal hole cards round-robin as the deal does,
