@@ -101,6 +101,13 @@ export const isTargetRtp = (value: unknown): value is number =>
   typeof value === "number" && Number.isFinite(value) && value > 0 && value < 1;
 
 /**
+ * A target RTP as an operator writes one (TABLE_TARGET_RTP, the tools' --rtp): decimal digits with at
+ * most one point, e.g. 0.97 or .5, to any number of decimals; NaN for anything else (1e-1, 0x1, " 0.9").
+ * Its range is the reader's to check (isTargetRtp, MIN_TABLE_TARGET_RTP).
+ */
+export const parseTargetRtp = (text: string): number => (/^\d*\.?\d+$/.test(text) ? Number(text) : NaN);
+
+/**
  * A table's watcher (an event stream, a gateway's feed of one table) that missed more versions than
  * this gets the current state instead of each one.
  */

@@ -3,7 +3,14 @@
 // every statistical bound holds, 1 when one fails, 2 on bad usage.
 
 import { parseArgsOnce } from "@pokerodds/common/args";
-import { isTargetRtp, MIN_TABLE_TARGET_RTP } from "@pokerodds/common/limits";
+import {
+  DEFAULT_TARGET_RTP,
+  isTargetRtp,
+  MAX_HANDS_PER_GAME,
+  MIN_HANDS_PER_GAME,
+  MIN_TABLE_TARGET_RTP,
+  parseTargetRtp,
+} from "@pokerodds/common/limits";
 import { MultiBar, Presets } from "cli-progress";
 import { writeReport } from "./report.js";
 import { type RunOptions, type WorkKind, runFairness } from "./run.js";
@@ -33,7 +40,7 @@ function readOptions(): { options: RunOptions; out: string } {
         shuffles: { type: "string", default: "1000000" },
         out: { type: "string", default: "fairness-report" },
         hands: { type: "string", default: "4" },
-        rtp: { type: "string", default: "0.97" },
+        rtp: { type: "string", default: String(DEFAULT_TARGET_RTP) },
         source: { type: "string", default: "derived" },
         workers: { type: "string", default: "2" },
         "equity-spots": { type: "string", default: "300" },
@@ -43,9 +50,9 @@ function readOptions(): { options: RunOptions; out: string } {
   } catch (error) {
     fail((error as Error).message);
   }
-  // Written as TABLE_TARGET_RTP is, and bounded as it is (services/table/src/config.ts): a report at
-  // an RTP no table can run at (below it a hand certain to win shows odds 0) describes no game.
-  const targetRtp = /^\d*\.?\d+$/.test(values.rtp) ? Number(values.rtp) : NaN;
+  // Bounded as TABLE_TARGET_RTP is (services/table/src/config.ts): a report at an RTP no table can
+  // run at (below it a hand certain to win shows odds 0) describes no game.
+  const targetRtp = parseTargetRtp(values.rtp);
   if (!isTargetRtp(targetRtp) || targetRtp < MIN_TABLE_TARGET_RTP) {
     fail(`--rtp must be a number from ${MIN_TABLE_TARGET_RTP} (the tables' lowest) to 1 (exclusive)`);
   }
@@ -53,7 +60,7 @@ function readOptions(): { options: RunOptions; out: string } {
   const options: RunOptions = {
     games: integer("games", values.games, 1, 100_000_000),
     shuffles: integer("shuffles", values.shuffles, 1, 1_000_000_000),
-    numberOfHands: integer("hands", values.hands, 2, 6),
+    numberOfHands: integer("hands", values.hands, MIN_HANDS_PER_GAME, MAX_HANDS_PER_GAME),
     targetRtp,
     gameSource: values.source,
     workers: integer("workers", values.workers, 0, 64),

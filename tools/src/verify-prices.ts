@@ -9,9 +9,6 @@ import { priceHands } from "@pokerodds/common/poker/stage-odds";
 
 type Fields = Record<string, unknown>;
 
-/** The tables' default target return to player (TABLE_TARGET_RTP). */
-export const DEFAULT_RTP = 0.97;
-
 /** The betting stages, each with the board cards seen while it is open. */
 const BETTING_STAGES = [
   { stage: Stage.HOLE, name: "hole", cards: boardSizeAt(Stage.HOLE) },

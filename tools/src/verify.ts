@@ -25,11 +25,10 @@
 // The card check itself is the odds domain's verifyGame, so this command and the service agree.
 import { derivedCards, type GameReveal, verifyGame } from "@pokerodds/odds/domain/provably-fair";
 import { effectiveSeed } from "@pokerodds/common/deck-derivation";
-import { isTargetRtp } from "@pokerodds/common/limits";
+import { DEFAULT_TARGET_RTP, isTargetRtp, parseTargetRtp } from "@pokerodds/common/limits";
 import { parseArgsOnce } from "@pokerodds/common/args";
 import { InputError, jsonGames } from "./verify-input.js";
 import { checkOutcome, voidedAfterClose } from "./verify-outcome.js";
-import { DEFAULT_RTP } from "./verify-prices.js";
 
 const USAGE =
   "usage: npm run verify -- --seed <64 hex> --commitment <64 hex> --game-id <id> --hands AhKd,QsQc[,...] [--board 2c3d4h5s6c]\n" +
@@ -169,8 +168,7 @@ type Options = ReturnType<typeof parseCommandLine>;
  */
 function targetRtpOf(values: Options): number | null {
   if (values.rtp === undefined) return null;
-  // Written as TABLE_TARGET_RTP is (services/table/src/config.ts), to any number of decimals.
-  const rtp = /^\d*\.?\d+$/.test(values.rtp) ? Number(values.rtp) : NaN;
+  const rtp = parseTargetRtp(values.rtp);
   if (!isTargetRtp(rtp)) fail(`--rtp must be a number between 0 and 1, e.g. 0.97\n${USAGE}`);
   return rtp;
 }
@@ -206,7 +204,7 @@ function verdict(
   if (outcome.problem !== null) return { ok: false, reason: outcome.problem };
   // A house may name any RTP: one other than the tables' default is said, for the player to weigh.
   const rtp = outcome.namedRtp;
-  const at = rtp === undefined || rtp === DEFAULT_RTP ? "" : `, its odds at the target RTP of ${rtp} it names`;
+  const at = rtp === undefined || rtp === DEFAULT_TARGET_RTP ? "" : `, its odds at the target RTP of ${rtp} it names`;
   // A table state shows its bets' odds, not their returns: those are in the game's record.
   if (outcome.state) return { ok: true, what: `verified (cards, prices and bets' odds${at})` };
   const stalled = voidedAfterClose(record!, reveal.hands, { shown: reveal.board, dealt: dealtBoard(reveal) });

@@ -2,7 +2,7 @@
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { ConfigError, envFlag, envInt, envOptional, envPort, envString } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
-import { DEFAULT_TARGET_RTP, isTargetRtp, MIN_TABLE_TARGET_RTP } from "@pokerodds/common/limits";
+import { DEFAULT_TARGET_RTP, isTargetRtp, MIN_TABLE_TARGET_RTP, parseTargetRtp } from "@pokerodds/common/limits";
 
 interface TableServiceConfig {
   grpcPort: number;
@@ -79,8 +79,8 @@ function envRestoredFrom(env: Env): { restoredFrom?: string } {
 function envRtp(env: Env): number {
   const raw = env.TABLE_TARGET_RTP;
   if (raw === undefined || raw === "") return DEFAULT_TARGET_RTP;
-  const value = Number(raw);
-  if (!/^\d*\.?\d+$/.test(raw) || !isTargetRtp(value) || value < MIN_TABLE_TARGET_RTP) {
+  const value = parseTargetRtp(raw);
+  if (!isTargetRtp(value) || value < MIN_TABLE_TARGET_RTP) {
     throw new ConfigError(
       `TABLE_TARGET_RTP must be a number from ${MIN_TABLE_TARGET_RTP} (below it a hand certain to win would show ` +
         `odds 0, and no game could be dealt) to 1 (exclusive), got ${JSON.stringify(raw)}`,
