@@ -1,4 +1,5 @@
 // What the odds and the tables features share: cards, betting stages and a hand's odds.
+import { HAND_STATUSES } from "@pokerodds/common/hand-odds";
 import { CARD_CODE_PATTERN } from "@pokerodds/common/card-codes";
 import { Type, type Static } from "@sinclair/typebox";
 import { CLIENT_SEED_MAX_LENGTH, CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
@@ -14,14 +15,6 @@ export const Hand = Type.String({ pattern: `^(${CARD_CODE_PATTERN}){2}$`, descri
 export const BettingStage = Type.Union([Type.Literal(-1), Type.Literal(0), Type.Literal(1), Type.Literal(2)], {
   description: "-1 NON_BETTING (river, setup), 0 HOLE, 1 FLOP, 2 TURN",
 });
-
-export const HAND_STATUSES = [
-  "IN_PLAY_FAVOURITE",
-  "IN_PLAY_BETTING_STAGE_ACTIVE",
-  "DEAD_CANNOT_WIN",
-  "WINNER",
-  "LOSER",
-] as const;
 
 export const HandOdds = Type.Object(
   {

@@ -10,7 +10,16 @@ import { HandStatus as ProtoHandStatus, type HandOdds as ProtoHandOdds } from ".
 /** The public API's betting stage values: -1 NON_BETTING (setup, start, river), 0 HOLE, 1 FLOP, 2 TURN. */
 export type BettingStage = -1 | 0 | 1 | 2;
 
-export type HandStatus = "IN_PLAY_FAVOURITE" | "IN_PLAY_BETTING_STAGE_ACTIVE" | "DEAD_CANNOT_WIN" | "WINNER" | "LOSER";
+/** A hand's status, as the public API names it too (its schema lists these). */
+export const HAND_STATUSES = [
+  "IN_PLAY_FAVOURITE",
+  "IN_PLAY_BETTING_STAGE_ACTIVE",
+  "DEAD_CANNOT_WIN",
+  "WINNER",
+  "LOSER",
+] as const;
+
+export type HandStatus = (typeof HAND_STATUSES)[number];
 
 export interface HandOdds {
   readonly handIndex: number;
@@ -36,6 +45,9 @@ const FROM_PROTO = new Map<ProtoHandStatus, HandStatus>(
   Object.entries(TO_PROTO).map(([name, value]) => [value, name as HandStatus]),
 );
 
+/** A status from the wire in domain terms; undefined for an unknown or unspecified one. */
+export const handStatusFromProto = (status: ProtoHandStatus): HandStatus | undefined => FROM_PROTO.get(status);
+
 // A field-by-field copy, like every proto mapping (e.g. tableStateToProto): alike in shape by nature.
 export function handOddsToProto(odds: HandOdds): ProtoHandOdds {
   return {
@@ -53,7 +65,7 @@ export function handOddsToProto(odds: HandOdds): ProtoHandOdds {
  * the betting stage is taken as sent, for the receiving domain to check with the other fields.
  */
 export function handOddsFromProto(odds: ProtoHandOdds): HandOdds {
-  const handStatus = FROM_PROTO.get(odds.handStatus);
+  const handStatus = handStatusFromProto(odds.handStatus);
   if (!handStatus) throw new RangeError(`the odds service sent hand status ${odds.handStatus}`);
   return {
     handIndex: odds.handIndex,

@@ -1,10 +1,10 @@
 // Proto messages from the odds service -> the public JSON of the spec. A value the contract does not
 // allow (an unspecified enum, a short board) throws a ContractViolation.
-import { HAND_STATUSES, type BettingStage, type HandOddsBody } from "@pokerodds/api/cards";
+import { type BettingStage, type HandOddsBody } from "@pokerodds/api/cards";
+import { handStatusFromProto, type HandStatus as DomainHandStatus } from "@pokerodds/common/hand-odds";
 import type { BulkGameState, BulkResponseBody, DealResultBody } from "@pokerodds/api/odds";
-import { ContractViolation, oneOf } from "@pokerodds/api/violation";
+import { ContractViolation } from "@pokerodds/api/violation";
 import {
-  handStatusToJSON,
   type BulkGame,
   type BulkHandStageInfo,
   type DealResponse,
@@ -131,8 +131,10 @@ export function toHandOdds(odds: HandOddsMessage): HandOddsBody {
   };
 }
 
-function handStatusName(status: HandStatus): (typeof HAND_STATUSES)[number] {
-  return oneOf(HAND_STATUSES, handStatusToJSON(status).replace(/^HAND_STATUS_/, ""), "hand status");
+function handStatusName(status: HandStatus): DomainHandStatus {
+  const name = handStatusFromProto(status);
+  if (!name) throw new ContractViolation(`hand status ${status}`);
+  return name;
 }
 
 /** A seed or commitment as the contract shows it (docs/provably-fair.md), else a contract violation. */
