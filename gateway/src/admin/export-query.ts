@@ -30,14 +30,14 @@ export function exportQueryOf(req: Request): ExportQuery {
   const finishedBefore = one("finishedBefore");
   const after = one("after");
   return {
-    tableId: tableId === undefined ? 0 : tableIdOf(tableId),
+    tableId: tableId === undefined ? 0 : parseTableIdQuery(tableId),
     finishedAfterMs: finishedAfter === undefined ? undefined : epochMsOf("finishedAfter", finishedAfter),
     finishedBeforeMs: finishedBefore === undefined ? undefined : epochMsOf("finishedBefore", finishedBefore),
-    ...(after === undefined ? { afterTableId: 0, afterVersion: 0 } : cursorOf(after)),
+    ...(after === undefined ? { afterTableId: 0, afterVersion: 0 } : parseCursor(after)),
   };
 }
 
-function tableIdOf(text: string): number {
+function parseTableIdQuery(text: string): number {
   const tableId = Number(text);
   if (!CANONICAL_ID.test(text) || tableId > INT32_MAX) {
     throw badRequest(`tableId must be an integer from 1 to ${INT32_MAX}, in plain decimal digits`);
@@ -49,7 +49,7 @@ function tableIdOf(text: string): number {
  * A record's cursor. Beyond the last table id or version there is nothing: such a cursor means
  * "after every game", said with the largest values the service takes.
  */
-function cursorOf(text: string): Pick<ExportQuery, "afterTableId" | "afterVersion"> {
+function parseCursor(text: string): Pick<ExportQuery, "afterTableId" | "afterVersion"> {
   const match = GAME_CURSOR_PATTERN.exec(text);
   if (!match) throw badRequest("after must be a record's cursor: <tableId>:<version>, in plain decimal digits");
   const tableId = Number(match[1]);

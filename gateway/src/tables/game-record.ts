@@ -41,7 +41,7 @@ function timeOf(ms: number, what: string): string {
 }
 
 /** Where the export resumes after this game: `after=<tableId>:<version>`. */
-const cursorOf = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
+const formatCursor = (game: Pick<FinishedGame, "tableId" | "version">) => `${game.tableId}:${game.version}`;
 
 /**
  * The betting stages: in order from the hole's (0), which every game reached, only the last one
@@ -67,7 +67,7 @@ function toStages(stages: readonly StageTimes[]): GameRecordBody["stages"] {
 }
 
 /** A player id the contract allows, else a contract violation. */
-function requirePlayerId(value: string, what: string): string {
+function requireContractPlayerId(value: string, what: string): string {
   if (playerIdProblem(value) !== null) throw new ContractViolation(`${what} ${JSON.stringify(value)}`);
   return value;
 }
@@ -93,7 +93,7 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     tableId: game.tableId,
     gameId: game.gameId,
     version: game.version,
-    cursor: cursorOf(game),
+    cursor: formatCursor(game),
     outcome: known(OUTCOMES, game.outcome, "game outcome"),
     numberOfHands: game.numberOfHands,
     hands: game.hands,
@@ -110,7 +110,7 @@ export function toGameRecord(game: FinishedGame | undefined): GameRecordBody {
     serverSeed: requireSeedHex(game.serverSeed, `game ${game.gameId} seed`),
     clientSeed: clientSeedOrNull(game.clientSeed, `game ${game.gameId} client seed`),
     targetRtp: requireTargetRtp(game.targetRtp, `game ${game.gameId} target RTP`),
-    dealtBy: requirePlayerId(game.dealtBy, `game ${game.gameId} dealer`),
+    dealtBy: requireContractPlayerId(game.dealtBy, `game ${game.gameId} dealer`),
     stages: toStages(game.stages),
     dealtAt: timeOf(game.dealtAtMs, "a deal"),
     firstBetAt: game.firstBetAtMs === 0 ? null : timeOf(game.firstBetAtMs, "a first bet"),
