@@ -5,7 +5,8 @@
 // must change both. Pure apart from hashing.
 
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
-import { DECK_SIZE, RANK_CHARS, SUIT_CHARS } from "./card-codes.js";
+import { DECK_SIZE } from "./card-codes.js";
+import { formatCard } from "./poker/cards.js";
 import { CLIENT_SEED_MAX_LENGTH, CLIENT_SEED_PATTERN, GAME_ID_MAX_LENGTH, GAME_ID_PATTERN } from "./limits.js";
 
 /** A card as the derivation numbers it: rank * 4 + suit (2c = 0, 2d, 2h, 2s, 3c, ..., As = 51). */
@@ -127,21 +128,26 @@ export function deriveDeck(seedHex: string, gameId: string): DeckCard[] {
   return deck;
 }
 
-/** A derived card's code, "Ah". */
-function deckCardCode(card: DeckCard): string {
-  return RANK_CHARS[card >> 2]! + SUIT_CHARS[card & 3]!;
+/**
+ * Deals hole cards as at a real table: one card to each hand in turn, then a second round, so hand h
+ * gets deck[h] and deck[n + h]. The rest stays in deck order for the board. Every deal of the
+ * product (the table's games, the odds service's deals and bulk games) and every verifier deals so.
+ */
+export function dealHoleCards<C>(deck: readonly C[], numberOfHands: number): { hands: C[][]; rest: C[] } {
+  const hands = Array.from({ length: numberOfHands }, (_, h) => [deck[h]!, deck[numberOfHands + h]!]);
+  return { hands, rest: deck.slice(2 * numberOfHands) };
 }
 
 /**
- * A table game's deal as its seeds derive it, in card codes: hand h holds deck[h] then deck[n + h],
- * and the cards after the 2n hole cards stay in deck order. RangeError on malformed seeds or game id.
+ * A table game's deal as its seeds derive it, in card codes (dealHoleCards: each hand's two codes
+ * joined, the rest in deck order). RangeError on malformed seeds or game id.
  */
 export function derivedDeal(
   seeds: { serverSeed: string; clientSeed: string | null },
   gameId: string,
   numberOfHands: number,
 ): { hands: string[]; remainingDeck: string[] } {
-  const deck = deriveDeck(effectiveSeed(seeds.serverSeed, seeds.clientSeed), gameId).map(deckCardCode);
-  const hands = Array.from({ length: numberOfHands }, (_, h) => deck[h]! + deck[numberOfHands + h]!);
-  return { hands, remainingDeck: deck.slice(2 * numberOfHands) };
+  const deck = deriveDeck(effectiveSeed(seeds.serverSeed, seeds.clientSeed), gameId).map(formatCard);
+  const { hands, rest } = dealHoleCards(deck, numberOfHands);
+  return { hands: hands.map((cards) => cards.join("")), remainingDeck: rest };
 }

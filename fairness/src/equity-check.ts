@@ -2,7 +2,7 @@
 // the truth; a Monte Carlo estimate of a probability p over m boards has standard error
 // sqrt(p (1 - p) / m), so (mc - exact) / SE should look like N(0, 1): |z| > 4 essentially never.
 
-import { dealHoleCards } from "@pokerodds/odds/domain/deal";
+import { dealHoleCards } from "@pokerodds/common/deck-derivation";
 import { exactEquity, monteCarloEquity } from "@pokerodds/common/poker/equity";
 import { boardSizeAt, type BettingStage } from "@pokerodds/common/poker/pricing";
 import { STAGES, type StageName } from "./game.js";

@@ -4,7 +4,8 @@
 // every betting stage, and settled at the river.
 
 import { formatCard } from "@pokerodds/common/poker/cards";
-import { dealHoleCards, deal } from "@pokerodds/odds/domain/deal";
+import { dealHoleCards } from "@pokerodds/common/deck-derivation";
+import { deal } from "@pokerodds/odds/domain/deal";
 import type { HandOdds } from "@pokerodds/common/poker/pricing";
 import { roundPercent } from "@pokerodds/common/poker/pricing";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";

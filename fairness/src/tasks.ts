@@ -3,7 +3,7 @@
 
 import { deriveDeck } from "@pokerodds/common/deck-derivation";
 import { formatCard, formatHand } from "@pokerodds/common/poker/cards";
-import { dealHoleCards } from "@pokerodds/odds/domain/deal";
+import { dealHoleCards } from "@pokerodds/common/deck-derivation";
 import { newServerSeed, seedCommitment, verifyGame } from "@pokerodds/odds/domain/provably-fair";
 import { shuffledDeck } from "@pokerodds/odds/domain/shuffle";
 import { type EquityTotals, compareSpot, emptyEquityTotals } from "./equity-check.js";

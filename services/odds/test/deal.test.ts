@@ -1,7 +1,8 @@
 import test from "ava";
 import { InvalidArgumentError } from "@pokerodds/common/errors";
 import { type Card, fullDeck, parseCard } from "@pokerodds/common/poker/cards";
-import { deal, dealHoleCards } from "../src/domain/deal.js";
+import { dealHoleCards } from "@pokerodds/common/deck-derivation";
+import { deal } from "../src/domain/deal.js";
 import { exactEquity } from "@pokerodds/common/poker/equity";
 import { InvalidOddsRequestError } from "@pokerodds/common/poker/errors";
 import { oddsTenths } from "@pokerodds/common/poker/pricing";

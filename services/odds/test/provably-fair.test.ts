@@ -3,8 +3,7 @@ import fc from "fast-check";
 import { createHash, createHmac } from "node:crypto";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import { formatCard, formatHand } from "@pokerodds/common/poker/cards";
-import { dealHoleCards } from "../src/domain/deal.js";
-import { DeckByteStream, byteBelow, deriveDeck, effectiveSeed } from "@pokerodds/common/deck-derivation";
+import { DeckByteStream, byteBelow, dealHoleCards, deriveDeck, effectiveSeed } from "@pokerodds/common/deck-derivation";
 import {
   type GameReveal,
   commitDeck,

@@ -1,7 +1,8 @@
 // Bulk generation: whole pre-computed games with every stage's prices, flags and descriptions.
 
 import { type Card, formatCard, formatHand } from "@pokerodds/common/poker/cards";
-import { dealHoleCards, assertFullDeck } from "./deal.js";
+import { assertFullDeck } from "./deal.js";
+import { dealHoleCards } from "@pokerodds/common/deck-derivation";
 import { describeHand } from "./describe.js";
 import { InvalidOddsRequestError, validateIntegerRange, validateTargetRtp } from "@pokerodds/common/poker/errors";
 import { BOARD_SIZE_BY_STAGE, type StagePricing, bulkStagePricing } from "@pokerodds/common/poker/pricing";

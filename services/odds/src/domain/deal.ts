@@ -1,6 +1,7 @@
 // The stand-alone deal: a fresh shuffled deck, two hole cards per hand, pre-flop odds.
 
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
+import { dealHoleCards } from "@pokerodds/common/deck-derivation";
 import { MAX_HANDS_PER_GAME, MIN_HANDS_PER_GAME } from "@pokerodds/common/limits";
 import { type Card, formatCard, formatHand } from "@pokerodds/common/poker/cards";
 import { validateIntegerRange, validateTargetRtp } from "@pokerodds/common/poker/errors";
@@ -28,15 +29,6 @@ export function assertFullDeck(deck: readonly Card[]): void {
   ) {
     throw new RangeError("a deck must hold each of the 52 cards exactly once");
   }
-}
-
-/**
- * Deals hole cards as at a real table: one card to each hand in turn, then a second round, so
- * hand h gets deck[h] and deck[n + h]. The rest stays in order for the board.
- */
-export function dealHoleCards(deck: readonly Card[], numberOfHands: number): { hands: Card[][]; rest: Card[] } {
-  const hands = Array.from({ length: numberOfHands }, (_, h) => [deck[h]!, deck[numberOfHands + h]!]);
-  return { hands, rest: deck.slice(2 * numberOfHands) };
 }
 
 /**

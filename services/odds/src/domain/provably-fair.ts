@@ -12,6 +12,7 @@ import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import {
   assertNoProblem,
   clientSeedProblem,
+  dealHoleCards,
   deriveDeck,
   effectiveSeed,
   gameIdProblem,
@@ -64,8 +65,8 @@ export function derivedCards(
 }
 
 function dealtFrom(deck: readonly Card[], n: number): { hands: string[]; board: string[] } {
-  const hands = Array.from({ length: n }, (_, h) => formatHand([deck[h]!, deck[n + h]!]));
-  return { hands, board: deck.slice(2 * n, 2 * n + BOARD_CARDS).map(formatCard) };
+  const { hands, rest } = dealHoleCards(deck, n);
+  return { hands: hands.map(formatHand), board: rest.slice(0, BOARD_CARDS).map(formatCard) };
 }
 
 /** The first problem with the shape of the dealt cards (codes, counts, repeats), or null. */
