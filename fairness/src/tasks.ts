@@ -5,7 +5,7 @@ import { deriveDeck } from "@pokerodds/common/deck-derivation";
 import { formatCard, formatHand } from "@pokerodds/common/poker/cards";
 import { dealHoleCards } from "@pokerodds/common/deck-derivation";
 import { newServerSeed, seedCommitment, verifyGame } from "@pokerodds/odds/domain/provably-fair";
-import { shuffledDeck } from "@pokerodds/odds/domain/shuffle";
+import { shuffledDeck } from "./shuffle.js";
 import { type EquityTotals, compareSpot, emptyEquityTotals } from "./equity-check.js";
 import { type GameSettings, STAGES, playGame } from "./game.js";
 import { type RtpTotals, addGame, emptyRtpTotals } from "./rtp.js";

@@ -4,7 +4,7 @@ import test from "ava";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { shuffledDeck } from "@pokerodds/odds/domain/shuffle";
+import { shuffledDeck } from "../src/shuffle.js";
 import { type GameOutcome, playGame } from "../src/game.js";
 import { writeReport } from "../src/report.js";
 import { addGame, emptyRtpTotals, rtpFigures } from "../src/rtp.js";

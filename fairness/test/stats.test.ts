@@ -1,6 +1,6 @@
 import test from "ava";
 import { randomInt } from "node:crypto";
-import { shuffledDeck } from "@pokerodds/odds/domain/shuffle";
+import { shuffledDeck } from "../src/shuffle.js";
 import {
   DECK,
   addPair,

@@ -5,6 +5,7 @@ import { type BulkGame, bulkGameId, generateBulkGame, validateBulkRequest } from
 import { InvalidOddsRequestError } from "@pokerodds/common/poker/errors";
 import { evaluateCards } from "@pokerodds/common/poker/evaluator";
 import { favouriteIndex, roundPercent } from "@pokerodds/common/poker/pricing";
+import { randomDeck } from "./helpers/random-deck.js";
 
 const STAGES = [0, 1, 2, -1];
 const BOARD_SHOWN: Record<number, number> = { 0: 0, 1: 3, 2: 4, [-1]: 5 };
@@ -119,7 +120,7 @@ test("shuffled bulk games of 3 and 4 hands satisfy every rule", (t) => {
     [2, 3],
     [3, 4],
   ] as const) {
-    const game = generateBulkGame(index, n, 0.97);
+    const game = generateBulkGame(index, n, 0.97, randomDeck());
     t.is(game.gameId, bulkGameId(index));
     checkGame(t, game, n, 0.97);
   }
@@ -198,8 +199,8 @@ test("validateBulkRequest accepts the documented ranges and rejects the rest", (
 });
 
 test("generateBulkGame rejects bad arguments", (t) => {
-  t.throws(() => generateBulkGame(0, 3, 0.97), { instanceOf: InvalidOddsRequestError });
-  t.throws(() => generateBulkGame(1, 5 as 3, 0.97), { instanceOf: InvalidOddsRequestError });
-  t.throws(() => generateBulkGame(1, 3, 1), { instanceOf: InvalidOddsRequestError });
+  t.throws(() => generateBulkGame(0, 3, 0.97, fullDeck()), { instanceOf: InvalidOddsRequestError });
+  t.throws(() => generateBulkGame(1, 5 as 3, 0.97, fullDeck()), { instanceOf: InvalidOddsRequestError });
+  t.throws(() => generateBulkGame(1, 3, 1, fullDeck()), { instanceOf: InvalidOddsRequestError });
   t.throws(() => generateBulkGame(1, 3, 0.97, fullDeck().slice(2)), { instanceOf: RangeError });
 });

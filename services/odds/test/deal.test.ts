@@ -6,11 +6,12 @@ import { deal } from "../src/domain/deal.js";
 import { exactEquity } from "@pokerodds/common/poker/equity";
 import { InvalidOddsRequestError } from "@pokerodds/common/poker/errors";
 import { oddsTenths } from "@pokerodds/common/poker/pricing";
+import { randomDeck } from "./helpers/random-deck.js";
 
 const codes = (s: string): Card[] => s.split(" ").map(parseCard);
 
-test("a shuffled deal of four hands: 4 hands, 44 remaining, 52 distinct cards, stage-0 panels", (t) => {
-  const result = deal(4, 0.97);
+test("a deal of four hands from a random deck: 4 hands, 44 remaining, 52 distinct cards, stage-0 panels", (t) => {
+  const result = deal(4, 0.97, randomDeck());
   t.is(result.hands.length, 4);
   t.is(result.remainingDeck.length, 44);
   for (const hand of result.hands) t.regex(hand, /^([2-9TJQKA][cdhs]){2}$/);
@@ -44,7 +45,7 @@ test("a shuffled deal of four hands: 4 hands, 44 remaining, 52 distinct cards, s
 
 test("remainingDeck has 52 - 2n cards for every hand count", (t) => {
   for (const n of [2, 6]) {
-    const result = deal(n, 0.97);
+    const result = deal(n, 0.97, randomDeck());
     t.is(result.hands.length, n);
     t.is(result.remainingDeck.length, 52 - 2 * n);
     t.is(result.handOdds.length, n);
@@ -102,12 +103,12 @@ test("two identical-strength hands tie for favourite: the lower index wins", (t)
 
 test("deal validates numberOfHands 2..6 and 0 < targetRtp < 1", (t) => {
   for (const n of [0, 1, 7, 64, 2.5, Number.NaN, -4]) {
-    const error = t.throws(() => deal(n, 0.97), { instanceOf: InvalidOddsRequestError });
+    const error = t.throws(() => deal(n, 0.97, fullDeck()), { instanceOf: InvalidOddsRequestError });
     t.true(error instanceof InvalidArgumentError);
     t.regex(error.message, /numberOfHands/);
   }
   for (const rtp of [0, 1, -0.1, 1.01, Number.NaN, Number.POSITIVE_INFINITY]) {
-    t.throws(() => deal(4, rtp), { instanceOf: InvalidOddsRequestError, message: /targetRtp/ });
+    t.throws(() => deal(4, rtp, fullDeck()), { instanceOf: InvalidOddsRequestError, message: /targetRtp/ });
   }
 });
 

@@ -7,7 +7,6 @@ import { describeHand } from "./describe.js";
 import { InvalidOddsRequestError, validateIntegerRange, validateTargetRtp } from "@pokerodds/common/poker/errors";
 import { BOARD_SIZE_BY_STAGE, type StagePricing, bulkStagePricing } from "@pokerodds/common/poker/pricing";
 import { commitDeck } from "./provably-fair.js";
-import { shuffledDeck } from "./shuffle.js";
 import { stageEquities } from "@pokerodds/common/poker/stage-odds";
 import { BULK_HAND_COUNTS, BULK_MAX_GAMES, BULK_MIN_GAMES, type BulkHandCount } from "@pokerodds/common/limits";
 
@@ -60,7 +59,7 @@ export function bulkGameId(index: number): string {
 }
 
 /**
- * One game: shuffle (or the given deck, for tests), deal hole cards round-robin as the deal does,
+ * One game from its deck (derived from its seed: committedBulkGame): deal hole cards round-robin as the deal does,
  * then the next five cards are flop, turn and river (no burn cards, as at the table). Every
  * pre-river stage is priced by exact enumeration; the river by evaluating the seven-card hands.
  */
@@ -68,7 +67,7 @@ export function generateBulkGame(
   index: number,
   numberOfHands: BulkHandCount,
   targetRtp: number,
-  deck: readonly Card[] = shuffledDeck(),
+  deck: readonly Card[],
 ): BulkGame {
   validateIntegerRange("index", index, 1, Number.MAX_SAFE_INTEGER);
   if (numberOfHands !== 3 && numberOfHands !== 4) throw new InvalidOddsRequestError("numberOfHands must be 3 or 4");

@@ -1,4 +1,4 @@
-// The stand-alone deal: a fresh shuffled deck, two hole cards per hand, pre-flop odds.
+// The stand-alone deal: a deck derived from a fresh seed (committedDeal), two hole cards per hand, pre-flop odds.
 
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import { dealHoleCards } from "@pokerodds/common/deck-derivation";
@@ -7,7 +7,6 @@ import { type Card, formatCard, formatHand } from "@pokerodds/common/poker/cards
 import { validateIntegerRange, validateTargetRtp } from "@pokerodds/common/poker/errors";
 import { type HandOdds, Stage, handOddsPanels } from "@pokerodds/common/poker/pricing";
 import { commitDeck } from "./provably-fair.js";
-import { shuffledDeck } from "./shuffle.js";
 import { stageEquities } from "@pokerodds/common/poker/stage-odds";
 
 /** Card codes exactly as the API shows them: hands "AhKd", remainingDeck ["Qs", ...]. */
@@ -32,10 +31,10 @@ export function assertFullDeck(deck: readonly Card[]): void {
 }
 
 /**
- * Shuffles a fresh deck (or uses the given one, for tests), deals numberOfHands (2..6) hands and
- * prices them pre-flop by exact enumeration at targetRtp (0 < rtp < 1).
+ * Deals numberOfHands (2..6) hands from `deck` (derived from its seed: committedDeal) and prices them
+ * pre-flop by exact enumeration at targetRtp (0 < rtp < 1).
  */
-export function deal(numberOfHands: number, targetRtp: number, deck: readonly Card[] = shuffledDeck()): DealResult {
+export function deal(numberOfHands: number, targetRtp: number, deck: readonly Card[]): DealResult {
   validateIntegerRange("numberOfHands", numberOfHands, MIN_HANDS_PER_GAME, MAX_HANDS_PER_GAME);
   validateTargetRtp(targetRtp);
   assertFullDeck(deck);

@@ -1,4 +1,5 @@
-// A fair shuffle: Fisher-Yates driven by the operating system's CSPRNG.
+// A fair shuffle: Fisher-Yates driven by the operating system's CSPRNG. The fairness report's "plain"
+// source, against which it measures the decks the product derives from seeds (common/src/deck-derivation.ts).
 
 import { randomInt } from "node:crypto";
 import { type Card, fullDeck } from "@pokerodds/common/poker/cards";

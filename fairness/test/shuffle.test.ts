@@ -1,6 +1,6 @@
 import test from "ava";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
-import { shuffledDeck } from "../src/domain/shuffle.js";
+import { shuffledDeck } from "../src/shuffle.js";
 
 test("every shuffle is a permutation of the 52 cards", (t) => {
   for (let i = 0; i < 2000; i++) {
