@@ -2,7 +2,7 @@ import { ConfigError, envOptional, envPort, envString, tlsFilesFromEnv, type Tls
 import { auditDeadlineMs } from "@pokerodds/audit";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DEV_AUDIENCE, DEV_ISSUER } from "./auth/dev-issuer.js";
+import { DEV_AUDIENCE, DEV_ISSUER } from "@pokerodds/common/dev-issuer";
 
 type Env = Record<string, string | undefined>;
 

@@ -11,7 +11,7 @@ import {
 } from "@pokerodds/common";
 import { createApp } from "./app.js";
 import { signInOrigins } from "./client/routes.js";
-import { loadOrCreateDevKey, signDevToken } from "./auth/dev-issuer.js";
+import { loadOrCreateDevKey, signDevToken } from "@pokerodds/common/dev-issuer";
 import { cachedTokenVerifier, createTokenVerifier, localKeys, remoteKeys } from "./auth/token-verifier.js";
 import { connectBackends } from "./backends.js";
 import { readBackendTls, readConfig, type AuthSettings, type GatewayConfig } from "./config.js";

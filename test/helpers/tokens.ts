@@ -1,5 +1,5 @@
 // Tokens from the stack's own development issuer (its key lives under the stack's DATA_DIR).
-import { DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
+import { DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevKey, signDevToken } from "@pokerodds/common/dev-issuer";
 
 type Role = "BASIC_USER" | "PAYING_USER" | "ANON_USER" | "ADMIN";
 

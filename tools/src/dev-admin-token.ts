@@ -3,7 +3,7 @@
 // start): a missing one means the wrong DATA_DIR, and creating it would only make a token the stack
 // refuses.
 import { DEV_TOKEN_TTL_S, NoAudit, type Env } from "@pokerodds/audit/cli";
-import { devKeyPath, loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
+import { devKeyPath, loadOrCreateDevKey, signDevToken } from "@pokerodds/common/dev-issuer";
 import { readDevIssuerSettings } from "@pokerodds/gateway/config";
 import { access } from "node:fs/promises";
 

@@ -3,7 +3,7 @@
 // DATA_DIR, its settings and the roles) is the gateway's, which verifies these tokens.
 import { envOptional } from "@pokerodds/common";
 import { playerIdProblem } from "@pokerodds/common/limits";
-import { devKeyPath, loadOrCreateDevKey, signDevToken } from "@pokerodds/gateway/auth/dev-issuer";
+import { devKeyPath, loadOrCreateDevKey, signDevToken } from "@pokerodds/common/dev-issuer";
 import { isRole, ROLES } from "@pokerodds/api/players";
 import { readDevIssuerSettings } from "@pokerodds/gateway/config";
 import { parseArgsOnce } from "@pokerodds/common/args";

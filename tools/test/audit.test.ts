@@ -1,7 +1,7 @@
 // `npm run audit`'s entry point: the development issuer's short-lived ADMIN token when AUDIT_TOKEN is
 // unset, and the exit codes of the command itself. The command's logic: audit/test/cli.test.ts.
 import { runAuditCli } from "@pokerodds/audit/cli";
-import { DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevKey } from "@pokerodds/gateway/auth/dev-issuer";
+import { DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevKey } from "@pokerodds/common/dev-issuer";
 import test from "ava";
 import { importJWK, jwtVerify } from "jose";
 import { spawn } from "node:child_process";

@@ -1,5 +1,5 @@
 // `npm run token`: what it prints is a token the gateway accepts, with the claims asked for.
-import { DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevKey } from "@pokerodds/gateway/auth/dev-issuer";
+import { DEV_AUDIENCE, DEV_ISSUER, loadOrCreateDevKey } from "@pokerodds/common/dev-issuer";
 import { createTokenVerifier, localKeys } from "@pokerodds/gateway/auth/token-verifier";
 import test from "ava";
 import { execFile } from "node:child_process";

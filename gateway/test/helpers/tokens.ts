@@ -7,7 +7,7 @@ import {
   type JWK,
   type JWTPayload,
 } from "jose";
-import { signDevToken, type DevKey } from "../../src/auth/dev-issuer.js";
+import { signDevToken, type DevKey } from "@pokerodds/common/dev-issuer";
 import type { Role } from "@pokerodds/api/players";
 import { createTokenVerifier, localKeys } from "../../src/auth/token-verifier.js";
 

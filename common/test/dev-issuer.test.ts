@@ -4,10 +4,10 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeJwt } from "jose";
-import { devKeyPath, loadOrCreateDevKey, signDevToken } from "../src/auth/dev-issuer.js";
+import { devKeyPath, loadOrCreateDevKey, signDevToken } from "../src/dev-issuer.js";
 
 async function tempDataDir(t: import("ava").ExecutionContext) {
-  const dir = await mkdtemp(join(tmpdir(), "gateway-dev-issuer-"));
+  const dir = await mkdtemp(join(tmpdir(), "dev-issuer-"));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   return join(dir, "data");
 }

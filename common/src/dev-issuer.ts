@@ -1,11 +1,12 @@
 // The local development issuer: one ES256 key pair under <DATA_DIR>/dev-issuer/, shared by the
-// gateway (which verifies) and `npm run token` (which signs). Whoever runs first creates it.
+// gateway (which verifies, and signs the web client's development sign-in) and the tools (`npm run
+// token`, the operator CLIs' admin token), which sign. Whoever runs first creates it.
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { randomUUID } from "node:crypto";
-import { privateDirectory } from "@pokerodds/common/private-directory";
+import { privateDirectory } from "./private-directory.js";
 import { link, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Role } from "@pokerodds/api/players";
+import type { Role } from "./roles.js";
 
 const DEV_ALGORITHM = "ES256";
 export const DEV_ISSUER = "pokerodds-dev";
