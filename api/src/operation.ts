@@ -2,6 +2,7 @@
 // The gateway mounts the operation's handler from it (behind auth unless public, with the JSON body
 // parser when it takes a body) and the OpenAPI document describes it, so the two cannot disagree.
 
+import { API_HEADERS } from "@pokerodds/common/http-headers";
 import { REQUEST_BODY_MAX_BYTES } from "@pokerodds/common/limits";
 
 export const TAGS = ["health", "lobby", "players", "tables", "dealing", "meta", "admin"] as const;
@@ -139,7 +140,10 @@ function describe(operationId: string, tag: Tag, op: Operation) {
 
 /** Every answer carries the request's id (the caller's x-request-id when short and printable). */
 export const REQUEST_ID_HEADER = {
-  "X-Request-Id": { description: "The request's id, as in every log line about it", schema: { type: "string" } },
+  [API_HEADERS.requestId]: {
+    description: "The request's id, as in every log line about it",
+    schema: { type: "string" },
+  },
 };
 
 /** A conditional GET's answer: the client keeps what it holds, and asks again each time (no-cache). */
@@ -196,7 +200,7 @@ export function errorResponses() {
 
 /** The x-request-id a client may send: echoed, logged and passed to every service. */
 export const requestIdParameter = {
-  name: "x-request-id",
+  name: API_HEADERS.requestId.toLowerCase(),
   in: "header",
   required: false,
   description:

@@ -3,6 +3,7 @@ import {
   gameStateFromJSON,
   gameStateToJSON,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { API_HEADERS } from "@pokerodds/common/http-headers";
 import {
   GAME_ID_MAX_LENGTH,
   GAME_ID_PATTERN,
@@ -339,7 +340,7 @@ type SchemaName = keyof typeof SCHEMAS;
 
 const TABLE_ID = { name: "tableId", in: "path", required: true, schema: TableIdParam };
 const IDEMPOTENCY_KEY = {
-  name: "Idempotency-Key",
+  name: API_HEADERS.idempotencyKey,
   in: "header",
   required: false,
   description:
@@ -360,7 +361,7 @@ function moneyMove(
     parameters: [TABLE_ID, IDEMPOTENCY_KEY],
     errors: [403, 404, 409, 422, 503],
     okHeaders: {
-      "Idempotency-Key": {
+      [API_HEADERS.idempotencyKey]: {
         description: "The key the move was made under: the client's, or the gateway's own when it sent none",
         schema: { type: "string" },
       },
@@ -377,9 +378,8 @@ const SAME_TABLE = { tableId: "$request.path.tableId" };
  * (GET .../events). Answers may arrive out of order (a read sent before an advance, a stream that
  * resumes behind a read), so a client shows a state only when its version is above the one shown.
  */
-export const TABLE_VERSION_HEADER = "Table-Version";
 const TABLE_VERSION = {
-  [TABLE_VERSION_HEADER]: {
+  [API_HEADERS.tableVersion]: {
     description:
       "The table's version of this state (1, 2, 3..., the id of its event in GET /api/tables/{tableId}/events): a client orders the states it is answered by it",
     schema: { type: "integer", minimum: 1 },

@@ -3,7 +3,7 @@
 // cap on concurrent heavy requests). Every refusal gets
 // the one `{ error }` answer of the error handler (sendError).
 import { ACCOUNT_STATEMENT_MAX_LIMIT } from "@pokerodds/api/players";
-import { TABLE_VERSION_HEADER } from "@pokerodds/api/tables";
+import { API_HEADERS } from "@pokerodds/common/http-headers";
 import { ConfigError, envInt, envOptional } from "@pokerodds/common";
 import { Slots } from "@pokerodds/common/slots";
 import cors from "cors";
@@ -150,16 +150,16 @@ function readBudget(name: string, fallback: number, env: Env): number {
 }
 
 /** Headers a browser client may send and read (CORS). */
-const ALLOWED_HEADERS = ["Authorization", "Content-Type", "Idempotency-Key", "X-Request-Id"];
+const ALLOWED_HEADERS = ["Authorization", "Content-Type", API_HEADERS.idempotencyKey, API_HEADERS.requestId];
 const EXPOSED_HEADERS = [
-  "X-Request-Id",
-  "Idempotency-Key",
+  API_HEADERS.requestId,
+  API_HEADERS.idempotencyKey,
   "Retry-After",
   "RateLimit",
   "RateLimit-Policy",
   "WWW-Authenticate",
   "Allow",
-  TABLE_VERSION_HEADER,
+  API_HEADERS.tableVersion,
 ];
 
 /** A JSON API: nothing to render, frame or load; the strictest policy holds. */

@@ -1,5 +1,6 @@
 // What every request gets on its way in: an id and a log line, metrics by route, its JSON body, and
 // (for money moves) its idempotency key.
+import { API_HEADERS } from "@pokerodds/common/http-headers";
 import { HEALTH_PATH } from "@pokerodds/api/operation";
 import { InvalidRequest } from "@pokerodds/api/validate";
 import { httpHandled, REQUEST_ID_FIELD, REQUEST_ID_KEY, trustedRequestId, type Logger } from "@pokerodds/common";
@@ -238,15 +239,13 @@ export const optionalJsonBody: RequestHandler = (req, res, next) => {
   parseJson(req, res, next);
 };
 
-export const IDEMPOTENCY_KEY_HEADER = "Idempotency-Key";
-
 /**
  * The client's Idempotency-Key (visible ASCII without spaces, so a header sent twice, which Node joins
  * with ", ", is refused rather than read as one key), or a fresh UUID when it sent none: every money movement reaches the
  * table service with a key, but only a client that sends one can retry safely.
  */
 export function idempotencyKeyOf(req: Request): string {
-  const key = req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()];
+  const key = req.headers[API_HEADERS.idempotencyKey.toLowerCase()];
   if (key === undefined) return randomUUID();
   if (typeof key !== "string" || !IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw badRequest(

@@ -19,7 +19,8 @@ import { actingPlayerId, callerFor, identityOf } from "../auth/caller.js";
 import { parseMoney } from "@pokerodds/api/money";
 import { bodyValidator, bodyValidatorWithDefaults, optionalBodyValidator } from "@pokerodds/api/validate";
 import { DEADLINES_MS, callOptions, fromService } from "../http/backend-call.js";
-import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyOf } from "../http/request.js";
+import { idempotencyKeyOf } from "../http/request.js";
+import { API_HEADERS } from "@pokerodds/common/http-headers";
 import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
 import {
@@ -29,7 +30,6 @@ import {
   gameStateOfName,
   NoBody,
   SitRequest,
-  TABLE_VERSION_HEADER,
   TopUpRequest,
 } from "@pokerodds/api/tables";
 import type { TableState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
@@ -82,7 +82,7 @@ const validateAdvance = optionalBodyValidator(AdvanceRequest);
  */
 function moneyMoveRequest(req: Request, res: Response, tableId: number, named: string | undefined) {
   const idempotencyKey = idempotencyKeyOf(req);
-  res.setHeader(IDEMPOTENCY_KEY_HEADER, idempotencyKey);
+  res.setHeader(API_HEADERS.idempotencyKey, idempotencyKey);
   const identity = identityOf(res);
   return { caller: callerFor(identity, actingPlayerId(identity, named)), tableId, idempotencyKey };
 }
@@ -109,7 +109,7 @@ async function moveOutcome<T, R>(call: Promise<T>, toApi: (response: T) => R): P
 /** A state's answer (advance's, state's): its JSON and the table's version of it. */
 function sendTableState(res: Response, answer: { state?: TableState; version: number }): void {
   const body = toTableGameState(answer.state);
-  res.set(TABLE_VERSION_HEADER, String(toTableVersion(answer.version))).json(body);
+  res.set(API_HEADERS.tableVersion, String(toTableVersion(answer.version))).json(body);
 }
 
 // The four money moves read alike on purpose: each validates its own body and names its own fields;

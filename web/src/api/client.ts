@@ -1,5 +1,6 @@
 // The one HTTP client of the app: typed from the gateway's OpenAPI document (src/generated/api.d.ts),
 // same origin as the page, with the session's bearer token on every request.
+import { API_HEADERS } from "@pokerodds/common/http-headers";
 import createClient from "openapi-fetch";
 import type { components, paths } from "../generated/api";
 import { serverRefusal, type Explained } from "../model/refusals";
@@ -119,7 +120,6 @@ export interface VersionedState {
 }
 
 /** The contract's header naming the table's version of a state answered (GET .../state, POST .../advance). */
-const TABLE_VERSION_HEADER = "Table-Version";
 
 /** A table's version as the API writes it (Table-Version, an event's id): 1 or more; else undefined. */
 export function tableVersion(text: string | null | undefined): number | undefined {
@@ -129,7 +129,7 @@ export function tableVersion(text: string | null | undefined): number | undefine
 /** unwrap for an answer that is a table's state: the state with its version (an answer without one is an ApiError). */
 export async function unwrapState(pending: Promise<FetchResult<TableState>>): Promise<VersionedState> {
   const { data, response } = await succeeded(pending);
-  const version = tableVersion(response.headers.get(TABLE_VERSION_HEADER));
+  const version = tableVersion(response.headers.get(API_HEADERS.tableVersion));
   if (version === undefined) throw new ApiError("The table's answer did not say which version of the table it is.", 0);
   return { state: data, version };
 }

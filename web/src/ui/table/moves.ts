@@ -1,5 +1,6 @@
 // The player's moves at one table, each with its own Idempotency-Key; a refusal arrives as an
 // ApiError carrying the API's message, or a NACK as a Refused naming the amounts.
+import { API_HEADERS } from "@pokerodds/common/http-headers";
 import {
   acknowledged,
   api,
@@ -44,7 +45,7 @@ export interface TableMoves {
 /** `account`: read again after each move that may have changed it, whatever its answer. */
 export function tableMoves(tableId: number, feed: TableFeed, playerId: string, account: AccountLink): TableMoves {
   const path = { tableId };
-  const header = (key: string) => ({ params: { path, header: { "Idempotency-Key": key } } });
+  const header = (key: string) => ({ params: { path, header: { [API_HEADERS.idempotencyKey]: key } } });
   // Every move changes the table: read it at once rather than wait for the next poll or event.
   const after = <T>(result: T): T => {
     void feed.refresh();
