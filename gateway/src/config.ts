@@ -1,4 +1,5 @@
 import { ConfigError, envOptional, envPort, envString, tlsFilesFromEnv, type TlsFiles } from "@pokerodds/common";
+import { dataDirFrom } from "@pokerodds/common/stack-layout";
 import { auditDeadlineMs } from "@pokerodds/audit";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -99,7 +100,7 @@ function readOidcClientId(auth: AuthSettings, env: Env): string | undefined {
 export function readDevIssuerSettings(env: Env = process.env): Extract<AuthSettings, { mode: "development" }> {
   return {
     mode: "development",
-    dataDir: resolve(envString("DATA_DIR", "./data", env)),
+    dataDir: dataDirFrom(env),
     issuer: envString("AUTH_ISSUER", DEV_ISSUER, env),
     audience: envString("AUTH_AUDIENCE", DEV_AUDIENCE, env),
   };

@@ -1,8 +1,8 @@
 // `npm start`: the whole stack in one process tree. The stack reads MONGODB_URI, AUTH_*,
 // TABLE_COUNT and LOG_LEVEL from this environment itself.
-import { envPort, envString } from "@pokerodds/common/config";
+import { dataDirFrom, pidFilePath } from "@pokerodds/common/stack-layout";
+import { envPort } from "@pokerodds/common/config";
 import { createLogger, logUncaughtErrors } from "@pokerodds/common/logger";
-import { join, resolve } from "node:path";
 import { lockDataDir } from "./data-dir-lock.js";
 import { watchDiskSpace } from "./disk-space.js";
 import { pidFile } from "./pid-file.js";
@@ -25,7 +25,7 @@ let unlockDataDir: () => Promise<void>;
 try {
   port = envPort("PORT", 8080);
   // Absolute, so the gateway finds the same directory whatever its working directory.
-  dataDir = resolve(envString("DATA_DIR", "./data"));
+  dataDir = dataDirFrom();
   policy = readRestartPolicy();
   unlockDataDir = await lockDataDir(dataDir);
 } catch (error) {
@@ -33,7 +33,7 @@ try {
   process.exit(1);
 }
 
-const pids = pidFile(join(dataDir, "pids.json"));
+const pids = pidFile(pidFilePath(dataDir));
 /** Set once the stack is up: restarts and the pid file only ever concern a started stack. */
 let stack: Stack | undefined;
 const writePids = () => pids.write(stack?.children() ?? [], stack?.grpcAddresses ?? {});

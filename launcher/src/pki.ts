@@ -3,13 +3,13 @@
 // Made on first start, kept afterwards; a certificate near its end (or not from the CA on disk) is
 // issued again at start, and the services pick new files up without a restart (tls.ts).
 // In Kubernetes, cert-manager plays this part (deploy/k8s).
+import { pkiFiles } from "@pokerodds/common/stack-layout";
 import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import { SERVICE_IDENTITIES, spiffeId, type ServiceIdentity, type TlsFiles } from "@pokerodds/common/grpc/tls";
 import { randomUUID, webcrypto } from "node:crypto";
 import { privateDirectory } from "@pokerodds/common/private-directory";
 import { chmod, readFile, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
@@ -98,10 +98,14 @@ async function writeAtomic(path: string, content: string, mode: number): Promise
   await rename(temporary, path);
 }
 
+/** The CA's own certificate and key are named as an identity's are. */
+const CA = "ca";
+
 async function loadCa(dir: string): Promise<CertificateAuthority | undefined> {
   try {
-    const cert = new x509.X509Certificate(await readFile(join(dir, "ca.crt"), "utf8"));
-    const der = x509.PemConverter.decodeFirst(await readFile(join(dir, "ca.key"), "utf8"));
+    const files = pkiFiles(dir, CA);
+    const cert = new x509.X509Certificate(await readFile(files.certFile, "utf8"));
+    const der = x509.PemConverter.decodeFirst(await readFile(files.keyFile, "utf8"));
     const privateKey = await crypto.subtle.importKey("pkcs8", der, ALGORITHM, true, ["sign"]);
     const publicKey = await cert.publicKey.export(ALGORITHM, ["verify"], crypto);
     if (cert.notAfter.getTime() < Date.now() + DAY_MS) return undefined;
@@ -130,17 +134,16 @@ async function isCurrent(path: string, ca: CertificateAuthority, identity: Servi
 export async function ensurePki(dir: string): Promise<Pki> {
   await privateDirectory(dir);
   let ca = await loadCa(dir);
+  const caFiles = pkiFiles(dir, CA);
   if (!ca) {
     ca = await createCa();
-    await writeAtomic(join(dir, "ca.key"), await keyPem(ca.keys.privateKey), 0o600);
-    await writeAtomic(join(dir, "ca.crt"), ca.cert.toString("pem"), 0o644);
+    await writeAtomic(caFiles.keyFile, await keyPem(ca.keys.privateKey), 0o600);
+    await writeAtomic(caFiles.certFile, ca.cert.toString("pem"), 0o644);
   }
-  const caFile = join(dir, "ca.crt");
   const renewMs = RENEW_BEFORE_DAYS * DAY_MS;
   const files = {} as Record<ServiceIdentity, TlsFiles>;
   for (const identity of SERVICE_IDENTITIES) {
-    const certFile = join(dir, `${identity}.crt`);
-    const keyFile = join(dir, `${identity}.key`);
+    const { caFile, certFile, keyFile } = pkiFiles(dir, identity);
     if (!(await isCurrent(certFile, ca, identity, renewMs))) {
       const issued = await issueCertificate(ca, identity);
       // Key first: a reader pairing the new certificate with the old key would fail until the next read.
@@ -149,7 +152,7 @@ export async function ensurePki(dir: string): Promise<Pki> {
     }
     files[identity] = { caFile, certFile, keyFile };
   }
-  return { dir, caFile, files };
+  return { dir, caFile: caFiles.certFile, files };
 }
 
 /** The environment that points a process at its TLS files. */

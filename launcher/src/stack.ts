@@ -1,4 +1,5 @@
 import { connect } from "node:net";
+import { pkiDir } from "@pokerodds/common/stack-layout";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { TRACING_REGISTER_MODULE, tracingEnabled } from "@pokerodds/common/tracing/enabled";
@@ -131,7 +132,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   // The embedded database's address is known once it runs (the same when it is started again).
   const database = { uri: env.MONGODB_URI || undefined };
   // The development CA and one certificate per service (mutual TLS on every gRPC hop).
-  const pki = await ensurePki(join(options.dataDir, "pki"));
+  const pki = await ensurePki(pkiDir(options.dataDir));
   const childEnv = childEnvironments(env, options.dataDir, instances, portOf, () => database.uri, pki);
   const url = `http://127.0.0.1:${portOf("gateway")}`;
 

@@ -15,9 +15,10 @@
 // (nothing moved), 2 on bad usage or a failure that moved nothing (a wallet it cannot connect to
 // among them), 3 when a movement's answer did not come once sent (it may have been applied: send
 // the same command again to learn it).
+import { dataDirFrom, pidFilePath, pkiDir, pkiFiles } from "@pokerodds/common/stack-layout";
 import { MONEY_RULE, toCents, toUnits, toSignedUnits } from "@pokerodds/api/money";
 import { connectivityState, status, type Client } from "@grpc/grpc-js";
-import { createClient, isServiceError, type TlsFiles } from "@pokerodds/common";
+import { createClient, isServiceError, tlsFilesFromEnv, type TlsFiles } from "@pokerodds/common";
 import { LEDGER_PAGE_DEFAULT, LEDGER_PAGE_MAX, OPERATOR_NOTE_MAX_LENGTH } from "@pokerodds/common/limits";
 import {
   MovementKind,
@@ -27,7 +28,6 @@ import {
   type MovementResult,
 } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { readFile } from "node:fs/promises";
-import { join, resolve } from "node:path";
 import { parseArgsOnce } from "@pokerodds/common/args";
 
 export const EXIT_REFUSED = 1;
@@ -128,7 +128,7 @@ export function parseCommand(argv: readonly string[]): Command {
 /** WALLET_ADDR, else the wallet's address in the pid file `npm start` keeps under DATA_DIR. */
 async function walletAddress(env: Env): Promise<string> {
   if (env.WALLET_ADDR) return env.WALLET_ADDR;
-  const pidFile = join(resolve(env.DATA_DIR || "./data"), "pids.json");
+  const pidFile = pidFilePath(dataDirFrom(env));
   const content = await readFile(pidFile, "utf8").catch(() => undefined);
   const address = (content &&
     (JSON.parse(content) as { addresses?: { wallet?: unknown } }).addresses?.wallet) as unknown;
@@ -140,14 +140,7 @@ async function walletAddress(env: Env): Promise<string> {
 
 /** TLS_* when set, else the operator's certificate of the development PKI under DATA_DIR. */
 function operatorTls(env: Env): TlsFiles {
-  if (env.TLS_CA_FILE || env.TLS_CERT_FILE || env.TLS_KEY_FILE) {
-    if (!env.TLS_CA_FILE || !env.TLS_CERT_FILE || !env.TLS_KEY_FILE) {
-      throw new UsageError("TLS_CA_FILE, TLS_CERT_FILE and TLS_KEY_FILE must be set together");
-    }
-    return { caFile: env.TLS_CA_FILE, certFile: env.TLS_CERT_FILE, keyFile: env.TLS_KEY_FILE };
-  }
-  const pki = join(resolve(env.DATA_DIR || "./data"), "pki");
-  return { caFile: join(pki, "ca.crt"), certFile: join(pki, "operator.crt"), keyFile: join(pki, "operator.key") };
+  return tlsFilesFromEnv(env) ?? pkiFiles(pkiDir(dataDirFrom(env)), "operator");
 }
 
 function outcomeOf(result: MovementResult | undefined) {
