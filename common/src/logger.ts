@@ -19,11 +19,30 @@ export function createLogger(service: string): Logger {
   const level = envOptional("LOG_LEVEL");
   if (level !== undefined && !LOG_LEVELS.includes(level.toLowerCase())) {
     // Before any configuration is read: said as configOrExit says a bad value, in the log, exit 1.
-    const logger = pino({ mixin: traceLogFields }).child({ service });
+    const logger = pino(options()).child({ service });
     logger.fatal(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`);
     process.exit(1);
   }
-  return pino({ level: level ?? "info", mixin: traceLogFields }).child({ service });
+  return pino({ ...options(), level: level ?? "info" }).child({ service });
+}
+
+const options = () => ({ mixin: traceLogFields, serializers: { err: loggedError } });
+
+/**
+ * Fields in which the MongoDB driver's errors carry what was written or answered: a refused insert's
+ * documents (`writeErrors[].op`, `result`), the server's whole reply. A table's stored version holds
+ * its game's deck and server seed, which no line may show before the game reveals them.
+ */
+const DOCUMENT_FIELDS = ["writeErrors", "writeConcernError", "result", "errorResponse", "insertedIds", "op"];
+
+/**
+ * An error as pino writes it (type, message with its causes', stack, code and its other fields), but
+ * DOCUMENT_FIELDS. (pino writes no cause's fields, only its message and stack.)
+ */
+function loggedError(error: unknown): unknown {
+  const serialized: unknown = pino.stdSerializers.err(error as Error);
+  if (typeof serialized !== "object" || serialized === null) return serialized;
+  return Object.fromEntries(Object.entries(serialized).filter(([key]) => !DOCUMENT_FIELDS.includes(key)));
 }
 
 /**

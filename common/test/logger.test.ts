@@ -72,3 +72,23 @@ test("a LOG_LEVEL pino has not stops the process with exit 1 and one fatal line 
     t.regex(String(line.msg), /^LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got /, level);
   }
 });
+
+test("an error's line keeps what it is but never the documents the database driver carries in it", (t) => {
+  // A refused insert as mongodb 7 reports it: its documents (a table version: the game's deck and
+  // seed) in writeErrors[].op.
+  const line = logged(`
+    import { MongoBulkWriteError } from "mongodb";
+    import { WriteError } from "mongodb/lib/bulk/common.js";
+    import { createLogger } from "./src/logger.ts";
+    const doc = { _id: "3:17", snapshot: { deck: ["Ah", "Kd"], fairness: { serverSeed: "ab".repeat(32) } } };
+    const refused = new MongoBulkWriteError(
+      { message: "some refusal", code: 1, writeErrors: [new WriteError({ code: 1, index: 0, errmsg: "some refusal", op: doc })] },
+      { insertedCount: 0, getWriteConcernError: () => undefined, hasWriteErrors: () => true },
+    );
+    createLogger("table").error({ err: refused }, "rpc failed");
+  `);
+  const text = JSON.stringify(line);
+  t.false(text.includes("abab"), text);
+  t.false(text.includes('"Kd"'), text);
+  t.like(line.err, { type: "MongoBulkWriteError", message: "some refusal", code: 1 });
+});
