@@ -2,7 +2,7 @@
 import { HAND_STATUSES } from "@pokerodds/common/hand-odds";
 import { CARD_CODE_PATTERN } from "@pokerodds/common/card-codes";
 import { Type, type Static } from "@sinclair/typebox";
-import { CLIENT_SEED_MAX_LENGTH, CLIENT_SEED_PATTERN, SEED_HEX } from "@pokerodds/common/limits";
+import { CLIENT_SEED_MAX_LENGTH, CLIENT_SEED_PATTERN, CLIENT_SEED_RULE, SEED_HEX } from "@pokerodds/common/limits";
 import { MUST_BE } from "./fields.js";
 
 export const Card = Type.String({
@@ -50,7 +50,7 @@ export const clientSeed = (description: string) =>
     pattern: CLIENT_SEED_PATTERN.source,
     maxLength: CLIENT_SEED_MAX_LENGTH,
     description,
-    [MUST_BE]: `1 to ${CLIENT_SEED_MAX_LENGTH} letters, digits, - or _`,
+    [MUST_BE]: CLIENT_SEED_RULE,
   });
 
 /** For the document's examples: a seed and its true commitment (the examples' cards are not dealt from it). */

@@ -5,8 +5,8 @@ import {
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import { API_HEADERS } from "@pokerodds/common/http-headers";
 import {
-  GAME_ID_MAX_LENGTH,
   GAME_ID_PATTERN,
+  GAME_ID_RULE,
   IDEMPOTENCY_KEY_PATTERN,
   MAX_BETS_PER_SEAT_PER_GAME,
   MAX_HANDS_PER_GAME,
@@ -49,7 +49,7 @@ export const NoBody = Type.Object(
 const GameIdSeen = Type.String({
   pattern: GAME_ID_PATTERN.source,
   description: "The gameId of the state seen",
-  [MUST_BE]: `1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`,
+  [MUST_BE]: GAME_ID_RULE,
 });
 
 /** The table contract's GameState by its public name (STATUS_HOLE), and back: the prefix is the proto's. */

@@ -7,7 +7,7 @@
 import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
 import { DECK_SIZE } from "./card-codes.js";
 import { formatCard } from "./poker/cards.js";
-import { CLIENT_SEED_MAX_LENGTH, CLIENT_SEED_PATTERN, GAME_ID_MAX_LENGTH, GAME_ID_PATTERN } from "./limits.js";
+import { CLIENT_SEED_PATTERN, CLIENT_SEED_RULE, GAME_ID_PATTERN, GAME_ID_RULE } from "./limits.js";
 
 /** A card as the derivation numbers it: rank * 4 + suit (2c = 0, 2d, 2h, 2s, 3c, ..., As = 51). */
 type DeckCard = number;
@@ -29,7 +29,7 @@ export function seedProblem(seed: unknown, name: string): string | null {
 export function gameIdProblem(gameId: unknown): string | null {
   if (typeof gameId !== "string") return "gameId must be a string";
   if (!GAME_ID_PATTERN.test(gameId)) {
-    return `gameId must be 1 to ${GAME_ID_MAX_LENGTH} printable ASCII characters without spaces, got ${shownInput(gameId)}`;
+    return `gameId must be ${GAME_ID_RULE}, got ${shownInput(gameId)}`;
   }
   return null;
 }
@@ -39,7 +39,7 @@ export function clientSeedProblem(clientSeed: unknown): string | null {
   if (clientSeed === undefined || clientSeed === null) return null;
   if (typeof clientSeed === "string" && CLIENT_SEED_PATTERN.test(clientSeed)) return null;
   const shown = typeof clientSeed === "string" ? shownInput(clientSeed) : typeof clientSeed;
-  return `the client seed must be 1 to ${CLIENT_SEED_MAX_LENGTH} letters, digits, - or _, got ${shown}`;
+  return `the client seed must be ${CLIENT_SEED_RULE}, got ${shown}`;
 }
 
 /** Throws RangeError with the problem, if any. */

@@ -40,6 +40,8 @@ export const IDEMPOTENCY_KEY_PATTERN = new RegExp(`^[!-~]{1,${IDEMPOTENCY_KEY_MA
  */
 export const GAME_ID_MAX_LENGTH = 128;
 export const GAME_ID_PATTERN = new RegExp(`^[!-~]{1,${GAME_ID_MAX_LENGTH}}$`);
+/** GAME_ID_PATTERN in words, as every refusal of a game id says it. */
+export const GAME_ID_RULE = `1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`;
 
 /**
  * A key of a wallet movement: made by the table service, never by a client, and some hold a playerId
@@ -136,6 +138,8 @@ export const SEED_HEX = /^[0-9a-f]{64}$/;
  */
 export const CLIENT_SEED_MAX_LENGTH = 64;
 export const CLIENT_SEED_PATTERN = new RegExp(`^[A-Za-z0-9_-]{1,${CLIENT_SEED_MAX_LENGTH}}$`);
+/** CLIENT_SEED_PATTERN in words, as every refusal of a client seed says it. */
+export const CLIENT_SEED_RULE = `1 to ${CLIENT_SEED_MAX_LENGTH} letters, digits, - or _`;
 
 /** The largest amount of one request (decisions.md): 1,000,000,000 units. */
 export const MAX_AMOUNT_UNITS = 1_000_000_000;
@@ -219,14 +223,14 @@ export function requireIdempotencyKey(value: string): string {
 
 export function requireGameId(name: string, value: string): string {
   if (!GAME_ID_PATTERN.test(value)) {
-    throw new InvalidArgumentError(`${name} must be 1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters`);
+    throw new InvalidArgumentError(`${name} must be ${GAME_ID_RULE}`);
   }
   return value;
 }
 
 export function requireClientSeed(name: string, value: string): string {
   if (!CLIENT_SEED_PATTERN.test(value)) {
-    throw new InvalidArgumentError(`${name} must be 1 to ${CLIENT_SEED_MAX_LENGTH} letters, digits, - or _`);
+    throw new InvalidArgumentError(`${name} must be ${CLIENT_SEED_RULE}`);
   }
   return value;
 }

@@ -3,7 +3,7 @@
 // service is called, in the same order on every route: the path's tableId, the body, the
 // Idempotency-Key, then the player acted for. The rules of the game are the service's.
 import { CANONICAL_ID } from "@pokerodds/api/fields";
-import { GAME_ID_MAX_LENGTH, GAME_ID_PATTERN, INT32_MAX } from "@pokerodds/common/limits";
+import { GAME_ID_PATTERN, GAME_ID_RULE, INT32_MAX } from "@pokerodds/common/limits";
 import { noSuchTable } from "@pokerodds/common/table-ids";
 import type { Request, Response } from "express";
 import {
@@ -61,9 +61,7 @@ export function tableIdOf(req: Request): number {
 function gameIdOf(req: Request): string {
   const text = String(req.params.gameId);
   if (!GAME_ID_PATTERN.test(text)) {
-    throw notFound(
-      `no such game: a game id is 1 to ${GAME_ID_MAX_LENGTH} visible ASCII characters, as the state shows it`,
-    );
+    throw notFound(`no such game: a game id is ${GAME_ID_RULE}, as the state shows it`);
   }
   return text;
 }
