@@ -1,8 +1,5 @@
-import {
-  GameState as ProtoGameState,
-  gameStateFromJSON,
-  gameStateToJSON,
-} from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { GameState as ProtoGameState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
+import { gameStateName } from "@pokerodds/common/game-state-names";
 import { API_HEADERS } from "@pokerodds/common/http-headers";
 import {
   GAME_ID_PATTERN,
@@ -51,10 +48,6 @@ const GameIdSeen = Type.String({
   description: "The gameId of the state seen",
   [MUST_BE]: GAME_ID_RULE,
 });
-
-/** The table contract's GameState by its public name (STATUS_HOLE), and back: the prefix is the proto's. */
-export const gameStateName = (state: ProtoGameState): string => gameStateToJSON(state).replace(/^GAME_STATE_/, "");
-export const gameStateOfName = (name: string): ProtoGameState => gameStateFromJSON(`GAME_STATE_${name}`);
 
 /** The states a table is ever in (the contract's, but its unset value): those an advance moves on from. */
 const TABLE_GAME_STATES = Object.values(ProtoGameState)

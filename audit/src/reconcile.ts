@@ -39,10 +39,10 @@
 // noted as open-transfers, pending-credits and snapshot (never mismatches).
 //
 // The checks run in a fixed order, which is the order of the report's findings.
-import {
-  GameState,
-  type AuditResponse as TableAuditResponse,
-  type TableAudit,
+import { gameStateName } from "@pokerodds/common/game-state-names";
+import type {
+  AuditResponse as TableAuditResponse,
+  TableAudit,
 } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { AuditResponse as WalletAuditResponse } from "@pokerodds/common/generated/pokerodds/wallet/v1/wallet";
 import { AUDIT_ISSUES_LISTED } from "@pokerodds/common/limits";
@@ -196,9 +196,4 @@ function tablesSectionOf(
       money: moneyBody(bigMoney(t.money)),
     })),
   };
-}
-
-function gameStateName(state: GameState): string {
-  const name = GameState[state] as string | undefined;
-  return name ? name.replace(/^GAME_STATE_/, "") : "UNRECOGNIZED";
 }

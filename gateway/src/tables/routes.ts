@@ -2,6 +2,7 @@
 // key); advance moves the game on; state reads it; games/{gameId} reads a finished game's record. Every input is checked here, before the table
 // service is called, in the same order on every route: the path's tableId, the body, the
 // Idempotency-Key, then the player acted for. The rules of the game are the service's.
+import { gameStateOfName } from "@pokerodds/common/game-state-names";
 import { CANONICAL_ID } from "@pokerodds/api/fields";
 import { GAME_ID_PATTERN, GAME_ID_RULE, INT32_MAX } from "@pokerodds/common/limits";
 import { noSuchTable } from "@pokerodds/common/table-ids";
@@ -23,15 +24,7 @@ import { idempotencyKeyOf } from "../http/request.js";
 import { API_HEADERS } from "@pokerodds/common/http-headers";
 import type { Handlers } from "../http/mount.js";
 import type { TableApi } from "../services.js";
-import {
-  type tablesApi,
-  AdvanceRequest,
-  BetRequest,
-  gameStateOfName,
-  NoBody,
-  SitRequest,
-  TopUpRequest,
-} from "@pokerodds/api/tables";
+import { type tablesApi, AdvanceRequest, BetRequest, NoBody, SitRequest, TopUpRequest } from "@pokerodds/api/tables";
 import type { TableState } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import {
   toBetResponse,

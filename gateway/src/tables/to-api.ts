@@ -2,6 +2,7 @@
 // become odds, an empty list of hands or cards becomes null. A value the contract does not allow
 // throws a ContractViolation.
 import { isBoardSize } from "@pokerodds/common/poker/pricing";
+import { gameStateName } from "@pokerodds/common/game-state-names";
 import {
   type BetResponse,
   type LeaveResponse,
@@ -15,7 +16,6 @@ import { toUnits } from "@pokerodds/api/money";
 import { ContractViolation, oneOf } from "@pokerodds/api/violation";
 import {
   GAME_STATES,
-  gameStateName,
   LOBBY_GAME_STATES,
   type BetResponseBody,
   type LeaveResponseBody,
