@@ -10,6 +10,7 @@
 // short-lived ADMIN token of the development issuer: the command's entry point (tools/src/audit.ts)
 // signs one with the gateway's development issuer, which this package cannot import (the gateway
 // depends on it).
+import { DEFAULT_PORTS } from "@pokerodds/common/stack-layout";
 import { ConfigError } from "@pokerodds/common";
 import { Ajv } from "ajv";
 import { auditDeadlineMs } from "./collect.js";
@@ -49,7 +50,7 @@ const isValidReport = new Ajv({ strict: false, allErrors: false }).compile<Audit
  * as npm run audit has always taken it) or http://127.0.0.1:$PORT.
  */
 export function stackUrl(env: Env, path: string): URL {
-  const base = env.AUDIT_URL || `http://127.0.0.1:${env.PORT || "8080"}`;
+  const base = env.AUDIT_URL || `http://127.0.0.1:${env.PORT || DEFAULT_PORTS.gateway}`;
   let url: URL;
   try {
     url = new URL(base);

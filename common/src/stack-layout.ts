@@ -21,3 +21,9 @@ export const pkiFiles = (dir: string, identity: string): Omit<TlsFiles, "refresh
   certFile: join(dir, `${identity}.crt`),
   keyFile: join(dir, `${identity}.key`),
 });
+
+/** Each process's default port on this machine: the gateway's HTTP API, each service's gRPC. */
+export const DEFAULT_PORTS = { gateway: 8080, odds: 50051, wallet: 50052, table: 50053 } as const;
+
+/** A gRPC service's default address, where its own GRPC_PORT's default has it listen. */
+export const defaultAddress = (service: "odds" | "wallet" | "table"): string => `127.0.0.1:${DEFAULT_PORTS[service]}`;

@@ -1,5 +1,5 @@
 import { ConfigError, envOptional, envPort, envString, tlsFilesFromEnv, type TlsFiles } from "@pokerodds/common";
-import { dataDirFrom } from "@pokerodds/common/stack-layout";
+import { dataDirFrom, DEFAULT_PORTS, defaultAddress } from "@pokerodds/common/stack-layout";
 import { auditDeadlineMs } from "@pokerodds/audit";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,12 +34,12 @@ export interface GatewayConfig {
 export function readConfig(env: Env = process.env): GatewayConfig {
   const auth = readAuthSettings(env);
   return {
-    port: envPort("PORT", 8080, env),
+    port: envPort("PORT", DEFAULT_PORTS.gateway, env),
     host: envString("HOST", "127.0.0.1", env),
     metricsPort: envPort("METRICS_PORT", 9464, env),
-    oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
-    walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
-    tableAddress: envString("TABLE_ADDR", "127.0.0.1:50053", env),
+    oddsAddress: envString("ODDS_ADDR", defaultAddress("odds"), env),
+    walletAddress: envString("WALLET_ADDR", defaultAddress("wallet"), env),
+    tableAddress: envString("TABLE_ADDR", defaultAddress("table"), env),
     auth,
     webRoot: resolve(envOptional("WEB_ROOT", env) ?? fileURLToPath(new URL("../../web/dist", import.meta.url))),
     oidcClientId: readOidcClientId(auth, env),

@@ -1,6 +1,6 @@
 // `npm start`: the whole stack in one process tree. The stack reads MONGODB_URI, AUTH_*,
 // TABLE_COUNT and LOG_LEVEL from this environment itself.
-import { dataDirFrom, pidFilePath } from "@pokerodds/common/stack-layout";
+import { dataDirFrom, DEFAULT_PORTS, pidFilePath } from "@pokerodds/common/stack-layout";
 import { envPort } from "@pokerodds/common/config";
 import { createLogger, logUncaughtErrors } from "@pokerodds/common/logger";
 import { lockDataDir } from "./data-dir-lock.js";
@@ -23,7 +23,7 @@ let dataDir: string;
 let policy: RestartPolicy;
 let unlockDataDir: () => Promise<void>;
 try {
-  port = envPort("PORT", 8080);
+  port = envPort("PORT", DEFAULT_PORTS.gateway);
   // Absolute, so the gateway finds the same directory whatever its working directory.
   dataDir = dataDirFrom();
   policy = readRestartPolicy();

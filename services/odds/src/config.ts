@@ -1,5 +1,6 @@
 // The odds service's environment, read once at start-up: a bad value stops the process.
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
+import { DEFAULT_PORTS } from "@pokerodds/common/stack-layout";
 import { envInt, envPort } from "@pokerodds/common";
 import { availableParallelism } from "node:os";
 
@@ -32,7 +33,7 @@ type Env = Record<string, string | undefined>;
 export function readConfig(env: Env = process.env): OddsServiceConfig {
   const workers = envInt("ODDS_WORKERS", availableParallelism(), { min: 1, max: 256 }, env);
   return {
-    grpcPort: envPort("GRPC_PORT", 50051, env),
+    grpcPort: envPort("GRPC_PORT", DEFAULT_PORTS.odds, env),
     metricsPort: envPort("METRICS_PORT", 9465, env),
     workers,
     batchWorkers: envInt("ODDS_BATCH_WORKERS", Math.max(1, workers - 1), { min: 1, max: 256 }, env),

@@ -1,5 +1,6 @@
 // The table service's environment, read once at start-up: a bad value stops the process.
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
+import { DEFAULT_PORTS, defaultAddress } from "@pokerodds/common/stack-layout";
 import { ConfigError, envFlag, envInt, envOptional, envPort, envString } from "@pokerodds/common";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { DEFAULT_TARGET_RTP, isTargetRtp, MIN_TABLE_TARGET_RTP, parseTargetRtp } from "@pokerodds/common/limits";
@@ -35,13 +36,13 @@ type Env = Record<string, string | undefined>;
 
 export function readConfig(env: Env = process.env): TableServiceConfig {
   return {
-    grpcPort: envPort("GRPC_PORT", 50053, env),
+    grpcPort: envPort("GRPC_PORT", DEFAULT_PORTS.table, env),
     metricsPort: envPort("METRICS_PORT", 9467, env),
     mongodbUri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
     mongodbDatabase: envString("MONGODB_DATABASE", "table", env),
     mongodbAllowPlaintext: envFlag("MONGODB_ALLOW_PLAINTEXT", env),
-    oddsAddress: envString("ODDS_ADDR", "127.0.0.1:50051", env),
-    walletAddress: envString("WALLET_ADDR", "127.0.0.1:50052", env),
+    oddsAddress: envString("ODDS_ADDR", defaultAddress("odds"), env),
+    walletAddress: envString("WALLET_ADDR", defaultAddress("wallet"), env),
     // Public tables end before the personal ones start.
     tableCount: envInt("TABLE_COUNT", 20, { min: 1, max: FIRST_PERSONAL_TABLE_ID - 1 }, env),
     targetRtp: envRtp(env),

@@ -1,5 +1,6 @@
 // The wallet service's environment, read once at start-up: a bad value stops the process.
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
+import { DEFAULT_PORTS } from "@pokerodds/common/stack-layout";
 import { envFlag, envPort, envString } from "@pokerodds/common";
 
 interface WalletServiceConfig {
@@ -15,7 +16,7 @@ type Env = Record<string, string | undefined>;
 
 export function readConfig(env: Env = process.env): WalletServiceConfig {
   return {
-    grpcPort: envPort("GRPC_PORT", 50052, env),
+    grpcPort: envPort("GRPC_PORT", DEFAULT_PORTS.wallet, env),
     metricsPort: envPort("METRICS_PORT", 9466, env),
     mongodbUri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
     mongodbDatabase: envString("MONGODB_DATABASE", "wallet", env),
