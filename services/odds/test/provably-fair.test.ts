@@ -3,7 +3,14 @@ import fc from "fast-check";
 import { createHash, createHmac } from "node:crypto";
 import { DECK_SIZE } from "@pokerodds/common/card-codes";
 import { formatCard, formatHand } from "@pokerodds/common/poker/cards";
-import { DeckByteStream, byteBelow, dealHoleCards, deriveDeck, effectiveSeed } from "@pokerodds/common/deck-derivation";
+import {
+  DeckByteStream,
+  byteBelow,
+  dealHoleCards,
+  derivedDeal,
+  deriveDeck,
+  effectiveSeed,
+} from "@pokerodds/common/deck-derivation";
 import {
   type GameReveal,
   commitDeck,
@@ -41,6 +48,11 @@ test("known-answer vector: commitment, deck order and dealt cards", (t) => {
   t.is(seedCommitment(VECTOR.seed), VECTOR.commitment);
   t.is(deriveDeck(VECTOR.seed, VECTOR.gameId).map(formatCard).join(" "), VECTOR.deck);
   t.deepEqual(derivedCards(VECTOR.seed, VECTOR.gameId, 4), { hands: VECTOR.hands, board: VECTOR.board });
+  // The table service's deal of the same game: the same hands, then the board first in what remains.
+  const dealt = derivedDeal({ serverSeed: VECTOR.seed, clientSeed: null }, VECTOR.gameId, 4);
+  t.deepEqual(dealt.hands, VECTOR.hands);
+  t.deepEqual(dealt.remainingDeck.slice(0, 5), VECTOR.board);
+  t.is(dealt.remainingDeck.length, 44);
   t.deepEqual(verifyGame({ ...VECTOR }), { ok: true });
   // Upper-case hex names the same bytes.
   t.deepEqual(verifyGame({ ...VECTOR, seed: VECTOR.seed.toUpperCase(), commitment: VECTOR.commitment.toUpperCase() }), {
