@@ -152,6 +152,9 @@ test("a replayed betId answers the recorded bet and changes nothing; other terms
   t.deepEqual(applyBet(flop, cmd(), T0).result, first.result);
   t.throws(() => applyBet(placed, cmd({ betAmountCents: 251 }), T0), { instanceOf: IdempotencyMismatchError });
   t.throws(() => applyBet(placed, cmd({ handIndex: 1 }), T0), { instanceOf: IdempotencyMismatchError });
+  t.throws(() => applyBet(placed, cmd({ seatIndex: 2 }), T0), { instanceOf: IdempotencyMismatchError });
+  // A bet id is a player's (request-ids.ts); one recorded for another player is not this player's bet.
+  t.throws(() => applyBet(placed, cmd({ playerId: "p2" }), T0), { instanceOf: IdempotencyMismatchError });
 });
 
 test("a bet that names the game and stage it saw is placed there only: once the table moves on, or before it gets there, a 409", (t) => {
