@@ -10,11 +10,14 @@ import { sumCents } from "./money.js";
 import type { BetSettlement, GameRecord, HandOdds, OutboxCredit, Seat, TableSnapshot } from "./types.js";
 import { TABLE_KEY_PREFIX } from "@pokerodds/common/movement-keys";
 
-/** Per-player totals in order of first appearance, zero totals dropped (deterministic outbox order). */
+/**
+ * Per-player totals in order of first appearance (deterministic outbox order). Every entry is at least
+ * a cent (a stake refunded, or a payout: one that rounds to nothing is paid NONE), so no total is 0
+ * and the outbox never takes a credit the wallet would refuse.
+ */
 function totalsByPlayer(entries: readonly { playerId: string; cents: number }[]): Map<string, number> {
   const totals = new Map<string, number>();
   for (const { playerId, cents } of entries) totals.set(playerId, sumCents([totals.get(playerId) ?? 0, cents]));
-  for (const [playerId, cents] of totals) if (cents === 0) totals.delete(playerId);
   return totals;
 }
 
