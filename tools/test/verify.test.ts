@@ -425,6 +425,27 @@ test("outcome: a game record's winners, payouts, paidTo and totals are checked a
   }
 });
 
+test("outcome: a bet recorded at odds 0, on a hand its stage offered no odds on (it could not win), does not verify", async (t) => {
+  const x = vectorGame();
+  const line = exportLine(x, [2]);
+  const dead = [0, 1, 2, 3].find((h) => oddsTenthsAt(x.hands, x.board, h, 2) === 0);
+  if (dead === undefined) return t.fail("the vector's turn has a hand without odds");
+  const deadBet = {
+    ...line.bets[0]!,
+    ...{ handIndex: dead, bettingStage: 2, betAmount: 1, recordedOdds: 0 },
+    ...{ placedAt: "2026-11-23T12:00:08.000Z", returned: 0, paidTo: "NONE" },
+  };
+  const taken = {
+    ...line,
+    bets: [...line.bets, deadBet],
+    stakes: 9.33,
+    houseResult: Math.round(line.houseResult * 100 + 100) / 100,
+  };
+  const result = await json(taken);
+  t.is(result.code, 1);
+  t.regex(result.stderr, /^NOT verified: bets\[2\] was taken on hand \d at stage 2, where no odds were offered on it/);
+});
+
 test("outcome: a record's prices are checked at the target RTP it names, which --rtp may not contradict", async (t) => {
   const x = vectorGame("T1-7");
   const line = { ...exportLine(x, winnersOf(x.hands, x.board)), handOdds: handOddsOf(x.hands, x.board, 0.9), bets: [] };

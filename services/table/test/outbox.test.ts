@@ -6,9 +6,9 @@
 import { createLogger, type Logger } from "@pokerodds/common";
 import test from "ava";
 import type { Movement, MovementOutcome, WalletPort } from "../src/dependencies.js";
-import { applyLeave, type TableSnapshot } from "../src/domain/index.js";
+import { applyLeave, type CreditReason, type TableSnapshot } from "../src/domain/index.js";
 import { creditsRefused } from "../src/metrics.js";
-import { deliverOutbox } from "../src/outbox.js";
+import { deliverOutbox, movementOf } from "../src/outbox.js";
 import type { TableParts } from "../src/parts.js";
 import { deliverCredits } from "../src/recovery.js";
 import { BUCKET_MS } from "../src/activity-index.js";
@@ -41,6 +41,16 @@ function recordingWallet(away: readonly string[] = []) {
   };
   return { asked, wallet: { credit } as Partial<WalletPort> as WalletPort };
 }
+
+test("each credit reaches the wallet under its kind's reason, which the player's statement shows", (t) => {
+  const credit = (reason: CreditReason) => ({
+    ...{ key: `k-${reason}`, playerId: "p1", amountCents: 100, reason },
+    ...{ reference: "T1-1", createdAt: T0 },
+  });
+  t.is(movementOf(1, credit("LEAVE")).reason, "leave");
+  t.is(movementOf(1, credit("PAYOUT")).reason, "payout");
+  t.is(movementOf(1, credit("VOID_REFUND")).reason, "void-refund");
+});
 
 test("a failed credit holds up no other: the applied ones are marked delivered, it stays owed", async (t) => {
   const store = new SnapshotStore(database.fresh());
