@@ -9,8 +9,8 @@ import { configOrExit } from "./config.js";
 import type { GrpcNetworkSettings, ServiceIdentity } from "./grpc/tls.js";
 import { startGrpcServer, type RunningGrpcServer, type ServiceRegistration } from "./grpc/server.js";
 import type { Logger } from "./logger.js";
-import { startMetricsServer } from "./metrics.js";
-import { openDatabase } from "./mongo.js";
+import { startMetricsServer, type MetricsListen } from "./metrics.js";
+import { openDatabase, type DatabaseSettings } from "./mongo.js";
 import { onShutdownSignal } from "./shutdown.js";
 
 interface DatabaseServiceParts {
@@ -35,9 +35,9 @@ interface DatabaseServiceParts {
 interface DatabaseServiceOptions {
   logger: Logger;
   service: Omit<ServiceRegistration, "implementation">;
-  database: { uri: string; name: string; allowPlaintext?: boolean; setUp: (db: Db) => Promise<void> };
+  database: DatabaseSettings & { setUp: (db: Db) => Promise<void> };
   grpcPort: number;
-  metricsPort: number;
+  metrics: MetricsListen;
   /** Hosts, mutual TLS, reflection and the health port (readGrpcNetwork). */
   network: GrpcNetworkSettings;
   /** Who may call each RPC (access.ts). */
@@ -89,7 +89,7 @@ export async function runDatabaseService(options: DatabaseServiceOptions): Promi
   );
   reportServing();
   reportWritable();
-  const metrics = await startMetricsServer(options.metricsPort, logger, options.network.metricsHost);
+  const metrics = await startMetricsServer(options.metrics, logger);
 
   let background: { stop(): Promise<void> } | undefined;
   void database.ready.then(async () => {

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { Socket } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { envPort, envString } from "./config.js";
 import { ConnectionsPerAddress } from "./connections-per-address.js";
 import type { Logger } from "./logger.js";
 
@@ -46,14 +47,24 @@ export const METRICS_MAX_CONNECTIONS = 256;
 /** A scrape's request is one line and a few headers: it has this long to arrive. */
 export const METRICS_HEADERS_TIMEOUT_MS = 5_000;
 
-/**
- * GET /metrics on its own port, apart from the traffic port, so it is never exposed with the API.
- * On `host`, by default METRICS_HOST or else 127.0.0.1 (Kubernetes sets METRICS_HOST=0.0.0.0).
- */
+/** Where a process serves GET /metrics. */
+export interface MetricsListen {
+  port: number;
+  host: string;
+}
+
+/** METRICS_PORT (each process has its own default) on METRICS_HOST (127.0.0.1; Kubernetes sets 0.0.0.0). */
+export function readMetricsListen(
+  defaultPort: number,
+  env: Record<string, string | undefined> = process.env,
+): MetricsListen {
+  return { port: envPort("METRICS_PORT", defaultPort, env), host: envString("METRICS_HOST", "127.0.0.1", env) };
+}
+
+/** GET /metrics on its own port, apart from the traffic port, so it is never exposed with the API. */
 export async function startMetricsServer(
-  port: number,
+  { port, host }: MetricsListen,
   logger: Logger,
-  host: string = process.env.METRICS_HOST || "127.0.0.1",
 ): Promise<{ port: number; close(): Promise<void> }> {
   const server: Server = createServer(
     {

@@ -7,7 +7,7 @@ import {
   MongoWriteConcernError,
   type Db,
 } from "mongodb";
-import { ConfigError } from "./config.js";
+import { ConfigError, envFlag, envString } from "./config.js";
 import type { Logger } from "./logger.js";
 import { counter, gauge } from "./metrics.js";
 import { endWritesWhenConnectionsClose } from "./mongo-closed-write.js";
@@ -49,6 +49,26 @@ interface Database {
   /** Resolves once the set-up (indexes) has run against a reachable server. */
   ready: Promise<void>;
   close(): Promise<void>;
+}
+
+/** Which database a service keeps its state in: MONGODB_URI, MONGODB_DATABASE, MONGODB_ALLOW_PLAINTEXT. */
+export interface DatabaseSettings {
+  uri: string;
+  name: string;
+  /** Plain text (or unchecked TLS) to a database on another machine: MONGODB_ALLOW_PLAINTEXT=1. */
+  allowPlaintext: boolean;
+}
+
+/** The settings from the environment; `defaultName` is the service's own database. */
+export function readDatabaseSettings(
+  defaultName: string,
+  env: Record<string, string | undefined> = process.env,
+): DatabaseSettings {
+  return {
+    uri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
+    name: envString("MONGODB_DATABASE", defaultName, env),
+    allowPlaintext: envFlag("MONGODB_ALLOW_PLAINTEXT", env),
+  };
 }
 
 interface DatabaseOptions {

@@ -20,7 +20,7 @@ async function scrape(port: number, from: string): Promise<string> {
 }
 
 test("one address's connections past the cap are closed; a request that never arrives is closed in time; other addresses are served", async (t) => {
-  const metrics = await startMetricsServer(0, pino({ level: "silent" }), "0.0.0.0");
+  const metrics = await startMetricsServer({ port: 0, host: "0.0.0.0" }, pino({ level: "silent" }));
   const sockets: Socket[] = [];
   t.teardown(async () => {
     for (const socket of sockets) socket.destroy();

@@ -1,6 +1,7 @@
 import { ConfigError, envOptional, envPort, envString, tlsFilesFromEnv, type TlsFiles } from "@pokerodds/common";
 import { dataDirFrom, DEFAULT_PORTS, defaultAddress } from "@pokerodds/common/stack-layout";
 import { auditDeadlineMs } from "@pokerodds/audit";
+import { readMetricsListen, type MetricsListen } from "@pokerodds/common/metrics";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEV_AUDIENCE, DEV_ISSUER } from "@pokerodds/common/dev-issuer";
@@ -17,7 +18,7 @@ export interface GatewayConfig {
   /** The API's listen address: loopback unless HOST says otherwise (Kubernetes sets 0.0.0.0). */
   host: string;
   /** Prometheus scrapes here, apart from the API port. */
-  metricsPort: number;
+  metrics: MetricsListen;
   oddsAddress: string;
   walletAddress: string;
   tableAddress: string;
@@ -36,7 +37,7 @@ export function readConfig(env: Env = process.env): GatewayConfig {
   return {
     port: envPort("PORT", DEFAULT_PORTS.gateway, env),
     host: envString("HOST", "127.0.0.1", env),
-    metricsPort: envPort("METRICS_PORT", 9464, env),
+    metrics: readMetricsListen(9464, env),
     oddsAddress: envString("ODDS_ADDR", defaultAddress("odds"), env),
     walletAddress: envString("WALLET_ADDR", defaultAddress("wallet"), env),
     tableAddress: envString("TABLE_ADDR", defaultAddress("table"), env),

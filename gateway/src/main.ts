@@ -62,7 +62,7 @@ const server = await startHttpServer(app, {
   onDrop: connectionDrops(logger, edge.connections),
 });
 logger.info({ port: server.port, auth: config.auth.mode, issuer: config.auth.issuer }, "gateway listening");
-const metrics = await startMetricsServer(config.metricsPort, logger);
+const metrics = await startMetricsServer(config.metrics, logger);
 
 onShutdownSignal(logger, async () => {
   tableFeeds.close();

@@ -53,8 +53,6 @@ export function tlsFilesFromEnv(env: Env = process.env): TlsFiles | undefined {
 export interface GrpcNetworkSettings {
   /** GRPC_HOST: default 127.0.0.1; Kubernetes sets 0.0.0.0. */
   grpcHost: string;
-  /** METRICS_HOST: default 127.0.0.1; Kubernetes sets 0.0.0.0. */
-  metricsHost: string;
   /** GRPC_REFLECTION=1 turns server reflection on (development only). */
   reflection: boolean;
   /**
@@ -74,7 +72,6 @@ export function readGrpcNetwork(env: Env = process.env): GrpcNetworkSettings {
   const healthPort = envOptional("HEALTH_PORT", env);
   return {
     grpcHost: envString("GRPC_HOST", "127.0.0.1", env),
-    metricsHost: envString("METRICS_HOST", "127.0.0.1", env),
     reflection: envFlag("GRPC_REFLECTION", env),
     // From 1: "0" (as 0 switches other limits off) bound a plaintext port nobody knew of.
     ...(healthPort === undefined ? {} : { healthPort: envInt("HEALTH_PORT", 0, { min: 1, max: 65_535 }, env) }),

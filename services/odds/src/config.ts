@@ -2,11 +2,12 @@
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { DEFAULT_PORTS } from "@pokerodds/common/stack-layout";
 import { envInt, envPort } from "@pokerodds/common";
+import { readMetricsListen, type MetricsListen } from "@pokerodds/common/metrics";
 import { availableParallelism } from "node:os";
 
 interface OddsServiceConfig {
   grpcPort: number;
-  metricsPort: number;
+  metrics: MetricsListen;
   /** Worker threads for what a player waits on: deals and the tables' equity. */
   workers: number;
   /**
@@ -34,7 +35,7 @@ export function readConfig(env: Env = process.env): OddsServiceConfig {
   const workers = envInt("ODDS_WORKERS", availableParallelism(), { min: 1, max: 256 }, env);
   return {
     grpcPort: envPort("GRPC_PORT", DEFAULT_PORTS.odds, env),
-    metricsPort: envPort("METRICS_PORT", 9465, env),
+    metrics: readMetricsListen(9465, env),
     workers,
     batchWorkers: envInt("ODDS_BATCH_WORKERS", Math.max(1, workers - 1), { min: 1, max: 256 }, env),
     queueSize: envInt("ODDS_QUEUE_SIZE", 256, { min: 1, max: 1_000_000 }, env),

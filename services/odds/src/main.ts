@@ -37,7 +37,7 @@ const server = await startGrpcServer(
     connectionsPerAddress: network.connectionsPerAddress,
   },
 );
-const metrics = await startMetricsServer(config.metricsPort, logger, network.metricsHost);
+const metrics = await startMetricsServer(config.metrics, logger);
 // No dependencies beyond its own worker threads: ready as soon as it listens.
 server.setServing(true);
 logger.info({ runners: pool.runners, batchPids: pool.batchPids }, "odds service ready");

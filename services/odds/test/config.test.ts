@@ -6,7 +6,7 @@ import { readConfig } from "../src/config.js";
 test("defaults: the root README's ports, one worker per core, bulk on one core fewer", (t) => {
   t.deepEqual(readConfig({}), {
     grpcPort: 50051,
-    metricsPort: 9465,
+    metrics: { port: 9465, host: "127.0.0.1" },
     workers: availableParallelism(),
     batchWorkers: Math.max(1, availableParallelism() - 1),
     queueSize: 256,
@@ -22,7 +22,7 @@ test("every variable is honoured, and a bad one stops the process", (t) => {
       ODDS_BATCH_WORKERS: "2",
       ODDS_QUEUE_SIZE: "5",
     }),
-    { grpcPort: 7001, metricsPort: 7002, workers: 3, batchWorkers: 2, queueSize: 5 },
+    { grpcPort: 7001, metrics: { port: 7002, host: "127.0.0.1" }, workers: 3, batchWorkers: 2, queueSize: 5 },
   );
   t.throws(() => readConfig({ ODDS_WORKERS: "0" }), { instanceOf: ConfigError });
   t.throws(() => readConfig({ ODDS_WORKERS: "257" }), { instanceOf: ConfigError });

@@ -1,17 +1,16 @@
 // The table service's environment, read once at start-up: a bad value stops the process.
 // The same pattern as every service's config.ts (one interface, one readConfig(env)): alike on purpose.
 import { DEFAULT_PORTS, defaultAddress } from "@pokerodds/common/stack-layout";
-import { ConfigError, envFlag, envInt, envOptional, envPort, envString } from "@pokerodds/common";
+import { ConfigError, envInt, envOptional, envPort, envString } from "@pokerodds/common";
+import { readMetricsListen, type MetricsListen } from "@pokerodds/common/metrics";
+import { readDatabaseSettings, type DatabaseSettings } from "@pokerodds/common/mongo";
 import { FIRST_PERSONAL_TABLE_ID } from "@pokerodds/common/table-ids";
 import { DEFAULT_TARGET_RTP, isTargetRtp, MIN_TABLE_TARGET_RTP, parseTargetRtp } from "@pokerodds/common/limits";
 
 interface TableServiceConfig {
   grpcPort: number;
-  metricsPort: number;
-  mongodbUri: string;
-  mongodbDatabase: string;
-  /** MONGODB_ALLOW_PLAINTEXT=1: a database on another machine without TLS (a private network). */
-  mongodbAllowPlaintext: boolean;
+  metrics: MetricsListen;
+  database: DatabaseSettings;
   oddsAddress: string;
   walletAddress: string;
   /** Public tables are 1..tableCount. */
@@ -37,10 +36,8 @@ type Env = Record<string, string | undefined>;
 export function readConfig(env: Env = process.env): TableServiceConfig {
   return {
     grpcPort: envPort("GRPC_PORT", DEFAULT_PORTS.table, env),
-    metricsPort: envPort("METRICS_PORT", 9467, env),
-    mongodbUri: envString("MONGODB_URI", "mongodb://127.0.0.1:27017/", env),
-    mongodbDatabase: envString("MONGODB_DATABASE", "table", env),
-    mongodbAllowPlaintext: envFlag("MONGODB_ALLOW_PLAINTEXT", env),
+    metrics: readMetricsListen(9467, env),
+    database: readDatabaseSettings("table", env),
     oddsAddress: envString("ODDS_ADDR", defaultAddress("odds"), env),
     walletAddress: envString("WALLET_ADDR", defaultAddress("wallet"), env),
     // Public tables end before the personal ones start.

@@ -30,9 +30,7 @@ await runDatabaseService({
     definition: TableServiceService,
   },
   database: {
-    uri: config.mongodbUri,
-    name: config.mongodbDatabase,
-    allowPlaintext: config.mongodbAllowPlaintext,
+    ...config.database,
     // After a restore, every table is sealed before the first call is taken (restore-seal.ts).
     setUp: async (db) => {
       await createIndexes(db);
@@ -40,7 +38,7 @@ await runDatabaseService({
     },
   },
   grpcPort: config.grpcPort,
-  metricsPort: config.metricsPort,
+  metrics: config.metrics,
   network,
   access: TABLE_ACCESS,
   build: (db, isSetUp) => {

@@ -6,10 +6,8 @@ import { readConfig } from "../src/config.js";
 test("defaults: the root README's ports, 20 public tables, RTP 0.97", (t) => {
   t.like(readConfig({}), {
     grpcPort: 50053,
-    metricsPort: 9467,
-    mongodbUri: "mongodb://127.0.0.1:27017/",
-    mongodbDatabase: "table",
-    mongodbAllowPlaintext: false,
+    metrics: { port: 9467, host: "127.0.0.1" },
+    database: { uri: "mongodb://127.0.0.1:27017/", name: "table", allowPlaintext: false },
     oddsAddress: "127.0.0.1:50051",
     walletAddress: "127.0.0.1:50052",
     tableCount: 20,
