@@ -78,7 +78,7 @@ function loadedRequest(playerId: string, seq: number): MovementRequest {
   return {
     kind: debit ? "debit" : "credit",
     playerId,
-    amountCents: 1_000,
+    requestedCents: 1_000,
     idempotencyKey: `${playerId}-load-${seq}`,
     reason: debit ? LEDGER_REASON.SIT : LEDGER_REASON.PAYOUT,
     reference: "",
@@ -134,9 +134,9 @@ async function load(db: Db, plan: LoadPlan, progress?: (written: number) => void
 
 /** A debit or credit through the wallet, which must answer `applied` or `replayed` as expected. */
 async function move(wallet: Wallet, request: MovementRequest, expect: "applied" | "replayed"): Promise<void> {
-  const { kind, ...movement } = request;
+  const { kind, requestedCents, ...fields } = request;
   const call = kind === "credit" ? wallet.credit.bind(wallet) : wallet.debit.bind(wallet);
-  const { result } = await call({ movement });
+  const { result } = await call({ movement: { ...fields, amountCents: requestedCents } });
   if (!result?.[expect]) throw new Error(`${kind} ${request.idempotencyKey} was not ${expect}`);
 }
 
@@ -148,7 +148,7 @@ async function operations(wallet: Wallet, playerId: string, oldest: number, samp
   const bench = (kind: "debit" | "credit", i: number): MovementRequest => ({
     kind,
     playerId,
-    amountCents: 1,
+    requestedCents: 1,
     idempotencyKey: `${playerId}-bench-${kind}-${i}`,
     reason: kind === "debit" ? LEDGER_REASON.SIT : LEDGER_REASON.PAYOUT,
     reference: "",
@@ -172,7 +172,11 @@ async function operations(wallet: Wallet, playerId: string, oldest: number, samp
 async function coldReads(wallet: Wallet, balances: readonly string[], debits: readonly string[], samples: number) {
   const GetBalance = await timed(samples, (i) => wallet.getBalance({ playerId: balances[i]! }));
   const Debit = await timed(samples, (i) =>
-    move(wallet, { ...loadedRequest(debits[i]!, 2), idempotencyKey: `${debits[i]}-cold`, amountCents: 1 }, "applied"),
+    move(
+      wallet,
+      { ...loadedRequest(debits[i]!, 2), idempotencyKey: `${debits[i]}-cold`, requestedCents: 1 },
+      "applied",
+    ),
   );
   return { GetBalance, Debit } as Partial<Record<string, number[]>>;
 }

@@ -15,7 +15,7 @@ const at = new Date("2026-01-01T00:00:00Z");
 
 const movement = fc.record({
   kind: fc.constantFrom<RequestableKind>("debit", "credit", "deposit", "withdraw"),
-  amountCents: fc.integer({ min: 1, max: 300_000 }),
+  requestedCents: fc.integer({ min: 1, max: 300_000 }),
   reason: fc.constantFrom("sit", "leave", "payout", "operator"),
 });
 /** Accounts as the wallet would write them: the welcome credit, then movements applied or refused. */
@@ -121,7 +121,7 @@ test("a missing entry breaks the sequence; entries of an unknown player are repo
     const request = {
       kind: "credit" as const,
       playerId: "p",
-      amountCents: 100,
+      requestedCents: 100,
       idempotencyKey: `k${n}`,
       reason: "leave",
       reference: "",
@@ -141,7 +141,7 @@ test("the welcome credit must open the account", (t) => {
   const credit = {
     kind: "credit" as const,
     playerId: "p",
-    amountCents: 100,
+    requestedCents: 100,
     idempotencyKey: "k",
     reason: "leave",
     reference: "",
@@ -163,7 +163,7 @@ test("a second welcome credit, later in the account, is reported: the wallet min
 });
 
 test("a welcome credit of another amount than WELCOME_CREDIT_CENTS is reported", (t) => {
-  const inflated = nextEntry(null, { ...welcomeRequest("p"), amountCents: 100 * WELCOME_CREDIT_CENTS }, at);
+  const inflated = nextEntry(null, { ...welcomeRequest("p"), requestedCents: 100 * WELCOME_CREDIT_CENTS }, at);
   const report = audit([[inflated]]);
   t.false(report.clean);
   t.deepEqual(report.issues, [
@@ -176,7 +176,7 @@ test("a refusal recorded with another reason than the rules give is reported", (
   const request = {
     kind: "debit" as const,
     playerId: "p",
-    amountCents: 200_000,
+    requestedCents: 200_000,
     idempotencyKey: "k",
     reason: "sit",
     reference: "",
@@ -209,7 +209,7 @@ test("a missing entry is named at its gap, whatever the order", (t) => {
     const request = {
       kind: "credit" as const,
       playerId: "gap",
-      amountCents: 1,
+      requestedCents: 1,
       idempotencyKey: `g${n}`,
       reason: "payout",
       reference: "",
@@ -246,7 +246,7 @@ test("totals past the exact integer range are reported, not summed inexactly", (
     const fill = {
       kind: "credit" as const,
       playerId: `rich-${i}`,
-      amountCents: MAX_BALANCE_CENTS - WELCOME_CREDIT_CENTS,
+      requestedCents: MAX_BALANCE_CENTS - WELCOME_CREDIT_CENTS,
       idempotencyKey: `fill-${i}`,
       reason: "payout",
       reference: "",
@@ -299,7 +299,7 @@ test("issues are listed as they are found: an entry is checked as soon as the en
       const request = {
         kind: "debit" as const,
         playerId,
-        amountCents: 10,
+        requestedCents: 10,
         idempotencyKey: `${playerId}-${n}`,
         reason: "sit",
         reference: "",
@@ -334,7 +334,7 @@ test("entries that follow a gap are checked in sequence order, however they were
     const request = {
       kind: "credit" as const,
       playerId: "g",
-      amountCents: 5,
+      requestedCents: 5,
       idempotencyKey: `g${n}`,
       reason: "payout",
       reference: "",

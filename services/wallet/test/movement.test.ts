@@ -26,7 +26,7 @@ const incoming = fc.constantFrom<MovementKind>("welcome", "credit", "deposit");
 const request = (overrides: Partial<MovementRequest> = {}): MovementRequest => ({
   kind: "debit",
   playerId: "p1",
-  amountCents: 500,
+  requestedCents: 500,
   idempotencyKey: "k1",
   reason: "sit",
   reference: "table-3",
@@ -150,7 +150,7 @@ test("a replay needs the same request: any difference in kind, player, amount, r
   for (const changed of [
     { kind: "withdraw" as const },
     { playerId: "p2" },
-    { amountCents: 501 },
+    { requestedCents: 501 },
     { reason: "topup" },
     { reference: "table-4" },
   ]) {
@@ -188,7 +188,7 @@ test("amounts are whole cents from 1 to 1e11; a credit (what a table owes) up to
     const fields = { playerId: "p1", idempotencyKey: "k", reason: kind === "debit" ? "sit" : "payout", reference: "" };
     const max = kind === "credit" ? MAX_BALANCE_CENTS : MAX_AMOUNT_CENTS;
     for (const valid of [1, 100, MAX_AMOUNT_CENTS, max]) {
-      t.is(validateMovementRequest(kind, { ...fields, amountCents: valid }).amountCents, valid, `${kind} ${valid}`);
+      t.is(validateMovementRequest(kind, { ...fields, amountCents: valid }).requestedCents, valid, `${kind} ${valid}`);
     }
     for (const invalid of [0, -1, -0, 0.5, max + 1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) {
       t.throws(() => validateMovementRequest(kind, { ...fields, amountCents: invalid }), {
@@ -201,7 +201,8 @@ test("amounts are whole cents from 1 to 1e11; a credit (what a table owes) up to
 
 test("movement requests are validated: player, amount, key, reason where required, lengths, control characters", (t) => {
   const fields = { playerId: "p1", amountCents: 100, idempotencyKey: "k", reason: "sit", reference: "" };
-  t.deepEqual(validateMovementRequest("debit", fields), { kind: "debit", ...fields });
+  const { amountCents, ...rest } = fields;
+  t.deepEqual(validateMovementRequest("debit", fields), { kind: "debit", ...rest, requestedCents: amountCents });
   t.is(validateMovementRequest("deposit", { ...fields, reason: "" }).reason, "");
   t.is(
     validateMovementRequest("credit", { ...fields, reason: "payout", idempotencyKey: "table:T3-17:payout:p1" }).kind,

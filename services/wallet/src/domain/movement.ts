@@ -52,7 +52,8 @@ const RESERVED_KEY_PREFIX = "wallet:";
 export interface MovementRequest {
   kind: MovementKind;
   playerId: string;
-  amountCents: number;
+  /** The positive amount asked for (the ledger entry's requestedCents). */
+  requestedCents: number;
   idempotencyKey: string;
   reason: string;
   reference: string;
@@ -91,7 +92,10 @@ type MovementDecision =
   | { applied: true; refusal: null; amountCents: number; balanceAfterCents: number }
   | { applied: false; refusal: Refusal; amountCents: 0; balanceAfterCents: number };
 
-export function validateMovementRequest(kind: RequestableKind, fields: Omit<MovementRequest, "kind">): MovementRequest {
+/** A movement as a caller sends it: its amount is the wire's `amount_cents`, positive. */
+type MovementFields = Omit<MovementRequest, "kind" | "requestedCents"> & { amountCents: number };
+
+export function validateMovementRequest(kind: RequestableKind, fields: MovementFields): MovementRequest {
   const idempotencyKey = requireText("idempotency key", fields.idempotencyKey, {
     required: true,
     maxLength: MOVEMENT_KEY_MAX_LENGTH,
@@ -107,7 +111,7 @@ export function validateMovementRequest(kind: RequestableKind, fields: Omit<Move
   return {
     kind,
     playerId: requirePlayerId("player id", fields.playerId),
-    amountCents: requireAmountCents("amount", fields.amountCents, MAX_MOVEMENT_CENTS[kind]),
+    requestedCents: requireAmountCents("amount", fields.amountCents, MAX_MOVEMENT_CENTS[kind]),
     idempotencyKey,
     reason: requireReason(kind, fields.reason),
     reference: requireText("reference", fields.reference, { required: false, maxLength: 200 }),
@@ -138,7 +142,7 @@ export function welcomeRequest(playerId: string): MovementRequest {
   return {
     kind: "welcome",
     playerId,
-    amountCents: WELCOME_CREDIT_CENTS,
+    requestedCents: WELCOME_CREDIT_CENTS,
     idempotencyKey: `${RESERVED_KEY_PREFIX}welcome:${playerId}`,
     reason: LEDGER_REASON.WELCOME,
     reference: "",
@@ -174,14 +178,14 @@ export { entryIdOf };
 
 /** The entry that follows `head` for this request, to be inserted at exactly that sequence. */
 export function nextEntry(head: Head | null, request: MovementRequest, createdAt: Date): LedgerEntry {
-  const decision = decide(head?.balanceAfterCents ?? 0, request.kind, request.amountCents);
+  const decision = decide(head?.balanceAfterCents ?? 0, request.kind, request.requestedCents);
   const sequence = (head?.sequence ?? 0) + 1;
   return {
     entryId: entryIdOf(request.playerId, sequence),
     playerId: request.playerId,
     sequence,
     kind: request.kind,
-    requestedCents: request.amountCents,
+    requestedCents: request.requestedCents,
     ...decision,
     reason: request.reason,
     reference: request.reference,
@@ -199,7 +203,7 @@ export function isSameRequest(entry: LedgerEntry, request: MovementRequest): boo
   return (
     entry.kind === request.kind &&
     entry.playerId === request.playerId &&
-    entry.requestedCents === request.amountCents &&
+    entry.requestedCents === request.requestedCents &&
     entry.reason === request.reason &&
     entry.reference === request.reference
   );
