@@ -48,7 +48,7 @@ export async function startFerretDB(options: FerretDBOptions): Promise<FerretDB>
   const outcome = await Promise.race([ready, child.exited, timeout]);
   if (outcome === "timeout") {
     await stopChildren([[child]], 0);
-    throw new Error(`the embedded database did not get ready within ${READY_TIMEOUT_MS} ms`);
+    throw new Error(`the embedded database did not get ready within ${READY_TIMEOUT_MS} ms, so it was killed`);
   }
   if (typeof outcome !== "string") {
     const hint = outcome.error ? " (run `npm run build:db` first)" : "";

@@ -44,7 +44,6 @@ const restarts = new Restarter({
     await stack!.startService(name as ChildName);
     return stack!.children().find((child) => child.name === name)?.pid ?? -1;
   },
-  isRunning: (name) => stack?.children().some((child) => child.name === name) ?? false,
   giveUp: () => void shutdown(1),
   restarted: writePids,
   log: logger,

@@ -1,8 +1,11 @@
 // Under `npm start` a child that ends without being asked to (a crash, kill -9, an out-of-memory
 // kill) is started again, on its port and with its environment, after a delay that doubles with each
 // restart of that child within the window. The services recover their own pending work when they
-// start, so a restart is all that a crash needs. A child that keeps crashing is not restarted for
-// ever: past the limit the launcher stops everything and exits non-zero, so the failure is seen.
+// start, so a restart is all that a crash needs. A child that does not come up again (it ends while
+// starting, or the stack kills it for not listening in time) counts as another exit, and such
+// restarts count toward the limit until one comes up, however long their starts took. A child that
+// keeps crashing is not restarted for ever: past the limit the launcher stops everything and exits
+// non-zero, so the failure is seen.
 import { ConfigError, envInt } from "@pokerodds/common/config";
 import type { Logger } from "@pokerodds/common/logger";
 import { describeExit, type Exit } from "./child.js";
@@ -61,14 +64,20 @@ export function restartDelaysMs(policy: RestartPolicy): number {
 }
 
 type Decision =
-  | { restart: true; /** 1-based, within the window */ attempt: number; delayMs: number }
-  | { restart: false; /** restarts already made within the window */ restarts: number };
+  | { restart: true; /** 1-based, among the restarts that count */ attempt: number; delayMs: number }
+  | { restart: false; /** restarts that count, already made */ restarts: number };
 
-/** Pure: what to do about a child that exited at `now`, given when its earlier restarts were decided. */
-export function decide(policy: RestartPolicy, earlier: readonly number[], now: number): Decision {
-  const recent = earlier.filter((at) => now - at < policy.windowMs);
-  if (recent.length >= policy.maxRestarts) return { restart: false, restarts: recent.length };
-  const attempt = recent.length + 1;
+/**
+ * Pure: what to do about a child that exited at `now`, given when its earlier restarts were decided
+ * and how many of the latest did not come up (`failedInARow`). Those count however old: a start may
+ * last longer than the window (the stack waits up to 60 s for a child to listen), and a child that
+ * never comes up must still reach the limit.
+ */
+export function decide(policy: RestartPolicy, earlier: readonly number[], now: number, failedInARow = 0): Decision {
+  const recent = earlier.filter((at) => now - at < policy.windowMs).length;
+  const counted = Math.max(recent, failedInARow);
+  if (counted >= policy.maxRestarts) return { restart: false, restarts: counted };
+  const attempt = counted + 1;
   return { restart: true, attempt, delayMs: backoffDelay(policy, attempt) };
 }
 
@@ -92,10 +101,11 @@ const realClock: Clock = {
 
 export interface RestarterOptions {
   policy: RestartPolicy;
-  /** Starts the child again and resolves with its pid once it is up; rejects if it did not come up. */
+  /**
+   * Starts the child again and resolves with its pid once it is up; rejects if it did not come up,
+   * leaving no process of it running (the stack kills one that does not listen in time).
+   */
   start(name: string): Promise<number>;
-  /** Whether the child runs now: a start can give up waiting on a process that lives on. */
-  isRunning(name: string): boolean;
   /** Called once, when a child exits past the limit: the caller stops everything and exits non-zero. */
   giveUp(name: string): void;
   /**
@@ -111,6 +121,8 @@ export interface RestarterOptions {
 export class Restarter {
   /** When each child's restarts were decided, for the window. */
   private readonly history = new Map<string, number[]>();
+  /** Each child's latest restarts that did not come up, until one does. */
+  private readonly failedInARow = new Map<string, number>();
   private readonly timers = new Map<string, unknown>();
   /** Children being started again, with the reason if the new process already ended. */
   private readonly starting = new Map<string, string | undefined>();
@@ -145,16 +157,13 @@ export class Restarter {
     const { policy, log } = this.options;
     const now = this.clock.now();
     const earlier = this.history.get(name) ?? [];
-    const decision = decide(policy, earlier, now);
+    const failed = this.failedInARow.get(name) ?? 0;
+    const decision = decide(policy, earlier, now, failed);
     const limit = `${policy.maxRestarts} within ${policy.windowMs / 1000} s`;
     if (!decision.restart) {
-      const { maxRestarts, windowSeconds } = restartVariables;
       log.error(
         { child: name, reason: why, restarts: decision.restarts },
-        policy.maxRestarts === 0
-          ? `${name} ${why}; restarts are off (${maxRestarts.name}=0): stopping everything`
-          : `${name} ${why}; it was restarted ${decision.restarts} times already, the limit ` +
-              `(${maxRestarts.name}=${policy.maxRestarts}, ${windowSeconds.name}=${policy.windowMs / 1000}): stopping everything`,
+        `${name} ${why}; ${limitReached(policy, decision.restarts, failed)}: stopping everything`,
       );
       this.stop();
       this.options.giveUp(name);
@@ -186,13 +195,30 @@ export class Restarter {
     const diedMeanwhile = this.starting.get(name);
     this.starting.delete(name);
     if (this.stopped) return;
-    if (diedMeanwhile !== undefined) this.schedule(name, `${diedMeanwhile} while starting again`);
-    else if (failure === undefined) {
+    if (diedMeanwhile === undefined && failure === undefined) {
+      this.failedInARow.delete(name);
       await this.options.restarted?.(name, pid!);
       // childPid: pino's own pid field is the launcher's.
       this.options.log.info({ child: name, childPid: pid }, `${name} restarted, pid ${pid} (${which})`);
-    } else if (!this.options.isRunning(name)) this.schedule(name, `did not start again (${failure})`);
-    // Still running though the wait for it failed: its exit, if it comes, is reported like any other.
-    else this.options.log.warn({ child: name, reason: failure }, `${name} runs again, but ${failure}`);
+      return;
+    }
+    // Nothing of it runs (start's contract): a start that failed is decided like an exit.
+    this.failedInARow.set(name, (this.failedInARow.get(name) ?? 0) + 1);
+    this.schedule(
+      name,
+      diedMeanwhile !== undefined ? `${diedMeanwhile} while starting again` : `did not start again (${failure})`,
+    );
   }
+}
+
+/** Why a child is not restarted again, for the log line that stops everything. */
+function limitReached(policy: RestartPolicy, restarts: number, failedInARow: number): string {
+  const { maxRestarts, windowSeconds } = restartVariables;
+  if (policy.maxRestarts === 0) return `restarts are off (${maxRestarts.name}=0)`;
+  if (failedInARow >= policy.maxRestarts)
+    return `its last ${failedInARow} restarts did not come up, the limit (${maxRestarts.name}=${policy.maxRestarts})`;
+  return (
+    `it was restarted ${restarts} times already, the limit ` +
+    `(${maxRestarts.name}=${policy.maxRestarts}, ${windowSeconds.name}=${policy.windowMs / 1000})`
+  );
 }

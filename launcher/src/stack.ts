@@ -31,7 +31,10 @@ export interface StackOptions {
   env?: NodeJS.ProcessEnv;
   /** Children's stdout and stderr. Defaults to "inherit". */
   output?: Output;
-  /** For the whole start-up, until /api/health answers 200. Defaults to 60 s. */
+  /**
+   * For the whole start-up, until /api/health answers 200, and for each child started again
+   * (startService). Defaults to 60 s.
+   */
   readyTimeoutMs?: number;
   /** Cancels a start-up in progress: what was started is stopped and startStack rejects. */
   signal?: AbortSignal;
@@ -59,7 +62,9 @@ export interface Stack {
   killService(name: ChildName): Promise<void>;
   /**
    * Starts a child that is not running (stopped, killed or crashed) again, on the same port and with
-   * the same environment, and waits until it listens; rejects at once if it ends meanwhile.
+   * the same environment, and waits until it listens; rejects at once if it ends meanwhile. One that
+   * does not listen within readyTimeoutMs is SIGKILLed before it rejects: a rejected start leaves no
+   * process of that child running.
    */
   startService(name: ChildName): Promise<void>;
   /** Stops everything, gateway first and database last; SIGKILL for whatever outlives graceMs. */
@@ -158,8 +163,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       output,
     });
     children.watch(child, name);
-    const what = () => `${name} did not listen on port ${portOf(name)}`;
-    await until(() => accepts(portOf(name)), deadline, wire, what);
+    await untilListening(name, portOf(name), deadline, wire, () => children.killOne(name));
   };
 
   const stop = async (graceMs = 7000) => {
@@ -349,6 +353,31 @@ function grpcAddress(names: readonly ChildName[], portOf: (name: ChildName) => n
   return list.length === 1 ? list[0]! : `ipv4:${list.join(",")}`;
 }
 
+/**
+ * Waits until a child just started listens on `port`. One that still does not at the deadline is
+ * hung, not slow: `kill` SIGKILLs it and waits until it is gone, so that a failed start never leaves
+ * a process that does not serve, and the restart policy counts it like a crash at start. A wait the
+ * wire ends (that child ended, the stack stops) leaves the process to whatever tripped it.
+ */
+export async function untilListening(
+  name: string,
+  port: number,
+  deadline: number,
+  wire: Tripwire,
+  kill: () => Promise<void>,
+): Promise<void> {
+  // To 100 ms: the deadline was set a few ms before the spawn, and the log should read 60000 ms.
+  const timeoutMs = Math.max(0, Math.round((deadline - Date.now()) / 100) * 100);
+  const what = () => `${name} did not listen on port ${port}`;
+  try {
+    await until(() => accepts(port), deadline, wire, what);
+  } catch (error) {
+    if (wire.tripped) throw error;
+    await kill();
+    throw new Error(`${what()} within ${timeoutMs} ms, so it was killed (SIGKILL)`);
+  }
+}
+
 /** Polls the gateway's health until it answers 200; the error names its last answer. */
 async function untilHealthy(url: string, deadline: number, wire: Tripwire): Promise<void> {
   let last = "no answer";
@@ -405,13 +434,14 @@ async function health(url: string): Promise<{ ok: boolean; detail: string }> {
   }
 }
 
-interface Tripwire {
+/** Ends a wait early: the first trip rejects `promise` with its error. */
+export interface Tripwire {
   readonly promise: Promise<never>;
   readonly tripped: boolean;
   trip(error: Error): void;
 }
 
-function tripwire(): Tripwire {
+export function tripwire(): Tripwire {
   let reject!: (error: Error) => void;
   const promise = new Promise<never>((_, rejectPromise) => (reject = rejectPromise));
   promise.catch(() => {});

@@ -54,11 +54,10 @@ class FakeClock implements Clock {
 
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** A fake stack: each start waits until the test ends it; `running` is what isRunning answers. */
+/** A fake stack: each start waits until the test ends it; a failed one leaves nothing running. */
 function harness(overrides: Partial<RestarterOptions> = {}) {
   const clock = new FakeClock();
   const starts: { name: string; at: number; succeed(pid: number): void; fail(error: Error): void }[] = [];
-  const running = new Set<string>();
   const logs: { level: string; message: string; fields: Record<string, unknown> }[] = [];
   const gaveUp: string[] = [];
   const restarted: [string, number][] = [];
@@ -72,25 +71,18 @@ function harness(overrides: Partial<RestarterOptions> = {}) {
         starts.push({
           name,
           at: clock.time,
-          succeed: (pid) => {
-            running.add(name);
-            resolve(pid);
-          },
+          succeed: resolve,
           fail: reject,
         }),
       ),
-    isRunning: (name) => running.has(name),
     giveUp: (name) => gaveUp.push(name),
     restarted: (name, pid) => void restarted.push([name, pid]),
     log: { info: log("info"), warn: log("warn"), error: log("error") } as unknown as RestarterOptions["log"],
     ...overrides,
   });
-  /** The child crashes: it is no longer running, and the restarter hears of it. */
-  const crash = (name: string, exit: Exit = KILLED) => {
-    running.delete(name);
-    restarter.exited(name, exit);
-  };
-  return { clock, restarter, starts, running, logs, gaveUp, restarted, crash };
+  /** The child crashes: the restarter hears of it. */
+  const crash = (name: string, exit: Exit = KILLED) => restarter.exited(name, exit);
+  return { clock, restarter, starts, logs, gaveUp, restarted, crash };
 }
 
 test("the delay doubles from the initial one up to the maximum", (t) => {
@@ -279,28 +271,64 @@ test("a process that dies while starting again counts as another restart", async
   t.is(starts.length, 2);
 });
 
-test("a start that fails without a process (the database not ready) is retried; one left running is not", async (t) => {
-  const { clock, starts, running, logs, crash } = harness();
+test("a start that fails (the database not ready) is retried like an exit", async (t) => {
+  const { clock, starts, logs, crash } = harness();
   crash("db");
   await clock.advance(500);
-  starts[0]!.fail(new Error("the embedded database did not get ready within 10000 ms"));
+  starts[0]!.fail(new Error("the embedded database did not get ready within 10000 ms, so it was killed"));
   await settle();
   t.is(
     logs.at(-1)?.message,
-    "db did not start again (the embedded database did not get ready within 10000 ms); " +
+    "db did not start again (the embedded database did not get ready within 10000 ms, so it was killed); " +
       "restarting it in 1000 ms (restart 2 of 5 within 60 s)",
   );
   await clock.advance(1000);
   t.is(starts.length, 2);
+});
 
-  // The wait failed but the process runs: nothing to restart until it actually ends.
-  running.add("db");
-  starts[1]!.fail(new Error("db did not listen on port 1234 in time"));
+test("a child that never comes up again is retried with backoff until the limit stops everything, however long its starts take", async (t) => {
+  const { clock, starts, logs, gaveUp, crash } = harness();
+  const hung = "table did not listen on port 1234 within 60000 ms, so it was killed (SIGKILL)";
+  // A failed start followed by one that comes up: forgotten with the window, like any restart.
+  crash("table");
+  await clock.advance(500);
+  starts[0]!.fail(new Error(hung));
   await settle();
-  t.is(logs.at(-1)?.level, "warn");
-  t.is(logs.at(-1)?.message, "db runs again, but db did not listen on port 1234 in time");
-  await clock.advance(60_000);
-  t.is(starts.length, 2);
+  await clock.advance(1000);
+  t.is(starts.length, 2, "a start that did not come up is retried");
+  starts[1]!.succeed(1002);
+  await settle();
+  await clock.advance(120_000);
+
+  crash("table");
+  const delays: number[] = [];
+  let failedAt = clock.time;
+  for (let n = 1; n <= 5; n++) {
+    await clock.advance(10_000);
+    const start = starts.at(-1)!;
+    t.is(starts.length, 2 + n, `restart ${n} is made`);
+    delays.push(start.at - failedAt);
+    // The stack waits out the start timeout, then kills the process and rejects: each restart is
+    // decided more than a window after the one before, so the window alone never reaches the limit.
+    await clock.advance(60_000);
+    failedAt = clock.time;
+    start.fail(new Error(hung));
+    await settle();
+  }
+  t.deepEqual(delays, [500, 1000, 2000, 4000, 8000]);
+  t.is(
+    logs.filter((l) => l.level === "warn").at(-1)?.message,
+    `table did not start again (${hung}); restarting it in 8000 ms (restart 5 of 5 within 60 s)`,
+  );
+  t.deepEqual(gaveUp, ["table"]);
+  t.is(logs.at(-1)?.level, "error");
+  t.is(
+    logs.at(-1)?.message,
+    `table did not start again (${hung}); its last 5 restarts did not come up, ` +
+      "the limit (RESTART_MAX_PER_WINDOW=5): stopping everything",
+  );
+  await clock.advance(120_000);
+  t.is(starts.length, 7, "nothing is started after giving up");
 });
 
 test("RESTART_MAX_PER_WINDOW=0: the first exit stops everything, as before restarts existed", (t) => {
