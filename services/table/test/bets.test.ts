@@ -8,6 +8,7 @@ import { MAX_GAME_PAYOUT_CENTS, emptyTable, tableMoney } from "../src/domain/sna
 import type { GameState, TableSnapshot } from "../src/domain/types.js";
 import { parseCard, parseHand } from "@pokerodds/common/poker/cards";
 import { priceHands } from "@pokerodds/common/poker/stage-odds";
+import { exactWinnerSets } from "@pokerodds/common/poker/equity-exact";
 import {
   FLOP_PANELS,
   HOLE_PANELS,
@@ -280,6 +281,32 @@ test("players coming and going use up only the seats they sat in: a newcomer get
   t.throws(() => betFrom("p1", MAX_BETS_PER_SEAT_PER_GAME), { instanceOf: ConflictError });
 });
 
+// The bound is on the seat's bets whoever placed them, added up: not on each occupant's own. A player
+// who left with some of the seat's room used leaves the newcomer in that seat the rest, no more.
+test("a seat's bets are counted together across its occupants: the newcomer in the seat of a player who left after 30 bets places 20 more, and the next is refused (409)", (t) => {
+  // Two seats, and p1 stays in seat 1: the newcomer can only get seat 2, where p2 bet.
+  let s = advance(sit(sit(deepFreeze(emptyTable(7, T0, { numberOfSeats: 2 })), "p1"), "p2"));
+  const seatOf = (playerId: string) => s.seats.find((seat) => seat.playerId === playerId)!.seatId;
+  const betFrom = (playerId: string, betId: string) =>
+    applyBet(s, cmd({ playerId, seatIndex: seatOf(playerId), betId, betAmountCents: 1 }), T0);
+  const earlier = 30;
+  for (let n = 0; n < earlier; n++) s = deepFreeze(betFrom("p2", `p2-${n}`).next!);
+  s = deepFreeze(applyLeave(s, { playerId: "p2", transferId: "leave-p2" }, T0).next!);
+  s = sit(s, "p3");
+  t.is(seatOf("p3"), 2);
+  for (let n = 0; n < MAX_BETS_PER_SEAT_PER_GAME - earlier; n++) s = deepFreeze(betFrom("p3", `p3-${n}`).next!);
+  t.deepEqual(
+    [s.bets.filter((b) => b.playerId === "p2").length, s.bets.filter((b) => b.playerId === "p3").length],
+    [earlier, MAX_BETS_PER_SEAT_PER_GAME - earlier],
+  );
+  t.throws(() => betFrom("p3", "p3-over"), {
+    instanceOf: ConflictError,
+    message: `at most ${MAX_BETS_PER_SEAT_PER_GAME} bets from one seat in one game: seat 2 has them all, with those of anyone who sat there earlier in this game`,
+  });
+  t.is(s.bets.length, MAX_BETS_PER_SEAT_PER_GAME, "nothing stored");
+  t.true(betFrom("p1", "p1-0").result.acknowledged, "seat 1 keeps all of its room");
+});
+
 /** The hole of a game where hand 0 pays 1.0 and hand 1 (a long shot) 970,000; p1 seated with `seatCents`. */
 const longShotHole = (seatCents: number): TableSnapshot =>
   advance(
@@ -542,6 +569,67 @@ test("beside a hand that can only tie, a tie paying back exactly the stakes is n
       T0,
     ).result.acknowledged,
   );
+});
+
+// What tieOnlyTieLoses reads off the cards is the ties of a hand that can only tie, and only those: a
+// tie among hands the set covers pays about the mean of their solo payouts, never less than the least
+// of them but for a cent's rounding, and that cent is no way to lose (requireCanLose). A check of
+// every tie instead would take a set that cannot lose whenever two covered hands' tie rounds a cent
+// short, as here. Five hands priced at TARGET_RTP from these cards, at the flop Qs Ks 7h:
+// - hand 0 (6c3d) can only tie: on each of the 17 boards of 741 where it is best (a 4 and a 5 for a
+//   straight, or two of the threes and sixes left), hand 1 (6h3h), of the same ranks, has the same
+//   hand; 4h 5h gives hand 1 alone a straight flush, its one solo win, which prices it at 75.7;
+// - hands 2 (Ac2h) and 3 (QhAh) tie on 21 boards (a jack and a ten, or a king and an ace).
+test("beside a hand that can only tie, a tie among covered hands that rounds a cent short of the stakes is no way to lose: the set is refused", (t) => {
+  const hands = ["6c3d", "6h3h", "Ac2h", "QhAh", "5c8h"];
+  const board = ["Qs", "Ks", "7h"];
+  const atHole = advance(
+    sit(deepFreeze(emptyTable(7, T0, { numberOfHands: hands.length })), "p1", 1_000_000),
+    T0,
+    panels(0, [
+      [20, 0, 49],
+      [20, 0, 49],
+      [20, 0, 49],
+      [20, 0, 49],
+      [20, 0, 49],
+    ]),
+  );
+  const flopPanels = priceHands(hands.map(parseHand), board.map(parseCard), TARGET_RTP);
+  const atFlop: TableSnapshot = deepFreeze({ ...advance(atHole, T0, flopPanels), hands, board });
+  t.deepEqual(
+    flopPanels.map((p) => [p.winPercentage, p.drawPercentage, p.oddsTenths]),
+    [
+      [0, 2.2942, 0],
+      [0.135, 2.2942, 757],
+      [0.4049, 2.834, 532],
+      [90.1484, 2.834, 11],
+      [4.1835, 0, 232],
+    ],
+  );
+  t.deepEqual(
+    exactWinnerSets(hands.map(parseHand), board.map(parseCard)),
+    [[1], [0, 1], [2], [3], [2, 3], [4]],
+    "hand 0 ties with hand 1 alone; hands 2 and 3 tie with each other",
+  );
+  /** p1's bets of these stakes on hands 1, 2 and 4, then the answer to the one on hand 3 that completes the set. */
+  const completing = (onHand1: number) => {
+    let s = atFlop;
+    for (const [handIndex, betAmountCents] of [
+      [1, onHand1],
+      [2, 6],
+      [4, 14],
+    ] as const) {
+      s = applyBet(s, cmd({ handIndex, betAmountCents, betId: `v${handIndex}` }), T0).next!;
+    }
+    return () => applyBet(s, cmd({ handIndex: 3, betAmountCents: 290, betId: "v3" }), T0);
+  };
+  // 9 + 6 + 290 + 14 = 319 staked. Solo wins pay 681 / 319 / 319 / 324 (hands 1, 2, 3, 4); hand 0's
+  // only tie, with hand 1, pays 9 x 75.7 / 2 = 340.65 -> 340: no way the cards fall pays less than
+  // the stakes but the tie of hands 2 and 3, 6 x 53.2 / 2 = 159.6 -> 159 and 290 x 1.1 / 2 = 159.5
+  // -> 159, 318: a cent short by rounding alone, while exactly it pays 319.1. Refused.
+  t.throws(completing(9), { instanceOf: ConflictError, message: RISKLESS_BETS });
+  // 8 on hand 1 and hand 0's tie pays 8 x 75.7 / 2 = 302.8 -> 302 of 318 staked: a set that can lose.
+  t.true(completing(8)().result.acknowledged);
 });
 
 test("any hand priced above 0 takes bets: odds of 0.1 on a near-certain winner, and a long shot winning 1 % alone", (t) => {
