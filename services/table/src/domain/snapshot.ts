@@ -72,18 +72,8 @@ export function emptyTable(tableId: number, now: number, config: Partial<TableCo
     tableId,
     version: 1,
     config: full,
-    gameNumber: 1,
-    gameId: gameIdOf(tableId, 1),
-    gameState: "STATUS_START",
-    hands: null,
-    board: [],
-    deck: [],
-    fairness: null,
-    handOdds: [],
-    deal: null,
-    bettingClosed: false,
+    ...gameOf(tableId, 1, "STATUS_START"),
     seats: [],
-    bets: [],
     outbox: [],
     totals: { creditedCents: 0, deliveredCents: 0, houseResultCents: 0 },
     finishedGame: null,
@@ -209,11 +199,7 @@ export function sealNext(
   return next;
 }
 
-/** A fresh game in the given state: next game id, no cards, panels or bets. Seats and money stay. */
-export function freshGame(
-  snapshot: TableSnapshot,
-  gameState: "STATUS_SETUP" | "STATUS_START",
-): Pick<
+type GameFields = Pick<
   TableSnapshot,
   | "gameNumber"
   | "gameId"
@@ -226,11 +212,13 @@ export function freshGame(
   | "deal"
   | "bettingClosed"
   | "bets"
-> {
-  const gameNumber = snapshot.gameNumber + 1;
+>;
+
+/** Game `gameNumber` of a table as it begins: its id and state, no cards, panels or bets. */
+function gameOf(tableId: number, gameNumber: number, gameState: GameState): GameFields {
   return {
     gameNumber,
-    gameId: gameIdOf(snapshot.tableId, gameNumber),
+    gameId: gameIdOf(tableId, gameNumber),
     gameState,
     hands: null,
     board: [],
@@ -242,6 +230,10 @@ export function freshGame(
     bets: [],
   };
 }
+
+/** A fresh game in the given state: next game id, no cards, panels or bets. Seats and money stay. */
+export const freshGame = (snapshot: TableSnapshot, gameState: "STATUS_SETUP" | "STATUS_START"): GameFields =>
+  gameOf(snapshot.tableId, snapshot.gameNumber + 1, gameState);
 
 /** True when `next` owes a credit that `previous` did not (recovery must then be able to find the table). */
 export const owesNewCredit = (previous: TableSnapshot, next: TableSnapshot): boolean =>
