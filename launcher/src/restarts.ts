@@ -64,7 +64,14 @@ export function restartDelaysMs(policy: RestartPolicy): number {
 }
 
 type Decision =
-  | { restart: true; /** 1-based, among the restarts that count */ attempt: number; delayMs: number }
+  | {
+      restart: true;
+      /** 1-based, among the restarts that count */
+      attempt: number;
+      delayMs: number;
+      /** Counted by the restarts before it that did not come up, which the window no longer holds. */
+      byFailures: boolean;
+    }
   | { restart: false; /** restarts that count, already made */ restarts: number };
 
 /**
@@ -78,7 +85,7 @@ export function decide(policy: RestartPolicy, earlier: readonly number[], now: n
   const counted = Math.max(recent, failedInARow);
   if (counted >= policy.maxRestarts) return { restart: false, restarts: counted };
   const attempt = counted + 1;
-  return { restart: true, attempt, delayMs: backoffDelay(policy, attempt) };
+  return { restart: true, attempt, delayMs: backoffDelay(policy, attempt), byFailures: failedInARow > recent };
 }
 
 /** initialDelayMs, doubled for each restart after the first, never above maxDelayMs. */
@@ -159,7 +166,6 @@ export class Restarter {
     const earlier = this.history.get(name) ?? [];
     const failed = this.failedInARow.get(name) ?? 0;
     const decision = decide(policy, earlier, now, failed);
-    const limit = `${policy.maxRestarts} within ${policy.windowMs / 1000} s`;
     if (!decision.restart) {
       log.error(
         { child: name, reason: why, restarts: decision.restarts },
@@ -170,14 +176,18 @@ export class Restarter {
       return;
     }
     this.history.set(name, [...earlier.filter((at) => now - at < policy.windowMs), now]);
-    const { attempt, delayMs } = decision;
+    const { attempt, delayMs, byFailures } = decision;
+    // The window's count, or, past the window, the restarts that did not come up.
+    const which = byFailures
+      ? `restart ${attempt} of ${policy.maxRestarts}: the ${failed} before it did not come up`
+      : `restart ${attempt} of ${policy.maxRestarts} within ${policy.windowMs / 1000} s`;
     log.warn(
       { child: name, reason: why, attempt, maxRestarts: policy.maxRestarts, delayMs },
-      `${name} ${why}; restarting it in ${delayMs} ms (restart ${attempt} of ${limit})`,
+      `${name} ${why}; restarting it in ${delayMs} ms (${which})`,
     );
     const timer = this.clock.setTimeout(() => {
       this.timers.delete(name);
-      void this.restart(name, `restart ${attempt} of ${limit}`);
+      void this.restart(name, which);
     }, delayMs);
     this.timers.set(name, timer);
   }

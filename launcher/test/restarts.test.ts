@@ -96,14 +96,22 @@ test("the delay doubles from the initial one up to the maximum", (t) => {
 
 test("decide: at most maxRestarts restarts within a sliding window", (t) => {
   const now = 100_000;
-  t.deepEqual(decide(policy, [], now), { restart: true, attempt: 1, delayMs: 500 });
-  t.deepEqual(decide(policy, [now - 1000, now - 500], now), { restart: true, attempt: 3, delayMs: 2000 });
+  t.deepEqual(decide(policy, [], now), { restart: true, attempt: 1, delayMs: 500, byFailures: false });
+  t.deepEqual(decide(policy, [now - 1000, now - 500], now), {
+    restart: true,
+    attempt: 3,
+    delayMs: 2000,
+    byFailures: false,
+  });
   const five = [now - 59_000, now - 40_000, now - 30_000, now - 20_000, now - 1];
   t.deepEqual(decide(policy, five, now), { restart: false, restarts: 5 });
   // The oldest leaves the window: one restart is allowed again, as the 5th within it.
-  t.deepEqual(decide(policy, five, now + 1000), { restart: true, attempt: 5, delayMs: 8000 });
-  t.deepEqual(decide(policy, five, now + 60_000), { restart: true, attempt: 1, delayMs: 500 });
+  t.deepEqual(decide(policy, five, now + 1000), { restart: true, attempt: 5, delayMs: 8000, byFailures: false });
+  t.deepEqual(decide(policy, five, now + 60_000), { restart: true, attempt: 1, delayMs: 500, byFailures: false });
   t.deepEqual(decide({ ...policy, maxRestarts: 0 }, [], now), { restart: false, restarts: 0 });
+  // Restarts that did not come up count past the window, and say so.
+  t.deepEqual(decide(policy, [now - 61_000], now, 2), { restart: true, attempt: 3, delayMs: 2000, byFailures: true });
+  t.deepEqual(decide(policy, [now - 1000], now, 1), { restart: true, attempt: 2, delayMs: 1000, byFailures: false });
 });
 
 test("the policy comes from RESTART_* with documented defaults, and refuses nonsense", (t) => {
@@ -318,7 +326,7 @@ test("a child that never comes up again is retried with backoff until the limit 
   t.deepEqual(delays, [500, 1000, 2000, 4000, 8000]);
   t.is(
     logs.filter((l) => l.level === "warn").at(-1)?.message,
-    `table did not start again (${hung}); restarting it in 8000 ms (restart 5 of 5 within 60 s)`,
+    `table did not start again (${hung}); restarting it in 8000 ms (restart 5 of 5: the 4 before it did not come up)`,
   );
   t.deepEqual(gaveUp, ["table"]);
   t.is(logs.at(-1)?.level, "error");
