@@ -1,6 +1,7 @@
 import { status } from "@grpc/grpc-js";
 import test from "ava";
-import { get, type IncomingHttpHeaders } from "node:http";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { get, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
 import { gunzipSync } from "node:zlib";
 import type { ListTablesRequest, ListTablesResponse } from "@pokerodds/common/generated/pokerodds/table/v1/table";
 import type { TableApi } from "../src/services.js";
@@ -247,13 +248,22 @@ test("requests that come while a call is out share one next call, made after the
   const until = async (done: () => boolean) => {
     while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
   };
+  // Requests as Node's HTTP server takes them in (this process's): a fixed wait for them was too short
+  // on a loaded machine, where they came in over several calls.
+  let arrived = 0;
+  const onRequest = (message: unknown) => {
+    const { request } = message as { request: IncomingMessage };
+    if (`http://127.0.0.1:${request.socket.localPort}` === app.url) arrived++;
+  };
+  subscribe("http.server.request.start", onRequest);
   try {
     const url = `${app.url}/api/tables`;
     const first = fetch(url);
     await until(() => started === 1);
     const during = Array.from({ length: 10 }, () => fetch(url));
-    // Time for them to reach the gateway while the first call is out; none makes a call of its own.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => arrived >= 11);
+    // Time for them to pass the middleware to the route while the first call is out; none makes a call of its own.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     t.is(started, 1);
     pending.shift()!();
     t.is(await listed(first), 1);
@@ -267,6 +277,7 @@ test("requests that come while a call is out share one next call, made after the
     t.true(started <= 3, `${started} calls for 11 requests`);
     t.is(mostOut, 1, "never two calls at once");
   } finally {
+    unsubscribe("http.server.request.start", onRequest);
     pending.forEach((answer) => answer());
     await app.close();
   }
